@@ -1,0 +1,151 @@
+"""Aggregation mechanisms: per-system scores from a score matrix (rows = test instances, columns = systems).
+
+Peyrard et al. (2021) §2.2 (MEAN, MEDIAN, BT), Appendix E (the BT fit) and Appendix G (Elo, TrueSkill). Every
+aggregator validates its input (see :mod:`analysis.validation`) and returns a pandas Series indexed by system, in
+column order; a higher value means a stronger system.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import trueskill as trueskill_pkg
+from scipy.sparse.csgraph import connected_components
+
+from . import _kernels
+from .pairwise import comparison_counts, win_matrix
+from .validation import check_scores, check_tie_policy
+
+
+class ConvergenceWarning(RuntimeWarning):
+    """The Bradley-Terry iteration stopped at ``max_iter`` before meeting its tolerance."""
+
+
+def mean(scores: pd.DataFrame) -> pd.Series:
+    """MEAN: the average score of each system over the test instances."""
+    values = check_scores(scores)
+    return pd.Series(values.mean(axis=0), index=scores.columns, name="mean")
+
+
+def median(scores: pd.DataFrame) -> pd.Series:
+    """MEDIAN: the median score of each system over the test instances."""
+    values = check_scores(scores)
+    return pd.Series(np.median(values, axis=0), index=scores.columns, name="median")
+
+
+def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10_000) -> tuple[np.ndarray, int]:
+    """Fit Bradley-Terry strengths to a (systems x systems) win matrix by the MM algorithm of Appendix E.
+
+    ``wins[i, j]`` is the (possibly fractional) number of comparisons system i won against system j. Each step is
+    eq. (3), lambda_i <- W_i / sum_j (w_ij + w_ji) / (lambda_i + lambda_j), then eq. (4), normalisation to sum 1;
+    iteration starts at lambda = 1/2 (as the paper's code) and stops once ||lambda(t+1) - lambda(t)||^2 < tol.
+    Returns the strengths and the number of iterations.
+
+    Degenerate inputs have a defined result: a system that wins no comparison gets strength 0 (the limit of the
+    likelihood maximiser); pairs that were never compared contribute nothing. If the comparison graph is
+    disconnected, strengths of different components are not comparable and a ``ValueError`` names the components.
+    """
+    wins = np.asarray(wins, dtype=np.float64)
+    n = wins.shape[0]
+    if wins.ndim != 2 or wins.shape != (n, n) or n < 2:
+        raise ValueError(f"wins must be a square matrix over at least two systems, got shape {wins.shape}")
+    if np.isnan(wins).any() or (wins < 0).any():
+        raise ValueError("wins must be non-negative counts without NaN")
+    games = wins + wins.T
+    np.fill_diagonal(games, 0.0)
+    n_components, labels = connected_components(games > 0, directed=False)
+    if n_components > 1:
+        groups = [np.flatnonzero(labels == c).tolist() for c in range(n_components)]
+        raise ValueError(
+            "the comparison graph is disconnected (some groups of systems were never compared, e.g. every comparison "
+            f"between them was a dropped tie); system index groups: {groups}"
+        )
+    total_wins = wins.sum(axis=1) - np.diag(wins)
+    compared = games > 0
+    strength = np.full(n, 0.5)
+    pair_sum = np.empty_like(games)
+    ratio = np.zeros_like(games)
+    for iteration in range(1, max_iter + 1):
+        np.add(strength[:, None], strength[None, :], out=pair_sum)
+        np.divide(games, pair_sum, out=ratio, where=compared)
+        new = total_wins / ratio.sum(axis=1)
+        new /= new.sum()
+        change = np.sum((new - strength) ** 2)
+        strength = new
+        if change < tol:
+            return strength, iteration
+    warnings.warn(
+        f"Bradley-Terry did not converge to tol={tol} in {max_iter} iterations (last squared change {change:.3g})",
+        ConvergenceWarning,
+        stacklevel=2,
+    )
+    return strength, max_iter
+
+
+def bradley_terry(scores: pd.DataFrame, ties: str = "half", tol: float = 1e-9, max_iter: int = 10_000) -> pd.Series:
+    """BT: Bradley-Terry strengths (summing to 1) from instance-level comparisons of every pair of systems.
+
+    Each test instance is one comparison per pair of systems (Appendix E). ``ties`` says what an equal score is:
+    ``"half"`` (default) half a win for each, ``"drop"`` no comparison, ``"loss"`` a win for the later column of the
+    pair (the behaviour of the paper's published code; use it only to reproduce the paper's numbers).
+    See :func:`fit_bradley_terry` for the algorithm and degenerate cases.
+    """
+    check_tie_policy(ties)
+    values = check_scores(scores)
+    strict, tied = comparison_counts(values)
+    strength, _ = fit_bradley_terry(win_matrix(strict, tied, ties), tol=tol, max_iter=max_iter)
+    return pd.Series(strength, index=scores.columns, name="bt")
+
+
+_TIE_CODES = {"half": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kernels.TIE_LOSS}
+
+
+def elo(scores: pd.DataFrame, k: float = 20.0, initial: float = 1500.0, ties: str = "half") -> pd.Series:
+    """Elo ratings (Appendix G.1, eq. 5) after one game per pair of systems and test instance.
+
+    Games are played in the order of the paper's tool: system pairs in ``itertools.combinations`` column order and,
+    within a pair, instances in row order. Elo is order dependent: permuting the columns or the rows can change the
+    ratings (and occasionally the ranking), unlike BT. Ties: ``"half"`` (default) a draw worth 1/2 to each,
+    ``"drop"`` no game, ``"loss"`` a win for the later column (the paper's code).
+    """
+    check_tie_policy(ties)
+    if not np.isfinite(k) or k <= 0:
+        raise ValueError(f"k must be a positive number, got {k}")
+    values = check_scores(scores)
+    rating = _kernels.elo_kernel(np.ascontiguousarray(values), float(k), float(initial), _TIE_CODES[ties])
+    return pd.Series(rating, index=scores.columns, name="elo")
+
+
+def trueskill(
+    scores: pd.DataFrame,
+    mu: float = trueskill_pkg.MU,
+    sigma: float = trueskill_pkg.SIGMA,
+    beta: float = trueskill_pkg.BETA,
+    tau: float = trueskill_pkg.TAU,
+    draw_probability: float = trueskill_pkg.DRAW_PROBABILITY,
+    ties: str = "draw",
+) -> pd.Series:
+    """TrueSkill mean skill mu (Appendix G.2) after one 1-vs-1 game per pair of systems and test instance.
+
+    Same game order as :func:`elo`; defaults are the ``trueskill`` package's (mu 25, sigma 25/3, beta 25/6,
+    tau 25/300, draw probability 0.10). Ties: ``"draw"`` (default, as the paper's code), ``"drop"``, or ``"loss"``
+    (the later column wins). A compiled closed-form update equal to ``trueskill.rate_1vs1`` to rounding; raises
+    ``FloatingPointError`` where the package would (an update outside its numerical range).
+    """
+    check_tie_policy(ties, ("draw", "drop", "loss"))
+    values = check_scores(scores)
+    env = trueskill_pkg.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability, backend=None)
+    margin = trueskill_pkg.calc_draw_margin(draw_probability, 2, env)
+    code = {"draw": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kernels.TIE_LOSS}[ties]
+    mus, _, failed = _kernels.trueskill_kernel(
+        np.ascontiguousarray(values), float(mu), float(sigma), float(beta), float(tau), float(margin), code
+    )
+    if failed >= 0:
+        raise FloatingPointError(f"TrueSkill update {failed} left the numerical range (as trueskill.rate_1vs1 would)")
+    return pd.Series(mus, index=scores.columns, name="trueskill")
+
+
+AGGREGATORS = {"mean": mean, "median": median, "bt": bradley_terry, "elo": elo, "trueskill": trueskill}
+"""The five mechanisms of the paper by short name, with their default parameters."""

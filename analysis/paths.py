@@ -1,0 +1,28 @@
+"""Where things live. The repository root is found from the ``ANALYSIS_ROOT`` environment variable, else by
+walking up from the current directory to the folder that holds ``_toc.yml`` and ``analysis/``, else next to this
+package (an editable install)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def repo_root() -> Path:
+    env = os.environ.get("ANALYSIS_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path.cwd().resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / "_toc.yml").is_file() and (candidate / "analysis").is_dir():
+            return candidate
+    return Path(__file__).resolve().parent.parent
+
+
+def notebooks_dir() -> Path:
+    return repo_root() / "notebooks"
+
+
+def generated_dir() -> Path:
+    """``book/_generated``: everything the notebooks produce (git-ignored)."""
+    return repo_root() / "book" / "_generated"

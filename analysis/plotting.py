@@ -1,0 +1,108 @@
+"""One look for every figure, and saving of figures and tables with their provenance.
+
+Every chapter writes its artefacts under ``book/_generated/<chapter>/`` with stable names that say which paper item
+they rebuild (``paired_fig1_example.png``, ``paired_table2_pairing.csv``). Next to them, ``provenance.json`` records
+for each artefact the chapter's parameters, its seed, the checksums of the data it read and the package version.
+Output bytes are deterministic: SVGs carry no date and a fixed id salt, PNGs no timestamp.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+from . import __version__
+from .paths import generated_dir
+
+MECHANISM_COLORS = {
+    "mean": "#4C72B0",
+    "median": "#DD8452",
+    "bt": "#55A868",
+    "elo": "#8172B3",
+    "trueskill": "#937860",
+}
+MECHANISM_LABELS = {"mean": "MEAN", "median": "MEDIAN", "bt": "BT", "elo": "Elo", "trueskill": "TrueSkill"}
+
+
+def set_theme() -> None:
+    """The compendium's seaborn theme, with deterministic SVG output."""
+    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
+    matplotlib.rcParams.update(
+        {
+            "figure.dpi": 100,
+            "savefig.dpi": 150,
+            "savefig.bbox": "tight",
+            "svg.hashsalt": "analysis-compendium",
+            "svg.fonttype": "none",
+        }
+    )
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _atomic_write(path: Path, write) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Outputs:
+    """The artefacts of one chapter run: ``Outputs(chapter, parameters, root=None)``.
+
+    ``figure(fig, name)`` saves ``name.png`` and ``name.svg``; ``table(df, name)`` saves ``name.csv`` and returns the
+    frame for display. Both record provenance in ``provenance.json`` in the chapter's folder.
+    """
+
+    def __init__(self, chapter: str, parameters: dict, root: str | os.PathLike | None = None, data: dict | None = None):
+        self.chapter = chapter
+        self.dir = Path(root) if root else generated_dir()
+        self.dir = self.dir / chapter
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.parameters = {k: v for k, v in parameters.items() if not k.startswith("_")}
+        self.data = dict(data or {})
+        self._records: dict[str, dict] = {}
+
+    def _record(self, name: str, files: list[Path]) -> None:
+        self._records[name] = {
+            "files": {p.name: sha256_file(p) for p in files},
+            "parameters": self.parameters,
+            "seed": self.parameters.get("seed"),
+            "data": self.data,
+            "analysis_version": __version__,
+        }
+        target = self.dir / "provenance.json"
+        payload = json.dumps({"chapter": self.chapter, "artefacts": self._records}, indent=2, sort_keys=True, default=str)
+        _atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
+
+    def figure(self, fig: plt.Figure, name: str) -> list[Path]:
+        paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
+        _atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
+        _atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}))
+        self._record(name, paths)
+        return paths
+
+    def table(self, frame: pd.DataFrame, name: str, index: bool = True) -> pd.DataFrame:
+        path = self.dir / f"{name}.csv"
+        _atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
+        self._record(name, [path])
+        return frame

@@ -1,0 +1,22 @@
+"""Run profiles, defined once: the papermill parameters each chapter gets under each profile.
+
+``full`` is the paper's setting, which is each notebook's own default in its ``parameters`` cell, so it injects
+nothing. ``quick`` shrinks the expensive knobs so that every chapter runs in seconds (tests and CI).
+Chapters are named by their notebook file stem (``notebooks/<chapter>.py``).
+"""
+
+from __future__ import annotations
+
+PROFILES: dict[str, dict[str, dict]] = {
+    "full": {},
+    "quick": {
+        "00_why_pairing_matters": {"n_per_type": 100, "n_fig2": 400, "n_prop1_setups": 200},
+    },
+}
+
+
+def parameters_for(profile: str, chapter: str) -> dict:
+    """Parameters injected into ``chapter`` under ``profile`` (unknown profile: ValueError)."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
+    return dict(PROFILES[profile].get(chapter, {}))

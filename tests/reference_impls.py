@@ -1,0 +1,82 @@
+"""Straightforward, loop-based transcriptions used as independent references in the tests and benchmarks.
+
+They follow the formulas of Peyrard et al. (2021), Appendix E (BT) and G.1 (Elo), and the game order of the paper's
+published tool, with no vectorisation, so that a vectorised implementation can be checked against them.
+"""
+
+import itertools
+
+import numpy as np
+import trueskill as ts
+
+
+def bt_loop(scores, ties="loss", epsilon=1e-9):
+    """Appendix E, eqs. (3)-(4), with Python loops over pairs, instances and systems."""
+    names = list(scores.columns)
+    n = len(names)
+    wins = [[0.0] * n for _ in range(n)]
+    for a, b in itertools.combinations(range(n), 2):
+        for x, y in zip(scores[names[a]], scores[names[b]]):
+            if x > y:
+                wins[a][b] += 1
+            elif x < y:
+                wins[b][a] += 1
+            elif ties == "half":
+                wins[a][b] += 0.5
+                wins[b][a] += 0.5
+            elif ties == "loss":
+                wins[b][a] += 1
+    total = [sum(row) for row in wins]
+    p = [0.5] * n
+    while True:
+        new = []
+        for i in range(n):
+            s = 0.0
+            for j in range(n):
+                if i != j and wins[i][j] + wins[j][i] > 0:
+                    s += (wins[i][j] + wins[j][i]) / (p[i] + p[j])
+            new.append(total[i] / s)
+        norm = sum(new)
+        new = [v / norm for v in new]
+        if sum((u - v) ** 2 for u, v in zip(p, new)) < epsilon:
+            return np.array(new)
+        p = new
+
+
+def elo_loop(scores, k=20.0, initial=1500.0, ties="half"):
+    """Appendix G.1, eq. (5): R <- R + K (S - E), E = 1 / (1 + 10^((R_other - R) / 400))."""
+    rating = {s: initial for s in scores.columns}
+    for a, b in itertools.combinations(scores.columns, 2):
+        for x, y in zip(scores[a], scores[b]):
+            if x > y:
+                result = 1.0
+            elif x < y:
+                result = 0.0
+            elif ties == "half":
+                result = 0.5
+            elif ties == "loss":
+                result = 0.0
+            else:
+                continue
+            expected_a = 1.0 / (1.0 + 10 ** ((rating[b] - rating[a]) / 400.0))
+            expected_b = 1.0 / (1.0 + 10 ** ((rating[a] - rating[b]) / 400.0))
+            rating[a] += k * (result - expected_a)
+            rating[b] += k * ((1.0 - result) - expected_b)
+    return np.array([rating[s] for s in scores.columns])
+
+
+def trueskill_loop(scores, ties="draw"):
+    """The ``trueskill`` package's rate_1vs1 over the same games (the paper's TrueSkill.py wrapper)."""
+    env = ts.TrueSkill(backend=None)
+    rating = {s: env.create_rating() for s in scores.columns}
+    for a, b in itertools.combinations(scores.columns, 2):
+        for x, y in zip(scores[a], scores[b]):
+            if x > y:
+                rating[a], rating[b] = ts.rate_1vs1(rating[a], rating[b], env=env)
+            elif x < y:
+                rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], env=env)
+            elif ties == "draw":
+                rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], drawn=True, env=env)
+            elif ties == "loss":
+                rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], env=env)
+    return np.array([rating[s].mu for s in scores.columns])

@@ -1,0 +1,116 @@
+"""Win/tie counts, P(A > B), paired tests and bootstrap intervals."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import random_scores
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy import stats
+
+from analysis import pairwise
+from analysis.aggregate import bradley_terry, mean
+
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(2, 7)), elements=st.integers(0, 4).map(float)))
+def test_counts_equal_brute_force(values):
+    wins, ties = pairwise.comparison_counts(values)
+    n = values.shape[1]
+    for i in range(n):
+        for j in range(n):
+            assert wins[i, j] == sum(values[r, i] > values[r, j] for r in range(len(values)))
+            if i != j:
+                assert ties[i, j] == sum(values[r, i] == values[r, j] for r in range(len(values)))
+    assert np.all(np.diag(ties) == 0)
+    off = ~np.eye(n, dtype=bool)
+    assert np.all((wins + wins.T + ties)[off] == len(values))
+
+
+def test_counts_are_chunked_without_changing_results(monkeypatch):
+    values = random_scores(np.random.default_rng(0), 500, 9, levels=3).to_numpy()
+    expected = pairwise.comparison_counts(values)
+    monkeypatch.setattr(pairwise, "_CHUNK_ELEMENTS", 81 * 7)  # 7 instances per block
+    got = pairwise.comparison_counts(values)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+
+
+def test_win_tie_matrices_labels():
+    wins, ties = pairwise.win_tie_matrices(pd.DataFrame({"x": [1.0, 2.0, 2.0], "y": [0.0, 2.0, 3.0]}))
+    assert wins.loc["x", "y"] == 1 and wins.loc["y", "x"] == 1 and ties.loc["x", "y"] == 1
+
+
+def test_win_matrix_policies():
+    wins = np.array([[0, 3], [1, 0]])
+    ties = np.array([[0, 2], [2, 0]])
+    np.testing.assert_array_equal(pairwise.win_matrix(wins, ties, "half"), [[0, 4], [2, 0]])
+    np.testing.assert_array_equal(pairwise.win_matrix(wins, ties, "drop"), [[0, 3], [1, 0]])
+    np.testing.assert_array_equal(pairwise.win_matrix(wins, ties, "loss"), [[0, 3], [3, 0]])
+
+
+def test_sign_test_hand_computed():
+    # 9 wins, 1 loss: two-sided exact p = 2 * (C(10,0) + C(10,1)) / 2^10 = 22 / 1024
+    a = np.arange(10, dtype=float)
+    b = a - 1
+    b[0] = 5
+    res = pairwise.sign_test(a, b)
+    assert res.statistic == 9
+    assert res.pvalue == pytest.approx(22 / 1024)
+
+
+def test_sign_test_tie_policies():
+    a = [1, 2, 3, 4, 4, 4]
+    b = [0, 0, 0, 4, 4, 4]  # 3 wins, 3 ties
+    assert pairwise.sign_test(a, b, ties="drop") == pairwise.TestResult(3.0, pytest.approx(0.25))
+    split = pairwise.sign_test(a, b, ties="split")  # 3 + 1 wins vs 1 loss out of 5 (one tie dropped)
+    assert split.statistic == 4 and split.pvalue == pytest.approx(stats.binomtest(4, 5).pvalue)
+    assert tuple(pairwise.sign_test([1, 1], [1, 1])) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="unknown tie policy"):
+        pairwise.sign_test(a, b, ties="half")
+
+
+def test_prob_better():
+    res = pairwise.prob_better([3, 2, 1, 5], [1, 2, 3, 0])  # 2 wins, 1 tie, 1 loss
+    assert (res.wins, res.ties, res.losses) == (2, 1, 1)
+    assert res.prob == pytest.approx(2.5 / 4)
+    assert pairwise.prob_better([3, 2, 1, 5], [1, 2, 3, 0], ties="drop").prob == pytest.approx(2 / 3)
+    assert res.pvalue == pytest.approx(stats.binomtest(2, 3).pvalue)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tests_equal_scipy_on_regular_input(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 1, 40), rng.normal(0.3, 1, 40)
+    assert tuple(pairwise.paired_t(a, b)) == pytest.approx(tuple(stats.ttest_rel(a, b)))
+    assert tuple(pairwise.wilcoxon(a, b)) == pytest.approx((stats.wilcoxon(a, b).statistic, stats.wilcoxon(a, b).pvalue))
+    m = stats.median_test(a, b)
+    assert tuple(pairwise.mood_median(a, b)) == pytest.approx((m.statistic, m.pvalue))
+
+
+def test_degenerate_tests_have_defined_results():
+    same = [1.0, 2.0, 3.0]
+    for test in pairwise.PAIRED_TESTS.values():
+        assert tuple(test(same, same)) == (0.0, 1.0)
+    assert tuple(pairwise.paired_t([2, 3, 4], [1, 2, 3])) == (np.inf, 0.0)
+    with pytest.raises(ValueError, match="at least two"):
+        pairwise.paired_t([1], [2])
+
+
+def test_bootstrap_is_deterministic_and_brackets_the_estimate():
+    scores = random_scores(np.random.default_rng(3), 60, 4)
+    first = pairwise.bootstrap_ci(scores, bradley_terry, rng=11, n_resamples=200)
+    second = pairwise.bootstrap_ci(scores, bradley_terry, rng=np.random.default_rng(11), n_resamples=200)
+    pd.testing.assert_frame_equal(first, second)
+    assert (first["low"] <= first["estimate"]).all() and (first["estimate"] <= first["high"]).all()
+    other = pairwise.bootstrap_ci(scores, bradley_terry, rng=12, n_resamples=200)
+    assert not first.equals(other)
+
+
+def test_bootstrap_mean_interval_close_to_normal_theory():
+    rng = np.random.default_rng(5)
+    scores = pd.DataFrame({"a": rng.normal(0, 1, 400), "b": rng.normal(1, 2, 400)})
+    ci = pairwise.bootstrap_ci(scores, mean, rng=1, n_resamples=2000)
+    half_width = (ci["high"] - ci["low"]) / 2
+    expected = 1.96 * scores.std() / np.sqrt(400)
+    np.testing.assert_allclose(half_width, expected, rtol=0.15)
