@@ -55,21 +55,27 @@ def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10
         raise ValueError("wins must be non-negative counts without NaN")
     games = wins + wins.T
     np.fill_diagonal(games, 0.0)
-    n_components, labels = connected_components(games > 0, directed=False)
-    if n_components > 1:
-        groups = [np.flatnonzero(labels == c).tolist() for c in range(n_components)]
-        raise ValueError(
-            "the comparison graph is disconnected (some groups of systems were never compared, e.g. every comparison "
-            f"between them was a dropped tie); system index groups: {groups}"
-        )
+    off_diagonal = ~np.eye(n, dtype=bool)
+    if not games[off_diagonal].all():  # only then can the comparison graph be disconnected
+        n_components, labels = connected_components(games > 0, directed=False)
+        if n_components > 1:
+            groups = [np.flatnonzero(labels == c).tolist() for c in range(n_components)]
+            raise ValueError(
+                "the comparison graph is disconnected (some groups of systems were never compared, e.g. every "
+                f"comparison between them was a dropped tie); system index groups: {groups}"
+            )
     total_wins = wins.sum(axis=1) - np.diag(wins)
-    compared = games > 0
+    # Pairs never compared (games 0, always the diagonal) must contribute 0, but their strength sum can be 0 (a
+    # system without wins has strength 0): add 1 there. On a complete comparison graph that is just the identity.
+    never = games == 0
+    pad = np.eye(n) if not (never & off_diagonal).any() else never.astype(np.float64)
     strength = np.full(n, 0.5)
     pair_sum = np.empty_like(games)
-    ratio = np.zeros_like(games)
+    ratio = np.empty_like(games)
     for iteration in range(1, max_iter + 1):
         np.add(strength[:, None], strength[None, :], out=pair_sum)
-        np.divide(games, pair_sum, out=ratio, where=compared)
+        pair_sum += pad
+        np.divide(games, pair_sum, out=ratio)
         new = total_wins / ratio.sum(axis=1)
         new /= new.sum()
         change = np.sum((new - strength) ** 2)

@@ -85,7 +85,8 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
     root = Path(output_root) if output_root else generated_dir()
     source = notebooks_dir() / f"{chapter}.py"
     injected = parameters_for(profile, chapter)
-    injected["output_root"] = str(root)
+    if root.resolve() != generated_dir().resolve():
+        injected["output_root"] = str(root)  # only when not the default, so no local path leaks into the book
     start = time.perf_counter()
     nb = jupytext.read(source)
     has_tag = any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
@@ -111,6 +112,10 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
             progress_bar=False,
             log_output=False,
         )
+        executed = nbformat.read(tmp_out, as_version=4)
+        executed.metadata["papermill"]["input_path"] = f"notebooks/{chapter}.py"  # not the temporary file names
+        executed.metadata["papermill"]["output_path"] = f"book/_generated/notebooks/{chapter}.ipynb"
+        nbformat.write(executed, tmp_out)
         os.replace(tmp_out, out_dir / f"{chapter}.ipynb")
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's traceback
         error = f"{type(exc).__name__}: {exc}".strip()[:4000]

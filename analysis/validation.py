@@ -31,8 +31,11 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2) -> np.ndarray:
     if scores.columns.has_duplicates:
         dup = scores.columns[scores.columns.duplicated()].unique().tolist()
         raise ValueError(f"system names (columns) must be unique; duplicated: {dup}")
-    bad = [c for c, dt in scores.dtypes.items() if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)]
-    if bad:
+    bad_dtypes = {
+        dt for dt in set(scores.dtypes) if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)
+    }
+    if bad_dtypes:
+        bad = [c for c, dt in scores.dtypes.items() if dt in bad_dtypes]
         raise ValueError(f"scores must be numeric; non-numeric columns: {bad}")
     values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(values).any():

@@ -100,7 +100,7 @@ out.table(fig1_aggregates, "paired_fig1_aggregates")
 show(fig1_scores.T)
 show(fig1_aggregates)
 
-# %%
+# %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [1.5, 1]})
 palette = dict(zip("ABC", sns.color_palette("colorblind", 3)))
 for system in fig1_scores:
@@ -135,8 +135,8 @@ table2 = pd.DataFrame(
     {"type 1": [23, 28], "type 2": [50, 45], "type 3": [40, 30], "type 4": [70, 65], "type 5": [60, 50]},
     index=["S", "B"],
 )
-show(table2)
 out.table(table2, "paired_table2_strengths")
+show(table2)
 
 # %%
 lam_s = table2.loc["S"].to_numpy(float)
@@ -146,8 +146,10 @@ noise_s = rng.standard_normal((n_types, n_per_type))
 noise_b = rng.standard_normal((n_types, n_per_type))
 rows = []
 for perm in itertools.permutations(range(n_types)):
-    s_scores = (lam_s[list(perm)][:, None] + noise_s).ravel()  # the same noise for every permutation:
-    b_scores = (lam_b[:, None] + noise_b).ravel()  # only the pairing changes, not the sample
+    # S's block of scores drawn for type perm[t] is paired with B's block for type t: S's sample (so its marginal,
+    # mean and median) is exactly the same for every permutation; only the pairing with B changes
+    s_scores = (lam_s[:, None] + noise_s)[list(perm)].ravel()
+    b_scores = (lam_b[:, None] + noise_b).ravel()
     frame = pd.DataFrame({"S": s_scores, "B": b_scores})
     bt = aggregate.bradley_terry(frame)
     rows.append(
@@ -173,10 +175,10 @@ summary = pd.DataFrame(
     }
 )
 out.table(summary, "paired_appA1_summary", index=False)
-show(summary)
+show(summary.T.rename(columns={0: "value"}))
 show(pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]])
 
-# %%
+# %% tags=["remove-input"]
 display(
     Markdown(
         f"All {len(pairings)} pairings share one mean difference "
@@ -198,7 +200,7 @@ display(
 # *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores are a two-mode mixture (an "easy"
 # and a "hard" instance type), with *B* slightly better on average.
 
-# %%
+# %% tags=["hide-input"]
 base = np.sort(np.concatenate([rng.normal(0.3, 0.08, n_fig2 // 2), rng.normal(0.7, 0.08, n_fig2 - n_fig2 // 2)]))
 a_sorted = base
 b_sorted = np.sort(base + 0.03 + rng.normal(0, 0.01, n_fig2))
@@ -271,7 +273,7 @@ show(fig2_table)
 # differences. We check it on `n_prop1_setups` random setups of four kinds: continuous scores with odd and even
 # test-set sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
 
-# %%
+# %% tags=["hide-input"]
 def random_setup(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     n = int(rng.choice([5, 11, 51, 201])) if kind != "continuous, even n" else int(rng.choice([4, 10, 50, 200]))
     if kind == "discrete 1-5 ratings":
@@ -305,10 +307,10 @@ for i in range(n_prop1_setups):
         }
     )
 prop1 = pd.DataFrame(prop1_rows)
-prop1_summary = prop1.groupby("kind", sort=False).apply(
+prop1_summary = prop1.groupby("kind", sort=False)[prop1.columns.drop("kind")].apply(
     lambda g: pd.Series(
         {
-            "setups": len(g),
+            "setups": int(len(g)),
             "BT = sign(wins - losses)": (g["BT sign"] == g["wins - losses sign"]).mean(),
             "BT = sign(median of differences)": (g["BT sign"] == g["median(A-B) sign"]).mean(),
             "... among decisive BT (no tie in wins)": (
@@ -319,13 +321,12 @@ prop1_summary = prop1.groupby("kind", sort=False).apply(
             "MEDIAN agrees with BT": (g["median sign"] == g["BT sign"]).mean(),
         }
     ),
-    include_groups=False,
-)
+).astype({"setups": int})
 out.table(prop1, "paired_prop1_setups", index=False)
 out.table(prop1_summary, "paired_prop1_summary")
 show(prop1_summary)
 
-# %%
+# %% tags=["remove-input"]
 row = prop1_summary.loc
 display(
     Markdown(
@@ -367,7 +368,7 @@ appf_table = pd.DataFrame(appf_rows)
 out.table(appf_table, "paired_appF_transitivity", index=False)
 show(appf_table, 4)
 
-# %%
+# %% tags=["remove-input"]
 cyc = appf_table[(appf_table["systems"] == "A, B, C cyclic") & (appf_table["ties"] == "half")].iloc[0]
 printed = appf_table[appf_table["systems"] == "A, B, C printed"].set_index("ties")
 display(

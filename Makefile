@@ -1,0 +1,44 @@
+# Thin entry points. The two set-up commands are `make book` and `make test` (see README.md).
+PYTHON  ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV    := .venv
+BIN     := $(VENV)/bin
+PROFILE ?= full
+JOBS    ?= 2
+STAMP   := $(VENV)/.installed
+
+.PHONY: setup reproduce book test bench lock clean
+
+setup: $(STAMP)
+
+# The environment is created from the lock file (exact versions), then the package itself is installed editable.
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required, found " + sys.version' \
+		|| { echo "error: set PYTHON to a Python 3.11 interpreter"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --requirement requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --editable .
+	$(BIN)/python -m pip check
+	@touch $@
+
+reproduce: setup
+	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)
+
+book: reproduce
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "book: $(CURDIR)/_build/html/index.html"
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+# Regenerate the lock file on purpose, from the dependency ranges in pyproject.toml, in a scratch environment.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --editable ".[dev]"
+	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^analysis' > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf _build book/_generated .pytest_cache .hypothesis

@@ -1,0 +1,129 @@
+"""Side-by-side timings of the aggregators against peer implementations, printed as ratios (``make bench``).
+
+Bradley-Terry: ours (vectorised counts + MM, the paper's stopping rule) against ``evalica`` (Rust core) and ``choix``
+(fed the same win matrix), and against a straightforward Python-loop transcription of Appendix E (the paper's
+published algorithm). Elo and TrueSkill: ours (compiled) against a loop over the ``trueskill`` package's
+``rate_1vs1`` (the paper's wrapper) and a direct loop transcription of the Elo formula.
+
+All contenders run in the same process on the same inputs; each time is the best of several repeats. Nothing here is
+asserted: the numbers are printed and written to ``benchmarks/results/`` for the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import choix
+import evalica
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from reference_impls import bt_loop, elo_loop, trueskill_loop  # noqa: E402
+
+from analysis.aggregate import bradley_terry, elo, fit_bradley_terry, trueskill  # noqa: E402
+from analysis.pairwise import comparison_counts, win_matrix  # noqa: E402
+
+
+def best_time(fn, repeat: int = 5, budget: float = 2.0) -> float:
+    """Best wall time of one call over ``repeat`` runs (fewer if one call already exceeds ``budget`` seconds)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+        if sum(times) > budget:
+            break
+    return min(times)
+
+
+def scores_matrix(rng, n_instances, n_systems, levels=20):
+    values = np.round(rng.normal(0, 1, (n_instances, n_systems)) * levels / 4 + rng.normal(0, 1, n_systems))
+    return pd.DataFrame(values, columns=[f"s{i}" for i in range(n_systems)])
+
+
+def evalica_from_counts(wins, ties):
+    n = wins.shape[0]
+    i, j = np.triu_indices(n, 1)
+    outcomes = [evalica.Winner.X] * len(i) + [evalica.Winner.Y] * len(i) + [evalica.Winner.Draw] * len(i)
+    weights = np.concatenate([wins[i, j], wins[j, i], ties[i, j]]).astype(float)
+    return evalica.bradley_terry(np.tile(i, 3), np.tile(j, 3), outcomes, index=pd.Index(range(n)), weights=weights)
+
+
+def bench_bt(sizes, loop_limit):
+    rows = []
+    rng = np.random.default_rng(0)
+    for n_systems, n_instances in sizes:
+        scores = scores_matrix(rng, n_instances, n_systems)
+        values = scores.to_numpy()
+        wins, ties = comparison_counts(values)
+        wm = win_matrix(wins, ties, "half")
+        row = {"systems": n_systems, "instances": n_instances}
+        row["ours_s"] = best_time(lambda: bradley_terry(scores))
+        row["ours_fit_s"] = best_time(lambda: fit_bradley_terry(wm))
+        row["evalica_s"] = best_time(lambda: evalica_from_counts(*comparison_counts(values)))
+        row["evalica_fit_s"] = best_time(lambda: evalica_from_counts(wins, ties))
+        row["choix_fit_s"] = best_time(lambda: choix.ilsr_pairwise_dense(wm))
+        if n_systems * (n_systems - 1) / 2 * n_instances <= loop_limit:
+            row["loop_s"] = best_time(lambda: bt_loop(scores, ties="half"), repeat=1)
+        rows.append(row)
+        print(
+            f"BT {n_systems:>3} systems x {n_instances:>5} instances: ours {row['ours_s'] * 1e3:8.2f} ms"
+            f" | evalica {row['evalica_s'] * 1e3:8.2f} ms | ratio ours/evalica {row['ours_s'] / row['evalica_s']:5.2f}"
+            f" | fit-only ours/evalica {row['ours_fit_s'] / row['evalica_fit_s']:5.2f}"
+            f" ours/choix {row['ours_fit_s'] / row['choix_fit_s']:5.2f}"
+            + (f" | loop/ours {row['loop_s'] / row['ours_s']:8.0f}x" if "loop_s" in row else ""),
+            flush=True,
+        )
+    return pd.DataFrame(rows)
+
+
+def bench_sequential(sizes):
+    rows = []
+    rng = np.random.default_rng(1)
+    trueskill(scores_matrix(rng, 3, 2))  # compile outside the timing
+    elo(scores_matrix(rng, 3, 2))
+    for n_systems, n_instances in sizes:
+        scores = scores_matrix(rng, n_instances, n_systems, levels=8)
+        games = n_systems * (n_systems - 1) // 2 * n_instances
+        row = {"systems": n_systems, "instances": n_instances, "games": games}
+        row["trueskill_ours_s"] = best_time(lambda: trueskill(scores))
+        row["trueskill_package_s"] = best_time(lambda: trueskill_loop(scores), repeat=1)
+        row["elo_ours_s"] = best_time(lambda: elo(scores))
+        row["elo_loop_s"] = best_time(lambda: elo_loop(scores), repeat=1)
+        rows.append(row)
+        print(
+            f"{games:>8} games ({n_systems} systems x {n_instances} instances): TrueSkill package/ours "
+            f"{row['trueskill_package_s'] / row['trueskill_ours_s']:7.0f}x ({row['trueskill_package_s']:.2f} s vs "
+            f"{row['trueskill_ours_s'] * 1e3:.2f} ms) | Elo loop/ours {row['elo_loop_s'] / row['elo_ours_s']:6.0f}x",
+            flush=True,
+        )
+    return pd.DataFrame(rows)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes only (a smoke run)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        bt_sizes = [(5, 50), (50, 500)]
+        seq_sizes = [(5, 100)]
+    else:
+        bt_sizes = [(n, m) for n in (5, 10, 25, 50, 60) for m in (50, 500, 5000)]
+        seq_sizes = [(5, 200), (10, 1000), (25, 500)]
+    out = ROOT / "benchmarks" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    bt = bench_bt(bt_sizes, loop_limit=10_000_000)
+    seq = bench_sequential(seq_sizes)
+    bt.to_csv(out / "bradley_terry.csv", index=False)
+    seq.to_csv(out / "sequential.csv", index=False)
+    print(f"results: {out}")
+
+
+if __name__ == "__main__":
+    main()
