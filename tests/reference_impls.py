@@ -65,9 +65,9 @@ def elo_loop(scores, k=20.0, initial=1500.0, ties="half"):
     return np.array([rating[s] for s in scores.columns])
 
 
-def trueskill_loop(scores, ties="draw"):
+def trueskill_loop(scores, ties="draw", env=None):
     """The ``trueskill`` package's rate_1vs1 over the same games (the paper's TrueSkill.py wrapper)."""
-    env = ts.TrueSkill(backend=None)
+    env = env or ts.TrueSkill(backend=None)
     rating = {s: env.create_rating() for s in scores.columns}
     for a, b in itertools.combinations(scores.columns, 2):
         for x, y in zip(scores[a], scores[b]):
