@@ -6,7 +6,7 @@ PROFILE ?= full
 JOBS    ?= 2
 STAMP   := $(VENV)/.installed
 
-.PHONY: setup reproduce book test bench lock clean
+.PHONY: setup data reproduce book test bench lock clean
 
 setup: $(STAMP)
 
@@ -20,7 +20,13 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip check
 	@touch $@
 
-reproduce: setup
+# Fill data/raw (from the local mirror ../shared/data when present, else the pinned upstream URLs; every sha256
+# verified) and build data/processed. A no-op when everything is present and unchanged.
+data: setup
+	$(BIN)/python -m analysis data fetch
+	$(BIN)/python -m analysis data prepare
+
+reproduce: data
 	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)
 
 book: reproduce

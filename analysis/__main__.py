@@ -16,10 +16,15 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--only", action="append", metavar="CHAPTER", help="run only this chapter (repeatable)")
     rep.add_argument("--jobs", type=int, default=1, help="chapters to run in parallel (default: 1)")
     sub.add_parser("chapters", help="list the chapters")
+    data = sub.add_parser("data", help="fetch, verify and prepare the data (see data/README.md)")
+    data.add_argument("action", choices=["fetch", "verify", "prepare"])
+    data.add_argument("--only", action="append", metavar="NAME", help="a source (fetch, verify) or table (prepare)")
     args = parser.parse_args(argv)
 
     from . import reproduce
 
+    if args.command == "data":
+        return _data(args, parser)
     if args.command == "chapters":
         print("\n".join(reproduce.discover()))
         return 0
@@ -30,6 +35,29 @@ def main(argv: list[str] | None = None) -> int:
     failed = [r.chapter for r in runs if r.status != "ok"]
     if failed:
         print(f"reproduce: {len(failed)} chapter(s) failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _data(args, parser) -> int:
+    from . import data, tables
+
+    try:
+        if args.action == "fetch":
+            data.fetch(args.only)
+        elif args.action == "prepare":
+            tables.prepare(args.only)
+        else:
+            report = data.verify(args.only)
+            bad = {k: v for k, v in report.items() if v != "ok"}
+            for path, state in sorted(bad.items()):
+                print(f"{state}: {path}", file=sys.stderr)
+            print(f"data verify: {len(report) - len(bad)} ok, {len(bad)} missing or corrupt", file=sys.stderr)
+            return 1 if bad else 0
+    except ValueError as exc:
+        parser.error(str(exc))
+    except (data.DataError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
 

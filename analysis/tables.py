@@ -1,0 +1,206 @@
+"""Tidy Parquet tables built from the verified raw files (``python -m analysis data prepare``).
+
+Each table has a fixed schema (``SCHEMAS``) and a sidecar ``<table>.json`` recording its row count and the sha256 of
+every input file; preparing again is a no-op while those inputs and the package version are unchanged.
+
+Tables built so far:
+
+``paired_setups`` (collection, dataset, metric, instance, system, score)
+    Score matrices of the paired paper's real evaluation setups in long format. ``TAC`` 08/09/11 and ``Dialogue``
+    tc/pc are the paper's exact setups (BT-eval pickles, 13 metrics each). ``CNNDM``/``realsumm`` is a stand-in for
+    the paper's CNN/DM setups: REALSumm's 100 test documents x 24 systems (14 abstractive + 11 extractive files;
+    BART is listed in both with identical summaries and scores, and kept once) with
+    per-summary ROUGE-1/2/L F1, BERTScore F1, MoverScore and JS-2. JS scores are *negated* Jensen-Shannon
+    divergences in both sources (higher is better), kept as published.
+``llmfao`` (id, prompt, model_x, model_y, worker, winner, left, right)
+    8,931 pairwise LLM judgments with ties (``winner`` is left / right / tie).
+``sst5`` (split, sentence, label, text)
+    SST-5 sentences with fine-grained labels 1-5 (train 8,544, dev 1,101, test 2,210).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from . import __version__
+from .data import find, load_pickle, verified_path
+from .paths import repo_root
+
+SCHEMAS: dict[str, dict[str, str]] = {
+    "paired_setups": {
+        "collection": "string",
+        "dataset": "string",
+        "metric": "string",
+        "instance": "int64",
+        "system": "string",
+        "score": "float64",
+    },
+    "llmfao": {
+        "id": "int64",
+        "prompt": "int64",
+        "model_x": "int64",
+        "model_y": "int64",
+        "worker": "int64",
+        "winner": "string",
+        "left": "string",
+        "right": "string",
+    },
+    "sst5": {"split": "string", "sentence": "int64", "label": "int8", "text": "string"},
+}
+
+REALSUMM_METRICS = {
+    "rouge_1_f_score": "ROUGE_1",
+    "rouge_2_f_score": "ROUGE_2",
+    "rouge_l_f_score": "ROUGE_L",
+    "bert_f_score": "BERTScore",
+    "mover_score": "MoverScore",
+    "js-2": "JS_2",
+}
+
+
+def processed_dir() -> Path:
+    return repo_root() / "data" / "processed"
+
+
+def _long(frame: pd.DataFrame, collection: str, dataset: str, metric: str) -> pd.DataFrame:
+    out = frame.rename_axis(index="instance", columns="system").stack().rename("score").reset_index()
+    out.insert(0, "metric", metric)
+    out.insert(0, "dataset", dataset)
+    out.insert(0, "collection", collection)
+    return out
+
+
+def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
+    inputs = [find("bt-eval", "Data/TAC_dataframe.pickle"), find("bt-eval", "Data/Dialogue_dataframe.pickle")]
+    parts = []
+    for f in inputs:
+        content = load_pickle(f, root)
+        for collection, datasets in content.items():
+            for dataset in sorted(datasets):
+                for metric, frame in datasets[dataset].items():
+                    parts.append(_long(frame, collection, dataset, metric))
+    realsumm = [find("realsumm", "scores_dicts/abs.pkl"), find("realsumm", "scores_dicts/ext.pkl")]
+    rows = []
+    for f in realsumm:
+        for doc_id, doc in load_pickle(f, root).items():
+            for system, summary in doc["system_summaries"].items():
+                name = system.removesuffix(".txt")
+                for key, metric in REALSUMM_METRICS.items():
+                    rows.append(("CNNDM", "realsumm", metric, int(doc_id), name, float(summary["scores"][key])))
+    cnndm = pd.DataFrame(rows, columns=list(SCHEMAS["paired_setups"]))
+    # REALSumm lists BART in both abs.pkl and ext.pkl with identical summaries and scores: keep one copy, but never
+    # merge two different score sets silently
+    keys = ["collection", "dataset", "metric", "instance", "system"]
+    if cnndm.duplicated(keys).any() and not cnndm.duplicated(keys).eq(cnndm.duplicated()).all():
+        raise ValueError("REALSumm lists a system twice with different scores")
+    parts.append(cnndm.drop_duplicates())
+    table = pd.concat(parts, ignore_index=True)
+    keys = ["collection", "dataset", "metric", "instance", "system"]
+    if table.duplicated(keys).any():
+        raise ValueError("paired_setups has duplicated (collection, dataset, metric, instance, system) rows")
+    # systems stay in source column order within each instance: Elo, TrueSkill and ties="loss" depend on it
+    order = ["collection", "dataset", "metric", "instance"]
+    return table.sort_values(order, kind="stable").reset_index(drop=True), inputs + realsumm
+
+
+def build_llmfao(root=None) -> tuple[pd.DataFrame, list]:
+    f = find("llmfao", "llmfao.csv")
+    table = pd.read_csv(verified_path(f, root))
+    bad = set(table["winner"]) - {"left", "right", "tie"}
+    if bad:
+        raise ValueError(f"llmfao.csv has unknown winner values {sorted(bad)}")
+    return table, [f]
+
+
+def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
+    files = [find("sst5", f"data/sst/sst_{split}.txt") for split in ("train", "dev", "test")]
+    parts = []
+    for split, f in zip(("train", "dev", "test"), files):
+        lines = verified_path(f, root).read_text(encoding="utf-8").splitlines()
+        labels, texts = [], []
+        for number, line in enumerate(lines, 1):
+            head, sep, text = line.partition("\t")
+            if not sep or not head.startswith("__label__"):
+                raise ValueError(f"{f.path}:{number}: expected '__label__N<TAB>text'")
+            labels.append(int(head.removeprefix("__label__")))
+            texts.append(text)
+        parts.append(pd.DataFrame({"split": split, "sentence": range(len(texts)), "label": labels, "text": texts}))
+    return pd.concat(parts, ignore_index=True), files
+
+
+BUILDERS = {"paired_setups": build_paired_setups, "llmfao": build_llmfao, "sst5": build_sst5}
+
+
+def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:
+    schema = SCHEMAS[name]
+    if list(table.columns) != list(schema):
+        raise ValueError(f"{name}: columns {list(table.columns)} differ from the schema {list(schema)}")
+    return table.astype(schema)
+
+
+def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.stderr) -> dict[str, str]:
+    """Build the tables (all, or those in ``only``); returns {table: "built" | "up to date"}."""
+    unknown = sorted(set(only or []) - set(BUILDERS))
+    if unknown:
+        raise ValueError(f"unknown table(s) {unknown}; known: {sorted(BUILDERS)}")
+    out_dir = Path(out) if out else processed_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    status = {}
+    for name in only or BUILDERS:
+        sidecar = out_dir / f"{name}.json"
+        target = out_dir / f"{name}.parquet"
+        if sidecar.exists() and target.exists():
+            recorded = json.loads(sidecar.read_text())
+            from .data import load_registry  # registry checksums are the inputs' identity once verified
+
+            known = {f.relpath: f.sha256 for s in load_registry() for f in s.files}
+            if recorded.get("analysis_version") == __version__ and all(
+                known.get(k) == v for k, v in recorded["inputs"].items()
+            ):
+                status[name] = "up to date"
+                continue
+        table, inputs = BUILDERS[name](root)
+        table = _conform(name, table)
+        fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".parquet")
+        os.close(fd)
+        try:
+            table.to_parquet(tmp, index=False)
+            os.replace(tmp, target)
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+        meta = {
+            "table": name,
+            "rows": len(table),
+            "schema": SCHEMAS[name],
+            "inputs": {f.relpath: f.sha256 for f in inputs},
+            "analysis_version": __version__,
+        }
+        sidecar.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        status[name] = "built"
+        print(f"data prepare: {name}: {len(table):,} rows -> {target}", file=stream, flush=True)
+    return status
+
+
+def load_table(name: str, out=None) -> pd.DataFrame:
+    """Read a prepared table (a clear error if it was not prepared)."""
+    if name not in SCHEMAS:
+        raise ValueError(f"unknown table {name!r}; known: {sorted(SCHEMAS)}")
+    path = (Path(out) if out else processed_dir()) / f"{name}.parquet"
+    if not path.exists():
+        raise FileNotFoundError(f"table {name} is not prepared ({path}); run `make data`")
+    return pd.read_parquet(path)
+
+
+def score_matrix(table: pd.DataFrame, collection: str, dataset: str, metric: str) -> pd.DataFrame:
+    """One setup of ``paired_setups`` as a score matrix (rows = instances, columns = systems, source order kept)."""
+    sel = table[(table["collection"] == collection) & (table["dataset"] == dataset) & (table["metric"] == metric)]
+    if sel.empty:
+        raise ValueError(f"no setup {collection}/{dataset}/{metric} in the table")
+    matrix = sel.pivot(index="instance", columns="system", values="score")
+    return matrix[pd.unique(sel["system"])].rename_axis(index=None, columns=None)  # source order, not alphabetical

@@ -1,0 +1,248 @@
+"""The data layer: registry, verified atomic fetching, repair, safe unpickling, tidy tables.
+
+Tests that read the local mirror (../shared/data or $COMPENDIUM_DATA_MIRROR) are skipped, with that reason, when it
+is absent; everything else runs on files the tests make themselves.
+"""
+
+import gzip
+import hashlib
+import os
+import pickle
+import subprocess
+import sys
+import urllib.error
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import data, tables
+from analysis.data import DataError, DataFile
+
+ROOT = Path(__file__).resolve().parent.parent
+MIRROR = data.default_mirror()
+needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+
+
+def _file(tmp_path: Path, payload: bytes, name="x.bin", source="test") -> DataFile:
+    return DataFile(source, "owner/repo", "0" * 40, name, len(payload), hashlib.sha256(payload).hexdigest())
+
+
+def _mirror_with(tmp_path: Path, f: DataFile, payload: bytes, compress=True) -> Path:
+    mirror = tmp_path / "mirror"
+    target = mirror / (f.relpath + (".gz" if compress else ""))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(gzip.compress(payload) if compress else payload)
+    return mirror
+
+
+@pytest.fixture(scope="module")
+def fetched(tmp_path_factory):
+    if MIRROR is None:
+        pytest.skip("no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+    root = tmp_path_factory.mktemp("raw")
+    data.fetch(root=root, mirror=MIRROR)
+    return root
+
+
+@pytest.fixture(scope="module")
+def prepared(fetched, tmp_path_factory):
+    out = tmp_path_factory.mktemp("processed")
+    tables.prepare(root=fetched, out=out)
+    return out
+
+
+# --- registry -------------------------------------------------------------------------------------------------------
+
+
+def test_registry_is_well_formed():
+    sources = data.load_registry()
+    assert sources and len({s.name for s in sources}) == len(sources)
+    for s in sources:
+        assert s.status in {"exact", "stand-in", "extra"} and s.licence and s.citation and s.chapters
+        for f in s.files:
+            assert f.url == f"https://raw.githubusercontent.com/{s.repo}/{s.commit}/{f.path}" and len(s.commit) == 40
+
+
+def test_registry_citations_are_in_the_bibliography():
+    bib = (ROOT / "book" / "references.bib").read_text()
+    for s in data.load_registry():
+        assert f"{{{s.citation}," in bib, f"{s.name}: citation {s.citation} missing from references.bib"
+
+
+@needs_mirror
+def test_registry_checksums_equal_the_mirror_manifest():
+    manifest = pd.read_csv(MIRROR / "MANIFEST.tsv", sep="\t").set_index("url")
+    for s in data.load_registry():
+        for f in s.files:
+            assert f.url in manifest.index, f"{f.url} is not in the mirror"
+            assert manifest.loc[f.url, "sha256"] == f.sha256 and manifest.loc[f.url, "bytes"] == f.size
+
+
+def test_malformed_registry_is_rejected(tmp_path):
+    bad = tmp_path / "r.toml"
+    bad.write_text('[[source]]\nname = "a"\nrepo = "o/r"\n')
+    with pytest.raises(ValueError, match="registry source 'a' lacks"):
+        data.load_registry(bad)
+    with pytest.raises(ValueError, match="unknown data source"):
+        data.select(data.load_registry(), ["nope"])
+
+
+# --- fetching -------------------------------------------------------------------------------------------------------
+
+
+def test_fetch_from_gzip_and_plain_mirrors(tmp_path):
+    payload = b"hello, data\n"
+    f = _file(tmp_path, payload)
+    for compress in (True, False):
+        mirror = _mirror_with(tmp_path / str(compress), f, payload, compress)
+        root = tmp_path / f"raw{compress}"
+        origin = data.fetch_file(f, root=root, mirror=mirror)
+        assert origin.endswith(".gz") == compress
+        assert (root / f.relpath).read_bytes() == payload
+        assert data.fetch_file(f, root=root, mirror=mirror) == "present"
+
+
+def test_checksum_mismatch_names_the_file_and_leaves_nothing(tmp_path):
+    f = _file(tmp_path, b"the real bytes")
+    mirror = _mirror_with(tmp_path, f, b"tampered bytes")
+    root = tmp_path / "raw"
+    with pytest.raises(DataError, match=r"checksum mismatch for x\.bin \(https://raw\.githubusercontent\.com/owner/repo/0+/x\.bin\)"):
+        data.fetch_file(f, root=root, mirror=mirror)
+    assert not root.exists() or not any(p.is_file() for p in root.rglob("*"))
+
+
+def test_unreachable_source_without_mirror_is_a_clear_error(tmp_path, monkeypatch):
+    def offline(*args, **kwargs):
+        raise urllib.error.URLError("no network")
+
+    monkeypatch.setattr(data.urllib.request, "urlopen", offline)
+    f = _file(tmp_path, b"bytes")
+    with pytest.raises(DataError, match=r"cannot fetch x\.bin from source 'test': no mirror, and https://\S+ is unreachable"):
+        data.fetch_file(f, root=tmp_path / "raw", mirror=None)
+    with pytest.raises(DataError, match=r"not in the mirror .* unreachable"):
+        data.fetch_file(f, root=tmp_path / "raw", mirror=tmp_path / "empty-mirror")
+    assert not (tmp_path / "raw").exists()
+
+
+def test_mirror_env_variable(monkeypatch, tmp_path):
+    monkeypatch.setenv(data.MIRROR_ENV, str(tmp_path))
+    assert data.default_mirror() == tmp_path
+    monkeypatch.setenv(data.MIRROR_ENV, "")
+    assert data.default_mirror() is None
+
+
+@needs_mirror
+def test_fetch_is_a_no_op_when_present_and_repairs_exactly_one_corrupted_file(fetched, tmp_path):
+    root = tmp_path / "raw"
+    data.fetch(root=root, mirror=MIRROR)
+    again = data.fetch(root=root, mirror=MIRROR)
+    assert set(again.values()) == {"present"}
+    victim = next(f for s in data.load_registry() for f in s.files if f.path.endswith("llmfao.csv"))
+    (root / victim.relpath).write_bytes(b"corrupted")
+    missing = next(f for s in data.load_registry() for f in s.files if f.path.endswith("sst_dev.txt"))
+    (root / missing.relpath).unlink()
+    report = data.verify(root=root)
+    assert report[victim.relpath] == "corrupt" and report[missing.relpath] == "missing"
+    repaired = data.fetch(root=root, mirror=MIRROR)
+    assert {k for k, v in repaired.items() if v != "present"} == {victim.relpath, missing.relpath}
+    assert set(data.verify(root=root).values()) == {"ok"}
+
+
+# --- safe loading ---------------------------------------------------------------------------------------------------
+
+
+class _Hostile:
+    def __reduce__(self):
+        return (os.system, ("echo pwned > /dev/null",))
+
+
+@pytest.mark.parametrize("payload_obj", [_Hostile(), {"fine": [1, 2]}, pd.Timestamp("2021-01-01")])
+def test_pickles_referencing_other_callables_are_refused(tmp_path, payload_obj):
+    payload = pickle.dumps(payload_obj)
+    f = _file(tmp_path, payload, name="evil.pkl", source="bt-eval")
+    (tmp_path / f.relpath).parent.mkdir(parents=True)
+    (tmp_path / f.relpath).write_bytes(payload)
+    if isinstance(payload_obj, dict):  # plain containers need no global at all
+        assert data.load_pickle(f, root=tmp_path) == payload_obj
+        return
+    with pytest.raises(DataError, match="refused to unpickle"):
+        data.load_pickle(f, root=tmp_path)
+
+
+def test_pickles_are_not_opened_before_the_checksum_matches(tmp_path):
+    payload = pickle.dumps({"a": 1})
+    f = _file(tmp_path, payload, name="ok.pkl", source="bt-eval")
+    (tmp_path / f.relpath).parent.mkdir(parents=True)
+    (tmp_path / f.relpath).write_bytes(pickle.dumps(_Hostile()))  # swapped on disk after registration
+    with pytest.raises(DataError, match="does not match its registered sha256"):
+        data.load_pickle(f, root=tmp_path)
+    with pytest.raises(DataError, match="no pickle allow-list"):
+        data.load_pickle(_file(tmp_path, payload, source="sst5"), root=tmp_path)
+
+
+# --- tables ---------------------------------------------------------------------------------------------------------
+
+
+@needs_mirror
+def test_paired_setups_shapes(prepared):
+    t = tables.load_table("paired_setups", out=prepared)
+    assert not t["score"].isna().any()
+    expected = {("TAC", "08"): (48, 58), ("TAC", "09"): (44, 55), ("TAC", "11"): (44, 50),
+                ("Dialogue", "tc"): (60, 5), ("Dialogue", "pc"): (60, 4), ("CNNDM", "realsumm"): (100, 24)}
+    for (collection, dataset), shape in expected.items():
+        metrics = t.loc[(t["collection"] == collection) & (t["dataset"] == dataset), "metric"].unique()
+        assert len(metrics) == (6 if collection == "CNNDM" else 13)
+        for metric in metrics:
+            assert tables.score_matrix(t, collection, dataset, metric).shape == shape, (collection, dataset, metric)
+    assert len(t) == 13 * (48 * 58 + 44 * 55 + 44 * 50 + 60 * 5 + 60 * 4) + 6 * 100 * 24
+
+
+@needs_mirror
+def test_score_matrix_keeps_source_column_order_and_values(prepared, fetched):
+    t = tables.load_table("paired_setups", out=prepared)
+    original = data.load_pickle(data.find("bt-eval", "Data/TAC_dataframe.pickle"), root=fetched)["TAC"]["08"]["ROUGE_2"]
+    rebuilt = tables.score_matrix(t, "TAC", "08", "ROUGE_2")
+    assert list(rebuilt.columns) == list(original.columns)  # M0, M1, ..., M10: not alphabetical
+    np.testing.assert_array_equal(rebuilt.to_numpy(), original.to_numpy())
+
+
+@needs_mirror
+def test_small_tables(prepared):
+    sst = tables.load_table("sst5", out=prepared)
+    assert sst.groupby("split").size().to_dict() == {"dev": 1101, "test": 2210, "train": 8544}
+    assert set(sst["label"]) == {1, 2, 3, 4, 5} and str(sst["label"].dtype) == "int8"
+    fao = tables.load_table("llmfao", out=prepared)
+    assert len(fao) == 8931 and set(fao["winner"]) == {"left", "right", "tie"}
+    for name, schema in tables.SCHEMAS.items():
+        frame = tables.load_table(name, out=prepared)
+        assert {c: str(t) for c, t in frame.dtypes.items()} == {c: str(pd.Series(dtype=t).dtype) for c, t in schema.items()}
+
+
+@needs_mirror
+def test_prepare_is_a_no_op_when_inputs_are_unchanged(fetched, prepared):
+    assert set(tables.prepare(root=fetched, out=prepared).values()) == {"up to date"}
+
+
+def test_unprepared_table_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="table sst5 is not prepared"):
+        tables.load_table("sst5", out=tmp_path)
+    with pytest.raises(ValueError, match="unknown table"):
+        tables.prepare(["nope"], out=tmp_path)
+
+
+def test_cli_verify_reports_missing_files(tmp_path):
+    env = {**os.environ, "ANALYSIS_ROOT": str(tmp_path)}
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "registry.toml").write_text((ROOT / "data" / "registry.toml").read_text())
+    result = subprocess.run([sys.executable, "-m", "analysis", "data", "verify"], capture_output=True, text=True, env=env)
+    assert result.returncode == 1 and "missing: github/" in result.stderr
+
+
+def test_provenance_table_lists_every_source():
+    readme = (ROOT / "data" / "README.md").read_text()
+    for s in data.load_registry():
+        row = next((line for line in readme.splitlines() if line.startswith(f"| `{s.name}` |")), None)
+        assert row is not None, f"data/README.md has no provenance row for {s.name}"
+        assert s.repo in row and s.commit[:7] in row and s.licence in row
