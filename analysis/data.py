@@ -17,13 +17,13 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from .files import atomic_write, sha256_file
 from .paths import repo_root
 
 MIRROR_ENV = "COMPENDIUM_DATA_MIRROR"
@@ -130,13 +130,7 @@ def sha256_bytes(payload: bytes) -> str:
 
 
 def file_ok(target: Path, f: DataFile) -> bool:
-    if not target.is_file() or target.stat().st_size != f.size:
-        return False
-    digest = hashlib.sha256()
-    with open(target, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest() == f.sha256
+    return target.is_file() and target.stat().st_size == f.size and sha256_file(target) == f.sha256
 
 
 def _read_upstream(f: DataFile, mirror: Path | None, timeout: float) -> tuple[bytes, str]:
@@ -159,20 +153,6 @@ def _read_upstream(f: DataFile, mirror: Path | None, timeout: float) -> tuple[by
         raise DataError(f"cannot fetch {f.path} from source {f.source!r}: {where}{f.url} is unreachable ({exc})") from None
 
 
-def _atomic_write(target: Path, payload: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def fetch_file(f: DataFile, *, root: Path | None = None, mirror: Path | None = None, timeout: float = 60.0) -> str:
     """Make ``root/<relpath>`` hold the verified upstream file. Returns "present" or the origin of the bytes."""
     target = (root or raw_dir()) / f.relpath
@@ -185,7 +165,7 @@ def fetch_file(f: DataFile, *, root: Path | None = None, mirror: Path | None = N
             f"checksum mismatch for {f.path} ({f.url}) read from {origin}: expected {f.size} bytes with sha256 "
             f"{f.sha256}, got {len(payload)} bytes with sha256 {digest}; nothing was written"
         )
-    _atomic_write(target, payload)
+    atomic_write(target, lambda tmp: Path(tmp).write_bytes(payload))
     return origin
 
 
@@ -225,14 +205,16 @@ def find(source: str, path: str) -> DataFile:
     raise DataError(f"no registered file {path!r} in source {source!r}")
 
 
-def verified_path(f: DataFile, root=None) -> Path:
-    """Path of a registered file on disk, after checking its sha256 (a mismatch is a DataError)."""
+def read_verified(f: DataFile, root=None) -> bytes:
+    """The bytes of a registered file, checked against its size and sha256. What is checked is what is returned, so
+    the file cannot change between the check and the read."""
     target = (Path(root) if root else raw_dir()) / f.relpath
     if not target.is_file():
         raise DataError(f"{f.path} of source {f.source!r} is not fetched yet ({target}); run `make data`")
-    if not file_ok(target, f):
+    payload = target.read_bytes()
+    if len(payload) != f.size or sha256_bytes(payload) != f.sha256:
         raise DataError(f"{target} does not match its registered sha256 ({f.url}); run `make data` to repair it")
-    return target
+    return payload
 
 
 # Exactly the globals each pickle needs (see ../shared/data/README.md). numpy.core was renamed numpy._core in 2.0.
@@ -273,9 +255,7 @@ def load_pickle(f: DataFile, root=None, allowed: set[tuple[str, str]] | None = N
     allow = allowed if allowed is not None else PICKLE_ALLOW.get(f.source)
     if allow is None:
         raise DataError(f"source {f.source!r} has no pickle allow-list; refusing to unpickle {f.path}")
-    payload = verified_path(f, root).read_bytes()
-    if sha256_bytes(payload) != f.sha256:  # the file could change between the check and the read
-        raise DataError(f"{f.path} changed on disk while being read")
+    payload = read_verified(f, root)
     try:
         return AllowListUnpickler(io.BytesIO(payload), allow).load()
     except pickle.UnpicklingError as exc:

@@ -8,10 +8,8 @@ Output bytes are deterministic: SVGs carry no date and a fixed id salt, PNGs no 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -20,6 +18,7 @@ import pandas as pd
 import seaborn as sns
 
 from . import __version__
+from .files import atomic_write, sha256_file
 from .paths import generated_dir
 
 MECHANISM_COLORS = {
@@ -44,26 +43,6 @@ def set_theme() -> None:
             "svg.fonttype": "none",
         }
     )
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _atomic_write(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class Outputs:
@@ -92,17 +71,17 @@ class Outputs:
         }
         target = self.dir / "provenance.json"
         payload = json.dumps({"chapter": self.chapter, "artefacts": self._records}, indent=2, sort_keys=True, default=str)
-        _atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
+        atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
     def figure(self, fig: plt.Figure, name: str) -> list[Path]:
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
-        _atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
-        _atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}))
+        atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
+        atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}))
         self._record(name, paths)
         return paths
 
     def table(self, frame: pd.DataFrame, name: str, index: bool = True) -> pd.DataFrame:
         path = self.dir / f"{name}.csv"
-        _atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
+        atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
         self._record(name, [path])
         return frame

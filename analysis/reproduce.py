@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .files import atomic_write
 from .paths import generated_dir, notebooks_dir
-from .plotting import sha256_file
 from .profiles import PROFILES, parameters_for
 
 
@@ -159,11 +159,8 @@ def _write_manifest(root: Path, runs: list[ChapterRun]) -> Path:
     for run in runs:
         previous[run.chapter] = asdict(run)
     payload = {"analysis_version": __version__, "chapters": [previous[k] for k in sorted(previous)]}
-    fd, tmp = tempfile.mkstemp(dir=root, suffix=".json")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(payload, fh, indent=2, sort_keys=True, default=str)
-        fh.write("\n")
-    os.replace(tmp, path)
+    text = json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n"
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
     return path
 
 

@@ -20,16 +20,16 @@ Tables built so far:
 
 from __future__ import annotations
 
+import io
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 
 from . import __version__
-from .data import find, load_pickle, verified_path
+from .data import find, load_pickle, load_registry, read_verified
+from .files import atomic_write
 from .paths import repo_root
 
 SCHEMAS: dict[str, dict[str, str]] = {
@@ -111,7 +111,7 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
 
 def build_llmfao(root=None) -> tuple[pd.DataFrame, list]:
     f = find("llmfao", "llmfao.csv")
-    table = pd.read_csv(verified_path(f, root))
+    table = pd.read_csv(io.BytesIO(read_verified(f, root)))
     bad = set(table["winner"]) - {"left", "right", "tie"}
     if bad:
         raise ValueError(f"llmfao.csv has unknown winner values {sorted(bad)}")
@@ -122,7 +122,7 @@ def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
     files = [find("sst5", f"data/sst/sst_{split}.txt") for split in ("train", "dev", "test")]
     parts = []
     for split, f in zip(("train", "dev", "test"), files):
-        lines = verified_path(f, root).read_text(encoding="utf-8").splitlines()
+        lines = read_verified(f, root).decode("utf-8").splitlines()
         labels, texts = [], []
         for number, line in enumerate(lines, 1):
             head, sep, text = line.partition("\t")
@@ -157,8 +157,7 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         target = out_dir / f"{name}.parquet"
         if sidecar.exists() and target.exists():
             recorded = json.loads(sidecar.read_text())
-            from .data import load_registry  # registry checksums are the inputs' identity once verified
-
+            # once fetched, a raw file is identified by its registered checksum
             known = {f.relpath: f.sha256 for s in load_registry() for f in s.files}
             if recorded.get("analysis_version") == __version__ and all(
                 known.get(k) == v for k, v in recorded["inputs"].items()
@@ -167,13 +166,7 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
                 continue
         table, inputs = BUILDERS[name](root)
         table = _conform(name, table)
-        fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".parquet")
-        os.close(fd)
-        try:
-            table.to_parquet(tmp, index=False)
-            os.replace(tmp, target)
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+        atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
         meta = {
             "table": name,
             "rows": len(table),
@@ -181,7 +174,7 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
             "inputs": {f.relpath: f.sha256 for f in inputs},
             "analysis_version": __version__,
         }
-        sidecar.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        atomic_write(sidecar, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n"))
         status[name] = "built"
         print(f"data prepare: {name}: {len(table):,} rows -> {target}", file=stream, flush=True)
     return status
