@@ -85,3 +85,10 @@ class Outputs:
         atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
         self._record(name, [path])
         return frame
+
+
+def show(frame: pd.DataFrame, digits: int = 3) -> None:
+    """Display a table in a notebook, rounded for reading (the saved CSVs keep full precision)."""
+    from IPython.display import display
+
+    display(frame.round(digits))

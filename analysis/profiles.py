@@ -11,6 +11,14 @@ PROFILES: dict[str, dict[str, dict]] = {
     "full": {},
     "quick": {
         "00_why_pairing_matters": {"n_per_type": 100, "n_fig2": 400, "n_prop1_setups": 200},
+        "01_synthetic_simulation": {
+            "n_types": [1, 3],
+            "outlier_fractions": [0.0, 0.025],
+            "n_systems": [3, 10],
+            "n_instances": [10, 30],
+            "n_datasets": 3,
+            "n_resamples": 200,
+        },
     },
 }
 

@@ -46,7 +46,7 @@ from IPython.display import Markdown, display
 from mpl_toolkits.axes_grid1 import make_axes_locatable
 
 from analysis import aggregate, pairwise
-from analysis.plotting import MECHANISM_COLORS, Outputs, set_theme
+from analysis.plotting import MECHANISM_COLORS, Outputs, set_theme, show
 
 set_theme()
 rng = np.random.default_rng(seed)
@@ -55,11 +55,6 @@ out = Outputs(
     dict(seed=seed, n_per_type=n_per_type, n_fig2=n_fig2, n_prop1_setups=n_prop1_setups),
     root=output_root,
 )
-
-
-def show(frame: pd.DataFrame, digits: int = 3) -> None:
-    """Render a table in the page (rounded for reading; the CSV keeps full precision)."""
-    display(frame.round(digits))
 
 
 # %% [markdown]

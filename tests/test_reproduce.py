@@ -123,6 +123,8 @@ def test_quick_profile_smoke_run_is_deterministic(tmp_path):
         for table in tables:
             assert table.read_bytes() == (second / chapter / table.name).read_bytes(), f"{table.name} differs"
         assert sorted(p.name for p in (first / chapter).glob("*.png")), f"{chapter} wrote no figure"
+    # issue 4's acceptance: the simulation's per-setup table is among the byte-identical tables
+    assert (first / "01_synthetic_simulation" / "paired_fig3_per_setup.csv").stat().st_size > 0
 
 
 @pytest.mark.slow
