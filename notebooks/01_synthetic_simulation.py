@@ -120,6 +120,19 @@ def headline(per_setup: pd.DataFrame, names) -> pd.DataFrame:
     return table
 
 
+def variant(label: str, name: str, title: str, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One alternative reading: run the grid, save its tables and its Fig. 3, show its headline table."""
+    frame = run(label, PAPER, **options)
+    out.table(frame, f"{name}_per_setup", index=False)
+    panels = simulate.summarise_panels(frame, PAPER, rng=np.random.default_rng(seed), n_resamples=n_resamples)
+    out.table(panels, f"{name}_summary", index=False)
+    figure = plot_fig3(panels, PAPER, title)
+    out.figure(figure, name)
+    plt.show()
+    show(headline(frame, PAPER))
+    return frame, panels
+
+
 timings: dict[str, float] = {}
 
 # %% [markdown]
@@ -222,17 +235,9 @@ display(Markdown(claims(summary)))
 # seed and datasets, with those outliers in place of the permuted ones.
 
 # %%
-adversarial = run("adversarial outliers", PAPER, outliers="adversarial")
-out.table(adversarial, "paired_fig3_adversarial_per_setup", index=False)
-adversarial_summary = simulate.summarise_panels(adversarial, PAPER, rng=np.random.default_rng(seed),
-                                                n_resamples=n_resamples)
-_ = out.table(adversarial_summary, "paired_fig3_adversarial_summary", index=False)
-
-# %% tags=["hide-input"]
-fig = plot_fig3(adversarial_summary, PAPER, "Fig. 3 with the published code's adversarial outliers")
-out.figure(fig, "paired_fig3_adversarial")
-plt.show()
-show(headline(adversarial, PAPER))
+adversarial, adversarial_summary = variant("adversarial outliers", "paired_fig3_adversarial",
+                                           "Fig. 3 with the published code's adversarial outliers",
+                                           outliers="adversarial")
 display(Markdown(claims(adversarial_summary)))
 
 # %% [markdown]
@@ -242,17 +247,8 @@ display(Markdown(claims(adversarial_summary)))
 # what MEAN estimates, so this reading favours MEAN by construction.
 
 # %%
-appendix = run("Appendix A.2 strengths", PAPER, strengths="appendix_a2")
-out.table(appendix, "paired_fig3_appendix_a2_per_setup", index=False)
-appendix_summary = simulate.summarise_panels(appendix, PAPER, rng=np.random.default_rng(seed),
-                                             n_resamples=n_resamples)
-_ = out.table(appendix_summary, "paired_fig3_appendix_a2_summary", index=False)
-
-# %% tags=["hide-input"]
-fig = plot_fig3(appendix_summary, PAPER, "Fig. 3 under Appendix A.2's per-type strengths")
-out.figure(fig, "paired_fig3_appendix_a2")
-plt.show()
-show(headline(appendix, PAPER))
+appendix, appendix_summary = variant("Appendix A.2 strengths", "paired_fig3_appendix_a2",
+                                     "Fig. 3 under Appendix A.2's per-type strengths", strengths="appendix_a2")
 
 # %% tags=["remove-input"]
 readings = pd.concat(
