@@ -11,7 +11,9 @@ Tables built so far:
     the paper's CNN/DM setups: REALSumm's 100 test documents x 24 systems (14 abstractive + 11 extractive files;
     BART is listed in both with identical summaries and scores, and kept once) with
     per-summary ROUGE-1/2/L F1, BERTScore F1, MoverScore and JS-2. JS scores are *negated* Jensen-Shannon
-    divergences in both sources (higher is better), kept as published.
+    divergences in both sources (higher is better), kept as published. ``WMT17``/``WMT18``/``WMT19`` x language pair
+    (17 to-English pairs, 39,005 segments) and ``COCO``/``val2014-4800`` (9 systems) are rebuilt from text with
+    recomputed metrics (:mod:`analysis.rebuild`, :mod:`analysis.textmetrics`).
 ``llmfao`` (id, prompt, model_x, model_y, worker, winner, left, right)
     8,931 pairwise LLM judgments with ties (``winner`` is left / right / tie).
 ``sst5`` (split, sentence, label, text)
@@ -27,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, rebuild
 from .data import find, load_pickle, load_registry, read_verified
 from .files import atomic_write
 from .paths import repo_root
@@ -100,13 +102,16 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
     if cnndm.duplicated(keys).any() and not cnndm.duplicated(keys).eq(cnndm.duplicated()).all():
         raise ValueError("REALSumm lists a system twice with different scores")
     parts.append(cnndm.drop_duplicates())
+    wmt, wmt_inputs = rebuild.build_wmt(root)
+    coco, coco_inputs = rebuild.build_coco(root)
+    parts += [wmt, coco]
     table = pd.concat(parts, ignore_index=True)
     keys = ["collection", "dataset", "metric", "instance", "system"]
     if table.duplicated(keys).any():
         raise ValueError("paired_setups has duplicated (collection, dataset, metric, instance, system) rows")
     # systems stay in source column order within each instance: Elo, TrueSkill and ties="loss" depend on it
     order = ["collection", "dataset", "metric", "instance"]
-    return table.sort_values(order, kind="stable").reset_index(drop=True), inputs + realsumm
+    return table.sort_values(order, kind="stable").reset_index(drop=True), inputs + realsumm + wmt_inputs + coco_inputs
 
 
 def build_llmfao(root=None) -> tuple[pd.DataFrame, list]:
@@ -135,6 +140,17 @@ def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
 
 
 BUILDERS = {"paired_setups": build_paired_setups, "llmfao": build_llmfao, "sst5": build_sst5}
+#: The registry sources each table is built from (all of their files): a table is up to date when the recorded
+#: inputs are exactly these files with these checksums.
+BUILDER_SOURCES = {
+    "paired_setups": ("bt-eval", "realsumm", "wmt17-19", "coco-systems", "coco-references"),
+    "llmfao": ("llmfao",),
+    "sst5": ("sst5",),
+}
+
+
+def expected_inputs(name: str) -> dict[str, str]:
+    return {f.relpath: f.sha256 for s in load_registry() if s.name in BUILDER_SOURCES[name] for f in s.files}
 
 
 def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:
@@ -158,13 +174,12 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         if sidecar.exists() and target.exists():
             recorded = json.loads(sidecar.read_text())
             # once fetched, a raw file is identified by its registered checksum
-            known = {f.relpath: f.sha256 for s in load_registry() for f in s.files}
-            if recorded.get("analysis_version") == __version__ and all(
-                known.get(k) == v for k, v in recorded["inputs"].items()
-            ):
+            if recorded.get("analysis_version") == __version__ and recorded["inputs"] == expected_inputs(name):
                 status[name] = "up to date"
                 continue
         table, inputs = BUILDERS[name](root)
+        if {f.relpath: f.sha256 for f in inputs} != expected_inputs(name):
+            raise RuntimeError(f"table {name}: its builder read other files than BUILDER_SOURCES declares")
         table = _conform(name, table)
         atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
         meta = {

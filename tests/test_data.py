@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import data, tables
+from analysis import data, rebuild, tables, textmetrics
 from analysis.data import DataError, DataFile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,7 +196,64 @@ def test_paired_setups_shapes(prepared):
         assert len(metrics) == (6 if collection == "CNNDM" else 13)
         for metric in metrics:
             assert tables.score_matrix(t, collection, dataset, metric).shape == shape, (collection, dataset, metric)
-    assert len(t) == 13 * (48 * 58 + 44 * 55 + 44 * 50 + 60 * 5 + 60 * 4) + 6 * 100 * 24
+    wmt = t[t["collection"].str.startswith("WMT")]
+    segments = wmt.groupby(["collection", "dataset"])["instance"].nunique()
+    assert len(segments) == 17 and segments.sum() == 39_005
+    assert sorted(wmt["metric"].unique()) == sorted(textmetrics.SEGMENT_METRICS)
+    assert segments[("WMT19", "gu-en")] == 1016 and wmt.query("dataset == 'gu-en'")["system"].nunique() == 12
+    per_setup = wmt.groupby(["collection", "dataset", "metric"]).size()
+    systems = wmt.groupby(["collection", "dataset"])["system"].nunique()
+    assert (per_setup == (segments * systems).reindex(per_setup.index.droplevel(2)).to_numpy()).all()
+    coco = t[t["collection"] == "COCO"]
+    assert coco["dataset"].unique().tolist() == ["val2014-4800"]
+    assert coco["instance"].nunique() == 4800 and coco["system"].nunique() == 9
+    assert sorted(coco["metric"].unique()) == sorted(textmetrics.CAPTION_METRICS)
+    n_wmt = 10 * sum(segments[k] * systems[k] for k in segments.index)
+    assert n_wmt == 10 * 470_994
+    assert len(t) == 13 * (48 * 58 + 44 * 55 + 44 * 50 + 60 * 5 + 60 * 4) + 6 * 100 * 24 + n_wmt + 6 * 4800 * 9
+
+
+@needs_mirror
+def test_wmt_scores_are_the_metrics_of_the_texts(prepared, fetched):
+    """Spot check: rescoring a few segments straight from the raw text gives the table's values."""
+    t = tables.load_table("paired_setups", out=prepared)
+    ref_file, outputs = rebuild.wmt_inventory()[("WMT18", "et-en")]
+    system, out_file = outputs[3]
+    refs, hyps = rebuild.read_lines(ref_file, fetched), rebuild.read_lines(out_file, fetched)
+    scorer = textmetrics.SegmentScorer()
+    for segment in (0, 777, len(refs) - 1):
+        expected = dict(zip(textmetrics.SEGMENT_METRICS, scorer.score(hyps[segment], refs[segment])))
+        got = t.query("collection == 'WMT18' and dataset == 'et-en' and system == @system and instance == @segment")
+        assert got.set_index("metric")["score"].to_dict() == pytest.approx(expected)
+
+
+def test_wmt_inventory_has_17_pairs_with_aligned_names():
+    inventory = rebuild.wmt_inventory()
+    assert len(inventory) == 17
+    assert sorted({c for c, _ in inventory}) == ["WMT17", "WMT18", "WMT19"]
+    assert sum(len(outputs) for _, outputs in inventory.values()) == 207
+    assert ("WMT17", "lv-en") in inventory and ("WMT19", "kk-en") in inventory
+
+
+def test_misaligned_system_output_is_a_clear_error(tmp_path, monkeypatch):
+    ref = _file(tmp_path, b"one\ntwo\nthree\n", "WMT17/references/newstest2017-deen-ref.en", "wmt17-19")
+    out = _file(tmp_path, b"one\ntwo\n", "WMT17/system-outputs/de-en/newstest2017.X.1.de-en", "wmt17-19")
+    for f, payload in ((ref, b"one\ntwo\nthree\n"), (out, b"one\ntwo\n")):
+        target = tmp_path / "raw" / f.relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(payload)
+    monkeypatch.setattr(rebuild, "wmt_inventory", lambda: {("WMT17", "de-en"): (ref, [("X.1", out)])})
+    with pytest.raises(data.DataError, match="has 2 segments but the reference .* has 3"):
+        rebuild.build_wmt(root=tmp_path / "raw", cache_dir=tmp_path / "cache")
+    assert not any((tmp_path / "cache").iterdir())
+
+
+def test_read_lines_splits_on_newline_only(tmp_path):
+    payload = "a\u2028still a\nb\n".encode()
+    f = _file(tmp_path, payload, "t.txt")
+    (tmp_path / f.relpath).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / f.relpath).write_bytes(payload)
+    assert rebuild.read_lines(f, tmp_path) == ["a\u2028still a", "b"]
 
 
 @needs_mirror

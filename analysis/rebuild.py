@@ -1,0 +1,174 @@
+"""Evaluation setups rebuilt from text: WMT17-19 to-English and COCO captioning (Peyrard et al. 2021, §5).
+
+The paper's MT and captioning score matrices were never published; their inputs were. Here each setup's metric
+scores are recomputed from the system outputs and references (:mod:`analysis.textmetrics` states every metric's
+definition), in the long format of ``paired_setups``.
+
+* ``WMT17`` / ``WMT18`` / ``WMT19`` (collection) x language pair (dataset, e.g. ``de-en``): newstest to-English,
+  17 pairs, 39,005 segments; one instance per segment, one system per submitted output file (system name = the
+  file name without ``newstest20xx.`` and the pair suffix, e.g. ``uedin-nmt.4723``).
+* ``COCO`` / ``val2014-4800``: 9 captioning systems x the 4,800 val2014 images that have reference captions here.
+
+Recomputing is the slow step of ``make data`` (about 470,000 segment scorings). It runs one language pair per
+task on ``jobs`` processes, reports progress, and caches each pair's scores under ``data/processed/cache/``, keyed
+on the sha256 of its input files, the metric library versions and :data:`METRICS_VERSION`: a re-run with the same
+inputs reads the cache, and an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .data import DataError, DataFile, find, load_registry, read_verified
+from .files import atomic_write
+from .textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, library_versions
+
+METRICS_VERSION = "1"  # bump when a metric definition in analysis.textmetrics changes
+WMT_SOURCE = "wmt17-19"
+_OUTPUT = re.compile(r"WMT(?P<year>\d\d)/system-outputs/(?P<pair>[a-z]{2}-en)/newstest20\d\d\.(?P<system>.+)\.(?P=pair)$")
+_REFERENCE = re.compile(r"WMT(?P<year>\d\d)/references/newstest20\d\d-(?P<src>[a-z]{2})en-ref\.en$")
+COLUMNS = ["collection", "dataset", "metric", "instance", "system", "score"]
+
+
+def wmt_inventory() -> dict[tuple[str, str], tuple[DataFile, list[tuple[str, DataFile]]]]:
+    """{(collection, pair): (reference file, [(system, output file), ...])} from the registry, sorted by name."""
+    source = next(s for s in load_registry() if s.name == WMT_SOURCE)
+    references, outputs = {}, {}
+    for f in source.files:
+        if m := _REFERENCE.match(f.path):
+            references[(f"WMT{m['year']}", f"{m['src']}-en")] = f
+        elif m := _OUTPUT.match(f.path):
+            outputs.setdefault((f"WMT{m['year']}", m["pair"]), []).append((m["system"], f))
+    if set(references) != set(outputs):
+        raise ValueError(f"WMT pairs with a reference but no outputs or vice versa: {set(references) ^ set(outputs)}")
+    return {key: (references[key], sorted(outputs[key])) for key in sorted(references)}
+
+
+def read_lines(f: DataFile, root=None) -> list[str]:
+    """A verified text file as its lines (split on newline only: segments may contain other Unicode breaks)."""
+    text = read_verified(f, root).decode("utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _cache_key(inputs: list[DataFile], what: str) -> str:
+    payload = json.dumps(
+        {"what": what, "inputs": sorted(f.sha256 for f in inputs), "libraries": library_versions(),
+         "metrics_version": METRICS_VERSION},
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _score_pair(collection: str, pair: str, reference: list[str], outputs: list[tuple[str, list[str]]]) -> pd.DataFrame:
+    scorer = SegmentScorer()
+    parts = []
+    for system, hypotheses in outputs:
+        values = scorer.score_many(hypotheses, reference)
+        frame = pd.DataFrame(values, columns=list(SEGMENT_METRICS))
+        frame.insert(0, "instance", np.arange(len(reference)))
+        frame.insert(1, "system", system)
+        parts.append(frame)
+    wide = pd.concat(parts, ignore_index=True)
+    long = wide.melt(id_vars=["instance", "system"], var_name="metric", value_name="score")
+    long.insert(0, "dataset", pair)
+    long.insert(0, "collection", collection)
+    return long[COLUMNS]
+
+
+def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
+    """The 17 WMT setups with :data:`~analysis.textmetrics.SEGMENT_METRICS`, recomputed (or read from the cache)."""
+    from .tables import processed_dir
+
+    cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    jobs = jobs or min(2, os.cpu_count() or 1)
+    inventory = wmt_inventory()
+    results: dict[tuple[str, str], pd.DataFrame] = {}
+    todo = {}
+    inputs = []
+    for (collection, pair), (ref_file, outputs) in inventory.items():
+        files = [ref_file] + [f for _, f in outputs]
+        inputs += files
+        target = cache_dir / f"wmt-{collection}-{pair}-{_cache_key(files, 'wmt-segment')}.parquet"
+        if target.exists():
+            results[(collection, pair)] = pd.read_parquet(target)
+            continue
+        reference = read_lines(ref_file, root)
+        texts = []
+        for system, f in outputs:
+            lines = read_lines(f, root)
+            if len(lines) != len(reference):
+                raise DataError(f"{f.path} has {len(lines)} segments but the reference {ref_file.path} has "
+                                f"{len(reference)}: the files are not aligned")
+            texts.append((system, lines))
+        todo[(collection, pair)] = (target, reference, texts)
+    if todo:
+        n_segments = sum(len(ref) * len(texts) for _, ref, texts in todo.values())
+        print(f"data prepare: scoring {n_segments:,} WMT segments in {len(todo)} language pairs on {jobs} "
+              f"process(es); cached in {cache_dir}", file=stream, flush=True)
+        start = time.perf_counter()
+        done = 0
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {key: pool.submit(_score_pair, *key, ref, texts) for key, (_, ref, texts) in todo.items()}
+            for key, future in futures.items():
+                frame = future.result()
+                target = todo[key][0]
+                atomic_write(target, lambda tmp: frame.to_parquet(tmp, index=False))
+                results[key] = frame
+                done += len(todo[key][1]) * len(todo[key][2])
+                print(f"  {key[0]} {key[1]}: {len(todo[key][2])} systems x {len(todo[key][1])} segments "
+                      f"[{done:,}/{n_segments:,}, {time.perf_counter() - start:.0f} s]", file=stream, flush=True)
+    table = pd.concat([results[key] for key in inventory], ignore_index=True)
+    return table, inputs
+
+
+COCO_REFERENCES = ("coco-references", "captions_val2014.json")
+
+
+def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
+    """The COCO stand-in: 9 systems x the images with references, with :data:`CAPTION_METRICS`."""
+    from .tables import processed_dir
+
+    cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    ref_file = find(*COCO_REFERENCES)
+    system_files = next(s for s in load_registry() if s.name == "coco-systems").files
+    files = [ref_file, *system_files]
+    target = cache_dir / f"coco-{_cache_key(files, 'coco-caption')}.parquet"
+    if target.exists():
+        return pd.read_parquet(target), files
+    start = time.perf_counter()
+    annotations = json.loads(read_verified(ref_file, root))
+    references: dict[int, list[str]] = {}
+    for a in annotations["annotations"]:
+        references.setdefault(int(a["image_id"]), []).append(a["caption"])
+    parts = []
+    for f in system_files:
+        system = f.path.split("/")[2]  # Data/Systems/<system>/Val/<file>.json
+        candidates: dict[int, str] = {}
+        for item in json.loads(read_verified(f, root)):
+            candidates.setdefault(int(item["image_id"]), item["caption"])  # first caption if a system gave several
+        scores = caption_scores(references, candidates)
+        long = scores.reset_index(names="instance").melt(id_vars="instance", var_name="metric", value_name="score")
+        long.insert(1, "system", system)
+        parts.append(long)
+        print(f"  COCO {system}: {len(scores):,} images [{time.perf_counter() - start:.0f} s]", file=stream, flush=True)
+    table = pd.concat(parts, ignore_index=True)
+    table.insert(0, "dataset", f"val2014-{len(references)}")
+    table.insert(0, "collection", "COCO")
+    table = table[COLUMNS]
+    atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
+    return table, files

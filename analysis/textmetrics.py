@@ -1,0 +1,163 @@
+"""Sentence-level lexical metrics recomputed from system outputs and references (no model weights needed).
+
+Peyrard et al. (2021) §5 score every test instance with the usual lexical metrics. Definitions used here:
+
+* ``BLEU_1`` .. ``BLEU_4``: sacrebleu sentence BLEU with maximum n-gram order 1..4, 13a tokenisation, exponential
+  smoothing and effective order (sacrebleu's sentence-level defaults), on the 0-100 scale. The n-gram statistics
+  are extracted once per segment and BLEU-n is recombined from the first n orders (identical to running sacrebleu
+  with ``max_ngram_order=n``; tested).
+* ``ROUGE_1``, ``ROUGE_2``, ``ROUGE_L``: F1 of Google's ``rouge-score`` with its default tokenisation and the Porter
+  stemmer (``use_stemmer=True``), 0-1 scale.
+* ``Chrfpp``: chrF++ of sacrebleu (character 6-grams and word 2-grams, beta 2), 0-100 scale.
+* ``JS_1``, ``JS_2``: the *negated* Jensen-Shannon divergence (base 2, in [-1, 0]; higher is better, as in the
+  BT-eval and REALSumm data) between the hypothesis' and the reference's unigram / bigram distributions over
+  lower-cased 13a tokens. An empty side has no distribution and gets the maximal divergence (score -1).
+
+Captioning (COCO) uses the COCO caption evaluation code (``pycocoevalcap``): per-image BLEU-1..4 (unsmoothed, as in
+COCO), ROUGE-L and CIDEr-D against all references of the image, after a lower-casing, punctuation-stripping
+tokenisation (COCO's PTB tokenizer needs Java, which this compendium does not require). CIDEr's document
+frequencies come from the references of the evaluated images, so a CIDEr score depends on the image set.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from importlib.metadata import version
+
+import numpy as np
+import pandas as pd
+
+SEGMENT_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_1", "ROUGE_2", "ROUGE_L", "Chrfpp", "JS_1", "JS_2")
+CAPTION_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_L", "CIDEr")
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of the metric libraries: part of the cache key of every recomputed table."""
+    return {lib: version(lib) for lib in ("sacrebleu", "rouge-score", "pycocoevalcap")}
+
+
+def _ngrams(tokens: list[str], n: int) -> Counter:
+    return Counter(zip(*(tokens[i:] for i in range(n))))
+
+
+def js_divergence(p: Counter, q: Counter) -> float:
+    """Jensen-Shannon divergence (base 2, in [0, 1]) between two count distributions; 1 if either is empty."""
+    total_p, total_q = sum(p.values()), sum(q.values())
+    if total_p == 0 or total_q == 0:
+        return 1.0
+    js = 0.0
+    for key in p.keys() | q.keys():
+        a = p.get(key, 0) / total_p
+        b = q.get(key, 0) / total_q
+        m = (a + b) / 2
+        if a:
+            js += 0.5 * a * math.log2(a / m)
+        if b:
+            js += 0.5 * b * math.log2(b / m)
+    return min(max(js, 0.0), 1.0)
+
+
+class _StemCache:
+    """A Porter stemmer that remembers: news text repeats its words across systems and segments."""
+
+    def __init__(self):
+        from nltk.stem import porter
+
+        self._stemmer = porter.PorterStemmer()
+        self._cache: dict[str, str] = {}
+
+    def stem(self, word: str) -> str:
+        out = self._cache.get(word)
+        if out is None:
+            out = self._cache[word] = self._stemmer.stem(word)
+        return out
+
+
+def _rouge_tokenizer():
+    """rouge-score's own tokenisation (lower-case, alphanumeric, Porter stems), with each text's tokens cached:
+    a reference is tokenised once, not once per system."""
+    from rouge_score import tokenize, tokenizers
+
+    class CachedTokenizer(tokenizers.Tokenizer):
+        def __init__(self):
+            self._stemmer = _StemCache()
+            self._cached = lru_cache(maxsize=16384)(self._tokenize)
+
+        def _tokenize(self, text):
+            return tokenize.tokenize(text, self._stemmer)
+
+        def tokenize(self, text):
+            return self._cached(text)
+
+    return CachedTokenizer()
+
+
+class SegmentScorer:
+    """Scores (hypothesis, reference) segment pairs with :data:`SEGMENT_METRICS`; build once, call many times."""
+
+    def __init__(self):
+        from rouge_score import rouge_scorer
+        from sacrebleu.metrics import BLEU, CHRF
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        self._bleu = BLEU(effective_order=True)
+        self._compute_bleu = BLEU.compute_bleu
+        self._chrf = CHRF(word_order=2)
+        self._rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=_rouge_tokenizer())
+        self._tok = Tokenizer13a()
+        self._ngrams = lru_cache(maxsize=16384)(self._token_ngrams)
+
+    def _token_ngrams(self, text: str) -> tuple[Counter, Counter]:
+        tokens = self._tok(text.lower()).split()
+        return _ngrams(tokens, 1), _ngrams(tokens, 2)
+
+    def score(self, hypothesis: str, reference: str) -> tuple[float, ...]:
+        stats = self._bleu.sentence_score(hypothesis, [reference])
+        bleu = [
+            self._compute_bleu(stats.counts[:n], stats.totals[:n], stats.sys_len, stats.ref_len,
+                               smooth_method="exp", effective_order=True, max_ngram_order=n).score
+            for n in (1, 2, 3, 4)
+        ]
+        rouge = self._rouge.score(reference, hypothesis)
+        chrf = self._chrf.sentence_score(hypothesis, [reference]).score
+        hyp, ref = self._ngrams(hypothesis), self._ngrams(reference)
+        js = [-js_divergence(hyp[n], ref[n]) for n in (0, 1)]
+        return (*bleu, rouge["rouge1"].fmeasure, rouge["rouge2"].fmeasure, rouge["rougeL"].fmeasure, chrf, *js)
+
+    def score_many(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        """(segments x metrics) array for aligned lists of hypotheses and references."""
+        if len(hypotheses) != len(references):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} references: not aligned")
+        return np.array([self.score(h, r) for h, r in zip(hypotheses, references)], dtype=float).reshape(
+            len(hypotheses), len(SEGMENT_METRICS)
+        )
+
+
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def caption_tokens(text: str) -> str:
+    """Lower-case, strip punctuation, collapse spaces (a Java-free stand-in for COCO's PTB tokenizer)."""
+    return " ".join(_PUNCT.sub(" ", text.lower()).split())
+
+
+def caption_scores(references: dict[int, list[str]], candidates: dict[int, str]) -> pd.DataFrame:
+    """Per-image :data:`CAPTION_METRICS` of one system (index = image id, sorted)."""
+    from pycocoevalcap.bleu.bleu import Bleu
+    from pycocoevalcap.cider.cider import Cider
+    from pycocoevalcap.rouge.rouge import Rouge
+
+    missing = sorted(set(references) - set(candidates))
+    if missing:
+        raise ValueError(f"{len(missing)} images have references but no candidate caption, e.g. {missing[:5]}")
+    ids = sorted(references)
+    gts = {i: [caption_tokens(r) for r in references[i]] for i in ids}
+    res = {i: [caption_tokens(candidates[i])] for i in ids}
+    _, bleu = Bleu(4).compute_score(gts, res, verbose=0)
+    _, rouge = Rouge().compute_score(gts, res)
+    _, cider = Cider().compute_score(gts, res)
+    columns = dict(zip(CAPTION_METRICS[:4], bleu)) | {"ROUGE_L": rouge, "CIDEr": cider}
+    return pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in columns.items()}, index=pd.Index(ids, name="image"))

@@ -1,0 +1,92 @@
+"""Sentence-level metrics recomputed from text, checked against the libraries they wrap and hand computations."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU, CHRF
+
+from analysis import textmetrics
+from analysis.textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, js_divergence
+
+PAIRS = [
+    ("The cat sat on the mat.", "The cat is sitting on the mat."),
+    ("A completely different sentence", "Nothing in common here"),
+    ("Identical output .", "Identical output ."),
+    ("", "The reference is not empty."),
+    ("Running runners ran quickly, faster than before!", "The runner runs fast; quicker than before."),
+]
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    return SegmentScorer()
+
+
+@pytest.mark.parametrize("hyp, ref", PAIRS)
+def test_bleu_n_equals_sacrebleu_with_that_max_order(scorer, hyp, ref):
+    row = dict(zip(SEGMENT_METRICS, scorer.score(hyp, ref)))
+    for n in (1, 2, 3, 4):
+        direct = BLEU(effective_order=True, max_ngram_order=n).sentence_score(hyp, [ref]).score
+        assert row[f"BLEU_{n}"] == pytest.approx(direct, abs=1e-9)
+    assert row["Chrfpp"] == pytest.approx(CHRF(word_order=2).sentence_score(hyp, [ref]).score)
+
+
+@pytest.mark.parametrize("hyp, ref", PAIRS)
+def test_rouge_equals_rouge_score_with_the_stemmer(scorer, hyp, ref):
+    row = dict(zip(SEGMENT_METRICS, scorer.score(hyp, ref)))
+    direct = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(ref, hyp)
+    for ours, theirs in (("ROUGE_1", "rouge1"), ("ROUGE_2", "rouge2"), ("ROUGE_L", "rougeL")):
+        assert row[ours] == pytest.approx(direct[theirs].fmeasure)
+
+
+def test_js_by_hand():
+    # P = (1/2, 1/2, 0), Q = (0, 1/2, 1/2): M = (1/4, 1/2, 1/4); KL(P||M) = 1/2 log2 2 + 1/2 log2 1 = 1/2
+    assert js_divergence(Counter("ab"), Counter("bc")) == pytest.approx(0.5)
+    assert js_divergence(Counter("ab"), Counter("ba")) == 0.0
+    assert js_divergence(Counter("aa"), Counter("bb")) == pytest.approx(1.0)
+    assert js_divergence(Counter(), Counter("a")) == 1.0
+
+
+@given(st.lists(st.sampled_from("abcde"), max_size=12), st.lists(st.sampled_from("abcde"), max_size=12))
+def test_js_is_symmetric_and_bounded(a, b):
+    p, q = Counter(a), Counter(b)
+    d = js_divergence(p, q)
+    assert 0.0 <= d <= 1.0
+    assert d == pytest.approx(js_divergence(q, p))
+
+
+def test_identical_segment_is_perfect_and_empty_is_worst(scorer):
+    best = dict(zip(SEGMENT_METRICS, scorer.score("Identical output .", "Identical output .")))
+    assert best["BLEU_1"] == pytest.approx(100) and best["ROUGE_L"] == 1.0 and best["JS_1"] == 0.0 and best["JS_2"] == 0.0
+    worst = dict(zip(SEGMENT_METRICS, scorer.score("", "Not empty at all.")))
+    assert worst["JS_1"] == -1.0 and worst["ROUGE_1"] == 0.0 and worst["BLEU_4"] == 0.0
+
+
+def test_score_many_refuses_unaligned_lists(scorer):
+    with pytest.raises(ValueError, match="not aligned"):
+        scorer.score_many(["a", "b"], ["a"])
+
+
+def test_caption_scores_match_pycocoevalcap_and_reject_missing_images():
+    from pycocoevalcap.cider.cider import Cider
+
+    refs = {1: ["A cat on a mat.", "The cat sits on the mat"], 2: ["A dog runs.", "Dog running in a park"],
+            3: ["Two people ride bikes", "People riding bicycles on a road"]}
+    cands = {1: "a cat sits on a mat", 2: "a dog in a park", 3: "two people on bikes", 99: "ignored"}
+    scores = caption_scores(refs, cands)
+    assert list(scores.index) == [1, 2, 3] and list(scores.columns) == list(textmetrics.CAPTION_METRICS)
+    gts = {i: [textmetrics.caption_tokens(r) for r in refs[i]] for i in refs}
+    res = {i: [textmetrics.caption_tokens(cands[i])] for i in refs}
+    np.testing.assert_allclose(scores["CIDEr"], Cider().compute_score(gts, res)[1])
+    assert (scores.loc[1] > scores.loc[2]).sum() >= 4  # the near-paraphrase beats the partial match
+    with pytest.raises(ValueError, match="no candidate caption"):
+        caption_scores(refs, {1: "a cat"})
+
+
+def test_caption_tokens():
+    assert textmetrics.caption_tokens("A Cat, on the  mat!") == "a cat on the mat"
+    assert set(textmetrics.library_versions()) == {"sacrebleu", "rouge-score", "pycocoevalcap"}
