@@ -19,6 +19,15 @@ PROFILES: dict[str, dict[str, dict]] = {
             "n_datasets": 3,
             "n_resamples": 200,
         },
+        "02_real_setups": {
+            "collections": ["Dialogue"],
+            "n_resamples": 200,
+            "subsample_sizes": [10, 50],
+            "n_subsamples": 1,
+            "sig_max_pairs": 5,
+            "iia_sizes": [5, 10],
+            "fig5_setup": ["Dialogue", "tc", "BLEU"],
+        },
     },
 }
 
