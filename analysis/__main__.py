@@ -15,6 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--profile", default="full", choices=sorted(PROFILES), help="parameter profile (default: full)")
     rep.add_argument("--only", action="append", metavar="CHAPTER", help="run only this chapter (repeatable)")
     rep.add_argument("--jobs", type=int, default=1, help="chapters to run in parallel (default: 1)")
+    rep.add_argument("--output-root", metavar="DIR", help="write artefacts here instead of book/_generated")
     sub.add_parser("chapters", help="list the chapters")
     data = sub.add_parser("data", help="fetch, verify and prepare the data (see data/README.md)")
     data.add_argument("action", choices=["fetch", "verify", "prepare"])
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(reproduce.discover()))
         return 0
     try:
-        runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs)
+        runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root)
     except ValueError as exc:
         parser.error(str(exc))
     failed = [r.chapter for r in runs if r.status != "ok"]

@@ -152,54 +152,46 @@ def agreement_matrix(significant: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _bt_three(wins: np.ndarray, tol: float = 1e-12, max_iter: int = 10_000) -> np.ndarray:
-    """Bradley-Terry strengths for a batch of 3-system win matrices (T, 3, 3) by the MM iteration (eqs. 3-4)."""
-    games = wins + np.swapaxes(wins, 1, 2)
-    total = wins.sum(axis=2)
-    strength = np.full(total.shape, 1 / 3)
-    eye = np.eye(3)[None]
-    for _ in range(max_iter):
-        pair_sum = strength[:, :, None] + strength[:, None, :] + eye
-        denom = (games / pair_sum).sum(axis=2)
-        new = np.divide(total, denom, out=np.zeros_like(total), where=denom > 0)
-        new /= new.sum(axis=1, keepdims=True)
-        if np.max(np.abs(new - strength)) < tol:
-            return new
-        strength = new
-    return strength
-
-
 COLUMNS_IIA = ["a", "b", "c", "alone", "with_c", "kind", "winner_share"]
 
 
 def iia_violations(matrix: pd.DataFrame, ties: str = "half") -> pd.DataFrame:
-    """App. F: triples (a, b, c) where BT orders a and b one way alone and the other way once c is added.
+    """App. F: triples (a, b, c) where BT orders a and b one way alone and differently once c is added.
 
-    Alone, BT on two systems prefers the one that wins more comparisons; with three, the 3-system BT fit decides.
-    Returns one row per violation: a, b = the pair, c = the third system, the decision alone and with c, and its
+    Every pair of systems is compared on the same instances, so each pair plays the same number of games (with
+    ``ties="half"`` or ``"loss"``). In such a balanced design the BT likelihood equations read
+    W_i = n * sum_j lambda_i / (lambda_i + lambda_j), which increases with lambda_i: BT orders systems exactly by
+    their total wins W_i. Hence, exactly and without fitting: alone, a beats b iff w_ab > w_ba; with c, iff
+    w_ab + w_ac > w_ba + w_bc. (The tests check this against full Bradley-Terry fits of every triple.)
+
+    Returns one row per violation: a, b = the pair, c = the third system, the decision alone and with c, its
     ``kind``: "reversed" (the order flips) or "tied" (a strict order becomes a tie, as in the paper's example), and
-    ``winner_share``: the share of the pair's comparisons won by the pair's winner when alone.
-    Pairs that tie when alone are not counted.
+    ``winner_share``: the share of the pair's comparisons won by the pair's winner when alone. Pairs that tie when
+    alone are not counted.
     """
+    if ties not in ("half", "loss"):
+        raise ValueError(f"ties must be 'half' or 'loss' (a balanced design), got {ties!r}")
     strict, tied = comparison_counts(matrix.to_numpy(dtype=float))
     wins = win_matrix(strict, tied, ties)
     n = wins.shape[0]
-    if n < 3:
-        return pd.DataFrame(columns=COLUMNS_IIA)
-    triples = np.array(list(combinations(range(n), 3)))
-    sub = wins[triples[:, :, None], triples[:, None, :]]
-    strength = _bt_three(sub)
-    rows = []
-    names = matrix.columns
-    for (x, y), third in (((0, 1), 2), ((0, 2), 1), ((1, 2), 0)):
-        alone = np.sign(sub[:, x, y] - sub[:, y, x])
-        diff = strength[:, x] - strength[:, y]
-        together = np.where(np.abs(diff) < 1e-9, 0.0, np.sign(diff))
-        flips = np.flatnonzero((alone != 0) & (alone != together))
-        for t in flips:
-            a, b, c = triples[t, x], triples[t, y], triples[t, third]
-            rows.append({"a": names[a], "b": names[b], "c": names[c], "alone": "a" if alone[t] > 0 else "b",
-                         "with_c": {1.0: "a", -1.0: "b", 0.0: "tie"}[float(together[t])],
-                         "kind": "tied" if together[t] == 0 else "reversed",
-                         "winner_share": max(sub[t, x, y], sub[t, y, x]) / (sub[t, x, y] + sub[t, y, x])})
-    return pd.DataFrame(rows, columns=COLUMNS_IIA)
+    head = wins - wins.T  # d[a, b] = w_ab - w_ba
+    # with c: d[a, b] + (w_ac - w_bc), for every (a, b, c)
+    with_c = head[:, :, None] + (wins[:, None, :] - wins[None, :, :])
+    a, b, c = np.nonzero(
+        (np.sign(head)[:, :, None] != np.sign(with_c))
+        & (np.arange(n)[:, None, None] < np.arange(n)[None, :, None])  # each unordered pair once
+        & (head[:, :, None] != 0)
+        & (np.arange(n)[None, None, :] != np.arange(n)[:, None, None])
+        & (np.arange(n)[None, None, :] != np.arange(n)[None, :, None])
+    )
+    names = np.asarray(matrix.columns)
+    alone = np.sign(head[a, b])
+    together = np.sign(with_c[a, b, c])
+    games = wins[a, b] + wins[b, a]
+    return pd.DataFrame({
+        "a": names[a], "b": names[b], "c": names[c],
+        "alone": np.where(alone > 0, "a", "b"),
+        "with_c": np.select([together > 0, together < 0], ["a", "b"], "tie"),
+        "kind": np.where(together == 0, "tied", "reversed"),
+        "winner_share": np.maximum(wins[a, b], wins[b, a]) / games,
+    }, columns=COLUMNS_IIA)

@@ -99,7 +99,8 @@ def test_failures_are_isolated_and_reported(toy_chapters):
 def test_cli_exits_non_zero_naming_the_failed_chapter(toy_chapters, capsys):
     from analysis.__main__ import main
 
-    assert main(["reproduce", "--profile", "quick", "--only", "02"]) == 1
+    out = str(toy_chapters / "cli-out")  # never the real book/_generated (its manifest would be overwritten)
+    assert main(["reproduce", "--profile", "quick", "--only", "02", "--output-root", out]) == 1
     assert "failed: 02_broken" in capsys.readouterr().err
 
 
