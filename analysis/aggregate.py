@@ -155,3 +155,30 @@ def trueskill(
 
 AGGREGATORS = {"mean": mean, "median": median, "bt": bradley_terry, "elo": elo, "trueskill": trueskill}
 """The five mechanisms of the paper by short name, with their default parameters."""
+
+#: Tie handling per mechanism under a named policy. ``"loss"`` is the paired paper's published code (BT and Elo
+#: count a tie as a win for the later column; TrueSkill rates it a draw); ``"half"`` gives each tied system half a
+#: win (TrueSkill: a draw).
+TIE_POLICY_MECHANISMS = {
+    "loss": {"bt": "loss", "elo": "loss", "trueskill": "draw"},
+    "half": {"bt": "half", "elo": "half", "trueskill": "draw"},
+}
+
+
+def mechanisms(policy: str = "loss", names=tuple(AGGREGATORS)) -> dict:
+    """The mechanisms named in ``names`` (in that order), each with the tie handling of ``policy``."""
+    if policy not in TIE_POLICY_MECHANISMS:
+        raise ValueError(f"unknown tie policy {policy!r}; expected one of {list(TIE_POLICY_MECHANISMS)}")
+    ties = TIE_POLICY_MECHANISMS[policy]
+    table = {
+        "mean": mean,
+        "median": median,
+        "bt": lambda s: bradley_terry(s, ties=ties["bt"]),
+        "elo": lambda s: elo(s, ties=ties["elo"]),
+        "trueskill": lambda s: trueskill(s, ties=ties["trueskill"]),
+    }
+    names = list(names)
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        raise ValueError(f"unknown mechanisms {unknown}; expected some of {list(table)}")
+    return {n: table[n] for n in names}

@@ -15,16 +15,10 @@ import pandas as pd
 
 from . import aggregate
 from .agreement import compare_aggregators
-from .pairwise import PAIRED_TESTS, comparison_counts, win_matrix
+from .pairwise import PAIRED_TESTS, bootstrap_mean, comparison_counts, win_matrix
 from .validation import check_rng
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
-#: Tie handling per mechanism. "loss" is the paper's published code (BT and Elo count a tie as a win for the later
-#: column; TrueSkill rates it a draw); "half" gives each tied system half a win (TrueSkill: a draw).
-TIE_POLICIES = {
-    "loss": {"bt": "loss", "elo": "loss", "trueskill": "draw"},
-    "half": {"bt": "half", "elo": "half", "trueskill": "draw"},
-}
 #: The task of each collection (Fig. 4b).
 TASKS = {
     "TAC": "summarization",
@@ -39,21 +33,8 @@ KEYS = ["collection", "dataset", "metric"]
 
 
 def aggregators(policy: str, names=MECHANISMS) -> dict:
-    """The mechanisms of Tables 1/4 under one tie policy (see :data:`TIE_POLICIES`)."""
-    if policy not in TIE_POLICIES:
-        raise ValueError(f"unknown tie policy {policy!r}; expected one of {list(TIE_POLICIES)}")
-    ties = TIE_POLICIES[policy]
-    table = {
-        "mean": aggregate.mean,
-        "median": aggregate.median,
-        "bt": lambda s: aggregate.bradley_terry(s, ties=ties["bt"]),
-        "elo": lambda s: aggregate.elo(s, ties=ties["elo"]),
-        "trueskill": lambda s: aggregate.trueskill(s, ties=ties["trueskill"]),
-    }
-    unknown = [n for n in names if n not in table]
-    if unknown:
-        raise ValueError(f"unknown mechanisms {unknown}")
-    return {n: table[n] for n in names}
+    """The mechanisms of Tables 1/4 under one tie policy (:func:`analysis.aggregate.mechanisms`)."""
+    return aggregate.mechanisms(policy, names)
 
 
 def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
@@ -101,8 +82,6 @@ def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -
     """Table 1/4: mean over setups (unweighted) of each measure with a 95% bootstrap interval over setups.
 
     Setups where ``disagree`` is undefined (a constant aggregate) are left out of that column's mean only."""
-    from .simulate import bootstrap_mean
-
     gen = check_rng(rng)
     rows = []
     for pair in pairs:

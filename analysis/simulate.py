@@ -39,7 +39,7 @@ import pandas as pd
 from scipy import stats
 
 from . import aggregate
-from .pairwise import comparison_counts
+from .pairwise import bootstrap_mean, comparison_counts  # noqa: F401  (bootstrap_mean: part of this API)
 from .validation import check_rng
 
 STRENGTH_MODELS = ("section4", "appendix_a2")
@@ -181,25 +181,6 @@ def setup_seed(seed: int, n_types: int, outlier_fraction: float, n_systems: int,
     )
 
 
-def mechanisms(names: Iterable[str], ties: str = "loss") -> dict:
-    """Aggregators by name (mean, median, bt, elo, trueskill) with one tie policy for the pairwise ones.
-
-    ``ties="loss"`` is the paper's code; for TrueSkill ``"half"`` means a draw.
-    """
-    table = {
-        "mean": aggregate.mean,
-        "median": aggregate.median,
-        "bt": lambda s: aggregate.bradley_terry(s, ties=ties),
-        "elo": lambda s: aggregate.elo(s, ties=ties),
-        "trueskill": lambda s: aggregate.trueskill(s, ties="draw" if ties == "half" else ties),
-    }
-    names = list(names)
-    unknown = [n for n in names if n not in table]
-    if unknown:
-        raise ValueError(f"unknown mechanisms {unknown}; expected some of {list(table)}")
-    return {n: table[n] for n in names}
-
-
 def run_grid(
     *,
     seed: int,
@@ -213,14 +194,15 @@ def run_grid(
 
     Returns one row per setup: the grid keys, ``n_outliers``, ``tie_rate`` (share of tied system pairs over
     instances) and ``tau_<mechanism>`` (:func:`kendall_to_latent`). ``generator_options`` go to
-    :func:`simulate_setup`. The DataFrame's ``attrs["seconds"]`` holds the time spent in each mechanism.
+    :func:`simulate_setup`; ``ties`` is the tie policy of :func:`analysis.aggregate.mechanisms` ("loss": the paper's
+    code). The DataFrame's ``attrs["seconds"]`` holds the time spent in each mechanism.
     """
     missing = [k for k in GRID_KEYS[:-1] if k not in grid]
     if missing:
         raise ValueError(f"grid is missing {missing}")
     if n_datasets < 1:
         raise ValueError(f"n_datasets must be positive, got {n_datasets}")
-    aggregators = mechanisms(mechanism_names, ties)
+    aggregators = aggregate.mechanisms(ties, mechanism_names)
     seconds = dict.fromkeys(aggregators, 0.0)
     rows = []
     cells = itertools.product(*(tuple(grid[k]) for k in GRID_KEYS[:-1]), range(n_datasets))
@@ -264,22 +246,6 @@ FIG3_PANELS: tuple[tuple[str, str, str, str], ...] = (
     ("g", "all simulations", "index == index", "n_systems"),
     ("h", "all simulations", "index == index", "n_instances"),
 )
-
-
-def bootstrap_mean(values, *, rng, n_resamples: int = 1000, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Mean of ``values`` with a percentile bootstrap interval: (estimate, low, high). Vectorised resampling."""
-    gen = check_rng(rng)
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 1 or len(x) == 0:
-        raise ValueError(f"values must be a non-empty 1-D array, got shape {x.shape}")
-    if np.isnan(x).any():
-        raise ValueError("values contain NaN; drop them first")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    means = x[gen.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
-    alpha = (1 - confidence) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(x.mean()), float(low), float(high)
 
 
 def summarise_panels(

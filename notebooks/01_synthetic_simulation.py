@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from analysis import simulate
+from analysis import aggregate, pairwise, simulate
 from analysis.plotting import MECHANISM_COLORS, MECHANISM_LABELS, Outputs, set_theme, show
 
 set_theme()
@@ -126,11 +126,20 @@ def variant(label: str, name: str, title: str, **options) -> tuple[pd.DataFrame,
     out.table(frame, f"{name}_per_setup", index=False)
     panels = simulate.summarise_panels(frame, PAPER, rng=np.random.default_rng(seed), n_resamples=n_resamples)
     out.table(panels, f"{name}_summary", index=False)
-    figure = plot_fig3(panels, PAPER, title)
+    present(frame, panels, PAPER, title, name)
+    return frame, panels
+
+
+def present(frame: pd.DataFrame, panels: pd.DataFrame, names, title: str, name: str, headline_name=None):
+    """Save and show one Fig. 3 and the headline table of its setups (saved too when ``headline_name``)."""
+    figure = plot_fig3(panels, names, title)
     out.figure(figure, name)
     plt.show()
-    show(headline(frame, PAPER))
-    return frame, panels
+    table = headline(frame, names)
+    if headline_name:
+        out.table(table, headline_name)
+    show(table)
+    return table
 
 
 timings: dict[str, float] = {}
@@ -157,7 +166,7 @@ ax.legend(fontsize=8, loc="upper left")
 out.figure(fig, "paired_sim_example_setup")
 plt.show()
 example_aggregates = pd.DataFrame(
-    {name: fn(example.scores) for name, fn in simulate.mechanisms(PAPER).items()} | {"latent λ": example.latent}
+    {name: fn(example.scores) for name, fn in aggregate.mechanisms("loss", PAPER).items()} | {"latent λ": example.latent}
 )
 show(example_aggregates)
 
@@ -175,18 +184,13 @@ summary = simulate.summarise_panels(per_setup, PAPER, rng=np.random.default_rng(
 out.table(summary, "paired_fig3_summary", index=False)
 display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {timings['MEAN, MEDIAN, BT']:.1f} s."))
 
-# %% tags=["hide-input"]
-fig = plot_fig3(summary, PAPER, "Fig. 3 — Kendall's τ to the latent strengths (Section 4 generator)")
-out.figure(fig, "paired_fig3_simulation")
-plt.show()
-
 # %% [markdown]
-# Mean τ over each group of setups (the panels' subsets; (e) and (f) mix the last two rows with the others):
+# The figure, then the mean τ over each group of setups (the panels' subsets; (e) and (f) mix the last two rows
+# with the others):
 
 # %% tags=["hide-input"]
-main_headline = headline(per_setup, PAPER)
-out.table(main_headline, "paired_fig3_headline")
-show(main_headline)
+_ = present(per_setup, summary, PAPER, "Fig. 3 — Kendall's τ to the latent strengths (Section 4 generator)",
+            "paired_fig3_simulation", "paired_fig3_headline")
 
 # %% tags=["remove-input"]
 def at(summary: pd.DataFrame, panel: str, x_value, name: str) -> float:
@@ -287,12 +291,8 @@ everything_summary = simulate.summarise_panels(everything, ALL, rng=np.random.de
 _ = out.table(everything_summary, "paired_fig3_all_mechanisms_summary", index=False)
 
 # %% tags=["hide-input"]
-fig = plot_fig3(everything_summary, ALL, "Fig. 3 with Elo and TrueSkill added (Section 4 generator)")
-out.figure(fig, "paired_fig3_all_mechanisms")
-plt.show()
-all_headline = headline(everything, ALL)
-out.table(all_headline, "paired_fig3_all_mechanisms_headline")
-show(all_headline)
+_ = present(everything, everything_summary, ALL, "Fig. 3 with Elo and TrueSkill added (Section 4 generator)",
+            "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline")
 
 # %% tags=["remove-input"]
 gap = everything[["tau_elo", "tau_trueskill"]].rsub(everything.tau_bt, axis=0).mean()
@@ -323,7 +323,7 @@ boot = np.random.default_rng(seed)
 rows = {}
 for label, query in SUBSETS.items():
     part = ties_table.query(query)
-    diff = simulate.bootstrap_mean(part.tau_bt_half - part.tau_bt_loss, rng=boot, n_resamples=n_resamples)
+    diff = pairwise.bootstrap_mean(part.tau_bt_half - part.tau_bt_loss, rng=boot, n_resamples=n_resamples)
     rows[label] = {
         "tie rate": part.tie_rate.mean(),
         "MEAN": part.tau_mean.mean(),

@@ -236,14 +236,12 @@ boot = np.random.default_rng(seed)
 
 
 def by(column: str) -> pd.DataFrame:
-    from analysis.simulate import bootstrap_mean
-
     rows = []
     for value, group in fig4.groupby(column, sort=True):
         for pair in FIG4_PAIRS:
             values = group[f"{pair}_disagree"].dropna()
             if len(values):
-                est, low, high = bootstrap_mean(values, rng=boot, n_resamples=n_resamples)
+                est, low, high = pairwise.bootstrap_mean(values, rng=boot, n_resamples=n_resamples)
                 rows.append({column: value, "pair": pair, "disagree": est, "low": low, "high": high, "n": len(values)})
     return pd.DataFrame(rows)
 
