@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, rebuild
+from . import __version__, rebuild, wmtdata
 from .data import find, load_pickle, load_registry, read_verified
 from .files import atomic_write
 from .paths import repo_root
@@ -54,6 +55,65 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "right": "string",
     },
     "sst5": {"split": "string", "sentence": "int64", "label": "int8", "text": "string"},
+    "wmt_judgments": {
+        "collection": "string",
+        "year": "int16",
+        "pair": "string",
+        "style": "string",
+        "hit": "string",
+        "worker": "string",
+        "system": "string",
+        "document": "string",
+        "segment": "string",
+        "item_type": "string",
+        "z": "float64",
+        "raw": "float64",
+        "time": "float64",
+    },
+    "wmt_segments": {
+        "collection": "string",
+        "year": "int16",
+        "pair": "string",
+        "system": "string",
+        "segment": "string",
+        "raw": "float64",
+        "z": "float64",
+        "n": "int32",
+    },
+    "wmt_official_rankings": {
+        "collection": "string",
+        "year": "int16",
+        "pair": "string",
+        "rank": "int16",
+        "system": "string",
+        "name": "string",
+        "raw": "float64",
+        "z": "float64",
+        "n_segments": "int32",
+        "n_judgments": "int32",
+    },
+    "wmt_official_wilcoxon": {
+        "collection": "string",
+        "year": "int16",
+        "pair": "string",
+        "table": "string",
+        "system_a": "string",
+        "system_b": "string",
+        "diff": "float64",
+        "significance": "string",
+        "p_value": "float64",
+    },
+    "wmt_official_clusters": {
+        "collection": "string",
+        "year": "int16",
+        "pair": "string",
+        "system": "string",
+        "wins": "int16",
+        "total": "int16",
+        "cluster_start": "int16",
+        "cluster_end": "int16",
+        "end_of_cluster": "bool",
+    },
 }
 
 REALSUMM_METRICS = {
@@ -139,18 +199,50 @@ def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
     return pd.concat(parts, ignore_index=True), files
 
 
-BUILDERS = {"paired_setups": build_paired_setups, "llmfao": build_llmfao, "sst5": build_sst5}
-#: The registry sources each table is built from (all of their files): a table is up to date when the recorded
-#: inputs are exactly these files with these checksums.
+BUILDERS = {
+    "paired_setups": build_paired_setups,
+    "llmfao": build_llmfao,
+    "sst5": build_sst5,
+    "wmt_judgments": wmtdata.build_judgments,
+    "wmt_segments": wmtdata.build_segments,
+    "wmt_official_rankings": wmtdata.build_rankings,
+    "wmt_official_wilcoxon": wmtdata.build_wilcoxon,
+    "wmt_official_clusters": wmtdata.build_clusters,
+}
+#: The registry files each table is built from: a source name (all of its files) or (source, regex searched in the
+#: file's path). A table is up to date when its recorded inputs are exactly these files with these checksums, and
+#: a builder that reads any other set of files is an error.
 BUILDER_SOURCES = {
     "paired_setups": ("bt-eval", "realsumm", "wmt17-19", "coco-systems", "coco-references"),
     "llmfao": ("llmfao",),
     "sst5": ("sst5",),
+    "wmt_judgments": (
+        ("wmt18-humaneval", r"good-stnd-redup|ad-seg-scores"),
+        ("wmt21-humaneval", r"good-stnd-redup|ad-good-raw-redup|ad-seg-scores"),
+        ("wmt22-humaneval", r"good-stnd-redup|ad-seg-scores"),
+    ),
+    "wmt_segments": tuple((s, r"ad-seg-scores") for s in ("wmt18-humaneval", "wmt20-da", "wmt21-humaneval",
+                                                         "wmt22-humaneval")),
+    "wmt_official_rankings": (
+        ("wmt18-humaneval", r"ad-sys-"), "wmt19-rankings", ("wmt20-da", r"ad-sys-scores"),
+        ("wmt21-humaneval", r"ad-sys-"), ("wmt22-humaneval", r"ad-sys-"),
+    ),
+    "wmt_official_wilcoxon": tuple((s, r"wilcoxon|adwilcox") for s in ("wmt18-humaneval", "wmt20-da",
+                                                                        "wmt21-humaneval", "wmt22-humaneval")),
+    "wmt_official_clusters": (("wmt18-humaneval", r"clusters"), ("wmt21-humaneval", r"clusters")),
 }
 
 
 def expected_inputs(name: str) -> dict[str, str]:
-    return {f.relpath: f.sha256 for s in load_registry() if s.name in BUILDER_SOURCES[name] for f in s.files}
+    wanted = {}
+    for entry in BUILDER_SOURCES[name]:
+        source, pattern = (entry, None) if isinstance(entry, str) else entry
+        wanted.setdefault(source, []).append(pattern)
+    return {
+        f.relpath: f.sha256
+        for s in load_registry() if s.name in wanted
+        for f in s.files if any(p is None or re.search(p, f.path) for p in wanted[s.name])
+    }
 
 
 def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:

@@ -5,6 +5,11 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
+from analysis import data, tables
+
+MIRROR = data.default_mirror()
+needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+
 settings.register_profile(
     "compendium", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
@@ -23,3 +28,21 @@ def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int, le
     if levels:
         values = np.round(values * levels / 4)
     return pd.DataFrame(values, columns=[f"sys{i}" for i in range(n_systems)])
+
+
+@pytest.fixture(scope="session")
+def fetched(tmp_path_factory):
+    """Every registered file, fetched from the mirror into a fresh directory (skipped without a mirror)."""
+    if MIRROR is None:
+        pytest.skip("no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+    root = tmp_path_factory.mktemp("raw")
+    data.fetch(root=root, mirror=MIRROR)
+    return root
+
+
+@pytest.fixture(scope="session")
+def prepared(fetched, tmp_path_factory):
+    """Every table, prepared from ``fetched`` into a fresh directory."""
+    out = tmp_path_factory.mktemp("processed")
+    tables.prepare(root=fetched, out=out)
+    return out

@@ -21,8 +21,7 @@ from analysis import data, rebuild, tables, textmetrics
 from analysis.data import DataError, DataFile
 
 ROOT = Path(__file__).resolve().parent.parent
-MIRROR = data.default_mirror()
-needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+from conftest import MIRROR, needs_mirror  # noqa: E402
 
 
 def _file(tmp_path: Path, payload: bytes, name="x.bin", source="test") -> DataFile:
@@ -35,22 +34,6 @@ def _mirror_with(tmp_path: Path, f: DataFile, payload: bytes, compress=True) -> 
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(gzip.compress(payload) if compress else payload)
     return mirror
-
-
-@pytest.fixture(scope="module")
-def fetched(tmp_path_factory):
-    if MIRROR is None:
-        pytest.skip("no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
-    root = tmp_path_factory.mktemp("raw")
-    data.fetch(root=root, mirror=MIRROR)
-    return root
-
-
-@pytest.fixture(scope="module")
-def prepared(fetched, tmp_path_factory):
-    out = tmp_path_factory.mktemp("processed")
-    tables.prepare(root=fetched, out=out)
-    return out
 
 
 # --- registry -------------------------------------------------------------------------------------------------------

@@ -1,0 +1,314 @@
+"""The WMT human-evaluation packages as tidy tables (``wmt_judgments``, ``wmt_segments``, ``wmt_official_*``).
+
+The packages are the organisers' own analysis folders (files named ``ad-*``), whitespace separated, one format across
+years with small variations (tabs or spaces, quoted system names, a missing leading header cell). Collections:
+
+=========================  ====  ======  ==========================================================================
+collection                 year  style   what is published
+=========================  ====  ======  ==========================================================================
+``newstest2018``           2018  SR-DC   worker-z per judgment (13 pairs; de-en only as segment scores), segment and
+                                         system scores, rankings, Wilcoxon difference tables, clusters
+``newstest2019``           2019  --      official system rankings only
+``newstest2020``           2020  --      segment and system scores, Wilcoxon p-value tables
+``newstest2021-toen``      2021  SR+DC   worker-z per judgment (6 pairs; zh-en only as segment scores), the rest as 2018
+``wikipedia2021-fb``       2021  SR+DC   the complete Facebook-Wikipedia package: raw *and* z per judgment, all outputs
+``newstest2022-toen``      2022  SR+DC   worker-z per judgment (7 pairs), the rest as 2021
+=========================  ====  ======  ==========================================================================
+
+SR-DC is segment rating without document context; SR+DC shows the whole document translated by one system, in order
+(Knowles 2021, Sec. 2). The style of 2019 and 2020 is not recorded here because they hold no judgments.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pandas as pd
+
+from .data import DataFile, load_registry, read_verified
+
+#: collection -> (registry source, folder inside the repository, year, style)
+COLLECTIONS = {
+    "newstest2018": ("wmt18-humaneval", "newstest2018-humaneval/analysis/", 2018, "SR-DC"),
+    "newstest2019": ("wmt19-rankings", "human-eval/", 2019, pd.NA),
+    "newstest2020": ("wmt20-da", "manual-evaluation/DA/", 2020, pd.NA),
+    "newstest2021-toen": ("wmt21-humaneval", "humaneval/newstest2021-toen/", 2021, "SR+DC"),
+    "wikipedia2021-fb": ("wmt21-humaneval", "humaneval/facebook-wikipedia-2021/", 2021, "SR+DC"),
+    "newstest2022-toen": ("wmt22-humaneval", "humaneval/DA/newstest2022-toen/", 2022, "SR+DC"),
+}
+
+ITEM_TYPES = ("SYSTEM", "REPEAT", "REF", "BAD_REF")
+
+JUDGMENT_COLUMNS = ["HITId", "WorkerId", "Input.src", "Input.trg", "Input.item", "hit", "sys_id", "rid", "type", "sid",
+                    "score", "time"]
+
+
+def _files(collection: str, pattern: str) -> list[tuple[DataFile, re.Match]]:
+    """The registered files of a collection whose name (after the folder) fully matches ``pattern``."""
+    source, folder, _, _ = COLLECTIONS[collection]
+    found = []
+    for s in load_registry():
+        if s.name != source:
+            continue
+        for f in s.files:
+            if f.path.startswith(folder) and (m := re.fullmatch(pattern, f.path[len(folder):])):
+                found.append((f, m))
+    return sorted(found, key=lambda fm: fm[0].path)
+
+
+def _pair(code: str) -> str:
+    """``csen`` or ``cs-en`` -> ``cs-en``."""
+    code = code.replace("-", "")
+    if len(code) != 4:
+        raise ValueError(f"cannot read a language pair from {code!r}")
+    return f"{code[:2]}-{code[2:]}"
+
+
+def _read_table(f: DataFile, root, **kwargs) -> pd.DataFrame:
+    text = read_verified(f, root).decode("utf-8")
+    try:
+        return pd.read_csv(io.StringIO(text), sep=r"\s+", **kwargs)
+    except Exception as exc:  # pandas' parser errors do not name the file
+        raise ValueError(f"{f.path}: cannot parse as a whitespace-separated table: {exc}") from exc
+
+
+def _read_judgments(f: DataFile, root) -> pd.DataFrame:
+    frame = _read_table(f, root, dtype=str, keep_default_na=False)
+    if list(frame.columns) != JUDGMENT_COLUMNS:
+        raise ValueError(f"{f.path}: columns {list(frame.columns)} differ from the DA format {JUDGMENT_COLUMNS}")
+    bad = sorted(set(frame["type"]) - set(ITEM_TYPES))
+    if bad:
+        raise ValueError(f"{f.path}: unknown item types {bad}")
+    return frame
+
+
+def _na(values: pd.Series) -> pd.Series:
+    return values.where(values != "NA", pd.NA)
+
+
+# -- judgments ------------------------------------------------------------------------------------------------------
+
+
+def build_judgments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """One row per quality-controlled DA judgment (the ``ad-<pair>-good-stnd-redup.csv`` files).
+
+    ``z`` is the published worker-standardised score. ``raw`` is the 0-100 slider score where it is known: every
+    judgment of ``wikipedia2021-fb`` (its ``ad-good-raw-redup.csv`` lists the same judgments in the same order, which
+    is checked), and elsewhere a SYSTEM/REPEAT judgment whose (system, segment) was judged exactly once, so that the
+    official segment file's RAW.SCR is its raw score. ``document`` is the published ``rid`` (a per-HIT document
+    instance in 2021-2022; absent in 2018).
+    """
+    parts, inputs = [], []
+    for collection in ("newstest2018", "newstest2021-toen", "wikipedia2021-fb", "newstest2022-toen"):
+        _, _, year, style = COLLECTIONS[collection]
+        raw_by_pair = {}
+        if collection == "wikipedia2021-fb":
+            [(raw_file, _)] = _files(collection, r"ad-good-raw-redup\.csv")
+            raw = _read_judgments(raw_file, root)
+            inputs.append(raw_file)
+            raw_by_pair = {_pair(s + t): g for (s, t), g in raw.groupby(["Input.src", "Input.trg"], sort=False)}
+        segments = {}
+        for f, m in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv"):
+            segments[m.group(1)] = _read_segments(f, root)
+            inputs.append(f)
+        for f, m in _files(collection, r"ad-(\w{4})-good-stnd-redup\.csv"):
+            pair = _pair(m.group(1))
+            frame = _read_judgments(f, root)
+            inputs.append(f)
+            if (frame["Input.src"] + "-" + frame["Input.trg"] != pair).any():
+                raise ValueError(f"{f.path}: rows of another language pair than {pair}")
+            out = pd.DataFrame({
+                "collection": collection,
+                "year": year,
+                "pair": pair,
+                "style": style,
+                "hit": _na(frame["HITId"]),
+                "worker": frame["WorkerId"],
+                "system": frame["sys_id"],
+                "document": _na(frame["rid"]),
+                "segment": frame["sid"],
+                "item_type": frame["type"],
+                "z": frame["score"].astype(float),
+                "raw": np.nan,
+                "time": pd.to_numeric(frame["time"].replace("NA", np.nan)),
+            })
+            if pair in raw_by_pair:
+                r = raw_by_pair[pair]
+                same = ["WorkerId", "sys_id", "type", "sid"]
+                if len(r) != len(frame) or not (r[same].to_numpy() == frame[same].to_numpy()).all():
+                    raise ValueError(f"{raw_file.path} and {f.path} do not list the same {pair} judgments in order")
+                out["raw"] = r["score"].astype(float).to_numpy()
+            elif pair in segments:
+                out["raw"] = _raw_of_single_judgments(out, segments[pair])
+            parts.append(out)
+    return pd.concat(parts, ignore_index=True), inputs
+
+
+def _raw_of_single_judgments(judgments: pd.DataFrame, segments: pd.DataFrame) -> np.ndarray:
+    """RAW.SCR of the segment file for judgments that are the only SYSTEM/REPEAT judgment of their segment."""
+    kept = judgments["item_type"].isin(["SYSTEM", "REPEAT"])
+    key = judgments["system"] + "\t" + judgments["segment"]
+    counts = key[kept].value_counts()
+    single = segments[segments["n"] == 1]
+    raw_of = pd.Series(single["raw"].to_numpy(), index=single["system"] + "\t" + single["segment"])
+    raw_of = raw_of[~raw_of.index.duplicated(keep=False)]
+    eligible = kept & key.map(counts).eq(1)
+    return np.where(eligible, key.map(raw_of).astype(float), np.nan)
+
+
+# -- segment scores -------------------------------------------------------------------------------------------------
+
+
+def _read_segments(f: DataFile, root) -> pd.DataFrame:
+    frame = _read_table(f, root, dtype={"SYS": str, "SID": str})
+    if list(frame.columns) != ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
+        raise ValueError(f"{f.path}: columns {list(frame.columns)} differ from SYS SID RAW.SCR Z.SCR N")
+    return pd.DataFrame({"system": frame["SYS"], "segment": frame["SID"], "raw": frame["RAW.SCR"].astype(float),
+                         "z": frame["Z.SCR"].astype(float), "n": frame["N"].astype(int)})
+
+
+def build_segments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """Official segment scores: the mean raw and z of each (system, segment) over its SYSTEM/REPEAT judgments."""
+    parts, inputs = [], []
+    for collection in ("newstest2018", "newstest2020", "newstest2021-toen", "wikipedia2021-fb", "newstest2022-toen"):
+        _, _, year, _ = COLLECTIONS[collection]
+        for f, m in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv"):
+            seg = _read_segments(f, root)
+            seg.insert(0, "pair", m.group(1))
+            seg.insert(0, "year", year)
+            seg.insert(0, "collection", collection)
+            parts.append(seg)
+            inputs.append(f)
+    return pd.concat(parts, ignore_index=True), inputs
+
+
+# -- official system rankings ---------------------------------------------------------------------------------------
+
+
+def _read_system_scores(f: DataFile, root) -> pd.DataFrame:
+    frame = _read_table(f, root, dtype={"SYS": str})
+    if list(frame.columns) != ["RAW.SCR", "Z.SCR", "N", "SYS", "N.ALL"]:
+        raise ValueError(f"{f.path}: columns {list(frame.columns)} differ from RAW.SCR Z.SCR N SYS N.ALL")
+    return frame.set_index("SYS")
+
+
+def build_rankings(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """Official system rankings: rank (1 = best, file order), raw and z, segments and judgments counted.
+
+    Where a collection also publishes ``ad-sys-scores-*`` (all but 2019), raw and z are taken from it at full
+    precision and checked against the ranking file's rounded values (z to 3 decimals, raw to 1). 2020 publishes no
+    ranking file: its rank is the order of z. ``name`` is the published display name where there is one.
+    """
+    parts, inputs = [], []
+    for collection in COLLECTIONS:
+        _, _, year, _ = COLLECTIONS[collection]
+        scores = {m.group(1): (f, _read_system_scores(f, root))
+                  for f, m in _files(collection, r"ad-sys-scores-(\w\w-\w\w)\.csv")}
+        rankings = _files(collection, r"ad-sys-ranking-(\w\w-\w\w)-z(-names)?\.csv")
+        if rankings:
+            for f, m in rankings:
+                pair, named = m.group(1), bool(m.group(2))
+                cols = ["raw", "z", "n_segments", "n_judgments", "system"] + (["name"] if named else [])
+                frame = _read_table(f, root, header=None, names=cols, dtype={"system": str})
+                if frame.isna().any().any():
+                    raise ValueError(f"{f.path}: expected {len(cols)} columns on every line")
+                inputs.append(f)
+                if pair in scores:
+                    sf, full = scores[pair]
+                    inputs.append(sf)
+                    if set(full.index) != set(frame["system"]):
+                        raise ValueError(f"{f.path} and {sf.path} list different systems")
+                    exact = full.loc[frame["system"]]
+                    if (np.abs(exact["Z.SCR"].to_numpy() - frame["z"]) > 0.0005 + 1e-9).any():
+                        raise ValueError(f"{f.path}: rounded z disagrees with {sf.path}")
+                    frame["raw"] = exact["RAW.SCR"].to_numpy()
+                    frame["z"] = exact["Z.SCR"].to_numpy()
+                parts.append(_ranking_rows(collection, year, pair, frame))
+        else:
+            for pair, (sf, full) in scores.items():
+                inputs.append(sf)
+                frame = full.reset_index().rename(columns={"SYS": "system", "RAW.SCR": "raw", "Z.SCR": "z",
+                                                           "N": "n_segments", "N.ALL": "n_judgments"})
+                frame = frame.sort_values("z", ascending=False, kind="stable")
+                parts.append(_ranking_rows(collection, year, pair, frame))
+    return pd.concat(parts, ignore_index=True), inputs
+
+
+def _ranking_rows(collection, year, pair, frame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "collection": collection, "year": year, "pair": pair, "rank": np.arange(1, len(frame) + 1),
+        "system": frame["system"].to_numpy(), "name": frame["name"].to_numpy() if "name" in frame else pd.NA,
+        "raw": frame["raw"].to_numpy(float), "z": frame["z"].to_numpy(float),
+        "n_segments": frame["n_segments"].to_numpy(int), "n_judgments": frame["n_judgments"].to_numpy(int),
+    })
+
+
+# -- official significance tables and clusters ---------------------------------------------------------------------
+
+
+def _read_square(f: DataFile, root) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """A published system x system matrix: a header of column systems, then ``row value...`` lines ('-' = diagonal)."""
+    lines = [line.split() for line in read_verified(f, root).decode("utf-8").splitlines() if line.strip()]
+    columns, rows = lines[0], [(line[0], line[1:]) for line in lines[1:]]
+    for name, values in rows:
+        if len(values) != len(columns):
+            raise ValueError(f"{f.path}: row {name} has {len(values)} values for {len(columns)} columns")
+    if [name for name, _ in rows] != columns:
+        raise ValueError(f"{f.path}: rows and columns list different systems")
+    return columns, rows
+
+
+def build_wilcoxon(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """Official pairwise significance tables, one row per ordered (row system, column system) pair.
+
+    ``ad-DA-diff-wilcoxon-rs-*`` (2018, 2021, 2022, Facebook) give the z difference row - column with stars for the
+    one-sided Wilcoxon rank-sum level at which the row system is better (``*`` p < .05, ``**`` < .01, ``***`` < .001);
+    ``adwilcox-*`` (2020, Facebook) give the p-value of the row system being better than the column system, where
+    the organisers' scripts print 0.12 for "not computed / not significant" and on the diagonal; kept as published.
+    """
+    parts, inputs = [], []
+    for collection in COLLECTIONS:
+        _, _, year, _ = COLLECTIONS[collection]
+        for pattern, kind in ((r"ad-DA-diff-wilcoxon-rs-(\w{4})\.csv", "diff"), (r"adwilcox-(\w{4})\.csv", "p")):
+            for f, m in _files(collection, pattern):
+                columns, rows = _read_square(f, root)
+                inputs.append(f)
+                records = []
+                for a, values in rows:
+                    for b, value in zip(columns, values):
+                        if a == b:
+                            continue
+                        if kind == "diff":
+                            number, stars = re.fullmatch(r"(-?[0-9.e+-]+)(\**)", value).groups()
+                            records.append((a, b, float(number), stars, np.nan))
+                        else:
+                            records.append((a, b, np.nan, pd.NA, float(value)))
+                frame = pd.DataFrame(records, columns=["system_a", "system_b", "diff", "significance", "p_value"])
+                frame.insert(0, "pair", _pair(m.group(1)))
+                frame.insert(0, "year", year)
+                frame.insert(0, "collection", collection)
+                frame.insert(3, "table", "wilcoxon-diff" if kind == "diff" else "wilcoxon-p")
+                parts.append(frame)
+    return pd.concat(parts, ignore_index=True), inputs
+
+
+def build_clusters(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """Official significance clusters (``clusters.csv``: 2018 and Facebook-Wikipedia 2021), in published order."""
+    parts, inputs = [], []
+    for collection in COLLECTIONS:
+        _, _, year, _ = COLLECTIONS[collection]
+        for f, _ in _files(collection, r"clusters\.csv"):
+            frame = _read_table(f, root, dtype={"SYSTEM": str, "SRC": str, "TRG": str})
+            expected = ["SRC", "TRG", "WINS", "TOTAL", "CLUSTER_START", "CLUSTER_END", "END_OF_CLUSTER", "SYSTEM"]
+            if list(frame.columns) != expected:
+                raise ValueError(f"{f.path}: columns {list(frame.columns)} differ from {expected}")
+            inputs.append(f)
+            parts.append(pd.DataFrame({
+                "collection": collection, "year": year, "pair": frame["SRC"] + "-" + frame["TRG"],
+                "system": frame["SYSTEM"], "wins": frame["WINS"], "total": frame["TOTAL"],
+                "cluster_start": frame["CLUSTER_START"], "cluster_end": frame["CLUSTER_END"],
+                "end_of_cluster": frame["END_OF_CLUSTER"].astype(bool),
+            }))
+    return pd.concat(parts, ignore_index=True), inputs
