@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, rebuild, wmtdata
+from . import __version__, favidata, rebuild, wmtdata
 from .data import find, load_pickle, load_registry, read_verified
 from .files import atomic_write
 from .paths import repo_root
@@ -113,6 +113,26 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "cluster_start": "int16",
         "cluster_end": "int16",
         "end_of_cluster": "bool",
+    },
+    "favi_scores": {
+        "domain": "string",
+        "dataset": "string",
+        "item": "string",
+        "system": "string",
+        "rater": "string",
+        "rater_kind": "string",
+        "score": "float64",
+    },
+    "favi_llm_h2h": {
+        "aspect": "string",
+        "system_1": "string",
+        "system_2": "string",
+        "document": "string",
+        "order": "string",
+        "response": "string",
+        "preferred": "string",
+        "expert_1": "float64",
+        "expert_2": "float64",
     },
 }
 
@@ -208,6 +228,8 @@ BUILDERS = {
     "wmt_official_rankings": wmtdata.build_rankings,
     "wmt_official_wilcoxon": wmtdata.build_wilcoxon,
     "wmt_official_clusters": wmtdata.build_clusters,
+    "favi_scores": favidata.build_scores,
+    "favi_llm_h2h": favidata.build_llm_h2h,
 }
 #: The registry files each table is built from: a source name (all of its files) or (source, regex searched in the
 #: file's path). A table is up to date when its recorded inputs are exactly these files with these checksums, and
@@ -230,6 +252,9 @@ BUILDER_SOURCES = {
     "wmt_official_wilcoxon": tuple((s, r"wilcoxon|adwilcox") for s in ("wmt18-humaneval", "wmt20-da",
                                                                         "wmt21-humaneval", "wmt22-humaneval")),
     "wmt_official_clusters": (("wmt18-humaneval", r"clusters"), ("wmt21-humaneval", r"clusters")),
+    "favi_scores": ("mqm-wmt22-ende", "wmt22-ende-text", "gemba", "mtme-wmt22-zhen", "mqm-wmt21", "wmt21-ende-text",
+                    "summeval", "usr", ("bt-eval", r"Dialogue")),
+    "favi_llm_h2h": ("llm-summeval",),
 }
 
 

@@ -76,7 +76,7 @@ class _StemCache:
         return out
 
 
-def _rouge_tokenizer():
+def rouge_tokenizer():
     """rouge-score's own tokenisation (lower-case, alphanumeric, Porter stems), with each text's tokens cached:
     a reference is tokenised once, not once per system."""
     from rouge_score import tokenize, tokenizers
@@ -106,7 +106,7 @@ class SegmentScorer:
         self._bleu = BLEU(effective_order=True)
         self._compute_bleu = BLEU.compute_bleu
         self._chrf = CHRF(word_order=2)
-        self._rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=_rouge_tokenizer())
+        self._rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=rouge_tokenizer())
         self._tok = Tokenizer13a()
         self._ngrams = lru_cache(maxsize=16384)(self._token_ngrams)
 
