@@ -3,7 +3,7 @@
 Each table has a fixed schema (``SCHEMAS``) and a sidecar ``<table>.json`` recording its row count and the sha256 of
 every input file; preparing again is a no-op while those inputs and the package version are unchanged.
 
-Tables built so far:
+Tables (schemas in ``SCHEMAS``, row counts in data/README.md):
 
 ``paired_setups`` (collection, dataset, metric, instance, system, score)
     Score matrices of the paired paper's real evaluation setups in long format. ``TAC`` 08/09/11 and ``Dialogue``
@@ -18,6 +18,13 @@ Tables built so far:
     8,931 pairwise LLM judgments with ties (``winner`` is left / right / tie).
 ``sst5`` (split, sentence, label, text)
     SST-5 sentences with fine-grained labels 1-5 (train 8,544, dev 1,101, test 2,210).
+``wmt_judgments``, ``wmt_segments``, ``wmt_official_rankings``, ``wmt_official_wilcoxon``, ``wmt_official_clusters``
+    The WMT human-evaluation packages (:mod:`analysis.wmtdata`).
+``favi_scores``, ``favi_llm_h2h``
+    Human and automatic ratings for the Favi-Score chapter, and ChatGPT's head-to-head judgments
+    (:mod:`analysis.favidata`).
+``ceval`` (method, instance, label, texts, CEval's automatic evaluation)
+    Counterfactual IMDB generations of 8 methods for 488 reviews (:func:`build_ceval`).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import __version__, favidata, rebuild, wmtdata
@@ -134,6 +142,23 @@ SCHEMAS: dict[str, dict[str, str]] = {
         "expert_1": "float64",
         "expert_2": "float64",
     },
+    "ceval": {
+        "method": "string",
+        "instance": "int64",
+        "label": "string",
+        "orig_text": "string",
+        "gen_text": "string",
+        "gen_text_2": "string",
+        "aligned": "bool",
+        "pred_orig_label": "Int8",
+        "pred_gen_label": "Int8",
+        "orig_contrast_prob": "float64",
+        "gen_contrast_prob": "float64",
+        "distance": "float64",
+        "diversity": "float64",
+        "perplexity": "float64",
+        "diff_prob": "float64",
+    },
 }
 
 REALSUMM_METRICS = {
@@ -219,6 +244,66 @@ def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
     return pd.concat(parts, ignore_index=True), files
 
 
+CEVAL_AUTO = {  # results_auto_eval.csv column -> ceval column
+    "pred_orig_labels": "pred_orig_label",
+    "pred_gen_labels": "pred_gen_label",
+    "orig_contrast_probs": "orig_contrast_prob",
+    "predict_contrast_prob": "gen_contrast_prob",
+    "distance": "distance",
+    "diversity": "diversity",
+    "perplexity": "perplexity",
+    "diff_probs": "diff_prob",
+}
+
+
+def _words(text) -> set[str]:
+    text = re.sub(r"<unk>|<br\s*/?>", " ", str(text).lower())
+    return set(re.findall(r"[a-z0-9]+", text))
+
+
+def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
+    """CEval's IMDB counterfactuals: one row per (method, instance), instance = row of the 488-review test set.
+
+    ``label`` is the gold sentiment of the original review. The methods' files list the reviews in the test set's
+    order but with their own tokenisation (CREST writes ``<unk>``, LLaMA drops ``<br />``), so ``aligned`` records
+    whether a row's original text shares at least half of its words with the test set's review (one MICE row does
+    not: upstream it holds another review). The automatic-evaluation columns come from ``results_auto_eval.csv``,
+    which omits rows with a missing generation; those stay missing here.
+    """
+    files = [f for s in load_registry() if s.name == "ceval" for f in s.files]
+    original = next(f for f in files if f.path.endswith("test_original.tsv"))
+    reviews = pd.read_csv(io.BytesIO(read_verified(original, root)), sep="\t")
+    if list(reviews.columns) != ["Sentiment", "Text"]:
+        raise ValueError(f"{original.path}: expected the columns Sentiment, Text")
+    reference_words = reviews["Text"].map(_words)
+    parts = []
+    for method in sorted({f.path.split("/")[2] for f in files if f.path.startswith("results/")}):
+        results = next(f for f in files if f.path == f"results/imdb/{method}/results.csv")
+        auto = next(f for f in files if f.path == f"results/imdb/{method}/results_auto_eval.csv")
+        gen = pd.read_csv(io.BytesIO(read_verified(results, root)))
+        if len(gen) != len(reviews):
+            raise ValueError(f"{results.path} has {len(gen)} rows for {len(reviews)} reviews")
+        evaluated = pd.read_csv(io.BytesIO(read_verified(auto, root)))
+        keys = ["orig_text", "gen_text", "gen_text_2"]
+        merged = gen[keys].fillna("\0").reset_index().merge(
+            evaluated[keys + list(CEVAL_AUTO)].fillna({k: "\0" for k in keys}), on=keys, how="left",
+            validate="one_to_one", indicator=True)
+        if (merged["_merge"] == "both").sum() != len(evaluated):
+            raise ValueError(f"{auto.path}: some rows match no generation of {results.path}")
+        overlap = [len(a & b) / max(1, len(a | b)) for a, b in zip(gen["orig_text"].map(_words), reference_words)]
+        parts.append(pd.DataFrame({
+            "method": method,
+            "instance": np.arange(len(gen)),
+            "label": reviews["Sentiment"],
+            "orig_text": gen["orig_text"],
+            "gen_text": gen["gen_text"],
+            "gen_text_2": gen["gen_text_2"],
+            "aligned": np.array(overlap) >= 0.5,
+            **{new: merged.sort_values("index")[old].to_numpy() for old, new in CEVAL_AUTO.items()},
+        }))
+    return pd.concat(parts, ignore_index=True), files
+
+
 BUILDERS = {
     "paired_setups": build_paired_setups,
     "llmfao": build_llmfao,
@@ -230,6 +315,7 @@ BUILDERS = {
     "wmt_official_clusters": wmtdata.build_clusters,
     "favi_scores": favidata.build_scores,
     "favi_llm_h2h": favidata.build_llm_h2h,
+    "ceval": build_ceval,
 }
 #: The registry files each table is built from: a source name (all of its files) or (source, regex searched in the
 #: file's path). A table is up to date when its recorded inputs are exactly these files with these checksums, and
@@ -255,6 +341,7 @@ BUILDER_SOURCES = {
     "favi_scores": ("mqm-wmt22-ende", "wmt22-ende-text", "gemba", "mtme-wmt22-zhen", "mqm-wmt21", "wmt21-ende-text",
                     "summeval", "usr", ("bt-eval", r"Dialogue")),
     "favi_llm_h2h": ("llm-summeval",),
+    "ceval": ("ceval",),
 }
 
 

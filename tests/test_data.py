@@ -261,6 +261,21 @@ def test_small_tables(prepared):
 
 
 @needs_mirror
+def test_ceval_table(prepared):
+    c = tables.load_table("ceval", out=prepared)
+    assert c.groupby("method").size().to_dict() == dict.fromkeys(
+        ["crest", "crowd", "expert", "gbda", "llama_02", "llama_06", "llama_1", "mice"], 488)
+    assert c.groupby("method")["label"].apply(lambda s: s.value_counts().to_dict()).unstack().eq(
+        {"Positive": 245, "Negative": 243}).all().all()
+    # one MICE row holds another review upstream; every other row is the test set's review
+    assert (~c["aligned"]).sum() == 1 and c.loc[~c["aligned"], "method"].item() == "mice"
+    evaluated = c.groupby("method")["distance"].count().to_dict()
+    assert evaluated == {"crest": 488, "crowd": 483, "expert": 483, "gbda": 488, "llama_02": 483, "llama_06": 485,
+                         "llama_1": 478, "mice": 488}
+    assert set(c["pred_gen_label"].dropna()) == {0, 1}
+
+
+@needs_mirror
 def test_prepare_is_a_no_op_when_inputs_are_unchanged(fetched, prepared):
     assert set(tables.prepare(root=fetched, out=prepared).values()) == {"up to date"}
 
