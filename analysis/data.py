@@ -16,6 +16,7 @@ import importlib
 import io
 import os
 import pickle
+import re
 import sys
 import tomllib
 import urllib.error
@@ -194,6 +195,14 @@ def verify(only: list[str] | None = None, *, root=None) -> dict[str, str]:
             target = base / f.relpath
             report[f.relpath] = "ok" if file_ok(target, f) else ("corrupt" if target.exists() else "missing")
     return report
+
+
+def source_files(source: str, pattern: str | None = None) -> list[DataFile]:
+    """The registered files of ``source`` (those whose path matches the regex ``pattern``, if given)."""
+    for s in load_registry():
+        if s.name == source:
+            return [f for f in s.files if pattern is None or re.search(pattern, f.path)]
+    raise DataError(f"no registry source {source!r}")
 
 
 def find(source: str, path: str) -> DataFile:

@@ -37,7 +37,7 @@ import pandas as pd
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from .data import DataError, DataFile, find, load_pickle, load_registry, read_verified
+from .data import DataError, DataFile, find, load_pickle, read_verified, source_files
 from .rebuild import read_lines
 from .textmetrics import rouge_tokenizer
 
@@ -53,10 +53,6 @@ GEMBA = {"Chat": "GEMBA-DA-ChatGPT", "GPT4": "GEMBA-DA-GPT4"}
 USR_FILES = {"usr-tc": ("data/usr_topical_chat.json", "tc"), "usr-pc": ("data/usr_percona_chat.json", "pc")}
 USR_REFERENCE = "Original Ground Truth"
 SUMMEVAL_ASPECTS = ("coherence", "consistency", "fluency", "relevance")
-
-
-def _source_files(source: str, pattern: str = "") -> list[DataFile]:
-    return [f for s in load_registry() if s.name == source for f in s.files if re.search(pattern, f.path)]
 
 
 def _rows(domain, dataset, rater, kind, frame: pd.DataFrame) -> pd.DataFrame:
@@ -121,7 +117,7 @@ def _wmt22_ende(root) -> tuple[list, list]:
         f = find("gemba", f"mt-metrics-eval-v2/wmt22/metric-scores/en-de/GEMBA-{model}-DA-refA.seg.score")
         parts.append(_rows(MT, "wmt22-ende", rater, "llm", read_mtme_scores(f, root)))
         inputs.append(f)
-    text = _source_files("wmt22-ende-text")
+    text = source_files("wmt22-ende-text")
     outputs = {re.search(r"\.hyp\.(.+)\.de$", f.path).group(1): f for f in text if ".hyp." in f.path}
     outputs["refB"] = find("wmt22-ende-text", "txt/references/generaltest2022.en-de.ref.B.de")
     more, used = _lexical_mt("wmt22-ende", find("wmt22-ende-text", "txt/references/generaltest2022.en-de.ref.A.de"),
@@ -157,7 +153,7 @@ def _wmt21_ende(root) -> tuple[list, list]:
         raise DataError(f"{f.path}: unexpected columns {list(mqm.columns)}")
     mqm = pd.DataFrame({"item": mqm["seg_id"] - 1, "system": mqm["system"], "score": mqm["mqm_avg_score"]})
     parts, inputs = [_rows(MT, "wmt21-ende", "MQM", "human", mqm)], [f]
-    text = _source_files("wmt21-ende-text")
+    text = source_files("wmt21-ende-text")
     by_name = {re.search(r"\.hyp\.(.+)\.de$", t.path).group(1): t for t in text if ".hyp." in t.path}
     outputs = {}
     for system in pd.unique(mqm["system"]):
@@ -256,7 +252,7 @@ def build_llm_h2h(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     aspect, in the same order in both files.
     """
     records, inputs = [], []
-    for f in _source_files("llm-summeval", r"\.result$"):
+    for f in source_files("llm-summeval", r"\.result$"):
         m = _H2H_FILE.fullmatch(f.path)
         if not m:
             raise DataError(f"unexpected head-to-head file name {f.path}")

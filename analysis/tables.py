@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, favidata, rebuild, wmtdata
-from .data import find, load_pickle, load_registry, read_verified
+from .data import find, load_pickle, read_verified, source_files
 from .files import atomic_write
 from .paths import repo_root
 
@@ -270,7 +270,7 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
     not: upstream it holds another review). The automatic-evaluation columns come from ``results_auto_eval.csv``,
     which omits rows with a missing generation; those stay missing here.
     """
-    files = [f for s in load_registry() if s.name == "ceval" for f in s.files]
+    files = source_files("ceval")
     original = next(f for f in files if f.path.endswith("test_original.tsv"))
     reviews = pd.read_csv(io.BytesIO(read_verified(original, root)), sep="\t")
     if list(reviews.columns) != ["Sentiment", "Text"]:
@@ -350,11 +350,8 @@ def expected_inputs(name: str) -> dict[str, str]:
     for entry in BUILDER_SOURCES[name]:
         source, pattern = (entry, None) if isinstance(entry, str) else entry
         wanted.setdefault(source, []).append(pattern)
-    return {
-        f.relpath: f.sha256
-        for s in load_registry() if s.name in wanted
-        for f in s.files if any(p is None or re.search(p, f.path) for p in wanted[s.name])
-    }
+    return {f.relpath: f.sha256 for source, patterns in wanted.items() for f in source_files(source)
+            if any(p is None or re.search(p, f.path) for p in patterns)}
 
 
 def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:

@@ -27,7 +27,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .data import DataFile, load_registry, read_verified
+from .data import DataFile, read_verified, source_files
 
 #: collection -> (registry source, folder inside the repository, year, style)
 COLLECTIONS = {
@@ -48,14 +48,8 @@ JUDGMENT_COLUMNS = ["HITId", "WorkerId", "Input.src", "Input.trg", "Input.item",
 def _files(collection: str, pattern: str) -> list[tuple[DataFile, re.Match]]:
     """The registered files of a collection whose name (after the folder) fully matches ``pattern``."""
     source, folder, _, _ = COLLECTIONS[collection]
-    found = []
-    for s in load_registry():
-        if s.name != source:
-            continue
-        for f in s.files:
-            if f.path.startswith(folder) and (m := re.fullmatch(pattern, f.path[len(folder):])):
-                found.append((f, m))
-    return sorted(found, key=lambda fm: fm[0].path)
+    found = [(f, re.fullmatch(pattern, f.path[len(folder):])) for f in source_files(source) if f.path.startswith(folder)]
+    return sorted(((f, m) for f, m in found if m), key=lambda fm: fm[0].path)
 
 
 def _pair(code: str) -> str:

@@ -21,7 +21,7 @@ from analysis import data, rebuild, tables, textmetrics
 from analysis.data import DataError, DataFile
 
 ROOT = Path(__file__).resolve().parent.parent
-from conftest import MIRROR, needs_mirror  # noqa: E402
+from conftest import MIRROR, needs_mirror
 
 
 def _file(tmp_path: Path, payload: bytes, name="x.bin", source="test") -> DataFile:
