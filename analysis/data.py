@@ -206,11 +206,9 @@ def source_files(source: str, pattern: str | None = None) -> list[DataFile]:
 
 
 def find(source: str, path: str) -> DataFile:
-    for s in load_registry():
-        if s.name == source:
-            for f in s.files:
-                if f.path == path:
-                    return f
+    for f in source_files(source):
+        if f.path == path:
+            return f
     raise DataError(f"no registered file {path!r} in source {source!r}")
 
 

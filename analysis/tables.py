@@ -271,15 +271,15 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
     which omits rows with a missing generation; those stay missing here.
     """
     files = source_files("ceval")
-    original = next(f for f in files if f.path.endswith("test_original.tsv"))
+    original = find("ceval", "datasets/imdb/expert/test_original.tsv")
     reviews = pd.read_csv(io.BytesIO(read_verified(original, root)), sep="\t")
     if list(reviews.columns) != ["Sentiment", "Text"]:
         raise ValueError(f"{original.path}: expected the columns Sentiment, Text")
     reference_words = reviews["Text"].map(_words)
     parts = []
     for method in sorted({f.path.split("/")[2] for f in files if f.path.startswith("results/")}):
-        results = next(f for f in files if f.path == f"results/imdb/{method}/results.csv")
-        auto = next(f for f in files if f.path == f"results/imdb/{method}/results_auto_eval.csv")
+        results = find("ceval", f"results/imdb/{method}/results.csv")
+        auto = find("ceval", f"results/imdb/{method}/results_auto_eval.csv")
         gen = pd.read_csv(io.BytesIO(read_verified(results, root)))
         if len(gen) != len(reviews):
             raise ValueError(f"{results.path} has {len(gen)} rows for {len(reviews)} reviews")
@@ -290,6 +290,7 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
             validate="one_to_one", indicator=True)
         if (merged["_merge"] == "both").sum() != len(evaluated):
             raise ValueError(f"{auto.path}: some rows match no generation of {results.path}")
+        merged = merged.sort_values("index")
         overlap = [len(a & b) / max(1, len(a | b)) for a, b in zip(gen["orig_text"].map(_words), reference_words)]
         parts.append(pd.DataFrame({
             "method": method,
@@ -299,7 +300,7 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
             "gen_text": gen["gen_text"],
             "gen_text_2": gen["gen_text_2"],
             "aligned": np.array(overlap) >= 0.5,
-            **{new: merged.sort_values("index")[old].to_numpy() for old, new in CEVAL_AUTO.items()},
+            **{new: merged[old].to_numpy() for old, new in CEVAL_AUTO.items()},
         }))
     return pd.concat(parts, ignore_index=True), files
 
