@@ -34,11 +34,13 @@ book: reproduce
 	@echo "book: $(CURDIR)/_build/html/index.html"
 
 # The tests read the prepared tables (the data tests skip, naming the reason, only when no mirror is reachable).
+# ruff checks the package, the tests, the benchmarks and the notebooks first (configuration in pyproject.toml).
 test: data
+	$(BIN)/python -m ruff check .
 	$(BIN)/python -m pytest
 
 bench: setup
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python -m benchmarks.run
 
 # Regenerate the lock file on purpose, from the dependency ranges in pyproject.toml, in a scratch environment.
 lock:

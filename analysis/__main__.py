@@ -41,13 +41,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _data(args, parser) -> int:
-    from . import data, tables
+    from . import data
 
     try:
         if args.action == "fetch":
             data.fetch(args.only)
         elif args.action == "prepare":
-            tables.prepare(args.only)
+            data.prepare(args.only)
         else:
             report = data.verify(args.only)
             bad = {k: v for k, v in report.items() if v != "ok"}

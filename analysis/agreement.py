@@ -1,7 +1,11 @@
 """How much two aggregation mechanisms disagree on one evaluation setup (Peyrard et al. 2021, §5, Table 1).
 
 Three measures, as in Table 1: the share of system pairs ordered differently (a rescaling of Kendall's tau), whether
-the state-of-the-art (top-1) system differs, and whether the top-3 *sets* differ.
+the state-of-the-art (top-1) system differs, and whether the top-3 *sets* differ. Also: the conditional agreement of
+significance tests (Fig. 6) and the search for BT's independence-of-irrelevant-alternatives violations (App. F).
+
+A pair of mechanisms is a tuple of their names, ``("mean", "bt")``; names may contain underscores (evalica's
+``average_win_rate``): the result columns join them (:func:`measure_column`) but nothing ever splits them.
 """
 
 from __future__ import annotations
@@ -14,7 +18,26 @@ import pandas as pd
 from scipy import stats
 
 from .aggregate import AGGREGATORS
+from .pairwise import comparison_counts, win_matrix
 from .validation import check_scores
+
+TIE_BREAKS = ("first", "last")
+
+
+def mechanism_pairs(names) -> list[tuple[str, str]]:
+    """Every unordered pair of mechanisms, in ``itertools.combinations`` order: ``[("mean", "median"), ...]``."""
+    return list(combinations(names, 2))
+
+
+def pair_name(pair: tuple[str, str]) -> str:
+    """``("mean", "bt")`` -> ``"mean_bt"``: the row label of a pair in saved tables."""
+    a, b = pair
+    return f"{a}_{b}"
+
+
+def measure_column(pair: tuple[str, str], measure: str) -> str:
+    """The column of :func:`compare_aggregators` holding ``measure`` for ``pair``: ``"mean_bt_disagree"``."""
+    return f"{pair_name(pair)}_{measure}"
 
 
 def _as_vector(x, name: str) -> np.ndarray:
@@ -56,44 +79,128 @@ def disagreement(a, b) -> float:
     return float((1.0 - tau) / 2.0)
 
 
-def top_k(scores, k: int) -> list[int]:
-    """Positions of the k highest scores. Ties are broken by position: the earlier system (column) ranks higher."""
+def _check_k(k, n: int) -> int:
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 1 <= k <= n:
+        raise ValueError(f"k must be an integer between 1 and the number of systems ({n}), got {k!r}")
+    return int(k)
+
+
+def top_k(scores, k: int, tie_break: str = "first") -> list[int]:
+    """Positions of the k highest scores. Ties at the boundary are cut by position: ``"first"`` (default) keeps the
+    earlier system (column), ``"last"`` the later one."""
     x = _as_vector(scores, "scores")
-    if not 1 <= k <= len(x):
-        raise ValueError(f"k must be between 1 and the number of systems ({len(x)}), got {k}")
-    order = np.argsort(-x, kind="stable")
+    k = _check_k(k, len(x))
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {list(TIE_BREAKS)}")
+    if tie_break == "first":
+        order = np.argsort(-x, kind="stable")
+    else:
+        order = len(x) - 1 - np.argsort(-x[::-1], kind="stable")
     return sorted(order[:k].tolist())
 
 
-def top_k_differs(a, b, k: int) -> bool:
+def top_k_differs(a, b, k: int, tie_break: str = "first") -> bool:
     """True when the top-k *sets* of systems differ (order inside the set does not matter; ties as in :func:`top_k`)."""
     x, y = _aligned(a, b)
-    return top_k(x, k) != top_k(y, k)
+    return top_k(x, k, tie_break) != top_k(y, k, tie_break)
 
 
 def compare_aggregators(
     scores: pd.DataFrame,
     aggregators: Mapping[str, Callable[[pd.DataFrame], pd.Series]] | None = None,
     k: int = 3,
+    tie_break: str = "first",
 ) -> pd.Series:
     """Aggregate one score matrix with every mechanism and compare every pair of them: one row of results.
 
     Returns a Series with ``n_instances``, ``n_systems`` and, for each pair ``a_b`` of mechanisms (in the given order,
     ``itertools.combinations``), ``a_b_disagree`` (:func:`disagreement`), ``a_b_top1`` and ``a_b_top{k}``
-    (:func:`top_k_differs`, as 0/1). ``k`` is capped at the number of systems. Default mechanisms: mean, median,
-    bt, elo, trueskill with their default parameters.
+    (:func:`top_k_differs`, as 0/1, ties at the boundary cut by ``tie_break``). ``k`` is capped at the number of
+    systems. Default mechanisms: mean, median, bt, elo, trueskill with their default parameters. Each aggregate is
+    aligned on the score matrix's columns, so an aggregator that returns its systems in another order is compared
+    system by system, not by position.
     """
     check_scores(scores)
     aggregators = dict(AGGREGATORS if aggregators is None else aggregators)
-    results = {name: np.asarray(fn(scores), dtype=float) for name, fn in aggregators.items()}
+    results = {name: _on_columns(fn(scores), scores.columns, name) for name, fn in aggregators.items()}
     n_instances, n_systems = scores.shape
-    kk = min(k, n_systems)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
+    kk = min(int(k), n_systems)
     row: dict[str, float] = {"n_instances": n_instances, "n_systems": n_systems}
-    for a, b in combinations(aggregators, 2):
+    for pair in mechanism_pairs(aggregators):
+        x, y = results[pair[0]], results[pair[1]]
         try:
-            row[f"{a}_{b}_disagree"] = disagreement(results[a], results[b])
+            row[measure_column(pair, "disagree")] = disagreement(x, y)
         except ValueError:
-            row[f"{a}_{b}_disagree"] = np.nan  # a constant aggregate ranks nothing; counted as missing, not as 0
-        row[f"{a}_{b}_top1"] = float(top_k_differs(results[a], results[b], 1))
-        row[f"{a}_{b}_top{k}"] = float(top_k_differs(results[a], results[b], kk))
+            row[measure_column(pair, "disagree")] = np.nan  # a constant aggregate ranks nothing: missing, not 0
+        row[measure_column(pair, "top1")] = float(top_k_differs(x, y, 1, tie_break))
+        row[measure_column(pair, f"top{k}")] = float(top_k_differs(x, y, kk, tie_break))
     return pd.Series(row)
+
+
+def _on_columns(result, columns: pd.Index, name: str) -> np.ndarray:
+    """An aggregate as a float array in the score matrix's column order (a Series is aligned on its index)."""
+    if isinstance(result, pd.Series):
+        if not result.index.is_unique or set(result.index) != set(columns):
+            raise ValueError(f"aggregator {name!r} returned systems {list(result.index)}, expected {list(columns)}")
+        result = result.reindex(columns)
+    return np.asarray(result, dtype=float)
+
+
+def agreement_matrix(significant: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6: ``[i, j]`` = share of rows where column j is True among rows where column i is True; the diagonal is
+    the share of rows where column i is True. Columns are tests, rows system pairs."""
+    sig = significant.astype(bool)
+    out = pd.DataFrame(index=sig.columns, columns=sig.columns, dtype=float)
+    for i in sig.columns:
+        given = sig[sig[i]]
+        for j in sig.columns:
+            out.loc[i, j] = sig[i].mean() if i == j else (given[j].mean() if len(given) else np.nan)
+    return out
+
+
+IIA_COLUMNS = ["a", "b", "c", "alone", "with_c", "kind", "winner_share"]
+
+
+def iia_violations(matrix: pd.DataFrame, ties: str = "half") -> pd.DataFrame:
+    """App. F: triples (a, b, c) where BT orders a and b one way alone and differently once c is added.
+
+    Every pair of systems is compared on the same instances, so each pair plays the same number of games (with
+    ``ties="half"`` or ``"loss"``). In such a balanced design the BT likelihood equations read
+    W_i = n * sum_j lambda_i / (lambda_i + lambda_j), which increases with lambda_i: BT orders systems exactly by
+    their total wins W_i. Hence, exactly and without fitting: alone, a beats b iff w_ab > w_ba; with c, iff
+    w_ab + w_ac > w_ba + w_bc. (The tests check this against full Bradley-Terry fits of every triple.)
+
+    Returns one row per violation: a, b = the pair, c = the third system, the decision alone and with c, its
+    ``kind``: "reversed" (the order flips) or "tied" (a strict order becomes a tie, as in the paper's example), and
+    ``winner_share``: the share of the pair's comparisons won by the pair's winner when alone. Pairs that tie when
+    alone are not counted.
+    """
+    if ties not in ("half", "loss"):
+        raise ValueError(f"ties must be 'half' or 'loss' (a balanced design), got {ties!r}")
+    strict, tied = comparison_counts(check_scores(matrix))
+    wins = win_matrix(strict, tied, ties)
+    n = wins.shape[0]
+    head = wins - wins.T  # d[a, b] = w_ab - w_ba
+    # with c: d[a, b] + (w_ac - w_bc), for every (a, b, c)
+    with_c = head[:, :, None] + (wins[:, None, :] - wins[None, :, :])
+    idx = np.arange(n)
+    a, b, c = np.nonzero(
+        (np.sign(head)[:, :, None] != np.sign(with_c))
+        & (idx[:, None, None] < idx[None, :, None])  # each unordered pair once
+        & (head[:, :, None] != 0)
+        & (idx[None, None, :] != idx[:, None, None])
+        & (idx[None, None, :] != idx[None, :, None])
+    )
+    names = np.asarray(matrix.columns)
+    alone = np.sign(head[a, b])
+    together = np.sign(with_c[a, b, c])
+    games = wins[a, b] + wins[b, a]
+    return pd.DataFrame({
+        "a": names[a], "b": names[b], "c": names[c],
+        "alone": np.where(alone > 0, "a", "b"),
+        "with_c": np.select([together > 0, together < 0], ["a", "b"], "tie"),
+        "kind": np.where(together == 0, "tied", "reversed"),
+        "winner_share": np.maximum(wins[a, b], wins[b, a]) / games,
+    }, columns=IIA_COLUMNS)

@@ -10,12 +10,9 @@ from pathlib import Path
 
 
 def sha256_file(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
+    """Hex sha256 of a file (``hashlib.file_digest``: streamed, never read whole)."""
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], object]) -> None:

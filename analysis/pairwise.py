@@ -31,6 +31,18 @@ class TestResult:
 
 
 @dataclass(frozen=True)
+class Interval:
+    """A point estimate with its confidence interval; unpacks as ``estimate, low, high = interval``."""
+
+    estimate: float
+    low: float
+    high: float
+
+    def __iter__(self):
+        return iter((self.estimate, self.low, self.high))
+
+
+@dataclass(frozen=True)
 class ProbBetter:
     """P(A > B) on paired test instances, the counts behind it and the sign-test p-value of A vs B."""
 
@@ -199,8 +211,9 @@ def bootstrap_ci(
     return pd.DataFrame({"estimate": estimate, "low": low, "high": high}, index=scores.columns)
 
 
-def bootstrap_mean(values, *, rng, n_resamples: int = 1000, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Mean of ``values`` with a percentile bootstrap interval: (estimate, low, high). Vectorised resampling."""
+def bootstrap_mean(values, *, rng, n_resamples: int = 1000, confidence: float = 0.95) -> Interval:
+    """Mean of ``values`` with a percentile bootstrap interval. Vectorised resampling; equal to
+    ``scipy.stats.bootstrap(..., method="percentile")`` given the same generator (tested)."""
     gen = check_rng(rng)
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or len(x) == 0:
@@ -212,4 +225,36 @@ def bootstrap_mean(values, *, rng, n_resamples: int = 1000, confidence: float = 
     means = x[gen.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(x.mean()), float(low), float(high)
+    return Interval(float(x.mean()), float(low), float(high))
+
+
+def bootstrap_summary(
+    frame: pd.DataFrame,
+    columns,
+    *,
+    rng,
+    by: str | None = None,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Mean and percentile bootstrap interval of each of ``columns``, per group of ``by`` (sorted) or overall.
+
+    Missing values are dropped per column (a column with none left is skipped). One row per (group, column):
+    ``[by,] column, estimate, low, high, n``. Groups are visited in sorted order and columns in the given order,
+    all drawing from the one generator, so the same seed gives the same intervals.
+    """
+    gen = check_rng(rng)
+    columns = list(columns)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"no column(s) {missing} to summarise; the frame has {list(frame.columns)}")
+    groups = frame.groupby(by, sort=True) if by is not None else [(None, frame)]
+    rows = []
+    for value, group in groups:
+        for column in columns:
+            values = group[column].dropna()
+            if len(values):
+                interval = bootstrap_mean(values, rng=gen, n_resamples=n_resamples, confidence=confidence)
+                rows.append(({by: value} if by is not None else {}) | {"column": column, **vars(interval),
+                                                                          "n": len(values)})
+    return pd.DataFrame(rows, columns=([by] if by is not None else []) + ["column", "estimate", "low", "high", "n"])

@@ -26,3 +26,13 @@ def notebooks_dir() -> Path:
 def generated_dir() -> Path:
     """``book/_generated``: everything the notebooks produce (git-ignored)."""
     return repo_root() / "book" / "_generated"
+
+
+def raw_dir() -> Path:
+    """``data/raw``: the fetched, verified upstream files (git-ignored)."""
+    return repo_root() / "data" / "raw"
+
+
+def processed_dir() -> Path:
+    """``data/processed``: the tidy tables and the metric caches (git-ignored)."""
+    return repo_root() / "data" / "processed"

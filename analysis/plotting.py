@@ -14,6 +14,7 @@ from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import seaborn as sns
 
@@ -48,7 +49,7 @@ def set_theme() -> None:
 class Outputs:
     """The artefacts of one chapter run: ``Outputs(chapter, parameters, root=None)``.
 
-    ``figure(fig, name)`` saves ``name.png`` and ``name.svg``; ``table(df, name)`` saves ``name.csv`` and returns the
+    ``figure(fig, name)`` saves ``name.png`` and ``name.svg`` (and shows the figure); ``table(df, name)`` saves ``name.csv`` and returns the
     frame for display. Both record provenance in ``provenance.json`` in the chapter's folder.
     """
 
@@ -73,11 +74,18 @@ class Outputs:
         payload = json.dumps({"chapter": self.chapter, "artefacts": self._records}, indent=2, sort_keys=True, default=str)
         atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
-    def figure(self, fig: plt.Figure, name: str) -> list[Path]:
+    def figure(self, fig: plt.Figure, name: str, display: bool = True) -> list[Path]:
+        """Save ``fig`` as PNG and SVG; with ``display`` (default) show it in the notebook at this point and close
+        it, so that it appears once, where the call is."""
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
         atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
         atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}))
         self._record(name, paths)
+        if display:
+            from IPython.display import display as show_in_notebook
+
+            show_in_notebook(fig)
+            plt.close(fig)
         return paths
 
     def table(self, frame: pd.DataFrame, name: str, index: bool = True) -> pd.DataFrame:
@@ -85,6 +93,30 @@ class Outputs:
         atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
         self._record(name, [path])
         return frame
+
+
+def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "estimate", low: str = "low",
+                     high: str = "high", colors: dict, labels: dict, kind: str = "line", width: float = 0.7):
+    """Grouped estimates with their intervals: one group per ``x`` value (in order of appearance), one dodged
+    series per ``hue`` value (in order of appearance), drawn as lines with markers (``kind="line"``, Fig. 3) or as
+    bars (``kind="bar"``, Fig. 4); error bars from ``low`` to ``high``. Returns the x values in axis order."""
+    if kind not in ("line", "bar"):
+        raise ValueError(f"kind must be 'line' or 'bar', got {kind!r}")
+    values = list(dict.fromkeys(frame[x]))
+    hues = list(dict.fromkeys(frame[hue]))
+    step = width / len(hues)
+    for k, name in enumerate(hues):
+        part = frame[frame[hue] == name]
+        xs = np.array([values.index(v) for v in part[x]]) + (k - (len(hues) - 1) / 2) * step
+        err = [part[y] - part[low], part[high] - part[y]]
+        if kind == "bar":
+            ax.bar(xs, part[y], width=step, color=colors[name], label=labels[name], yerr=err, capsize=2,
+                   error_kw={"lw": 0.8})
+        else:
+            ax.errorbar(xs, part[y], yerr=err, fmt="-o", ms=4, capsize=2, color=colors[name], label=labels[name])
+    ax.set_xticks(range(len(values)), [f"{v:g}" if isinstance(v, (int, float, np.number)) else str(v)
+                                       for v in values])
+    return values
 
 
 def show(frame: pd.DataFrame, digits: int = 3) -> None:

@@ -31,15 +31,15 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from . import aggregate
-from .pairwise import bootstrap_mean, comparison_counts  # noqa: F401  (bootstrap_mean: part of this API)
+from .pairwise import bootstrap_summary, comparison_counts
 from .validation import check_rng
 
 STRENGTH_MODELS = ("section4", "appendix_a2")
@@ -258,14 +258,12 @@ def summarise_panels(
 ) -> pd.DataFrame:
     """Mean tau and 95% bootstrap interval (over setups) per panel, x value and mechanism: the data of Fig. 3."""
     gen = check_rng(rng)
-    rows = []
+    names = {f"tau_{name}": name for name in mechanism_names}
+    parts = []
     for label, title, subset, x in panels:
-        part = per_setup.query(subset)
-        for x_value, group in part.groupby(x, sort=True):
-            for name in mechanism_names:
-                est, low, high = bootstrap_mean(group[f"tau_{name}"], rng=gen, n_resamples=n_resamples)
-                rows.append(
-                    dict(panel=label, title=title, x=x, x_value=x_value, mechanism=name, n_setups=len(group),
-                         tau=est, low=low, high=high)
-                )
-    return pd.DataFrame(rows)
+        s = bootstrap_summary(per_setup.query(subset), list(names), by=x, rng=gen, n_resamples=n_resamples)
+        parts.append(pd.DataFrame({
+            "panel": label, "title": title, "x": x, "x_value": s[x], "mechanism": s["column"].map(names),
+            "n_setups": s["n"], "tau": s["estimate"], "low": s["low"], "high": s["high"],
+        }))
+    return pd.concat(parts, ignore_index=True)

@@ -6,13 +6,13 @@ published algorithm). Elo and TrueSkill: ours (compiled) against a loop over the
 ``rate_1vs1`` (the paper's wrapper) and a direct loop transcription of the Elo formula.
 
 All contenders run in the same process on the same inputs; each time is the best of several repeats. Nothing here is
-asserted: the numbers are printed and written to ``benchmarks/results/`` for the README.
+asserted: the numbers are printed and written to ``benchmarks/results/`` for the README. Run from the repository
+root as ``python -m benchmarks.run`` (``make bench``).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -21,13 +21,11 @@ import evalica
 import numpy as np
 import pandas as pd
 
+from analysis.aggregate import bradley_terry, elo, fit_bradley_terry, trueskill
+from analysis.pairwise import comparison_counts, win_matrix
+from tests.reference import bt_loop, elo_loop, trueskill_loop
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from reference_impls import bt_loop, elo_loop, trueskill_loop  # noqa: E402
-
-from analysis.aggregate import bradley_terry, elo, fit_bradley_terry, trueskill  # noqa: E402
-from analysis.pairwise import comparison_counts, win_matrix  # noqa: E402
 
 
 def best_time(fn, repeat: int = 5, budget: float = 2.0) -> float:

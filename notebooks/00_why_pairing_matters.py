@@ -36,25 +36,16 @@ n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical che
 output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
 
 # %%
-import itertools
-
-import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
-import seaborn as sns
 from IPython.display import Markdown, display
-from mpl_toolkits.axes_grid1 import make_axes_locatable
 
-from analysis import aggregate, pairwise
-from analysis.plotting import MECHANISM_COLORS, Outputs, set_theme, show
+from analysis.chapters import why_pairing as ch
+from analysis.chapters.common import outputs
+from analysis.plotting import set_theme, show
 
 set_theme()
 rng = np.random.default_rng(seed)
-out = Outputs(
-    "00_why_pairing_matters",
-    dict(seed=seed, n_per_type=n_per_type, n_fig2=n_fig2, n_prop1_setups=n_prop1_setups),
-    root=output_root,
-)
+out = outputs(ch.CHAPTER, globals())
 
 
 # %% [markdown]
@@ -68,27 +59,9 @@ out = Outputs(
 # 10 and that of *C* is 7, as in the body text ("10 vs. 7").
 
 # %%
-fig1_scores = pd.DataFrame(
-    {"A": [1, 5, 10, 15, 19], "B": [5, 10, 15, 19, 1], "C": [4, 7, 14, 18, 7]},
-    index=pd.RangeIndex(1, 6, name="instance"),
-    dtype=float,
-)
-fig1_aggregates = pd.DataFrame(
-    {
-        "mean": aggregate.mean(fig1_scores),
-        "median": aggregate.median(fig1_scores),
-        "bt": aggregate.bradley_terry(fig1_scores),
-    }
-)
-wins, ties = pairwise.win_tie_matrices(fig1_scores)
-checks = {
-    "all means equal": bool(np.allclose(fig1_aggregates["mean"], fig1_aggregates["mean"].iloc[0])),
-    "B is a permutation of A": sorted(fig1_scores["A"]) == sorted(fig1_scores["B"]),
-    "C beats A on 4 of 5": int(wins.loc["C", "A"]) == 4,
-    "B beats A on 4 of 5": int(wins.loc["B", "A"]) == 4,
-    "B beats C on 4 of 5": int(wins.loc["B", "C"]) == 4,
-    "median A = 10, median C = 7": (fig1_aggregates.loc["A", "median"], fig1_aggregates.loc["C", "median"]) == (10, 7),
-}
+fig1_scores = ch.fig1_scores()
+fig1_aggregates = ch.fig1_aggregates(fig1_scores)
+checks = ch.fig1_checks(fig1_scores, fig1_aggregates)
 assert all(checks.values()), checks
 out.table(fig1_scores, "paired_fig1_scores")
 out.table(fig1_aggregates, "paired_fig1_aggregates")
@@ -96,21 +69,7 @@ show(fig1_scores.T)
 show(fig1_aggregates)
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [1.5, 1]})
-palette = dict(zip("ABC", sns.color_palette("colorblind", 3)))
-for system in fig1_scores:
-    axes[0].plot(fig1_scores.index, fig1_scores[system], marker="o", lw=1.5, label=system, color=palette[system])
-axes[0].set(xlabel="test instance", ylabel="evaluation score", title="Fig. 1: scores of A, B, C", xticks=fig1_scores.index)
-axes[0].legend(title="system", loc="upper left")
-ranked = fig1_aggregates.copy()
-ranked["bt"] = ranked["bt"] / ranked["bt"].max() * ranked["mean"].max()  # put BT on the score scale for display
-ranked.columns = ["MEAN", "MEDIAN", "BT (rescaled)"]
-ranked.T.plot.bar(ax=axes[1], color=[palette[s] for s in ranked.index], rot=0)
-axes[1].set(title="Aggregates (BT rescaled: max = 10)", ylabel="aggregate")
-axes[1].legend(title="system", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-fig.tight_layout()
-out.figure(fig, "paired_fig1_example")
-plt.show()
+out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example")
 
 # %% [markdown]
 # MEAN cannot separate the three systems, MEDIAN ranks *A* = *B* above *C*, and BT ranks *B* > *C* > *A*. MEDIAN and
@@ -126,52 +85,14 @@ plt.show()
 # draw `n_per_type` instances of each type for all 5! = 120 permutations.
 
 # %%
-table2 = pd.DataFrame(
-    {"type 1": [23, 28], "type 2": [50, 45], "type 3": [40, 30], "type 4": [70, 65], "type 5": [60, 50]},
-    index=["S", "B"],
-)
-out.table(table2, "paired_table2_strengths")
+table2 = out.table(ch.table2_strengths(), "paired_table2_strengths")
 show(table2)
 
 # %%
-lam_s = table2.loc["S"].to_numpy(float)
-lam_b = table2.loc["B"].to_numpy(float)
-n_types = len(lam_s)
-noise_s = rng.standard_normal((n_types, n_per_type))
-noise_b = rng.standard_normal((n_types, n_per_type))
-rows = []
-for perm in itertools.permutations(range(n_types)):
-    # S's block of scores drawn for type perm[t] is paired with B's block for type t: S's sample (so its marginal,
-    # mean and median) is exactly the same for every permutation; only the pairing with B changes
-    s_scores = (lam_s[:, None] + noise_s)[list(perm)].ravel()
-    b_scores = (lam_b[:, None] + noise_b).ravel()
-    frame = pd.DataFrame({"S": s_scores, "B": b_scores})
-    bt = aggregate.bradley_terry(frame)
-    rows.append(
-        {
-            "permutation of S": " ".join(str(p + 1) for p in perm),
-            "mean S - mean B": s_scores.mean() - b_scores.mean(),
-            "median S - median B": np.median(s_scores) - np.median(b_scores),
-            "P(S > B)": pairwise.prob_better(s_scores, b_scores).prob,
-            "BT strength of S": bt["S"],
-            "types won by S": int(np.sum(lam_s[list(perm)] > lam_b)),
-        }
-    )
-pairings = pd.DataFrame(rows)
-out.table(pairings, "paired_appA1_permutations", index=False)
-summary = pd.DataFrame(
-    {
-        "permutations": [len(pairings)],
-        "distinct mean S - mean B": [pairings["mean S - mean B"].round(9).nunique()],
-        "distinct median S - median B": [pairings["median S - median B"].round(9).nunique()],
-        "min P(S > B)": [pairings["P(S > B)"].min()],
-        "max P(S > B)": [pairings["P(S > B)"].max()],
-        "share where BT prefers B": [(pairings["BT strength of S"] < 0.5).mean()],
-    }
-)
-out.table(summary, "paired_appA1_summary", index=False)
+pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, rng), "paired_appA1_permutations", index=False)
+summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
 show(summary.T.rename(columns={0: "value"}))
-show(pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]])
+show(ch.pairings_examples(pairings))
 
 # %% tags=["remove-input"]
 display(
@@ -196,65 +117,9 @@ display(
 # and a "hard" instance type), with *B* slightly better on average.
 
 # %% tags=["hide-input"]
-base = np.sort(np.concatenate([rng.normal(0.3, 0.08, n_fig2 // 2), rng.normal(0.7, 0.08, n_fig2 - n_fig2 // 2)]))
-a_sorted = base
-b_sorted = np.sort(base + 0.03 + rng.normal(0, 0.01, n_fig2))
-shift = int(0.3 * n_fig2)
-fig2_pairings = {
-    "sorted pairing": (a_sorted, b_sorted),
-    "shifted pairing": (a_sorted, np.roll(b_sorted, shift)),  # pair rank i of A with rank i - shift of B
-    "independent pairing": (a_sorted, rng.permutation(b_sorted)),
-}
-fig = plt.figure(figsize=(15, 5.2))
-grid = fig.add_gridspec(1, 3, wspace=0.35)
-colors = {"A": sns.color_palette("colorblind")[2], "B": sns.color_palette("colorblind")[0]}
-fig2_rows = []
-lo, hi = -0.05, 1.05
-for k, (title, (xa, xb)) in enumerate(fig2_pairings.items()):
-    ax = fig.add_subplot(grid[0, k])
-    divider = make_axes_locatable(ax)
-    ax_top = divider.append_axes("top", 0.7, pad=0.05, sharex=ax)
-    ax_right = divider.append_axes("right", 0.7, pad=0.05, sharey=ax)
-    p_b = pairwise.prob_better(xb, xa).prob
-    if p_b > 0.5:
-        ax.fill_between([lo, hi], [lo, hi], hi, color=colors["B"], alpha=0.12, lw=0)
-    else:
-        ax.fill_between([lo, hi], lo, [lo, hi], color=colors["A"], alpha=0.12, lw=0)
-    ax.scatter(xa, xb, s=4, alpha=0.35, color="0.25", rasterized=True)
-    ax.plot([lo, hi], [lo, hi], color="black", lw=1)
-    for stat, style in (("mean", "--"), ("median", ":")):
-        fa = np.mean if stat == "mean" else np.median
-        ax.axvline(fa(xa), color=colors["A"], ls=style, lw=1.6)
-        ax.axhline(fa(xb), color=colors["B"], ls=style, lw=1.6)
-    sns.kdeplot(x=xa, ax=ax_top, color=colors["A"], fill=True, bw_adjust=0.6)
-    sns.kdeplot(y=xb, ax=ax_right, color=colors["B"], fill=True, bw_adjust=0.6)
-    ax_top.axis("off")
-    ax_right.axis("off")
-    ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="score of A", ylabel="score of B" if k == 0 else "")
-    ax_top.set_title(f"{title}\nP(B > A) = {p_b:.2f}: BT prefers {'B' if p_b > 0.5 else 'A'}", fontsize=11)
-    fig2_rows.append(
-        {
-            "pairing": title,
-            "mean A": xa.mean(),
-            "mean B": xb.mean(),
-            "median A": np.median(xa),
-            "median B": np.median(xb),
-            "P(B > A)": p_b,
-            "MEAN prefers": "B" if xb.mean() > xa.mean() else "A",
-            "MEDIAN prefers": "B" if np.median(xb) > np.median(xa) else "A",
-            "BT prefers": "B" if p_b > 0.5 else "A",
-        }
-    )
-handles = [
-    plt.Line2D([], [], color="0.3", ls="--", label="means"),
-    plt.Line2D([], [], color="0.3", ls=":", label="medians"),
-    plt.Line2D([], [], color="black", label="$X_A = X_B$"),
-]
-fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.04))
-out.figure(fig, "paired_fig2_pairings")
-plt.show()
-fig2_table = pd.DataFrame(fig2_rows).set_index("pairing")
-out.table(fig2_table, "paired_fig2_summary")
+fig2_pairings = ch.fig2_pairings(n_fig2, rng)
+fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
+out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings")
 show(fig2_table)
 
 # %% [markdown]
@@ -269,56 +134,8 @@ show(fig2_table)
 # test-set sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
 
 # %% tags=["hide-input"]
-def random_setup(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    n = int(rng.choice([5, 11, 51, 201])) if kind != "continuous, even n" else int(rng.choice([4, 10, 50, 200]))
-    if kind == "discrete 1-5 ratings":
-        return rng.integers(1, 6, n).astype(float), rng.integers(1, 6, n).astype(float)
-    offset = rng.normal(0, 2, n) if kind == "types and outliers" else 0.0
-    a = rng.normal(0.1, 1, n) + offset
-    b = rng.normal(0.0, 1, n) + offset
-    if kind == "types and outliers":
-        outliers = rng.random(n) < 0.05
-        a[outliers] -= rng.exponential(10, outliers.sum())
-    return a, b
-
-
-kinds = ["continuous, odd n", "continuous, even n", "types and outliers", "discrete 1-5 ratings"]
-prop1_rows = []
-for i in range(n_prop1_setups):
-    kind = kinds[i % len(kinds)]
-    a, b = random_setup(kind, rng)
-    frame = pd.DataFrame({"A": a, "B": b})
-    bt = aggregate.bradley_terry(frame)
-    d = a - b
-    prop1_rows.append(
-        {
-            "kind": kind,
-            "n": len(a),
-            "BT sign": np.sign(bt["A"] - bt["B"]).astype(int),
-            "wins - losses sign": int(np.sign(np.sum(d > 0) - np.sum(d < 0))),
-            "median(A-B) sign": int(np.sign(np.median(d))),
-            "mean sign": int(np.sign(a.mean() - b.mean())),
-            "median sign": int(np.sign(np.median(a) - np.median(b))),
-        }
-    )
-prop1 = pd.DataFrame(prop1_rows)
-prop1_summary = prop1.groupby("kind", sort=False)[prop1.columns.drop("kind")].apply(
-    lambda g: pd.Series(
-        {
-            "setups": int(len(g)),
-            "BT = sign(wins - losses)": (g["BT sign"] == g["wins - losses sign"]).mean(),
-            "BT = sign(median of differences)": (g["BT sign"] == g["median(A-B) sign"]).mean(),
-            "... among decisive BT (no tie in wins)": (
-                g.loc[g["BT sign"] != 0, "BT sign"] == g.loc[g["BT sign"] != 0, "median(A-B) sign"]
-            ).mean(),
-            "BT ties (wins = losses)": (g["BT sign"] == 0).mean(),
-            "MEAN agrees with BT": (g["mean sign"] == g["BT sign"]).mean(),
-            "MEDIAN agrees with BT": (g["median sign"] == g["BT sign"]).mean(),
-        }
-    ),
-).astype({"setups": int})
-out.table(prop1, "paired_prop1_setups", index=False)
-out.table(prop1_summary, "paired_prop1_summary")
+prop1 = out.table(ch.prop1_setups(n_prop1_setups, rng), "paired_prop1_setups", index=False)
+prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
 show(prop1_summary)
 
 # %% tags=["remove-input"]
@@ -351,16 +168,7 @@ display(
 # Condorcet cycle (each beats the next on two of three instances).
 
 # %%
-appf = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C printed": [3, 2, 1], "C cyclic": [3, 1, 2]}, dtype=float)
-appf_rows = []
-for ties_policy in ("half", "drop", "loss"):
-    two = aggregate.bradley_terry(appf[["A", "B"]], ties=ties_policy, tol=1e-15)
-    appf_rows.append({"systems": "A, B", "ties": ties_policy, "A": two["A"], "B": two["B"], "C": np.nan})
-    for c in ("C printed", "C cyclic"):
-        three = aggregate.bradley_terry(appf[["A", "B", c]], ties=ties_policy, tol=1e-15)
-        appf_rows.append({"systems": f"A, B, {c}", "ties": ties_policy, "A": three["A"], "B": three["B"], "C": three[c]})
-appf_table = pd.DataFrame(appf_rows)
-out.table(appf_table, "paired_appF_transitivity", index=False)
+appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
 show(appf_table, 4)
 
 # %% tags=["remove-input"]

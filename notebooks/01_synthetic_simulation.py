@@ -40,109 +40,16 @@ tie_resolution = 1.0  # the ties experiment rounds scores to multiples of this
 output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
 
 # %% tags=["hide-input"]
-import time
-
-import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
 
-from analysis import aggregate, pairwise, simulate
-from analysis.plotting import MECHANISM_COLORS, MECHANISM_LABELS, Outputs, set_theme, show
+from analysis.chapters import simulation as ch
+from analysis.chapters.common import outputs
+from analysis.plotting import set_theme, show
 
 set_theme()
+out = outputs(ch.CHAPTER, globals())
 grid = dict(n_types=n_types, outlier_fraction=outlier_fractions, n_systems=n_systems, n_instances=n_instances)
-n_setups = int(np.prod([len(v) for v in grid.values()])) * n_datasets
-out = Outputs(
-    "01_synthetic_simulation",
-    dict(seed=seed, **grid, n_datasets=n_datasets, n_resamples=n_resamples, offset_scale=offset_scale,
-         tie_resolution=tie_resolution),
-    root=output_root,
-)
-PAPER = ["mean", "median", "bt"]
-X_LABELS = {
-    "n_systems": "number of systems",
-    "n_instances": "number of test instances",
-    "outlier_fraction": "fraction of outliers f",
-    "n_types": "number of instance types",
-}
-
-
-def run(label: str, names=PAPER, **options) -> pd.DataFrame:
-    """Run the whole grid once, timing it; the same seed gives the same datasets for every mechanism."""
-    start = time.perf_counter()
-    frame = simulate.run_grid(seed=seed, grid=grid, n_datasets=n_datasets, mechanism_names=names,
-                              offset_scale=offset_scale, **options)
-    timings[label] = time.perf_counter() - start
-    return frame
-
-
-def plot_fig3(summary: pd.DataFrame, names, title: str) -> plt.Figure:
-    """Eight panels (a)-(h): mean tau per x value with its 95% bootstrap interval, one line per mechanism."""
-    fig, axes = plt.subplots(2, 4, figsize=(12, 6.5), sharey=True)
-    for ax, (label, panel_title, _, x) in zip(axes.flat, simulate.FIG3_PANELS):
-        part = summary[summary.panel == label]
-        values = sorted(part.x_value.unique())
-        pos = {v: i for i, v in enumerate(values)}
-        width = 0.5 / len(names)
-        for k, name in enumerate(names):
-            line = part[part.mechanism == name].sort_values("x_value")
-            xs = np.array([pos[v] for v in line.x_value]) + (k - (len(names) - 1) / 2) * width * 0.6
-            ax.errorbar(xs, line.tau, yerr=[line.tau - line.low, line.high - line.tau], fmt="-o", ms=4, capsize=2,
-                        color=MECHANISM_COLORS[name], label=MECHANISM_LABELS[name])
-        ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
-        ax.set_xlabel(X_LABELS[x])
-        ax.set_title(f"({label}) {panel_title}", fontsize=11)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("Kendall's τ with the latent λ")
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 1.03), frameon=False)
-    fig.suptitle(title, y=1.07)
-    fig.tight_layout()
-    return fig
-
-
-SUBSETS = {  # the distinct setup subsets behind the eight panels
-    "easy (a, b)": "n_types == 1 and outlier_fraction == 0",
-    "outliers only (c)": "n_types == 1 and outlier_fraction > 0",
-    "types only (d)": "n_types > 1 and outlier_fraction == 0",
-    "types and outliers": "n_types > 1 and outlier_fraction > 0",
-    "all (g, h)": "index == index",
-}
-
-
-def headline(per_setup: pd.DataFrame, names) -> pd.DataFrame:
-    """Mean tau per mechanism over each subset of setups."""
-    rows = {k: per_setup.query(q)[[f"tau_{n}" for n in names]].mean() for k, q in SUBSETS.items()}
-    table = pd.DataFrame(rows).T
-    table.columns = [MECHANISM_LABELS[n] for n in names]
-    table.insert(0, "setups", [len(per_setup.query(q)) for q in SUBSETS.values()])
-    return table
-
-
-def variant(label: str, name: str, title: str, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One alternative reading: run the grid, save its tables and its Fig. 3, show its headline table."""
-    frame = run(label, PAPER, **options)
-    out.table(frame, f"{name}_per_setup", index=False)
-    panels = simulate.summarise_panels(frame, PAPER, rng=np.random.default_rng(seed), n_resamples=n_resamples)
-    out.table(panels, f"{name}_summary", index=False)
-    present(frame, panels, PAPER, title, name)
-    return frame, panels
-
-
-def present(frame: pd.DataFrame, panels: pd.DataFrame, names, title: str, name: str, headline_name=None):
-    """Save and show one Fig. 3 and the headline table of its setups (saved too when ``headline_name``)."""
-    figure = plot_fig3(panels, names, title)
-    out.figure(figure, name)
-    plt.show()
-    table = headline(frame, names)
-    if headline_name:
-        out.table(table, headline_name)
-    show(table)
-    return table
-
-
-timings: dict[str, float] = {}
+runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
 
 # %% [markdown]
 # ## The generator, on one setup
@@ -152,23 +59,9 @@ timings: dict[str, float] = {}
 # wins. MEAN and MEDIAN only see the distributions; BT sees the instance-by-instance comparisons.
 
 # %% tags=["hide-input"]
-example = simulate.simulate_setup(3, 30, 3, 0.025, rng=np.random.default_rng(seed), offset_scale=offset_scale)
-fig, ax = plt.subplots(figsize=(8, 3.2))
-order = np.argsort([example.instance_type[i] * 1000 + i for i in range(30)])
-for j, col in enumerate(example.scores.columns):
-    ax.plot(range(30), example.scores[col].to_numpy()[order], "o-", ms=4, lw=0.8,
-            label=f"{col} (λ = {example.latent[col]:.2f})")
-for i in np.flatnonzero(example.outlier[order]):
-    ax.axvspan(i - 0.4, i + 0.4, color="0.85", zorder=0)
-ax.set_xlabel("test instance (sorted by type; grey: outlier)")
-ax.set_ylabel("score")
-ax.legend(fontsize=8, loc="upper left")
-out.figure(fig, "paired_sim_example_setup")
-plt.show()
-example_aggregates = pd.DataFrame(
-    {name: fn(example.scores) for name, fn in aggregate.mechanisms("loss", PAPER).items()} | {"latent λ": example.latent}
-)
-show(example_aggregates)
+example = ch.example_setup(seed, offset_scale)
+out.figure(ch.plot_example_setup(example), "paired_sim_example_setup")
+show(ch.example_aggregates(example))
 
 # %% [markdown]
 # ## Fig. 3 — the 2,880 setups
@@ -178,41 +71,20 @@ show(example_aggregates)
 # percentile-bootstrap intervals over those setups (1,000 resamples in the full run).
 
 # %%
-per_setup = run("MEAN, MEDIAN, BT", PAPER)
-out.table(per_setup, "paired_fig3_per_setup", index=False)
-summary = simulate.summarise_panels(per_setup, PAPER, rng=np.random.default_rng(seed), n_resamples=n_resamples)
-out.table(summary, "paired_fig3_summary", index=False)
-display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {timings['MEAN, MEDIAN, BT']:.1f} s."))
+per_setup = out.table(runner.run("MEAN, MEDIAN, BT"), "paired_fig3_per_setup", index=False)
+summary = out.table(runner.panels(per_setup), "paired_fig3_summary", index=False)
+display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {runner.timings['MEAN, MEDIAN, BT']:.1f} s."))
 
 # %% [markdown]
 # The figure, then the mean τ over each group of setups (the panels' subsets; (e) and (f) mix the last two rows
 # with the others):
 
 # %% tags=["hide-input"]
-_ = present(per_setup, summary, PAPER, "Fig. 3 — Kendall's τ to the latent strengths (Section 4 generator)",
-            "paired_fig3_simulation", "paired_fig3_headline")
+_ = ch.report(out, per_setup, summary, ch.PAPER, "Fig. 3 — Kendall's τ to the latent strengths (Section 4 generator)",
+              "paired_fig3_simulation", "paired_fig3_headline")
 
 # %% tags=["remove-input"]
-def at(summary: pd.DataFrame, panel: str, x_value, name: str) -> float:
-    return float(summary.query("panel == @panel and x_value == @x_value and mechanism == @name").tau.iloc[0])
-
-
-def claims(summary: pd.DataFrame) -> str:
-    f_max, t_max = max(outlier_fractions), max(n_types)
-    c = {n: at(summary, "c", f_max, n) for n in PAPER}
-    c0 = {n: at(summary, "c", 0.0, n) for n in PAPER}
-    d = {n: at(summary, "d", t_max, n) for n in PAPER}
-    d1 = {n: at(summary, "d", 1, n) for n in PAPER}
-    return (
-        f"* **Outliers only (c).** From *f* = 0 to *f* = {f_max}, MEAN goes from τ = {c0['mean']:.3f} to "
-        f"{c['mean']:.3f}, MEDIAN from {c0['median']:.3f} to {c['median']:.3f}, BT from {c0['bt']:.3f} to "
-        f"{c['bt']:.3f}.\n"
-        f"* **Types only (d).** From 1 to {t_max} types, MEAN goes from {d1['mean']:.3f} to {d['mean']:.3f}, "
-        f"MEDIAN from {d1['median']:.3f} to {d['median']:.3f}, BT from {d1['bt']:.3f} to {d['bt']:.3f}."
-    )
-
-
-display(Markdown(claims(summary)))
+display(Markdown(ch.claims(summary)))
 
 # %% [markdown]
 # **What the panels show.** With one type and no outliers (a, b) the three mechanisms are within each other's
@@ -239,10 +111,10 @@ display(Markdown(claims(summary)))
 # seed and datasets, with those outliers in place of the permuted ones.
 
 # %%
-adversarial, adversarial_summary = variant("adversarial outliers", "paired_fig3_adversarial",
-                                           "Fig. 3 with the published code's adversarial outliers",
-                                           outliers="adversarial")
-display(Markdown(claims(adversarial_summary)))
+adversarial, adversarial_summary = ch.variant(out, runner, "adversarial outliers", "paired_fig3_adversarial",
+                                              "Fig. 3 with the published code's adversarial outliers",
+                                              outliers="adversarial")
+display(Markdown(ch.claims(adversarial_summary)))
 
 # %% [markdown]
 # **Appendix A.2 read literally.** A.2 says the λ<sub>i,j</sub> are drawn uniformly *per type and system*, which
@@ -251,24 +123,19 @@ display(Markdown(claims(adversarial_summary)))
 # what MEAN estimates, so this reading favours MEAN by construction.
 
 # %%
-appendix, appendix_summary = variant("Appendix A.2 strengths", "paired_fig3_appendix_a2",
-                                     "Fig. 3 under Appendix A.2's per-type strengths", strengths="appendix_a2")
+appendix, appendix_summary = ch.variant(out, runner, "Appendix A.2 strengths", "paired_fig3_appendix_a2",
+                                        "Fig. 3 under Appendix A.2's per-type strengths", strengths="appendix_a2")
 
 # %% tags=["remove-input"]
-readings = pd.concat(
-    {
-        "Section 4, permuted outliers (default)": headline(per_setup, PAPER).loc["all (g, h)"],
-        "Section 4, adversarial outliers (code)": headline(adversarial, PAPER).loc["all (g, h)"],
-        "Appendix A.2 strengths, permuted outliers": headline(appendix, PAPER).loc["all (g, h)"],
-    },
-    axis=1,
-).T.astype({"setups": int})
-out.table(readings, "paired_fig3_readings")
-best = {k: r[["MEAN", "MEDIAN", "BT"]].astype(float).idxmax() for k, r in readings.iterrows()}
+readings = out.table(ch.readings(**{
+    "Section 4, permuted outliers (default)": per_setup,
+    "Section 4, adversarial outliers (code)": adversarial,
+    "Appendix A.2 strengths, permuted outliers": appendix,
+}), "paired_fig3_readings")
 show(readings)
 display(Markdown(
-    "Best mechanism over all setups: " + "; ".join(f"{k}: **{v}**" for k, v in best.items()) + ". "
-    "Whether the paper's conclusion holds therefore depends on the reading: BT is the robust choice when outliers "
+    "Best mechanism over all setups: " + "; ".join(f"{k}: **{v}**" for k, v in ch.best_mechanism(readings).items())
+    + ". Whether the paper's conclusion holds therefore depends on the reading: BT is the robust choice when outliers "
     "are large and adversarial and types shift all systems together; with mild outliers MEAN stays competitive, and "
     "when types reorder the systems (A.2) the expected score is, by definition, what MEAN targets."
 ))
@@ -281,18 +148,13 @@ display(Markdown(
 # the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).
 
 # %%
-sequential = run("Elo, TrueSkill", ["elo", "trueskill"])
-ALL = PAPER + ["elo", "trueskill"]
-everything = per_setup.merge(sequential[list(simulate.GRID_KEYS) + ["tau_elo", "tau_trueskill"]],
-                             on=list(simulate.GRID_KEYS), validate="one_to_one")
+everything = ch.with_sequential(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]))
 out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
-everything_summary = simulate.summarise_panels(everything, ALL, rng=np.random.default_rng(seed),
-                                               n_resamples=n_resamples)
-_ = out.table(everything_summary, "paired_fig3_all_mechanisms_summary", index=False)
+everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
 
 # %% tags=["hide-input"]
-_ = present(everything, everything_summary, ALL, "Fig. 3 with Elo and TrueSkill added (Section 4 generator)",
-            "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline")
+_ = ch.report(out, everything, everything_summary, ch.ALL, "Fig. 3 with Elo and TrueSkill added (Section 4 generator)",
+              "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline")
 
 # %% tags=["remove-input"]
 gap = everything[["tau_elo", "tau_trueskill"]].rsub(everything.tau_bt, axis=0).mean()
@@ -312,30 +174,10 @@ display(Markdown(
 # system half a win. Same seeds again; only the rounding is new.
 
 # %%
-tied_loss = run("ties: loss", PAPER, resolution=tie_resolution)
-tied_half = run("ties: half", ["bt"], ties="half", resolution=tie_resolution)
-ties_table = tied_loss.rename(columns={"tau_bt": "tau_bt_loss"}).merge(
-    tied_half[list(simulate.GRID_KEYS) + ["tau_bt"]].rename(columns={"tau_bt": "tau_bt_half"}),
-    on=list(simulate.GRID_KEYS), validate="one_to_one",
-)
-out.table(ties_table, "paired_sim_ties_per_setup", index=False)
-boot = np.random.default_rng(seed)
-rows = {}
-for label, query in SUBSETS.items():
-    part = ties_table.query(query)
-    diff = pairwise.bootstrap_mean(part.tau_bt_half - part.tau_bt_loss, rng=boot, n_resamples=n_resamples)
-    rows[label] = {
-        "tie rate": part.tie_rate.mean(),
-        "MEAN": part.tau_mean.mean(),
-        "MEDIAN": part.tau_median.mean(),
-        "BT ties=loss": part.tau_bt_loss.mean(),
-        "BT ties=half": part.tau_bt_half.mean(),
-        "half − loss": diff[0],
-        "95% low": diff[1],
-        "95% high": diff[2],
-    }
-ties_summary = pd.DataFrame(rows).T
-out.table(ties_summary, "paired_sim_ties_summary")
+tied = ch.ties_table(runner.run("ties: loss", ch.PAPER, resolution=tie_resolution),
+                     runner.run("ties: half", ["bt"], ties="half", resolution=tie_resolution))
+out.table(tied, "paired_sim_ties_per_setup", index=False)
+ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples), "paired_sim_ties_summary")
 show(ties_summary)
 
 # %% tags=["remove-input"]
@@ -355,9 +197,7 @@ display(Markdown(
 # Wall time of each grid run on this machine (one process; compiled Elo and TrueSkill):
 
 # %% tags=["hide-input"]
-timing_table = pd.Series(timings, name="seconds").to_frame()
-timing_table["setups"] = n_setups
-show(timing_table, 1)
+show(runner.timing_table(), 1)
 
 # %% [markdown]
 # ## What differs from the paper, and why

@@ -1,14 +1,11 @@
 import os
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
-from analysis import data, tables
-
-MIRROR = data.default_mirror()
-needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+from analysis import data
+from tests.helpers import MIRROR
 
 settings.register_profile(
     "compendium", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -20,14 +17,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "compendium"))
 def fig1_scores() -> pd.DataFrame:
     """The Fig. 1 construction of the first chapter (equal means, medians 10/10/7)."""
     return pd.DataFrame({"A": [1, 5, 10, 15, 19], "B": [5, 10, 15, 19, 1], "C": [4, 7, 14, 18, 7]}, dtype=float)
-
-
-def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int, levels: int | None = None) -> pd.DataFrame:
-    """Score matrix with per-system offsets; integer ``levels`` makes ties frequent."""
-    values = rng.normal(0, 1, (n_instances, n_systems)) + rng.normal(0, 0.5, n_systems)
-    if levels:
-        values = np.round(values * levels / 4)
-    return pd.DataFrame(values, columns=[f"sys{i}" for i in range(n_systems)])
 
 
 @pytest.fixture(scope="session")
@@ -44,5 +33,5 @@ def fetched(tmp_path_factory):
 def prepared(fetched, tmp_path_factory):
     """Every table, prepared from ``fetched`` into a fresh directory."""
     out = tmp_path_factory.mktemp("processed")
-    tables.prepare(root=fetched, out=out)
+    data.prepare(root=fetched, out=out)
     return out

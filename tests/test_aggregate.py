@@ -9,15 +9,16 @@ import numpy as np
 import pandas as pd
 import pytest
 import trueskill as ts
-from conftest import random_scores
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from reference_impls import bt_loop, elo_loop, trueskill_loop
 
 from analysis import _kernels, aggregate
 from analysis.aggregate import AGGREGATORS, ConvergenceWarning, bradley_terry, elo, fit_bradley_terry, trueskill
 from analysis.pairwise import comparison_counts, win_matrix
+from tests.helpers import random_scores
+from tests.reference import bt_loop, elo_loop, trueskill_loop
+from tests.strategies import score_matrices, score_values
 
 TIGHT = dict(tol=1e-15, max_iter=100_000)
 
@@ -171,17 +172,6 @@ def test_trueskill_custom_environment_matches_package():
 
 # --- properties ----------------------------------------------------------------------------------------------------
 
-score_values = st.integers(min_value=0, max_value=6).map(float)
-
-
-@st.composite
-def score_matrices(draw, min_systems=2, max_systems=6):
-    n_sys = draw(st.integers(min_systems, max_systems))
-    n_inst = draw(st.integers(1, 25))
-    values = draw(arrays(np.float64, (n_inst, n_sys), elements=score_values))
-    return pd.DataFrame(values, columns=[f"s{i}" for i in range(n_sys)])
-
-
 def _connected_for_drop(scores):
     wins, _ = comparison_counts(scores.to_numpy())
     return ((wins + wins.T) > 0).sum() > 0
@@ -260,3 +250,23 @@ def test_max_iter_warns_instead_of_returning_silently():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit_bradley_terry(wins)
+
+
+@pytest.mark.parametrize("ties", ["half", "loss"])
+@pytest.mark.parametrize("seed", range(3))
+def test_elo_equals_evalica_elo_on_the_same_games(ties, seed):
+    """evalica.elo, fed our games in our order (pairs in column order, instances in row order), gives our ratings."""
+    scores = random_scores(np.random.default_rng(seed), 30, 4, levels=3)
+    xs, ys, winners = [], [], []
+    for a, b in itertools.combinations(scores.columns, 2):
+        for x, y in zip(scores[a], scores[b]):
+            xs.append(a)
+            ys.append(b)
+            if x > y:
+                winners.append(evalica.Winner.X)
+            elif x < y or ties == "loss":
+                winners.append(evalica.Winner.Y)
+            else:
+                winners.append(evalica.Winner.Draw)
+    ref = evalica.elo(xs, ys, winners, initial=1500.0, k=20.0, solver="naive").scores
+    np.testing.assert_allclose(elo(scores, ties=ties).to_numpy(), ref[scores.columns].to_numpy(), rtol=0, atol=1e-9)

@@ -60,3 +60,35 @@ def test_compare_aggregators_custom_mechanisms_and_small_k():
     row = agreement.compare_aggregators(scores, {"mean": mean, "median": median}, k=3)
     assert list(row.index) == ["n_instances", "n_systems", "mean_median_disagree", "mean_median_top1", "mean_median_top3"]
     assert row["mean_median_disagree"] == 1 and row["mean_median_top1"] == 1 and row["mean_median_top3"] == 0
+
+
+def test_mechanism_names_with_underscores_are_never_split():
+    """Pairs are tuples: evalica's ``average_win_rate`` works as a mechanism name."""
+    scores = pd.DataFrame({"x": [1.0, 2, 3, 4], "y": [2.0, 1, 4, 3], "z": [0.0, 0, 1, 5]})
+    fns = {"mean": mean, "average_win_rate": median}
+    row = agreement.compare_aggregators(scores, fns)
+    pair = ("mean", "average_win_rate")
+    assert agreement.mechanism_pairs(fns) == [pair]
+    assert agreement.measure_column(pair, "top1") == "mean_average_win_rate_top1"
+    assert row[agreement.measure_column(pair, "disagree")] == agreement.disagreement(mean(scores), median(scores))
+
+
+def test_compare_aggregators_aligns_each_result_on_the_systems():
+    """A mechanism that returns the same scores in another system order agrees completely (issue: it read 1.0)."""
+    scores = pd.DataFrame({"a": [1.0, 2, 3], "b": [3.0, 4, 5], "c": [0.0, 9, 9]})
+    row = agreement.compare_aggregators(scores, {"mean": mean, "reversed": lambda s: mean(s).iloc[::-1]})
+    assert row["mean_reversed_disagree"] == 0.0 and row["mean_reversed_top1"] == 0.0
+    with pytest.raises(ValueError, match="returned systems"):
+        agreement.compare_aggregators(scores, {"mean": mean, "bad": lambda s: mean(s).rename({"a": "q"})})
+
+
+def test_top_k_cuts_boundary_ties_by_the_chosen_column():
+    scores = [3.0, 5.0, 5.0, 1.0]
+    assert agreement.top_k(scores, 1) == [1] and agreement.top_k(scores, 1, "last") == [2]
+    assert agreement.top_k(scores, 2) == agreement.top_k(scores, 2, "last") == [1, 2]
+    assert agreement.top_k([2.0, 2, 2, 0], 2, "last") == [1, 2]
+    for bad in (0, 5, True, 2.5):
+        with pytest.raises(ValueError, match="k must be an integer"):
+            agreement.top_k(scores, bad)
+    with pytest.raises(ValueError, match="unknown tie_break"):
+        agreement.top_k(scores, 1, "random")

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import data, rebuild, tables, textmetrics
-from analysis.data import DataError, DataFile
+from analysis import data
+from analysis.data import DataError, DataFile, paired, raw, tables, textmetrics
+from tests.helpers import MIRROR, needs_mirror
 
 ROOT = Path(__file__).resolve().parent.parent
-from conftest import MIRROR, needs_mirror
 
 
 def _file(tmp_path: Path, payload: bytes, name="x.bin", source="test") -> DataFile:
@@ -100,7 +100,7 @@ def test_unreachable_source_without_mirror_is_a_clear_error(tmp_path, monkeypatc
     def offline(*args, **kwargs):
         raise urllib.error.URLError("no network")
 
-    monkeypatch.setattr(data.urllib.request, "urlopen", offline)
+    monkeypatch.setattr(raw.urllib.request, "urlopen", offline)
     f = _file(tmp_path, b"bytes")
     with pytest.raises(DataError, match=r"cannot fetch x\.bin from source 'test': no mirror, and https://\S+ is unreachable"):
         data.fetch_file(f, root=tmp_path / "raw", mirror=None)
@@ -200,9 +200,9 @@ def test_paired_setups_shapes(prepared):
 def test_wmt_scores_are_the_metrics_of_the_texts(prepared, fetched):
     """Spot check: rescoring a few segments straight from the raw text gives the table's values."""
     t = tables.load_table("paired_setups", out=prepared)
-    ref_file, outputs = rebuild.wmt_inventory()[("WMT18", "et-en")]
+    ref_file, outputs = paired.wmt_inventory()[("WMT18", "et-en")]
     system, out_file = outputs[3]
-    refs, hyps = rebuild.read_lines(ref_file, fetched), rebuild.read_lines(out_file, fetched)
+    refs, hyps = paired.read_lines(ref_file, fetched), paired.read_lines(out_file, fetched)
     scorer = textmetrics.SegmentScorer()
     for segment in (0, 777, len(refs) - 1):
         expected = dict(zip(textmetrics.SEGMENT_METRICS, scorer.score(hyps[segment], refs[segment])))
@@ -211,7 +211,7 @@ def test_wmt_scores_are_the_metrics_of_the_texts(prepared, fetched):
 
 
 def test_wmt_inventory_has_17_pairs_with_aligned_names():
-    inventory = rebuild.wmt_inventory()
+    inventory = paired.wmt_inventory()
     assert len(inventory) == 17
     assert sorted({c for c, _ in inventory}) == ["WMT17", "WMT18", "WMT19"]
     assert sum(len(outputs) for _, outputs in inventory.values()) == 207
@@ -225,9 +225,9 @@ def test_misaligned_system_output_is_a_clear_error(tmp_path, monkeypatch):
         target = tmp_path / "raw" / f.relpath
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(payload)
-    monkeypatch.setattr(rebuild, "wmt_inventory", lambda: {("WMT17", "de-en"): (ref, [("X.1", out)])})
+    monkeypatch.setattr(paired, "wmt_inventory", lambda: {("WMT17", "de-en"): (ref, [("X.1", out)])})
     with pytest.raises(data.DataError, match="has 2 segments but the reference .* has 3"):
-        rebuild.build_wmt(root=tmp_path / "raw", cache_dir=tmp_path / "cache")
+        paired.build_wmt(root=tmp_path / "raw", cache_dir=tmp_path / "cache")
     assert not any((tmp_path / "cache").iterdir())
 
 
@@ -236,7 +236,7 @@ def test_read_lines_splits_on_newline_only(tmp_path):
     f = _file(tmp_path, payload, "t.txt")
     (tmp_path / f.relpath).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / f.relpath).write_bytes(payload)
-    assert rebuild.read_lines(f, tmp_path) == ["a\u2028still a", "b"]
+    assert paired.read_lines(f, tmp_path) == ["a\u2028still a", "b"]
 
 
 @needs_mirror

@@ -3,7 +3,6 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import random_scores
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -11,6 +10,7 @@ from scipy import stats
 
 from analysis import pairwise
 from analysis.aggregate import bradley_terry, mean
+from tests.helpers import random_scores
 
 
 @given(arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(2, 7)), elements=st.integers(0, 4).map(float)))
@@ -114,3 +114,53 @@ def test_bootstrap_mean_interval_close_to_normal_theory():
     half_width = (ci["high"] - ci["low"]) / 2
     expected = 1.96 * scores.std() / np.sqrt(400)
     np.testing.assert_allclose(half_width, expected, rtol=0.15)
+
+
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=40), st.integers(0, 2**32 - 1))
+def test_bootstrap_mean_interval_contains_the_estimate(values, seed):
+    est, low, high = pairwise.bootstrap_mean(values, rng=seed, n_resamples=200)
+    assert low - 1e-9 <= est <= high + 1e-9
+    assert est == pytest.approx(np.mean(values))
+
+
+def test_bootstrap_mean_is_a_named_interval_and_refuses_nan():
+    interval = pairwise.bootstrap_mean([1.0, 2.0, 4.0], rng=0, n_resamples=100)
+    assert isinstance(interval, pairwise.Interval) and interval.estimate == pytest.approx(7 / 3)
+    assert tuple(interval) == (interval.estimate, interval.low, interval.high)
+    with pytest.raises(ValueError, match="NaN"):
+        pairwise.bootstrap_mean([1.0, np.nan], rng=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bootstrap_mean_equals_scipy_percentile_bootstrap(seed):
+    """Same generator, same draws: scipy.stats.bootstrap(method="percentile") gives the same interval."""
+    x = np.random.default_rng(100 + seed).gamma(2.0, size=37)
+    ours = pairwise.bootstrap_mean(x, rng=np.random.default_rng(seed), n_resamples=999)
+    ref = stats.bootstrap((x,), np.mean, n_resamples=999, method="percentile", vectorized=True,
+                          rng=np.random.default_rng(seed)).confidence_interval
+    assert (ours.low, ours.high) == pytest.approx((ref.low, ref.high), rel=1e-12)
+
+
+def test_bootstrap_ci_equals_scipy_percentile_bootstrap_for_the_mean():
+    """bootstrap_ci resamples rows; for MEAN and one system it is scipy's percentile bootstrap of the mean."""
+    scores = random_scores(np.random.default_rng(5), 29, 2)
+    ours = pairwise.bootstrap_ci(scores, mean, rng=np.random.default_rng(3), n_resamples=500)
+    ref = stats.bootstrap((scores["sys0"].to_numpy(),), np.mean, n_resamples=500, method="percentile",
+                          vectorized=True, rng=np.random.default_rng(3)).confidence_interval
+    assert (ours.loc["sys0", "low"], ours.loc["sys0", "high"]) == pytest.approx((ref.low, ref.high), rel=1e-12)
+
+
+def test_bootstrap_summary_equals_one_bootstrap_per_group_and_column():
+    frame = pd.DataFrame({"g": [2, 1, 1, 2, 1, 2], "a": [0.1, 0.5, np.nan, 0.3, 0.2, 0.9], "b": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]})
+    got = pairwise.bootstrap_summary(frame, ["a", "b"], by="g", rng=7, n_resamples=300)
+    gen = np.random.default_rng(7)
+    expected = []
+    for g, group in frame.groupby("g", sort=True):  # sorted groups, then the columns in order, one generator
+        for column in ("a", "b"):
+            values = group[column].dropna()
+            expected.append((g, column, *pairwise.bootstrap_mean(values, rng=gen, n_resamples=300), len(values)))
+    assert [tuple(r) for r in got.itertuples(index=False)] == expected
+    overall = pairwise.bootstrap_summary(frame, ["a"], rng=7, n_resamples=300)
+    assert list(overall.columns) == ["column", "estimate", "low", "high", "n"] and overall.n.iloc[0] == 5
+    with pytest.raises(ValueError, match=r"no column\(s\) \['c'\]"):
+        pairwise.bootstrap_summary(frame, ["c"], rng=0)

@@ -3,8 +3,6 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from scipy import stats
 
 from analysis import simulate
@@ -132,18 +130,6 @@ def test_the_paper_mechanisms_behave_as_section4_predicts():
 def test_tie_rate_counts_tied_pairs():
     values = np.array([[1.0, 1.0, 2.0], [0.0, 0.0, 0.0]])
     assert simulate._tie_rate(values) == pytest.approx((1 + 3) / (2 * 3))
-
-
-@given(st.lists(st.floats(-5, 5), min_size=1, max_size=40), st.integers(0, 2**32 - 1))
-def test_bootstrap_mean_interval_contains_the_estimate(values, seed):
-    est, low, high = simulate.bootstrap_mean(values, rng=seed, n_resamples=200)
-    assert low - 1e-9 <= est <= high + 1e-9
-    assert est == pytest.approx(np.mean(values))
-
-
-def test_bootstrap_mean_refuses_nan():
-    with pytest.raises(ValueError, match="NaN"):
-        simulate.bootstrap_mean([1.0, np.nan], rng=0)
 
 
 def test_summarise_panels_covers_every_panel_and_x_value():

@@ -73,5 +73,5 @@ def test_agreement_rejects_mismatched_vectors():
         agreement.disagreement(pd.Series([1, 2], index=["a", "b"]), pd.Series([1, 2], index=["a", "c"]))
     with pytest.raises(ValueError, match="constant"):
         agreement.disagreement([1, 1, 1], [1, 2, 3])
-    with pytest.raises(ValueError, match="k must be between"):
+    with pytest.raises(ValueError, match="k must be an integer between"):
         agreement.top_k_differs([1, 2], [2, 1], 3)

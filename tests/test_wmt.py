@@ -3,11 +3,12 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import needs_mirror
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis import tables, wmt
+from analysis import wmt
+from analysis.data import tables
+from tests.helpers import needs_mirror
 
 
 def _judgments(rows):

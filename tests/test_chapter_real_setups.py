@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate, realsetups
+from analysis import aggregate, agreement
 from analysis.agreement import compare_aggregators
-
-from conftest import random_scores
+from analysis.chapters import real_setups as realsetups
+from tests.helpers import random_scores
 
 
 def _long(matrix: pd.DataFrame, collection="C", dataset="d", metric="m") -> pd.DataFrame:
@@ -35,10 +35,10 @@ def test_disagreement_rows_have_the_issue_columns_in_order():
     rng = np.random.default_rng(1)
     setups = [(("C", "d", f"m{i}"), random_scores(rng, 20, 5, levels=3)) for i in range(3)]
     rows = realsetups.disagreement_rows(setups, "loss")
-    pairs = realsetups.mechanism_pairs()
-    assert pairs[:2] == ["mean_median", "mean_bt"] and pairs[-1] == "elo_trueskill" and len(pairs) == 10
+    pairs = agreement.mechanism_pairs(realsetups.MECHANISMS)
+    assert pairs[:2] == [("mean", "median"), ("mean", "bt")] and pairs[-1] == ("elo", "trueskill") and len(pairs) == 10
     expected = ["collection", "dataset", "metric", "n_instances", "n_systems"] + [
-        f"{p}_{m}" for p in pairs for m in ("disagree", "top1", "top3")]
+        agreement.measure_column(p, m) for p in pairs for m in ("disagree", "top1", "top3")]
     assert list(rows.columns) == expected
     direct = compare_aggregators(setups[0][1], realsetups.aggregators("loss"))
     assert rows.iloc[0][expected[3:]].astype(float).equals(direct[expected[3:]].astype(float))
@@ -56,14 +56,14 @@ def test_tie_policies_differ_only_where_ties_exist():
 
 def test_summarise_is_the_unweighted_mean_over_setups():
     per_setup = pd.DataFrame({"a_b_disagree": [0.1, 0.3, np.nan], "a_b_top1": [0.0, 1.0, 1.0], "a_b_top3": [1.0, 1.0, 0.0]})
-    out = realsetups.summarise(per_setup, ["a_b"], rng=0, n_resamples=200).loc["a_b"]
+    out = realsetups.summarise(per_setup, [("a", "b")], rng=0, n_resamples=200).loc["a_b"]
     assert out.disagree == pytest.approx(0.2) and out.top1 == pytest.approx(2 / 3)
     assert out.disagree_low <= out.disagree <= out.disagree_high
 
 
 def test_agreement_matrix_by_hand():
     sig = pd.DataFrame({"x": [True, True, False, False], "y": [True, False, True, False]})
-    m = realsetups.agreement_matrix(sig)
+    m = agreement.agreement_matrix(sig)
     assert m.loc["x", "x"] == 0.5 and m.loc["x", "y"] == 0.5 and m.loc["y", "x"] == 0.5
 
 
@@ -78,7 +78,7 @@ def test_significance_agreement_counts_pairs():
 
 def test_paper_appendix_f_example_becomes_a_tie():
     m = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C": [3, 1, 2]}, dtype=float)
-    found = realsetups.iia_violations(m)
+    found = agreement.iia_violations(m)
     assert len(found) == 3 and set(found.kind) == {"tied"}
     ab = found[(found.a == "A") & (found.b == "B")].iloc[0]
     assert ab.alone == "b" and ab.with_c == "tie" and ab.winner_share == pytest.approx(2 / 3)
@@ -88,7 +88,7 @@ def test_paper_appendix_f_example_becomes_a_tie():
 def test_iia_search_equals_brute_force_bt_fits(seed, n_instances):
     rng = np.random.default_rng(seed)
     m = random_scores(rng, n_instances, 6, levels=4)
-    found = realsetups.iia_violations(m)
+    found = agreement.iia_violations(m)
     expected = set()
     for trio in combinations(m.columns, 3):
         s = aggregate.bradley_terry(m[list(trio)], ties="half", tol=1e-20)

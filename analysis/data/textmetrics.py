@@ -39,6 +39,27 @@ def library_versions() -> dict[str, str]:
     return {lib: version(lib) for lib in ("sacrebleu", "rouge-score", "pycocoevalcap")}
 
 
+def sentence_signature(metric) -> str:
+    """sacrebleu's signature of a metric used at sentence level with one reference (it is only known once the metric
+    has scored something, so it scores one dummy sentence first)."""
+    metric.sentence_score("a", ["a"])
+    return metric.get_signature().format()
+
+
+def metric_signatures() -> dict[str, str]:
+    """What exactly computed the recomputed scores: sacrebleu's own signatures of BLEU-1..4 and chrF++ as configured
+    in :class:`SegmentScorer`, and the library versions. Recorded in the provenance of every table that holds them."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    bleu = {f"BLEU_{n}": sentence_signature(BLEU(effective_order=True, max_ngram_order=n)) for n in (1, 2, 3, 4)}
+    return bleu | {
+        "Chrfpp": sentence_signature(CHRF(word_order=2)),
+        "ROUGE": f"rouge-score {version('rouge-score')}, F1, Porter stemmer",
+        "JS": "negated Jensen-Shannon divergence, base 2, lower-cased sacrebleu 13a tokens",
+        "COCO": f"pycocoevalcap {version('pycocoevalcap')}",
+    }
+
+
 def _ngrams(tokens: list[str], n: int) -> Counter:
     return Counter(zip(*(tokens[i:] for i in range(n))))
 

@@ -37,11 +37,21 @@ import pandas as pd
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from .data import DataError, DataFile, find, load_pickle, read_verified, source_files
-from .rebuild import read_lines
-from .textmetrics import rouge_tokenizer
+from .raw import read_lines, read_verified
+from .pickles import load_pickle
+from .registry import DataError, DataFile, Table, find, source_files
+from .textmetrics import rouge_tokenizer, sentence_signature
 
-COLUMNS = ["domain", "dataset", "item", "system", "rater", "rater_kind", "score"]
+SCHEMA = {
+    "domain": "string",
+    "dataset": "string",
+    "item": "string",
+    "system": "string",
+    "rater": "string",
+    "rater_kind": "string",
+    "score": "float64",
+}
+COLUMNS = list(SCHEMA)
 MT = "machine translation"
 
 WMT22_ZHEN_METRICS = {  # file stem -> rater name
@@ -68,14 +78,19 @@ def _rows(domain, dataset, rater, kind, frame: pd.DataFrame) -> pd.DataFrame:
 
 def read_mtme_scores(f: DataFile, root=None) -> pd.DataFrame:
     """An mt-metrics-eval ``.seg.score`` file (``system<TAB>score`` per line, each system's segments in source
-    order; ``None`` = not rated) as (system, item, score)."""
+    order; ``None`` = not rated) as (system, item, score). Fields are separated by any whitespace, as
+    mt-metrics-eval's own reader (``line.split()``) allows."""
     systems, scores = [], []
     for number, line in enumerate(read_lines(f, root), 1):
-        system, sep, value = line.partition("\t")
-        if not sep:
-            raise DataError(f"{f.path}:{number}: expected 'system<TAB>score'")
+        fields = line.split()
+        if len(fields) != 2:
+            raise DataError(f"{f.path}:{number}: expected 'system<whitespace>score', got {line!r}")
+        system, value = fields
+        try:
+            scores.append(np.nan if value == "None" else float(value))
+        except ValueError:
+            raise DataError(f"{f.path}:{number}: score {value!r} is not a number or None") from None
         systems.append(system)
-        scores.append(np.nan if value == "None" else float(value))
     frame = pd.DataFrame({"system": systems, "score": scores})
     frame["item"] = frame.groupby("system", sort=False).cumcount()
     sizes = frame.groupby("system", sort=False).size()
@@ -237,7 +252,18 @@ def build_scores(root=None, jobs: int | None = None) -> tuple[pd.DataFrame, list
 
 # -- ChatGPT head-to-head on SummEval -------------------------------------------------------------------------------
 
-H2H_COLUMNS = ["aspect", "system_1", "system_2", "document", "order", "response", "preferred", "expert_1", "expert_2"]
+H2H_SCHEMA = {
+    "aspect": "string",
+    "system_1": "string",
+    "system_2": "string",
+    "document": "string",
+    "order": "string",
+    "response": "string",
+    "preferred": "string",
+    "expert_1": "float64",
+    "expert_2": "float64",
+}
+H2H_COLUMNS = list(H2H_SCHEMA)
 _H2H_FILE = re.compile(r"comp_res/gpt-3\.5-turbo-0301/(?P<a>M\d+)-(?P<b>M\d+)_(?P<aspect>[a-z]+)(?P<toggle>_toggle)?"
                        r"\.result$")
 
@@ -270,3 +296,19 @@ def build_llm_h2h(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
             records.append((m["aspect"], m["a"], m["b"], entry["id"], "toggled" if toggled else "original",
                             entry["resp"], preferred, entry["human_score_1"], entry["human_score_2"]))
     return pd.DataFrame(records, columns=H2H_COLUMNS), inputs
+
+
+def lexical_signatures() -> dict[str, str]:
+    """sacrebleu's signatures of the sentence BLEU and chrF computed here (:func:`sentence_bleu_chrf`)."""
+    return {"BLEU": sentence_signature(BLEU(effective_order=True)).replace("nrefs:1|", ""),
+            "chrF": sentence_signature(CHRF()).replace("nrefs:1|", ""),
+            "references": "1 for the WMT datasets, 11 for SummEval",
+            "ROUGE": "rouge-score, F1, Porter stemmer (summeval)"}
+
+
+TABLES = (
+    Table("favi_scores", SCHEMA, ("mqm-wmt22-ende", "wmt22-ende-text", "gemba", "mtme-wmt22-zhen", "mqm-wmt21",
+                                  "wmt21-ende-text", "summeval", "usr", ("bt-eval", r"Dialogue")),
+          build_scores, provenance=lexical_signatures),
+    Table("favi_llm_h2h", H2H_SCHEMA, ("llm-summeval",), build_llm_h2h),
+)

@@ -27,7 +27,68 @@ import re
 import numpy as np
 import pandas as pd
 
-from .data import DataFile, read_verified, source_files
+from .raw import read_verified
+from .registry import DataFile, Table, source_files
+
+WMT_JUDGMENTS = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "style": "string",
+    "hit": "string",
+    "worker": "string",
+    "system": "string",
+    "document": "string",
+    "segment": "string",
+    "item_type": "string",
+    "z": "float64",
+    "raw": "float64",
+    "time": "float64",
+}
+WMT_SEGMENTS = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "system": "string",
+    "segment": "string",
+    "raw": "float64",
+    "z": "float64",
+    "n": "int32",
+}
+WMT_OFFICIAL_RANKINGS = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "rank": "int16",
+    "system": "string",
+    "name": "string",
+    "raw": "float64",
+    "z": "float64",
+    "n_segments": "int32",
+    "n_judgments": "int32",
+}
+WMT_OFFICIAL_WILCOXON = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "table": "string",
+    "system_a": "string",
+    "system_b": "string",
+    "diff": "float64",
+    "significance": "string",
+    "p_value": "float64",
+}
+WMT_OFFICIAL_CLUSTERS = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "system": "string",
+    "wins": "int16",
+    "total": "int16",
+    "cluster_start": "int16",
+    "cluster_end": "int16",
+    "end_of_cluster": "bool",
+}
 
 #: collection -> (registry source, folder inside the repository, year, style)
 COLLECTIONS = {
@@ -306,3 +367,24 @@ def build_clusters(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
                 "end_of_cluster": frame["END_OF_CLUSTER"].astype(bool),
             }))
     return pd.concat(parts, ignore_index=True), inputs
+
+
+TABLES = (
+    Table("wmt_judgments", WMT_JUDGMENTS, (
+        ("wmt18-humaneval", r"good-stnd-redup|ad-seg-scores"),
+        ("wmt21-humaneval", r"good-stnd-redup|ad-good-raw-redup|ad-seg-scores"),
+        ("wmt22-humaneval", r"good-stnd-redup|ad-seg-scores"),
+    ), build_judgments),
+    Table("wmt_segments", WMT_SEGMENTS, tuple(
+        (s, r"ad-seg-scores") for s in ("wmt18-humaneval", "wmt20-da", "wmt21-humaneval", "wmt22-humaneval")
+    ), build_segments),
+    Table("wmt_official_rankings", WMT_OFFICIAL_RANKINGS, (
+        ("wmt18-humaneval", r"ad-sys-"), "wmt19-rankings", ("wmt20-da", r"ad-sys-scores"),
+        ("wmt21-humaneval", r"ad-sys-"), ("wmt22-humaneval", r"ad-sys-"),
+    ), build_rankings),
+    Table("wmt_official_wilcoxon", WMT_OFFICIAL_WILCOXON, tuple(
+        (s, r"wilcoxon|adwilcox") for s in ("wmt18-humaneval", "wmt20-da", "wmt21-humaneval", "wmt22-humaneval")
+    ), build_wilcoxon),
+    Table("wmt_official_clusters", WMT_OFFICIAL_CLUSTERS,
+          (("wmt18-humaneval", r"clusters"), ("wmt21-humaneval", r"clusters")), build_clusters),
+)

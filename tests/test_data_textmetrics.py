@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from analysis import textmetrics
-from analysis.textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, js_divergence
+from analysis.data import textmetrics
+from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, js_divergence
 
 PAIRS = [
     ("The cat sat on the mat.", "The cat is sitting on the mat."),
@@ -90,3 +90,18 @@ def test_caption_scores_match_pycocoevalcap_and_reject_missing_images():
 def test_caption_tokens():
     assert textmetrics.caption_tokens("A Cat, on the  mat!") == "a cat on the mat"
     assert set(textmetrics.library_versions()) == {"sacrebleu", "rouge-score", "pycocoevalcap"}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_js_divergence_equals_scipy_jensenshannon(seed):
+    """scipy returns the Jensen-Shannon *distance*, the square root of the divergence."""
+    from scipy.spatial.distance import jensenshannon
+
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(12)]
+    p = Counter(rng.choice(words, size=20).tolist())
+    q = Counter(rng.choice(words, size=15).tolist())
+    keys = sorted(set(p) | set(q))
+    expected = jensenshannon([p[k] for k in keys], [q[k] for k in keys], base=2) ** 2
+    assert js_divergence(p, q) == pytest.approx(expected, abs=1e-12)
+    assert js_divergence(p, Counter()) == 1.0

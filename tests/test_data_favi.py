@@ -5,11 +5,11 @@ import json
 
 import numpy as np
 import pytest
-from conftest import needs_mirror
 from sacrebleu.metrics import BLEU, CHRF
 
-from analysis import favidata, tables
-from analysis.data import DataError, DataFile, find, read_verified
+from analysis.data import DataError, DataFile, find, read_verified, tables
+from analysis.data import favi as favidata
+from tests.helpers import needs_mirror
 
 
 @pytest.fixture(scope="module")
@@ -105,9 +105,22 @@ def test_llm_head_to_head(prepared):
 def test_mtme_reader_rejects_ragged_files(tmp_path, monkeypatch):
     payload = b"A\t1.0\nA\tNone\nB\t2.0\n"
     f = DataFile("test", "o/r", "0" * 40, "x.seg.score", len(payload), "0")
-    monkeypatch.setattr("analysis.rebuild.read_verified", lambda *_: payload)
+    monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: payload)
     with pytest.raises(DataError, match="different numbers of segments"):
         favidata.read_mtme_scores(f)
-    monkeypatch.setattr("analysis.rebuild.read_verified", lambda *_: b"A\t1.0\nA\tNone\n")
+    monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: b"A\t1.0\nA\tNone\n")
     frame = favidata.read_mtme_scores(f)
     assert frame["score"].isna().tolist() == [False, True] and frame["item"].tolist() == [0, 1]
+
+
+def test_mtme_reader_accepts_any_whitespace_and_names_bad_lines(monkeypatch):
+    f = DataFile("test", "o/r", "0" * 40, "x.seg.score", 0, "0")
+    monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: b"A 1.0\nA\t 2.5\nB  3\nB\tNone\n")
+    frame = favidata.read_mtme_scores(f)
+    assert frame["system"].tolist() == ["A", "A", "B", "B"] and frame["score"].tolist()[:3] == [1.0, 2.5, 3.0]
+    monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: b"A\t1.0\nA\n")
+    with pytest.raises(DataError, match=r"x.seg.score:2: expected"):
+        favidata.read_mtme_scores(f)
+    monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: b"A\tabc\n")
+    with pytest.raises(DataError, match=r"x.seg.score:1: score 'abc'"):
+        favidata.read_mtme_scores(f)

@@ -1,4 +1,12 @@
-"""Evaluation setups rebuilt from text: WMT17-19 to-English and COCO captioning (Peyrard et al. 2021, §5).
+"""The ``paired_setups`` table: the paired paper's real evaluation setups (Peyrard et al. 2021, §5).
+
+One row per (collection, dataset, metric, instance, system) score, in long format. ``TAC`` 08/09/11 and ``Dialogue``
+tc/pc are the paper's exact setups (BT-eval pickles, 13 metrics each). ``CNNDM``/``realsumm`` is a stand-in for
+the paper's CNN/DM setups: REALSumm's 100 test documents x 24 systems (14 abstractive + 11 extractive files; BART is
+listed in both with identical summaries and scores, and kept once) with per-summary ROUGE-1/2/L F1, BERTScore F1,
+MoverScore and JS-2. JS scores are *negated* Jensen-Shannon divergences in both sources (higher is better), kept as
+published. ``WMT17``/``WMT18``/``WMT19`` x language pair and ``COCO``/``val2014-4800`` are rebuilt from text with
+recomputed metrics, as follows.
 
 The paper's MT and captioning score matrices were never published; their inputs were. Here each setup's metric
 scores are recomputed from the system outputs and references (:mod:`analysis.textmetrics` states every metric's
@@ -29,15 +37,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .data import DataError, DataFile, find, load_registry, read_verified
-from .files import atomic_write
-from .textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, library_versions
+from ..files import atomic_write
+from ..paths import processed_dir
+from .raw import read_lines, read_verified
+from .pickles import load_pickle
+from .registry import DataError, DataFile, Table, find, load_registry
+from .textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, library_versions, metric_signatures
 
 METRICS_VERSION = "1"  # bump when a metric definition in analysis.textmetrics changes
 WMT_SOURCE = "wmt17-19"
 _OUTPUT = re.compile(r"WMT(?P<year>\d\d)/system-outputs/(?P<pair>[a-z]{2}-en)/newstest20\d\d\.(?P<system>.+)\.(?P=pair)$")
 _REFERENCE = re.compile(r"WMT(?P<year>\d\d)/references/newstest20\d\d-(?P<src>[a-z]{2})en-ref\.en$")
-COLUMNS = ["collection", "dataset", "metric", "instance", "system", "score"]
+SCHEMA = {
+    "collection": "string",
+    "dataset": "string",
+    "metric": "string",
+    "instance": "int64",
+    "system": "string",
+    "score": "float64",
+}
+COLUMNS = list(SCHEMA)
 
 
 def wmt_inventory() -> dict[tuple[str, str], tuple[DataFile, list[tuple[str, DataFile]]]]:
@@ -52,15 +71,6 @@ def wmt_inventory() -> dict[tuple[str, str], tuple[DataFile, list[tuple[str, Dat
     if set(references) != set(outputs):
         raise ValueError(f"WMT pairs with a reference but no outputs or vice versa: {set(references) ^ set(outputs)}")
     return {key: (references[key], sorted(outputs[key])) for key in sorted(references)}
-
-
-def read_lines(f: DataFile, root=None) -> list[str]:
-    """A verified text file as its lines (split on newline only: segments may contain other Unicode breaks)."""
-    text = read_verified(f, root).decode("utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def _cache_key(inputs: list[DataFile], what: str) -> str:
@@ -90,8 +100,6 @@ def _score_pair(collection: str, pair: str, reference: list[str], outputs: list[
 
 def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
     """The 17 WMT setups with :data:`~analysis.textmetrics.SEGMENT_METRICS`, recomputed (or read from the cache)."""
-    from .tables import processed_dir
-
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     jobs = jobs or min(2, os.cpu_count() or 1)
@@ -140,8 +148,6 @@ COCO_REFERENCES = ("coco-references", "captions_val2014.json")
 
 def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
     """The COCO stand-in: 9 systems x the images with references, with :data:`CAPTION_METRICS`."""
-    from .tables import processed_dir
-
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     ref_file = find(*COCO_REFERENCES)
@@ -172,3 +178,63 @@ def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> t
     table = table[COLUMNS]
     atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
     return table, files
+
+
+REALSUMM_METRICS = {
+    "rouge_1_f_score": "ROUGE_1",
+    "rouge_2_f_score": "ROUGE_2",
+    "rouge_l_f_score": "ROUGE_L",
+    "bert_f_score": "BERTScore",
+    "mover_score": "MoverScore",
+    "js-2": "JS_2",
+}
+
+
+def _long(frame: pd.DataFrame, collection: str, dataset: str, metric: str) -> pd.DataFrame:
+    out = frame.rename_axis(index="instance", columns="system").stack().rename("score").reset_index()
+    out.insert(0, "metric", metric)
+    out.insert(0, "dataset", dataset)
+    out.insert(0, "collection", collection)
+    return out
+
+
+def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
+    inputs = [find("bt-eval", "Data/TAC_dataframe.pickle"), find("bt-eval", "Data/Dialogue_dataframe.pickle")]
+    parts = []
+    for f in inputs:
+        content = load_pickle(f, root)
+        for collection, datasets in content.items():
+            for dataset in sorted(datasets):
+                for metric, frame in datasets[dataset].items():
+                    parts.append(_long(frame, collection, dataset, metric))
+    realsumm = [find("realsumm", "scores_dicts/abs.pkl"), find("realsumm", "scores_dicts/ext.pkl")]
+    rows = []
+    for f in realsumm:
+        for doc_id, doc in load_pickle(f, root).items():
+            for system, summary in doc["system_summaries"].items():
+                name = system.removesuffix(".txt")
+                for key, metric in REALSUMM_METRICS.items():
+                    rows.append(("CNNDM", "realsumm", metric, int(doc_id), name, float(summary["scores"][key])))
+    cnndm = pd.DataFrame(rows, columns=COLUMNS)
+    # REALSumm lists BART in both abs.pkl and ext.pkl with identical summaries and scores: keep one copy, but never
+    # merge two different score sets silently
+    keys = ["collection", "dataset", "metric", "instance", "system"]
+    if cnndm.duplicated(keys).any() and not cnndm.duplicated(keys).eq(cnndm.duplicated()).all():
+        raise ValueError("REALSumm lists a system twice with different scores")
+    parts.append(cnndm.drop_duplicates())
+    wmt, wmt_inputs = build_wmt(root)
+    coco, coco_inputs = build_coco(root)
+    parts += [wmt, coco]
+    table = pd.concat(parts, ignore_index=True)
+    keys = ["collection", "dataset", "metric", "instance", "system"]
+    if table.duplicated(keys).any():
+        raise ValueError("paired_setups has duplicated (collection, dataset, metric, instance, system) rows")
+    # systems stay in source column order within each instance: Elo, TrueSkill and ties="loss" depend on it
+    order = ["collection", "dataset", "metric", "instance"]
+    return table.sort_values(order, kind="stable").reset_index(drop=True), inputs + realsumm + wmt_inputs + coco_inputs
+
+
+TABLES = (
+    Table("paired_setups", SCHEMA, ("bt-eval", "realsumm", "wmt17-19", "coco-systems", "coco-references"),
+          build_paired_setups, provenance=metric_signatures),
+)

@@ -1,0 +1,18 @@
+"""Shared test helpers (imported as ``from tests.helpers import ...``; fixtures stay in conftest.py)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import data
+
+MIRROR = data.default_mirror()
+needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+
+
+def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int, levels: int | None = None) -> pd.DataFrame:
+    """Score matrix with per-system offsets; integer ``levels`` makes ties frequent."""
+    values = rng.normal(0, 1, (n_instances, n_systems)) + rng.normal(0, 0.5, n_systems)
+    if levels:
+        values = np.round(values * levels / 4)
+    return pd.DataFrame(values, columns=[f"sys{i}" for i in range(n_systems)])
