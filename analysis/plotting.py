@@ -74,7 +74,7 @@ class Outputs:
         payload = json.dumps({"chapter": self.chapter, "artefacts": self._records}, indent=2, sort_keys=True, default=str)
         atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
-    def figure(self, fig: plt.Figure, name: str, display: bool = True) -> list[Path]:
+    def figure(self, fig: plt.Figure, name: str, display: bool = True) -> None:
         """Save ``fig`` as PNG and SVG; with ``display`` (default) show it in the notebook at this point and close
         it, so that it appears once, where the call is."""
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
@@ -86,7 +86,7 @@ class Outputs:
 
             show_in_notebook(fig)
             plt.close(fig)
-        return paths
+        # nothing returned: as a cell's last expression it would print local paths into the book
 
     def table(self, frame: pd.DataFrame, name: str, index: bool = True) -> pd.DataFrame:
         path = self.dir / f"{name}.csv"

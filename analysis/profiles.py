@@ -28,6 +28,7 @@ PROFILES: dict[str, dict[str, dict]] = {
             "iia_sizes": [5, 10],
             "fig5_setup": ["Dialogue", "tc", "BLEU"],
         },
+        "09_your_own_scores": {"n_resamples": 200, "n_resamples_sequential": 20},
     },
 }
 

@@ -124,6 +124,9 @@ def test_quick_profile_smoke_run_is_deterministic(tmp_path):
         for table in tables:
             assert table.read_bytes() == (second / chapter / table.name).read_bytes(), f"{table.name} differs"
         assert sorted(p.name for p in (first / chapter).glob("*.png")), f"{chapter} wrote no figure"
+    for notebook in sorted((first / "notebooks").glob("*.ipynb")):  # no local path printed into the book
+        outputs = json.dumps([c.get("outputs", []) for c in json.loads(notebook.read_text())["cells"]])
+        assert "PosixPath(" not in outputs and str(first) not in outputs, f"{notebook.name} prints a local path"
     # issue 4's acceptance: the simulation's per-setup table is among the byte-identical tables
     assert (first / "01_synthetic_simulation" / "paired_fig3_per_setup.csv").stat().st_size > 0
 

@@ -40,6 +40,7 @@ from sacrebleu.metrics import BLEU, CHRF
 from .raw import read_lines, read_verified
 from .pickles import load_pickle
 from .registry import DataError, DataFile, Table, find, source_files
+from .scorefiles import ScoreFileError, parse_mtme_lines
 from .textmetrics import rouge_tokenizer, sentence_signature
 
 SCHEMA = {
@@ -78,21 +79,11 @@ def _rows(domain, dataset, rater, kind, frame: pd.DataFrame) -> pd.DataFrame:
 
 def read_mtme_scores(f: DataFile, root=None) -> pd.DataFrame:
     """An mt-metrics-eval ``.seg.score`` file (``system<TAB>score`` per line, each system's segments in source
-    order; ``None`` = not rated) as (system, item, score). Fields are separated by any whitespace, as
-    mt-metrics-eval's own reader (``line.split()``) allows."""
-    systems, scores = [], []
-    for number, line in enumerate(read_lines(f, root), 1):
-        fields = line.split()
-        if len(fields) != 2:
-            raise DataError(f"{f.path}:{number}: expected 'system<whitespace>score', got {line!r}")
-        system, value = fields
-        try:
-            scores.append(np.nan if value == "None" else float(value))
-        except ValueError:
-            raise DataError(f"{f.path}:{number}: score {value!r} is not a number or None") from None
-        systems.append(system)
-    frame = pd.DataFrame({"system": systems, "score": scores})
-    frame["item"] = frame.groupby("system", sort=False).cumcount()
+    order; ``None`` = not rated) as (system, item, score) (:func:`~analysis.data.scorefiles.parse_mtme_lines`)."""
+    try:
+        frame = parse_mtme_lines(read_lines(f, root), f.path)
+    except ScoreFileError as exc:
+        raise DataError(str(exc)) from None
     sizes = frame.groupby("system", sort=False).size()
     if sizes.nunique() != 1:
         raise DataError(f"{f.path}: systems have different numbers of segments {sizes.to_dict()}")

@@ -1,0 +1,139 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Your own scores: compare any systems with every method in the book
+#
+# You have per-instance scores for a few systems (one score per test instance and system, from any metric or
+# rater). This chapter asks of them what the four papers ask of theirs: **which system is best, by how much, is the
+# ranking robust, and do the aggregation methods agree?** It runs on a shipped example (`examples/`, described in
+# `examples/README.md`): the TopicalChat dialogue responses of five systems scored by chrF++, one of the paired
+# paper's own setups.
+#
+# **Run it on your file.** Either the command line, which prints the same tables (two commands from a fresh clone):
+#
+# ```bash
+# make setup
+# .venv/bin/python -m analysis compare my_scores.csv --out my_report/   # --lower-is-better for error metrics
+# ```
+#
+# or this notebook with your parameters, through the batch runner or papermill:
+#
+# ```bash
+# .venv/bin/jupytext --to ipynb notebooks/09_your_own_scores.py -o /tmp/yours.ipynb
+# .venv/bin/papermill /tmp/yours.ipynb /tmp/yours-out.ipynb -p scores_path $PWD/my_scores.csv -p output_root /tmp/yours
+# ```
+#
+# Accepted files: **long** CSV/Parquet with columns `instance, system, score` (extra columns such as `metric` are
+# selected with `where`), **wide** CSV/Parquet with one column per system (the Pairformance / BT-eval layout), or an
+# mt-metrics-eval **`.score`** file (`system<TAB>score` per line). A file that cannot be compared fairly — a
+# missing column, a duplicated (instance, system) row, systems scored on different instances, a missing or
+# non-numeric score, fewer than two systems — stops with an error naming the file and the line or column.
+
+# %% tags=["parameters"]
+scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
+format = "auto"  # "auto", "long", "wide" or "mtme"
+where = None  # long format: {"metric": "BLEU"} keeps one slice of a file with several metrics
+align = "exact"  # "exact": refuse systems scored on different instances; "intersect": keep the common ones
+lower_is_better = False  # True for error metrics (TER, MQM penalties): scores are negated
+ties = "half"  # BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
+seed = 2021  # the bootstrap's random stream
+n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
+n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
+alpha = 0.05  # significance level of the pairwise tests
+output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
+
+# %% tags=["hide-input"]
+from IPython.display import Markdown, display
+
+from analysis.chapters import your_own_scores as ch
+from analysis.chapters.common import outputs
+from analysis.compare import compare
+from analysis.plotting import set_theme, show
+
+set_theme()
+out = outputs(ch.CHAPTER, globals())
+scores = ch.load(scores_path, format, where=where, align=align, lower_is_better=lower_is_better)
+display(Markdown(f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from `{scores_path}`"
+                 + (" (scores negated: lower was better)." if lower_is_better else ".")))
+
+# %% [markdown]
+# ## Which system is best, and by how much?
+#
+# Five aggregation mechanisms, each with a 95% percentile-bootstrap interval over test instances (the test set is
+# resampled with replacement; {cite:t}`peyrard2021better` §2–3, Appendix G):
+#
+# * **MEAN** and **MEDIAN** summarise each system's scores on their own;
+# * **BT** (Bradley–Terry) is fitted to the instance-by-instance comparisons of every pair of systems; its strengths
+#   sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled chance that *A* beats *B*;
+# * **Elo** and **TrueSkill** rate the same comparisons one game at a time, in a fixed order.
+#
+# The ranks column gives each system's rank under the five mechanisms in that order.
+
+# %%
+result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential)
+out.table(result.systems, "yours_systems")
+show(ch.ranking_table(result))
+
+# %% tags=["hide-input"]
+out.figure(ch.plot_mechanisms(result), "yours_mechanisms")
+
+# %% [markdown]
+# ## Which differences are real?
+#
+# For each pair, the share of test instances on which the row system scores higher (a tie counts half) — the
+# pairwise view the paired paper recommends (its Fig. 5) — with the sign test (which tests exactly whether this
+# share differs from ½) and Wilcoxon's signed-rank test (which also weighs the size of the differences).
+
+# %% tags=["hide-input"]
+out.table(result.prob, "yours_prob_better")
+out.table(result.sign_p, "yours_sign_test_p")
+out.table(result.wilcoxon_p, "yours_wilcoxon_p")
+out.figure(ch.plot_prob(result, alpha), "yours_pairwise")
+
+# %% [markdown]
+# ## Do the mechanisms agree on this data?
+#
+# The paired paper's Table 1 measures, on this one setup: the share of system pairs two mechanisms order
+# differently ((1 − Kendall τ<sub>b</sub>) / 2), and whether they pick a different best system or a different top-3
+# set.
+
+# %%
+show(out.table(result.disagreement, "yours_disagreement"))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.disagreement_text(result)))
+
+# %% [markdown]
+# ## Is the ranking stable when the field changes?
+#
+# {cite:t}`knowles2021stability` asks whether a ranking changes when a system that is not being compared is added or
+# removed. Here each mechanism is re-run without its best and without its worst system, and the pairs of remaining
+# systems it now orders differently are counted. MEAN and MEDIAN score each system alone, so they never change;
+# BT, Elo and TrueSkill fit all systems together and can (the paper's Appendix F).
+
+# %%
+out.table(result.stability, "yours_stability", index=False)
+show(ch.stability_summary(result))
+
+# %% [markdown]
+# ## What this analysis does not do (yet)
+#
+# * **Human ratings.** A `human` column is accepted but not analysed: the Favi-Score (does the metric favour some
+#   systems relative to the humans?) will come with the Favi-Score chapter's functions.
+# * **Elo and TrueSkill intervals** use `n_resamples_sequential` resamples (100 by default) rather than
+#   `n_resamples`, because each resample replays every game; their intervals are therefore coarser. A resampled
+#   test set also replays the games in another order than the file's, and Elo and TrueSkill depend on that order,
+#   so their estimate on the file can fall outside their own interval.
+# * **Order dependence.** Elo and TrueSkill depend on the order of the games (pairs in column order, instances in
+#   row order, as in the paper's tool); BT, MEAN and MEDIAN do not.
