@@ -151,7 +151,8 @@ show(fig4_summary["size"].pivot(index="size", columns="pair", values="disagree")
 largest = [s for s in subsample_sizes if s > inventory.instances.max()]
 if largest:
     display(Markdown(f"No setup here has {', '.join(map(str, largest))} or more instances (the COCO stand-in has "
-                     "4,800 images; the paper's MSCOCO had 40,504), so those sizes are empty."))
+                     f"4,800 images; the paper's MSCOCO had {published.item('paired', 'appendix_a3')['mscoco']['instances']:,}"
+                     "), so those sizes are empty."))
 
 # %% [markdown]
 # ## Fig. 5 — the pairwise view of one MT setup
@@ -257,7 +258,7 @@ show(timings.table(), 1)
 #   with 10 lexical metrics instead of the paper's full list (no ROUGE-WE, S3, MoverScore or BERTScore on WMT:
 #   they need model weights). CNN/DM (100 × 24 from REALSumm) and COCO (9 systems × 4,800 images) are stand-ins for
 #   setups whose scores were never published; COCO has no METEOR (it needs Java). Our count of setups and system
-#   pairs therefore differs from the paper's 296 and 73,471, and so can every average.
+#   pairs therefore differs from the paper's (both shown at the top of this chapter), and so can every average.
 # * **Tie handling.** The paper's code counts a tie as a win for the later column (BT, Elo), which depends on the
 #   arbitrary column order; both it and `ties="half"` are shown. Ties are frequent in the dialogue and TAC
 #   metrics and in short MT segments (sentence BLEU-4 is often 0).
