@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from . import aggregate
 from .agreement import compare_aggregators, measure_column, mechanism_pairs
@@ -153,13 +152,9 @@ def _bootstrap_bt(values: np.ndarray, idx: np.ndarray, ties: str) -> np.ndarray:
 
 def _order_changes(before: pd.Series, after: pd.Series) -> int:
     """System pairs (among ``after``'s systems) that ``after`` orders differently from ``before`` (ties count)."""
-    names = list(after.index)
-    changed = 0
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            a, b = names[i], names[j]
-            changed += int(np.sign(before[a] - before[b]) != np.sign(after[a] - after[b]))
-    return changed
+    x, y = before[after.index].to_numpy(), after.to_numpy()
+    differs = np.sign(x[:, None] - x[None, :]) != np.sign(y[:, None] - y[None, :])
+    return int(np.triu(differs, 1).sum())
 
 
 def stability(scores: pd.DataFrame, fns: dict) -> pd.DataFrame:
@@ -245,10 +240,3 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
                 "n_instances": int(scores.shape[0]), "n_systems": int(scores.shape[1]),
                 "seconds": round(time.perf_counter() - start, 3)}
     return Comparison(systems, prob, sign_p, wil_p, table, stable, settings)
-
-
-def kendall_between_mechanisms(comparison: Comparison) -> pd.DataFrame:
-    """Kendall's tau between the mechanisms' scores (a compact view of the disagreement table)."""
-    names = [m for m in MECHANISMS if m in comparison.systems]
-    return pd.DataFrame([[stats.kendalltau(comparison.systems[a], comparison.systems[b]).statistic for b in names]
-                         for a in names], index=names, columns=names)

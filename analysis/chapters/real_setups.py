@@ -35,8 +35,10 @@ from .common import pair_label
 CHAPTER = "02_real_setups"
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 PAPER = ("mean", "median", "bt")
-#: Table 1's pairs, in its order; also Table 3's and Fig. 4's.
+#: Table 1's pairs, in its order; also Fig. 4's.
 TABLE1_PAIRS = (("mean", "median"), ("mean", "bt"), ("median", "bt"))
+#: Table 3's pairs, in its column order.
+TABLE3_PAIRS = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
 MEASURES = {"disagree": "Disagree", "top1": "≠ SotA", "top3": "≠ Top-3"}
 #: The task of each collection (Fig. 4b).
 TASKS = {
@@ -158,22 +160,19 @@ def table3_group(collection: str, dataset: str) -> str:
 def table3(per_setup: pd.DataFrame, by=("group", "metric")) -> pd.DataFrame:
     """Table 3: the mean of each measure for MEAN/MEDIAN/BT pairs per dataset group (and metric)."""
     frame = per_setup.assign(group=[table3_group(c, d) for c, d in zip(per_setup.collection, per_setup.dataset)])
-    pairs = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
-    return frame.groupby(list(by), sort=False)[[measure_column(p, m) for p in pairs for m in MEASURES]].mean()
+    return frame.groupby(list(by), sort=False)[[measure_column(p, m) for p in TABLE3_PAIRS for m in MEASURES]].mean()
 
 
 def table3_compact(per_setup: pd.DataFrame) -> pd.DataFrame:
     """Table 3 per dataset group only, with readable two-level headers."""
     compact = table3(per_setup, by=("group",))
-    pairs = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
-    compact.columns = pd.MultiIndex.from_tuples([(pair_label(p), MEASURES[m]) for p in pairs for m in MEASURES])
+    compact.columns = pd.MultiIndex.from_tuples([(pair_label(p), MEASURES[m]) for p in TABLE3_PAIRS for m in MEASURES])
     return compact
 
 
 def plot_table3(table: pd.DataFrame) -> plt.Figure:
-    pairs = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
-    fig, axes = plt.subplots(1, 3, figsize=(16, 5.5), sharey=True)
-    for ax, pair in zip(axes, pairs):
+    fig, axes = plt.subplots(1, len(TABLE3_PAIRS), figsize=(16, 5.5), sharey=True)
+    for ax, pair in zip(axes, TABLE3_PAIRS):
         grid = table[measure_column(pair, "disagree")].unstack("metric").sort_index(axis=1)
         sns.heatmap(grid, ax=ax, annot=True, fmt=".2f", cmap="rocket_r", vmin=0, vmax=0.35, cbar=ax is axes[-1],
                     annot_kws={"fontsize": 7})

@@ -121,8 +121,8 @@ def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, align: str
         if value not in set(frame[column]):
             raise ScoreFileError(f"{path}: column {column!r} has no value {value!r}; it has {sorted(set(frame[column]))}")
         frame = frame[frame[column] == value]
-    for column in frame.columns.difference([*LONG_COLUMNS, "human"]):
-        if frame[column].nunique() > 1 and column in ("metric", "rater"):
+    for column in ("metric", "rater"):
+        if column in frame.columns and frame[column].nunique() > 1:
             raise ScoreFileError(f"{path}: column {column!r} holds several values {sorted(set(frame[column]))}; "
                                  f"choose one (--where {column}=...)")
 
@@ -185,8 +185,8 @@ def _mtme_matrix(path: Path, align: str) -> pd.DataFrame:
         raise ScoreFileError(f"{path}: systems have different numbers of segments {sizes.to_dict()}; pass "
                              "align='intersect' to keep the segments every system has")
     if matrix.isna().any().any() and align == "exact":
-        first = matrix.isna().stack()
-        system, item = next((s, i) for (i, s), v in first.items() if v)
+        item, column = np.argwhere(matrix.isna().to_numpy())[0]
+        system, item = matrix.columns[column], matrix.index[item]
         raise ScoreFileError(f"{path}: system {system!r} has no score (None) for segment {item}; pass "
                              "align='intersect' to keep the segments every system has")
     return _aligned(matrix, path, "intersect")
