@@ -1,4 +1,4 @@
-"""WMT DA scoring (analysis.wmt) and the WMT tables (analysis.wmtdata): toy cases by hand, then the official outputs."""
+"""WMT DA scoring (analysis.wmt) and the WMT tables (analysis.data.wmt): toy cases by hand, then the official outputs."""
 
 import numpy as np
 import pandas as pd

@@ -17,8 +17,8 @@ module                        what it holds
 The data layer imports no method and no chapter code (a test checks it), so it can be used, and tested, alone.
 """
 
-from .raw import MIRROR_ENV, default_mirror, fetch, fetch_file, read_lines, read_verified, verify
 from .pickles import PICKLE_ALLOW, load_pickle
+from .raw import MIRROR_ENV, default_mirror, fetch, fetch_file, read_lines, read_verified, verify
 from .registry import DataError, DataFile, Source, Table, find, load_registry, select, source_files
 from .tables import TABLES, load_table, prepare, score_matrix
 

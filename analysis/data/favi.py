@@ -26,7 +26,6 @@ is sacrebleu's chrF (character 6-grams, beta 2), both with several references wh
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -37,8 +36,8 @@ import pandas as pd
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from .raw import read_lines, read_verified
 from .pickles import load_pickle
+from .raw import read_lines, read_table, read_verified
 from .registry import DataError, DataFile, Table, find, source_files
 from .scorefiles import ScoreFileError, parse_mtme_lines
 from .textmetrics import rouge_tokenizer, sentence_signature
@@ -153,7 +152,7 @@ WMT21_TEXT_NAMES = {"Nemo": "NVIDIA-NeMo"}
 
 def _wmt21_ende(root) -> tuple[list, list]:
     f = find("mqm-wmt21", "newstest2021/ende/mqm_newstest2021_ende.avg_seg_scores.tsv")
-    mqm = pd.read_csv(io.BytesIO(read_verified(f, root)), sep=r"\s+", na_values=["None"],
+    mqm = read_table(f, root, sep=r"\s+", na_values=["None"],
                       dtype={"system": str})
     if list(mqm.columns) != ["system", "mqm_avg_score", "seg_id"]:
         raise DataError(f"{f.path}: unexpected columns {list(mqm.columns)}")

@@ -10,13 +10,12 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
 import pandas as pd
 
-from .raw import read_verified
+from .raw import read_lines, read_table
 from .registry import Table, find, source_files
 
 LLMFAO = {
@@ -51,7 +50,7 @@ CEVAL = {
 
 def build_llmfao(root=None) -> tuple[pd.DataFrame, list]:
     f = find("llmfao", "llmfao.csv")
-    table = pd.read_csv(io.BytesIO(read_verified(f, root)))
+    table = read_table(f, root)
     bad = set(table["winner"]) - {"left", "right", "tie"}
     if bad:
         raise ValueError(f"llmfao.csv has unknown winner values {sorted(bad)}")
@@ -62,7 +61,7 @@ def build_sst5(root=None) -> tuple[pd.DataFrame, list]:
     files = [find("sst5", f"data/sst/sst_{split}.txt") for split in ("train", "dev", "test")]
     parts = []
     for split, f in zip(("train", "dev", "test"), files):
-        lines = read_verified(f, root).decode("utf-8").splitlines()
+        lines = read_lines(f, root)
         labels, texts = [], []
         for number, line in enumerate(lines, 1):
             head, sep, text = line.partition("\t")
@@ -102,7 +101,7 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
     """
     files = source_files("ceval")
     original = find("ceval", "datasets/imdb/expert/test_original.tsv")
-    reviews = pd.read_csv(io.BytesIO(read_verified(original, root)), sep="\t")
+    reviews = read_table(original, root, sep="\t")
     if list(reviews.columns) != ["Sentiment", "Text"]:
         raise ValueError(f"{original.path}: expected the columns Sentiment, Text")
     reference_words = reviews["Text"].map(_words)
@@ -110,10 +109,10 @@ def build_ceval(root=None) -> tuple[pd.DataFrame, list]:
     for method in sorted({f.path.split("/")[2] for f in files if f.path.startswith("results/")}):
         results = find("ceval", f"results/imdb/{method}/results.csv")
         auto = find("ceval", f"results/imdb/{method}/results_auto_eval.csv")
-        gen = pd.read_csv(io.BytesIO(read_verified(results, root)))
+        gen = read_table(results, root)
         if len(gen) != len(reviews):
             raise ValueError(f"{results.path} has {len(gen)} rows for {len(reviews)} reviews")
-        evaluated = pd.read_csv(io.BytesIO(read_verified(auto, root)))
+        evaluated = read_table(auto, root)
         keys = ["orig_text", "gen_text", "gen_text_2"]
         merged = gen[keys].fillna("\0").reset_index().merge(
             evaluated[keys + list(CEVAL_AUTO)].fillna({k: "\0" for k in keys}), on=keys, how="left",

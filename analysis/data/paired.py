@@ -39,9 +39,9 @@ import pandas as pd
 
 from ..files import atomic_write
 from ..paths import processed_dir
-from .raw import read_lines, read_verified
 from .pickles import load_pickle
-from .registry import DataError, DataFile, Table, find, load_registry
+from .raw import read_lines, read_verified
+from .registry import DataError, DataFile, Table, find, source_files
 from .textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, library_versions, metric_signatures
 
 METRICS_VERSION = "1"  # bump when a metric definition in analysis.textmetrics changes
@@ -61,9 +61,8 @@ COLUMNS = list(SCHEMA)
 
 def wmt_inventory() -> dict[tuple[str, str], tuple[DataFile, list[tuple[str, DataFile]]]]:
     """{(collection, pair): (reference file, [(system, output file), ...])} from the registry, sorted by name."""
-    source = next(s for s in load_registry() if s.name == WMT_SOURCE)
     references, outputs = {}, {}
-    for f in source.files:
+    for f in source_files(WMT_SOURCE):
         if m := _REFERENCE.match(f.path):
             references[(f"WMT{m['year']}", f"{m['src']}-en")] = f
         elif m := _OUTPUT.match(f.path):
@@ -134,7 +133,7 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
             for key, future in futures.items():
                 frame = future.result()
                 target = todo[key][0]
-                atomic_write(target, lambda tmp: frame.to_parquet(tmp, index=False))
+                atomic_write(target, lambda tmp, frame=frame: frame.to_parquet(tmp, index=False))
                 results[key] = frame
                 done += len(todo[key][1]) * len(todo[key][2])
                 print(f"  {key[0]} {key[1]}: {len(todo[key][2])} systems x {len(todo[key][1])} segments "
@@ -151,7 +150,7 @@ def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> t
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     ref_file = find(*COCO_REFERENCES)
-    system_files = next(s for s in load_registry() if s.name == "coco-systems").files
+    system_files = source_files("coco-systems")
     files = [ref_file, *system_files]
     target = cache_dir / f"coco-{_cache_key(files, 'coco-caption')}.parquet"
     if target.exists():
@@ -219,14 +218,13 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
     # REALSumm lists BART in both abs.pkl and ext.pkl with identical summaries and scores: keep one copy, but never
     # merge two different score sets silently
     keys = ["collection", "dataset", "metric", "instance", "system"]
-    if cnndm.duplicated(keys).any() and not cnndm.duplicated(keys).eq(cnndm.duplicated()).all():
+    if (cnndm.duplicated(keys) & ~cnndm.duplicated()).any():
         raise ValueError("REALSumm lists a system twice with different scores")
     parts.append(cnndm.drop_duplicates())
     wmt, wmt_inputs = build_wmt(root)
     coco, coco_inputs = build_coco(root)
     parts += [wmt, coco]
     table = pd.concat(parts, ignore_index=True)
-    keys = ["collection", "dataset", "metric", "instance", "system"]
     if table.duplicated(keys).any():
         raise ValueError("paired_setups has duplicated (collection, dataset, metric, instance, system) rows")
     # systems stay in source column order within each instance: Elo, TrueSkill and ties="loss" depend on it

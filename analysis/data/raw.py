@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import os
 import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import pandas as pd
 
 from ..files import atomic_write, sha256_file
 from ..paths import raw_dir, repo_root
@@ -124,3 +127,13 @@ def read_lines(f: DataFile, root=None) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def read_table(f: DataFile, root=None, **kwargs) -> pd.DataFrame:
+    """A verified delimited text file as a DataFrame (``pandas.read_csv`` keyword arguments); a parse error names
+    the file, which pandas' own errors do not."""
+    payload = read_verified(f, root)
+    try:
+        return pd.read_csv(io.BytesIO(payload), **kwargs)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{f.path}: cannot parse as a table: {exc}") from exc

@@ -72,7 +72,7 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         if {f.relpath: f.sha256 for f in inputs} != expected_inputs(name):
             raise RuntimeError(f"table {name}: its builder read other files than its Table declares")
         table = _conform(name, table)
-        atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
+        atomic_write(target, lambda tmp, table=table: table.to_parquet(tmp, index=False))
         meta = {
             "table": name,
             "rows": len(table),
@@ -81,7 +81,8 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
             "provenance": TABLES[name].provenance(),
             "analysis_version": __version__,
         }
-        atomic_write(sidecar, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n"))
+        text = json.dumps(meta, indent=2, sort_keys=True) + "\n"
+        atomic_write(sidecar, lambda tmp, text=text: Path(tmp).write_text(text))
         status[name] = "built"
         print(f"data prepare: {name}: {len(table):,} rows -> {target}", file=stream, flush=True)
     return status

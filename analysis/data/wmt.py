@@ -21,13 +21,12 @@ SR-DC is segment rating without document context; SR+DC shows the whole document
 
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
 import pandas as pd
 
-from .raw import read_verified
+from .raw import read_table, read_verified
 from .registry import DataFile, Table, source_files
 
 WMT_JUDGMENTS = {
@@ -122,11 +121,8 @@ def _pair(code: str) -> str:
 
 
 def _read_table(f: DataFile, root, **kwargs) -> pd.DataFrame:
-    text = read_verified(f, root).decode("utf-8")
-    try:
-        return pd.read_csv(io.StringIO(text), sep=r"\s+", **kwargs)
-    except Exception as exc:  # pandas' parser errors do not name the file
-        raise ValueError(f"{f.path}: cannot parse as a whitespace-separated table: {exc}") from exc
+    """The organisers' whitespace-separated tables."""
+    return read_table(f, root, sep=r"\s+", **kwargs)
 
 
 def _read_judgments(f: DataFile, root) -> pd.DataFrame:
@@ -257,8 +253,7 @@ def build_rankings(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     ranking file: its rank is the order of z. ``name`` is the published display name where there is one.
     """
     parts, inputs = [], []
-    for collection in COLLECTIONS:
-        _, _, year, _ = COLLECTIONS[collection]
+    for collection, (_, _, year, _) in COLLECTIONS.items():
         scores = {m.group(1): (f, _read_system_scores(f, root))
                   for f, m in _files(collection, r"ad-sys-scores-(\w\w-\w\w)\.csv")}
         rankings = _files(collection, r"ad-sys-ranking-(\w\w-\w\w)-z(-names)?\.csv")
@@ -278,6 +273,8 @@ def build_rankings(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
                     exact = full.loc[frame["system"]]
                     if (np.abs(exact["Z.SCR"].to_numpy() - frame["z"]) > 0.0005 + 1e-9).any():
                         raise ValueError(f"{f.path}: rounded z disagrees with {sf.path}")
+                    if (np.abs(exact["RAW.SCR"].to_numpy() - frame["raw"]) > 0.05 + 1e-9).any():
+                        raise ValueError(f"{f.path}: rounded raw disagrees with {sf.path}")
                     frame["raw"] = exact["RAW.SCR"].to_numpy()
                     frame["z"] = exact["Z.SCR"].to_numpy()
                 parts.append(_ranking_rows(collection, year, pair, frame))
@@ -324,8 +321,7 @@ def build_wilcoxon(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     the organisers' scripts print 0.12 for "not computed / not significant" and on the diagonal; kept as published.
     """
     parts, inputs = [], []
-    for collection in COLLECTIONS:
-        _, _, year, _ = COLLECTIONS[collection]
+    for collection, (_, _, year, _) in COLLECTIONS.items():
         for pattern, kind in ((r"ad-DA-diff-wilcoxon-rs-(\w{4})\.csv", "diff"), (r"adwilcox-(\w{4})\.csv", "p")):
             for f, m in _files(collection, pattern):
                 columns, rows = _read_square(f, root)
@@ -352,8 +348,7 @@ def build_wilcoxon(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
 def build_clusters(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     """Official significance clusters (``clusters.csv``: 2018 and Facebook-Wikipedia 2021), in published order."""
     parts, inputs = [], []
-    for collection in COLLECTIONS:
-        _, _, year, _ = COLLECTIONS[collection]
+    for collection, (_, _, year, _) in COLLECTIONS.items():
         for f, _ in _files(collection, r"clusters\.csv"):
             frame = _read_table(f, root, dtype={"SYSTEM": str, "SRC": str, "TRG": str})
             expected = ["SRC", "TRG", "WINS", "TOTAL", "CLUSTER_START", "CLUSTER_END", "END_OF_CLUSTER", "SYSTEM"]
