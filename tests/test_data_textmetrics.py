@@ -1,5 +1,6 @@
 """Sentence-level metrics recomputed from text, checked against the libraries they wrap and hand computations."""
 
+import os
 from collections import Counter
 
 import numpy as np
@@ -105,3 +106,16 @@ def test_js_divergence_equals_scipy_jensenshannon(seed):
     expected = jensenshannon([p[k] for k in keys], [q[k] for k in keys], base=2) ** 2
     assert js_divergence(p, q) == pytest.approx(expected, abs=1e-12)
     assert js_divergence(p, Counter()) == 1.0
+
+
+def test_segment_scores_do_not_depend_on_the_hash_seed():
+    """Every metric, JS included, gives the same bits under different PYTHONHASHSEEDs (a set's order does not)."""
+    import subprocess
+    import sys
+
+    code = ("from analysis.data.textmetrics import SegmentScorer; s = SegmentScorer(); "
+            "print([repr(v) for v in s.score('the cat sat on the mat with a hat and a bat', "
+            "'a cat was sitting on the mat, the hat on a bat')])")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
+    assert len(outputs) == 1, outputs

@@ -70,7 +70,7 @@ def js_divergence(p: Counter, q: Counter) -> float:
     if total_p == 0 or total_q == 0:
         return 1.0
     js = 0.0
-    for key in p.keys() | q.keys():
+    for key in sorted(p.keys() | q.keys()):  # a fixed order: a set's follows PYTHONHASHSEED, and so would the sum's last bit
         a = p.get(key, 0) / total_p
         b = q.get(key, 0) / total_q
         m = (a + b) / 2
