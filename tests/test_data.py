@@ -301,3 +301,12 @@ def test_provenance_table_lists_every_source():
         row = next((line for line in readme.splitlines() if line.startswith(f"| `{s.name}` |")), None)
         assert row is not None, f"data/README.md has no provenance row for {s.name}"
         assert s.repo in row and s.commit[:7] in row and s.licence in row
+
+
+def test_a_metric_version_change_makes_paired_setups_stale(monkeypatch):
+    """The table's recorded provenance carries the metric version, so prepare rebuilds it after a metric change
+    (the per-pair metric cache alone would be recomputed, but the table reported up to date)."""
+    before = tables.TABLES["paired_setups"].provenance()
+    monkeypatch.setattr(paired, "METRICS_VERSION", "test")
+    after = tables.TABLES["paired_setups"].provenance()
+    assert after != before and after["metrics_version"] == "test"

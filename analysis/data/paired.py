@@ -234,5 +234,5 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
 
 TABLES = (
     Table("paired_setups", SCHEMA, ("bt-eval", "realsumm", "wmt17-19", "coco-systems", "coco-references"),
-          build_paired_setups, provenance=metric_signatures),
+          build_paired_setups, provenance=lambda: metric_signatures() | {"metrics_version": METRICS_VERSION}),
 )
