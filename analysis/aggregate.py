@@ -16,11 +16,16 @@ from scipy.sparse.csgraph import connected_components
 
 from . import _kernels
 from .pairwise import comparison_counts, win_matrix
-from .validation import check_scores, check_tie_policy
+from .validation import check_count, check_number, check_scores, check_tie_policy, real_array
 
 
 class ConvergenceWarning(RuntimeWarning):
     """The Bradley-Terry iteration stopped at ``max_iter`` before meeting its tolerance."""
+
+
+class DegenerateWarning(RuntimeWarning):
+    """Bradley-Terry has no finite maximum-likelihood estimate: some systems never lose (or never win) against the
+    others, so their strengths run to the boundary and the fitted values depend on ``tol``."""
 
 
 def mean(scores: pd.DataFrame) -> pd.Series:
@@ -35,7 +40,37 @@ def median(scores: pd.DataFrame) -> pd.Series:
     return pd.Series(np.median(values, axis=0), index=scores.columns, name="median")
 
 
-def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10_000) -> tuple[np.ndarray, int]:
+def _unbounded_groups(wins: np.ndarray, names) -> tuple[list, list]:
+    """Groups of systems whose BT strengths have no finite, tol-independent fit.
+
+    A system without any win gets strength exactly 0 and leaves the others' fit unchanged, so it is set aside.
+    Among the rest, the likelihood has a finite maximiser iff the graph "i beat j at least once" is strongly
+    connected (Zermelo 1929; Ford 1957). Otherwise returns the groups that never lose against the others of the
+    rest and the groups that never win against them."""
+    n = wins.shape[0]
+    off = ~np.eye(n, dtype=bool)
+    beats = (wins > 0) & off
+    if beats[off].all():
+        return [], []
+    rest = np.flatnonzero(beats.any(axis=1))
+    if len(rest) < 2:
+        return [], []
+    sub = beats[np.ix_(rest, rest)]
+    n_groups, label = connected_components(sub, directed=True, connection="strong")
+    if n_groups == 1:
+        return [], []
+    between = sub & (label[:, None] != label[None, :])
+    beaten = np.zeros(n_groups, bool)
+    beaten[label[np.nonzero(between)[1]]] = True  # someone outside the group beat one inside it
+    winning = np.zeros(n_groups, bool)
+    winning[label[np.nonzero(between)[0]]] = True
+    names = list(range(n)) if names is None else list(names)
+    members = [[names[rest[i]] for i in np.flatnonzero(label == g)] for g in range(n_groups)]
+    return ([m for g, m in enumerate(members) if not beaten[g]], [m for g, m in enumerate(members) if not winning[g]])
+
+
+def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10_000,
+                      names=None) -> tuple[np.ndarray, int]:
     """Fit Bradley-Terry strengths to a (systems x systems) win matrix by the MM algorithm of Appendix E.
 
     ``wins[i, j]`` is the (possibly fractional) number of comparisons system i won against system j. Each step is
@@ -43,16 +78,25 @@ def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10
     iteration starts at lambda = 1/2 (as the paper's code) and stops once ||lambda(t+1) - lambda(t)||^2 < tol.
     Returns the strengths and the number of iterations.
 
-    Degenerate inputs have a defined result: a system that wins no comparison gets strength 0 (the limit of the
-    likelihood maximiser); pairs that were never compared contribute nothing. If the comparison graph is
-    disconnected, strengths of different components are not comparable and a ``ValueError`` names the components.
+    Degenerate inputs. Pairs that were never compared contribute nothing; if the comparison graph is disconnected,
+    strengths of different components are not comparable and a ``ValueError`` names the components. A system
+    that wins no comparison gets strength exactly 0 (the boundary maximiser; the others' strengths are then their
+    fit among themselves), so two systems where one always wins get exactly 1 and 0. Beyond that, if a group of
+    systems never loses against the others (or never wins against them: with ``ties="drop"``, or with few test
+    instances), the likelihood has no finite maximiser (Zermelo 1929; Hunter 2004, Assumption 1): a
+    :class:`DegenerateWarning` names the groups and the iteration returns its value at ``tol``, in which the
+    unbeaten group's share tends to 1 and the winless group's to 0 as ``tol`` shrinks. Their place in the ranking
+    (above, resp. below, the rest) is right; the size of their strengths is an artefact of ``tol``. ``names``
+    labels the systems in messages.
     """
-    wins = np.asarray(wins, dtype=np.float64)
-    n = wins.shape[0]
+    check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_count(max_iter, "max_iter")
+    wins = real_array(wins, "wins")
+    n = wins.shape[0] if wins.ndim else 0
     if wins.ndim != 2 or wins.shape != (n, n) or n < 2:
         raise ValueError(f"wins must be a square matrix over at least two systems, got shape {wins.shape}")
-    if np.isnan(wins).any() or (wins < 0).any():
-        raise ValueError("wins must be non-negative counts without NaN")
+    if np.isnan(wins).any() or (wins < 0).any() or np.isinf(wins).any():
+        raise ValueError("wins must be finite non-negative counts without NaN")
     games = wins + wins.T
     np.fill_diagonal(games, 0.0)
     off_diagonal = ~np.eye(n, dtype=bool)
@@ -64,6 +108,14 @@ def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10
                 "the comparison graph is disconnected (some groups of systems were never compared, e.g. every "
                 f"comparison between them was a dropped tie); system index groups: {groups}"
             )
+    never_lose, never_win = _unbounded_groups(wins, names)
+    if never_lose or never_win:
+        lose = " and ".join(map(str, never_lose))
+        win = " and ".join(map(str, never_win))
+        warnings.warn(
+            f"Bradley-Terry has no finite maximum-likelihood estimate: {lose} never lose against the others; {win} "
+            "never win against them. Their strengths depend on tol (their order relative to the rest does not).",
+            DegenerateWarning, stacklevel=3)
     total_wins = wins.sum(axis=1) - np.diag(wins)
     # Pairs never compared (games 0, always the diagonal) must contribute 0, but their strength sum can be 0 (a
     # system without wins has strength 0): add 1 there. On a complete comparison graph that is just the identity.
@@ -101,7 +153,7 @@ def bradley_terry(scores: pd.DataFrame, ties: str = "half", tol: float = 1e-9, m
     check_tie_policy(ties)
     values = check_scores(scores)
     strict, tied = comparison_counts(values)
-    strength, _ = fit_bradley_terry(win_matrix(strict, tied, ties), tol=tol, max_iter=max_iter)
+    strength, _ = fit_bradley_terry(win_matrix(strict, tied, ties), tol=tol, max_iter=max_iter, names=scores.columns)
     return pd.Series(strength, index=scores.columns, name="bt")
 
 
@@ -117,8 +169,8 @@ def elo(scores: pd.DataFrame, k: float = 20.0, initial: float = 1500.0, ties: st
     ``"drop"`` no game, ``"loss"`` a win for the later column (the paper's code).
     """
     check_tie_policy(ties)
-    if not np.isfinite(k) or k <= 0:
-        raise ValueError(f"k must be a positive number, got {k}")
+    k = check_number(k, "k", low=0, low_open=True)
+    initial = check_number(initial, "initial")
     values = check_scores(scores)
     rating = _kernels.elo_kernel(np.ascontiguousarray(values), float(k), float(initial), _TIE_CODES[ties])
     return pd.Series(rating, index=scores.columns, name="elo")
@@ -141,6 +193,10 @@ def trueskill(
     ``FloatingPointError`` where the package would (an update outside its numerical range).
     """
     check_tie_policy(ties, ("draw", "drop", "loss"))
+    mu = check_number(mu, "mu")
+    sigma, beta = (check_number(v, name, low=0, low_open=True) for v, name in ((sigma, "sigma"), (beta, "beta")))
+    tau = check_number(tau, "tau", low=0)
+    draw_probability = check_number(draw_probability, "draw_probability", low=0, high=1, high_open=True)
     values = check_scores(scores)
     env = trueskill_pkg.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability, backend=None)
     margin = trueskill_pkg.calc_draw_margin(draw_probability, 2, env)

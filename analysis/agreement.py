@@ -19,7 +19,7 @@ from scipy import stats
 
 from .aggregate import AGGREGATORS
 from .pairwise import comparison_counts, win_matrix
-from .validation import check_scores
+from .validation import check_scores, real_array
 
 TIE_BREAKS = ("first", "last")
 
@@ -41,10 +41,7 @@ def measure_column(pair: tuple[str, str], measure: str) -> str:
 
 
 def _as_vector(x, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric") from None
+    arr = real_array(x, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if np.isnan(arr).any():
@@ -53,6 +50,10 @@ def _as_vector(x, name: str) -> np.ndarray:
 
 
 def _aligned(a, b) -> tuple[np.ndarray, np.ndarray]:
+    for name, s in (("a", a), ("b", b)):
+        if isinstance(s, pd.Series) and not s.index.is_unique:
+            dup = s.index[s.index.duplicated()].unique().tolist()[:5]
+            raise ValueError(f"score vector {name} has duplicated system labels {dup}")
     if isinstance(a, pd.Series) and isinstance(b, pd.Series):
         if not a.index.equals(b.index):
             if set(a.index) != set(b.index):

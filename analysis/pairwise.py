@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .validation import check_pair, check_rng, check_scores, check_tie_policy
+from .validation import check_count, check_number, check_pair, check_rng, check_scores, check_tie_policy, real_array
 
 _CHUNK_ELEMENTS = 1 << 22  # bound the instances x systems x systems boolean block to a few MB
 
@@ -197,10 +197,8 @@ def bootstrap_ci(
     """
     check_scores(scores)
     gen = check_rng(rng)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be positive, got {n_resamples}")
+    check_number(confidence, "confidence", low=0, high=1, low_open=True, high_open=True)
+    n_resamples = check_count(n_resamples, "n_resamples")
     n = len(scores)
     idx = gen.integers(0, n, size=(n_resamples, n))
     frame = scores.reset_index(drop=True)
@@ -215,13 +213,15 @@ def bootstrap_mean(values, *, rng, n_resamples: int = 1000, confidence: float = 
     """Mean of ``values`` with a percentile bootstrap interval. Vectorised resampling; equal to
     ``scipy.stats.bootstrap(..., method="percentile")`` given the same generator (tested)."""
     gen = check_rng(rng)
-    x = np.asarray(values, dtype=float)
+    x = real_array(values, "values")
     if x.ndim != 1 or len(x) == 0:
         raise ValueError(f"values must be a non-empty 1-D array, got shape {x.shape}")
     if np.isnan(x).any():
         raise ValueError("values contain NaN; drop them first")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if np.isinf(x).any():
+        raise ValueError("values contain infinite values; their mean is not a number a bootstrap can bound")
+    check_number(confidence, "confidence", low=0, high=1, low_open=True, high_open=True)
+    n_resamples = check_count(n_resamples, "n_resamples")
     means = x[gen.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
@@ -244,6 +244,7 @@ def bootstrap_summary(
     all drawing from the one generator, so the same seed gives the same intervals.
     """
     gen = check_rng(rng)
+    n_resamples = check_count(n_resamples, "n_resamples")
     columns = list(columns)
     missing = [c for c in columns if c not in frame.columns]
     if missing:

@@ -7,6 +7,8 @@ problem, instead of producing a silent wrong number further down in numpy.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
@@ -47,26 +49,81 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2) -> np.ndarray:
     return values
 
 
+def real_array(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array, refusing what only looks numeric: booleans, strings, complex numbers, objects
+    (``numpy`` would turn ``"1"`` or ``True`` into 1.0 and drop an imaginary part with a warning)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind == "O":
+        bad = next((v for v in arr.ravel() if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+                   None)
+        if bad is not None or arr.size == 0:
+            what = "missing values" if bad is not None and pd.isna(bad) else f"{type(bad).__name__} {bad!r}"
+            raise ValueError(f"{name} must be real numbers, got {what}")
+    elif arr.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be real numbers, got dtype {arr.dtype} ({_KINDS.get(arr.dtype.kind, 'other')})")
+    return arr.astype(np.float64)
+
+
+_KINDS = {"b": "bool", "c": "complex", "U": "str", "S": "bytes", "M": "datetime", "m": "timedelta"}
+
+
+def _align_series(a, b) -> tuple:
+    """Two Series are paired by label: the same instances in another order are reordered like ``a``; different or
+    duplicated labels are refused (pairing them by position would compare unrelated instances)."""
+    if not (isinstance(a, pd.Series) and isinstance(b, pd.Series)):
+        return a, b
+    for name, s in (("a", a), ("b", b)):
+        if not s.index.is_unique:
+            dup = s.index[s.index.duplicated()].unique().tolist()[:5]
+            raise ValueError(f"paired scores {name} has duplicated instance labels {dup}; pairing would be ambiguous")
+    if a.index.equals(b.index):
+        return a, b
+    if set(a.index) != set(b.index):
+        only = sorted(map(str, set(a.index) ^ set(b.index)))[:5]
+        raise ValueError(f"paired scores are indexed by different instances (e.g. {only}); align them first")
+    return a, b.reindex(a.index)
+
+
 def check_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
-    """Validate two paired score vectors (same test instances, same order) and return them as float64 arrays."""
-    x = np.asarray(a, dtype=object)
-    y = np.asarray(b, dtype=object)
+    """Validate two paired score vectors and return them as float64 arrays. Series are paired by their index
+    labels; anything else by position."""
+    a, b = _align_series(a, b)
+    x = real_array(a, "paired scores")
+    y = real_array(b, "paired scores")
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(f"paired scores must be one-dimensional, got shapes {x.shape} and {y.shape}")
     if len(x) != len(y):
         raise ValueError(f"paired scores must have the same length, got {len(x)} and {len(y)}")
     if len(x) == 0:
         raise ValueError("paired scores are empty")
-    try:
-        x = x.astype(np.float64)
-        y = y.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"paired scores must be numeric: {exc}") from None
     if np.isnan(x).any() or np.isnan(y).any():
         raise ValueError("paired scores contain NaN (missing scores)")
     if np.isinf(x).any() or np.isinf(y).any():
         raise ValueError("paired scores contain infinite values")
     return x, y
+
+
+def check_count(value, name: str, minimum: int = 1) -> int:
+    """An integer parameter (not a bool, a float or a string) of at least ``minimum``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_number(value, name: str, *, low: float | None = None, high: float | None = None,
+                 low_open: bool = False, high_open: bool = False) -> float:
+    """A finite real parameter (not a bool or a string) in the range [low, high] (ends open as asked)."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and np.isfinite(value)
+    if ok and low is not None:
+        ok = value > low if low_open else value >= low
+    if ok and high is not None:
+        ok = value < high if high_open else value <= high
+    if not ok:
+        lo = "" if low is None else f"{'(' if low_open else '['}{low}, "
+        hi = "" if high is None else f"{high}{')' if high_open else ']'}"
+        where = f" in {lo or '(-inf, '}{hi or 'inf)'}" if lo or hi else ""
+        raise ValueError(f"{name} must be a finite number{where}, got {value!r}")
+    return float(value)
 
 
 def check_tie_policy(ties: str, allowed: tuple[str, ...] = TIE_POLICIES) -> str:
