@@ -1,6 +1,7 @@
 """Command line of the compendium.
 
 ``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N]``: run the chapters;
+``python -m analysis outputs verify``: check the generated files against the manifest;
 ``python -m analysis data fetch|verify|prepare``: the data; ``python -m analysis compare FILE``: compare the systems
 in your own score file with every method in the book.
 """
@@ -22,9 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--jobs", type=int, default=1, help="chapters to run in parallel (default: 1)")
     rep.add_argument("--output-root", metavar="DIR", help="write artefacts here instead of book/_generated")
     sub.add_parser("chapters", help="list the chapters")
+    outs = sub.add_parser("outputs", help="check the generated book files against the manifest")
+    outs.add_argument("action", choices=["verify"])
+    outs.add_argument("--output-root", metavar="DIR", help="the runner's output folder (default: book/_generated)")
     data = sub.add_parser("data", help="fetch, verify and prepare the data (see data/README.md)")
-    data.add_argument("action", choices=["fetch", "verify", "prepare"])
-    data.add_argument("--only", action="append", metavar="NAME", help="a source (fetch, verify) or table (prepare)")
+    data.add_argument("action", choices=["fetch", "verify", "prepare"],
+                      help="fetch raw files; verify raw files, prepared tables and cache entries against their "
+                      "sha256; prepare (or repair) the tables")
+    data.add_argument("--only", action="append", metavar="NAME",
+                      help="a source (fetch, verify) or table (verify, prepare)")
     cmp = sub.add_parser("compare", help="compare the systems in a score file with every method in the book",
                          description="Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95%% "
                          "bootstrap intervals), test every pair, measure how much the mechanisms disagree and whether "
@@ -58,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "chapters":
         print("\n".join(reproduce.discover()))
         return 0
+    if args.command == "outputs":
+        return _verify_outputs(reproduce, args.output_root)
     try:
         runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root)
     except ValueError as exc:
@@ -67,6 +76,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reproduce: {len(failed)} chapter(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _verify_outputs(reproduce, root: str | None) -> int:
+    report = reproduce.verify_outputs(root)
+    for chapter, problems in report.items():
+        for problem in problems:
+            print(f"{chapter}: {problem}", file=sys.stderr)
+    bad = [c for c, problems in report.items() if problems]
+    entries = reproduce.read_manifest(root)
+    failures = [c for c, e in entries.items() if e.get("last_failure") or e.get("status") != "ok"]
+    for chapter in failures:
+        print(f"{chapter}: its last run failed (failed/{chapter}.ipynb); what is on disk is the last good run, if any",
+              file=sys.stderr)
+    print(f"outputs verify: {len(report) - len(bad)} chapter(s) as recorded in the manifest, {len(bad)} not",
+          file=sys.stderr)
+    return 1 if bad or not report else 0
 
 
 def _compare(args) -> int:
@@ -154,6 +179,7 @@ def _save_report(result, out: str, alpha: float) -> None:
 
 def _data(args, parser) -> int:
     from . import data
+    from .data.tables import TABLES, verify_tables
 
     try:
         if args.action == "fetch":
@@ -161,13 +187,21 @@ def _data(args, parser) -> int:
         elif args.action == "prepare":
             data.prepare(args.only)
         else:
-            report = data.verify(args.only)
-            bad = {k: v for k, v in report.items() if v != "ok"}
+            raw_only = [n for n in args.only or [] if n not in TABLES] or None
+            table_only = [n for n in args.only or [] if n in TABLES] or None
+            report = data.verify(raw_only) if not args.only or raw_only else {}
+            if not args.only or table_only:
+                report |= verify_tables(table_only)
+            # a table not prepared yet is not damage: `make data` builds it
+            pending = sorted(k for k, v in report.items() if v == "missing" and k.startswith("processed/"))
+            bad = {k: v for k, v in report.items() if v != "ok" and k not in pending}
             for path, state in sorted(bad.items()):
                 print(f"{state}: {path}", file=sys.stderr)
-            print(f"data verify: {len(report) - len(bad)} ok, {len(bad)} missing or corrupt", file=sys.stderr)
+            note = f"; {len(pending)} table(s) not prepared yet (`make data`)" if pending else ""
+            print(f"data verify: {len(report) - len(bad) - len(pending)} ok, {len(bad)} missing or corrupt{note}",
+                  file=sys.stderr)
             return 1 if bad else 0
-    except ValueError as exc:
+    except ValueError as exc:  # an unknown source or table name: a usage error
         parser.error(str(exc))
     except (data.DataError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -28,6 +28,11 @@ def generated_dir() -> Path:
     return repo_root() / "book" / "_generated"
 
 
+def scratch_dir() -> Path:
+    """``scratch/``: artefacts of notebooks run by hand, outside the batch runner (git-ignored)."""
+    return repo_root() / "scratch"
+
+
 def raw_dir() -> Path:
     """``data/raw``: the fetched, verified upstream files (git-ignored)."""
     return repo_root() / "data" / "raw"
@@ -36,3 +41,17 @@ def raw_dir() -> Path:
 def processed_dir() -> Path:
     """``data/processed``: the tidy tables and the metric caches (git-ignored)."""
     return repo_root() / "data" / "processed"
+
+
+OUTPUT_ENV = "ANALYSIS_OUTPUT_ROOT"
+
+
+def output_root(root: str | os.PathLike | None = None) -> Path:
+    """Where a chapter's artefacts go: ``root`` if given; else ``$ANALYSIS_OUTPUT_ROOT``, which the batch runner
+    sets to the run's staging folder; else ``scratch/`` in the repository. So a notebook run by hand (papermill,
+    Jupyter) never writes into ``book/_generated``, whose files only the runner replaces, all at once."""
+    if root:
+        return Path(root)
+    if env := os.environ.get(OUTPUT_ENV):
+        return Path(env)
+    return scratch_dir()

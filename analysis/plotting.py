@@ -20,7 +20,7 @@ import seaborn as sns
 
 from . import __version__
 from .files import atomic_write, sha256_file
-from .paths import generated_dir
+from .paths import output_root
 
 MECHANISM_COLORS = {
     "mean": "#4C72B0",
@@ -55,8 +55,7 @@ class Outputs:
 
     def __init__(self, chapter: str, parameters: dict, root: str | os.PathLike | None = None, data: dict | None = None):
         self.chapter = chapter
-        self.dir = Path(root) if root else generated_dir()
-        self.dir = self.dir / chapter
+        self.dir = output_root(root) / chapter
         self.dir.mkdir(parents=True, exist_ok=True)
         self.parameters = {k: v for k, v in parameters.items() if not k.startswith("_")}
         self.data = dict(data or {})

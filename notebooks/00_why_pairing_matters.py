@@ -33,7 +33,7 @@ seed = 2021  # every random draw below comes from numpy.random.default_rng(seed)
 n_per_type = 2000  # Appendix A.1: test instances drawn per instance type for each of the 120 pairings
 n_fig2 = 3000  # Fig. 2: test instances in each pairing plot
 n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical check
-output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
+output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %%
 import numpy as np
@@ -44,8 +44,8 @@ from analysis.chapters.common import outputs
 from analysis.plotting import set_theme, show
 
 set_theme()
+out = outputs(ch, globals())  # checks the parameters first
 rng = np.random.default_rng(seed)
-out = outputs(ch.CHAPTER, globals())
 
 
 # %% [markdown]

@@ -37,7 +37,7 @@ n_datasets = 10  # datasets per grid cell
 n_resamples = 1000  # bootstrap resamples (over setups) for the 95% intervals
 offset_scale = 100.0  # type offsets ~ U[0, offset_scale] (not in the paper's text; the published code's value)
 tie_resolution = 1.0  # the ties experiment rounds scores to multiples of this
-output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
+output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %% tags=["hide-input"]
 from IPython.display import Markdown, display
@@ -47,7 +47,7 @@ from analysis.chapters.common import outputs
 from analysis.plotting import set_theme, show
 
 set_theme()
-out = outputs(ch.CHAPTER, globals())
+out = outputs(ch, globals())
 grid = dict(n_types=n_types, outlier_fraction=outlier_fractions, n_systems=n_systems, n_instances=n_instances)
 runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
 

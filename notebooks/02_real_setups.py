@@ -41,7 +41,7 @@ sig_subsample_size = 40  # Fig. 6 again on test sets of this size drawn from eve
 alpha = 0.05  # Fig. 6: significance level
 iia_sizes = [3, 5, 10, 20, 50]  # App. F: sub-sampled test-set sizes searched besides the full setups
 fig5_setup = ["WMT19", "de-en", "Chrfpp"]  # Fig. 5: (collection, dataset, metric)
-output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
+output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %% tags=["hide-input"]
 import numpy as np
@@ -56,7 +56,7 @@ from analysis.plotting import set_theme, show
 
 set_theme()
 # the sidecar lists the checksum of every input file of the table; its own checksum pins them all
-out = outputs(ch.CHAPTER, globals(), data={
+out = outputs(ch, globals(), data={
     "paired_setups.json (sha256 of the table's input list)": sha256_file(sidecar_path("paired_setups"))})
 setups = list(ch.iter_setups(load_table("paired_setups"), collections))
 timings = Timings()

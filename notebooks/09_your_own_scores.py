@@ -51,7 +51,7 @@ seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
 n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
 alpha = 0.05  # significance level of the pairwise tests
-output_root = None  # where artefacts go (None: book/_generated); the batch runner sets it
+output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %% tags=["hide-input"]
 from IPython.display import Markdown, display
@@ -62,7 +62,7 @@ from analysis.compare import compare
 from analysis.plotting import set_theme, show
 
 set_theme()
-out = outputs(ch.CHAPTER, globals())
+out = outputs(ch, globals())
 scores = ch.load(scores_path, format, where=where, align=align, lower_is_better=lower_is_better)
 display(Markdown(f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from `{scores_path}`"
                  + (" (scores negated: lower was better)." if lower_is_better else ".")))

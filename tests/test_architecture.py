@@ -12,7 +12,7 @@ from analysis.reproduce import notebook_stats
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analysis"
 #: infrastructure every layer may use
-SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis._kernels", "analysis.validation"}
+SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", "analysis._kernels", "analysis.validation"}
 #: the methods: pure functions on score matrices and ratings
 METHODS = {"analysis.aggregate", "analysis.pairwise", "analysis.agreement", "analysis.simulate", "analysis.wmt",
            "analysis.compare"}

@@ -4,11 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import simulate
+from analysis import profiles, simulate
 from analysis.agreement import measure_column
-from analysis.chapters import real_setups, simulation, why_pairing
-from analysis.chapters.common import Timings, outputs, pair_label
+from analysis.chapters import real_setups, simulation, why_pairing, your_own_scores
+from analysis.chapters.common import Timings, check_parameters, outputs, pair_label
 from analysis.data import published
+from analysis.reproduce import chapter_parameters
 from tests.helpers import random_scores
 
 # --- common --------------------------------------------------------------------------------------------------------
@@ -22,6 +23,39 @@ def test_outputs_record_exactly_the_notebooks_declared_parameters(tmp_path):
     del namespace["n_fig2"]
     with pytest.raises(ValueError, match=r"\['n_fig2'\] are declared but not defined"):
         outputs(why_pairing.CHAPTER, namespace)
+
+
+CHAPTER_MODULES = [why_pairing, simulation, real_setups, your_own_scores]
+
+
+@pytest.mark.parametrize("module", CHAPTER_MODULES, ids=lambda m: m.CHAPTER)
+def test_every_parameter_has_a_rule_and_the_defaults_and_profiles_pass_it(module):
+    declared = chapter_parameters(module.CHAPTER)
+    assert set(module.PARAMETERS) == set(declared) - {"output_root"}
+    check_parameters(module.PARAMETERS, declared)
+    for profile in profiles.PROFILES:
+        check_parameters(module.PARAMETERS, declared | profiles.parameters_for(profile, module.CHAPTER))
+
+
+@pytest.mark.parametrize("module,name,value,message", [
+    (why_pairing, "n_per_type", "abc", "parameter n_per_type must be an integer >= 2, got 'abc'"),
+    (why_pairing, "n_per_type", -5, "parameter n_per_type must be an integer >= 2, got -5"),
+    (why_pairing, "seed", 7.5, "parameter seed must be an integer >= 0, got 7.5"),
+    (why_pairing, "seed", True, "parameter seed must be an integer"),
+    (simulation, "n_systems", [2, 1], r"parameter n_systems\[1\] must be an integer >= 2, got 1"),
+    (simulation, "outlier_fractions", 0.1, "parameter outlier_fractions must be a non-empty list"),
+    (simulation, "tie_resolution", 0.0, r"parameter tie_resolution must be a finite number in \(0"),
+    (real_setups, "alpha", 1.5, r"parameter alpha must be a finite number in \(0, 1\)"),
+    (real_setups, "fig5_setup", ["WMT19", "de-en"], "parameter fig5_setup must be 3 values"),
+    (real_setups, "collections", "TAC", "parameter collections must be a non-empty list"),
+    (your_own_scores, "format", "xlsx", r"parameter format must be one of \['auto'"),
+    (your_own_scores, "lower_is_better", "no", "parameter lower_is_better must be a bool"),
+])
+def test_a_bad_parameter_is_named_where_it_enters(tmp_path, module, name, value, message):
+    namespace = chapter_parameters(module.CHAPTER) | {"output_root": str(tmp_path), name: value}
+    with pytest.raises(ValueError, match=message):
+        outputs(module, namespace)
+    assert not any(tmp_path.iterdir())  # refused before anything was written
 
 
 def test_timings_record_even_when_the_block_raises():

@@ -1,6 +1,8 @@
 """The papermill batch runner: discovery, profiles, failure isolation, manifest, determinism, notebook smoke runs."""
 
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -92,8 +94,125 @@ def test_failures_are_isolated_and_reported(toy_chapters):
     manifest = json.loads((out / "manifest.json").read_text())
     entry = {c["chapter"]: c for c in manifest["chapters"]}["01_good"]
     assert entry["parameters"]["value"] == 3 and entry["seed"] == 1 and entry["profile"] == "quick"
-    assert "result.csv" in entry["outputs"] and entry["duration_s"] > 0
+    assert "01_good/result.csv" in entry["outputs"] and entry["duration_s"] > 0
+    assert "notebooks/01_good.ipynb" in entry["outputs"]
     assert not list((out / "notebooks").glob(".*"))  # no temporary files left behind
+    assert not any((out / ".staging").iterdir())
+
+
+# -- issue 12, items 1 and 2: outputs change all at once or not at all; hand runs never write into the book ---------
+
+def _break_late(toy_chapters, message="late failure"):
+    """Make 01_good fail after it has saved its table."""
+    nb = toy_chapters / "notebooks" / "01_good.py"
+    nb.write_text(nb.read_text() + f"\nraise RuntimeError({message!r})\n")
+
+
+def test_a_failing_chapter_keeps_its_last_good_outputs(toy_chapters):
+    out = toy_chapters / "out"
+    assert reproduce.run(profile="quick", only=["01"], output_root=str(out))[0].status == "ok"
+    before = reproduce._chapter_files(out, "01_good")
+    _break_late(toy_chapters)
+    assert reproduce.run(profile="full", only=["01"], output_root=str(out))[0].status == "failed"
+    assert reproduce._chapter_files(out, "01_good") == before
+    assert pd.read_csv(out / "01_good" / "result.csv")["value"].tolist() == [3]  # the good quick run's, not 10
+    entry = reproduce.read_manifest(out)["01_good"]
+    assert entry["status"] == "ok" and entry["profile"] == "quick" and entry["outputs"] == before
+    assert "RuntimeError: late failure" in entry["last_failure"]["error"]
+    assert (out / "failed" / "01_good.ipynb").exists()
+    assert reproduce.verify_outputs(out) == {"01_good": []}
+
+
+def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_chapters, monkeypatch):
+    import papermill
+
+    out = toy_chapters / "out"
+    reproduce.run(profile="quick", only=["01"], output_root=str(out))
+    before = reproduce._chapter_files(out, "01_good")
+    manifest = (out / "manifest.json").read_bytes()
+
+    def interrupted(input_path, output_path, **kwargs):  # Ctrl-C after the notebook wrote half its outputs
+        stage = Path(os.environ[reproduce.OUTPUT_ENV]) / "01_good"
+        stage.mkdir(parents=True)
+        (stage / "result.csv").write_text("value\n99\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(papermill, "execute_notebook", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        reproduce.run_chapter("01_good", "full", str(out))
+    assert reproduce._chapter_files(out, "01_good") == before
+    assert (out / "manifest.json").read_bytes() == manifest
+    assert not any((out / ".staging").iterdir())
+    assert reproduce.OUTPUT_ENV not in os.environ
+    # a run killed outright (kill -9) leaves its staging folder; the next run removes it
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    killed = out / ".staging" / f"01_good.{dead}.x1y2z3" / "01_good"
+    killed.mkdir(parents=True)
+    (killed / "result.csv").write_text("value\n99\n")
+    monkeypatch.undo()
+    reproduce.run(profile="quick", only=["01"], output_root=str(out))
+    assert not any((out / ".staging").iterdir())
+
+
+def test_the_console_names_the_exception_and_its_message(toy_chapters):
+    stream = io.StringIO()
+    reproduce.run(profile="quick", only=["02"], output_root=str(toy_chapters / "out"), stream=stream)
+    lines = stream.getvalue().splitlines()
+    failed = next(i for i, line in enumerate(lines) if "FAILED 02_broken" in line)
+    assert lines[failed + 1].strip().startswith("RuntimeError: boom in chapter")
+    assert "failed/02_broken.ipynb" in lines[failed + 2]
+
+
+def test_stale_entries_and_failed_notebooks_are_cleared(toy_chapters):
+    out = toy_chapters / "out"
+    _break_late(toy_chapters)
+    reproduce.run(profile="quick", only=["01"], output_root=str(out))
+    assert (out / "failed" / "01_good.ipynb").exists()
+    nb = toy_chapters / "notebooks" / "01_good.py"
+    nb.write_text(nb.read_text().replace("raise RuntimeError('late failure')", ""))
+    gone = reproduce.ChapterRun("07_gone", "full", "ok", {}, None, 1.0, "0", outputs={"07_gone/t.csv": "0"})
+    reproduce._update_manifest(out, gone)
+    (out / "07_gone").mkdir()
+    (out / "07_gone" / "t.csv").write_text("x")
+    (out / "notebooks").mkdir(exist_ok=True)
+    (out / "notebooks" / "07_gone.ipynb").write_text("{}")
+    reproduce.run(profile="quick", only=["01"], output_root=str(out))
+    assert not (out / "failed" / "01_good.ipynb").exists()
+    assert set(reproduce.read_manifest(out)) == {"01_good"}
+    assert not (out / "07_gone").exists() and not (out / "notebooks" / "07_gone.ipynb").exists()
+    assert reproduce.read_manifest(out)["01_good"]["status"] == "ok"
+
+
+def test_verify_outputs_finds_changed_missing_and_unrecorded_files(toy_chapters):
+    out = toy_chapters / "out"
+    reproduce.run(profile="quick", only=["01"], output_root=str(out))
+    assert reproduce.verify_outputs(out) == {"01_good": []}
+    (out / "01_good" / "result.csv").write_text("value\n7\n")
+    (out / "01_good" / "extra.csv").write_text("x\n")
+    (out / "notebooks" / "01_good.ipynb").unlink()
+    (out / "notebooks" / "05_stray.ipynb").write_text("{}")
+    assert reproduce.verify_outputs(out) == {
+        "01_good": ["missing: notebooks/01_good.ipynb", "changed: 01_good/result.csv",
+                    "not recorded: 01_good/extra.csv"],
+        "05_stray": ["not recorded: notebooks/05_stray.ipynb"],
+    }
+    from analysis.__main__ import main
+
+    assert main(["outputs", "verify", "--output-root", str(out)]) == 1
+
+
+def test_a_notebook_run_by_hand_writes_to_scratch_never_into_the_book(toy_chapters):
+    """The README's example (papermill ... -p seed 7) used to rewrite book/_generated behind the manifest's back."""
+    import nbformat
+
+    nbformat.write(jupytext.read(toy_chapters / "notebooks" / "01_good.py"), toy_chapters / "in.ipynb")
+    env = {k: v for k, v in os.environ.items() if k != reproduce.OUTPUT_ENV} | {"ANALYSIS_ROOT": str(toy_chapters)}
+    papermill = Path(sys.executable).with_name("papermill")
+    subprocess.run([str(papermill), "in.ipynb", "out.ipynb", "-p", "value", "7", "--log-level", "ERROR"],
+                   cwd=toy_chapters, env=env, check=True, capture_output=True)
+    assert pd.read_csv(toy_chapters / "scratch" / "01_good" / "result.csv")["value"].tolist() == [7]
+    assert not (toy_chapters / "book").exists()
 
 
 def test_cli_exits_non_zero_naming_the_failed_chapter(toy_chapters, capsys):
@@ -155,3 +274,18 @@ def test_repo_root_is_found_from_a_subdirectory(monkeypatch):
     monkeypatch.delenv("ANALYSIS_ROOT", raising=False)
     monkeypatch.chdir(ROOT / "tests")
     assert paths.repo_root() == ROOT
+
+
+def test_a_real_chapter_refuses_a_bad_parameter_before_any_work(tmp_path, monkeypatch):
+    """Issue 12 item 3: ``-p seed 7.5`` used to fail deep in numpy; now the first cell names the parameter."""
+    import nbformat
+    import papermill
+
+    nbformat.write(jupytext.read(ROOT / "notebooks" / "00_why_pairing_matters.py"), tmp_path / "in.ipynb")
+    monkeypatch.setenv(reproduce.OUTPUT_ENV, str(tmp_path / "out"))
+    with pytest.raises(papermill.PapermillExecutionError) as failure:
+        papermill.execute_notebook(tmp_path / "in.ipynb", tmp_path / "run.ipynb", parameters={"seed": 7.5},
+                                   cwd=str(ROOT / "notebooks"), progress_bar=False, kernel_name="python3")
+    assert failure.value.ename == "ValueError"
+    assert failure.value.evalue == "parameter seed must be an integer >= 0, got 7.5"
+    assert not (tmp_path / "out").exists()

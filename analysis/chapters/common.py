@@ -1,25 +1,84 @@
-"""What every chapter shares: its :class:`~analysis.plotting.Outputs` built from the notebook's own parameters,
-a stopwatch for the run-time table, and readable labels for mechanisms and pairs of them."""
+"""What every chapter shares: its parameters checked where they enter, its :class:`~analysis.plotting.Outputs`
+built from the notebook's own parameters, a stopwatch for the run-time table, and readable labels for mechanisms and
+pairs of them."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
+from types import ModuleType
 
 import pandas as pd
 
 from ..plotting import MECHANISM_LABELS, Outputs
 from ..reproduce import chapter_parameters
+from ..validation import check_count, check_number
 
 
-def outputs(chapter: str, namespace: Mapping, data: dict | None = None) -> Outputs:
-    """The chapter's :class:`Outputs`, recording exactly the parameters its notebook declares, with the values they
-    have in ``namespace`` (the notebook's ``globals()``); ``output_root`` says where the artefacts go."""
+@dataclass(frozen=True)
+class Param:
+    """What a notebook parameter accepts. ``kind``: "int" (an integer >= ``low``), "number" (a finite real in
+    [``low``, ``high``], ends open as flagged), "str", "bool" or "dict"; ``choices`` limits the values; ``many``: a
+    non-empty list of such values (of ``length`` items if given); ``optional``: None is allowed too."""
+
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    choices: tuple = ()
+    many: bool = False
+    length: int | None = None
+    optional: bool = False
+
+    def check(self, name: str, value) -> None:
+        if value is None and self.optional:
+            return
+        if self.many:
+            if not isinstance(value, (list, tuple)) or not value or (self.length and len(value) != self.length):
+                size = f"{self.length} values" if self.length else "a non-empty list"
+                raise ValueError(f"parameter {name} must be {size}, got {value!r}")
+            for k, item in enumerate(value):
+                self._check_one(f"{name}[{k}]", item)
+        else:
+            self._check_one(name, value)
+
+    def _check_one(self, name: str, value) -> None:
+        label = f"parameter {name}"
+        if self.kind == "int":
+            check_count(value, label, minimum=int(self.low if self.low is not None else 0))
+        elif self.kind == "number":
+            check_number(value, label, low=self.low, high=self.high, low_open=self.low_open,
+                         high_open=self.high_open)
+        elif not isinstance(value, {"str": str, "bool": bool, "dict": dict}[self.kind]):
+            raise ValueError(f"{label} must be a {self.kind}, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{label} must be one of {list(self.choices)}, got {value!r}")
+
+
+SEED = Param("int", low=0)  # numpy.random.default_rng takes a non-negative integer
+
+
+def check_parameters(spec: Mapping[str, Param], namespace: Mapping) -> None:
+    """Check every parameter of ``spec`` in ``namespace`` (a notebook's ``globals()``); the error names it."""
+    for name, rule in spec.items():
+        rule.check(name, namespace[name])
+
+
+def outputs(chapter: str | ModuleType, namespace: Mapping, data: dict | None = None) -> Outputs:
+    """Check the chapter's parameters and return its :class:`Outputs`, recording exactly the parameters its
+    notebook declares, with the values they have in ``namespace`` (the notebook's ``globals()``). ``chapter`` is
+    the chapter module (its ``CHAPTER`` name and ``PARAMETERS`` rules) or just the notebook's name.
+    ``output_root`` says where the artefacts go (see :func:`analysis.paths.output_root`)."""
+    spec = getattr(chapter, "PARAMETERS", {})
+    chapter = getattr(chapter, "CHAPTER", chapter)
     names = chapter_parameters(chapter)
     missing = [n for n in names if n not in namespace]
     if missing:
         raise ValueError(f"{chapter}: parameters {missing} are declared but not defined in the namespace")
+    check_parameters(spec, namespace)
     parameters = {n: namespace[n] for n in names if n != "output_root"}
     return Outputs(chapter, parameters, root=namespace.get("output_root"), data=data)
 

@@ -30,9 +30,21 @@ from ..data import published
 from ..pairwise import PAIRED_TESTS, bootstrap_summary, sign_test
 from ..plotting import dodged_errorbars
 from ..validation import check_rng
-from .common import pair_label
+from .common import SEED, Param, pair_label
 
 CHAPTER = "02_real_setups"
+PARAMETERS = {
+    "seed": SEED,
+    "collections": Param("str", many=True, optional=True),
+    "n_resamples": Param("int", low=1),
+    "subsample_sizes": Param("int", low=2, many=True),
+    "n_subsamples": Param("int", low=1),
+    "sig_max_pairs": Param("int", low=1, optional=True),
+    "sig_subsample_size": Param("int", low=2),
+    "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+    "iia_sizes": Param("int", low=3, many=True),
+    "fig5_setup": Param("str", many=True, length=3),
+}
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 PAPER = ("mean", "median", "bt")
 #: Table 1's pairs, in its order; also Fig. 4's.

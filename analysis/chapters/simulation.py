@@ -13,9 +13,20 @@ from .. import aggregate, simulate
 from ..pairwise import bootstrap_summary
 from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS, Outputs, dodged_errorbars, show
 from ..validation import check_rng
-from .common import Timings
+from .common import SEED, Param, Timings
 
 CHAPTER = "01_synthetic_simulation"
+PARAMETERS = {
+    "seed": SEED,
+    "n_types": Param("int", low=1, many=True),
+    "outlier_fractions": Param("number", low=0, high=1, high_open=True, many=True),
+    "n_systems": Param("int", low=2, many=True),
+    "n_instances": Param("int", low=2, many=True),
+    "n_datasets": Param("int", low=1),
+    "n_resamples": Param("int", low=1),
+    "offset_scale": Param("number", low=0),
+    "tie_resolution": Param("number", low=0, low_open=True),
+}
 PAPER = ("mean", "median", "bt")
 ALL = PAPER + ("elo", "trueskill")
 X_LABELS = {

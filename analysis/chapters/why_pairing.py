@@ -14,8 +14,15 @@ from mpl_toolkits.axes_grid1 import make_axes_locatable
 from .. import aggregate, pairwise
 from ..data import published
 from ..validation import check_rng
+from .common import SEED, Param
 
 CHAPTER = "00_why_pairing_matters"
+PARAMETERS = {
+    "seed": SEED,
+    "n_per_type": Param("int", low=2),
+    "n_fig2": Param("int", low=2),
+    "n_prop1_setups": Param("int", low=1),
+}
 
 
 # -- Fig. 1 --------------------------------------------------------------------------------------------------------

@@ -14,8 +14,21 @@ from ..compare import MECHANISMS, Comparison
 from ..data.scorefiles import read_scores
 from ..paths import repo_root
 from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS
+from .common import SEED, Param
 
 CHAPTER = "09_your_own_scores"
+PARAMETERS = {
+    "scores_path": Param("str"),
+    "format": Param("str", choices=("auto", "long", "wide", "mtme")),
+    "where": Param("dict", optional=True),
+    "align": Param("str", choices=("exact", "intersect")),
+    "lower_is_better": Param("bool"),
+    "ties": Param("str", choices=("half", "loss")),
+    "seed": SEED,
+    "n_resamples": Param("int", low=1),
+    "n_resamples_sequential": Param("int", low=1),
+    "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+}
 #: The example shipped with the repository (see examples/README.md for its provenance).
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
 

@@ -29,13 +29,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
+from ..processes import process_pool
 from .pickles import load_pickle
 from .raw import read_lines, read_table, read_verified
 from .registry import DataError, DataFile, Table, find, source_files
@@ -227,7 +227,7 @@ def _usr(root) -> tuple[list, list]:
 def build_scores(root=None, jobs: int | None = None) -> tuple[pd.DataFrame, list[DataFile]]:
     """The ``favi_scores`` table; the datasets are read (and their lexical metrics computed) on ``jobs`` processes."""
     builders = (_summeval, _wmt22_ende, _wmt21_ende, _wmt22_zhen, _usr)  # slowest first
-    with ProcessPoolExecutor(max_workers=jobs or min(2, os.cpu_count() or 1)) as pool:
+    with process_pool(jobs or min(2, os.cpu_count() or 1)) as pool:
         results = [pool.submit(build, root) for build in builders]
         parts, inputs = [], []
         for future in results:

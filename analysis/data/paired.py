@@ -31,14 +31,14 @@ import os
 import re
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..files import atomic_write
 from ..paths import processed_dir
+from ..processes import process_pool
+from . import cache
 from .pickles import load_pickle
 from .raw import read_lines, read_verified
 from .registry import DataError, DataFile, Table, find, source_files
@@ -105,13 +105,14 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
     inventory = wmt_inventory()
     results: dict[tuple[str, str], pd.DataFrame] = {}
     todo = {}
+    targets: dict[tuple[str, str], Path] = {}
     inputs = []
     for (collection, pair), (ref_file, outputs) in inventory.items():
         files = [ref_file] + [f for _, f in outputs]
         inputs += files
-        target = cache_dir / f"wmt-{collection}-{pair}-{_cache_key(files, 'wmt-segment')}.parquet"
-        if target.exists():
-            results[(collection, pair)] = pd.read_parquet(target)
+        target = targets[(collection, pair)] = cache_dir / f"wmt-{collection}-{pair}-{_cache_key(files, 'wmt-segment')}.parquet"
+        if (cached := cache.read(target)) is not None:
+            results[(collection, pair)] = cached
             continue
         reference = read_lines(ref_file, root)
         texts = []
@@ -128,17 +129,18 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
               f"process(es); cached in {cache_dir}", file=stream, flush=True)
         start = time.perf_counter()
         done = 0
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with process_pool(jobs) as pool:
             futures = {key: pool.submit(_score_pair, *key, ref, texts) for key, (_, ref, texts) in todo.items()}
             for key, future in futures.items():
                 frame = future.result()
                 target = todo[key][0]
-                atomic_write(target, lambda tmp, frame=frame: frame.to_parquet(tmp, index=False))
+                cache.write(target, frame)
                 results[key] = frame
                 done += len(todo[key][1]) * len(todo[key][2])
                 print(f"  {key[0]} {key[1]}: {len(todo[key][2])} systems x {len(todo[key][1])} segments "
                       f"[{done:,}/{n_segments:,}, {time.perf_counter() - start:.0f} s]", file=stream, flush=True)
     table = pd.concat([results[key] for key in inventory], ignore_index=True)
+    cache.prune(cache_dir, "wmt-", {targets[key].name for key in inventory})
     return table, inputs
 
 
@@ -153,8 +155,9 @@ def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> t
     system_files = source_files("coco-systems")
     files = [ref_file, *system_files]
     target = cache_dir / f"coco-{_cache_key(files, 'coco-caption')}.parquet"
-    if target.exists():
-        return pd.read_parquet(target), files
+    cache.prune(cache_dir, "coco-", {target.name})
+    if (cached := cache.read(target)) is not None:
+        return cached, files
     start = time.perf_counter()
     annotations = json.loads(read_verified(ref_file, root))
     references: dict[int, list[str]] = {}
@@ -175,7 +178,7 @@ def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> t
     table.insert(0, "dataset", f"val2014-{len(references)}")
     table.insert(0, "collection", "COCO")
     table = table[COLUMNS]
-    atomic_write(target, lambda tmp: table.to_parquet(tmp, index=False))
+    cache.write(target, table)
     return table, files
 
 

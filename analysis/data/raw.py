@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..files import atomic_write, sha256_file
+from ..files import atomic_write, remove_stale_partials, sha256_file
 from ..paths import raw_dir, repo_root
 from .registry import DataError, DataFile, load_registry, select
 
@@ -41,6 +41,12 @@ def sha256_bytes(payload: bytes) -> str:
     return hashlib.sha256(payload).hexdigest()
 
 
+def _not_a_directory(target: Path, f: DataFile) -> None:
+    if target.is_dir():
+        raise DataError(f"{target} is a directory, not the file {f.path} of source {f.source!r}; remove it and run "
+                        "`make data`")
+
+
 def file_ok(target: Path, f: DataFile) -> bool:
     return target.is_file() and target.stat().st_size == f.size and sha256_file(target) == f.sha256
 
@@ -52,10 +58,18 @@ def _read_upstream(f: DataFile, mirror: Path | None, timeout: float) -> tuple[by
         plain = mirror / f.relpath
         if gz.is_file():
             try:
-                return gzip.decompress(gz.read_bytes()), str(gz)
+                with gzip.open(gz, "rb") as fh:
+                    payload = fh.read(f.size + 1)  # bounded: a file that expands further is refused unread
             except (OSError, EOFError) as exc:
                 raise DataError(f"{f.path} ({f.url}): mirror copy {gz} is not valid gzip: {exc}") from None
+            if len(payload) > f.size:
+                raise DataError(f"{f.path}: mirror copy {gz} expands past the registered {f.size} bytes; refused "
+                                "without reading further, nothing was written")
+            return payload, str(gz)
         if plain.is_file():
+            if (size := plain.stat().st_size) != f.size:
+                raise DataError(f"{f.path}: mirror copy {plain} has {size} bytes, not the registered {f.size}; "
+                                "nothing was written")
             return plain.read_bytes(), str(plain)
     try:
         with urllib.request.urlopen(f.url, timeout=timeout) as response:
@@ -68,6 +82,7 @@ def _read_upstream(f: DataFile, mirror: Path | None, timeout: float) -> tuple[by
 def fetch_file(f: DataFile, *, root: Path | None = None, mirror: Path | None = None, timeout: float = 60.0) -> str:
     """Make ``root/<relpath>`` hold the verified upstream file. Returns "present" or the origin of the bytes."""
     target = (root or raw_dir()) / f.relpath
+    _not_a_directory(target, f)
     if file_ok(target, f):
         return "present"
     payload, origin = _read_upstream(f, mirror, timeout)
@@ -86,6 +101,9 @@ def fetch(only: list[str] | None = None, *, root=None, mirror="default", stream=
     mirror = default_mirror() if mirror == "default" else (Path(mirror) if mirror else None)
     sources = select(load_registry(), only)
     files = [f for s in sources for f in s.files]
+    base = Path(root) if root else raw_dir()
+    for path in remove_stale_partials(base):
+        print(f"data fetch: removed {path.name}, left by a killed run", file=stream, flush=True)
     results = {}
     print(f"data fetch: {len(files)} file(s) from {len(sources)} source(s); mirror: {mirror or 'none'}", file=stream)
     for k, f in enumerate(files, 1):
@@ -104,7 +122,8 @@ def verify(only: list[str] | None = None, *, root=None) -> dict[str, str]:
     for s in select(load_registry(), only):
         for f in s.files:
             target = base / f.relpath
-            report[f.relpath] = "ok" if file_ok(target, f) else ("corrupt" if target.exists() else "missing")
+            report[f.relpath] = ("ok" if file_ok(target, f) else "not a file" if target.is_dir()
+                                 else "corrupt" if target.exists() else "missing")
     return report
 
 
@@ -112,6 +131,7 @@ def read_verified(f: DataFile, root=None) -> bytes:
     """The bytes of a registered file, checked against its size and sha256. What is checked is what is returned, so
     the file cannot change between the check and the read."""
     target = (Path(root) if root else raw_dir()) / f.relpath
+    _not_a_directory(target, f)
     if not target.is_file():
         raise DataError(f"{f.path} of source {f.source!r} is not fetched yet ({target}); run `make data`")
     payload = target.read_bytes()

@@ -5,12 +5,15 @@ Every table is declared once, as a :class:`~analysis.data.registry.Table` next t
 ``wmt_official_clusters`` (:mod:`.wmt`); ``favi_scores``, ``favi_llm_h2h`` (:mod:`.favi`); ``llmfao``, ``sst5``,
 ``ceval`` (:mod:`.gvp`). Row counts are in data/README.md.
 
-Each table gets a sidecar ``<table>.json`` recording its schema, row count, the sha256 of every input file and its
-provenance; preparing again is a no-op while those and the package version are unchanged.
+Each table gets a sidecar ``<table>.json`` recording its schema, row count, its own sha256, the sha256 of every
+input file and its provenance; preparing again is a no-op while those and the package version are unchanged and the
+table's bytes match. :func:`load_table` reads only a table whose bytes match its recorded sha256, and
+:func:`verify_tables` checks them all (``python -m analysis data verify``), as the raw layer does for raw files.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -19,13 +22,14 @@ from pathlib import Path
 import pandas as pd
 
 from .. import __version__
-from ..files import atomic_write
+from ..files import atomic_write, remove_stale_partials, sha256_file
 from ..paths import processed_dir
-from . import favi, gvp, paired, wmt
-from .registry import Table, source_files
+from . import cache, favi, gvp, paired, wmt
+from .raw import sha256_bytes
+from .registry import DataError, Table, source_files
 
 TABLES: dict[str, Table] = {t.name: t for module in (paired, gvp, wmt, favi) for t in module.TABLES}
-SCHEMAS: dict[str, dict[str, str]] = {name: t.schema for name, t in TABLES.items()}
+SCHEMAS: dict[str, dict[str, str]] = {name: t.schema for name, t in TABLES.items()}  # a view, for readers
 
 
 def expected_inputs(name: str) -> dict[str, str]:
@@ -39,18 +43,37 @@ def expected_inputs(name: str) -> dict[str, str]:
 
 
 def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:
-    schema = SCHEMAS[name]
+    schema = TABLES[name].schema
     if list(table.columns) != list(schema):
         raise ValueError(f"{name}: columns {list(table.columns)} differ from the schema {list(schema)}")
     return table.astype(schema)
 
 
-def _up_to_date(name: str, sidecar: Path, target: Path) -> bool:
-    if not (sidecar.exists() and target.exists()):
+def _recorded(sidecar: Path) -> dict | None:
+    """The sidecar's record, or None if it is missing or unreadable (a table without it is rebuilt)."""
+    try:
+        return json.loads(sidecar.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _state(name: str, out_dir: Path) -> str:
+    """"ok", "missing" (never prepared), "unrecorded" (no sidecar or no checksum in it) or "corrupt"."""
+    target = out_dir / f"{name}.parquet"
+    if not target.is_file():
+        return "missing"
+    recorded = _recorded(out_dir / f"{name}.json")
+    if not recorded or "sha256" not in recorded:
+        return "unrecorded"
+    return "ok" if sha256_file(target) == recorded["sha256"] else "corrupt"
+
+
+def _up_to_date(name: str, out_dir: Path) -> bool:
+    recorded = _recorded(out_dir / f"{name}.json")
+    if recorded is None or _state(name, out_dir) != "ok":
         return False
-    recorded = json.loads(sidecar.read_text())
     # once fetched, a raw file is identified by its registered checksum
-    return (recorded.get("analysis_version") == __version__ and recorded["inputs"] == expected_inputs(name)
+    return (recorded.get("analysis_version") == __version__ and recorded.get("inputs") == expected_inputs(name)
             and recorded.get("provenance", {}) == TABLES[name].provenance())
 
 
@@ -61,22 +84,34 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         raise ValueError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
     out_dir = Path(out) if out else processed_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
+    for path in remove_stale_partials(out_dir):
+        print(f"data prepare: removed {path.name}, left by a killed run", file=stream, flush=True)
     status = {}
     for name in only or TABLES:
         sidecar = out_dir / f"{name}.json"
         target = out_dir / f"{name}.parquet"
-        if _up_to_date(name, sidecar, target):
+        if _up_to_date(name, out_dir):
             status[name] = "up to date"
             continue
-        table, inputs = TABLES[name].build(root)
+        if (state := _state(name, out_dir)) in ("corrupt", "unrecorded"):
+            why = "its bytes do not match" if state == "corrupt" else "it has no"
+            print(f"data prepare: {name}: {target.name} is {state} ({why} recorded sha256); rebuilding",
+                  file=stream, flush=True)
+        try:
+            table, inputs = TABLES[name].build(root)
+            table = _conform(name, table)
+        except DataError as exc:
+            raise DataError(f"table {name}: {exc}") from exc
+        except Exception as exc:
+            raise DataError(f"table {name}: its builder failed: {type(exc).__name__}: {exc}") from exc
         if {f.relpath: f.sha256 for f in inputs} != expected_inputs(name):
             raise RuntimeError(f"table {name}: its builder read other files than its Table declares")
-        table = _conform(name, table)
         atomic_write(target, lambda tmp, table=table: table.to_parquet(tmp, index=False))
         meta = {
             "table": name,
             "rows": len(table),
-            "schema": SCHEMAS[name],
+            "sha256": sha256_file(target),
+            "schema": TABLES[name].schema,
             "inputs": {f.relpath: f.sha256 for f in inputs},
             "provenance": TABLES[name].provenance(),
             "analysis_version": __version__,
@@ -92,10 +127,28 @@ def load_table(name: str, out=None) -> pd.DataFrame:
     """Read a prepared table (a clear error if it was not prepared)."""
     if name not in TABLES:
         raise ValueError(f"unknown table {name!r}; known: {sorted(TABLES)}")
-    path = (Path(out) if out else processed_dir()) / f"{name}.parquet"
+    out_dir = Path(out) if out else processed_dir()
+    path = out_dir / f"{name}.parquet"
     if not path.exists():
         raise FileNotFoundError(f"table {name} is not prepared ({path}); run `make data`")
-    return pd.read_parquet(path)
+    recorded = _recorded(out_dir / f"{name}.json") or {}
+    if "sha256" not in recorded:
+        raise DataError(f"table {name} ({path}) has no recorded checksum in {name}.json; run `make data` to rebuild it")
+    payload = path.read_bytes()
+    if sha256_bytes(payload) != recorded["sha256"]:
+        raise DataError(f"{path}: {path.name} does not match its recorded sha256 (damaged after it was written); "
+                        "run `make data` to rebuild it")
+    return pd.read_parquet(io.BytesIO(payload))
+
+
+def verify_tables(only: list[str] | None = None, out=None) -> dict[str, str]:
+    """Re-check every prepared table and cache entry against the sha256 recorded when it was written:
+    {``processed/<table>.parquet`` or ``cache/<entry>``: "ok" | "corrupt" | "unrecorded" | "missing"}."""
+    out_dir = Path(out) if out else processed_dir()
+    report = {f"processed/{name}.parquet": _state(name, out_dir) for name in (only or TABLES)}
+    if not only:
+        report.update(cache.verify(out_dir / "cache"))
+    return report
 
 
 def sidecar_path(name: str, out=None) -> Path:

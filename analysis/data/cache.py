@@ -1,0 +1,65 @@
+"""The metric cache (``data/processed/cache/``): recomputed tables that are slow to build, each stored as Parquet
+next to its sha256 (``<entry>.sha256``, written after the entry). An entry whose bytes do not match, or whose
+checksum was never written (a killed run), is a miss: it is deleted and recomputed, never read and never fatal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+
+from ..files import atomic_write, sha256_file
+from .raw import sha256_bytes
+
+
+def _checksum_path(entry: Path) -> Path:
+    return entry.with_name(entry.name + ".sha256")
+
+
+def write(entry: str | Path, frame: pd.DataFrame) -> None:
+    """Store ``frame`` as the cache entry ``entry`` (atomically), then its checksum."""
+    entry = Path(entry)
+    atomic_write(entry, lambda tmp: frame.to_parquet(tmp, index=False))
+    digest = sha256_file(entry)
+    atomic_write(_checksum_path(entry), lambda tmp: Path(tmp).write_text(digest + "\n"))
+
+
+def read(entry: str | Path) -> pd.DataFrame | None:
+    """The cached frame, or None (a miss) when the entry is absent or does not match its recorded checksum, in
+    which case the damaged entry is removed."""
+    entry = Path(entry)
+    checksum = _checksum_path(entry)
+    if not entry.is_file():
+        return None
+    payload = entry.read_bytes()
+    if not checksum.is_file() or checksum.read_text().strip() != sha256_bytes(payload):
+        entry.unlink(missing_ok=True)
+        checksum.unlink(missing_ok=True)
+        return None
+    return pd.read_parquet(io.BytesIO(payload))
+
+
+def verify(folder: str | Path) -> dict[str, str]:
+    """{``cache/<entry>``: "ok" | "corrupt" | "unrecorded" (no checksum)} for every entry in ``folder``."""
+    folder = Path(folder)
+    report = {}
+    for entry in sorted(folder.glob("*.parquet")) if folder.is_dir() else []:
+        checksum = _checksum_path(entry)
+        if not checksum.is_file():
+            report[f"cache/{entry.name}"] = "unrecorded"
+        else:
+            report[f"cache/{entry.name}"] = "ok" if checksum.read_text().strip() == sha256_file(entry) else "corrupt"
+    return report
+
+
+def prune(folder: str | Path, prefix: str, keep: set[str]) -> list[Path]:
+    """Remove the entries ``<prefix>*.parquet`` in ``folder`` (with their checksums) whose names are not in
+    ``keep``: results for inputs, libraries or metric versions no longer in use."""
+    removed = []
+    for entry in Path(folder).glob(f"{prefix}*.parquet"):
+        if entry.name not in keep:
+            entry.unlink(missing_ok=True)
+            _checksum_path(entry).unlink(missing_ok=True)
+            removed.append(entry)
+    return sorted(removed)

@@ -1,0 +1,42 @@
+"""Worker processes that die with their parent.
+
+A ``ProcessPoolExecutor`` worker keeps running its task when the parent is killed with SIGKILL (it only notices at
+the next task), so a killed ``data prepare`` or ``reproduce`` left workers computing for minutes. Each worker of
+:func:`process_pool` asks the kernel for a signal when its parent dies (Linux ``PR_SET_PDEATHSIG``) and, on every
+platform, watches its parent id from a daemon thread.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def process_pool(max_workers: int) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` whose workers exit when the process that created them dies."""
+    return ProcessPoolExecutor(max_workers=max_workers, initializer=_exit_with_parent, initargs=(os.getpid(),))
