@@ -8,6 +8,7 @@ column order; a higher value means a stronger system.
 from __future__ import annotations
 
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,22 @@ def median(scores: pd.DataFrame) -> pd.Series:
     """MEDIAN: the median score of each system over the test instances."""
     values = check_scores(scores)
     return pd.Series(np.median(values, axis=0), index=scores.columns, name="median")
+
+
+@contextmanager
+def degenerate_fits():
+    """Collect the :class:`DegenerateWarning` of every Bradley-Terry fit in the block instead of printing them:
+    ``with degenerate_fits() as caught: ...``; afterwards ``caught`` holds one message per degenerate fit. Other
+    warnings are shown as usual. For callers that fit many sub-samples and report the count."""
+    caught: list[str] = []
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always", DegenerateWarning)
+        yield caught
+    for record in records:
+        if issubclass(record.category, DegenerateWarning):
+            caught.append(str(record.message))
+        else:
+            warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
 
 
 def _unbounded_groups(wins: np.ndarray, names) -> tuple[list, list]:

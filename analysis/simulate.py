@@ -193,7 +193,8 @@ def run_grid(
     """Simulate every cell of ``grid`` ``n_datasets`` times and score each mechanism against the truth.
 
     Returns one row per setup: the grid keys, ``n_outliers``, ``tie_rate`` (share of tied system pairs over
-    instances) and ``tau_<mechanism>`` (:func:`kendall_to_latent`). ``generator_options`` go to
+    instances), ``tau_<mechanism>`` (:func:`kendall_to_latent`) and, with BT, ``bt_degenerate`` (BT had no finite
+    fit: :class:`~analysis.aggregate.DegenerateWarning`). ``generator_options`` go to
     :func:`simulate_setup`; ``ties`` is the tie policy of :func:`analysis.aggregate.mechanisms` ("loss": the paper's
     code). The DataFrame's ``attrs["seconds"]`` holds the time spent in each mechanism.
     """
@@ -216,7 +217,10 @@ def run_grid(
         row["tie_rate"] = _tie_rate(setup.scores.to_numpy())
         for name, fn in aggregators.items():
             start = time.perf_counter()
-            row[f"tau_{name}"] = kendall_to_latent(setup.latent, fn(setup.scores))
+            with aggregate.degenerate_fits() as degenerate:
+                row[f"tau_{name}"] = kendall_to_latent(setup.latent, fn(setup.scores))
+            if name == "bt":
+                row["bt_degenerate"] = bool(degenerate)
             seconds[name] += time.perf_counter() - start
         rows.append(row)
     frame = pd.DataFrame(rows)

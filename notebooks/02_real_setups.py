@@ -82,6 +82,7 @@ for policy in ("loss", "half"):
         per_setup[policy] = ch.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
 show(per_setup["loss"].head())
+display(Markdown(ch.degenerate_note({f"setups under ties={p!r}": per_setup[p] for p in ("loss", "half")})))
 
 # %%
 PAIRS = ch.mechanism_pairs(ch.MECHANISMS)
@@ -141,6 +142,8 @@ out.table(fig4, "paired_fig4_subsamples", index=False)
 fig4_summary = ch.fig4_summaries(fig4, rng=np.random.default_rng(seed), n_resamples=n_resamples)
 for by, frame in fig4_summary.items():
     out.table(frame, f"paired_fig4_by_{by}", index=False)
+display(Markdown(ch.degenerate_note({"sub-samples": fig4}) + " By test-set size: " + ", ".join(
+    f"{size}: {share:.0%}" for size, share in fig4.groupby("size")["bt_degenerate"].mean().items()) + "."))
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_fig4(fig4_summary), "paired_fig4_disagreement")

@@ -215,3 +215,16 @@ def test_bt_probability_matrix_is_complementary():
 
 def test_fig3_panels_use_the_simulation_grid_keys():
     assert {x for *_, x in simulate.FIG3_PANELS} <= set(simulation.X_LABELS)
+
+
+def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
+    never_loses = pd.DataFrame({"a": [3.0, 3.0, 3.0], "b": [1.0, 2.0, 1.0], "c": [2.0, 1.0, 0.0]})
+    fine = random_scores(np.random.default_rng(0), 50, 4)
+    setups = [(("X", "d", "m"), never_loses), (("X", "d", "n"), fine)]
+    rows = real_setups.disagreement_rows(setups, "half", names=real_setups.PAPER)
+    assert rows["bt_degenerate"].tolist() == [True, False]
+    assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
+    note = real_setups.degenerate_note({"setups": rows})
+    assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
+    assert real_setups.degenerate_note({"setups": rows.iloc[1:]}) == (
+        "BT has a finite maximum-likelihood fit in all 1 setups.")

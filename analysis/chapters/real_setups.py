@@ -119,9 +119,34 @@ def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
     """One row per setup: the keys, ``n_instances``, ``n_systems`` and ``<a>_<b>_disagree/top1/top3`` for every pair
     of mechanisms in ``names`` order (:func:`analysis.agreement.compare_aggregators`)."""
     fns = aggregators(policy, names)
-    rows = [pd.concat([pd.Series(dict(zip(KEYS, key))), compare_aggregators(matrix, fns, k=3)])
-            for key, matrix in setups]
-    return pd.DataFrame(rows).astype({"n_instances": int, "n_systems": int})
+    rows = [pd.concat([pd.Series(dict(zip(KEYS, key))), *_compared(matrix, fns)]) for key, matrix in setups]
+    return pd.DataFrame(rows).astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
+
+
+def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
+    """:func:`compare_aggregators` on one matrix, and whether BT had no finite fit on it (``bt_degenerate``)."""
+    with aggregate.degenerate_fits() as degenerate:
+        row = compare_aggregators(matrix, fns, k=3)
+    return row, pd.Series({"bt_degenerate": bool(degenerate)})
+
+
+def degenerate_note(frames: dict[str, pd.DataFrame]) -> str:
+    """A sentence: in how many rows of each frame (labelled, e.g. ``{"setups under ties='loss'": rows}``) BT had no
+    finite maximum-likelihood fit, naming the setups when there are few, and what that does to the tables."""
+    counts = []
+    for label, frame in frames.items():
+        hit = frame[frame["bt_degenerate"]]
+        named = ""
+        if 0 < len(hit) <= 6 and set(KEYS) <= set(frame.columns):
+            named = " (" + ", ".join(" ".join(map(str, key)) for key in hit[KEYS].itertuples(index=False)) + ")"
+        counts.append(f"{len(hit):,} of {len(frame):,} {label}{named}")
+    if not any(frame["bt_degenerate"].any() for frame in frames.values()):
+        return "BT has a finite maximum-likelihood fit in all " + " and ".join(
+            f"{len(f):,} {label}" for label, f in frames.items()) + "."
+    return ("BT has no finite maximum-likelihood fit in " + "; and in ".join(counts) + ". There a group of systems "
+            "never loses (or never wins) against the rest, so its strengths grow (or shrink) without bound and "
+            "their size is set by the fit's stopping rule; the group's place in the ranking, which is all the "
+            "disagreement measures use, is still right.")
 
 
 def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -> pd.DataFrame:
@@ -202,7 +227,8 @@ def tie_break_sensitivity(setups, policy: str = "loss", names=PAPER) -> pd.DataF
     fns = aggregators(policy, names)
     rows = []
     for key, matrix in setups:
-        results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
+        with aggregate.degenerate_fits():  # the same setups' degenerate fits are counted by disagreement_rows
+            results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
         k3 = min(3, matrix.shape[1])
         row = dict(zip(KEYS, key))
         for pair in mechanism_pairs(names):
@@ -231,8 +257,8 @@ def subsampled_disagreement(setups, sizes, n_subsamples: int, rng, policy: str =
     if not drawn:
         return pd.DataFrame()
     fns = aggregators(policy, PAPER)
-    frame = pd.DataFrame([compare_aggregators(m, fns, k=3) for *_, m in drawn]).astype(
-        {"n_instances": int, "n_systems": int})
+    frame = pd.DataFrame([pd.concat(_compared(m, fns)) for *_, m in drawn]).astype(
+        {"n_instances": int, "n_systems": int, "bt_degenerate": bool})
     frame = frame.assign(collection=[d[0][0] for d in drawn], dataset=[d[0][1] for d in drawn],
                          metric=[d[0][2] for d in drawn], size=[d[1] for d in drawn], draw=[d[2] for d in drawn])
     frame["task"] = frame.collection.map(TASKS)
