@@ -97,6 +97,15 @@ def test_a_damaged_cache_entry_is_recomputed_not_fatal(tmp_path):
     assert cache.read(entry) is None
 
 
+def test_prepare_discards_damaged_cache_entries_so_verify_passes_again(toy_table, tmp_path):
+    good, bad = tmp_path / "cache" / "coco-good.parquet", tmp_path / "cache" / "coco-bad.parquet"
+    for entry in (good, bad):
+        cache.write(entry, _frame())
+    _damage(bad, "zeroed")
+    tables.prepare(["toy"], out=tmp_path)
+    assert cache.verify(tmp_path / "cache") == {"cache/coco-good.parquet": "ok"}
+
+
 def test_prune_removes_entries_no_longer_in_use(tmp_path):
     old, new = tmp_path / "wmt-WMT19-de-en-old.parquet", tmp_path / "wmt-WMT19-de-en-new.parquet"
     other = tmp_path / "coco-abc.parquet"

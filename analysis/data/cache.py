@@ -53,6 +53,17 @@ def verify(folder: str | Path) -> dict[str, str]:
     return report
 
 
+def discard_damaged(folder: str | Path) -> list[Path]:
+    """Remove the entries that do not match their checksum (or have none): they would be recomputed anyway when
+    next needed, and until then ``verify`` would report them."""
+    folder = Path(folder)
+    damaged = [folder / name.removeprefix("cache/") for name, state in verify(folder).items() if state != "ok"]
+    for entry in damaged:
+        entry.unlink(missing_ok=True)
+        _checksum_path(entry).unlink(missing_ok=True)
+    return damaged
+
+
 def prune(folder: str | Path, prefix: str, keep: set[str]) -> list[Path]:
     """Remove the entries ``<prefix>*.parquet`` in ``folder`` (with their checksums) whose names are not in
     ``keep``: results for inputs, libraries or metric versions no longer in use."""

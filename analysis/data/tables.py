@@ -86,6 +86,9 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
     out_dir.mkdir(parents=True, exist_ok=True)
     for path in remove_stale_partials(out_dir):
         print(f"data prepare: removed {path.name}, left by a killed run", file=stream, flush=True)
+    for path in cache.discard_damaged(out_dir / "cache"):
+        print(f"data prepare: removed the damaged cache entry {path.name}; it is recomputed when next needed",
+              file=stream, flush=True)
     status = {}
     for name in only or TABLES:
         sidecar = out_dir / f"{name}.json"
