@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root)
     except ValueError as exc:
         parser.error(str(exc))
+    except KeyboardInterrupt:
+        print("\nreproduce: interrupted; every chapter keeps its last good outputs (the manifest says which)",
+              file=sys.stderr)
+        return 130
     failed = [r.chapter for r in runs if r.status != "ok"]
     if failed:
         print(f"reproduce: {len(failed)} chapter(s) failed: {', '.join(failed)}", file=sys.stderr)

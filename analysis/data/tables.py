@@ -97,7 +97,7 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
             status[name] = "up to date"
             continue
         if (state := _state(name, out_dir)) in ("corrupt", "unrecorded"):
-            why = "its bytes do not match" if state == "corrupt" else "it has no"
+            why = "its bytes do not match the" if state == "corrupt" else "it has no"
             print(f"data prepare: {name}: {target.name} is {state} ({why} recorded sha256); rebuilding",
                   file=stream, flush=True)
         try:
