@@ -112,7 +112,7 @@ def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10
     n = wins.shape[0] if wins.ndim else 0
     if wins.ndim != 2 or wins.shape != (n, n) or n < 2:
         raise ValueError(f"wins must be a square matrix over at least two systems, got shape {wins.shape}")
-    if np.isnan(wins).any() or (wins < 0).any() or np.isinf(wins).any():
+    if not np.isfinite(wins).all() or (wins < 0).any():
         raise ValueError("wins must be finite non-negative counts without NaN")
     games = wins + wins.T
     np.fill_diagonal(games, 0.0)
@@ -211,7 +211,8 @@ def trueskill(
     """
     check_tie_policy(ties, ("draw", "drop", "loss"))
     mu = check_number(mu, "mu")
-    sigma, beta = (check_number(v, name, low=0, low_open=True) for v, name in ((sigma, "sigma"), (beta, "beta")))
+    sigma = check_number(sigma, "sigma", low=0, low_open=True)
+    beta = check_number(beta, "beta", low=0, low_open=True)
     tau = check_number(tau, "tau", low=0)
     draw_probability = check_number(draw_probability, "draw_probability", low=0, high=1, high_open=True)
     values = check_scores(scores)

@@ -19,7 +19,7 @@ from scipy import stats
 
 from .aggregate import AGGREGATORS
 from .pairwise import comparison_counts, win_matrix
-from .validation import check_scores, real_array
+from .validation import align_series, check_scores, real_array
 
 TIE_BREAKS = ("first", "last")
 
@@ -50,15 +50,7 @@ def _as_vector(x, name: str) -> np.ndarray:
 
 
 def _aligned(a, b) -> tuple[np.ndarray, np.ndarray]:
-    for name, s in (("a", a), ("b", b)):
-        if isinstance(s, pd.Series) and not s.index.is_unique:
-            dup = s.index[s.index.duplicated()].unique().tolist()[:5]
-            raise ValueError(f"score vector {name} has duplicated system labels {dup}")
-    if isinstance(a, pd.Series) and isinstance(b, pd.Series):
-        if not a.index.equals(b.index):
-            if set(a.index) != set(b.index):
-                raise ValueError("the two score vectors are indexed by different systems")
-            b = b.reindex(a.index)
+    a, b = align_series(a, b, "score vectors", "system")
     x, y = _as_vector(a, "a"), _as_vector(b, "b")
     if len(x) != len(y):
         raise ValueError(f"score vectors must have the same length, got {len(x)} and {len(y)}")

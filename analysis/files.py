@@ -56,11 +56,11 @@ def pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    stat = Path(f"/proc/{pid}/stat")
     try:
-        return stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
-    except (FileNotFoundError, IndexError):
-        return not stat.parent.parent.joinpath("self").exists()  # no /proc at all: trust os.kill
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()  # without /proc, os.kill's answer is all there is
+    return state != "Z"
 
 
 def remove_stale_partials(folder: str | os.PathLike) -> list[Path]:

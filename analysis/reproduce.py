@@ -169,7 +169,6 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
     (root / STAGING).mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=root / STAGING, prefix=f"{chapter}.{os.getpid()}."))
     executed_path = stage / "notebook.ipynb"
-    error = None
     saved_env = os.environ.get(OUTPUT_ENV)
     try:
         if not has_tag:

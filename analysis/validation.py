@@ -56,8 +56,8 @@ def real_array(values, name: str) -> np.ndarray:
     if arr.dtype.kind == "O":
         bad = next((v for v in arr.ravel() if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
                    None)
-        if bad is not None or arr.size == 0:
-            what = "missing values" if bad is not None and pd.isna(bad) else f"{type(bad).__name__} {bad!r}"
+        if bad is not None:
+            what = "missing values" if pd.isna(bad) else f"{type(bad).__name__} {bad!r}"
             raise ValueError(f"{name} must be real numbers, got {what}")
     elif arr.dtype.kind not in "iuf":
         raise ValueError(f"{name} must be real numbers, got dtype {arr.dtype} ({_KINDS.get(arr.dtype.kind, 'other')})")
@@ -67,27 +67,26 @@ def real_array(values, name: str) -> np.ndarray:
 _KINDS = {"b": "bool", "c": "complex", "U": "str", "S": "bytes", "M": "datetime", "m": "timedelta"}
 
 
-def _align_series(a, b) -> tuple:
-    """Two Series are paired by label: the same instances in another order are reordered like ``a``; different or
-    duplicated labels are refused (pairing them by position would compare unrelated instances)."""
-    if not (isinstance(a, pd.Series) and isinstance(b, pd.Series)):
-        return a, b
+def align_series(a, b, what: str = "paired scores", label: str = "instance") -> tuple:
+    """Pair two vectors by label when both are Series: the same labels in another order are reordered like ``a``;
+    different labels, or duplicated labels in either Series, are refused (pairing them by position would compare
+    unrelated ``label``s). Anything else is returned as it is, to be paired by position."""
     for name, s in (("a", a), ("b", b)):
-        if not s.index.is_unique:
+        if isinstance(s, pd.Series) and not s.index.is_unique:
             dup = s.index[s.index.duplicated()].unique().tolist()[:5]
-            raise ValueError(f"paired scores {name} has duplicated instance labels {dup}; pairing would be ambiguous")
-    if a.index.equals(b.index):
+            raise ValueError(f"{what} {name} has duplicated {label} labels {dup}; pairing would be ambiguous")
+    if not (isinstance(a, pd.Series) and isinstance(b, pd.Series)) or a.index.equals(b.index):
         return a, b
     if set(a.index) != set(b.index):
         only = sorted(map(str, set(a.index) ^ set(b.index)))[:5]
-        raise ValueError(f"paired scores are indexed by different instances (e.g. {only}); align them first")
+        raise ValueError(f"{what} are indexed by different {label}s (e.g. {only}); align them first")
     return a, b.reindex(a.index)
 
 
 def check_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
     """Validate two paired score vectors and return them as float64 arrays. Series are paired by their index
     labels; anything else by position."""
-    a, b = _align_series(a, b)
+    a, b = align_series(a, b)
     x = real_array(a, "paired scores")
     y = real_array(b, "paired scores")
     if x.ndim != 1 or y.ndim != 1:

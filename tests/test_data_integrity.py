@@ -178,16 +178,8 @@ def test_worker_processes_die_with_their_parent(tmp_path):
     alive = workers
     while alive and time.monotonic() < deadline:
         time.sleep(0.2)
-        alive = [p for p in alive if _alive(p)]
+        alive = [p for p in alive if files.pid_alive(p)]
     assert not alive, f"workers {alive} outlived their killed parent"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
 
 
 def test_a_mirror_file_cannot_expand_past_its_registered_size(tmp_path):

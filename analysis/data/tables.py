@@ -68,10 +68,10 @@ def _state(name: str, out_dir: Path) -> str:
     return "ok" if sha256_file(target) == recorded["sha256"] else "corrupt"
 
 
-def _up_to_date(name: str, out_dir: Path) -> bool:
-    recorded = _recorded(out_dir / f"{name}.json")
-    if recorded is None or _state(name, out_dir) != "ok":
-        return False
+def _current(name: str, out_dir: Path) -> bool:
+    """Whether the sidecar's record matches what the table would be built from now (package version, inputs,
+    provenance); the table's own bytes are :func:`_state`'s concern."""
+    recorded = _recorded(out_dir / f"{name}.json") or {}
     # once fetched, a raw file is identified by its registered checksum
     return (recorded.get("analysis_version") == __version__ and recorded.get("inputs") == expected_inputs(name)
             and recorded.get("provenance", {}) == TABLES[name].provenance())
@@ -93,10 +93,11 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
     for name in only or TABLES:
         sidecar = out_dir / f"{name}.json"
         target = out_dir / f"{name}.parquet"
-        if _up_to_date(name, out_dir):
+        state = _state(name, out_dir)
+        if state == "ok" and _current(name, out_dir):
             status[name] = "up to date"
             continue
-        if (state := _state(name, out_dir)) in ("corrupt", "unrecorded"):
+        if state in ("corrupt", "unrecorded"):
             why = "its bytes do not match the" if state == "corrupt" else "it has no"
             print(f"data prepare: {name}: {target.name} is {state} ({why} recorded sha256); rebuilding",
                   file=stream, flush=True)
