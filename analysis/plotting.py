@@ -119,7 +119,25 @@ def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "est
 
 
 def show(frame: pd.DataFrame, digits: int = 3) -> None:
-    """Display a table in a notebook, rounded for reading (the saved CSVs keep full precision)."""
+    """Display a table in a notebook for reading (the saved CSVs keep full precision): numbers rounded to
+    ``digits``, whole-number float columns (counts after a mean or a median) as integers, snake_case labels spaced."""
     from IPython.display import display
 
-    display(frame.round(digits))
+    display(readable(frame, digits))
+
+
+def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """``frame`` as :func:`show` displays it."""
+    out = frame.round(digits)
+    for column in out.columns:
+        values = out[column]
+        if pd.api.types.is_float_dtype(values) and values.notna().any() and (values.dropna() % 1 == 0).all():
+            out[column] = values.astype("Int64")
+
+    def spaced(label):
+        return label.replace("_", " ") if isinstance(label, str) else label
+
+    out = out.rename(columns=spaced)
+    out.index.names = [spaced(n) for n in out.index.names]
+    out.columns.names = [spaced(n) for n in out.columns.names]
+    return out

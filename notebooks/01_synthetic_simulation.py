@@ -55,13 +55,17 @@ runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
 # ## The generator, on one setup
 #
 # Three systems, three instance types, 30 instances, one outlier. Each type shifts every system by the same offset,
-# so the systems' score *distributions* overlap heavily while, instance by instance, the stronger system usually
-# wins. MEAN and MEDIAN only see the distributions; BT sees the instance-by-instance comparisons.
+# so the systems' score *distributions* overlap heavily and are set mostly by the types; the latent strengths only
+# tilt each instance's comparison. MEAN and MEDIAN only see the distributions; BT sees the instance-by-instance
+# comparisons.
 
 # %% tags=["hide-input"]
 example = ch.example_setup(seed, offset_scale)
 out.figure(ch.plot_example_setup(example), "paired_sim_example_setup")
 show(ch.example_aggregates(example))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.example_story(example)))
 
 # %% [markdown]
 # ## Fig. 3 — the 2,880 setups
@@ -153,8 +157,9 @@ out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
 everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
 
 # %% tags=["hide-input"]
-_ = ch.report(out, everything, everything_summary, ch.ALL, "Fig. 3 with Elo and TrueSkill added (Section 4 generator)",
-              "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline")
+_ = ch.report(out, everything, everything_summary, ch.ALL,
+              "Fig. 3 for BT, Elo and TrueSkill (MEAN and MEDIAN: the figure above; all five: the table below)",
+              "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline", plotted=("bt", "elo", "trueskill"))
 
 # %% tags=["remove-input"]
 gap = everything[["tau_elo", "tau_trueskill"]].rsub(everything.tau_bt, axis=0).mean()

@@ -174,20 +174,30 @@ def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.Da
         ax.scatter(xa, xb, s=4, alpha=0.35, color="0.25", rasterized=True)
         ax.plot([lo, hi], [lo, hi], color="black", lw=1)
         for stat, style in (("mean", "--"), ("median", ":")):
-            ax.axvline(summary.loc[title, f"{stat} A"], color=colors["A"], ls=style, lw=1.6)
-            ax.axhline(summary.loc[title, f"{stat} B"], color=colors["B"], ls=style, lw=1.6)
+            ax.axvline(summary.loc[title, f"{stat} A"], color=colors["A"], ls=style, lw=1.6 if stat == "mean" else 2.4)
+            ax.axhline(summary.loc[title, f"{stat} B"], color=colors["B"], ls=style, lw=1.6 if stat == "mean" else 2.4)
+        # the medians can sit on the means: mark them on the axes too, so both stay visible
+        ax.plot(summary.loc[title, "median A"], lo, marker="^", ms=11, color=colors["A"], mec="black", clip_on=False,
+                zorder=5)
+        ax.plot(lo, summary.loc[title, "median B"], marker=">", ms=11, color=colors["B"], mec="black", clip_on=False,
+                zorder=5)
         sns.kdeplot(x=xa, ax=ax_top, color=colors["A"], fill=True, bw_adjust=0.6)
         sns.kdeplot(y=xb, ax=ax_right, color=colors["B"], fill=True, bw_adjust=0.6)
         ax_top.axis("off")
         ax_right.axis("off")
-        ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="score of A", ylabel="score of B" if k == 0 else "")
+        stats_of = {s: f"mean {summary.loc[title, f'mean {s}']:.2f}, median {summary.loc[title, f'median {s}']:.2f}"
+                    for s in "AB"}
+        ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel=f"score of A ({stats_of['A']})",
+               ylabel=f"score of B ({stats_of['B']})")
         ax_top.set_title(f"{title}\nP(B > A) = {p_b:.2f}: BT prefers {'B' if p_b > 0.5 else 'A'}", fontsize=11)
     handles = [
-        plt.Line2D([], [], color="0.3", ls="--", label="means"),
-        plt.Line2D([], [], color="0.3", ls=":", label="medians"),
+        plt.Line2D([], [], color="0.3", ls="--", lw=1.6, label="means"),
+        plt.Line2D([], [], color="0.3", ls=":", lw=2.4, marker="^", ms=9, mec="black", label="medians (also ▲ ► on the axes)"),
         plt.Line2D([], [], color="black", label="$X_A = X_B$"),
+        plt.Rectangle((0, 0), 1, 1, color="0.5", alpha=0.25, label="half-plane of the system BT prefers"),
     ]
-    fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.04))
+    fig.legend(handles=handles, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.1),
+               columnspacing=2.5, fontsize=11)
     return fig
 
 
