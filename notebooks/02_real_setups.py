@@ -212,9 +212,10 @@ display(Markdown(ch.degenerate_note({"sub-samples": fig4}) + " By test-set size:
 out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement")
 
 # %% tags=["remove-input"]
-sizes_table = fig4_summary["size"].pivot(index="size", columns="pair", values="disagree")[
-    [ch.pair_name(p) for p in ch.TABLE1_PAIRS]].join(
-    fig4_paper_summary.pivot(index="size", columns="pair", values="disagree").add_suffix(" (BT-eval's draws)"))
+labels = {ch.pair_name(p): ch.pair_label(p) for p in ch.TABLE1_PAIRS}
+sizes_table = pd.concat({reading: s.pivot(index="size", columns="pair", values="disagree")[list(labels)].rename(
+    columns=labels) for reading, s in (("bars", fig4_summary["size"]), ("BT-eval's draws", fig4_paper_summary))},
+    axis=1)
 display(Markdown("Disagreement per test-set size (rows) and pair of mechanisms (columns):"))
 show(sizes_table, 3)
 largest = [s for s in subsample_sizes if s > inventory.instances.max()]

@@ -340,12 +340,12 @@ def table3_agreement(side: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFram
     for (data, measure), g in frame.groupby(["data", "measure"], sort=False):
         sub, full = (g.ours - g.paper).abs(), (g.ours_full - g.paper).abs()
         rows[(data, MEASURES[measure])] = {
-            "cells": len(g),
-            f"20% sub-samples: within {tolerance}": int((sub <= tolerance + 1e-12).sum()),
-            "20% sub-samples: within 2 noise sd": int((sub <= 2 * g.noise_sd).sum()),
-            "20% sub-samples: mean |diff|": sub.mean(),
-            f"full test sets: within {tolerance}": int((full <= tolerance + 1e-12).sum()),
-            "full test sets: mean |diff|": full.mean(),
+            ("", "cells"): len(g),
+            ("20% sub-samples", f"within {tolerance}"): int((sub <= tolerance + 1e-12).sum()),
+            ("20% sub-samples", "within 2 noise sd"): int((sub <= 2 * g.noise_sd).sum()),
+            ("20% sub-samples", "mean |diff|"): sub.mean(),
+            ("full test sets", f"within {tolerance}"): int((full <= tolerance + 1e-12).sum()),
+            ("full test sets", "mean |diff|"): full.mean(),
         }
     return pd.DataFrame(rows).T.rename_axis(["data", "measure"])
 
@@ -422,7 +422,7 @@ def _table3_label(ours: float, paper: float) -> str:
 def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
     """Table 3 as heat maps, one per pair of mechanisms: colour = ours (the sub-sample reading), each cell labelled
     with ours over the paper's value; a cell we cannot compute is grey and says so."""
-    fig, axes = plt.subplots(1, len(TABLE3_PAIRS), figsize=(17, 6.2), sharey=True)
+    fig, axes = plt.subplots(len(TABLE3_PAIRS), 1, figsize=(9, 6 * len(TABLE3_PAIRS)), sharex=True)
     part = side[side.measure == measure]
     vmax = float(np.nanmax(part[["ours", "paper"]].to_numpy()))
     for ax, pair in zip(axes, TABLE3_PAIRS):
@@ -433,17 +433,21 @@ def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
         labels = [[_table3_label(o, p) for o, p in zip(ours_row, paper_row)]
                   for ours_row, paper_row in zip(grid.to_numpy(), paper.to_numpy())]
         ax.set_facecolor("#d9d9d9")
-        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="rocket_r", vmin=0, vmax=vmax, cbar=ax is axes[-1],
-                    cbar_kws={"label": f"{MEASURES[measure]} (ours)"}, annot_kws={"fontsize": 9}, linewidths=0.5,
+        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="rocket_r", vmin=0, vmax=vmax,
+                    cbar_kws={"label": f"{MEASURES[measure]} (ours)"}, annot_kws={"fontsize": 10}, linewidths=0.5,
                     linecolor="white")
+        # seaborn leaves NaN cells unlabelled: write "no data (paper's value)" there
+        for (i, j), label in np.ndenumerate(np.asarray(labels, dtype=object)):
+            if np.isnan(grid.iat[i, j]) and label:
+                ax.text(j + 0.5, i + 0.5, label, ha="center", va="center", fontsize=9, color="0.35")
         ax.set_title(f"{pair_label(pair)}")
         ax.grid(False)
         ax.set_xlabel("")
         ax.set_ylabel("")
-        ax.tick_params(axis="x", rotation=30)
-    fig.suptitle(f"Table 3, {MEASURES[measure]}: ours on 20% sub-samples (the paper's value in brackets; "
+        ax.tick_params(axis="y", rotation=0)
+    fig.suptitle(f"Table 3, {MEASURES[measure]}: ours on 20% sub-samples\n(the paper's value in brackets; "
                  "grey: no such metric in our data)", fontsize=12)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     return fig
 
 
@@ -551,7 +555,10 @@ def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_size
               ) -> plt.Figure:
     """Fig. 4's three panels, each bar labelled with the number of setups behind it; ``paper_sizes`` (the
     :func:`fig4_summaries`-style size summary of :func:`paper_size_draws`) adds BT-eval's own size curve to (c)."""
-    fig, axes = plt.subplots(1, 3, figsize=(17, 5.2), gridspec_kw={"width_ratios": [3, 1.3, 1.6]}, sharey=True)
+    fig = plt.figure(figsize=(12, 9.5))
+    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.3], height_ratios=[1.15, 1])
+    top = fig.add_subplot(grid[0, :])
+    axes = [top, fig.add_subplot(grid[1, 0], sharey=top), fig.add_subplot(grid[1, 1], sharey=top)]
     labels = {pair_name(p): pair_label(p) for p in TABLE1_PAIRS}
     setups_per = {by: fig4.groupby(by)[KEYS].apply(lambda g: len(g.drop_duplicates())) for by in ("metric", "task",
                                                                                                     "size")}
@@ -580,7 +587,8 @@ def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_size
         axes[2].plot([], [], "--o", ms=3, lw=1, color="grey", label="BT-eval's draws (a setup smaller than\n"
                      "the size enters whole)")
         axes[2].legend(fontsize=8, loc="upper right")
-    axes[0].set_ylabel("share of system pairs ordered differently")
+    for ax in axes[:2]:
+        ax.set_ylabel("share of system pairs ordered differently")
     axes[0].legend(fontsize=9, loc="upper left")
     fig.tight_layout()
     return fig
@@ -637,7 +645,7 @@ def plot_fig5(panels: list, alpha: float) -> plt.Figure:
         ax.grid(False)
     fig.suptitle(f"BT pairwise probabilities λ_row / (λ_row + λ_column), systems by BT strength;\n"
                  f"* sign test p < {alpha} (ties dropped)", fontsize=11)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
 
