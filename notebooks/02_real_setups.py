@@ -388,8 +388,8 @@ show(timings.table(), 1)
 #   unspecified for more. The table above counts the setups whose ≠ SotA or ≠ Top-3 result would change if such ties
 #   were cut the other way (the later column kept).
 # * **Fig. 4** sub-samples sizes 10 to 5,000 as the paper's text says; sizes larger than a setup are skipped, and no
-#   setup here reaches 5,000 instances. BT-eval's own code draws (c) differently (the dashed lines), and (a) and (b)
-#   with 20% sub-samples of at least 30 instances; the text's claims are checked above.
+#   setup here reaches 5,000 instances. BT-eval's own code draws (c) differently (the dashed lines), (a) with 20%
+#   sub-samples of at least 30 instances and (b) with 20% sub-samples; the text's claims are checked above.
 # * **Fig. 5**: the paper does not name its MT setup, so only the kind of view is reproduced.
 # * **Fig. 6** is reproduced (every cell within a few hundredths) only with BT-eval's draws — 20% sub-samples
 #   dominated by TAC's many system pairs — and its sign test that keeps ties in *n*; on full test sets the tests
