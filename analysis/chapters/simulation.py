@@ -132,8 +132,8 @@ def plot_fig3(summary: pd.DataFrame, names, title: str) -> plt.Figure:
         ax.set_ylabel("Kendall's τ with the latent λ")
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.suptitle(title, y=1.0)
-    fig.legend(handles, labels, ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 0.968), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.925))
+    fig.legend(handles, labels, ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 0.975), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.955))
     return fig
 
 
