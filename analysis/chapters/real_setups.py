@@ -350,7 +350,7 @@ def table3_agreement(side: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFram
     return pd.DataFrame(rows).T.rename_axis(["data", "measure"])
 
 
-def table3_swaps(side: pd.DataFrame, tolerance: float = 0.02) -> list[str]:
+def table3_swaps(side: pd.DataFrame, tolerance: float = 0.02) -> list[tuple[str, str]]:
     """Exact-data cells where the paper's Mean/BT and Med/BT columns look exchanged: the disagreement of each lies
     within ``tolerance`` of ours for the other pair, but further than ``tolerance`` and than two noise standard
     deviations from ours for its own."""
@@ -651,13 +651,12 @@ def plot_fig5(panels: list, alpha: float) -> plt.Figure:
 
 # -- Fig. 6 / Appendix D --------------------------------------------------------------------------------------------
 
-def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: float = 0.05, tests=None):
+def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: float = 0.05):
     """Fig. 6 / App. D: p-values of the four tests for system pairs of every setup.
 
     Returns (per_pair, matrix): ``per_pair`` has one row per (setup, system pair) with a p-value column per test;
     ``matrix.loc[i, j]`` = P(test j significant | test i significant), the diagonal the share significant for test i.
-    At most ``max_pairs`` random system pairs per setup (None: all). ``tests``: {name: test}, by default
-    :data:`analysis.pairwise.PAIRED_TESTS`.
+    At most ``max_pairs`` random system pairs per setup (None: all). Tests: :data:`analysis.pairwise.PAIRED_TESTS`.
     """
     gen = check_rng(rng)
     chosen = []
@@ -667,7 +666,7 @@ def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: f
             pick = np.sort(gen.choice(len(pairs), size=max_pairs, replace=False))
             pairs = [pairs[i] for i in pick]
         chosen += [(key, matrix, i, j) for i, j in pairs]
-    return _tested_pairs(chosen, tests or PAIRED_TESTS, alpha)
+    return _tested_pairs(chosen, PAIRED_TESTS, alpha)
 
 
 def _tested_pairs(chosen, tests: dict, alpha: float):
