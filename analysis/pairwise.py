@@ -101,7 +101,8 @@ def win_matrix(wins: np.ndarray, ties: np.ndarray, policy: str) -> np.ndarray:
     return wins + np.tril(ties, -1)
 
 
-def _paired_sign_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int]:
+def paired_sign_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int]:
+    """(instances where x > y, where x == y, where x < y) of two checked paired score vectors."""
     d = x - y
     return int(np.count_nonzero(d > 0)), int(np.count_nonzero(d == 0)), int(np.count_nonzero(d < 0))
 
@@ -116,7 +117,7 @@ def sign_test(a, b, ties: str = "drop") -> TestResult:
     """
     check_tie_policy(ties, ("drop", "split"))
     x, y = check_pair(a, b)
-    wins, n_ties, losses = _paired_sign_counts(x, y)
+    wins, n_ties, losses = paired_sign_counts(x, y)
     if ties == "split":
         wins += n_ties // 2
         losses += n_ties // 2
@@ -134,7 +135,7 @@ def prob_better(a, b, ties: str = "half") -> ProbBetter:
     """
     check_tie_policy(ties, ("half", "drop"))
     x, y = check_pair(a, b)
-    wins, n_ties, losses = _paired_sign_counts(x, y)
+    wins, n_ties, losses = paired_sign_counts(x, y)
     if ties == "half":
         prob = (wins + 0.5 * n_ties) / len(x)
     else:

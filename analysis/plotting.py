@@ -130,7 +130,7 @@ def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """``frame`` as :func:`show` displays it."""
     out = frame.round(digits)
     for column in out.columns:
-        values = out[column]
+        values = frame[column]  # whole before rounding: 0.0001 rounded to 0.0 is not a count
         if pd.api.types.is_float_dtype(values) and values.notna().any() and (values.dropna() % 1 == 0).all():
             out[column] = values.astype("Int64")
 

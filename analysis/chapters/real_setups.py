@@ -28,9 +28,9 @@ from ..agreement import (
     top_k_differs,
 )
 from ..data import published
-from ..pairwise import PAIRED_TESTS, TestResult, bootstrap_summary, sign_test
+from ..pairwise import PAIRED_TESTS, TestResult, bootstrap_summary, paired_sign_counts, sign_test
 from ..plotting import dodged_errorbars
-from ..validation import check_rng
+from ..validation import check_pair, check_rng
 from .common import SEED, Param, pair_label
 
 CHAPTER = "02_real_setups"
@@ -257,9 +257,14 @@ def fraction_subsamples(setups, fraction: float, n_draws: int, rng, policy: str 
     gen = check_rng(rng)
     drawn = []
     for key, matrix in setups:
-        size = max(2, round(fraction * len(matrix)))
+        size = _fraction_size(matrix, fraction)
         drawn += [(key, size, draw, subsample(matrix, size, gen)) for draw in range(n_draws)]
     return _compare_draws(drawn, policy)
+
+
+def _fraction_size(matrix: pd.DataFrame, fraction: float) -> int:
+    """The number of test instances pandas' ``sample(frac=fraction)`` draws (BT-eval's sub-samples), at least 2."""
+    return max(2, round(fraction * len(matrix)))
 
 
 def per_setup_draw_means(draws: pd.DataFrame) -> pd.DataFrame:
@@ -330,12 +335,15 @@ def table3_side_by_side(draws: pd.DataFrame, full: pd.DataFrame, paper_draws: in
     return out
 
 
+def _data_kind(datasets: pd.Series) -> np.ndarray:
+    return np.where(datasets.isin(TABLE3_EXACT), "exact (TAC, TC, PC)", "other (WMT, CNN/DM, COCO)")
+
+
 def table3_agreement(side: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFrame:
     """How close each reading of Table 3 comes to the paper, per kind of data and measure: cells compared, cells
     within ``tolerance``, cells within two standard deviations of the draws' noise (sub-sample reading) and the
     mean absolute difference."""
-    frame = side.dropna(subset=["ours"]).assign(
-        data=lambda f: np.where(f.dataset.isin(TABLE3_EXACT), "exact (TAC, TC, PC)", "other (WMT, CNN/DM, COCO)"))
+    frame = side.dropna(subset=["ours"]).assign(data=lambda f: _data_kind(f.dataset))
     rows = {}
     for (data, measure), g in frame.groupby(["data", "measure"], sort=False):
         sub, full = (g.ours - g.paper).abs(), (g.ours_full - g.paper).abs()
@@ -379,8 +387,9 @@ def table3_notes(side: pd.DataFrame) -> str:
     """The chapter's reading of the side-by-side Table 3, every number computed from ``side``."""
     exact = side[side.dataset.isin(TABLE3_EXACT) & side.ours.notna()]
     dis = exact[exact.measure == "disagree"]
-    within = int(((dis.ours - dis.paper).abs() <= 0.02 + 1e-12).sum())
-    within_full = int(((dis.ours_full - dis.paper).abs() <= 0.02 + 1e-12).sum())
+    counts = table3_agreement(side).loc[("exact (TAC, TC, PC)", MEASURES["disagree"])]
+    within, within_full = int(counts[("20% sub-samples", "within 0.02")]), int(counts[("full test sets", "within 0.02")])
+    swaps = table3_swaps(side)
     single = exact[(exact.measure == "top1") & exact.metric_group.isin(["BLEU", "MoverScore", "BERTScore"])]
     text = [f"On the paper's own score matrices (TAC, TC, PC), {within} of {len(dis)} *Disagree* cells of the "
             f"sub-sample reading lie within 0.02 of the published ones, against {within_full} on the full test sets, "
@@ -388,7 +397,7 @@ def table3_notes(side: pd.DataFrame) -> str:
             "shares of 30 draws in the paper, so they carry the draws' noise (a standard deviation of "
             f"{single.noise_sd.median():.2f} in the difference for a single metric's ≠ SotA, the median over cells); "
             "the table above counts how many lie within two standard deviations of it."]
-    for dataset, group in table3_swaps(side):
+    for dataset, group in swaps:
         cells = side[(side.dataset == dataset) & (side.metric_group == group)].set_index(["measure", "pair"])
         pairs_text = [f"{MEASURES[m]} {cells.loc[(m, 'mean_bt'), 'paper']:.2f} / "
                       f"{cells.loc[(m, 'median_bt'), 'paper']:.2f} against our {cells.loc[(m, 'mean_bt'), 'ours']:.2f}"
@@ -398,7 +407,7 @@ def table3_notes(side: pd.DataFrame) -> str:
                     + (" In every other TAC cell of the paper MEAN vs. BT disagrees least of the three pairs; read the "
                        "other way round, this one does too." if _mean_bt_least_elsewhere(side, dataset, group) else ""))
     loose = dis[((dis.ours - dis.paper).abs() > 2 * dis.noise_sd) & ((dis.ours - dis.paper).abs() > 0.02)]
-    loose = loose[~loose.set_index(["dataset", "metric_group"]).index.isin(table3_swaps(side))]
+    loose = loose[~loose.set_index(["dataset", "metric_group"]).index.isin(swaps)]
     if len(loose):
         text.append("*Disagree* cells further from the paper than the draws explain: " + ", ".join(
             f"{r.dataset} {r.metric_group} {pair_label(tuple(r.pair.split('_')))} ({r.paper:.2f} vs. {r.ours:.2f})"
@@ -454,9 +463,7 @@ def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
 def plot_table3_scatter(side: pd.DataFrame) -> plt.Figure:
     """Every Table 3 cell: the paper's value against ours (sub-sample reading), one panel per measure, the paper's
     exact data (TAC, TC, PC) apart from the stand-ins."""
-    frame = side.dropna(subset=["ours"])
-    exact = frame.dataset.isin(TABLE3_EXACT)
-    frame = frame.assign(data=np.where(exact, "exact data (TAC, TC, PC)", "other data (WMT, CNN/DM, COCO)"))
+    frame = side.dropna(subset=["ours"]).assign(data=lambda f: _data_kind(f.dataset))
     fig, axes = plt.subplots(1, len(MEASURES), figsize=(15, 4.8))
     for ax, (measure, name) in zip(axes, MEASURES.items()):
         part = frame[frame.measure == measure]
@@ -700,9 +707,8 @@ def bt_eval_sign_test(a, b) -> TestResult:
     win for ``b``, the later column, so ``a`` is preferred iff its wins ≥ ``b``'s wins + ties) counts its strict
     wins k among all n instances, ties kept in n; two-sided binomial test of k ~ Bin(n, 1/2). Unlike the textbook
     test (ties dropped), many ties make it reject even when the preferred system never loses."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    wins_a, wins_b = int(np.count_nonzero(x > y)), int(np.count_nonzero(y > x))
-    ties = len(x) - wins_a - wins_b
+    x, y = check_pair(a, b)
+    wins_a, ties, wins_b = paired_sign_counts(x, y)
     k = wins_a if wins_a >= wins_b + ties else wins_b
     return TestResult(float(k), float(stats.binomtest(k, len(x), 0.5).pvalue))
 
@@ -721,7 +727,7 @@ def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: 
     pooled = []
     for _ in range(n_draws):
         key, matrix = pick(gen)
-        drawn = subsample(matrix, max(2, round(fraction * len(matrix))), gen)
+        drawn = subsample(matrix, _fraction_size(matrix, fraction), gen)
         pooled += [(key, drawn, i, j) for i, j in combinations(range(drawn.shape[1]), 2)]
     if n_pairs < len(pooled):
         pooled = [pooled[i] for i in np.sort(gen.choice(len(pooled), size=n_pairs, replace=False))]
