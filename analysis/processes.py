@@ -37,6 +37,12 @@ def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def process_pool(max_workers: int) -> ProcessPoolExecutor:
-    """A ``ProcessPoolExecutor`` whose workers exit when the process that created them dies."""
-    return ProcessPoolExecutor(max_workers=max_workers, initializer=_exit_with_parent, initargs=(os.getpid(),))
+def default_workers() -> int:
+    """Worker processes when the caller names none: two, or fewer on a machine with fewer cores."""
+    return min(2, os.cpu_count() or 1)
+
+
+def process_pool(max_workers: int | None = None) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` whose workers exit when the process that created them dies (``max_workers``
+    default: :func:`default_workers`)."""
+    return ProcessPoolExecutor(max_workers=max_workers or default_workers(), initializer=_exit_with_parent, initargs=(os.getpid(),))

@@ -8,11 +8,10 @@ of the USR TopicalChat set, Mehri & Eskenazi 2020) scored by chrF++, as publishe
 Data/Dialogue_dataframe.pickle, in long format (instance, system, score).
 """
 
-from pathlib import Path
-
 from analysis.data import load_table
+from analysis.paths import repo_root
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = repo_root()  # the checkout load_table reads from, so table and target never belong to different ones
 table = load_table("paired_setups")
 setup = table[(table.collection == "Dialogue") & (table.dataset == "tc") & (table.metric == "Chrfpp")]
 out = setup[["instance", "system", "score"]].sort_values(["instance"], kind="stable")

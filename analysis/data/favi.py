@@ -27,7 +27,6 @@ is sacrebleu's chrF (character 6-grams, beta 2), both with several references wh
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import numpy as np
@@ -227,7 +226,7 @@ def _usr(root) -> tuple[list, list]:
 def build_scores(root=None, jobs: int | None = None) -> tuple[pd.DataFrame, list[DataFile]]:
     """The ``favi_scores`` table; the datasets are read (and their lexical metrics computed) on ``jobs`` processes."""
     builders = (_summeval, _wmt22_ende, _wmt21_ende, _wmt22_zhen, _usr)  # slowest first
-    with process_pool(jobs or min(2, os.cpu_count() or 1)) as pool:
+    with process_pool(jobs) as pool:
         results = [pool.submit(build, root) for build in builders]
         parts, inputs = [], []
         for future in results:

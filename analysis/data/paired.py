@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 import time
@@ -37,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..paths import processed_dir
-from ..processes import process_pool
+from ..processes import default_workers, process_pool
 from . import cache
 from .pickles import load_pickle
 from .raw import read_lines, read_verified
@@ -101,7 +100,7 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
     """The 17 WMT setups with :data:`~analysis.textmetrics.SEGMENT_METRICS`, recomputed (or read from the cache)."""
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
-    jobs = jobs or min(2, os.cpu_count() or 1)
+    jobs = jobs or default_workers()
     inventory = wmt_inventory()
     results: dict[tuple[str, str], pd.DataFrame] = {}
     todo = {}
