@@ -80,3 +80,33 @@ def trueskill_loop(scores, ties="draw", env=None):
             elif ties == "loss":
                 rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], env=env)
     return np.array([rating[s].mu for s in scores.columns])
+
+
+def favi_loop(human, metric):
+    """von Däniken et al. (2024), Defs. 4-13, pair by pair and item by item: one dict per system pair (a < b as
+    strings; pairs without a fully rated item left out) with n_items, the nine confusion cells c_<human><metric>
+    (p/e/m = +, =, -), favi (NaN without an error), sample_accuracy and system_sign_agrees."""
+    cost = {(m, n): c for m, row in zip((1, 0, -1), ((0, -1, -2), (1, 0, -1), (2, 1, 0)))
+            for n, c in zip((1, 0, -1), row)}
+    symbol = {1: "p", 0: "e", -1: "m"}
+    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
+    rows = []
+    for a, b in itertools.combinations(sorted(human.columns, key=str), 2):
+        cells = {f"c_{x}{y}": 0 for x in "pem" for y in "pem"}
+        total, error, weighted, margin_h, margin_m = 0, 0, 0, 0, 0
+        for ha, hb, ma, mb in zip(human[a], human[b], metric[a], metric[b]):
+            if any(v != v for v in (ha, hb, ma, mb)):  # NaN: not rated
+                continue
+            h, m = sign(ha - hb), sign(ma - mb)
+            cells[f"c_{symbol[h]}{symbol[m]}"] += 1
+            total += 1
+            error += h != m
+            weighted += cost[h, m]
+            margin_h += h
+            margin_m += m
+        if total:
+            rows.append({"system_a": a, "system_b": b, "n_items": total, **cells,
+                         "favi": weighted / error if error else float("nan"),
+                         "sample_accuracy": (total - error) / total,
+                         "system_sign_agrees": sign(margin_h) == sign(margin_m)})
+    return rows

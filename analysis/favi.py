@@ -1,0 +1,405 @@
+"""Favoritism of automatic preference ratings: the Favi-Score of von Däniken, Deriu, Tuggener, Cieliebak (2024).
+
+A *preference rating* compares the outputs of two systems on one input: ``+`` (the first is better), ``=`` (equal)
+or ``-`` (the second is better), stored here as the integers +1, 0, -1. Human ratings ``r^H`` are the reference,
+automatic ratings ``r^A`` (a metric, an LLM judge) are evaluated against them:
+
+- Def. 13: a scalar score becomes a preference rating by comparing the two systems' scores (:func:`derived_preferences`);
+- Def. 4: the 3x3 confusion matrix ``C[m, n]`` = #items with human rating m and metric rating n, rows and columns in
+  the order (+, =, -) (:func:`confusion_matrix`);
+- Defs. 5-7: errors, the total error E (off-diagonal sum), outcomes d = (d+, d=, d-) and margins d+ - d-;
+- Def. 8: the error cost W (:data:`COST`); Def. 9: Φ(C) = Σ W_mn C_mn / E (:func:`favi_score`), in [-2, 2], positive
+  when the errors favour the first system. **Φ is undefined when E = 0** (the metric agrees with the humans on every
+  item): it is returned as NaN, never as 0;
+- Lemma 1: Φ = (mar(d̂) - mar(d)) / E; Lemma 2: Φ = 0 implies the same sign of the margins;
+- Defs. 10-11: system-level and sample-level sign accuracy (:func:`sign_accuracies`).
+
+:func:`favi_table` computes all of it for every pair of systems of a (dataset, human rater, metric) at once from two
+score matrices. Beyond the paper (its "Robustness" limitation asks for a probabilistic treatment),
+:func:`favi_uncertainty` gives Φ a bootstrap interval over items and a sign-flip permutation test of "no
+favoritism"; the sign-test win graphs of its Fig. 1 are :func:`significance_outcomes` and :func:`win_graph`, and the
+order-symmetry check of an LLM judge (App. C.2.1) is :func:`preference_symmetry`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import krippendorff
+import networkx as nx
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .validation import check_count, check_number, check_rng, real_array
+
+#: Def. 8, the directed error cost; rows = human rating, columns = metric rating, both in the order (+, =, -)
+COST = np.array([[0, -1, -2], [1, 0, -1], [2, 1, 0]], dtype=np.int64)
+#: the rating symbols in matrix order and their integer codes
+SYMBOLS = ("+", "=", "-")
+_VALUES = {"+": 1, "=": 0, "-": -1, "−": -1}
+#: column names of the confusion-matrix cells in :func:`favi_table` (c_<human><metric>, p/e/m = +, =, -)
+CELLS = tuple(f"c_{h}{m}" for h in "pem" for m in "pem")
+_DIAGONAL = np.array([0, 4, 8])
+
+
+@dataclass(frozen=True)
+class FaviResult:
+    """Everything the paper defines for one system pair (or, stacked, for many: then every field is an array with
+    the leading shape of the input). ``outcome_*`` = (d+, d=, d-)."""
+
+    confusion: np.ndarray
+    n_items: int | np.ndarray
+    total_error: int | np.ndarray
+    outcome_human: np.ndarray
+    outcome_metric: np.ndarray
+    margin_human: int | np.ndarray
+    margin_metric: int | np.ndarray
+    favi: float | np.ndarray
+    sample_accuracy: float | np.ndarray
+    system_sign_agrees: bool | np.ndarray
+
+
+@dataclass(frozen=True)
+class SignAccuracy:
+    """Defs. 10-11 over a set of system pairs: ``sample`` = Σ diagonal / Σ items, ``system`` = share of pairs whose
+    human and metric margins have the same sign; ``pairs`` and ``items`` say over how much."""
+
+    sample: float
+    system: float
+    pairs: int
+    items: int
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """App. C.2.1: a judge's ratings of (A, B) against its ratings of (B, A) mapped back to (A, B)'s frame."""
+
+    confusion: np.ndarray
+    n_items: int
+    accuracy: float
+    alpha_nominal: float
+    alpha_ordinal: float
+
+
+def as_ratings(ratings, name: str = "ratings") -> np.ndarray:
+    """Preference ratings as an int8 array of +1/0/-1. Accepts the symbols ``+ = -`` (or ``−``), or the integers
+    +1, 0, -1; anything else (an unknown symbol, NaN, 2, 0.5) is a ValueError naming the value."""
+    arr = np.asarray(ratings)
+    if arr.dtype.kind in "USO":
+        flat = arr.ravel()
+        unknown = sorted({str(v) for v in flat if not isinstance(v, str) or v not in _VALUES})
+        if unknown:
+            raise ValueError(f"{name}: unknown rating symbol(s) {unknown[:5]}; expected one of {list(SYMBOLS)}")
+        return np.array([_VALUES[v] for v in flat], dtype=np.int8).reshape(arr.shape)
+    values = real_array(arr, name)
+    bad = ~np.isin(values, (-1.0, 0.0, 1.0))
+    if bad.any():
+        raise ValueError(f"{name} must be +1, 0 or -1 (or '+', '=', '-'); found {np.unique(values[bad])[:5].tolist()}")
+    return values.astype(np.int8)
+
+
+def derived_preferences(first, second) -> np.ndarray:
+    """Def. 13: the preference rating derived from scalar scores of the first and second system on the same
+    items, +1 where the first scores higher, -1 where lower, 0 where equal. Higher must mean better."""
+    a = real_array(first, "scores of the first system")
+    b = real_array(second, "scores of the second system")
+    if a.shape != b.shape:
+        raise ValueError(f"scores of the two systems must have the same shape, got {a.shape} and {b.shape}")
+    if np.isnan(a).any() or np.isnan(b).any():
+        raise ValueError("scores contain NaN (an unrated item); keep only items both systems have ratings for")
+    return np.sign(a - b).astype(np.int8)
+
+
+def _paired_ratings(human, metric) -> tuple[np.ndarray, np.ndarray]:
+    h = as_ratings(human, "human ratings")
+    m = as_ratings(metric, "metric ratings")
+    if h.shape != m.shape:
+        raise ValueError(f"human and metric ratings must have the same length/shape, got {h.shape} and {m.shape}")
+    if h.ndim == 0 or h.shape[-1] == 0:
+        raise ValueError("no rated items: a confusion matrix needs at least one item")
+    return h, m
+
+
+def confusion_matrix(human, metric) -> np.ndarray:
+    """Def. 4: counts C[m, n] of items rated m by humans and n by the metric, order (+, =, -). The last axis holds
+    the items; leading axes (e.g. many system pairs) are kept: shape (..., 3, 3)."""
+    h, m = _paired_ratings(human, metric)
+    code = (1 - h.astype(np.int64)) * 3 + (1 - m.astype(np.int64))  # 0..8, row-major over (human, metric)
+    lead = code.shape[:-1]
+    flat = code.reshape(-1, code.shape[-1]) + 9 * np.arange(int(np.prod(lead, dtype=int)))[:, None]
+    counts = np.bincount(flat.ravel(), minlength=9 * flat.shape[0])
+    return counts.reshape(*lead, 3, 3)
+
+
+def favi_score(confusion) -> float | np.ndarray:
+    """Def. 9: Φ(C) = Σ_mn W_mn C_mn / E over the last two axes of ``confusion`` (shape (..., 3, 3)); NaN where
+    E = 0 (no error: Φ is undefined)."""
+    c = _check_confusion(confusion)
+    error = c.sum(axis=(-2, -1)) - np.trace(c, axis1=-2, axis2=-1)
+    cost = (COST * c).sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        phi = np.where(error > 0, cost / np.where(error > 0, error, 1), np.nan)
+    return float(phi) if phi.ndim == 0 else phi
+
+
+def _check_confusion(confusion) -> np.ndarray:
+    c = real_array(confusion, "confusion matrix")
+    if c.shape[-2:] != (3, 3):
+        raise ValueError(f"a confusion matrix is 3x3 (rows human +,=,-; columns metric +,=,-), got shape {c.shape}")
+    if np.isnan(c).any() or (c < 0).any() or (c % 1 != 0).any():
+        raise ValueError("a confusion matrix holds non-negative whole counts")
+    return c.astype(np.int64)
+
+
+def summarize(confusion) -> FaviResult:
+    """Defs. 4-11 read off one confusion matrix (or a stack of them, shape (..., 3, 3))."""
+    c = _check_confusion(confusion)
+    n = c.sum(axis=(-2, -1))
+    diagonal = np.trace(c, axis1=-2, axis2=-1)
+    d_human = c.sum(axis=-1)  # rows: human rating
+    d_metric = c.sum(axis=-2)  # columns: metric rating
+    margin_h = d_human[..., 0] - d_human[..., 2]
+    margin_m = d_metric[..., 0] - d_metric[..., 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = np.where(n > 0, diagonal / np.where(n > 0, n, 1), np.nan)
+    scalar = c.ndim == 2
+    pick = (lambda v: v.item()) if scalar else (lambda v: v)
+    return FaviResult(
+        confusion=c, n_items=pick(n), total_error=pick(n - diagonal), outcome_human=d_human, outcome_metric=d_metric,
+        margin_human=pick(margin_h), margin_metric=pick(margin_m), favi=favi_score(c),
+        sample_accuracy=pick(accuracy), system_sign_agrees=pick(np.sign(margin_h) == np.sign(margin_m)))
+
+
+def favi(human, metric) -> FaviResult:
+    """The Favi-Score and its companions for paired preference ratings (symbols or +1/0/-1; items on the last axis)."""
+    return summarize(confusion_matrix(human, metric))
+
+
+# --- every system pair of a (dataset, human rater, metric) at once ------------------------------------------------
+
+def _score_matrix(scores: pd.DataFrame, name: str) -> pd.DataFrame:
+    """An items x systems score matrix in which NaN means "not rated"; refuses what is not one."""
+    if not isinstance(scores, pd.DataFrame):
+        raise ValueError(f"{name} must be a DataFrame (rows = items, columns = systems), got {type(scores).__name__}")
+    if scores.shape[1] < 2 or scores.shape[0] == 0:
+        raise ValueError(f"{name} needs at least two systems (columns) and one item (row), got shape {scores.shape}")
+    for axis, labels in (("systems (columns)", scores.columns), ("items (rows)", scores.index)):
+        if labels.has_duplicates:
+            raise ValueError(f"{name}: duplicated {axis} {labels[labels.duplicated()].unique().tolist()[:5]}")
+    bad = [c for c, dt in scores.dtypes.items() if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)]
+    if bad:
+        raise ValueError(f"{name} must be numeric (NaN for an unrated item); non-numeric columns: {bad[:5]}")
+    values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isinf(values).any():
+        raise ValueError(f"{name} contains infinite scores")
+    return pd.DataFrame(values, index=scores.index, columns=scores.columns)
+
+
+def _pair_codes(human: pd.DataFrame, metric: pd.DataFrame):
+    """The pairs (system_a < system_b as strings) that share at least one fully rated item, and per (item, pair) the
+    confusion cell 0..8 of the pair's ratings, -1 where the item lacks one of the four scores."""
+    h = _score_matrix(human, "human scores")
+    m = _score_matrix(metric, "metric scores")
+    if set(h.columns) != set(m.columns) or set(h.index) != set(m.index):
+        only = sorted(map(str, (set(h.columns) ^ set(m.columns)) | (set(h.index) ^ set(m.index))))[:5]
+        raise ValueError(f"human and metric scores must cover the same items and systems; differing: {only}")
+    systems = np.array(sorted(h.columns, key=str), dtype=object)
+    hv = h.loc[:, systems].to_numpy()
+    mv = m.loc[h.index, systems].to_numpy()
+    a, b = np.triu_indices(len(systems), k=1)
+    rated = ~(np.isnan(hv) | np.isnan(mv))  # items x systems
+    valid = rated[:, a] & rated[:, b]
+    # cell = 3 * (1 - human sign) + (1 - metric sign), with the signs from comparisons (NaN compares False)
+    code = 4 - 3 * _sign(hv[:, a], hv[:, b]) - _sign(mv[:, a], mv[:, b])
+    code[~valid] = -1
+    used = valid.any(axis=0)
+    return systems[a[used]], systems[b[used]], code[:, used]
+
+
+def _sign(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return (x > y).astype(np.int8) - (x < y).astype(np.int8)
+
+
+def favi_table(human: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:
+    """One row per pair of systems (``system_a`` < ``system_b`` as strings; positive Φ favours ``system_a``) from
+    two items x systems score matrices with the same items and systems (NaN = not rated; higher = better).
+
+    Ratings follow Def. 13 on each pair; an item counts for a pair only when both systems have both scores. Pairs
+    without any such item are left out. Columns: system_a, system_b, n_items, the nine cells ``c_pp`` ... ``c_mm``
+    (c_<human><metric>, p/e/m = +, =, -), total_error, margin_human, margin_metric, favi (NaN when there is no
+    error), sample_accuracy, system_sign_agrees. Vectorised over items and pairs (one bincount)."""
+    system_a, system_b, code = _pair_codes(human, metric)
+    n_pairs = code.shape[1]
+    pair = np.broadcast_to(np.arange(n_pairs), code.shape)
+    keep = code >= 0
+    counts = np.bincount(pair[keep] * 9 + code[keep], minlength=9 * n_pairs).reshape(n_pairs, 3, 3)
+    result = summarize(counts)
+    columns = {"system_a": system_a, "system_b": system_b, "n_items": result.n_items,
+               **dict(zip(CELLS, counts.reshape(n_pairs, 9).T))}
+    for name in ("total_error", "margin_human", "margin_metric", "favi", "sample_accuracy", "system_sign_agrees"):
+        columns[name] = getattr(result, name)
+    return pd.DataFrame(columns)
+
+
+def confusions(table: pd.DataFrame) -> np.ndarray:
+    """The (pairs, 3, 3) confusion matrices of a :func:`favi_table`."""
+    return table[list(CELLS)].to_numpy(dtype=np.int64).reshape(-1, 3, 3)
+
+
+def sign_accuracies(table: pd.DataFrame) -> SignAccuracy:
+    """Defs. 10-11 over the pairs of a :func:`favi_table`: sample level pools the items of all pairs (Σ diagonal /
+    Σ items, the paper's "overall score"); system level is the share of pairs with agreeing margin signs."""
+    if len(table) == 0:
+        raise ValueError("no system pairs: sign accuracy is undefined")
+    c = confusions(table)
+    items = int(c.sum())
+    return SignAccuracy(sample=float(np.trace(c, axis1=1, axis2=2).sum() / items),
+                        system=float(table["system_sign_agrees"].mean()), pairs=len(table), items=items)
+
+
+def one_vs_all(table: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6: every pair's Φ seen from each of its two systems (positive = the metric favours ``system``):
+    columns system, opponent, favi."""
+    forward = table[["system_a", "system_b", "favi"]].set_axis(["system", "opponent", "favi"], axis=1)
+    backward = forward.assign(system=table["system_b"], opponent=table["system_a"], favi=-table["favi"])
+    return pd.concat([forward, backward], ignore_index=True)
+
+
+def favi_uncertainty(human: pd.DataFrame, metric: pd.DataFrame, *, n_resamples: int = 1000, rng=None,
+                     level: float = 0.95) -> pd.DataFrame:
+    """Beyond the paper: how much of a pair's Φ is noise. One row per pair of :func:`favi_table` with
+
+    - ``low``, ``high``: a percentile bootstrap interval at ``level``, resampling the dataset's items with
+      replacement (one draw of items shared by all pairs; resamples without an error are skipped);
+    - ``p_value``: a sign-flip permutation test of H0 "no favoritism". Exchanging the human and metric rating of an
+      item turns its error cost W_mn into W_nm = -W_mn and leaves E unchanged, so under H0 (the two ratings are
+      exchangeable within an item) Φ* = Σ_i s_i cost_i / E with independent signs s_i = ±1. p = (1 + #{|Φ*| >=
+      |Φ|}) / (1 + n_resamples);
+    - ``null_mean_abs``: the mean |Φ*|, i.e. the |Φ| a metric with the same errors but no favoritism would show.
+    """
+    n_resamples = check_count(n_resamples, "n_resamples")
+    level = check_number(level, "level", low=0, high=1, low_open=True, high_open=True)
+    rng = check_rng(rng)
+    system_a, system_b, code = _pair_codes(human, metric)
+    code = code[(code >= 0).any(axis=1)]  # items no pair can use carry no information
+    valid = code >= 0
+    cost = np.where(valid, COST.ravel()[np.where(valid, code, 0)], 0).astype(np.float64)  # items x pairs
+    error = (valid & ~np.isin(code, _DIAGONAL)).astype(np.float64)
+    n_items = len(code)
+    draws = rng.integers(0, n_items, size=(n_resamples, n_items))
+    rows = np.arange(n_resamples)[:, None] * n_items
+    weights = np.bincount((rows + draws).ravel(), minlength=n_resamples * n_items).reshape(n_resamples, n_items)
+    weights = weights.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = (weights @ cost) / (weights @ error)
+    boot[~np.isfinite(boot)] = np.nan
+    tail = (1 - level) / 2 * 100
+    low, high = (np.nanpercentile(boot, q, axis=0) if np.isfinite(boot).any() else np.nan
+                 for q in (tail, 100 - tail))
+    signs = rng.integers(0, 2, size=(n_resamples, n_items)) * 2.0 - 1.0
+    total = error.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        null = (signs @ cost) / total
+        observed = cost.sum(axis=0) / total
+        exceed = (np.abs(null) >= np.abs(observed) - 1e-12).sum(axis=0)
+    p_value = np.where(total > 0, (1 + exceed) / (1 + n_resamples), np.nan)
+    out = pd.DataFrame({"system_a": system_a, "system_b": system_b, "n_items": valid.sum(axis=0),
+                        "total_error": total.astype(np.int64), "favi": np.where(total > 0, observed, np.nan),
+                        "low": low, "high": high, "p_value": p_value})
+    out["null_mean_abs"] = np.where(total > 0, np.abs(null).mean(axis=0), np.nan)
+    return out
+
+
+# --- sign-test win graphs (Fig. 1, Figs. 8-13) --------------------------------------------------------------------
+
+def sign_test_pvalues(wins, losses) -> np.ndarray:
+    """Two-sided exact sign test of P(win) = P(loss) from counts (vectorised): p = min(1, 2 P(X <= min(w, l))) with
+    X ~ Binomial(w + l, 1/2), which is scipy's ``binomtest(w, w + l).pvalue``; 1 when w + l = 0."""
+    w = np.asarray(wins, dtype=np.int64)
+    ell = np.asarray(losses, dtype=np.int64)
+    if (w < 0).any() or (ell < 0).any():
+        raise ValueError("win and loss counts must be non-negative")
+    n = w + ell
+    p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(w, ell), n, 0.5))
+    return np.where(n > 0, p, 1.0)
+
+
+def significance_outcomes(table: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
+    """Per pair of a :func:`favi_table`, the sign-test verdict of the human and of the metric ratings: +1 when
+    ``system_a`` is significantly preferred (p < ``alpha``), -1 when ``system_b`` is, 0 otherwise.
+
+    Ties (=) carry no sign; Coakley & Heise (1996) review the ways to handle them. ``"drop"`` is the conventional
+    conditional test (ties removed, n = d+ + d-), ``"split"`` shares them equally between the two systems (an odd
+    one dropped), which makes the test more conservative the more ties there are."""
+    alpha = check_number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    if ties not in ("drop", "split"):
+        raise ValueError(f"unknown tie handling {ties!r}; expected 'drop' or 'split'")
+    c = confusions(table)
+    out = table[["system_a", "system_b"]].copy()
+    for who, d in (("human", c.sum(axis=2)), ("metric", c.sum(axis=1))):
+        wins, losses = d[:, 0], d[:, 2]
+        if ties == "split":
+            wins, losses = wins + d[:, 1] // 2, losses + d[:, 1] // 2
+        p = sign_test_pvalues(wins, losses)
+        out[f"{who}_pvalue"] = p
+        out[who] = np.where(p < alpha, np.sign(wins - losses), 0).astype(np.int64)
+    return out
+
+
+def graph_agreement(outcomes: pd.DataFrame) -> float:
+    """§2: the share of system pairs on which the metric's significance verdict (a wins, b wins, neither) equals the
+    humans' (61.1% for COMET-22 on WMT22 en-de in the paper)."""
+    if len(outcomes) == 0:
+        raise ValueError("no system pairs")
+    return float((outcomes["human"] == outcomes["metric"]).mean())
+
+
+def win_graph(outcomes: pd.DataFrame, who: str = "human", *, reduce: bool = True) -> nx.DiGraph:
+    """The win graph of ``who`` ("human" or "metric"): every system a node, an edge winner -> loser for every
+    significant verdict, transitive edges removed (``networkx.transitive_reduction``) when the graph is acyclic.
+    A cycle (possible: significance is not transitive) keeps all edges and sets ``graph.graph["cyclic"]``."""
+    if who not in ("human", "metric"):
+        raise ValueError(f"who must be 'human' or 'metric', got {who!r}")
+    graph = nx.DiGraph()
+    graph.add_nodes_from(sorted(set(outcomes["system_a"]) | set(outcomes["system_b"]), key=str))
+    for a, b, verdict in outcomes[["system_a", "system_b", who]].itertuples(index=False):
+        if verdict:
+            graph.add_edge(*((a, b) if verdict > 0 else (b, a)))
+    graph.graph["cyclic"] = not nx.is_directed_acyclic_graph(graph)
+    if reduce and not graph.graph["cyclic"]:
+        reduced = nx.transitive_reduction(graph)
+        reduced.add_nodes_from(graph.nodes)
+        reduced.graph.update(graph.graph)
+        return reduced
+    return graph
+
+
+def graph_layers(graph: nx.DiGraph) -> list[list]:
+    """Rows for drawing a win graph top-down: a system's row is the length of the longest chain of wins above it
+    (unbeaten systems first). Cyclic graphs are layered on their strongly connected components."""
+    dag = nx.condensation(graph)
+    depth: dict[int, int] = {}
+    for node in nx.topological_sort(dag):
+        depth[node] = max((depth[p] + 1 for p in dag.predecessors(node)), default=0)
+    rows: list[list] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
+    for node, members in dag.nodes(data="members"):
+        rows[depth[node]].extend(sorted(members, key=str))
+    return [sorted(row, key=str) for row in rows]
+
+
+# --- App. C.2.1: order symmetry of an LLM preference judge ---------------------------------------------------------
+
+def preference_symmetry(original, reversed_back) -> Symmetry:
+    """How a judge's ratings of (A, B) agree with its ratings of the same items shown as (B, A), the latter already
+    mapped back to (A, B)'s frame (so a perfectly symmetric judge gives equal ratings): the confusion matrix (rows
+    original), the share of equal ratings and Krippendorff's α between the two orders (the ``krippendorff``
+    package; nominal, and ordinal on the order - < = < +)."""
+    o, r = _paired_ratings(original, reversed_back)
+    if o.ndim != 1:
+        raise ValueError(f"ratings must be one-dimensional, got shape {o.shape}")
+    data = np.vstack([o, r]).astype(float)
+    return Symmetry(
+        confusion=confusion_matrix(o, r), n_items=len(o), accuracy=float((o == r).mean()),
+        alpha_nominal=float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")),
+        alpha_ordinal=float(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal")))

@@ -1,0 +1,270 @@
+"""analysis.favi: the Favi-Score paper's definitions, its worked examples and lemmas, and the tools around them."""
+
+import krippendorff
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy import stats
+
+from analysis import favi
+from analysis.chapters import favoritism
+from analysis.data import published
+from tests.reference import favi_loop
+
+ratings = st.integers(1, 40).flatmap(
+    lambda n: st.tuples(arrays(np.int8, n, elements=st.sampled_from([-1, 0, 1])),
+                        arrays(np.int8, n, elements=st.sampled_from([-1, 0, 1]))))
+
+
+# --- the paper's examples -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", range(4))
+def test_fig2_matrices_give_the_printed_favi_scores_and_margins(k):
+    fig2 = published.item("favi", "fig2")
+    result = favi.summarize(np.array(fig2["matrices"][k]))
+    assert result.favi == pytest.approx(fig2["favi"][k])
+    assert result.outcome_human.tolist() == fig2["human_outcome"]
+    assert result.margin_metric == fig2["metric_margin"][k]
+
+
+def test_fig3_matrix_gives_the_printed_favi_accuracy_and_metric_outcome():
+    fig3 = published.item("favi", "fig3")
+    result = favi.summarize(np.array(fig3["matrix"]))
+    assert round(result.favi, 3) == fig3["favi"]
+    assert result.sample_accuracy == fig3["sample_accuracy"]
+    assert result.outcome_human.tolist() == fig3["human_outcome"]
+    assert result.outcome_metric.tolist() == fig3["metric_outcome"]
+    c = np.array(fig3["matrix"])
+    assert np.tril(c, -1).sum() == fig3["errors_favouring"]["first"]  # below the diagonal: errors for π1
+    assert np.triu(c, 1).sum() == fig3["errors_favouring"]["second"]
+    assert (c[2, 0], c[0, 2]) == (fig3["severe_errors_favouring"]["first"], fig3["severe_errors_favouring"]["second"])
+
+
+def test_hand_computed_pair_from_symbols_and_from_scores():
+    human = ["+", "+", "=", "-", "-", "="]
+    metric = ["+", "-", "+", "=", "+", "="]
+    result = favi.favi(human, metric)
+    # errors: (+,-) cost -2, (=,+) +1, (-,=) +1, (-,+) +2 -> 2 / 4
+    assert result.total_error == 4 and result.favi == 0.5
+    assert result.margin_human == 0 and result.margin_metric == 2 and not result.system_sign_agrees
+    assert result.confusion.tolist() == [[1, 0, 1], [1, 1, 0], [1, 1, 0]]
+    assert favi.derived_preferences([3, 1, 2], [1, 1, 5]).tolist() == [1, 0, -1]
+
+
+def test_favi_is_nan_without_errors_and_bounded_otherwise():
+    assert np.isnan(favi.favi(["+", "=", "-"], ["+", "=", "-"]).favi)
+    assert favi.favi(["-"], ["+"]).favi == 2 and favi.favi(["+"], ["-"]).favi == -2
+
+
+# --- lemmas and invariants ------------------------------------------------------------------------------------------
+
+@given(ratings)
+def test_lemma1_favi_is_the_margin_change_per_error(pair):
+    human, metric = pair
+    result = favi.favi(human, metric)
+    if result.total_error == 0:
+        assert np.isnan(result.favi)
+    else:
+        expected = (result.margin_metric - result.margin_human) / result.total_error
+        assert result.favi == pytest.approx(expected, abs=1e-12)
+        assert -2 <= result.favi <= 2
+        if result.favi == 0:  # Lemma 2
+            assert result.system_sign_agrees
+
+
+@given(ratings)
+def test_favi_is_antisymmetric_under_swapping_the_systems(pair):
+    human, metric = pair
+    forward, backward = favi.favi(human, metric), favi.favi(-human, -metric)
+    assert np.isnan(forward.favi) and np.isnan(backward.favi) or backward.favi == pytest.approx(-forward.favi)
+    assert forward.sample_accuracy == backward.sample_accuracy
+
+
+def _random_matrices(rng, n_items=30, systems=("b", "a", "d", "c", "e"), missing=0.15):
+    shape = (n_items, len(systems))
+    human = pd.DataFrame(rng.integers(0, 4, shape).astype(float), columns=list(systems))
+    metric = pd.DataFrame(rng.integers(0, 6, shape).astype(float), columns=list(systems))
+    human = human.mask(rng.random(shape) < missing)
+    metric = metric.mask(rng.random(shape) < missing)
+    return human, metric
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_vectorised_table_equals_a_per_pair_loop(seed):
+    human, metric = _random_matrices(np.random.default_rng(seed))
+    ours = favi.favi_table(human, metric)
+    loop = pd.DataFrame(favi_loop(human, metric))
+    pd.testing.assert_frame_equal(ours[loop.columns].reset_index(drop=True), loop, check_dtype=False)
+    assert (ours["system_a"] < ours["system_b"]).all()
+
+
+def test_table_orientation_follows_the_names_and_flips_the_sign():
+    human, metric = _random_matrices(np.random.default_rng(9), systems=("a", "b"), missing=0)
+    renamed = [human.set_axis(["z", "b"], axis=1), metric.set_axis(["z", "b"], axis=1)]
+    assert favi.favi_table(*renamed)["favi"].item() == pytest.approx(-favi.favi_table(human, metric)["favi"].item())
+
+
+def test_column_order_and_item_order_do_not_matter():
+    human, metric = _random_matrices(np.random.default_rng(3))
+    shuffled = metric.iloc[::-1, ::-1]
+    pd.testing.assert_frame_equal(favi.favi_table(human, metric), favi.favi_table(human, shuffled))
+
+
+def test_sign_accuracies_pool_items_and_average_pairs():
+    human, metric = _random_matrices(np.random.default_rng(4))
+    table = favi.favi_table(human, metric)
+    acc = favi.sign_accuracies(table)
+    diagonal = table[["c_pp", "c_ee", "c_mm"]].to_numpy().sum()
+    assert acc.sample == pytest.approx(diagonal / table["n_items"].sum())
+    assert acc.system == pytest.approx(table["system_sign_agrees"].mean()) and acc.pairs == len(table)
+
+
+def test_one_vs_all_sees_each_pair_from_both_sides():
+    table = pd.DataFrame({"system_a": ["a"], "system_b": ["b"], "favi": [0.4]})
+    long = favi.one_vs_all(table)
+    assert long.set_index("system")["favi"].to_dict() == {"a": 0.4, "b": -0.4}
+
+
+# --- bad input ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("human,metric,message", [
+    (["+", "-"], ["+"], "same length"),
+    ([1.0, np.nan], [1, 0], "must be real numbers|must be \\+1, 0 or -1"),
+    (["+", "?"], ["+", "-"], r"unknown rating symbol\(s\) \['\?'\]"),
+    ([1, 2], [1, 0], r"must be \+1, 0 or -1"),
+    ([], [], "no rated items"),
+])
+def test_bad_ratings_are_refused_with_a_clear_error(human, metric, message):
+    with pytest.raises(ValueError, match=message):
+        favi.favi(human, metric)
+
+
+def test_bad_scores_are_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="same shape"):
+        favi.derived_preferences([1, 2], [1, 2, 3])
+    with pytest.raises(ValueError, match="NaN"):
+        favi.derived_preferences([1, np.nan], [1, 2])
+    human, metric = _random_matrices(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="same items and systems"):
+        favi.favi_table(human, metric.drop(columns="a"))
+    with pytest.raises(ValueError, match="non-numeric columns"):
+        favi.favi_table(human, metric.astype({"a": str}))
+    with pytest.raises(ValueError, match="3x3"):
+        favi.favi_score(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="non-negative whole counts"):
+        favi.favi_score(-np.ones((3, 3)))
+
+
+# --- uncertainty ----------------------------------------------------------------------------------------------------
+
+def test_uncertainty_is_deterministic_and_brackets_the_estimate():
+    human, metric = _random_matrices(np.random.default_rng(5), n_items=200)
+    one = favi.favi_uncertainty(human, metric, n_resamples=300, rng=11)
+    two = favi.favi_uncertainty(human, metric, n_resamples=300, rng=np.random.default_rng(11))
+    pd.testing.assert_frame_equal(one, two)
+    table = favi.favi_table(human, metric)
+    assert np.allclose(one["favi"], table["favi"])
+    assert ((one["low"] <= one["favi"]) & (one["favi"] <= one["high"])).all()
+    assert one["p_value"].between(1 / 301, 1).all()
+
+
+def test_permutation_test_separates_a_biased_metric_from_a_balanced_one():
+    rng = np.random.default_rng(2)
+    human = rng.integers(-1, 2, 400)
+    biased = np.where(rng.random(400) < 0.4, 1, human)  # errors always in favour of the first system
+    balanced = np.where(rng.random(400) < 0.4, -human, human)  # errors reverse the preference, both ways alike
+    frame = lambda first: pd.DataFrame({"a": first.astype(float), "b": np.zeros(400)})  # noqa: E731
+    p_biased = favi.favi_uncertainty(frame(human), frame(biased), n_resamples=500, rng=1)["p_value"].item()
+    p_balanced = favi.favi_uncertainty(frame(human), frame(balanced), n_resamples=500, rng=1)["p_value"].item()
+    assert p_biased < 0.01 < 0.05 < p_balanced
+
+
+# --- sign tests, graphs, symmetry -----------------------------------------------------------------------------------
+
+def test_vectorised_sign_test_equals_scipy_binomtest():
+    wins, losses = np.meshgrid(np.arange(0, 25), np.arange(0, 25))
+    ours = favi.sign_test_pvalues(wins.ravel(), losses.ravel())
+    for w, ell, p in zip(wins.ravel(), losses.ravel(), ours):
+        expected = stats.binomtest(int(w), int(w + ell), 0.5).pvalue if w + ell else 1.0
+        assert p == pytest.approx(expected, rel=1e-12)
+
+
+def _outcomes(verdicts: dict) -> pd.DataFrame:
+    return pd.DataFrame([(a, b, v, m) for (a, b), (v, m) in verdicts.items()],
+                        columns=["system_a", "system_b", "human", "metric"])
+
+
+def test_win_graph_drops_transitive_edges_and_counts_agreement():
+    outcomes = _outcomes({("a", "b"): (1, 1), ("a", "c"): (1, 0), ("b", "c"): (1, -1), ("a", "d"): (0, 0)})
+    human = favi.win_graph(outcomes, "human")
+    assert sorted(human.edges) == [("a", "b"), ("b", "c")] and "d" in human.nodes
+    assert favi.graph_layers(human) == [["a", "d"], ["b"], ["c"]]
+    assert favi.graph_agreement(outcomes) == 0.5
+
+
+def test_a_cycle_keeps_every_edge_and_is_flagged():
+    outcomes = _outcomes({("a", "b"): (1, 0), ("b", "c"): (1, 0), ("a", "c"): (-1, 0)})
+    graph = favi.win_graph(outcomes, "human")
+    assert graph.graph["cyclic"] and graph.number_of_edges() == 3
+    assert favi.graph_layers(graph) == [["a", "b", "c"]]
+
+
+def test_significance_outcomes_with_ties_dropped_or_split():
+    c = np.zeros((1, 9), dtype=int)
+    c[0, [0, 4, 8]] = [12, 40, 2]  # humans and metric: 12 wins, 40 ties, 2 losses
+    table = pd.DataFrame(c, columns=list(favi.CELLS)).assign(system_a="a", system_b="b")
+    dropped = favi.significance_outcomes(table, ties="drop")
+    split = favi.significance_outcomes(table, ties="split")
+    assert dropped["human"].item() == 1 and dropped["human_pvalue"].item() == pytest.approx(
+        stats.binomtest(12, 14).pvalue)
+    assert split["human"].item() == 0 and split["human_pvalue"].item() == pytest.approx(
+        stats.binomtest(32, 54).pvalue)
+
+
+def test_krippendorff_alpha_reproduces_krippendorffs_published_example():
+    """Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the 4 observers x 12 units example with
+    missing values: nominal 0.743, ordinal 0.815, interval 0.849."""
+    nan = np.nan
+    data = [[1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+            [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+            [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+            [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]]
+    for level, value in (("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)):
+        assert krippendorff.alpha(reliability_data=data, level_of_measurement=level) == pytest.approx(value, abs=5e-4)
+
+
+def test_preference_symmetry_of_a_perfect_and_of_a_positional_judge():
+    original = np.array([1, -1, 0, 1, -1, 1])
+    perfect = favi.preference_symmetry(original, original)
+    assert perfect.accuracy == 1 and perfect.alpha_nominal == pytest.approx(1)
+    positional = favi.preference_symmetry(original, -original)  # always prefers the first-shown output
+    assert positional.accuracy == pytest.approx(1 / 6) and positional.alpha_nominal < 0
+    assert positional.confusion[0, 2] == 3 and positional.confusion[2, 0] == 2
+
+
+# --- the chapter's helpers ------------------------------------------------------------------------------------------
+
+def test_head_to_head_ratings_are_oriented_lexicographically():
+    h2h = pd.DataFrame({
+        "aspect": ["coherence"] * 4, "system_1": ["M9", "M9", "M10", "M10"], "system_2": ["M10", "M10", "M9", "M9"],
+        "document": ["d1", "d1", "d2", "d2"], "order": ["original", "toggled"] * 2,
+        "response": ["A", "A", "C", "B"], "preferred": ["M9", "M10", "tie", "M9"],
+        "expert_1": [4.0, 4.0, 2.0, 2.0], "expert_2": [3.0, 3.0, 2.5, 2.5]})
+    out = favoritism.h2h_ratings(h2h).set_index("document")
+    # system_a = "M10" < "M9"; on d1 the experts prefer M9 (4 > 3) -> -1; on d2 M9 has 2.5 > 2 -> -1
+    assert out.loc["d1", ["original", "toggled", "expert"]].tolist() == [-1, 1, -1]
+    assert out.loc["d2", ["original", "toggled", "expert"]].tolist() == [0, -1, -1]
+    assert (out["system_a"] == "M10").all()
+
+
+def test_attenuation_reading_recognises_a_pure_noise_metric():
+    rng = np.random.default_rng(0)
+    quality = np.linspace(0, 2, 6)
+    human = pd.DataFrame(quality + rng.normal(0, 1, (300, 6)), columns=list("abcdef")).round(0)
+    noise = pd.DataFrame(rng.normal(0, 1, (300, 6)), columns=list("abcdef"))  # knows nothing about quality
+    pairs = favi.favi_table(human, noise).assign(dataset="summeval", p_value=0.0)
+    table = favoritism.attenuation_table(pairs)
+    assert table["favours_weaker"].item() == 1.0 and table["rho_favi_attenuation"].item() > 0.9
