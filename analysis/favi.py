@@ -86,6 +86,8 @@ def as_ratings(ratings, name: str = "ratings") -> np.ndarray:
     """Preference ratings as an int8 array of +1/0/-1. Accepts the symbols ``+ = -`` (or ``−``), or the integers
     +1, 0, -1; anything else (an unknown symbol, NaN, 2, 0.5) is a ValueError naming the value."""
     arr = np.asarray(ratings)
+    if arr.dtype.kind == "O" and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in arr.ravel()):
+        arr = arr.astype(np.int64)
     if arr.dtype.kind in "USO":
         flat = arr.ravel()
         unknown = sorted({str(v) for v in flat if not isinstance(v, str) or v not in _VALUES})

@@ -89,6 +89,7 @@ show(examples)
 with timings.measure("all system pairs, with intervals and tests"):
     pairs = ch.per_pair(scores, datasets, n_resamples=n_resamples, rng=rng)
 out.table(pairs[ch.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
+out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
 table1 = out.table(ch.table1(scores, pairs), "favi_table1_data", index=False)
 show(table1)
 show(ch.published_table1())
@@ -97,8 +98,11 @@ show(ch.published_table1())
 # The paper's chatbot data (BST, five trained dialogue metrics) is not reachable; the USR TopicalChat and
 # PersonaChat ratings with the 13 BT-eval metrics stand in (60 items per pair: |Φ| is coarse there, see the
 # *Robustness* limitation). SummEval and WMT21 are the paper's datasets with lexical metrics computed here; WMT22
-# en-de is the paper's data with the metrics that are published for it, and WMT22 zh-en carries the neural metrics
-# the paper used on en-de (COMET-22, BLEURT-20, UniTE, MetricX).
+# en-de is the paper's data with the raters published for it (SEScoreX, GEMBA) and BLEU and chrF computed here for
+# the ten systems whose outputs are published, and WMT22 zh-en carries the neural metrics the paper used on en-de
+# (COMET-22, BLEURT-20, UniTE, MetricX). Raters cover different systems, so the number of pairs differs between
+# raters of one dataset (Fig. 4's table gives it). WMT22's refA is left out: it is the reference the metrics
+# score against, and GEMBA and SEScoreX give it Φ ≈ +1.2 against every system.
 #
 # ## Lemmas 1 and 2 on every real pair
 
@@ -124,8 +128,8 @@ if "wmt22-ende" in datasets:
     display(Markdown(
         f"The MQM shares are reproduced exactly ({margins.loc['MQM', 'better']:.1f}% and "
         f"{margins.loc['MQM', 'worse']:.1f}% of {margins.loc['MQM', 'items']:.0f} items). COMET-22's en-de segment "
-        "scores are not published, so the automatic rows are the raters that are: they show the same pattern, "
-        "margins the metric stretches (SEScoreX) or reverses (BLEU)."))
+        "scores are not published, so the automatic rows are the raters that are: SEScoreX stretches the margin "
+        "as COMET-22 does in the paper, GEMBA-GPT4 keeps it, and GEMBA-ChatGPT, BLEU and chrF reverse it."))
 
 # %% [markdown]
 # ## Fig. 1 and Figs. 8–13: win graphs, humans vs. metric
@@ -134,15 +138,16 @@ if "wmt22-ende" in datasets:
 # with transitive edges removed (`networkx.transitive_reduction`); red: an edge the humans' graph does not imply.
 # Ties carry no sign, and Coakley & Heise (1996) review many ways to treat them; we use the conventional test,
 # ties dropped (`sign_test_ties`), and show how much the verdicts change when ties are split equally instead.
-# The paper's 61.1% "system-level agreement" of Fig. 1 is reproduced by counting the pairs whose verdict
-# (A wins, B wins, neither) is the same in both graphs (22 of 36 pairs).
+# We read the paper's 61.1% "system-level agreement" of Fig. 1 as the share of pairs whose verdict (A wins, B
+# wins, neither) is the same in both graphs (it would be 22 of 36 pairs for nine systems). That is an
+# interpretation, and it cannot be checked: COMET-22's en-de scores are not published.
 
 # %%
 cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU"),
                   ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"), ("summeval", summeval_aspect, "ROUGE_L"),
                   ("usr-tc", "USR_Overall", "BERTScore")])
-names = {"wmt22-zhen": "fig1_comet22_zhen", "GEMBA-DA-ChatGPT": "fig12_chatgpt_ende", "BLEU": "fig13_bleu_ende",
-         "summeval": "fig11_rouge_summeval", "usr-tc": "fig8_bertscore_usr_tc"}
+names = {"wmt22-zhen": "fig1_standin_comet22_zhen", "GEMBA-DA-ChatGPT": "fig12_standin_gemba_chatgpt_ende",
+         "BLEU": "fig13_bleu_ende", "summeval": "fig11_rouge_summeval", "usr-tc": "case_bertscore_usr_tc"}
 for dataset, aspect, rater in cases:
     table = ch.setting_table(pairs, dataset, aspect, rater)
     name = names.get(dataset, names.get(rater))
@@ -154,11 +159,13 @@ graphs = out.table(ch.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_
 show(graphs)
 
 # %% [markdown]
-# **COMET-22 on zh-en** (the stand-in for Fig. 1) lifts the two systems decoded with minimum-Bayes-risk on neural
-# metrics (`comet_bestmbr`, `bleurt_bestmbr`) above where the humans put them — favoritism with an obvious cause:
-# those systems were optimised for (a relative of) the metric. **ROUGE on SummEval consistency** reproduces the
-# paper's Fig. 11 story: M11 is strongly favoured, M0 and M1 disfavoured. On the dialogue stand-in only a handful
-# of pairs are significant with 60 items, so its graphs are sparse.
+# **COMET-22 on zh-en** (the stand-in for Fig. 1) lifts `comet_bestmbr`, decoded by minimum Bayes risk with COMET
+# itself, from the humans' third row to its top row, and gives it and `bleurt_bestmbr` the largest positive Φ —
+# favoritism with an obvious cause (`bleu_bestmbr` is not favoured). **ROUGE on SummEval consistency** reproduces
+# the paper's Fig. 11 story: M11 is strongly favoured; M0 and M1 are disfavoured, and so are M5 and M2. On the
+# dialogue stand-in only a handful of pairs are significant with 60 items, so its graphs are sparse.
+# **GEMBA's ChatGPT scores on en-de** (the stand-in for Fig. 12) disfavour refB against every system and favour
+# M2M100 without lifting it from the last row, as the paper reports for its pairwise ChatGPT judge.
 #
 # ## Fig. 4: sign accuracies and mean |Φ| per metric
 
@@ -174,15 +181,16 @@ show(fig4.drop(columns=["domain"]))
 mt = fig4[fig4["domain"] == "machine translation"]
 other = fig4[fig4["domain"] != "machine translation"]
 display(Markdown(
-    f"As in the paper, every metric shows favoritism, and machine-translation metrics less (mean |Φ| "
-    f"{mt['mean_abs_favi'].min():.2f}–{mt['mean_abs_favi'].max():.2f}) than summarization and dialogue metrics "
-    f"({other['mean_abs_favi'].min():.2f}–{other['mean_abs_favi'].max():.2f}), whose |Φ| also varies more across "
-    f"pairs. The MT metrics reach system-level accuracy {mt['system_accuracy'].min():.2f}–"
+    f"As in the paper, every metric has Φ ≠ 0 (whether that is favoritism is the last section's question), and "
+    f"machine-translation metrics lower mean |Φ| ({mt['mean_abs_favi'].min():.2f}–{mt['mean_abs_favi'].max():.2f}) "
+    f"than summarization and dialogue metrics ({other['mean_abs_favi'].min():.2f}–"
+    f"{other['mean_abs_favi'].max():.2f}). The MT metrics reach system-level accuracy {mt['system_accuracy'].min():.2f}–"
     f"{mt['system_accuracy'].max():.2f} with sample-level accuracy of only {mt['sample_accuracy'].min():.2f}–"
-    f"{mt['sample_accuracy'].max():.2f}: MQM rates many segments of two systems equal (both perfect) where a "
-    "metric almost never ties. The grey dashes are beyond the paper (see the last section): the mean |Φ| a metric "
-    "with exactly the same errors but no favoritism would show by chance. The full table, with all four SummEval "
-    "aspects, is `favi_fig4_summary.csv`."))
+    f"{mt['sample_accuracy'].max():.2f}: MQM rates many segments of two systems equal (both perfect) where the "
+    "continuous metrics rarely tie. The domains also differ in size: with E in the hundreds (WMT) the mean |Φ| of a "
+    "metric without favoritism (grey dashes, beyond the paper, see the last section) is a few hundredths, with "
+    "E of a few dozen (dialogue) it is a few tenths, so part of the domain contrast is sample size. The full "
+    "table, with all four SummEval aspects, is `favi_fig4_summary.csv`."))
 
 # %% [markdown]
 # ## Appendix D: the case studies
@@ -208,10 +216,12 @@ out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy")
 show(fig5)
 
 # %% [markdown]
-# Pairs whose margins change sign under the metric have larger |Φ| (Lemma 2 says they cannot have Φ = 0), a weak
-# negative rank correlation as in the paper. The correlation of Φ with sample-level accuracy is near zero, as
-# printed, but that is partly by construction: the sign of Φ depends only on which system is named first
-# (lexicographic order here and in the paper). With |Φ| it stays small.
+# Pairs whose margins change sign under the metric have larger |Φ| (by Lemma 1 a sign change needs |Φ| ≥
+# |mar(d)|/E), a weak negative rank correlation as in the paper. The correlation of Φ with sample-level accuracy is
+# near zero, as printed, but that is partly by construction: the sign of Φ flips with the order of the pair
+# (lexicographic here and in the paper), so signed Φ cannot correlate with anything symmetric. With |Φ| it stays
+# small. The pairs are not independent (the same human ratings serve every metric, pairs share systems), so no
+# p-value is given.
 #
 # ## Fig. 6: Φ per system, one against all
 
@@ -223,7 +233,8 @@ if fig6_cases:
 # %% [markdown]
 # The paper's Fig. 6 shows COMET-22 disfavouring ref-B and M2M100 on en-de. On zh-en COMET-22 also disfavours
 # M2M100 (the weakest system) and favours the MBR systems; the human reference refB is mildly favoured here. BLEU on
-# en-de disfavours the human reference refB against every system, and Online-W, as the paper reports for BLEU (Fig. 13).
+# en-de disfavours the human reference refB against every system, and Online-W against most, as the paper reports
+# for BLEU (Fig. 13).
 #
 # ## Appendix C.2.1: is an LLM judge symmetric in the order of presentation?
 #
@@ -245,12 +256,14 @@ reversals = (confusion[0, 2] + confusion[2, 0]) / (confusion.sum() - np.trace(co
 display(Markdown(
     f"ChatGPT gives the same preference in both orders on {overall['accuracy']:.0%} of the SummEval items (the "
     f"paper: 69% for GPT-3.5 on WMT22), with nominal α = {overall['alpha_nominal']:.3f} (paper: 0.249). "
-    f"{reversals:.0%} of the inconsistent judgments are full reversals (+ ↔ −): the judge follows the position of "
-    "a summary as much as its content."))
+    f"{reversals:.0%} of the inconsistent judgments are full reversals (+ ↔ −), about as many in each direction, so "
+    "there is no net preference for the first or the second position: the judgments are unstable per item."))
 
 # %% [markdown]
 # Beyond the paper, the same judgments as a
-# preference *metric* against the experts, for each presentation order:
+# preference *metric* against the experts, for each presentation order (11 system pairs only,
+# so system-level accuracy moves in steps of 0.09: relevance's 0.73 vs. 0.27 between the orders is that instability
+# again):
 
 # %%
 h2h_metric = out.table(ch.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
@@ -273,15 +286,19 @@ display(Markdown(
     f"{share:.0%} of the {len(pairs):,} pairs have a Φ that chance alone would rarely give (p < {alpha}), and "
     f"{(summary['mean_abs_favi'] > summary['null_mean_abs_favi']).sum()} of {len(summary)} settings have a mean |Φ| "
     "above the no-favoritism level, far above it on WMT (where E is in the hundreds). "
-    "But a significant Φ need not mean a metric *prefers* a system: a metric that merely adds noise shrinks every "
-    "margin, so by Lemma 1 its Φ ≈ −mar(d)/E — it seems to favour whichever system the humans rate lower. On "
+    "But the test only says that the metric's margin differs from the humans' (each error's cost is the metric's "
+    "rating minus the human's), not that the metric *prefers* a system. A metric that merely adds noise shrinks "
+    "every margin, so by Lemma 1 its Φ ≈ −mar(d)/E: it seems to favour whichever system the humans rate lower. On "
     f"SummEval and the dialogue data Φ tracks −mar(d)/E closely (ρ "
     f"{attenuation['rho_favi_attenuation'].drop(['WMT22 en-de', 'WMT22 zh-en', 'WMT21 en-de'], errors='ignore').min():.2f}"
     f"–{attenuation['rho_favi_attenuation'].max():.2f}) and mostly favours the weaker system: there Φ measures "
-    "attenuation more than preference. On WMT22 the link is weak or reversed (ρ "
-    f"{', '.join(f'{v:.2f}' for v in attenuation['rho_favi_attenuation'].filter(like='WMT22'))}): there Φ picks "
-    "out genuine favourites such as the "
-    "MBR systems. Reading Φ next to −mar(d)/E separates the two."))
+    "attenuation more than preference — or noise in the humans' own margins, which gives the same pattern "
+    "(Φ and −mar(d)/E share a term), and with 60–100 items those margins are noisy. On WMT22 the link is weaker "
+    "or reversed (ρ "
+    f"{', '.join(f'{v:.2f}' for v in attenuation['rho_favi_attenuation'].filter(like='WMT22'))}): the metrics "
+    "there stretch margins as often as they shrink them (MQM ties that a metric breaks towards the better system), "
+    "and system-specific favourites such as the MBR systems stand out. Reading Φ next to −mar(d)/E separates "
+    "the cases; the intervals and p-values treat items as independent, which WMT's documents are not."))
 
 # %% [markdown]
 # ## What differs from the paper, and why
@@ -293,13 +310,16 @@ display(Markdown(
 #   reachable files). WMT21 en-de has BLEU and chrF only (computed here against reference C, for the 8 MT systems
 #   and references A and D), not BLEURT, COMET or C-SPEC. WMT22 en-de has MQM for 16 systems; the paper selected
 #   nine (it names ref-B, Online-W, QUARTZ_TuneReranking, JDExploreAcademy and M2M100), which cannot be identified
-#   exactly from the text, so every system with ratings is used.
+#   exactly from the text, so every system with ratings except the metrics' reference refA is used. BLEU and chrF
+#   cover only the ten systems whose outputs are published (not QUARTZ, M2M100 or the MBR systems).
 # * **Metrics.** COMET-22, BLEURT-20, UniTE and MetricX are published by mt-metrics-eval for WMT22 zh-en, not en-de:
 #   zh-en stands in for the paper's Figs. 1 and 6. GEMBA-DA's scalar ChatGPT scores stand in for the paper's
 #   pairwise ChatGPT prompt (Appendix C.2); a scalar judge is symmetric by construction.
-# * **Reproduced exactly:** the worked examples (Figs. 2–3), Lemmas 1–2 on every pair, §2's MQM shares (24.1% and
-#   18.6%). The 61.1% of Fig. 1 is read as the share of the 36 pairs with the same sign-test verdict (22/36), an
-#   interpretation, since the paper does not define it further.
+# * **Reproduced exactly:** the worked examples (Figs. 2–3), Lemmas 1–2 on every pair (they hold by algebra; the
+#   check is of the code), §2's MQM shares (24.1% and 18.6%). The 61.1% of Fig. 1 is read as the share of pairs
+#   with the same sign-test verdict (22/36 for nine systems), an interpretation that cannot be checked without
+#   COMET-22's en-de scores. The paper's Appendix D accuracies (0.852, 0.7) are not all multiples of 1/36, so its
+#   WMT22 pair set may not be exactly 36 pairs.
 # * **Sign test and ties.** The paper cites Coakley & Heise (1996) without saying which version; we drop ties and
 #   show the split version beside it.
 # * **Sample-level accuracy** depends on how often humans tie. SummEval's human ratings here are means of three

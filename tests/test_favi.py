@@ -268,3 +268,9 @@ def test_attenuation_reading_recognises_a_pure_noise_metric():
     pairs = favi.favi_table(human, noise).assign(dataset="summeval", p_value=0.0)
     table = favoritism.attenuation_table(pairs)
     assert table["favours_weaker"].item() == 1.0 and table["rho_favi_attenuation"].item() > 0.9
+
+
+def test_ratings_accept_integers_in_an_object_array_and_name_a_missing_value():
+    assert favi.as_ratings(np.array([1, 0, -1], dtype=object)).tolist() == [1, 0, -1]
+    with pytest.raises(ValueError, match="unknown rating symbol"):
+        favi.as_ratings(np.array(["+", None], dtype=object))
