@@ -29,9 +29,9 @@ import krippendorff
 import networkx as nx
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .validation import check_count, check_number, check_rng, real_array
+from .pairwise import sign_test_pvalues
+from .validation import check_count, check_number, check_rng, check_scores, real_array
 
 #: Def. 8, the directed error cost; rows = human rating, columns = metric rating, both in the order (+, =, -)
 COST = np.array([[0, -1, -2], [1, 0, -1], [2, 1, 0]], dtype=np.int64)
@@ -181,20 +181,11 @@ def favi(human, metric) -> FaviResult:
 # --- every system pair of a (dataset, human rater, metric) at once ------------------------------------------------
 
 def _score_matrix(scores: pd.DataFrame, name: str) -> pd.DataFrame:
-    """An items x systems score matrix in which NaN means "not rated"; refuses what is not one."""
-    if not isinstance(scores, pd.DataFrame):
-        raise ValueError(f"{name} must be a DataFrame (rows = items, columns = systems), got {type(scores).__name__}")
-    if scores.shape[1] < 2 or scores.shape[0] == 0:
-        raise ValueError(f"{name} needs at least two systems (columns) and one item (row), got shape {scores.shape}")
-    for axis, labels in (("systems (columns)", scores.columns), ("items (rows)", scores.index)):
-        if labels.has_duplicates:
-            raise ValueError(f"{name}: duplicated {axis} {labels[labels.duplicated()].unique().tolist()[:5]}")
-    bad = [c for c, dt in scores.dtypes.items() if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)]
-    if bad:
-        raise ValueError(f"{name} must be numeric (NaN for an unrated item); non-numeric columns: {bad[:5]}")
-    values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
-    if np.isinf(values).any():
-        raise ValueError(f"{name} contains infinite scores")
+    """An items x systems score matrix in which NaN means "not rated" (:func:`~analysis.validation.check_scores`),
+    with unique item labels."""
+    values = check_scores(scores, allow_missing=True, name=name)
+    if scores.index.has_duplicates:
+        raise ValueError(f"{name}: duplicated items (rows) {scores.index[scores.index.duplicated()].unique().tolist()[:5]}")
     return pd.DataFrame(values, index=scores.index, columns=scores.columns)
 
 
@@ -231,7 +222,11 @@ def favi_table(human: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:
     without any such item are left out. Columns: system_a, system_b, n_items, the nine cells ``c_pp`` ... ``c_mm``
     (c_<human><metric>, p/e/m = +, =, -), total_error, margin_human, margin_metric, favi (NaN when there is no
     error), sample_accuracy, system_sign_agrees. Vectorised over items and pairs (one bincount)."""
-    system_a, system_b, code = _pair_codes(human, metric)
+    return _table(*_pair_codes(human, metric))
+
+
+def _table(system_a: np.ndarray, system_b: np.ndarray, code: np.ndarray) -> pd.DataFrame:
+    """:func:`favi_table` from the pairs and per-(item, pair) cells of :func:`_pair_codes`."""
     n_pairs = code.shape[1]
     pair = np.broadcast_to(np.arange(n_pairs), code.shape)
     keep = code >= 0
@@ -270,7 +265,7 @@ def one_vs_all(table: pd.DataFrame) -> pd.DataFrame:
 
 def favi_uncertainty(human: pd.DataFrame, metric: pd.DataFrame, *, n_resamples: int = 1000, rng=None,
                      level: float = 0.95) -> pd.DataFrame:
-    """Beyond the paper: how much of a pair's Φ is noise. One row per pair of :func:`favi_table` with
+    """Beyond the paper: how much of a pair's Φ is noise. The :func:`favi_table` with four more columns:
 
     - ``low``, ``high``: a percentile bootstrap interval at ``level``, resampling the dataset's items with
       replacement (one draw of items shared by all pairs; resamples without an error are skipped);
@@ -284,6 +279,7 @@ def favi_uncertainty(human: pd.DataFrame, metric: pd.DataFrame, *, n_resamples: 
     level = check_number(level, "level", low=0, high=1, low_open=True, high_open=True)
     rng = check_rng(rng)
     system_a, system_b, code = _pair_codes(human, metric)
+    table = _table(system_a, system_b, code)
     code = code[(code >= 0).any(axis=1)]  # items no pair can use carry no information
     valid = code >= 0
     cost = np.where(valid, COST.ravel()[np.where(valid, code, 0)], 0).astype(np.float64)  # items x pairs
@@ -303,29 +299,12 @@ def favi_uncertainty(human: pd.DataFrame, metric: pd.DataFrame, *, n_resamples: 
     total = error.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         null = (signs @ cost) / total
-        observed = cost.sum(axis=0) / total
-        exceed = (np.abs(null) >= np.abs(observed) - 1e-12).sum(axis=0)
-    p_value = np.where(total > 0, (1 + exceed) / (1 + n_resamples), np.nan)
-    out = pd.DataFrame({"system_a": system_a, "system_b": system_b, "n_items": valid.sum(axis=0),
-                        "total_error": total.astype(np.int64), "favi": np.where(total > 0, observed, np.nan),
-                        "low": low, "high": high, "p_value": p_value})
-    out["null_mean_abs"] = np.where(total > 0, np.abs(null).mean(axis=0), np.nan)
-    return out
+        exceed = (np.abs(null) >= np.abs(table["favi"].to_numpy()) - 1e-12).sum(axis=0)
+    return table.assign(low=low, high=high, p_value=np.where(total > 0, (1 + exceed) / (1 + n_resamples), np.nan),
+                        null_mean_abs=np.where(total > 0, np.abs(null).mean(axis=0), np.nan))
 
 
 # --- sign-test win graphs (Fig. 1, Figs. 8-13) --------------------------------------------------------------------
-
-def sign_test_pvalues(wins, losses) -> np.ndarray:
-    """Two-sided exact sign test of P(win) = P(loss) from counts (vectorised): p = min(1, 2 P(X <= min(w, l))) with
-    X ~ Binomial(w + l, 1/2), which is scipy's ``binomtest(w, w + l).pvalue``; 1 when w + l = 0."""
-    w = np.asarray(wins, dtype=np.int64)
-    ell = np.asarray(losses, dtype=np.int64)
-    if (w < 0).any() or (ell < 0).any():
-        raise ValueError("win and loss counts must be non-negative")
-    n = w + ell
-    p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(w, ell), n, 0.5))
-    return np.where(n > 0, p, 1.0)
-
 
 def significance_outcomes(table: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
     """Per pair of a :func:`favi_table`, the sign-test verdict of the human and of the metric ratings: +1 when

@@ -107,6 +107,18 @@ def paired_sign_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int]:
     return int(np.count_nonzero(d > 0)), int(np.count_nonzero(d == 0)), int(np.count_nonzero(d < 0))
 
 
+def sign_test_pvalues(wins, losses) -> np.ndarray:
+    """Two-sided exact sign test of P(win) = P(loss) from counts (vectorised): p = min(1, 2 P(X <= min(w, l))) with
+    X ~ Binomial(w + l, 1/2), which is scipy's ``binomtest(w, w + l).pvalue``; 1 when w + l = 0."""
+    w = np.asarray(wins, dtype=np.int64)
+    ell = np.asarray(losses, dtype=np.int64)
+    if (w < 0).any() or (ell < 0).any():
+        raise ValueError("win and loss counts must be non-negative")
+    n = w + ell
+    p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(w, ell), n, 0.5))
+    return np.where(n > 0, p, 1.0)
+
+
 def sign_test(a, b, ties: str = "drop") -> TestResult:
     """Two-sided exact sign test of H0: P(A > B) = P(B > A) on paired scores.
 
@@ -121,10 +133,7 @@ def sign_test(a, b, ties: str = "drop") -> TestResult:
     if ties == "split":
         wins += n_ties // 2
         losses += n_ties // 2
-    n = wins + losses
-    if n == 0:
-        return TestResult(0.0, 1.0)
-    return TestResult(float(wins), float(stats.binomtest(wins, n, 0.5).pvalue))
+    return TestResult(float(wins), float(sign_test_pvalues(wins, losses)))
 
 
 def prob_better(a, b, ties: str = "half") -> ProbBetter:

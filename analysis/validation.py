@@ -15,21 +15,23 @@ import pandas as pd
 TIE_POLICIES = ("half", "drop", "loss")
 
 
-def check_scores(scores: pd.DataFrame, *, min_systems: int = 2) -> np.ndarray:
+def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: bool = False,
+                 name: str = "scores") -> np.ndarray:
     """Validate a score matrix and return its values as a float64 array (instances x systems).
 
     Raises ``ValueError`` for: not a DataFrame, fewer than ``min_systems`` columns, no rows, duplicated system
-    names, non-numeric (or boolean) columns, NaN or infinite values.
+    names, non-numeric (or boolean) columns, NaN (unless ``allow_missing``: then NaN means "not rated") or infinite
+    values. ``name`` is how the messages call the matrix.
     """
     if not isinstance(scores, pd.DataFrame):
         raise ValueError(
-            f"scores must be a pandas DataFrame (rows = test instances, columns = systems), got {type(scores).__name__}"
+            f"{name} must be a pandas DataFrame (rows = test instances, columns = systems), got {type(scores).__name__}"
         )
     n_instances, n_systems = scores.shape
     if n_systems < min_systems:
-        raise ValueError(f"scores must have at least {min_systems} systems (columns), got {n_systems}")
+        raise ValueError(f"{name} must have at least {min_systems} systems (columns), got {n_systems}")
     if n_instances == 0:
-        raise ValueError("scores has no test instances (zero rows)")
+        raise ValueError(f"{name} has no test instances (zero rows)")
     if scores.columns.has_duplicates:
         dup = scores.columns[scores.columns.duplicated()].unique().tolist()
         raise ValueError(f"system names (columns) must be unique; duplicated: {dup}")
@@ -38,14 +40,14 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2) -> np.ndarray:
     }
     if bad_dtypes:
         bad = [c for c, dt in scores.dtypes.items() if dt in bad_dtypes]
-        raise ValueError(f"scores must be numeric; non-numeric columns: {bad}")
+        raise ValueError(f"{name} must be numeric; non-numeric columns: {bad}")
     values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
-    if np.isnan(values).any():
+    if not allow_missing and np.isnan(values).any():
         where = scores.columns[np.isnan(values).any(axis=0)].tolist()
-        raise ValueError(f"scores contain NaN (missing scores) in columns {where}; drop or impute them first")
+        raise ValueError(f"{name} contain NaN (missing scores) in columns {where}; drop or impute them first")
     if np.isinf(values).any():
         where = scores.columns[np.isinf(values).any(axis=0)].tolist()
-        raise ValueError(f"scores contain infinite values in columns {where}")
+        raise ValueError(f"{name} contain infinite values in columns {where}")
     return values
 
 

@@ -246,12 +246,13 @@ if fig6_cases:
 # %%
 h2h_ratings = ch.h2h_ratings(h2h)
 symmetry = out.table(ch.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
+confusion = ch.symmetry_confusion(h2h_ratings)
 show(symmetry)
-show(ch.symmetry_confusion(h2h_ratings))
+show(confusion)
 
 # %%
 overall = symmetry.loc["all aspects"]
-confusion = ch.symmetry_confusion(h2h_ratings).to_numpy()
+confusion = confusion.to_numpy()
 reversals = (confusion[0, 2] + confusion[2, 0]) / (confusion.sum() - np.trace(confusion))
 display(Markdown(
     f"ChatGPT gives the same preference in both orders on {overall['accuracy']:.0%} of the SummEval items (the "

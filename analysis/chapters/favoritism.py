@@ -92,10 +92,7 @@ def per_pair(scores: pd.DataFrame, datasets, *, n_resamples: int, rng) -> pd.Dat
         matrices = score_matrices(scores, dataset)
         for row in group.itertuples(index=False):
             human, metric = matrices[row.aspect], matrices[row.rater]
-            table = favi.favi_table(human, metric)
-            noise = favi.favi_uncertainty(human, metric, n_resamples=n_resamples, rng=rng)
-            table = table.merge(noise[["system_a", "system_b", "low", "high", "p_value", "null_mean_abs"]],
-                                on=["system_a", "system_b"], validate="1:1")
+            table = favi.favi_uncertainty(human, metric, n_resamples=n_resamples, rng=rng)
             frames.append(table.assign(domain=row.domain, dataset=dataset, aspect=row.aspect, rater=row.rater))
     out = pd.concat(frames, ignore_index=True)
     return out[[*KEYS, *[c for c in out.columns if c not in KEYS]]]
