@@ -17,9 +17,10 @@
 # An automatic metric can agree with human raters on most items and still get a system ranking wrong: what matters
 # is *whom its errors favour*. The paper compares a metric's preference ratings (+: the first system's output is
 # better, =: equal, −: the second's is better) with the humans' on the same items of a system pair. From the 3×3
-# confusion matrix C (rows: human rating, columns: metric rating) it defines the **Favi-Score**
+# confusion matrix C (rows: human rating, columns: metric rating, both in the order +, =, −) it defines the
+# **Favi-Score**
 #
-# $$\Phi(C) = \sum_{m,n} W_{mn} \frac{C_{mn}}{E}, \qquad W = \begin{pmatrix} 0 & -1 & -2 \\ 1 & 0 & -1 \\ 2 & 1 & 0 \end{pmatrix},$$
+# > Φ(C) = Σ<sub>m,n</sub> W<sub>mn</sub> C<sub>mn</sub> / E, with the error costs W = [[0, −1, −2], [1, 0, −1], [2, 1, 0]],
 #
 # the expected cost of an error (E = number of errors), positive when the errors favour the first system. By
 # Lemma 1 it is also (mar(d̂) − mar(d)) / E, the change in the outcome margin per error. This chapter rebuilds the
@@ -95,7 +96,8 @@ show(table1)
 show(ch.published_table1())
 
 # %% [markdown]
-# The paper's chatbot data (BST, five trained dialogue metrics) is not reachable; the USR TopicalChat and
+# Ours above, the paper's Table 1 below. The paper's chatbot data (BST, five trained dialogue metrics) is not
+# reachable; the USR TopicalChat and
 # PersonaChat ratings with the 13 BT-eval metrics stand in (60 items per pair: |Φ| is coarse there, see the
 # *Robustness* limitation). SummEval and WMT21 are the paper's datasets with lexical metrics computed here; WMT22
 # en-de is the paper's data with the raters published for it (SEScoreX, GEMBA) and BLEU and chrF computed here for
