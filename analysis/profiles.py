@@ -32,6 +32,7 @@ PROFILES: dict[str, dict[str, dict]] = {
             "iia_sizes": [5, 10],
             "fig5_setup": ["Dialogue", "tc", "BLEU"],
         },
+        "03_wmt_stability": {"n_bootstrap": 2},
         "04_favoritism": {"n_resamples": 50},
         "09_your_own_scores": {"n_resamples": 200, "n_resamples_sequential": 20},
     },

@@ -14,7 +14,9 @@ the published per-judgment z to floating-point precision (tests/test_wmt.py).
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 
 #: item types that count towards a system's score; REF and BAD_REF are quality control only
 SCORED_TYPES = ("SYSTEM", "REPEAT")
@@ -70,3 +72,92 @@ def system_scores(judgments: pd.DataFrame, value: str = "z") -> pd.DataFrame:
     out = segments.groupby("system", sort=False, observed=True).agg(
         score=("score", "mean"), n_segments=("score", "size"), n_judgments=("n", "sum"))
     return out.sort_values("score", ascending=False, kind="stable")
+
+
+# -- significance clusters (Knowles 2021, Sec. 3 and footnote 4) -----------------------------------------------------
+
+#: Mann-Whitney / Wilcoxon rank-sum p-value variants, both the normal approximation with tie and continuity correction:
+#: ``"scipy<1.7"``: scipy's old default (``alternative=None``), a one-sided p in the direction of the observed
+#: difference, i.e. half the two-sided p (what Knowles 2021's code used); ``"greater"``: the one-sided p that the row
+#: system is better (R's ``wilcox.test(x, y, alternative="greater")`` for samples this large).
+RANK_SUM_VARIANTS = ("scipy<1.7", "greater")
+
+
+def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "scipy<1.7") -> np.ndarray:
+    """Wilcoxon rank-sum p-values for every ordered pair of groups at once: ``p[i, j]`` for "i is better than j".
+
+    ``groups`` (integer codes in ``[0, n_groups)``) and ``scores`` are parallel arrays, one value per observation
+    (in WMT, one per (system, segment) average). Instead of one test per pair, the counts of each distinct value per
+    group (an ``n_groups x n_values`` matrix N) give all Mann-Whitney U statistics in one product,
+    ``U[i, j] = N_i . (N_j below + N_j equal / 2)``, and all tie corrections from ``sum (t^3 - t)`` expanded in the
+    per-value counts; equal to ``scipy.stats.mannwhitneyu(method="asymptotic")`` pair by pair (tests/test_wmt.py).
+    Groups without observations get NaN.
+    """
+    if variant not in RANK_SUM_VARIANTS:
+        raise ValueError(f"variant must be one of {list(RANK_SUM_VARIANTS)}, got {variant!r}")
+    groups = np.asarray(groups)
+    scores = np.asarray(scores, dtype=float)
+    if groups.shape != scores.shape or groups.ndim != 1:
+        raise ValueError("groups and scores must be 1-d arrays of the same length")
+    if not np.isfinite(scores).all():
+        raise ValueError("scores must be finite")
+    if len(groups) and (groups.min() < 0 or groups.max() >= n_groups):
+        raise ValueError(f"group codes must lie in [0, {n_groups})")
+    values, inverse = np.unique(scores, return_inverse=True)
+    counts = np.bincount(groups * len(values) + inverse, minlength=n_groups * len(values))
+    counts = counts.reshape(n_groups, len(values)).astype(float)
+    below = np.cumsum(counts, axis=1) - counts
+    u = counts @ (below + counts / 2).T
+    n = counts.sum(axis=1)
+    n_i, n_j = n[:, None], n[None, :]
+    cubes = (counts**3).sum(axis=1)
+    ties = (cubes[:, None] + cubes[None, :] + 3 * (counts**2 @ counts.T) + 3 * (counts @ (counts**2).T)
+            - n_i - n_j)
+    total = n_i + n_j
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(n_i * n_j / 12 * ((total + 1) - ties / (total * (total - 1))))
+        mean = n_i * n_j / 2
+        if variant == "greater":
+            p = stats.norm.sf((u - mean - 0.5) / sd)
+        else:
+            big = np.maximum(u, u.T)
+            p = np.minimum(2 * stats.norm.sf((big - mean - 0.5) / sd), 1.0) / 2
+    p[(n_i == 0) | (n_j == 0)] = np.nan
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+def significance_lines(pvalues: np.ndarray, alpha: float = 0.05) -> np.ndarray:
+    """Where WMT draws a line, for systems in ranking order (best first): after position i iff system i is
+    significantly better (p < alpha) than *every* system below it (Knowles 2021, footnote 4).
+
+    ``pvalues[i, j]`` is the p-value of "i better than j" in that order; returns ``len - 1`` booleans.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 2 or p.shape[0] != p.shape[1]:
+        raise ValueError("pvalues must be a square matrix")
+    upper = np.triu(np.ones_like(p, dtype=bool), 1)
+    if np.isnan(p[upper]).any():
+        raise ValueError("pvalues has missing entries above the diagonal")
+    worst = np.where(upper, p, -np.inf).max(axis=1)
+    return worst[:-1] < alpha
+
+
+def clusters_from_lines(lines) -> np.ndarray:
+    """Cluster number of each position (0 = top cluster) from the lines between consecutive positions."""
+    return np.concatenate([[0], np.cumsum(np.asarray(lines, dtype=int))])
+
+
+def ranking_changes(order_a, clusters_a, order_b, clusters_b) -> tuple[bool, bool]:
+    """Knowles 2021's Δrank and Δcluster between two rankings of the same systems (Sec. 5.2; her
+    ``compare_rankings.py``): Δrank = the order of systems differs, ignoring lines; Δcluster = the clusters differ
+    as sets of systems (number, composition or order of the clusters), ignoring the order within a cluster."""
+    order_a, order_b = list(order_a), list(order_b)
+    if sorted(order_a) != sorted(order_b) or len(set(order_a)) != len(order_a):
+        raise ValueError("the two rankings must hold the same systems, each once")
+
+    def as_sets(order, clusters):
+        clusters = np.asarray(clusters)
+        return [sorted(np.asarray(order)[clusters == c]) for c in np.unique(clusters)]
+
+    return order_a != order_b, as_sets(order_a, clusters_a) != as_sets(order_b, clusters_b)

@@ -110,3 +110,52 @@ def favi_loop(human, metric):
                          "sample_accuracy": (total - error) / total,
                          "system_sign_agrees": sign(margin_h) == sign(margin_m)})
     return rows
+
+
+def knowles_ranking_loop(rows, divide=1.0, remove=(), remove_human=False, sig_remove=(), remove_human_sig=False,
+                         variant="scipy<1.7"):
+    """A line-by-line transcription of Knowles 2021's ``get_ranking.py`` (nrc-cnrc/WMT-Stability), on a list of
+    (worker, system, segment, item_type, raw) tuples of one language pair: the mean and sd per worker over all kept
+    items, z of SYSTEM/REPEAT items, duplicates averaged per (system, segment), systems sorted by mean z, and a line
+    after a system iff its largest Mann-Whitney p against every lower system is < 0.05. Returns [(system, z,
+    line_below)]. ``variant`` "greater" swaps in the one-sided test for the old scipy default."""
+    from collections import defaultdict
+
+    from scipy import stats
+
+    def keep(system, stype):
+        return system not in remove and not (remove_human and (stype == "REF" or "HUMAN" in system))
+
+    def divided(system, stype, score):
+        return score / divide if divide != 1.0 and (stype == "REF" or "HUMAN" in system) else score
+
+    hit_scores = defaultdict(list)
+    for worker, system, _, stype, score in rows:
+        if keep(system, stype):
+            hit_scores[worker].append(divided(system, stype, float(score)))
+    hit_vals = {w: (np.mean(v), np.std(v, ddof=1)) for w, v in hit_scores.items()}
+    scores = [(w, s, sid, divided(s, t, float(x))) for w, s, sid, t, x in rows
+              if keep(s, t) and t in ("SYSTEM", "REPEAT")]
+    zscores = []
+    for worker in {x[0] for x in scores}:
+        mu, sd = hit_vals[worker]
+        if sd != 0 and sd == sd:
+            zscores += [(w, s, sid, (x - mu) / sd) for w, s, sid, x in scores if w == worker]
+    systems = [s for s in {x[1] for x in scores} if s not in sig_remove and not (remove_human_sig and "HUMAN" in s)]
+
+    def average_duplicates(lst):
+        return [np.mean([x[3] for x in lst if x[2] == sid]) for sid in sorted({x[2] for x in lst})]
+
+    sys_z = {s: average_duplicates([x for x in zscores if x[1] == s]) for s in systems}
+    ordered = sorted(((np.mean(sys_z[s]), s) for s in systems), key=lambda t: (-t[0], t[1]))
+    out = []
+    for i, (z, s) in enumerate(ordered):
+        max_sig = 0.0
+        for _, lower in ordered[i + 1:]:
+            if variant == "greater":
+                sig = stats.mannwhitneyu(sys_z[s], sys_z[lower], alternative="greater", method="asymptotic").pvalue
+            else:
+                sig = stats.mannwhitneyu(sys_z[s], sys_z[lower], alternative="two-sided", method="asymptotic").pvalue / 2
+            max_sig = max(max_sig, sig)
+        out.append((s, z, i + 1 < len(ordered) and max_sig < 0.05))
+    return out

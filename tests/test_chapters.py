@@ -6,7 +6,7 @@ import pytest
 
 from analysis import profiles, simulate
 from analysis.agreement import measure_column
-from analysis.chapters import favoritism, real_setups, simulation, why_pairing, your_own_scores
+from analysis.chapters import favoritism, real_setups, simulation, why_pairing, wmt_stability, your_own_scores
 from analysis.chapters.common import Timings, check_parameters, outputs, pair_label
 from analysis.data import published
 from analysis.reproduce import chapter_parameters
@@ -25,7 +25,7 @@ def test_outputs_record_exactly_the_notebooks_declared_parameters(tmp_path):
         outputs(why_pairing.CHAPTER, namespace)
 
 
-CHAPTER_MODULES = [why_pairing, simulation, real_setups, favoritism, your_own_scores]
+CHAPTER_MODULES = [why_pairing, simulation, real_setups, wmt_stability, favoritism, your_own_scores]
 
 
 @pytest.mark.parametrize("module", CHAPTER_MODULES, ids=lambda m: m.CHAPTER)
@@ -48,6 +48,9 @@ def test_every_parameter_has_a_rule_and_the_defaults_and_profiles_pass_it(module
     (real_setups, "alpha", 1.5, r"parameter alpha must be a finite number in \(0, 1\)"),
     (real_setups, "fig5_setup", ["WMT19", "de-en"], "parameter fig5_setup must be 3 values"),
     (real_setups, "collections", "TAC", "parameter collections must be a non-empty list"),
+    (wmt_stability, "variant", "two-sided", r"parameter variant must be one of \['scipy<1.7', 'greater'\]"),
+    (wmt_stability, "divisors", [2, 1], r"parameter divisors\[1\] must be a finite number in \(1"),
+    (wmt_stability, "bootstrap_experiments", ["divide_3"], r"parameter bootstrap_experiments\[0\] must be one of"),
     (favoritism, "datasets", ["wmt23"], r"parameter datasets\[0\] must be one of \['wmt22-ende'"),
     (favoritism, "sign_test_ties", "half", r"parameter sign_test_ties must be one of \['drop', 'split'\]"),
     (your_own_scores, "format", "xlsx", r"parameter format must be one of \['auto'"),
