@@ -333,3 +333,23 @@ def test_2018_remove_human_matches_table2(real):
     removed = per_pair[per_pair["experiment"] == "remove_human"]
     assert len(removed) == 13
     assert (removed["rank_changed"].sum(), removed["cluster_changed"].sum()) == (1, 0)  # paper's '18 row: 1/13, 0/13
+
+
+@needs_mirror
+def test_printed_official_pvalues_equal_ours_and_the_hi_bn_case(real):
+    t, _ = real
+    printed = ch.printed_pvalues(t["wmt_segments"], t["wmt_official_wilcoxon"])
+    assert printed["printed"] == 1092 and printed["max_abs_diff"] < 1e-12
+    seg = t["wmt_segments"]
+    seg = seg[(seg["collection"] == "wikipedia2021-fb") & (seg["pair"] == "hi-bn")]
+    codes, names = pd.factorize(seg["system"], sort=True)
+    at = {n: k for k, n in enumerate(names)}
+    p = wmt.rank_sum_pvalues(codes, seg["z"].to_numpy(), len(names), "greater")
+    means = seg.groupby("system")["z"].mean()
+    # the chapter's example: Online-B is below TRANSSION in z, but better by rank sums
+    assert means["Online-B.5"] < means["TRANSSION.3"]
+    assert round(p[at["Online-B.5"], at["TRANSSION.3"]], 3) == 0.047
+    w = t["wmt_official_wilcoxon"]
+    official = w[(w["collection"] == "wikipedia2021-fb") & (w["pair"] == "hi-bn") & (w["table"] == "wilcoxon-p")
+                 & (w["system_a"] == "Online-B.5") & (w["system_b"] == "MS-EgDC.8")]["p_value"].item()
+    assert round(official, 3) == 0.001

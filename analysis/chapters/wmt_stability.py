@@ -294,7 +294,7 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     theirs["group"] = "ALL " + theirs["style"]
     theirs = theirs.drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):
-        ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index)
+        ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index).fillna("")
     return ours
 
 
@@ -640,3 +640,66 @@ def variant_text(variants: pd.DataFrame) -> str:
     return ("Every count is the same with both tests: the lines they disagree on are not in the pairs' perturbed "
             "rankings here." if same else
             "The counts differ between the tests in some rows: the lines they disagree on matter here.")
+
+
+# -- compact views for the page --------------------------------------------------------------------------------------
+
+PACKAGE_SHORT = {"newstest2018": "2018", "newstest2019": "2019", "newstest2020": "2020", "newstest2021-toen": "2021",
+                 "wikipedia2021-fb": "2021 FB", "newstest2022-toen": "2022"}
+
+
+def by_pair(frame: pd.DataFrame) -> pd.DataFrame:
+    """Index a per-pair table by (package, pair) with short package names, for display."""
+    out = frame.assign(package=frame["collection"].map(PACKAGE_SHORT)).set_index(["package", "pair"])
+    return out.drop(columns=[c for c in ("collection", "year") if c in out.columns])
+
+
+def replication_view(table: pd.DataFrame) -> pd.DataFrame:
+    """The replication table as read on the page: differences in scientific notation, verdicts as yes/no."""
+    rows = table[table["data"] != "ranking only"]
+
+    def yes(value):
+        return "" if pd.isna(value) else ("yes" if value else "no")
+
+    def sci(value):
+        return "" if pd.isna(value) else f"{value:.0e}"
+
+    view = pd.DataFrame({
+        "collection": rows["collection"], "pair": rows["pair"], "from": rows["data"], "systems": rows["n_systems"],
+        "max Δz": rows["max_abs_z_diff"].map(sci), "max Δraw": rows["max_abs_raw_diff"].map(sci),
+        "same order": rows["order_match"].map(yes),
+        "same clusters (1-sided / old)": [f"{yes(a)} / {yes(b)}" for a, b in zip(
+            rows["clusters_match_greater"], rows["clusters_match_scipy<1.7"])],
+        "verdicts differing (1-sided / old)": [
+            "" if pd.isna(a) else f"{a:.0f} / {b:.0f}"
+            for a, b in zip(rows["verdicts_differ_greater"], rows["verdicts_differ_scipy<1.7"])],
+    })
+    return by_pair(view)
+
+
+def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """The bootstrap summary as read on the page: per measure "observed | mean over resamples (90% interval)"."""
+    view = summary.set_index(["style", "experiment"])[["pairs"]].copy()
+    for m in ("rank", "cluster", "both"):
+        observed = summary[f"{m}_observed"].map(lambda v: "–" if pd.isna(v) else f"{v:.0f}")
+        view[f"Δ{m}: observed | resampled mean (90%)"] = [
+            f"{o} | {mean:.1f} ({interval})" for o, mean, interval in
+            zip(observed, summary[f"{m}_mean"], summary[f"{m}_interval"])]
+    return view
+
+
+def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
+    """The official p-value tables (2020, Facebook) against ours (one-sided, from the segment scores), over every
+    p the organisers printed (0.12 marks a test not run or p >= 0.12): how many and the largest difference."""
+    printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
+    worst, count = 0.0, 0
+    for (collection, pair), rows in printed.groupby(["collection", "pair"], sort=False):
+        seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+        codes, names = pd.factorize(seg["system"], sort=True)
+        p = wmt.rank_sum_pvalues(codes, seg["z"].to_numpy(), len(names), "greater")
+        position = {n: k for k, n in enumerate(names)}
+        ours = [p[position[_system_name(a)], position[_system_name(b)]]
+                for a, b in zip(rows["system_a"], rows["system_b"])]
+        worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
+        count += len(rows)
+    return {"printed": count, "max_abs_diff": worst}
