@@ -159,6 +159,61 @@ def fit_bradley_terry(wins: np.ndarray, *, tol: float = 1e-9, max_iter: int = 10
     return strength, max_iter
 
 
+def fit_bradley_terry_batch(wins, *, tol: float = 1e-9, max_iter: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_bradley_terry` on a stack of win matrices at once: ``wins`` is (trials x systems x systems) and
+    every trial runs the same MM iteration (start 1/2, eq. (3), normalisation, stop once its squared change is below
+    ``tol``) on the whole stack, a finished trial frozen at its own stopping point. Returns the (trials x systems)
+    strengths and each trial's iteration count; equal to fitting the trials one by one (tests/test_aggregate.py).
+
+    A disconnected comparison graph in any trial is a ``ValueError`` naming the trial; trials without a finite
+    maximum-likelihood estimate (a group that never loses or never wins) are fitted as :func:`fit_bradley_terry`
+    does and reported in one :class:`DegenerateWarning` with their count.
+    """
+    check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_count(max_iter, "max_iter")
+    wins = real_array(wins, "wins")
+    if wins.ndim != 3 or wins.shape[1] != wins.shape[2] or wins.shape[1] < 2:
+        raise ValueError(f"wins must be a (trials x systems x systems) stack over at least two systems, got shape "
+                         f"{wins.shape}")
+    if not np.isfinite(wins).all() or (wins < 0).any():
+        raise ValueError("wins must be finite non-negative counts without NaN")
+    n_trials, n, _ = wins.shape
+    eye = np.eye(n, dtype=bool)
+    games = wins + wins.transpose(0, 2, 1)
+    games[:, eye] = 0.0
+    never = games == 0
+    degenerate = 0
+    for t in np.flatnonzero((never & ~eye).any(axis=(1, 2)) | ((wins == 0) & ~eye).any(axis=(1, 2))):
+        if (never[t] & ~eye).any() and connected_components(~never[t], directed=False)[0] > 1:
+            raise ValueError(f"trial {t}: the comparison graph is disconnected (some systems were never compared)")
+        degenerate += any(_unbounded_groups(wins[t], None))
+    if degenerate:
+        warnings.warn(f"Bradley-Terry has no finite maximum-likelihood estimate in {degenerate} of {n_trials} trials "
+                      "(a group never loses or never wins); their strengths depend on tol.", DegenerateWarning,
+                      stacklevel=2)
+    total_wins = wins.sum(axis=2) - np.diagonal(wins, axis1=1, axis2=2)
+    pad = never.astype(np.float64)
+    strength = np.full((n_trials, n), 0.5)
+    iterations = np.zeros(n_trials, dtype=np.int64)
+    active = np.arange(n_trials)
+    for iteration in range(1, max_iter + 1):
+        s = strength[active]
+        ratio = games[active] / (s[:, :, None] + s[:, None, :] + pad[active])
+        new = total_wins[active] / ratio.sum(axis=2)
+        new /= new.sum(axis=1, keepdims=True)
+        change = np.sum((new - s) ** 2, axis=1)
+        strength[active] = new
+        done = change < tol
+        iterations[active[done]] = iteration
+        active = active[~done]
+        if not len(active):
+            return strength, iterations
+    iterations[active] = max_iter
+    warnings.warn(f"Bradley-Terry did not converge to tol={tol} in {max_iter} iterations in {len(active)} of "
+                  f"{n_trials} trials", ConvergenceWarning, stacklevel=2)
+    return strength, iterations
+
+
 def bradley_terry(scores: pd.DataFrame, ties: str = "half", tol: float = 1e-9, max_iter: int = 10_000) -> pd.Series:
     """BT: Bradley-Terry strengths (summing to 1) from instance-level comparisons of every pair of systems.
 

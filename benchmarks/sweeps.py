@@ -1,0 +1,54 @@
+"""Bradley-Terry on 1,000 sampled match sets (Levtsov & Ustalov 2025's interval and sweep unit): the stacked MM fit
+(``analysis.sweeps.bradley_terry_trials``: all trials' win matrices drawn at once, one vectorised iteration) against
+a loop of evalica fits, one per trial, each fed that trial's matches as the paper's code would. Shapes: CEval's 6
+models (129 matches per pair) and SST-5's 8 (199). Same strengths to evalica's tolerance (checked here; the tests
+check the fit itself to 1e-6). Printed as ratios; run ``python -m benchmarks.sweeps``. Nothing is asserted about time.
+"""
+
+from __future__ import annotations
+
+import evalica
+import numpy as np
+import pandas as pd
+
+from analysis import sweeps
+from benchmarks.run import best_time
+
+CODES = np.array([evalica.Winner.Y, evalica.Winner.Draw, evalica.Winner.X], dtype=object)
+
+
+def evalica_loop(m: sweeps.Matches, seed: int, n_trials: int) -> np.ndarray:
+    """One evalica fit per trial on ``sample_size`` matches per pair drawn with replacement."""
+    rng = np.random.default_rng(seed)
+    k = len(m.models)
+    size = sweeps.sample_size(k, m.n_instances)
+    names = np.array(m.models, dtype=object)
+    xs = list(np.repeat(names[m.pairs[:, 0]], size))
+    ys = list(np.repeat(names[m.pairs[:, 1]], size))
+    out = np.empty((n_trials, k))
+    for t in range(n_trials):
+        idx = rng.integers(0, m.n_instances, size=(len(m.pairs), size))
+        drawn = m.outcome[idx, np.arange(len(m.pairs))[:, None]].ravel()
+        result = evalica.bradley_terry(xs, ys, list(CODES[drawn + 1]), tie_weight=0.5)
+        out[t] = (result.scores / result.scores.sum()).reindex(list(m.models)).to_numpy()
+    return out
+
+
+def main() -> None:
+    for label, n_models, n_instances in (("CEval shape", 6, 488), ("SST-5 shape", 8, 2210)):
+        rng = np.random.default_rng(0)
+        quality = pd.DataFrame(rng.integers(0, 5, (n_instances, n_models)) + rng.normal(0, 0.5, n_models).round(1),
+                               columns=[f"model{k}" for k in range(n_models)])
+        m = sweeps.matches(quality)
+        ours = sweeps.bradley_terry_trials(m, 1, 1000)
+        theirs = evalica_loop(m, 1, 50)
+        # different draws, so compare the spread of the strengths, not trial by trial
+        assert np.abs(ours.mean(axis=0) - theirs.mean(axis=0)).max() < 0.01
+        t_ours = best_time(lambda: sweeps.bradley_terry_trials(m, 1, 1000))
+        t_loop = best_time(lambda: evalica_loop(m, 1, 1000), repeat=1)
+        print(f"{label} ({n_models} models, {sweeps.sample_size(n_models, n_instances)} matches per pair, 1,000 "
+              f"trials): stacked {t_ours * 1e3:.0f} ms, evalica loop {t_loop:.2f} s -> {t_loop / t_ours:.0f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Global vs pairwise (analysis.sweeps) and the batch Bradley-Terry fit: evalica, one-by-one fits, hand cases."""
+
+import math
+import warnings
+
+import evalica
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis import aggregate, sweeps
+
+
+def evalica_strengths(m: sweeps.Matches) -> pd.Series:
+    xs, ys, winners = [], [], []
+    code = {1: evalica.Winner.X, -1: evalica.Winner.Y, 0: evalica.Winner.Draw}
+    for p, (i, j) in enumerate(m.pairs):
+        for o in m.outcome[:, p]:
+            xs.append(m.models[i])
+            ys.append(m.models[j])
+            winners.append(code[int(o)])
+    result = evalica.bradley_terry(xs, ys, winners, tie_weight=0.5, tolerance=1e-13, limit=100_000)
+    return (result.scores / result.scores.sum()).reindex(list(m.models))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31), st.integers(2, 6), st.integers(5, 80), st.integers(2, 6))
+def test_bradley_terry_with_ties_as_half_wins_equals_evalica(seed, k, n, levels):
+    rng = np.random.default_rng(seed)
+    quality = pd.DataFrame(rng.integers(0, levels, (n, k)) + rng.normal(0, 0.3, k).round(),
+                           columns=[f"m{i}" for i in range(k)])
+    m = sweeps.matches(quality)
+    if ((m.outcome == 1).all(axis=0) | (m.outcome == -1).all(axis=0)).any():
+        return  # a pair with one side winning every match: no finite MLE for either implementation
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", aggregate.DegenerateWarning)
+        ours = sweeps.bradley_terry_all(m, tol=1e-20)
+    np.testing.assert_allclose(ours, evalica_strengths(m), atol=1e-6)
+
+
+def test_matches_mark_wins_losses_and_ties():
+    q = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 1.0, 4.0], "c": [0.0, 5.0, 3.0]})
+    m = sweeps.matches(q)
+    assert m.models == ("a", "b", "c") and m.pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
+    assert m.outcome.tolist() == [[0, 1, 1], [1, -1, -1], [-1, 0, 1]]
+    assert m.tie_share() == pytest.approx(2 / 9)
+    with pytest.raises(ValueError, match="missing or infinite values for models \\['b'\\]"):
+        sweeps.matches(q.assign(b=[1.0, np.nan, 0.0]))
+    with pytest.raises(ValueError, match="at least two models"):
+        sweeps.matches(q[["a"]])
+
+
+def test_sample_size_is_12_m_ln_m_capped_at_the_instances():
+    assert sweeps.sample_size(6, 488) == int(12 * 6 * math.log(6)) == 129  # CEval: 6 models
+    assert sweeps.sample_size(8, 2210) == 199  # SST-5: 8 baselines
+    assert sweeps.sample_size(9, 100) == 100  # fewer instances than 237: all of them
+    assert sweeps.sample_size(2, 1000) == 16
+    with pytest.raises(ValueError):
+        sweeps.sample_size(1, 10)
+
+
+def test_win_matrices_count_ties_as_half_and_use_every_instance_when_too_few():
+    q = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 1.0, 4.0]})
+    m = sweeps.matches(q)
+    w = sweeps.win_matrices(m, 0, 2, size=10)  # 10 >= 3 instances: all of them, in every trial
+    np.testing.assert_array_equal(w[0], [[0, 1.5], [1.5, 0]])
+    np.testing.assert_array_equal(w[0], w[1])
+    sampled = sweeps.win_matrices(m, 0, 50, size=2)
+    assert (sampled[:, 0, 1] + sampled[:, 1, 0] == 2).all()
+    all_ties = sweeps.win_matrices(m, 0, 3, size=2, tie_probability=1.0)
+    assert (all_ties[:, 0, 1] == 1).all() and (all_ties[:, 1, 0] == 1).all()
+    np.testing.assert_array_equal(sweeps.win_matrices(m, 7, 4, size=2), sweeps.win_matrices(m, 7, 4, size=2))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**31), st.integers(2, 7), st.integers(1, 40))
+def test_batch_fit_equals_one_by_one_fits(seed, k, trials):
+    rng = np.random.default_rng(seed)
+    wins = rng.integers(1, 30, (trials, k, k)) + 0.5 * rng.integers(0, 4, (trials, k, k))
+    batch, iterations = aggregate.fit_bradley_terry_batch(wins)
+    for t in range(trials):
+        one, it = aggregate.fit_bradley_terry(wins[t])
+        np.testing.assert_allclose(batch[t], one, atol=1e-15)
+        assert iterations[t] == it
+
+
+def test_batch_fit_reports_degenerate_and_disconnected_trials():
+    wins = np.array([[[0, 3.0, 1], [1, 0, 1], [1, 1, 0]],
+                     [[0, 2.0, 2], [0, 0, 1], [0, 1, 0]],  # system 0 never loses: no finite MLE
+                     [[0, 2.0, 1], [0, 0, 0], [1, 1, 0]]])  # system 1 never wins: strength exactly 0, still finite
+    with pytest.warns(aggregate.DegenerateWarning, match="1 of 3 trials"):
+        strength, _ = aggregate.fit_bradley_terry_batch(wins)
+    np.testing.assert_allclose(strength[0], aggregate.fit_bradley_terry(wins[0])[0], atol=1e-15)
+    assert strength[1, 0] > 0.99 and strength[2, 1] == 0.0
+    apart = np.zeros((1, 4, 4))
+    apart[0, 0, 1] = apart[0, 1, 0] = apart[0, 2, 3] = apart[0, 3, 2] = 1
+    with pytest.raises(ValueError, match="trial 0: the comparison graph is disconnected"):
+        aggregate.fit_bradley_terry_batch(apart)
+    with pytest.raises(ValueError, match="stack"):
+        aggregate.fit_bradley_terry_batch(np.ones((3, 3)))
+
+
+def test_interval_brackets_the_full_data_fit_and_is_deterministic():
+    rng = np.random.default_rng(3)
+    q = pd.DataFrame(rng.normal([0.0, 0.2, 0.5], 1, (500, 3)), columns=["x", "y", "z"])
+    m = sweeps.matches(q)
+    a = sweeps.bradley_terry_interval(m, 11, 300)
+    pd.testing.assert_frame_equal(a, sweeps.bradley_terry_interval(m, 11, 300))
+    assert ((a["bt_low"] <= a["bt"]) & (a["bt"] <= a["bt_high"])).all()
+    assert list(a["bt"].sort_values().index) == ["x", "y", "z"]
