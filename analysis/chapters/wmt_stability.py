@@ -273,9 +273,18 @@ def stability_summary(per_pair: pd.DataFrame, experiments, *, by_package: bool =
     return pd.DataFrame(out).sort_values(["experiment", "group"], kind="stable")
 
 
-def table2(per_pair: pd.DataFrame) -> pd.DataFrame:
-    """Table 2 (remove HUMAN and REF) by package and style, then the paper's rows."""
+def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
+    """Table 2 (remove HUMAN and REF) by package and style, the SR+DC pairs split by whether a HUMAN system is
+    ranked (``human_pairs``: (collection, pair) keys) or only REF items go; then the paper's rows."""
     ours = stability_summary(per_pair, ["remove_human"], by_package=True).drop(columns="experiment")
+    part = per_pair[(per_pair["experiment"] == "remove_human") & (per_pair["style"] == "SR+DC")
+                    & per_pair["collection"].isin(STYLE_TOTALS)]
+    has_human = pd.Series([(c, p) in set(human_pairs) for c, p in zip(part["collection"], part["pair"])],
+                          index=part.index)
+    split = [{"group": label, **{c.replace("_changed", ""): _fraction(rows[c]) for c in CHANGE_COLUMNS}}
+             for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
+                                 ("SR+DC, REF items only", part[~has_human])) if len(rows)]
+    ours = pd.concat([ours, pd.DataFrame(split)], ignore_index=True)
     paper = published.item("wmt", "table2")
     theirs = pd.DataFrame(paper["rows"], columns=paper["columns"]).drop(columns="style")
     for c in ("rank", "cluster", "both"):
@@ -320,6 +329,7 @@ def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
 
 STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
 HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
+DIVISOR_TICKS = [1.25, 1.5, 2.0, 4.0, 10.0]
 
 
 def plot_fig1(fractions: pd.DataFrame):
@@ -329,13 +339,12 @@ def plot_fig1(fractions: pd.DataFrame):
     for ax, measure in zip(axes, ("rank", "cluster", "both")):
         for (style, source), rows in fractions[fractions["measure"] == measure].groupby(["style", "source"]):
             rows = rows.sort_values("divisor")
-            ax.plot(rows["divisor"], rows["fraction"], marker="o" if source == "here" else "s",
+            ax.plot([DIVISOR_TICKS.index(d) if d in DIVISOR_TICKS else np.nan for d in rows["divisor"]],
+                    rows["fraction"], marker="o" if source == "here" else "s",
                     linestyle="-" if source == "here" else "--", color=STYLE_COLORS[style],
                     alpha=1.0 if source == "here" else 0.6,
                     label=f"{style}, {HERE[style] if source == 'here' else 'paper, 2018-20'} ({rows['pairs'].iloc[0]} pairs)")
-        ax.set_xscale("log")
-        ax.set_xticks([1.25, 1.5, 2, 4, 10], ["1.25", "1.5", "2", "4", "10"])
-        ax.minorticks_off()
+        ax.set_xticks(list(range(len(DIVISOR_TICKS))), [f"{d:g}" for d in DIVISOR_TICKS])
         ax.set_xlabel("divisor of REF and HUMAN raw scores")
         ax.set_title(f"Δ{measure}")
         ax.set_ylim(-0.03, 1.03)
@@ -393,9 +402,11 @@ def plot_trajectories(panels: dict):
         lines = t[t["line_below"]]
         ax.scatter([x[s] for s in lines["setting"]], lines["rank"] + 0.5, marker="x", color="black", s=30, zorder=3)
         ax.set_xticks(range(len(settings)), settings, rotation=30)
+        ax.set_xlabel("HUMAN and REF raw scores divided by d (d-n)")
         ax.set_xlim(-2.6, len(settings) + 1.6)
         ax.invert_yaxis()
         ax.set_yticks([])
+        ax.set_ylabel("rank (top = best)")
         ax.set_title(title, fontsize=10)
         for side in ("left", "right", "top"):
             ax.spines[side].set_visible(False)
@@ -438,8 +449,10 @@ def plot_fig5(matrix: pd.DataFrame, title: str):
     import seaborn as sns
 
     fig, ax = plt.subplots(figsize=(7, 7.5))
-    sns.heatmap(matrix, ax=ax, cmap="magma", vmin=0, vmax=100, yticklabels=False,
-                cbar_kws={"label": "mean raw score of the document's judged segments"})
+    ax.set_facecolor("#e6e6e6")  # not judged: light grey, distinct from any score
+    ax.grid(False)
+    sns.heatmap(matrix, ax=ax, cmap="viridis", vmin=0, vmax=100, yticklabels=False,
+                cbar_kws={"label": "mean raw score of the document's judged segments (grey: not judged)"})
     ax.set_ylabel(f"{len(matrix)} test documents, best first")
     ax.set_xlabel("system, best first (mean over documents)")
     ax.set_title(title, fontsize=10)
@@ -579,40 +592,72 @@ def fig5_pair(coded: dict) -> tuple[str, str]:
     return max(complete, key=lambda k: len(coded[k][0].systems))
 
 
-def fig5_text(matrix: pd.DataFrame) -> str:
-    """How much of the (document, system) variance is the documents' and how much the systems'."""
-    long = matrix.stack().rename("raw").reset_index()
-    grand = long["raw"].mean()
-    doc = long.groupby("test_document")["raw"].transform("mean") - grand
-    system = long.groupby("system")["raw"].transform("mean") - grand
-    total = ((long["raw"] - grand) ** 2).sum()
-    judged = matrix.notna().mean().mean()
-    return (f"{len(matrix)} documents × {matrix.shape[1]} systems, {judged:.0%} of the cells judged. Documents "
-            f"explain {(doc ** 2).sum() / total:.0%} of the cell variance and systems "
-            f"{(system ** 2).sum() / total:.0%} (main effects, each on its own): as in the paper's en-lt 2019, "
-            "what a system is judged on matters more than which system it is, and each system sees a different "
-            "subset of the documents.")
+def omega_squared(values: pd.Series, groups: pd.Series) -> float:
+    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (a factor
+    with many levels explains some variance by chance alone; ω² is about 0 then)."""
+    g = values.groupby(groups)
+    grand, n, k = values.mean(), len(values), g.ngroups
+    between = (g.size() * (g.mean() - grand) ** 2).sum()
+    within = ((values - g.transform("mean")) ** 2).sum()
+    mean_within = within / (n - k)
+    return float((between - (k - 1) * mean_within) / (between + within + mean_within))
 
 
-def bootstrap_text(summary: pd.DataFrame) -> str:
+def fig5_text(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> str:
+    """How much of the (document, system) cell variance documents and systems explain (ω², raw and z)."""
+    shares = {}
+    for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
+        long = matrix.stack().rename("value").reset_index()
+        shares[label] = (omega_squared(long["value"], long["test_document"]),
+                         omega_squared(long["value"], long["system"]))
+    judged = raw_matrix.notna().mean().mean()
+    return (f"{len(raw_matrix)} documents × {raw_matrix.shape[1]} systems, {judged:.0%} of the cells judged. "
+            f"Documents explain ω² = {shares['raw'][0]:.2f} of the cell variance and systems {shares['raw'][1]:.2f} "
+            f"(one-way, corrected for the number of levels; on z scores, which remove each worker's leniency, "
+            f"{shares['z'][0]:.2f} and {shares['z'][1]:.2f}). A cell is usually one worker's judgments of one "
+            "document, so part of the document effect may still be the worker's; but the document a system happened "
+            "to be judged on moves its scores more than which system it is, the paper's §6 point, and every system "
+            "is judged on a different subset of documents.")
+
+
+def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
+    """Per experiment and measure: the share of bootstrap resamples in which more SR+DC than SR-DC pairs change
+    (and in which fewer), over resamples drawn independently per pair."""
+    counts = boot.groupby(["experiment", "style", "resample"])[CHANGE_COLUMNS].sum()
+    rows = []
+    for experiment, part in counts.groupby(level="experiment"):
+        plus = part.xs("SR+DC", level="style")
+        minus = part.xs("SR-DC", level="style")
+        for c in CHANGE_COLUMNS:
+            diff = plus[c] - minus[c]
+            rows.append({"experiment": experiment, "measure": c.replace("_changed", ""),
+                         "SR+DC more": float((diff > 0).mean()), "SR+DC fewer": float((diff < 0).mean())})
+    return pd.DataFrame(rows).set_index(["experiment", "measure"])
+
+
+def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame) -> str:
     s = summary.set_index(["style", "experiment"])
-    lines = []
-    for style in ("SR+DC", "SR-DC"):
-        if (style, "noise") not in s.index:
-            continue
-        noise = s.loc[(style, "noise")]
-        lines.append(f"{style}: resampling alone changes the order in {noise['rank_mean']:.1f} of {noise['pairs']} "
-                     f"pairs on average and the clusters in {noise['cluster_mean']:.1f}")
-        if (style, "remove_human") in s.index:
-            rh = s.loc[(style, "remove_human")]
-            lines.append(f"{style}: removing HUMAN and REF changes the order in {rh['rank_mean']:.1f} "
-                         f"(90%: {rh['rank_interval']}) and the clusters in {rh['cluster_mean']:.1f} "
-                         f"(90%: {rh['cluster_interval']}) pairs per resample (observed {rh['rank_observed']:.0f} "
-                         f"and {rh['cluster_observed']:.0f})")
-    return ("; ".join(lines) + ". So a changed *order* on its own says little: rankings of close systems reshuffle "
-            "under resampling anyway. But the perturbations are compared with the unperturbed ranking *of the same "
-            "resample*, and their effect stays much larger for SR+DC than for SR-DC in every resample: the contrast "
-            "is a property of the protocol, while the exact count of changed pairs is uncertain by a few pairs.")
+    noise = {style: s.loc[(style, "noise")] for style in ("SR+DC", "SR-DC") if (style, "noise") in s.index}
+    perturbations = [e for e in contrast.index.get_level_values(0).unique() if e != "noise"]
+    rank_more = min(contrast.loc[(e, "rank"), "SR+DC more"] for e in perturbations)
+    cluster_more = {e: contrast.loc[(e, "cluster"), "SR+DC more"] for e in perturbations}
+    text = []
+    if len(noise) == 2:
+        text.append(
+            f"Resampling HITs alone changes the order in {noise['SR+DC']['rank_mean']:.1f} of 13 SR+DC and "
+            f"{noise['SR-DC']['rank_mean']:.1f} of 13 SR-DC rankings on average, and the clusters in "
+            f"{noise['SR+DC']['cluster_mean']:.1f} and {noise['SR-DC']['cluster_mean']:.1f}: more than any "
+            "perturbation changes them, and about equally often in both styles. A changed order or cluster on its "
+            "own is therefore weak evidence about a ranking.")
+    text.append(
+        "But each perturbation is compared with the unperturbed ranking *of the same resample*, and there the "
+        "styles differ: more SR+DC than SR-DC pairs change their order in "
+        + ("every resample" if rank_more == 1 else f"at least {rank_more:.0%} of the resamples")
+        + " for every experiment; their clusters, in " + ", ".join(
+            f"{v:.0%} ({e})" for e, v in cluster_more.items()) + " of the resamples. The contrast is robust to "
+        "which HITs were collected; it cannot tell the protocol apart from the other differences between these "
+        "SR-DC and SR+DC packages (year, systems, and HUMAN systems in six SR+DC pairs).")
+    return " ".join(text)
 
 
 def lines_per_pair(coded: dict, *, by: str = "worker", variant: str, alpha: float) -> pd.Series:
@@ -621,18 +666,24 @@ def lines_per_pair(coded: dict, *, by: str = "worker", variant: str, alpha: floa
                       for k, (pj, _, _) in coded.items()}, dtype=int)
 
 
-def remedy_text(remedy: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series) -> str:
+def hits_per_worker(coded: dict) -> float:
+    """Mean number of HITs per worker over the pairs of ``coded`` (judgments with a HIT id)."""
+    pairs = [np.unique(np.column_stack([pj.worker, pj.hit])[pj.hit >= 0], axis=0) for pj, _, _ in coded.values()]
+    return float(np.mean([len(p) / len(np.unique(p[:, 0])) for p in pairs if len(p)]))
+
+
+def remedy_text(remedy: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> str:
     def total(column):
         return sum(int(v.split("/")[0]) for v in remedy[column].dropna())
 
     w, h = "z per worker (WMT)", "z per HIT"
-    return (f"Summed over the experiments, per-worker z (§8's proposal) changes the order {total(('rank', w))} "
-            f"times and the clusters {total(('cluster', w))} times; per-HIT z {total(('rank', h))} and "
-            f"{total(('cluster', h))} times. Per-worker z keeps the order steadier; the per-HIT clusters move less "
-            f"mainly because there are fewer of them: the 13 original rankings have {lines_hit.sum()} significance "
-            f"lines with per-HIT z against {lines_worker.sum()} with per-worker z (a HIT's hundred judgments give a "
-            "noisier mean and sd than a worker's several HITs). Neither removes the SR+DC instability: as §8 says, "
-            "workers would also have to see comparable mixes of systems.")
+    return (f"Summed over the experiments, the status quo (z per worker, what §8 recommends keeping) changes the order "
+            f"{total(('rank', w))} times and the clusters {total(('cluster', w))} times; z per HIT "
+            f"{total(('rank', h))} and {total(('cluster', h))} times. Per-worker z keeps the order steadier; per-HIT "
+            f"z moves the clusters less, and its original rankings also have fewer lines ({lines_hit.sum()} against "
+            f"{lines_worker.sum()} over the 13 pairs). A worker here did {hits:.1f} HITs on average, so the two "
+            "choices are close; neither removes the SR+DC instability. As §8 says, workers would also have to see comparable "
+            "mixes of systems.")
 
 
 def variant_text(variants: pd.DataFrame) -> str:
@@ -703,3 +754,32 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
         worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
         count += len(rows)
     return {"printed": count, "max_abs_diff": worst}
+
+
+def human_pairs(coded: dict) -> list:
+    """(collection, pair) keys of the pairs that rank a HUMAN system."""
+    return [k for k, (pj, _, _) in coded.items() if pj.human.any()]
+
+
+def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
+    """The systems Table 3 removes: the first and last of each pair's original ranking, HUMAN systems included (as
+    in the paper's scripts, which read them from the original ranking file)."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        r = ws.perturbed_ranking(pj, variant=variant, alpha=alpha)
+        rows.append({"collection": collection, "pair": pair, "highest": r.systems[0], "lowest": r.systems[-1]})
+    out = pd.DataFrame(rows)
+    out["human_removed"] = [ws.HUMAN_MARK in h or ws.HUMAN_MARK in lo for h, lo in zip(out["highest"], out["lowest"])]
+    return out
+
+
+def replication_exceptions(view: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`replication_view` that are not an exact replication."""
+    exact = (view["max Δz"].map(lambda v: v == "" or float(v) <= 1e-9) & (view["same order"] == "yes")
+             & (view["same clusters (1-sided / old)"] == "yes / yes")
+             & (view["verdicts differing (1-sided / old)"].isin(["0 / 0", ""])))
+    return view[~exact]
+
+
+def share_range(values: pd.Series) -> str:
+    return f"{values.min():.0%}–{values.max():.0%}"
