@@ -34,6 +34,7 @@ PROFILES: dict[str, dict[str, dict]] = {
         },
         "03_wmt_stability": {"n_bootstrap": 2},
         "04_favoritism": {"n_resamples": 50},
+        "05_global_vs_pairwise": {"n_trials": 50, "tie_step": 0.5, "n_random_repeats": 20},
         "09_your_own_scores": {"n_resamples": 200, "n_resamples_sequential": 20},
     },
 }

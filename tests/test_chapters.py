@@ -6,7 +6,15 @@ import pytest
 
 from analysis import profiles, simulate
 from analysis.agreement import measure_column
-from analysis.chapters import favoritism, real_setups, simulation, why_pairing, wmt_stability, your_own_scores
+from analysis.chapters import (
+    favoritism,
+    global_vs_pairwise,
+    real_setups,
+    simulation,
+    why_pairing,
+    wmt_stability,
+    your_own_scores,
+)
 from analysis.chapters.common import Timings, check_parameters, outputs, pair_label
 from analysis.data import published
 from analysis.reproduce import chapter_parameters
@@ -25,7 +33,8 @@ def test_outputs_record_exactly_the_notebooks_declared_parameters(tmp_path):
         outputs(why_pairing.CHAPTER, namespace)
 
 
-CHAPTER_MODULES = [why_pairing, simulation, real_setups, wmt_stability, favoritism, your_own_scores]
+CHAPTER_MODULES = [why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise,
+                   your_own_scores]
 
 
 @pytest.mark.parametrize("module", CHAPTER_MODULES, ids=lambda m: m.CHAPTER)
@@ -53,6 +62,7 @@ def test_every_parameter_has_a_rule_and_the_defaults_and_profiles_pass_it(module
     (wmt_stability, "bootstrap_experiments", ["divide_3"], r"parameter bootstrap_experiments\[0\] must be one of"),
     (favoritism, "datasets", ["wmt23"], r"parameter datasets\[0\] must be one of \['wmt22-ende'"),
     (favoritism, "sign_test_ties", "half", r"parameter sign_test_ties must be one of \['drop', 'split'\]"),
+    (global_vs_pairwise, "tie_step", 0.0, r"parameter tie_step must be a finite number in \(0, 1\]"),
     (your_own_scores, "format", "xlsx", r"parameter format must be one of \['auto'"),
     (your_own_scores, "lower_is_better", "no", "parameter lower_is_better must be a bool"),
 ])
