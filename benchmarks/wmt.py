@@ -29,14 +29,16 @@ def main() -> None:
         raw, _ = ws.reconstruct_raw(coded, segments[(segments["collection"] == collection)
                                                    & (segments["pair"] == pair)])
         keep = ws.divisible(coded, raw)
-        tuples = list(rows.assign(raw=raw)[keep][["worker", "system", "segment", "item_type", "raw"]]
-                      .itertuples(index=False, name=None))
+        columns = ["worker", "system", "segment", "item_type", "raw"]
+        used = rows.assign(raw=raw)[keep]
+        tuples = list(used[columns].itertuples(index=False, name=None))
+        pool = list(used[coded.pool[keep]][columns].itertuples(index=False, name=None))  # her ad-latest.csv
         ours = ws.perturbed_ranking(coded, divide=2.0, raw=raw, keep=keep, variant="scipy<1.7")
-        loop = knowles_ranking_loop(tuples, divide=2.0)
+        loop = knowles_ranking_loop(tuples, divide=2.0, pool_rows=pool)
         assert list(ours.systems) == [s for s, _, _ in loop]
         np.testing.assert_allclose(ours.scores, [z for _, z, _ in loop], atol=1e-9)
         t_ours = best_time(lambda: ws.perturbed_ranking(coded, divide=2.0, raw=raw, keep=keep, variant="scipy<1.7"))
-        t_loop = best_time(lambda: knowles_ranking_loop(tuples, divide=2.0), repeat=1)
+        t_loop = best_time(lambda: knowles_ranking_loop(tuples, divide=2.0, pool_rows=pool), repeat=1)
         print(f"{collection} {pair} ({len(tuples):,} judgments, {len(ours.systems)} systems): vectorised "
               f"{t_ours * 1e3:.1f} ms, loop {t_loop:.2f} s -> {t_loop / t_ours:.0f}x")
     start = time.perf_counter()

@@ -113,12 +113,13 @@ def favi_loop(human, metric):
 
 
 def knowles_ranking_loop(rows, divide=1.0, remove=(), remove_human=False, sig_remove=(), remove_human_sig=False,
-                         variant="scipy<1.7"):
+                         variant="scipy<1.7", pool_rows=None):
     """A line-by-line transcription of Knowles 2021's ``get_ranking.py`` (nrc-cnrc/WMT-Stability), on a list of
     (worker, system, segment, item_type, raw) tuples of one language pair: the mean and sd per worker over all kept
     items, z of SYSTEM/REPEAT items, duplicates averaged per (system, segment), systems sorted by mean z, and a line
     after a system iff its largest Mann-Whitney p against every lower system is < 0.05. Returns [(system, z,
-    line_below)]. ``variant`` "greater" swaps in the one-sided test for the old scipy default."""
+    line_below)]. ``variant`` "greater" swaps in the one-sided test for the old scipy default. ``pool_rows``: the
+    rows the means and sds come from (her ``ad-latest.csv``; default ``rows``, her ``ad-good-raw-redup.csv``)."""
     from collections import defaultdict
 
     from scipy import stats
@@ -130,7 +131,7 @@ def knowles_ranking_loop(rows, divide=1.0, remove=(), remove_human=False, sig_re
         return score / divide if divide != 1.0 and (stype == "REF" or "HUMAN" in system) else score
 
     hit_scores = defaultdict(list)
-    for worker, system, _, stype, score in rows:
+    for worker, system, _, stype, score in (rows if pool_rows is None else pool_rows):
         if keep(system, stype):
             hit_scores[worker].append(divided(system, stype, float(score)))
     hit_vals = {w: (np.mean(v), np.std(v, ddof=1)) for w, v in hit_scores.items()}

@@ -353,3 +353,20 @@ def test_printed_official_pvalues_equal_ours_and_the_hi_bn_case(real):
     official = w[(w["collection"] == "wikipedia2021-fb") & (w["pair"] == "hi-bn") & (w["table"] == "wilcoxon-p")
                  & (w["system_a"] == "Online-B.5") & (w["system_b"] == "MS-EgDC.8")]["p_value"].item()
     assert round(official, 3) == 0.001
+
+
+@needs_mirror
+def test_real_pair_with_reduplicated_rows_equals_the_papers_script(real):
+    """2018 cs-en re-duplicates identical translations; the script's means and sds come from its ad-latest.csv (the
+    pool), its system scores from the re-duplicated file, and so do ours."""
+    t, coded = real
+    pj, raw, _ = coded["newstest2018", "cs-en"]
+    j = t["wmt_judgments"]
+    rows = j[(j["collection"] == "newstest2018") & (j["pair"] == "cs-en")].assign(raw=raw)
+    assert (~pj.pool).sum() > 500  # copies that the pool leaves out
+    columns = ["worker", "system", "segment", "item_type", "raw"]
+    loop = knowles_ranking_loop(list(rows[columns].itertuples(index=False, name=None)), divide=4.0,
+                                pool_rows=list(rows[pj.pool][columns].itertuples(index=False, name=None)))
+    ours = ws.perturbed_ranking(pj, divide=4.0, raw=raw, variant="scipy<1.7")
+    assert list(ours.systems) == [s for s, _, _ in loop] and as_lines(ours) == [b for _, _, b in loop]
+    np.testing.assert_allclose(ours.scores, [z for _, z, _ in loop], atol=1e-9)
