@@ -34,7 +34,8 @@ PROFILES: dict[str, dict[str, dict]] = {
         },
         "03_wmt_stability": {"n_bootstrap": 2},
         "04_favoritism": {"n_resamples": 50},
-        "05_global_vs_pairwise": {"n_trials": 50, "tie_step": 0.5, "n_random_repeats": 20},
+        "05_global_vs_pairwise": {"n_trials": 50, "tie_step": 0.5, "n_random_repeats": 20, "n_stability_trials": 10,
+                                  "stability_step": 250},
         "09_your_own_scores": {"n_resamples": 200, "n_resamples_sequential": 20},
     },
 }

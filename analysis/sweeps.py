@@ -67,10 +67,11 @@ def sample_size(n_models: int, available: int, multiplier: float = MULTIPLIER) -
 
 
 def win_matrices(m: Matches, rng, n_trials: int, size: int | None = None, tie_probability: float = 0.0,
-                 ) -> np.ndarray:
+                 cap: bool = True) -> np.ndarray:
     """(trials x models x models) win matrices, ties as half wins, from ``size`` matches per pair drawn with
-    replacement (default :func:`sample_size`); if ``size`` is at least the number of instances, every trial uses
-    all of them once. ``tie_probability``: each drawn match becomes a tie with this probability (Sec. 7, Fig. 1)."""
+    replacement (default :func:`sample_size`); with ``cap``, a ``size`` of at least the number of instances means
+    every instance once, in every trial (the paper's rule); without, ``size`` draws with replacement whatever the
+    number of instances (Fig. 2). ``tie_probability``: each drawn match becomes a tie with this probability."""
     gen = check_rng(rng)
     n_trials = check_count(n_trials, "n_trials")
     check_number(tie_probability, "tie_probability", low=0, high=1)
@@ -80,10 +81,10 @@ def win_matrices(m: Matches, rng, n_trials: int, size: int | None = None, tie_pr
     n_pairs = len(m.pairs)
     columns = np.arange(n_pairs)
     out = np.zeros((n_trials, k, k))
-    step = max(1, 4_000_000 // max(1, n_pairs * min(size, n)))
+    step = max(1, 4_000_000 // max(1, n_pairs * (min(size, n) if cap else size)))
     for start in range(0, n_trials, step):
         t = min(step, n_trials - start)
-        if size >= n:
+        if cap and size >= n:
             drawn = np.broadcast_to(m.outcome.T[None], (t, n_pairs, n))
         else:
             idx = gen.integers(0, n, size=(t, n_pairs, size))
@@ -106,9 +107,10 @@ def bradley_terry_all(m: Matches, tol: float = 1e-9) -> pd.Series:
 
 
 def bradley_terry_trials(m: Matches, rng, n_trials: int, size: int | None = None, tie_probability: float = 0.0,
-                         tol: float = 1e-9) -> np.ndarray:
-    """(trials x models) BT strengths of ``n_trials`` sampled match sets, fitted as one stack."""
-    strength, _ = fit_bradley_terry_batch(win_matrices(m, rng, n_trials, size, tie_probability), tol=tol)
+                         tol: float = 1e-9, cap: bool = True) -> np.ndarray:
+    """(trials x models) BT strengths of ``n_trials`` sampled match sets (:func:`win_matrices`), fitted as one
+    stack."""
+    strength, _ = fit_bradley_terry_batch(win_matrices(m, rng, n_trials, size, tie_probability, cap), tol=tol)
     return strength
 
 
@@ -121,3 +123,26 @@ def bradley_terry_interval(m: Matches, rng, n_trials: int = 1000, confidence: fl
     tail = (1 - confidence) / 2 * 100
     return pd.DataFrame({"bt": bradley_terry_all(m), "bt_low": np.percentile(draws, tail, axis=0),
                          "bt_high": np.percentile(draws, 100 - tail, axis=0)}, index=list(m.models))
+
+
+def rank_changes(strengths: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per row of ``strengths`` (trials x models): how many models sit at another position than in the ranking by
+    ``reference`` (ties in a row broken by model order)."""
+    order = np.argsort(-np.asarray(reference, float), kind="stable")
+    rows = np.argsort(-np.asarray(strengths, float), axis=1, kind="stable")
+    return (rows != order[None, :]).sum(axis=1)
+
+
+def stability_curve(m: Matches, sizes, rng, n_trials: int = 100, reference_size: int = 100_000) -> pd.DataFrame:
+    """Sec. 7, Fig. 2: for each number of comparisons per pair, ``n_trials`` sampled match sets and the mean (and
+    95th percentile) number of models whose BT position differs from the BT ranking on ``reference_size``
+    comparisons per pair (all drawn with replacement, so sizes may exceed the instances)."""
+    gen = check_rng(rng)
+    reference = bradley_terry_trials(m, gen, 1, size=check_count(reference_size, "reference_size"), cap=False)[0]
+    rows = []
+    for size in sizes:
+        draws = bradley_terry_trials(m, gen, n_trials, size=check_count(size, "size"), cap=False)
+        changes = rank_changes(draws, reference)
+        rows.append({"comparisons": int(size), "changes_mean": float(changes.mean()),
+                     "changes_p95": float(np.percentile(changes, 95)), "changed_share": float((changes > 0).mean())})
+    return pd.DataFrame(rows)

@@ -187,3 +187,22 @@ def test_ceval_global_scores_match_appendix_c1(ceval_quality):
     ours = gvp.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
     pd.testing.assert_frame_equal(own, ours)
     assert published.item("gvp", "table7")["matrix"][0][3] != own.loc["ed", "bt"]
+
+
+def test_rank_changes_count_models_off_their_reference_position():
+    reference = np.array([0.5, 0.3, 0.2])
+    np.testing.assert_array_equal(sweeps.rank_changes(np.array([[0.6, 0.3, 0.1], [0.2, 0.3, 0.5],
+                                                                [0.3, 0.5, 0.2]]), reference), [0, 2, 2])
+
+
+def test_stability_curve_settles_as_comparisons_grow():
+    rng = np.random.default_rng(0)
+    quality = pd.DataFrame(rng.normal([0.0, 0.3, 0.6, 0.9], 1, (300, 4)), columns=list("abcd"))
+    curve = sweeps.stability_curve(sweeps.matches(quality), [5, 50, 500], 1, n_trials=40, reference_size=20_000)
+    assert curve["changes_mean"].iloc[0] > curve["changes_mean"].iloc[-1]
+    assert curve["changes_mean"].iloc[-1] < 0.3
+    pd.testing.assert_frame_equal(curve, sweeps.stability_curve(sweeps.matches(quality), [5, 50, 500], 1,
+                                                                n_trials=40, reference_size=20_000))
+    # without the cap, sizes above the number of instances are still draws with replacement
+    draws = sweeps.win_matrices(sweeps.matches(quality), 0, 3, size=1000, cap=False)
+    assert (draws[:, 0, 1] + draws[:, 1, 0] == 1000).all() and len({d[0, 1] for d in draws}) > 1

@@ -1,6 +1,6 @@
 """Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data. So far: CEval (the paper's
-exact text-generation data) — Appendix C.1-C.2, Tables 6-7, Fig. 1's tie sweep — and the three random binary
-models of Sec. 5. SST-5 with locally trained baselines and the binary stand-in for Jigsaw are not built yet."""
+exact text-generation data) — Appendix C.1-C.2, Tables 6-7, Fig. 1's tie sweep, Fig. 2's stability curve — and the
+three random binary models of Sec. 5. SST-5 with locally trained baselines and the binary stand-in for Jigsaw are not built yet."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ PARAMETERS = {
     "tie_step": Param("number", low=0, high=1, low_open=True),
     "penalised_share": Param("number", low=0, high=1, low_open=True),
     "n_random_repeats": Param("int", low=1),
+    "n_stability_trials": Param("int", low=1),
+    "stability_step": Param("int", low=1),
 }
 
 
@@ -172,6 +174,35 @@ def plot_tie_sweep(sweep: pd.DataFrame):
     ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# -- Fig. 2: comparisons needed for a stable ranking -----------------------------------------------------------------
+
+
+def plot_stability(curve: pd.DataFrame, marker: int, title: str):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    ax.plot(curve["comparisons"], curve["changes_mean"], label="mean over trials")
+    ax.plot(curve["comparisons"], curve["changes_p95"], linestyle=":", label="95th percentile")
+    ax.axvline(marker, color="red", linewidth=1, label=f"12·m·ln m = {marker}")
+    ax.set_xlabel("comparisons per model pair")
+    ax.set_ylabel("models off their reference position")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def stability_text(curve: pd.DataFrame, marker: int) -> str:
+    at = curve.iloc[(curve["comparisons"] - marker).abs().argmin()]
+    settled = curve[curve["changes_mean"] <= 0.1]["comparisons"]
+    return (f"At 12·m·ln m = {marker} comparisons per pair ({at['comparisons']:.0f} on the grid) "
+            f"{at['changed_share']:.0%} of the trials still rank some model elsewhere than the reference (100,000 "
+            f"comparisons per pair), {at['changes_mean']:.2f} models on average; the mean falls to 0.1 or below from "
+            + (f"{settled.min():.0f}" if len(settled) else "beyond the grid's end") + " comparisons per pair. The "
+            "rule is a compromise between cost and stability, not a guarantee: how many comparisons suffice depends "
+            "on how close the models are.")
 
 
 # -- Sec. 5: three random binary models -----------------------------------------------------------------------------
