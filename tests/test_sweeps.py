@@ -206,3 +206,16 @@ def test_stability_curve_settles_as_comparisons_grow():
     # without the cap, sizes above the number of instances are still draws with replacement
     draws = sweeps.win_matrices(sweeps.matches(quality), 0, 3, size=1000, cap=False)
     assert (draws[:, 0, 1] + draws[:, 1, 0] == 1000).all() and len({d[0, 1] for d in draws}) > 1
+
+
+def test_published_gvp_values_are_consistent_as_typed():
+    items = published.load("gvp")
+    for name in ("table2", "table3", "table7"):
+        m = np.array(items[name]["matrix"])
+        assert (m == m.T).all() and (np.diag(m) == 1).all(), name
+    for name in ("appendix_a1", "appendix_b1", "appendix_b2", "appendix_c1", "appendix_c2"):
+        rows = items[name]["rows"]
+        assert all(len(r) == len(items[name]["columns"]) for r in rows), name
+    # B.2's F1 equals B.1's for every model (binarising keeps each model's predicted class)
+    b1 = {r[0]: r[3] for r in items["appendix_b1"]["rows"]}
+    assert all(b1[r[0]] == r[3] for r in items["appendix_b2"]["rows"])
