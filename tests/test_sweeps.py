@@ -219,3 +219,23 @@ def test_published_gvp_values_are_consistent_as_typed():
     # B.2's F1 equals B.1's for every model (binarising keeps each model's predicted class)
     b1 = {r[0]: r[3] for r in items["appendix_b1"]["rows"]}
     assert all(b1[r[0]] == r[3] for r in items["appendix_b2"]["rows"])
+
+
+@pytest.fixture(scope="module")
+def sst5_baselines(prepared):
+    return tables.load_table("sst5_baselines", out=prepared)
+
+
+@needs_mirror
+def test_sst5_baselines_are_complete_and_the_lexicon_rows_match_appendix_b1(sst5_baselines):
+    t = sst5_baselines
+    assert set(t["model"]) == {"TextBlob", "VADER", "Logistic Regression", "SVM", "fastText"}
+    assert t.groupby("model").size().eq(2210).all()
+    scores = t[[f"score_{c}" for c in range(1, 6)]].to_numpy()
+    assert (np.argmax(scores, axis=1) + 1 == t["prediction"]).all()
+    b1 = gvp.appendix_b1(t, rng=0, n_trials=20)
+    for model in ("TextBlob", "VADER"):
+        assert abs(b1.loc[model, "acc"] - b1.loc[model, "paper_acc"]) <= 0.0015
+        assert abs(b1.loc[model, "f1"] - b1.loc[model, "paper_f1"]) <= 0.0015
+    gold, binary = gvp.sst5_quality(t)
+    assert set(np.unique(binary.to_numpy())) <= {0.0, 1.0} and gold.shape == (2210, 5)

@@ -24,11 +24,11 @@ import pandas as pd
 from .. import __version__
 from ..files import atomic_write, remove_stale_partials, sha256_file
 from ..paths import processed_dir
-from . import cache, favi, gvp, paired, wmt
+from . import baselines, cache, favi, gvp, paired, wmt
 from .raw import sha256_bytes
 from .registry import DataError, Table, source_files
 
-TABLES: dict[str, Table] = {t.name: t for module in (paired, gvp, wmt, favi) for t in module.TABLES}
+TABLES: dict[str, Table] = {t.name: t for module in (paired, gvp, baselines, wmt, favi) for t in module.TABLES}
 SCHEMAS: dict[str, dict[str, str]] = {name: t.schema for name, t in TABLES.items()}  # a view, for readers
 
 
