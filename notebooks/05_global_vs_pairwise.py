@@ -141,7 +141,8 @@ show(b1)
 table3 = out.table(ch.spearman_table(b1.dropna(subset=["acc"]), ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
 show(table3)
 show(ch.published_matrix("table3").rename_axis("printed in the paper (8 models)"))
-display(Markdown(ch.sst5_text(b1, sweeps.matches(gold).tie_share(), sweeps.matches(binary).tie_share())))
+display(Markdown(ch.sst5_text(b1, sweeps.matches(gold).tie_share(), sweeps.matches(binary).tie_share())
+                 + " " + ch.table3_text(table3)))
 
 # %% [markdown]
 # ## Fig. 1: how many ties can BT take?
