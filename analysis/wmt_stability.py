@@ -207,18 +207,23 @@ def standardised(values, group, keep, pool, weights=None) -> np.ndarray:
     return np.where(keep & ~bad[group], z, np.nan)
 
 
-def ranking(pair: PairJudgments, z: np.ndarray, weights=None, cluster_exclude=(), variant: str = "greater",
-            alpha: float = 0.05) -> Ranking:
-    """Rank the systems by the mean of their (system, segment) means of ``z`` over SYSTEM/REPEAT judgments with a
-    value (NaN = left out), with WMT's significance lines (:func:`rank_segment_scores`)."""
-    rows = pair.scored & ~np.isnan(z)
+def segment_means(pair: PairJudgments, values: np.ndarray, weights=None) -> tuple[np.ndarray, np.ndarray]:
+    """(system code, mean) of ``values`` per judged (system, segment), over SYSTEM/REPEAT judgments with a value (NaN
+    = left out), each counted ``weights`` times."""
+    rows = pair.scored & ~np.isnan(values)
     w = rows.astype(float) if weights is None else rows * weights
     n_keys = len(pair.key_system)
     key_weight = np.bincount(pair.key, w, n_keys)
-    key_sum = np.bincount(pair.key, w * np.where(rows, z, 0.0), n_keys)
+    key_sum = np.bincount(pair.key, w * np.where(rows, values, 0.0), n_keys)
     present = key_weight > 0
-    return rank_segment_scores(pair.systems, pair.key_system[present], key_sum[present] / key_weight[present],
-                               cluster_exclude, variant, alpha)
+    return pair.key_system[present], key_sum[present] / key_weight[present]
+
+
+def ranking(pair: PairJudgments, z: np.ndarray, weights=None, cluster_exclude=(), variant: str = "greater",
+            alpha: float = 0.05) -> Ranking:
+    """Rank the systems by the mean of their (system, segment) means of ``z`` (:func:`segment_means`), with WMT's
+    significance lines (:func:`rank_segment_scores`)."""
+    return rank_segment_scores(pair.systems, *segment_means(pair, z, weights), cluster_exclude, variant, alpha)
 
 
 def rank_segment_scores(systems, seg_system, seg_score, cluster_exclude=(), variant: str = "greater",
@@ -268,8 +273,7 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
     if divide != 1.0:
         if raw is None:
             raise ValueError("dividing raw scores needs raw (see reconstruct_raw)")
-        touched = np.bincount(group, keep & degraded, group.max() + 1) > 0
-        needs = touched[group] & keep
+        needs = _any_per_group(group, keep & degraded)[group] & keep
         if np.isnan(raw[needs]).any():
             raise ValueError("raw scores are missing for workers with REF or HUMAN items; restrict to covered ones")
         values = np.where(needs, np.where(degraded, raw / divide, raw), pair.z)
@@ -330,10 +334,13 @@ def divisible(pair: PairJudgments, raw: np.ndarray, by: str = "worker") -> np.nd
     """Rows usable in the division experiments: all but those of workers (or HITs) that have REF or HUMAN items and
     a judgment whose raw score is unknown."""
     group = pair.worker if by == "worker" else pair.hit
-    size = group.max() + 1
-    touched = np.bincount(group, pair.ref | pair.human[pair.system], size) > 0
-    unknown = np.bincount(group, np.isnan(raw), size) > 0
-    return ~(touched & unknown)[group]
+    touched = _any_per_group(group, pair.ref | pair.human[pair.system])
+    return ~(touched & _any_per_group(group, np.isnan(raw)))[group]
+
+
+def _any_per_group(group: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """Per group code: whether any of its rows is flagged."""
+    return np.bincount(group, flags, group.max() + 1) > 0
 
 
 def resampling_units(pair: PairJudgments) -> np.ndarray:

@@ -126,8 +126,8 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
             pj, raw, coverage = coded[collection, pair]
             scored = np.asarray(pj.systems, dtype=object)[np.unique(pj.system[pj.scored])]
             extra = sorted(set(scored) - set(systems))
-            segs = _segment_means(pj)
-            raw_segs = _segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
+            segs = ws.segment_means(pj, pj.z)
+            raw_segs = ws.segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
             row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
             names = pj.systems
         else:
@@ -166,16 +166,6 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
                 row[f"verdicts_differ_{v}"] = int(((p < alpha) != (official["significance"] == 0))[upper].sum())
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _segment_means(pair: ws.PairJudgments, values=None) -> tuple[np.ndarray, np.ndarray]:
-    """(system code, mean) per judged (system, segment) of ``values`` (default: the published z)."""
-    values = pair.z if values is None else values
-    n_keys = len(pair.key_system)
-    count = np.bincount(pair.key, pair.scored, n_keys)
-    total = np.bincount(pair.key, np.where(pair.scored, values, 0.0), n_keys)
-    present = count > 0
-    return pair.key_system[present], total[present] / count[present]
 
 
 def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
