@@ -146,3 +146,108 @@ def stability_curve(m: Matches, sizes, rng, n_trials: int = 100, reference_size:
         rows.append({"comparisons": int(size), "changes_mean": float(changes.mean()),
                      "changes_p95": float(np.percentile(changes, 95)), "changed_share": float((changes > 0).mean())})
     return pd.DataFrame(rows)
+
+
+# -- judgment lists: pairs compared a varying number of times (llmfao) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgments:
+    """Pairwise judgments as a list, for data where each pair is compared a different number of times (not every
+    pair on every instance, as :class:`Matches` assumes): judgment k compares ``left[k]`` with ``right[k]`` and
+    ``outcome[k]`` is +1 if left wins, -1 if right wins, 0 for a tie."""
+
+    models: tuple[str, ...]
+    left: np.ndarray
+    right: np.ndarray
+    outcome: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.outcome)
+
+    def tie_share(self) -> float:
+        return float((self.outcome == 0).mean())
+
+    def pair_counts(self) -> pd.Series:
+        """Judgments per unordered model pair (pairs never compared are absent)."""
+        a, b = np.minimum(self.left, self.right), np.maximum(self.left, self.right)
+        return pd.Series(1, index=pd.MultiIndex.from_arrays([a, b])).groupby(level=[0, 1]).size()
+
+
+def judgments(left, right, winner) -> Judgments:
+    """:class:`Judgments` from three equal-length sequences: the two models' names and ``winner`` in
+    {"left", "right", "tie"}."""
+    left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
+    if not len(left) == len(right) == len(winner) or not len(left):
+        raise ValueError("left, right and winner must be non-empty and of equal length")
+    bad = set(winner) - {"left", "right", "tie"}
+    if bad:
+        raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
+    if (left == right).any():
+        raise ValueError(f"{int((left == right).sum())} judgments compare a model with itself")
+    models = tuple(sorted(set(map(str, left)) | set(map(str, right))))
+    code = {m: k for k, m in enumerate(models)}
+    outcome = np.select([winner == "left", winner == "right"], [1, -1], 0).astype(np.int8)
+    return Judgments(models, np.array([code[str(m)] for m in left]), np.array([code[str(m)] for m in right]),
+                     outcome)
+
+
+def judgment_win_matrices(j: Judgments, weights: np.ndarray, tie_mask: np.ndarray | None = None) -> np.ndarray:
+    """(trials x models x models) win matrices, ties as half wins: ``weights`` (trials x judgments) says how often
+    each judgment counts in each trial (bootstrap counts, a 0/1 subsample); ``tie_mask`` (same shape, boolean)
+    turns judgments into ties (Fig. 1's synthetic ties)."""
+    from scipy import sparse
+
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 2 or weights.shape[1] != len(j):
+        raise ValueError(f"weights must be (trials x {len(j)} judgments), got shape {weights.shape}")
+    k = len(j.models)
+    rows = np.arange(len(j))
+    winner = np.where(j.outcome >= 0, j.left, j.right)
+    loser = np.where(j.outcome >= 0, j.right, j.left)
+    decided = j.outcome != 0
+    shape = (len(j), k * k)
+    as_decided = sparse.csr_matrix((np.where(decided, 1.0, 0.5), (rows, winner * k + loser)), shape=shape)
+    as_decided = as_decided + sparse.csr_matrix((np.where(decided, 0.0, 0.5), (rows, loser * k + winner)),
+                                                shape=shape)
+    as_tie = sparse.csr_matrix((np.full(len(j), 0.5), (rows, j.left * k + j.right)), shape=shape) + \
+        sparse.csr_matrix((np.full(len(j), 0.5), (rows, j.right * k + j.left)), shape=shape)
+    if tie_mask is None:
+        flat = (as_decided.T @ weights.T).T
+    else:
+        tie_mask = np.asarray(tie_mask, dtype=bool)
+        if tie_mask.shape != weights.shape:
+            raise ValueError(f"tie_mask must have the shape of weights {weights.shape}, got {tie_mask.shape}")
+        flat = (as_decided.T @ (weights * ~tie_mask).T).T + (as_tie.T @ (weights * tie_mask).T).T
+    return np.asarray(flat).reshape(-1, k, k)
+
+
+def pair_bootstrap_weights(j: Judgments, rng, n_trials: int) -> np.ndarray:
+    """(trials x judgments) bootstrap counts resampled within each model pair: every compared pair keeps its number
+    of judgments, drawn with replacement from its own (the graph of compared pairs stays the same)."""
+    gen = check_rng(rng)
+    n_trials = check_count(n_trials, "n_trials")
+    a, b = np.minimum(j.left, j.right), np.maximum(j.left, j.right)
+    pair = np.unique(a * len(j.models) + b, return_inverse=True)[1]
+    order = np.argsort(pair, kind="stable")
+    counts = np.bincount(pair)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slot_pair = pair[order]
+    drawn = order[start[slot_pair][None, :] + (gen.random((n_trials, len(j))) * counts[slot_pair][None, :])
+                  .astype(np.int64)]
+    out = np.zeros((n_trials, len(j)))
+    np.add.at(out, (np.arange(n_trials)[:, None], drawn), 1.0)
+    return out
+
+
+def connected(wins: np.ndarray, strong: bool = False) -> np.ndarray:
+    """Per trial of a (trials x models x models) stack: whether every model is linked to every other through
+    compared pairs (else Bradley-Terry has no common scale, :func:`~analysis.aggregate.fit_bradley_terry_batch`
+    refuses the stack); with ``strong``, through chains of wins in both directions — the condition for a finite
+    maximum-likelihood estimate (no model or group of models that never loses or never wins)."""
+    from scipy.sparse.csgraph import connected_components
+
+    if strong:
+        return np.array([connected_components(w > 0, directed=True, connection="strong")[0] == 1 for w in wins])
+    games = (wins + wins.transpose(0, 2, 1)) > 0
+    return np.array([connected_components(g, directed=False)[0] == 1 for g in games])

@@ -3,7 +3,8 @@
 Every table is declared once, as a :class:`~analysis.data.registry.Table` next to its builder: ``paired_setups``
 (:mod:`.paired`); ``wmt_judgments``, ``wmt_segments``, ``wmt_official_rankings``, ``wmt_official_wilcoxon``,
 ``wmt_official_clusters`` (:mod:`.wmt`); ``favi_scores``, ``favi_llm_h2h`` (:mod:`.favi`); ``llmfao``, ``sst5``,
-``ceval`` (:mod:`.gvp`). Row counts are in data/README.md.
+``ceval`` (:mod:`.gvp`); ``sst5_baselines``, ``sst5_binary_baselines`` (:mod:`.baselines`). Row counts are in
+data/README.md.
 
 Each table gets a sidecar ``<table>.json`` recording its schema, row count, its own sha256, the sha256 of every
 input file and its provenance; preparing again is a no-op while those and the package version are unchanged and the
