@@ -145,17 +145,22 @@ def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd
     rows = []
     for q in probabilities:
         strengths = sweeps.bradley_terry_trials(m, gen, n_trials, tie_probability=float(q))
-        rho = _spearman_rows(strengths, average)
-        defined = rho[~np.isnan(rho)]  # every match a tie: all strengths equal, no ranking to correlate
-        rows.append({"tie_probability": float(q),
-                     "spearman_mean": float(defined.mean()) if len(defined) else np.nan,
-                     "spearman_low": float(np.percentile(defined, 2.5)) if len(defined) else np.nan,
-                     "spearman_high": float(np.percentile(defined, 97.5)) if len(defined) else np.nan,
-                     "undefined": int(np.isnan(rho).sum())})
+        rho = spearman_rows(strengths, average)
+        rows.append({"tie_probability": float(q), **spearman_summary(rho), "undefined": int(np.isnan(rho).sum())})
     return pd.DataFrame(rows)
 
 
-def _spearman_rows(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
+def spearman_summary(rho: np.ndarray) -> dict:
+    """Mean and 2.5-97.5% percentiles of the defined correlations (NaN ones — all strengths equal, e.g. every
+    match a tie — have no ranking to correlate); NaN when none is defined."""
+    defined = np.asarray(rho)[~np.isnan(rho)]
+    if not len(defined):
+        return {"spearman_mean": np.nan, "spearman_low": np.nan, "spearman_high": np.nan}
+    return {"spearman_mean": float(defined.mean()), "spearman_low": float(np.percentile(defined, 2.5)),
+            "spearman_high": float(np.percentile(defined, 97.5))}
+
+
+def spearman_rows(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Spearman correlation of each row with ``reference`` (NaN where a row is constant)."""
     rows = np.where(np.ptp(rows, axis=1, keepdims=True) < 1e-12, np.nan, rows)  # equal strengths: no order
     ranked = stats.rankdata(rows, axis=1)
@@ -250,8 +255,8 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
         sampled = sweeps.bradley_terry_trials(m, gen, 1)[0]
         rows.append({"repeat": r, "accuracy_spread": float(accuracy.max() - accuracy.min()),
                      "tie_share": m.tie_share(),
-                     "spearman_full": float(_spearman_rows(full[None], accuracy)[0]),
-                     "spearman_sampled": float(_spearman_rows(sampled[None], accuracy)[0])})
+                     "spearman_full": float(spearman_rows(full[None], accuracy)[0]),
+                     "spearman_sampled": float(spearman_rows(sampled[None], accuracy)[0])})
     return pd.DataFrame(rows)
 
 
@@ -309,7 +314,7 @@ def detection_text(curve: pd.DataFrame) -> str:
     parts = [f"{n} matches: {row['pairwise']:.2f} pairwise vs {row['global']:.2f} global" for n, row in at.iterrows()]
     return (f"At the largest difference on the grid ({at['difference'].iloc[0]:.2f}) the probability of the correct "
             "order is " + "; ".join(parts) + ". Whether 10% is enough depends on how many matches there are, "
-            "and on the same draws the mean of the decision values finds the better model more often than the count "
+            "and on the same draws the mean of the decision values finds the better model at least as often as the count "
             "of wins: a match keeps only the sign of each difference, the mean keeps its size.")
 
 

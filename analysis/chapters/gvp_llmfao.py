@@ -19,7 +19,7 @@ from scipy import stats
 
 from .. import sweeps
 from ..aggregate import fit_bradley_terry_batch
-from .global_vs_pairwise import _spearman_rows
+from .global_vs_pairwise import spearman_rows, spearman_summary
 
 #: tighter than the sweeps default: 59 strengths near 1/59 each, and rank statistics need them settled
 TOL = 1e-12
@@ -74,12 +74,8 @@ def tie_sweep(j: sweeps.Judgments, probabilities, *, rng, n_trials: int) -> pd.D
     for p in probabilities:
         mask = gen.random(ones.shape) < float(p)
         strengths = _fit(sweeps.judgment_win_matrices(j, ones, mask))
-        rho = _spearman_rows(strengths, ref)
-        defined = rho[~np.isnan(rho)]
         rows.append({"tie_probability": float(p), "tie_share": float((mask | (j.outcome == 0)[None, :]).mean()),
-                     "spearman_mean": float(defined.mean()) if len(defined) else np.nan,
-                     "spearman_low": float(np.percentile(defined, 2.5)) if len(defined) else np.nan,
-                     "spearman_high": float(np.percentile(defined, 97.5)) if len(defined) else np.nan})
+                     **spearman_summary(spearman_rows(strengths, ref))})
     return pd.DataFrame(rows)
 
 
@@ -95,7 +91,7 @@ def bootstrap_ranks(j: sweeps.Judgments, *, rng, n_trials: int) -> tuple[pd.Data
                           "rank_low": np.nanpercentile(ranks, 2.5, axis=0),
                           "rank_high": np.nanpercentile(ranks, 97.5, axis=0)},
                          index=order).sort_values("rank")
-    return table.rename_axis("model"), _spearman_rows(strengths, ref.reindex(order).to_numpy())
+    return table.rename_axis("model"), spearman_rows(strengths, ref.reindex(order).to_numpy())
 
 
 def split_half_curve(j: sweeps.Judgments, shares, *, rng, n_trials: int) -> pd.DataFrame:
@@ -115,7 +111,7 @@ def split_half_curve(j: sweeps.Judgments, shares, *, rng, n_trials: int) -> pd.D
         second = sweeps.judgment_win_matrices(j, (u >= 1 - s) * ones)
         a, b = _fit(first), _fit(second)
         fitted = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
-        rho = np.array([_spearman_rows(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
+        rho = np.array([spearman_rows(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
         displacement = np.array([_rank_displacement(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
         rows.append({"share": s, "judgments": s * len(j),
                      "spearman_mean": float(rho.mean()) if fitted.any() else np.nan,
