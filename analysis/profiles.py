@@ -36,7 +36,8 @@ PROFILES: dict[str, dict[str, dict]] = {
         "04_favoritism": {"n_resamples": 50},
         "05_global_vs_pairwise": {"n_trials": 50, "tie_step": 0.5, "n_random_repeats": 20, "n_stability_trials": 10,
                                   "stability_step": 250, "n_fig3_repeats": 50, "n_llmfao_trials": 10,
-                                  "llmfao_tie_step": 0.5, "split_half_shares": [0.25, 0.5]},
+                                  "llmfao_tie_step": 0.5, "split_half_shares": [0.25, 0.5],
+                                  "stability_tie_probabilities": [0.5]},
         "09_your_own_scores": {"n_resamples": 200, "n_resamples_sequential": 20},
     },
 }

@@ -133,15 +133,19 @@ def rank_changes(strengths: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return (rows != order[None, :]).sum(axis=1)
 
 
-def stability_curve(m: Matches, sizes, rng, n_trials: int = 100, reference_size: int = 100_000) -> pd.DataFrame:
+def stability_curve(m: Matches, sizes, rng, n_trials: int = 100, reference_size: int = 100_000,
+                    tie_probability: float = 0.0) -> pd.DataFrame:
     """Sec. 7, Fig. 2: for each number of comparisons per pair, ``n_trials`` sampled match sets and the mean (and
     95th percentile) number of models whose BT position differs from the BT ranking on ``reference_size``
-    comparisons per pair (all drawn with replacement, so sizes may exceed the instances)."""
+    comparisons per pair (all drawn with replacement, so sizes may exceed the instances). With
+    ``tie_probability``, each sampled match (not the reference's) is turned into a tie with that probability: how
+    many comparisons BT needs when ties dilute them (Sec. 7, "Draws in Comparisons")."""
     gen = check_rng(rng)
     reference = bradley_terry_trials(m, gen, 1, size=check_count(reference_size, "reference_size"), cap=False)[0]
     rows = []
     for size in sizes:
-        draws = bradley_terry_trials(m, gen, n_trials, size=check_count(size, "size"), cap=False)
+        draws = bradley_terry_trials(m, gen, n_trials, size=check_count(size, "size"), cap=False,
+                                     tie_probability=tie_probability)
         changes = rank_changes(draws, reference)
         rows.append({"comparisons": int(size), "changes_mean": float(changes.mean()),
                      "changes_p95": float(np.percentile(changes, 95)), "changed_share": float((changes > 0).mean())})

@@ -41,6 +41,7 @@ penalised_share = 0.05  # share of each model's outputs that get a random long s
 n_random_repeats = 1000  # repetitions of the three-random-binary-models experiment
 n_stability_trials = 100  # Fig. 2: sampled match sets per number of comparisons (the paper: 100)
 stability_step = 10  # Fig. 2: 10 to 1,000 comparisons per pair by this step
+stability_tie_probabilities = [0.5, 0.8]  # Fig. 2 with synthetic ties on CEval (Sec. 7, "Draws in Comparisons")
 n_fig3_repeats = 1000  # Fig. 3: repetitions per difference (the paper: 1,000)
 n_llmfao_trials = 200  # llmfao: trials per tie probability, bootstrap resamples, split halves per share
 llmfao_tie_step = 0.05  # llmfao: tie probabilities 0 to 1 by this step
@@ -61,7 +62,7 @@ from analysis.plotting import set_theme, show
 
 set_theme()
 out = outputs(ch, globals())  # checks the parameters first
-streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(19)]
+streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(20)]
 timings = Timings()
 with timings.measure("load CEval, score every output"):
     texts, reference = ch.ceval_outputs(load_table("ceval"))
@@ -277,6 +278,24 @@ for name, (curve, _) in zip(("ceval", "binary", "sst5"), stability.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
 out.figure(ch.plot_stability(stability), "gvp_fig2_stability")
 display(Markdown(ch.stability_text(stability)))
+
+# %% [markdown]
+# ### Do ties make BT need more comparisons?
+#
+# §7 says that when many comparisons end in a draw, BT "required a high number of observations to achieve a stable
+# ranking", but shows no curve. Fig. 2 on CEval again, with each sampled match turned into a tie with probability p,
+# against the same untied reference:
+
+# %%
+with timings.measure("Fig. 2 with ties"):
+    tie_curves = {"CEval, no added ties": stability["CEval (chrF), 6 models"],
+                  **ch.tie_stability(quality["chrf"], stability_tie_probabilities,
+                                     range(stability_step, 1001, stability_step), rng=streams[19],
+                                     n_trials=n_stability_trials)}
+for title, (curve, _) in list(tie_curves.items())[1:]:
+    out.table(curve, f"gvp_fig2_stability_ceval_ties_{title.split('%')[0]}", index=False)
+out.figure(ch.plot_stability(tie_curves), "gvp_fig2_stability_ties")
+display(Markdown(ch.tie_cost_text(tie_curves)))
 
 # %% [markdown]
 # ## Fig. 3: how large a difference can pairwise comparison see?

@@ -416,3 +416,16 @@ def test_lowest_ap_is_every_relevant_item_last():
 def test_sst5_copies_reject_an_unknown_kind():
     with pytest.raises(ValueError, match="kind must be"):
         cls.sst5_copies(pd.DataFrame(), "rounded", rng=0, n_trials=1)
+
+
+def test_ties_make_the_stability_curve_settle_later_and_settling_point_on_hand_cases():
+    rng = np.random.default_rng(4)
+    quality = pd.DataFrame(rng.normal([0.0, 0.3, 0.6, 0.9], 1, (300, 4)), columns=list("abcd"))
+    m = sweeps.matches(quality)
+    plain = sweeps.stability_curve(m, [20, 60], 1, n_trials=200, reference_size=20_000)
+    tied = sweeps.stability_curve(m, [20, 60], 1, n_trials=200, reference_size=20_000, tie_probability=0.8)
+    assert (tied["changes_mean"] > plain["changes_mean"]).all()
+    curve = pd.DataFrame({"comparisons": [10, 20, 30, 40], "changes_mean": [1.0, 0.05, 0.2, 0.0]})
+    assert gvp.settling_point(curve) == 40  # dipped at 20 but rose again
+    assert gvp.settling_point(curve.assign(changes_mean=[0.0] * 4)) == 10
+    assert np.isnan(gvp.settling_point(curve.assign(changes_mean=[1.0, 0.0, 0.0, 0.5])))
