@@ -429,3 +429,10 @@ def test_ties_make_the_stability_curve_settle_later_and_settling_point_on_hand_c
     assert gvp.settling_point(curve) == 40  # dipped at 20 but rose again
     assert gvp.settling_point(curve.assign(changes_mean=[0.0] * 4)) == 10
     assert np.isnan(gvp.settling_point(curve.assign(changes_mean=[1.0, 0.0, 0.0, 0.5])))
+
+
+def test_published_frame_reads_table_items_and_rejects_others():
+    c1 = published.frame("gvp", "appendix_c1")
+    assert list(c1.columns) == ["model", "ed", "wer", "chrf", "bt"] and c1.loc[0, "ed"] == 162.041
+    with pytest.raises(ValueError, match="not a table"):
+        published.frame("gvp", "table6")

@@ -26,7 +26,8 @@ CEVAL_REFERENCE = "expert"
 #: the models of Fig. 1 ("five models"): the six without Crowd, the human-written counterfactuals (an assumption)
 FIG1_MODELS = ("MICE", "Llama 2", "LLaMA", "GDBA", "Crest")
 GLOBAL = ("ed", "wer", "chrf")
-LOWER_IS_BETTER = {"ed": True, "wer": True, "chrf": False, "bt": False}
+#: measures for which a smaller value is better (distances and errors); every other measure is higher-is-better
+LOWER_IS_BETTER = ("ed", "wer", "mae")
 PARAMETERS = {
     "seed": SEED,
     "n_trials": Param("int", low=1),
@@ -83,8 +84,7 @@ def global_scores(quality: dict[str, pd.DataFrame], *, rng, n_trials: int) -> pd
 
 def appendix_c1(scores: pd.DataFrame) -> pd.DataFrame:
     """Ours next to Appendix C.1's values, model by model."""
-    paper = pd.DataFrame(published.item("gvp", "appendix_c1")["rows"],
-                         columns=published.item("gvp", "appendix_c1")["columns"]).set_index("model")
+    paper = published.frame("gvp", "appendix_c1").set_index("model")
     ours = scores.set_index("model")
     out = pd.concat({"here": ours[["ed", "wer", "chrf", "bt"]], "paper": paper[["ed", "wer", "chrf", "bt"]]}, axis=1)
     for c in ("ed", "wer", "chrf"):
@@ -115,17 +115,31 @@ def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000
     return out.rename(columns=lambda m: f"Penalized {m}")
 
 
+def copies_ap(measures: pd.DataFrame, originals, lower_is_better=LOWER_IS_BETTER) -> pd.Series:
+    """Per measure (column of ``measures``, one row per model): the average precision of ranking the models by it,
+    the ``originals`` relevant — 1 when every original is above every copy (Tables 4-6). Measures in
+    ``lower_is_better`` are negated first."""
+    relevant = measures.index.isin(list(originals))
+    if relevant.all() or not relevant.any():
+        raise ValueError("copies_ap needs both originals and copies among the models")
+    return pd.Series({c: average_precision_score(relevant, -measures[c] if c in lower_is_better else measures[c])
+                      for c in measures.columns}, name="ap")
+
+
+def lowest_ap(relevant: int, total: int) -> float:
+    """The smallest average precision possible: all ``relevant`` items ranked below the others."""
+    return float(np.mean([(i + 1) / (total - relevant + i + 1) for i in range(relevant)]))
+
+
 def penalised_ap(scores: pd.DataFrame) -> pd.DataFrame:
     """Table 6: average precision of each measure's ranking at putting the originals above their penalised copies
     (originals relevant), with ED and WER oriented lower-is-better; and, as the paper's values suggest it did, with
     every measure taken as higher-is-better."""
-    relevant = ~scores["model"].str.startswith("Penalized ")
-    rows = []
-    for measure in ("ed", "wer", "chrf", "bt"):
-        oriented = -scores[measure] if LOWER_IS_BETTER[measure] else scores[measure]
-        rows.append({"measure": measure, "ap": average_precision_score(relevant, oriented),
-                     "ap_higher_is_better": average_precision_score(relevant, scores[measure])})
-    return pd.DataFrame(rows).set_index("measure")
+    measures = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
+    originals = [m for m in measures.index if not m.startswith("Penalized ")]
+    return pd.DataFrame({"ap": copies_ap(measures, originals),
+                         "ap_higher_is_better": copies_ap(measures, originals, lower_is_better=())}
+                        ).rename_axis("measure")
 
 
 # -- Fig. 1: the tie-probability sweep ------------------------------------------------------------------------------
@@ -399,8 +413,7 @@ def plot_flowchart():
 
 
 def published_c1() -> pd.DataFrame:
-    item = published.item("gvp", "appendix_c1")
-    return pd.DataFrame(item["rows"], columns=item["columns"])
+    return published.frame("gvp", "appendix_c1")
 
 
 def published_matrix(name: str) -> pd.DataFrame:
@@ -418,8 +431,7 @@ def penalty_rise(scores: pd.DataFrame) -> float:
 
 def table6_text(table6: pd.DataFrame, scores_c2: pd.DataFrame) -> str:
     paper = published.item("gvp", "table6")
-    c2 = published.item("gvp", "appendix_c2")
-    rise_paper = penalty_rise(pd.DataFrame(c2["rows"], columns=c2["columns"]))
+    rise_paper = penalty_rise(published.frame("gvp", "appendix_c2"))
     return (f"With ED and WER oriented as distances (lower is better) their AP is {table6.loc['ed', 'ap']:.2f} and "
             f"{table6.loc['wer', 'ap']:.2f}; chrF {table6.loc['chrf', 'ap']:.2f} and BT {table6.loc['bt', 'ap']:.2f} "
             f"(paper: ED {paper['ap']['ed']}, WER {paper['ap']['wer']}, chrF {paper['ap']['chrf']}, BT "

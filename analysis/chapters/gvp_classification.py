@@ -17,16 +17,8 @@ from sklearn.metrics import accuracy_score, average_precision_score, f1_score, r
 
 from .. import sweeps
 from ..data import published
-from .global_vs_pairwise import published_matrix
-
-CLASSES = (1, 2, 3, 4, 5)
-#: measures for which a smaller value is better; every other measure is higher-is-better
-LOWER_IS_BETTER = ("mae",)
-
-
-def _published_rows(name: str) -> pd.DataFrame:
-    item = published.item("gvp", name)
-    return pd.DataFrame(item["rows"], columns=item["columns"]).set_index("model")
+from ..data.baselines import CLASSES, one_hot
+from .global_vs_pairwise import copies_ap, lowest_ap, published_matrix
 
 
 def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
@@ -34,22 +26,6 @@ def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
 
 
 # -- average precision of the originals over their adjusted copies (Tables 4-6) -----------------------------------
-
-
-def copies_ap(measures: pd.DataFrame, originals) -> pd.Series:
-    """Per measure (column of ``measures``, one row per model): the average precision of ranking the models by it,
-    the ``originals`` relevant — 1 when every original is above every copy. :data:`LOWER_IS_BETTER` measures are
-    negated first."""
-    relevant = measures.index.isin(list(originals))
-    if relevant.all() or not relevant.any():
-        raise ValueError("copies_ap needs both originals and copies among the models")
-    return pd.Series({c: average_precision_score(relevant, -measures[c] if c in LOWER_IS_BETTER else measures[c])
-                      for c in measures.columns}, name="ap")
-
-
-def lowest_ap(relevant: int, total: int) -> float:
-    """The smallest average precision possible: all ``relevant`` items ranked below the others."""
-    return float(np.mean([(i + 1) / (total - relevant + i + 1) for i in range(relevant)]))
 
 
 def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, confidence: float = 0.95) -> tuple:
@@ -91,10 +67,6 @@ def sst5_values(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarr
     return labels, predictions, values
 
 
-def _one_hot(classes: np.ndarray) -> np.ndarray:
-    return (np.asarray(classes)[:, None] == np.array(CLASSES)[None, :]).astype(float)
-
-
 def most_confident(values: np.ndarray) -> np.ndarray:
     """The class with the highest decision value (Sec. 5: binarising puts 1 on "each model's most confident
     response"); for prrao87's SVM and lexicon models this can differ from the class their classifier predicts."""
@@ -115,7 +87,7 @@ def sst5_quality(baselines: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 def sst5_measures(labels: np.ndarray, predictions: dict, values: dict) -> pd.DataFrame:
     """Accuracy, support-weighted F1 (which reproduces the paper's B.1) and MAE between the one-hot gold vector and
     the decision values (averaged over the five classes), one row per model."""
-    gold = _one_hot(labels)
+    gold = one_hot(labels)
     return pd.DataFrame({m: {"acc": accuracy_score(labels, predictions[m]),
                              "f1": f1_score(labels, predictions[m], average="weighted"),
                              "mae": float(np.abs(gold - values[m]).mean())} for m in predictions}).T
@@ -128,7 +100,7 @@ def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     gold, binary = sst5_quality(baselines)
     table = sst5_measures(labels, predictions, values)[["acc", "f1"]].join(_bt(gold, rng, n_trials))
     table["bt_bin"] = sweeps.bradley_terry_all(sweeps.matches(binary))
-    theirs = _published_rows("appendix_b1").add_prefix("paper_")
+    theirs = published.frame("gvp", "appendix_b1").set_index("model").add_prefix("paper_")
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
 
 
@@ -139,7 +111,7 @@ def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     _, binary = sst5_quality(baselines)
     hard = {m: most_confident(v) for m, v in values.items()}
     table = sst5_measures(labels, hard, values)[["acc", "f1"]].join(_bt(binary, rng, n_trials))
-    theirs = _published_rows("appendix_b2").add_prefix("paper_")
+    theirs = published.frame("gvp", "appendix_b2").set_index("model").add_prefix("paper_")
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
 
 
@@ -155,7 +127,7 @@ def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
     copy_predictions, copy_values = {}, {}
     for m, v in values.items():
         hard = most_confident(v)
-        adjusted = _one_hot(hard)
+        adjusted = one_hot(hard)
         if kind == "penalized":
             adjusted = np.where((hard == labels)[:, None], v, adjusted)
         copy_predictions[f"{prefix} {m}"], copy_values[f"{prefix} {m}"] = hard, adjusted

@@ -112,8 +112,7 @@ def inventory(setups) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def paper_inventory() -> pd.DataFrame:
     """The paper's datasets as Appendix A.3 lists them: collection, dataset, instances, systems, metrics."""
-    a3 = published.item("paired", "appendix_a3")
-    return pd.DataFrame(a3["rows"], columns=a3["columns"])
+    return published.frame("paired", "appendix_a3")
 
 
 def section5_totals(datasets: pd.DataFrame) -> pd.Series:

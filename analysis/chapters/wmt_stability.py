@@ -211,8 +211,7 @@ def table1(judgments: pd.DataFrame) -> pd.DataFrame:
     ours = ours.reindex(columns=["SYSTEM", "REPEAT", "REF", "BAD_REF"], fill_value=0)
     ours.index = [f"{c} (here, {judgments.loc[judgments['collection'] == c, 'pair'].nunique()} pairs)"
                   for c in ours.index]
-    paper = published.item("wmt", "table1")
-    theirs = pd.DataFrame(paper["rows"], columns=paper["columns"]).set_index("dataset")
+    theirs = published.frame("wmt", "table1").set_index("dataset")
     theirs.index = [f"{d} (paper)" for d in theirs.index]
     return pd.concat([ours, theirs]).rename_axis("dataset")
 
@@ -275,8 +274,7 @@ def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
              for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
                                  ("SR+DC, REF items only", part[~has_human])) if len(rows)]
     ours = pd.concat([ours, pd.DataFrame(split)], ignore_index=True)
-    paper = published.item("wmt", "table2")
-    theirs = pd.DataFrame(paper["rows"], columns=paper["columns"]).drop(columns="style")
+    theirs = published.frame("wmt", "table2").drop(columns="style")
     for c in ("rank", "cluster", "both"):
         theirs[c] = theirs[c].map(_paper_fraction)
     theirs["group"] = "paper: " + theirs["group"]
@@ -288,8 +286,7 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     prints only the style totals)."""
     ours = stability_summary(per_pair, ["remove_lowest", "remove_highest"], by_package=True)
     ours = ours.set_index(["experiment", "group"])
-    paper = published.item("wmt", "table3")
-    theirs = pd.DataFrame(paper["rows"], columns=paper["columns"])
+    theirs = published.frame("wmt", "table3")
     theirs["group"] = "ALL " + theirs["style"]
     theirs = theirs.drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):

@@ -77,13 +77,23 @@ def _simulated(centres: np.ndarray) -> np.ndarray:
     return norm.pdf(np.array(CLASSES)[None, :], centres[:, None], scale=0.5)
 
 
-def _lexicon(test: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def one_hot(classes) -> np.ndarray:
+    """(items x 5) indicator of each item's class among :data:`CLASSES`."""
+    return (np.asarray(classes)[:, None] == np.array(CLASSES)[None, :]).astype(float)
+
+
+def _lexicon_scores(texts) -> tuple[np.ndarray, np.ndarray]:
+    """TextBlob's polarity and VADER's compound score per text, both in [-1, 1]."""
     from textblob import TextBlob
     from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     vader = SentimentIntensityAnalyzer()
-    polarity = np.array([TextBlob(t).sentiment.polarity for t in test["text"]])
-    compound = np.array([vader.polarity_scores(t)["compound"] for t in test["text"]])
+    return (np.array([TextBlob(t).sentiment.polarity for t in texts]),
+            np.array([vader.polarity_scores(t)["compound"] for t in texts]))
+
+
+def _lexicon(test: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    polarity, compound = _lexicon_scores(test["text"])
     classes = np.array(CLASSES)
     return {"TextBlob": (_binned(polarity), _simulated(np.digitize(5 * (polarity + 1) / 2, classes) + 1)),
             "VADER": (_binned(compound), _simulated(np.digitize(5 * compound, classes) + 1))}
@@ -171,15 +181,13 @@ def _binary_scores(train: pd.DataFrame, test: pd.DataFrame) -> dict[str, np.ndar
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.svm import LinearSVC
     from sklearn.tree import DecisionTreeClassifier
-    from textblob import TextBlob
-    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     tfidf = TfidfVectorizer(lowercase=True, ngram_range=(1, 2), min_df=1)
     x_train, x_test = tfidf.fit_transform(train["text"]), tfidf.transform(test["text"])
     counts = CountVectorizer(lowercase=True)
     c_train, c_test = counts.fit_transform(train["text"]), counts.transform(test["text"])
     y = train["label"].to_numpy()
-    vader = SentimentIntensityAnalyzer()
+    polarity, compound = _lexicon_scores(test["text"])
     return {
         "Logistic Regression": LogisticRegression(max_iter=2000).fit(x_train, y).predict_proba(x_test)[:, 1],
         "Calibrated SVM": CalibratedClassifierCV(LinearSVC(random_state=0), cv=5).fit(x_train, y)
@@ -187,8 +195,8 @@ def _binary_scores(train: pd.DataFrame, test: pd.DataFrame) -> dict[str, np.ndar
         "Naive Bayes": MultinomialNB().fit(c_train, y).predict_proba(c_test)[:, 1],
         "fastText": _fasttext(train, test, classes=(0, 1))[:, 1],
         "15-NN": KNeighborsClassifier(n_neighbors=15, metric="cosine").fit(x_train, y).predict_proba(x_test)[:, 1],
-        "VADER": (np.array([vader.polarity_scores(t)["compound"] for t in test["text"]]) + 1) / 2,
-        "TextBlob": (np.array([TextBlob(t).sentiment.polarity for t in test["text"]]) + 1) / 2,
+        "VADER": (compound + 1) / 2,
+        "TextBlob": (polarity + 1) / 2,
         "Decision Tree": DecisionTreeClassifier(random_state=0).fit(c_train, y).predict(c_test).astype(float),
     }
 

@@ -35,3 +35,14 @@ def item(paper: str, name: str) -> dict:
     if name not in items:
         raise KeyError(f"{paper!r} has no published item {name!r}; known: {sorted(items)}")
     return items[name]
+
+
+def frame(paper: str, name: str):
+    """A published table item (``rows`` under ``columns``) as a pandas DataFrame, e.g. ``frame("gvp",
+    "appendix_c1")``."""
+    import pandas as pd
+
+    value = item(paper, name)
+    if "rows" not in value or "columns" not in value:
+        raise ValueError(f"published item {paper}/{name} is not a table (it has no 'rows' and 'columns')")
+    return pd.DataFrame(value["rows"], columns=value["columns"])
