@@ -1,4 +1,8 @@
-"""How much two aggregation mechanisms disagree on one evaluation setup (Peyrard et al. 2021, §5, Table 1).
+"""How much two rankings disagree: the one home for comparing rankings.
+
+Peyrard et al. (2021), §5, Table 1: how much two aggregation mechanisms disagree on one evaluation setup.
+Also: positions and pairs that change between two rankings (Knowles 2021's remove-a-system test, Levtsov & Ustalov
+2025's stability curves), rank displacement and row-wise Spearman correlations against a reference ranking.
 
 Three measures, as in Table 1: the share of system pairs ordered differently (a rescaling of Kendall's tau), whether
 the state-of-the-art (top-1) system differs, and whether the top-3 *sets* differ. Also: the conditional agreement of
@@ -17,8 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from . import comparisons
 from .aggregate import AGGREGATORS
-from .pairwise import comparison_counts, win_matrix
 from .validation import align_series, check_scores, real_array
 
 TIE_BREAKS = ("first", "last")
@@ -70,6 +74,52 @@ def disagreement(a, b) -> float:
         raise ValueError("disagreement is undefined when one score vector is constant (it ranks no pair)")
     tau = stats.kendalltau(x, y).statistic
     return float((1.0 - tau) / 2.0)
+
+
+def rank_changes(rows, reference) -> np.ndarray:
+    """Per row of ``rows`` (trials x systems): how many systems sit at another position than in the ranking by
+    ``reference`` (higher is better; ties in either broken by system order, as a sort would)."""
+    order = np.argsort(-np.asarray(reference, float), kind="stable")
+    ranked = np.argsort(-np.atleast_2d(np.asarray(rows, float)), axis=1, kind="stable")
+    return (ranked != order[None, :]).sum(axis=1)
+
+
+def order_changes(before, after) -> int:
+    """System pairs (among ``after``'s systems) that ``after`` orders differently from ``before`` (a tie in one and
+    an order in the other counts); Series aligned on ``after``'s index."""
+    x, y = np.asarray(before[after.index], float), np.asarray(after, float)
+    differs = np.sign(x[:, None] - x[None, :]) != np.sign(y[:, None] - y[None, :])
+    return int(np.triu(differs, 1).sum())
+
+
+def rank_displacement(rows, reference) -> np.ndarray:
+    """Per row of ``rows`` (trials x systems): the mean over systems of |rank in the row - rank in ``reference``|
+    (rank 1 = highest; tied values get their average rank)."""
+    ranks = stats.rankdata(-np.atleast_2d(np.asarray(rows, float)), axis=1)
+    return np.abs(ranks - stats.rankdata(-np.asarray(reference, float))[None, :]).mean(axis=1)
+
+
+def spearman_rows(rows, reference) -> np.ndarray:
+    """Spearman's rho of each row of ``rows`` (trials x systems) with ``reference``, vectorised (equal to
+    ``scipy.stats.spearmanr`` row by row); NaN where a row is constant to 1e-12 (equal strengths have no order)."""
+    rows = np.atleast_2d(np.asarray(rows, float))
+    rows = np.where(np.ptp(rows, axis=1, keepdims=True) < 1e-12, np.nan, rows)
+    ranked = stats.rankdata(rows, axis=1)
+    ref = stats.rankdata(reference)
+    a = ranked - ranked.mean(axis=1, keepdims=True)
+    b = ref - ref.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (a @ b) / np.sqrt((a**2).sum(axis=1) * (b**2).sum())
+
+
+def spearman_summary(rho) -> dict:
+    """Mean and 2.5-97.5% percentiles of the defined correlations (NaN ones — all strengths equal, e.g. every
+    match a tie — have no ranking to correlate); NaN when none is defined."""
+    defined = np.asarray(rho)[~np.isnan(rho)]
+    if not len(defined):
+        return {"spearman_mean": np.nan, "spearman_low": np.nan, "spearman_high": np.nan}
+    return {"spearman_mean": float(defined.mean()), "spearman_low": float(np.percentile(defined, 2.5)),
+            "spearman_high": float(np.percentile(defined, 97.5))}
 
 
 def _check_k(k, n: int) -> int:
@@ -172,8 +222,7 @@ def iia_violations(matrix: pd.DataFrame, ties: str = "half") -> pd.DataFrame:
     """
     if ties not in ("half", "loss"):
         raise ValueError(f"ties must be 'half' or 'loss' (a balanced design), got {ties!r}")
-    strict, tied = comparison_counts(check_scores(matrix))
-    wins = win_matrix(strict, tied, ties)
+    wins = comparisons.win_matrix(comparisons.from_scores(matrix), ties)
     n = wins.shape[0]
     head = wins - wins.T  # d[a, b] = w_ab - w_ba
     # with c: d[a, b] + (w_ac - w_bc), for every (a, b, c)

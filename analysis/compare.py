@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from . import aggregate
-from .agreement import compare_aggregators, measure_column, mechanism_pairs
-from .pairwise import comparison_counts, sign_test, wilcoxon, win_matrix
+from . import aggregate, bt, comparisons
+from .agreement import compare_aggregators, measure_column, mechanism_pairs, order_changes
+from .comparisons import comparison_counts
+from .pairwise import sign_test, wilcoxon
 from .validation import check_rng, check_scores
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
@@ -90,8 +91,7 @@ def from_dict(payload: dict) -> Comparison:
 
 
 def mechanisms(ties: str = "half") -> dict[str, Callable]:
-    """The five mechanisms with one tie policy (``"half"``: a tie is half a win; ``"loss"``: the paired paper's
-    code). TrueSkill rates a tie as a draw under both."""
+    """The five mechanisms with one tie policy (:func:`analysis.aggregate.mechanisms`)."""
     return aggregate.mechanisms(ties, MECHANISMS)
 
 
@@ -132,29 +132,17 @@ def _blocks(idx: np.ndarray, n_systems: int):
 
 
 def _bootstrap_bt(values: np.ndarray, idx: np.ndarray, ties: str) -> np.ndarray:
-    """BT on every resample: each resample's win counts are its instance multiplicities times the per-instance
-    outcomes (one matrix product), then one MM fit per resample."""
+    """BT on every resample: each resample's instance multiplicities weight the per-instance comparisons
+    (:func:`analysis.comparisons.win_matrices`), and every block of resamples is fitted as one stack."""
     n, s = values.shape
-    beats = (values[:, :, None] > values[:, None, :]).reshape(n, s * s).astype(np.float64)
+    per_instance = comparisons.from_scores(pd.DataFrame(values), by_instance=True)
     out = np.empty((len(idx), s))
     for start in range(0, len(idx), 256):
         block = idx[start:start + 256]
         weights = np.zeros((len(block), n))
         np.add.at(weights, (np.repeat(np.arange(len(block)), n), block.ravel()), 1.0)
-        wins = (weights @ beats).reshape(len(block), s, s)
-        for r, w in enumerate(wins):
-            strict = np.rint(w).astype(np.int64)
-            tied = n - strict - strict.T
-            np.fill_diagonal(tied, 0)
-            out[start + r], _ = aggregate.fit_bradley_terry(win_matrix(strict, tied, ties))
+        out[start:start + len(block)] = bt.fit(comparisons.win_matrices(per_instance, ties, weights)).strengths
     return out
-
-
-def _order_changes(before: pd.Series, after: pd.Series) -> int:
-    """System pairs (among ``after``'s systems) that ``after`` orders differently from ``before`` (ties count)."""
-    x, y = before[after.index].to_numpy(), after.to_numpy()
-    differs = np.sign(x[:, None] - x[None, :]) != np.sign(y[:, None] - y[None, :])
-    return int(np.triu(differs, 1).sum())
 
 
 def stability(scores: pd.DataFrame, fns: dict) -> pd.DataFrame:
@@ -170,7 +158,7 @@ def stability(scores: pd.DataFrame, fns: dict) -> pd.DataFrame:
                              "reordered": False})
                 continue
             after = pd.Series(np.asarray(fn(rest), float), index=rest.columns)
-            changed = _order_changes(full, after)
+            changed = order_changes(full, after)
             k = rest.shape[1]
             rows.append({"mechanism": name, "removed": which, "system": system, "pairs": k * (k - 1) // 2,
                          "pairs_reordered": changed, "reordered": changed > 0})

@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .comparisons import comparison_counts
 from .validation import check_count, check_number, check_pair, check_rng, check_scores, check_tie_policy, real_array
-
-_CHUNK_ELEMENTS = 1 << 22  # bound the instances x systems x systems boolean block to a few MB
 
 
 @dataclass(frozen=True)
@@ -53,26 +52,6 @@ class ProbBetter:
     losses: int
 
 
-def comparison_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Strict-win and tie counts between all columns of a (instances x systems) float array.
-
-    Returns ``(wins, ties)``, both (systems x systems) int64: ``wins[i, j]`` is the number of instances on which
-    system i scores strictly higher than system j, ``ties[i, j]`` the number on which they are equal (diagonal 0).
-    Vectorised by broadcasting over blocks of instances; no Python loop over instances or pairs.
-    """
-    n_instances, n_systems = values.shape
-    by_system = np.ascontiguousarray(values.T)  # reduce over the contiguous instance axis
-    wins = np.zeros((n_systems, n_systems), dtype=np.int64)
-    block = max(1, _CHUNK_ELEMENTS // max(1, n_systems * n_systems))
-    for start in range(0, n_instances, block):
-        part = by_system[:, start : start + block]
-        wins += np.count_nonzero(part[:, None, :] > part[None, :, :], axis=2)
-    # every instance is a win, a loss or a tie for each pair, so ties need no second comparison
-    ties = n_instances - wins - wins.T
-    np.fill_diagonal(ties, 0)
-    return wins, ties
-
-
 def win_tie_matrices(scores: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Win and tie count matrices of a score matrix, as DataFrames indexed by system on both axes.
 
@@ -83,22 +62,6 @@ def win_tie_matrices(scores: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     wins, ties = comparison_counts(values)
     names = scores.columns
     return pd.DataFrame(wins, index=names, columns=names), pd.DataFrame(ties, index=names, columns=names)
-
-
-def win_matrix(wins: np.ndarray, ties: np.ndarray, policy: str) -> np.ndarray:
-    """Combine strict wins and ties into the win matrix a Bradley-Terry fit sees, under a tie policy.
-
-    ``"half"``: a tie is half a win for each system. ``"drop"``: ties are ignored. ``"loss"``: a tie counts as a win for
-    the later column of the pair, i.e. a loss for the earlier one (what the BT-eval code of Peyrard et al. did, via
-    ``win_ba = n - win_ab``).
-    """
-    check_tie_policy(policy)
-    wins = wins.astype(np.float64)
-    if policy == "half":
-        return wins + 0.5 * ties
-    if policy == "drop":
-        return wins
-    return wins + np.tril(ties, -1)
 
 
 def paired_sign_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int]:
@@ -124,13 +87,13 @@ def sign_test(a, b, ties: str = "drop") -> TestResult:
 
     The statistic is the number of instances where A scores higher (after tie handling). Ties carry no sign, so they
     must be handled explicitly: ``"drop"`` (default, the textbook test: ties are removed and n shrinks) or
-    ``"split"`` (ties are shared equally between A and B, an odd one is dropped; more conservative). With no
+    ``"half"`` (ties are shared equally between A and B, an odd one is dropped; more conservative). With no
     non-tied instance there is no evidence either way: statistic 0, p-value 1.
     """
-    check_tie_policy(ties, ("drop", "split"))
+    check_tie_policy(ties, ("drop", "half"))
     x, y = check_pair(a, b)
     wins, n_ties, losses = paired_sign_counts(x, y)
-    if ties == "split":
+    if ties == "half":
         wins += n_ties // 2
         losses += n_ties // 2
     return TestResult(float(wins), float(sign_test_pvalues(wins, losses)))

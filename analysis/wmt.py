@@ -32,25 +32,48 @@ def _require(judgments: pd.DataFrame, columns: list[str]) -> None:
         raise ValueError("judgments are empty")
 
 
+def z_scores(values, group, keep=None, pool=None, weights=None) -> np.ndarray:
+    """The one WMT standardisation (Knowles 2021, Eq. 1): per-group z (ddof = 1) of ``values`` (float array),
+    mean and sd over the rows that are both kept and in the pool (each counted ``weights`` times; default: every
+    row, once), for every kept row; NaN elsewhere and for groups without two distinct kept values (WMT drops a
+    worker whose sd is 0). ``group``: integer codes from 0."""
+    values = np.asarray(values, dtype=float)
+    group = np.asarray(group)
+    keep = np.ones(len(values), bool) if keep is None else np.asarray(keep, bool)
+    pool = np.ones(len(values), bool) if pool is None else np.asarray(pool, bool)
+    w = (keep & pool).astype(float) if weights is None else (keep & pool) * weights
+    size = group.max() + 1
+    count = np.bincount(group, w, size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, w * np.where(w > 0, values, 0.0), size) / count
+        dev = np.where(w > 0, values - mean[group], 0.0)
+        sd = np.sqrt(np.bincount(group, w * dev * dev, size) / (count - 1))
+        z = (values - mean[group]) / sd[group]
+    bad = ~(sd > 1e-9 * np.maximum(1.0, np.abs(mean)))
+    return np.where(keep & ~bad[group], z, np.nan)
+
+
 def standardise(judgments: pd.DataFrame, value: str = "raw", by: str | list[str] = "worker") -> pd.Series:
     """Per-worker z of ``value`` over all of the worker's items (Knowles 2021, Eq. 1; ddof = 1).
 
     The organisers' scripts standardise each language pair's file on its own, so a worker who judged two pairs has
     one mean and sd per pair: pass ``by=["worker", "pair"]`` to reproduce them (the Facebook-Wikipedia package has
     such a worker). A worker with a single judgment or constant scores has no defined z; that is an error, not a
-    silent NaN.
+    silent NaN. Computed by :func:`z_scores`.
     """
     keys = [by] if isinstance(by, str) else list(by)
     _require(judgments, [value, *keys])
     scores = judgments[value]
     if scores.isna().any():
         raise ValueError(f"{value} has missing values; standardise only judgments whose {value} is known")
-    groups = scores.groupby([judgments[k] for k in keys], sort=False)
-    sd = groups.transform("std")
-    if sd.isna().any() or (sd == 0).any():
-        bad = judgments.loc[sd.isna() | (sd == 0), keys].drop_duplicates().head(5).to_numpy().tolist()
+    codes = judgments.groupby(keys, sort=False, observed=True, dropna=False).ngroup().to_numpy()
+    if judgments[keys].isna().any().any():
+        raise ValueError(f"{keys} have missing values; every judgment needs its worker")
+    z = z_scores(scores.to_numpy(dtype=float), codes)
+    if np.isnan(z).any():
+        bad = judgments.loc[np.isnan(z), keys].drop_duplicates().head(5).to_numpy().tolist()
         raise ValueError(f"worker(s) {bad} have fewer than two judgments or constant scores: z is undefined")
-    return (scores - groups.transform("mean")) / sd
+    return pd.Series(z, index=judgments.index, name=value)
 
 
 def segment_scores(judgments: pd.DataFrame, value: str = "z") -> pd.DataFrame:
@@ -83,7 +106,7 @@ def system_scores(judgments: pd.DataFrame, value: str = "z") -> pd.DataFrame:
 RANK_SUM_VARIANTS = ("scipy<1.7", "greater")
 
 
-def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "scipy<1.7") -> np.ndarray:
+def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater") -> np.ndarray:
     """Wilcoxon rank-sum p-values for every ordered pair of groups at once: ``p[i, j]`` for "i is better than j".
 
     ``groups`` (integer codes in ``[0, n_groups)``) and ``scores`` are parallel arrays, one value per observation

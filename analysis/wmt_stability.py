@@ -191,22 +191,6 @@ class Ranking:
         return wmt.ranking_changes(self.systems, self.clusters, other.systems, other.clusters)
 
 
-def standardised(values, group, keep, pool, weights=None) -> np.ndarray:
-    """Per-group z (ddof = 1) of ``values``, mean and sd over the kept rows of the pool (each counted ``weights``
-    times), for every kept row; NaN elsewhere and for groups without two distinct kept values (WMT drops a worker
-    whose sd is 0)."""
-    w = (keep & pool).astype(float) if weights is None else (keep & pool) * weights
-    size = group.max() + 1
-    count = np.bincount(group, w, size)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, w * np.where(w > 0, values, 0.0), size) / count
-        dev = np.where(w > 0, values - mean[group], 0.0)
-        sd = np.sqrt(np.bincount(group, w * dev * dev, size) / (count - 1))
-        z = (values - mean[group]) / sd[group]
-    bad = ~(sd > 1e-9 * np.maximum(1.0, np.abs(mean)))
-    return np.where(keep & ~bad[group], z, np.nan)
-
-
 def segment_means(pair: PairJudgments, values: np.ndarray, weights=None) -> tuple[np.ndarray, np.ndarray]:
     """(system code, mean) of ``values`` per judged (system, segment), over SYSTEM/REPEAT judgments with a value (NaN
     = left out), each counted ``weights`` times."""
@@ -277,7 +261,7 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
         if np.isnan(raw[needs]).any():
             raise ValueError("raw scores are missing for workers with REF or HUMAN items; restrict to covered ones")
         values = np.where(needs, np.where(degraded, raw / divide, raw), pair.z)
-    z = standardised(values, group, keep, pair.pool, weights)
+    z = wmt.z_scores(values, group, keep, pair.pool, weights)
     return ranking(pair, z, weights, cluster_exclude, variant, alpha)
 
 

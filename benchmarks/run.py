@@ -21,8 +21,9 @@ import evalica
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import bradley_terry, elo, fit_bradley_terry, trueskill
-from analysis.pairwise import comparison_counts, win_matrix
+from analysis import bt, comparisons
+from analysis.aggregate import bradley_terry, elo, trueskill
+from analysis.comparisons import comparison_counts
 from tests.reference import bt_loop, elo_loop, trueskill_loop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,10 +61,10 @@ def bench_bt(sizes, loop_limit):
         scores = scores_matrix(rng, n_instances, n_systems)
         values = scores.to_numpy()
         wins, ties = comparison_counts(values)
-        wm = win_matrix(wins, ties, "half")
+        wm = comparisons.win_matrix(comparisons.from_scores(scores), "half")
         row = {"systems": n_systems, "instances": n_instances}
         row["ours_s"] = best_time(lambda: bradley_terry(scores))
-        row["ours_fit_s"] = best_time(lambda: fit_bradley_terry(wm))
+        row["ours_fit_s"] = best_time(lambda: bt.fit(wm))
         row["evalica_s"] = best_time(lambda: evalica_from_counts(*comparison_counts(values)))
         row["evalica_fit_s"] = best_time(lambda: evalica_from_counts(wins, ties))
         row["choix_fit_s"] = best_time(lambda: choix.ilsr_pairwise_dense(wm))

@@ -3,7 +3,7 @@
 a loop of evalica fits, one per trial, each fed that trial's matches as the paper's code would. Shapes: CEval's 6
 models (129 matches per pair) and SST-5's 8 (199). Same strengths to evalica's tolerance (checked here; the tests
 check the fit itself to 1e-6). Also llmfao's shape (59 models, 8,931 judgments): 200 per-pair bootstrap resamples
-(``sweeps.pair_bootstrap_weights`` + ``judgment_win_matrices`` + the stacked fit) against evalica fed each resample's
+(``sweeps.pair_bootstrap_weights`` + ``comparisons.win_matrices`` + the stacked fit) against evalica fed each resample's
 judgments. Printed as ratios; run ``python -m benchmarks.sweeps``. Nothing is asserted about time.
 """
 
@@ -13,27 +13,30 @@ import evalica
 import numpy as np
 import pandas as pd
 
-from analysis import sweeps
-from analysis.aggregate import fit_bradley_terry_batch
+from analysis import bt, comparisons, sweeps
+from analysis.comparisons import Comparisons
 from benchmarks.run import best_time
 
 CODES = np.array([evalica.Winner.Y, evalica.Winner.Draw, evalica.Winner.X], dtype=object)
 
 
-def evalica_loop(m: sweeps.Matches, seed: int, n_trials: int) -> np.ndarray:
+def evalica_loop(m: Comparisons, seed: int, n_trials: int) -> np.ndarray:
     """One evalica fit per trial on ``sample_size`` matches per pair drawn with replacement."""
     rng = np.random.default_rng(seed)
-    k = len(m.models)
-    size = sweeps.sample_size(k, m.n_instances)
-    names = np.array(m.models, dtype=object)
-    xs = list(np.repeat(names[m.pairs[:, 0]], size))
-    ys = list(np.repeat(names[m.pairs[:, 1]], size))
+    k = len(m.systems)
+    size = sweeps.sample_size(k, m.n_units)
+    names = np.array(m.systems, dtype=object)
+    n_pairs = k * (k - 1) // 2
+    pairs = np.column_stack([m.left[:n_pairs], m.right[:n_pairs]])
+    outcome = m.outcome.reshape(m.n_units, n_pairs)
+    xs = list(np.repeat(names[pairs[:, 0]], size))
+    ys = list(np.repeat(names[pairs[:, 1]], size))
     out = np.empty((n_trials, k))
     for t in range(n_trials):
-        idx = rng.integers(0, m.n_instances, size=(len(m.pairs), size))
-        drawn = m.outcome[idx, np.arange(len(m.pairs))[:, None]].ravel()
+        idx = rng.integers(0, m.n_units, size=(n_pairs, size))
+        drawn = outcome[idx, np.arange(n_pairs)[:, None]].ravel()
         result = evalica.bradley_terry(xs, ys, list(CODES[drawn + 1]), tie_weight=0.5)
-        out[t] = (result.scores / result.scores.sum()).reindex(list(m.models)).to_numpy()
+        out[t] = (result.scores / result.scores.sum()).reindex(list(m.systems)).to_numpy()
     return out
 
 
@@ -49,14 +52,14 @@ def llmfao_shape(n_trials: int = 200) -> None:
     diff = skill[i[pair]] - skill[j[pair]]
     u = rng.random(n_judgments)
     winner = np.where(u < 0.39, "tie", np.where(rng.random(n_judgments) < 1 / (1 + np.exp(-diff)), "left", "right"))
-    judg = sweeps.judgments(np.array(names)[i[pair]], np.array(names)[j[pair]], winner)
+    judg = comparisons.from_judgments(np.array(names)[i[pair]], np.array(names)[j[pair]], winner)
     code = {"left": evalica.Winner.X, "right": evalica.Winner.Y, "tie": evalica.Winner.Draw}
     left, right = np.array(names)[i[pair]], np.array(names)[j[pair]]
     winners = np.array([code[w] for w in winner], dtype=object)
 
     def ours():
         weights = sweeps.pair_bootstrap_weights(judg, 1, n_trials)
-        return fit_bradley_terry_batch(sweeps.judgment_win_matrices(judg, weights), tol=1e-12)[0]  # as chapter 05
+        return bt.fit(comparisons.win_matrices(judg, "half", weights), tol=1e-12).strengths  # as chapter 05
 
     def loop():
         # evalica takes the bootstrap counts as weights; run to convergence rather than its default 100 iterations
@@ -66,7 +69,7 @@ def llmfao_shape(n_trials: int = 200) -> None:
         for t in range(n_trials):
             result = evalica.bradley_terry(xs, ys, ws, weights=list(weights[t]), tie_weight=0.5, tolerance=1e-10,
                                            limit=10_000)
-            out[t] = (result.scores / result.scores.sum()).reindex(list(judg.models)).to_numpy()
+            out[t] = (result.scores / result.scores.sum()).reindex(list(judg.systems)).to_numpy()
         return out
 
     a, b = ours(), loop()

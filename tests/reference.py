@@ -65,7 +65,7 @@ def elo_loop(scores, k=20.0, initial=1500.0, ties="half"):
     return np.array([rating[s] for s in scores.columns])
 
 
-def trueskill_loop(scores, ties="draw", env=None):
+def trueskill_loop(scores, ties="half", env=None):
     """The ``trueskill`` package's rate_1vs1 over the same games (the paper's TrueSkill.py wrapper)."""
     env = env or ts.TrueSkill(backend=None)
     rating = {s: env.create_rating() for s in scores.columns}
@@ -75,7 +75,7 @@ def trueskill_loop(scores, ties="draw", env=None):
                 rating[a], rating[b] = ts.rate_1vs1(rating[a], rating[b], env=env)
             elif x < y:
                 rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], env=env)
-            elif ties == "draw":
+            elif ties == "half":
                 rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], drawn=True, env=env)
             elif ties == "loss":
                 rating[b], rating[a] = ts.rate_1vs1(rating[b], rating[a], env=env)

@@ -1,7 +1,6 @@
 """Global vs pairwise (analysis.sweeps) and the batch Bradley-Terry fit: evalica, one-by-one fits, hand cases."""
 
 import math
-import warnings
 
 import evalica
 import numpy as np
@@ -10,24 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import aggregate, sweeps
+from analysis import bt, comparisons, sweeps
 from analysis.chapters import global_vs_pairwise as gvp
 from analysis.chapters import gvp_classification as cls
 from analysis.chapters import gvp_llmfao as llm
+from analysis.comparisons import Comparisons
 from analysis.data import published, tables
 from tests.helpers import needs_mirror
 
 
-def evalica_strengths(m: sweeps.Matches) -> pd.Series:
-    xs, ys, winners = [], [], []
+def evalica_strengths(m: Comparisons) -> pd.Series:
     code = {1: evalica.Winner.X, -1: evalica.Winner.Y, 0: evalica.Winner.Draw}
-    for p, (i, j) in enumerate(m.pairs):
-        for o in m.outcome[:, p]:
-            xs.append(m.models[i])
-            ys.append(m.models[j])
-            winners.append(code[int(o)])
+    xs = [m.systems[i] for i in m.left]
+    ys = [m.systems[j] for j in m.right]
+    winners = [code[int(o)] for o in m.outcome]
     result = evalica.bradley_terry(xs, ys, winners, tie_weight=0.5, tolerance=1e-13, limit=100_000)
-    return (result.scores / result.scores.sum()).reindex(list(m.models))
+    return (result.scores / result.scores.sum()).reindex(list(m.systems))
 
 
 @settings(max_examples=20, deadline=None)
@@ -37,19 +34,19 @@ def test_bradley_terry_with_ties_as_half_wins_equals_evalica(seed, k, n, levels)
     quality = pd.DataFrame(rng.integers(0, levels, (n, k)) + rng.normal(0, 0.3, k).round(),
                            columns=[f"m{i}" for i in range(k)])
     m = sweeps.matches(quality)
-    if ((m.outcome == 1).all(axis=0) | (m.outcome == -1).all(axis=0)).any():
+    outcome = m.outcome.reshape(n, -1)
+    if ((outcome == 1).all(axis=0) | (outcome == -1).all(axis=0)).any():
         return  # a pair with one side winning every match: no finite MLE for either implementation
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", aggregate.DegenerateWarning)
-        ours = sweeps.bradley_terry_all(m, tol=1e-20)
+    ours = bt.fit(comparisons.win_matrix(m), tol=1e-20, systems=m.systems).series()
     np.testing.assert_allclose(ours, evalica_strengths(m), atol=1e-6)
 
 
 def test_matches_mark_wins_losses_and_ties():
     q = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 1.0, 4.0], "c": [0.0, 5.0, 3.0]})
     m = sweeps.matches(q)
-    assert m.models == ("a", "b", "c") and m.pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
-    assert m.outcome.tolist() == [[0, 1, 1], [1, -1, -1], [-1, 0, 1]]
+    assert m.systems == ("a", "b", "c") and m.left[:3].tolist() == [0, 0, 1] and m.right[:3].tolist() == [1, 2, 2]
+    assert m.outcome.reshape(3, 3).tolist() == [[0, 1, 1], [1, -1, -1], [-1, 0, 1]]
+    assert m.unit.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2]
     assert m.tie_share() == pytest.approx(2 / 9)
     with pytest.raises(ValueError, match="missing or infinite values for models \\['b'\\]"):
         sweeps.matches(q.assign(b=[1.0, np.nan, 0.0]))
@@ -77,34 +74,6 @@ def test_win_matrices_count_ties_as_half_and_use_every_instance_when_too_few():
     all_ties = sweeps.win_matrices(m, 0, 3, size=2, tie_probability=1.0)
     assert (all_ties[:, 0, 1] == 1).all() and (all_ties[:, 1, 0] == 1).all()
     np.testing.assert_array_equal(sweeps.win_matrices(m, 7, 4, size=2), sweeps.win_matrices(m, 7, 4, size=2))
-
-
-@settings(max_examples=15, deadline=None)
-@given(st.integers(0, 2**31), st.integers(2, 7), st.integers(1, 40))
-def test_batch_fit_equals_one_by_one_fits(seed, k, trials):
-    rng = np.random.default_rng(seed)
-    wins = rng.integers(1, 30, (trials, k, k)) + 0.5 * rng.integers(0, 4, (trials, k, k))
-    batch, iterations = aggregate.fit_bradley_terry_batch(wins)
-    for t in range(trials):
-        one, it = aggregate.fit_bradley_terry(wins[t])
-        np.testing.assert_allclose(batch[t], one, atol=1e-15)
-        assert iterations[t] == it
-
-
-def test_batch_fit_reports_degenerate_and_disconnected_trials():
-    wins = np.array([[[0, 3.0, 1], [1, 0, 1], [1, 1, 0]],
-                     [[0, 2.0, 2], [0, 0, 1], [0, 1, 0]],  # system 0 never loses: no finite MLE
-                     [[0, 2.0, 1], [0, 0, 0], [1, 1, 0]]])  # system 1 never wins: strength exactly 0, still finite
-    with pytest.warns(aggregate.DegenerateWarning, match="1 of 3 trials"):
-        strength, _ = aggregate.fit_bradley_terry_batch(wins)
-    np.testing.assert_allclose(strength[0], aggregate.fit_bradley_terry(wins[0])[0], atol=1e-15)
-    assert strength[1, 0] > 0.99 and strength[2, 1] == 0.0
-    apart = np.zeros((1, 4, 4))
-    apart[0, 0, 1] = apart[0, 1, 0] = apart[0, 2, 3] = apart[0, 3, 2] = 1
-    with pytest.raises(ValueError, match="trial 0: the comparison graph is disconnected"):
-        aggregate.fit_bradley_terry_batch(apart)
-    with pytest.raises(ValueError, match="stack"):
-        aggregate.fit_bradley_terry_batch(np.ones((3, 3)))
 
 
 def test_interval_brackets_the_full_data_fit_and_is_deterministic():
@@ -189,12 +158,6 @@ def test_ceval_global_scores_match_appendix_c1(ceval_quality):
     ours = gvp.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
     pd.testing.assert_frame_equal(own, ours)
     assert published.item("gvp", "table7")["matrix"][0][3] != own.loc["ed", "bt"]
-
-
-def test_rank_changes_count_models_off_their_reference_position():
-    reference = np.array([0.5, 0.3, 0.2])
-    np.testing.assert_array_equal(sweeps.rank_changes(np.array([[0.6, 0.3, 0.1], [0.2, 0.3, 0.5],
-                                                                [0.3, 0.5, 0.2]]), reference), [0, 2, 2])
 
 
 def test_stability_curve_settles_as_comparisons_grow():
@@ -321,40 +284,8 @@ def test_ap_versus_paper_lists_every_measure_with_the_papers_bt_interval():
 
 
 def _toy_judgments():
-    return sweeps.judgments(["a", "a", "b", "c", "a", "b"], ["b", "b", "c", "a", "c", "a"],
-                            ["left", "tie", "right", "left", "right", "left"])
-
-
-def test_judgment_win_matrices_equal_a_loop_with_ties_as_half():
-    j = _toy_judgments()
-    assert j.models == ("a", "b", "c") and j.outcome.tolist() == [1, 0, -1, 1, -1, 1]
-    rng = np.random.default_rng(3)
-    weights = rng.integers(0, 3, (4, len(j))).astype(float)
-    mask = rng.random((4, len(j))) < 0.4
-    got = sweeps.judgment_win_matrices(j, weights, mask)
-    for t in range(4):
-        expected = np.zeros((3, 3))
-        for k in range(len(j)):
-            a, b, o = j.left[k], j.right[k], 0 if mask[t, k] else j.outcome[k]
-            if o == 0:
-                expected[a, b] += 0.5 * weights[t, k]
-                expected[b, a] += 0.5 * weights[t, k]
-            else:
-                w, v = (a, b) if o == 1 else (b, a)
-                expected[w, v] += weights[t, k]
-        np.testing.assert_allclose(got[t], expected)
-    np.testing.assert_allclose(sweeps.judgment_win_matrices(j, weights)[0].sum(), weights[0].sum())
-
-
-def test_judgments_reject_bad_input():
-    with pytest.raises(ValueError, match="winner must be"):
-        sweeps.judgments(["a"], ["b"], ["draw"])
-    with pytest.raises(ValueError, match="compare a model with itself"):
-        sweeps.judgments(["a"], ["a"], ["tie"])
-    with pytest.raises(ValueError, match="equal length"):
-        sweeps.judgments(["a", "b"], ["b"], ["tie"])
-    with pytest.raises(ValueError, match="weights must be"):
-        sweeps.judgment_win_matrices(_toy_judgments(), np.ones((2, 3)))
+    return comparisons.from_judgments(["a", "a", "b", "c", "a", "b"], ["b", "b", "c", "a", "c", "a"],
+                                      ["left", "tie", "right", "left", "right", "left"])
 
 
 def test_pair_bootstrap_keeps_each_pairs_count_and_is_deterministic():
@@ -366,20 +297,6 @@ def test_pair_bootstrap_keeps_each_pairs_count_and_is_deterministic():
         assert (w[:, members].sum(axis=1) == len(members)).all()
     assert (w == sweeps.pair_bootstrap_weights(j, 5, 50)).all()
     assert (w.sum(axis=1) == len(j)).all() and len({tuple(r) for r in w}) > 1
-
-
-def test_connected_flags_split_comparison_graphs():
-    wins = np.zeros((2, 4, 4))
-    wins[:, 0, 1] = wins[:, 2, 3] = 1
-    wins[1, 1, 2] = 1
-    assert sweeps.connected(wins).tolist() == [False, True]
-    # strongly connected only when every model both wins and loses along some chain
-    assert sweeps.connected(wins, strong=True).tolist() == [False, False]
-    cycle = np.zeros((1, 3, 3))
-    cycle[0, 0, 1] = cycle[0, 1, 2] = cycle[0, 2, 0] = 1
-    assert sweeps.connected(cycle, strong=True).tolist() == [True]
-    cycle[0, 2, 0] = 0
-    assert sweeps.connected(cycle, strong=True).tolist() == [False] and sweeps.connected(cycle).tolist() == [True]
 
 
 @needs_mirror

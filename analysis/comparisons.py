@@ -1,0 +1,204 @@
+"""One form for every kind of pairwise evidence: weighted pairs of systems with an outcome, ties explicit.
+
+A score matrix (Peyrard et al. 2021: every pair compared on every test instance), a list of judgments (llmfao, an
+arena or LLM-judge file: ``model_a, model_b, winner``), bootstrap resamples and sampled trials (Levtsov & Ustalov
+2025, Secs. 6-7) all become :class:`Comparisons`: row k says that ``systems[left[k]]`` met ``systems[right[k]]``
+``weight[k]`` times with ``outcome[k]`` (+1 left won, -1 right won, 0 a tie). Rows belong to *units* (a test
+instance, a judgment): resampling reweights units, never single rows, so an instance's comparisons stay together.
+
+:func:`win_matrices` is the one builder of Bradley-Terry win matrices from them, under one tie vocabulary (:data:`TIES`):
+``"half"`` (a tie is half a win for each system, the default everywhere), ``"drop"`` (a tie is no comparison),
+``"loss"`` (a tie is a win for the right-hand, i.e. later, system: what the BT-eval code of Peyrard et al. did;
+use it only to reproduce that paper), or a number w in [0, 1]: a tie credits w wins to each side (evalica's
+``tie_weight``; 0.5 is ``"half"``, 0 is ``"drop"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from .validation import check_scores, real_array
+
+#: Tie policies by name: the share of a tied comparison credited to (left, right).
+TIES = {"half": (0.5, 0.5), "drop": (0.0, 0.0), "loss": (0.0, 1.0)}
+#: What a tie is when none is named.
+DEFAULT_TIES = "half"
+
+
+def tie_credit(ties) -> tuple[float, float]:
+    """(left share, right share) of a tie under ``ties``: a name of :data:`TIES` or a number w in [0, 1] (w each)."""
+    if isinstance(ties, str):
+        if ties not in TIES:
+            raise ValueError(f"unknown tie policy {ties!r}; expected one of {list(TIES)} or a number in [0, 1]")
+        return TIES[ties]
+    if isinstance(ties, Real) and not isinstance(ties, bool) and 0 <= float(ties) <= 1:
+        return float(ties), float(ties)
+    raise ValueError(f"unknown tie policy {ties!r}; expected one of {list(TIES)} or a number in [0, 1]")
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """Pairwise evidence (see the module docstring). ``unit[k]`` is the unit (0 .. ``n_units`` - 1) row k belongs
+    to; bootstrap and subsampling weights are given per unit."""
+
+    systems: tuple[str, ...]
+    left: np.ndarray  # int64 system index
+    right: np.ndarray  # int64 system index, != left
+    outcome: np.ndarray  # int8: +1 left won, -1 right won, 0 tie
+    weight: np.ndarray  # float64 >= 0
+    unit: np.ndarray  # int64 in [0, n_units)
+    n_units: int
+
+    def __len__(self) -> int:
+        return len(self.outcome)
+
+    def tie_share(self) -> float:
+        """Share of the (weighted) comparisons that are ties."""
+        total = self.weight.sum()
+        return float(self.weight[self.outcome == 0].sum() / total) if total else float("nan")
+
+    def pair_counts(self) -> pd.Series:
+        """Weighted comparisons per unordered pair of system indices (pairs never compared are absent)."""
+        a, b = np.minimum(self.left, self.right), np.maximum(self.left, self.right)
+        counts = pd.Series(self.weight, index=pd.MultiIndex.from_arrays([a, b])).groupby(level=[0, 1]).sum()
+        return counts[counts > 0]
+
+
+_CHUNK_ELEMENTS = 1 << 22  # bound the instances x systems x systems boolean block to a few MB
+
+
+def comparison_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Strict-win and tie counts between all columns of a (instances x systems) float array.
+
+    Returns ``(wins, ties)``, both (systems x systems) int64: ``wins[i, j]`` is the number of instances on which
+    system i scores strictly higher than system j, ``ties[i, j]`` the number on which they are equal (diagonal 0).
+    Vectorised by broadcasting over blocks of instances; no Python loop over instances or pairs.
+    """
+    n_instances, n_systems = values.shape
+    by_system = np.ascontiguousarray(values.T)  # reduce over the contiguous instance axis
+    wins = np.zeros((n_systems, n_systems), dtype=np.int64)
+    block = max(1, _CHUNK_ELEMENTS // max(1, n_systems * n_systems))
+    for start in range(0, n_instances, block):
+        part = by_system[:, start : start + block]
+        wins += np.count_nonzero(part[:, None, :] > part[None, :, :], axis=2)
+    # every instance is a win, a loss or a tie for each pair, so ties need no second comparison
+    ties = n_instances - wins - wins.T
+    np.fill_diagonal(ties, 0)
+    return wins, ties
+
+
+def _make(systems, left, right, outcome, weight=None, unit=None, n_units=None) -> Comparisons:
+    left = np.asarray(left, dtype=np.int64)
+    right = np.asarray(right, dtype=np.int64)
+    outcome = np.asarray(outcome, dtype=np.int8)
+    weight = np.ones(len(left)) if weight is None else np.asarray(weight, dtype=np.float64)
+    if unit is None:
+        unit, n_units = np.arange(len(left), dtype=np.int64), len(left)
+    return Comparisons(tuple(systems), left, right, outcome, weight, np.asarray(unit, dtype=np.int64), int(n_units))
+
+
+def from_scores(scores: pd.DataFrame, *, by_instance: bool = False) -> Comparisons:
+    """Every pair of systems compared on every test instance of a score matrix (rows instances, columns systems;
+    higher is better), the pair's earlier column on the left.
+
+    By default the comparisons are counted: three rows per pair (left wins, tie, right wins) weighted by their
+    numbers of instances (:func:`counted`). With ``by_instance``, one row per (instance, pair) with weight 1 and
+    the instance as its unit, for resampling instances (:func:`win_matrices` with per-instance weights)."""
+    values = check_scores(scores)
+    systems = tuple(map(str, scores.columns))
+    i, j = np.triu_indices(values.shape[1], 1)
+    if by_instance:
+        n = len(values)
+        outcome = np.sign(values[:, i] - values[:, j]).astype(np.int8)  # (instances, pairs)
+        return _make(systems, np.tile(i, n), np.tile(j, n), outcome.ravel(),
+                     unit=np.repeat(np.arange(n), len(i)), n_units=n)
+    wins, ties = comparison_counts(values)
+    return counted(systems, np.column_stack([i, j]), wins[i, j], ties[i, j], wins[j, i])
+
+
+def counted(systems, pairs, left_wins, ties, right_wins) -> Comparisons:
+    """Counted comparisons: for each row ``(a, b)`` of ``pairs`` (system indices), three rows (a wins, tie, b wins)
+    weighted by the given counts, each row its own unit (so that many trials' counts can also be given as
+    (trials x 3·pairs) ``weights`` to :func:`win_matrices`, with unit counts here)."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    p = len(pairs)
+    counts = np.column_stack([np.asarray(c, dtype=np.float64).reshape(p) for c in (left_wins, ties, right_wins)])
+    return _make(systems, np.repeat(pairs[:, 0], 3), np.repeat(pairs[:, 1], 3), np.tile([1, 0, -1], p),
+                 counts.ravel())
+
+
+def from_judgments(left, right, winner, weight=None) -> Comparisons:
+    """One row (and unit) per judgment from equal-length sequences: the two systems' names and ``winner`` in
+    {"left", "right", "tie"}; optional non-negative ``weight`` per judgment. Systems are sorted by name."""
+    left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
+    if not len(left) == len(right) == len(winner) or not len(left):
+        raise ValueError("left, right and winner must be non-empty and of equal length")
+    bad = set(winner) - {"left", "right", "tie"}
+    if bad:
+        raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
+    if (left == right).any():
+        raise ValueError(f"{int((left == right).sum())} judgments compare a system with itself")
+    if weight is not None:
+        weight = real_array(weight, "weight")
+        if weight.shape != (len(left),) or not np.isfinite(weight).all() or (weight < 0).any():
+            raise ValueError("weight must hold one finite non-negative number per judgment")
+    systems = tuple(sorted(set(map(str, left)) | set(map(str, right))))
+    code = {m: k for k, m in enumerate(systems)}
+    outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
+    return _make(systems, [code[str(m)] for m in left], [code[str(m)] for m in right], outcome, weight)
+
+
+def _credit_matrix(c: Comparisons, ties, as_tie: bool) -> sparse.csr_matrix:
+    """(units x systems²) credit: entry (u, a·n + b) = wins credited to a over b by unit u's comparisons, each row's
+    ``weight`` times; with ``as_tie`` every comparison counts as a tie."""
+    n = len(c.systems)
+    left_share, right_share = tie_credit(ties)
+    tie = np.ones(len(c), bool) if as_tie else c.outcome == 0
+    to_left = np.where(tie, left_share, (c.outcome > 0).astype(float)) * c.weight
+    to_right = np.where(tie, right_share, (c.outcome < 0).astype(float)) * c.weight
+    rows = np.concatenate([c.unit, c.unit])
+    cells = np.concatenate([c.left * n + c.right, c.right * n + c.left])
+    data = np.concatenate([to_left, to_right])
+    return sparse.csr_matrix((data, (rows, cells)), shape=(c.n_units, n * n))
+
+
+def win_matrices(c: Comparisons, ties=DEFAULT_TIES, weights=None, tie_mask=None) -> np.ndarray:
+    """(trials x systems x systems) Bradley-Terry win matrices: ``[t, a, b]`` = the (possibly fractional) number of
+    comparisons a won against b in trial t, ties credited by ``ties`` (see :func:`tie_credit`).
+
+    ``weights`` (trials x units) multiply each unit's comparisons in each trial (bootstrap counts, a 0/1
+    subsample); default: one trial with every unit once. ``tie_mask`` (same shape, boolean) turns every comparison
+    of a unit into a tie in that trial (synthetic ties, Levtsov & Ustalov Fig. 1)."""
+    n = len(c.systems)
+    if weights is None:
+        weights = np.ones((1, c.n_units))
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.ndim != 2 or weights.shape[1] != c.n_units:
+        raise ValueError(f"weights must be (trials x {c.n_units} units), got shape {weights.shape}")
+    real = _credit_matrix(c, ties, as_tie=False)
+    if tie_mask is None:
+        flat = (real.T @ weights.T).T
+    else:
+        tie_mask = np.asarray(tie_mask, dtype=bool)
+        if tie_mask.shape != weights.shape:
+            raise ValueError(f"tie_mask must have the shape of weights {weights.shape}, got {tie_mask.shape}")
+        flat = (real.T @ (weights * ~tie_mask).T).T + (_credit_matrix(c, ties, True).T @ (weights * tie_mask).T).T
+    return np.asarray(flat).reshape(-1, n, n)
+
+
+def win_matrix(c: Comparisons, ties=DEFAULT_TIES) -> np.ndarray:
+    """The (systems x systems) win matrix of every comparison once: :func:`win_matrices`' single trial, summed
+    directly (equal to it, tested)."""
+    n = len(c.systems)
+    left_share, right_share = tie_credit(ties)
+    tie = c.outcome == 0
+    to_left = np.where(tie, left_share, (c.outcome > 0).astype(float)) * c.weight
+    to_right = np.where(tie, right_share, (c.outcome < 0).astype(float)) * c.weight
+    flat = np.bincount(c.left * n + c.right, weights=to_left, minlength=n * n)
+    flat += np.bincount(c.right * n + c.left, weights=to_right, minlength=n * n)
+    return flat.reshape(n, n)

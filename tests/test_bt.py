@@ -1,0 +1,182 @@
+"""The one Bradley-Terry core (analysis.bt): golden cases through every path that fits BT, batch = one by one,
+degenerate and disconnected inputs reported in the result, bad input named."""
+
+import warnings
+
+import evalica
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis import aggregate, bt, compare, comparisons, sweeps
+
+SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
+
+#: Golden cases (choix's idea): win matrices with strengths solved to 1e-12 by an independent solver (evalica's
+#: Newman iteration, tolerance 1e-13), which every path must reproduce.
+GOLDEN = {
+    "two systems 3-1": (np.array([[0, 3], [1, 0]], float), [0.75, 0.25]),
+    "three in a cycle": (np.array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], float), [1 / 3, 1 / 3, 1 / 3]),
+}
+
+
+def _evalica(wins: np.ndarray) -> np.ndarray:
+    n = len(wins)
+    i, j = np.nonzero(wins * ~np.eye(n, dtype=bool))
+    result = evalica.bradley_terry(i, j, [evalica.Winner.X] * len(i), index=pd.Index(range(n)), weights=wins[i, j],
+                                   tolerance=1e-13, limit=100_000)
+    s = result.scores.sort_index().to_numpy()
+    return s / s.sum()
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_golden_cases_through_every_path(name):
+    wins, expected = GOLDEN[name]
+    np.testing.assert_allclose(_evalica(wins), expected, atol=1e-9)
+    tight = dict(tol=1e-20, max_iter=100_000)
+    n = len(wins)
+    names = [f"s{k}" for k in range(n)]
+    # 1. the core on the matrix, alone and inside a stack
+    np.testing.assert_allclose(bt.fit(wins, **tight).strengths[0], expected, atol=1e-9)
+    np.testing.assert_allclose(bt.fit(np.stack([wins, wins.T]), **tight).strengths[0], expected, atol=1e-9)
+    # 2. as judgments (one per game, the llmfao / arena path)
+    i, j = np.nonzero(wins)
+    reps = wins[i, j].astype(int)
+    judged = comparisons.from_judgments(np.repeat(np.array(names)[i], reps), np.repeat(np.array(names)[j], reps),
+                                        ["left"] * reps.sum())
+    np.testing.assert_allclose(bt.fit(comparisons.win_matrix(judged), **tight).strengths[0], expected, atol=1e-9)
+    # 3. as a score matrix: each game one instance on which the winner scores 1 and the loser 0, others tied
+    rows = []
+    for a, b, r in zip(i, j, reps):
+        for _ in range(r):
+            row = np.full(n, 0.5)
+            row[a], row[b] = 1.0, 0.0
+            rows.append(row)
+    if n == 2:  # only a two-system matrix has no third system to tie with
+        scores = pd.DataFrame(rows, columns=names)
+        np.testing.assert_allclose(aggregate.bradley_terry(scores, **tight), expected, atol=1e-9)
+        m = sweeps.matches(scores)
+        np.testing.assert_allclose(sweeps.bradley_terry_trials(m, 0, 3, tol=1e-20)[2], expected, atol=1e-9)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**31), st.integers(2, 7), st.integers(1, 40))
+def test_a_stack_equals_its_trials_fitted_one_by_one_bit_for_bit(seed, k, trials):
+    rng = np.random.default_rng(seed)
+    wins = rng.integers(1, 30, (trials, k, k)) + 0.5 * rng.integers(0, 4, (trials, k, k))
+    batch = bt.fit(wins)
+    for t in range(trials):
+        one = bt.fit(wins[t])
+        assert batch.strengths[t].tobytes() == one.strengths[0].tobytes()
+        assert batch.iterations[t] == one.iterations[0]
+
+
+def test_compare_bootstrap_equals_a_fit_per_resample():
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, 4, (40, 4)).astype(float)
+    idx = rng.integers(0, 40, (6, 40))
+    stacked = compare._bootstrap_bt(values, idx, "half")
+    for r, rows in enumerate(idx):
+        one = aggregate.bradley_terry(pd.DataFrame(values[rows]), ties="half")
+        assert stacked[r].tobytes() == one.to_numpy().tobytes()
+
+
+def test_degenerate_trials_are_named_in_the_result_not_warned():
+    wins = np.array([[[0, 3.0, 1], [1, 0, 1], [1, 1, 0]],
+                     [[0, 2.0, 2], [0, 0, 1], [0, 1, 0]],  # system 0 never loses: no finite MLE
+                     [[0, 2.0, 1], [0, 0, 0], [1, 1, 0]]])  # system 1 never wins: strength exactly 0, still finite
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = bt.fit(wins, systems=["x", "y", "z"])
+    assert result.degenerate.tolist() == [False, True, False]
+    assert result.never_lose[1] == (("x",),) and result.never_win[1] == (("y", "z"),)
+    assert result.strengths[1, 0] > 0.99 and result.strengths[2, 1] == 0.0
+    assert result.converged.all() and (result.iterations > 0).all()
+    assert bt.finite(wins).tolist() == [True, False, False]
+
+
+def test_disconnected_comparisons_raise_naming_the_groups_and_the_trial():
+    apart = np.zeros((2, 4, 4))
+    apart[:, 0, 1] = apart[:, 1, 0] = apart[:, 2, 3] = apart[:, 3, 2] = 1
+    apart[0, 1, 2] = 1
+    with pytest.raises(ValueError, match=r"trial 1: the comparison graph is disconnected.*\[\['0', '1'\], \['2', '3'\]\]"):
+        bt.fit(apart)
+    assert bt.components(apart[1]) == [[0, 1], [2, 3]]
+
+
+def test_bad_win_matrices_are_refused():
+    with pytest.raises(ValueError, match="square"):
+        bt.fit(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="non-negative"):
+        bt.fit(np.array([[0, -1], [1, 0]]))
+    with pytest.raises(ValueError, match="finite"):
+        bt.fit(np.array([[0.0, np.inf], [1.0, 0.0]]))
+    with pytest.raises(ValueError, match="2 system names for 3 systems"):
+        bt.fit(np.ones((3, 3)), systems=["a", "b"])
+
+
+def test_max_iter_flags_the_trial_and_warns_once():
+    wins = np.array([[0, 5, 1], [1, 0, 7], [6, 2, 0]], dtype=float)
+    with pytest.warns(bt.ConvergenceWarning, match="did not converge"):
+        result = bt.fit(wins, tol=1e-30, max_iter=3)
+    assert result.iterations.tolist() == [3] and result.converged.tolist() == [False]
+    assert np.isfinite(result.strengths).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert bt.fit(wins).converged.all()
+
+
+# -- Bradley-Terry without a finite maximum-likelihood estimate, through the score-matrix path -----------------------
+
+def test_bt_names_a_system_that_never_loses():
+    never_loses = pd.DataFrame({"a": [3.0, 3.0, 3.0], "b": [1.0, 2.0, 1.0], "c": [2.0, 1.0, 0.0]})
+    strengths = aggregate.bradley_terry(never_loses)
+    assert strengths.attrs["fit"].never_lose == ((("a",),),)
+    assert strengths.idxmax() == "a"
+
+
+def test_bt_under_drop_names_a_group_that_never_wins():
+    # c and d beat each other but never a or b once ties are dropped; with ties as half wins they do
+    scores = pd.DataFrame({"a": [2.0, 1.0, 2.0], "b": [1.0, 2.0, 1.0], "c": [0.0, 0.0, 1.0], "d": [0.0, 1.0, 0.0]})
+    assert aggregate.bradley_terry(scores, ties="drop").attrs["fit"].never_win == ((("c", "d"),),)
+    assert not aggregate.bradley_terry(scores, ties="half").attrs["fit"].degenerate.any()
+
+
+def test_bt_single_winless_system_gets_exactly_zero_and_is_not_degenerate():
+    scores = pd.DataFrame({"a": [2.0, 1.0, 2.0], "b": [1.0, 2.0, 1.0], "c": [0.0, 0.0, 0.0]})
+    loose = aggregate.bradley_terry(scores, tol=1e-6)
+    tight = aggregate.bradley_terry(scores, tol=1e-14)
+    two = aggregate.bradley_terry(scores[["a", "c"]])
+    assert not loose.attrs["fit"].degenerate.any()
+    assert loose["c"] == tight["c"] == 0.0
+    assert tight[["a", "b"]].tolist() == pytest.approx([2 / 3, 1 / 3], abs=1e-6)  # a beat b 2-1: the fit without c
+    assert loose[["a", "b"]].tolist() == pytest.approx([2 / 3, 1 / 3], abs=5e-3)
+    assert two.tolist() == [1.0, 0.0]
+
+
+def test_degenerate_result_does_not_depend_on_tol_for_the_order():
+    wins = np.array([[0, 3, 3], [0, 0, 2], [0, 1, 0]], dtype=float)  # system 0 never loses
+    loose, tight = bt.fit(wins, tol=1e-6), bt.fit(wins, tol=1e-14)
+    assert loose.degenerate.all() and tight.degenerate.all()
+    assert np.argsort(-loose.strengths[0]).tolist() == np.argsort(-tight.strengths[0]).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("max_iter", [0, -1, 2.5, "10"])
+def test_bt_max_iter_must_be_a_positive_integer(max_iter):
+    with pytest.raises(ValueError, match="max_iter"):
+        aggregate.bradley_terry(SCORES, max_iter=max_iter)
+
+
+@pytest.mark.parametrize("tol", [0.0, -1e-9, float("nan"), "x"])
+def test_bt_tol_must_be_positive(tol):
+    with pytest.raises(ValueError, match="tol"):
+        aggregate.bradley_terry(SCORES, tol=tol)
+
+
+def test_the_series_carries_its_fit():
+    result = aggregate.bradley_terry(SCORES)
+    fit = result.attrs["fit"]
+    assert fit.systems == ("a", "b", "c") and fit.strengths[0].tobytes() == result.to_numpy().tobytes()
+    pd.testing.assert_series_equal(fit.series(), result, check_names=False)

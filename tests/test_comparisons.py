@@ -1,0 +1,144 @@
+"""One form of pairwise evidence (analysis.comparisons): score matrices, judgments, counts and resamples become the
+same weighted comparisons, and one builder makes every win matrix under one tie vocabulary."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from analysis import comparisons
+from analysis.comparisons import comparison_counts, from_judgments, from_scores, win_matrices, win_matrix
+from tests.helpers import random_scores
+from tests.strategies import score_matrices
+
+
+def test_win_matrix_under_each_tie_policy_on_a_hand_case():
+    # a beats b on 3 instances, b beats a on 1, 2 ties
+    scores = pd.DataFrame({"a": [2, 2, 2, 0, 1, 1], "b": [1, 1, 1, 1, 1, 1]}, dtype=float)
+    c = from_scores(scores)
+    np.testing.assert_array_equal(win_matrix(c, "half"), [[0, 4], [2, 0]])
+    np.testing.assert_array_equal(win_matrix(c, "drop"), [[0, 3], [1, 0]])
+    np.testing.assert_array_equal(win_matrix(c, "loss"), [[0, 3], [3, 0]])  # a tie is a win for the later column
+    np.testing.assert_array_equal(win_matrix(c, 0.25), [[0, 3.5], [1.5, 0]])
+    assert c.tie_share() == pytest.approx(2 / 6)
+
+
+@pytest.mark.parametrize("bad", ["draw", "split", -0.1, 1.5, True, None])
+def test_unknown_tie_policies_are_named(bad):
+    with pytest.raises(ValueError, match="unknown tie policy"):
+        comparisons.tie_credit(bad)
+
+
+@given(score_matrices())
+def test_counted_by_instance_and_loop_agree(scores):
+    values = scores.to_numpy()
+    n = values.shape[1]
+    expected = {ties: np.zeros((n, n)) for ties in ("half", "drop", "loss")}
+    for row in values:
+        for a in range(n):
+            for b in range(a + 1, n):
+                if row[a] > row[b]:
+                    for m in expected.values():
+                        m[a, b] += 1
+                elif row[a] < row[b]:
+                    for m in expected.values():
+                        m[b, a] += 1
+                else:
+                    expected["half"][a, b] += 0.5
+                    expected["half"][b, a] += 0.5
+                    expected["loss"][b, a] += 1
+    counted, per_instance = from_scores(scores), from_scores(scores, by_instance=True)
+    for ties, m in expected.items():
+        np.testing.assert_array_equal(win_matrix(counted, ties), m)
+        np.testing.assert_array_equal(win_matrix(per_instance, ties), m)
+        np.testing.assert_array_equal(win_matrices(per_instance, ties)[0], m)
+
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(2, 7)), elements=st.integers(0, 4).map(float)))
+def test_counts_equal_brute_force(values):
+    wins, ties = comparison_counts(values)
+    n = values.shape[1]
+    for i in range(n):
+        for j in range(n):
+            assert wins[i, j] == sum(values[r, i] > values[r, j] for r in range(len(values)))
+            if i != j:
+                assert ties[i, j] == sum(values[r, i] == values[r, j] for r in range(len(values)))
+    assert np.all(np.diag(ties) == 0)
+    off = ~np.eye(n, dtype=bool)
+    assert np.all((wins + wins.T + ties)[off] == len(values))
+
+
+def test_counts_are_chunked_without_changing_results(monkeypatch):
+    values = random_scores(np.random.default_rng(0), 500, 9, levels=3).to_numpy()
+    expected = comparison_counts(values)
+    monkeypatch.setattr(comparisons, "_CHUNK_ELEMENTS", 81 * 7)  # 7 instances per block
+    got = comparison_counts(values)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+
+
+def test_comparison_counts_equal_a_loop():
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 3, (50, 4)).astype(float)
+    wins, ties = comparison_counts(values)
+    for a in range(4):
+        for b in range(4):
+            if a != b:
+                assert wins[a, b] == (values[:, a] > values[:, b]).sum()
+                assert ties[a, b] == (values[:, a] == values[:, b]).sum()
+
+
+def _toy():
+    return from_judgments(["a", "a", "b", "c", "a", "b"], ["b", "b", "c", "a", "c", "a"],
+                          ["left", "tie", "right", "left", "right", "left"])
+
+
+def test_weighted_win_matrices_with_tie_masks_equal_a_loop():
+    j = _toy()
+    assert j.systems == ("a", "b", "c") and j.outcome.tolist() == [1, 0, -1, 1, -1, 1]
+    rng = np.random.default_rng(3)
+    weights = rng.integers(0, 3, (4, len(j))).astype(float)
+    mask = rng.random((4, len(j))) < 0.4
+    got = win_matrices(j, "half", weights, mask)
+    for t in range(4):
+        expected = np.zeros((3, 3))
+        for k in range(len(j)):
+            a, b, o = j.left[k], j.right[k], 0 if mask[t, k] else j.outcome[k]
+            if o == 0:
+                expected[a, b] += 0.5 * weights[t, k]
+                expected[b, a] += 0.5 * weights[t, k]
+            else:
+                w, v = (a, b) if o == 1 else (b, a)
+                expected[w, v] += weights[t, k]
+        np.testing.assert_allclose(got[t], expected)
+    np.testing.assert_allclose(win_matrices(j, "half", weights)[0].sum(), weights[0].sum())
+
+
+def test_instance_weights_move_an_instances_comparisons_together():
+    scores = pd.DataFrame({"a": [1.0, 0.0, 2.0], "b": [0.0, 1.0, 2.0], "c": [2.0, 2.0, 0.0]})
+    c = from_scores(scores, by_instance=True)
+    twice_first = win_matrices(c, "half", np.array([[2.0, 0.0, 1.0]]))[0]
+    np.testing.assert_array_equal(twice_first, win_matrix(from_scores(scores.iloc[[0, 0, 2]])))
+
+
+def test_judgment_weights_are_counted():
+    weighted = from_judgments(["a", "b"], ["b", "a"], ["left", "tie"], weight=[3.0, 2.0])
+    np.testing.assert_array_equal(win_matrix(weighted), [[0, 4], [1, 0]])
+    assert weighted.tie_share() == pytest.approx(2 / 5)
+
+
+def test_bad_judgments_and_weights_are_named():
+    with pytest.raises(ValueError, match="winner must be"):
+        from_judgments(["a"], ["b"], ["draw"])
+    with pytest.raises(ValueError, match="compare a system with itself"):
+        from_judgments(["a"], ["a"], ["tie"])
+    with pytest.raises(ValueError, match="equal length"):
+        from_judgments(["a", "b"], ["b"], ["tie"])
+    with pytest.raises(ValueError, match="weight must hold"):
+        from_judgments(["a"], ["b"], ["tie"], weight=[-1.0])
+    with pytest.raises(ValueError, match="weights must be"):
+        win_matrices(_toy(), "half", np.ones((2, 3)))
+    with pytest.raises(ValueError, match="tie_mask must have"):
+        win_matrices(_toy(), "half", np.ones((2, 6)), np.ones((1, 6), bool))
