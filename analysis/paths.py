@@ -43,15 +43,10 @@ def processed_dir() -> Path:
     return repo_root() / "data" / "processed"
 
 
-OUTPUT_ENV = "ANALYSIS_OUTPUT_ROOT"
-
-
 def output_root(root: str | os.PathLike | None = None) -> Path:
-    """Where a chapter's artefacts go: ``root`` if given; else ``$ANALYSIS_OUTPUT_ROOT``, which the batch runner
-    sets to the run's staging folder; else ``scratch/`` in the repository. So a notebook run by hand (papermill,
-    Jupyter) never writes into ``book/_generated``, whose files only the runner replaces, all at once."""
+    """Where a chapter's artefacts go: ``root`` if given (the batch runner passes the run's staging folder as the
+    notebook's ``output_root`` parameter); else ``scratch/`` in the repository. So a notebook run by hand
+    (papermill, Jupyter) never writes into ``book/_generated``, whose files only the runner replaces, all at once."""
     if root:
         return Path(root)
-    if env := os.environ.get(OUTPUT_ENV):
-        return Path(env)
     return scratch_dir()

@@ -4,7 +4,7 @@ Each chapter is a Jupytext percent-format notebook ``notebooks/<chapter>.py``. T
 and executes it with papermill under a profile (:mod:`analysis.profiles`).
 
 A chapter's outputs change all at once or not at all. Each run writes into its own staging folder
-(``<root>/.staging/<chapter>.<pid>.<random>/``, handed to the notebook through ``$ANALYSIS_OUTPUT_ROOT``); only
+(``<root>/.staging/<chapter>.<pid>.<random>/``, handed to the notebook as its ``output_root`` parameter); only
 when the notebook succeeds are its artefacts (``<root>/<chapter>/``) and executed notebook
 (``<root>/notebooks/<chapter>.ipynb``) swapped in, and the manifest (``<root>/manifest.json``) updated to the
 checksums now on disk. A failing chapter keeps its last good outputs; its executed notebook goes to
@@ -15,7 +15,6 @@ against the manifest. ``<root>`` is ``book/_generated`` unless ``output_root`` s
 
 from __future__ import annotations
 
-import ast
 import fcntl
 import json
 import os
@@ -31,7 +30,8 @@ from pathlib import Path
 
 from . import __version__
 from .files import atomic_write, pid_alive, remove_stale_partials, sha256_file
-from .paths import OUTPUT_ENV, generated_dir, notebooks_dir
+from .notebooks import _parameters_source, notebook_parameters
+from .paths import generated_dir, notebooks_dir
 from .processes import process_pool
 from .profiles import PROFILES, parameters_for
 
@@ -62,55 +62,6 @@ def discover(only: list[str] | None = None) -> list[str]:
             raise ValueError(f"no chapter matches {want!r}; chapters: {chapters}")
         picked.extend(h for h in hits if h not in picked)
     return picked
-
-
-def _parameters_source(nb) -> str | None:
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            return cell.source
-    return None
-
-
-def notebook_parameters(nb) -> dict:
-    """The parameters a notebook declares in its cell tagged ``parameters``: {name: default} in order (a default
-    that is not a literal is kept as its source text); empty if there is no such cell."""
-    source = _parameters_source(nb)
-    if source is None:
-        return {}
-    values = {}
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            try:
-                values[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                values[node.targets[0].id] = ast.get_source_segment(source, node.value)
-    return values
-
-
-def chapter_parameters(chapter: str) -> dict:
-    """:func:`notebook_parameters` of ``notebooks/<chapter>.py``."""
-    import jupytext
-
-    return notebook_parameters(jupytext.read(notebooks_dir() / f"{chapter}.py"))
-
-
-def notebook_stats(path) -> dict:
-    """Lines of a Jupytext notebook a reader sees: non-blank ``code`` and ``markdown`` lines, and the longest
-    function defined in it (``longest_def``, in lines, with its name) -- the measures of a thin notebook."""
-    import jupytext
-
-    nb = jupytext.read(path)
-    counts = {"code": 0, "markdown": 0}
-    longest = (0, None)
-    for cell in nb.cells:
-        if cell.cell_type in counts:
-            counts[cell.cell_type] += sum(1 for line in cell.source.splitlines() if line.strip())
-        if cell.cell_type == "code":
-            for node in ast.walk(ast.parse(cell.source)):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    length = node.end_lineno - node.lineno + 1
-                    longest = max(longest, (length, node.name), key=lambda t: t[0])
-    return counts | {"longest_def": longest[0], "longest_def_name": longest[1]}
 
 
 STAGING = ".staging"
@@ -169,30 +120,23 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
     (root / STAGING).mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=root / STAGING, prefix=f"{chapter}.{os.getpid()}."))
     executed_path = stage / "notebook.ipynb"
-    saved_env = os.environ.get(OUTPUT_ENV)
     try:
         if not has_tag:
             raise ValueError(f"{source.name} has no cell tagged 'parameters' (# %% tags=[\"parameters\"])")
+        if "output_root" not in params:
+            raise ValueError(f"{source.name}'s parameters cell does not declare output_root")
         nbformat.write(nb, stage / "input.ipynb")
-        os.environ[OUTPUT_ENV] = str(stage)  # the kernel inherits it: the notebook writes into the stage
-        try:
-            papermill.execute_notebook(
-                stage / "input.ipynb",
-                executed_path,
-                parameters=injected,
-                kernel_name="python3",
-                cwd=str(notebooks_dir()),
-                progress_bar=False,
-                log_output=False,
-            )
-        finally:
-            if saved_env is None:
-                os.environ.pop(OUTPUT_ENV, None)
-            else:
-                os.environ[OUTPUT_ENV] = saved_env
+        papermill.execute_notebook(
+            stage / "input.ipynb",
+            executed_path,
+            parameters={**injected, "output_root": str(stage)},  # the notebook writes into the stage
+            kernel_name="python3",
+            cwd=str(notebooks_dir()),
+            progress_bar=False,
+            log_output=False,
+        )
         executed = nbformat.read(executed_path, as_version=4)
-        executed.metadata["papermill"]["input_path"] = f"notebooks/{chapter}.py"  # not the staging file names
-        executed.metadata["papermill"]["output_path"] = f"book/_generated/notebooks/{chapter}.ipynb"
+        _scrub_machine_paths(executed, chapter, stage)
         nbformat.write(executed, executed_path)
         with _manifest_lock(root):
             _publish(root, chapter, stage)
@@ -212,6 +156,22 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
         return run
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _scrub_machine_paths(nb, chapter: str, stage: Path) -> None:
+    """No path of this machine on the page: the staging folder handed in as ``output_root`` leaves the injected
+    parameters cell (which keeps the profile's own parameters, or goes when there are none) and papermill's record
+    names the repository's files, not the staging ones."""
+    nb.metadata["papermill"]["input_path"] = f"notebooks/{chapter}.py"
+    nb.metadata["papermill"]["output_path"] = f"book/_generated/notebooks/{chapter}.ipynb"
+    nb.metadata["papermill"]["parameters"].pop("output_root", None)
+    for cell in list(nb.cells):
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            kept = [line for line in cell.source.splitlines() if not line.startswith("output_root = ")]
+            if any(line.strip() and not line.startswith("#") for line in kept):
+                cell.source = "\n".join(kept)
+            else:
+                nb.cells.remove(cell)
 
 
 def _chapter_files(root: Path, chapter: str) -> dict[str, str]:

@@ -29,23 +29,22 @@
 # tables, not typed in.
 
 # %% tags=["parameters"]
-seed = 2021  # every random draw below comes from numpy.random.default_rng(seed)
+seed = 2021  # every random draw below comes from a stream named after its paper item, seeded by this
 n_per_type = 2000  # Appendix A.1: test instances drawn per instance type for each of the 120 pairings
 n_fig2 = 3000  # Fig. 2: test instances in each pairing plot
 n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical check
 output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %%
-import numpy as np
 from IPython.display import Markdown, display
 
 from analysis.chapters import why_pairing as ch
 from analysis.chapters.common import outputs
 from analysis.plotting import set_theme, show
+from analysis.streams import stream
 
 set_theme()
 out = outputs(ch, globals())  # checks the parameters first
-rng = np.random.default_rng(seed)
 
 
 # %% [markdown]
@@ -89,7 +88,7 @@ table2 = out.table(ch.table2_strengths(), "paired_table2_strengths")
 show(table2)
 
 # %%
-pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, rng), "paired_appA1_permutations", index=False)
+pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")), "paired_appA1_permutations", index=False)
 summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
 show(summary.T.rename(columns={0: "value"}))
 show(ch.pairings_examples(pairings))
@@ -117,7 +116,7 @@ display(
 # and a "hard" instance type), with *B* slightly better on average.
 
 # %% tags=["hide-input"]
-fig2_pairings = ch.fig2_pairings(n_fig2, rng)
+fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
 fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
 out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings")
 show(fig2_table)
@@ -134,7 +133,7 @@ show(fig2_table)
 # test-set sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
 
 # %% tags=["hide-input"]
-prop1 = out.table(ch.prop1_setups(n_prop1_setups, rng), "paired_prop1_setups", index=False)
+prop1 = out.table(ch.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
 prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
 show(prop1_summary)
 

@@ -58,6 +58,7 @@ from analysis.data import load_table, published
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
 from analysis.plotting import set_theme, show
+from analysis.streams import stream
 
 set_theme()
 # the sidecar lists the checksum of every input file of the table; its own checksum pins them all
@@ -108,7 +109,7 @@ display(Markdown(ch.degenerate_note({f"setups under ties={p!r}": per_setup[p] fo
 
 # %%
 PAIRS = ch.mechanism_pairs(ch.MECHANISMS)
-ours = {p: ch.summarise(per_setup[p], PAIRS, rng=np.random.default_rng(seed), n_resamples=n_resamples)
+ours = {p: ch.summarise(per_setup[p], PAIRS, rng=stream(seed, f"table1 {p}"), n_resamples=n_resamples)
         for p in ("loss", "half")}
 for p in ("loss", "half"):
     out.table(ours[p], f"paired_table4_ties-{p}")
@@ -153,7 +154,7 @@ display(Markdown(
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
-    table3_draws_frame = ch.fraction_subsamples(setups, table3_fraction, table3_draws, np.random.default_rng(seed + 3))
+    table3_draws_frame = ch.fraction_subsamples(setups, table3_fraction, table3_draws, stream(seed, "table3 draws"))
 table3 = ch.table3_side_by_side(table3_draws_frame, per_setup["loss"])
 out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]], "paired_table3_side_by_side",
           index=False)
@@ -176,7 +177,7 @@ display(Markdown(ch.table3_notes(table3)))
 
 # %% tags=["hide-input"]
 subsampled = ch.summarise(ch.per_setup_draw_means(table3_draws_frame), ch.TABLE1_PAIRS,
-                          rng=np.random.default_rng(seed), n_resamples=n_resamples)
+                          rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
 table1_readings = out.table(ch.side_by_side({"full test sets": ours["loss"],
                                              f"{table3_fraction:.0%} sub-samples": subsampled}, ch.TABLE1_PAIRS),
                             "paired_table1_readings")
@@ -197,12 +198,12 @@ display(table1_readings)
 
 # %%
 with timings.measure("Fig. 4 sub-samples (MEAN, MEDIAN, BT)"):
-    fig4 = ch.subsampled_disagreement(setups, subsample_sizes, n_subsamples, np.random.default_rng(seed))
-    fig4_paper = ch.paper_size_draws(setups, subsample_sizes, fig4_paper_draws, np.random.default_rng(seed + 4))
+    fig4 = ch.subsampled_disagreement(setups, subsample_sizes, n_subsamples, stream(seed, "fig4 subsamples"))
+    fig4_paper = ch.paper_size_draws(setups, subsample_sizes, fig4_paper_draws, stream(seed, "fig4 paper draws"))
 out.table(fig4, "paired_fig4_subsamples", index=False)
 out.table(fig4_paper, "paired_fig4_size_bt_eval_draws", index=False)
-fig4_summary = ch.fig4_summaries(fig4, rng=np.random.default_rng(seed), n_resamples=n_resamples)
-fig4_paper_summary = ch.fig4_summaries(fig4_paper, rng=np.random.default_rng(seed), n_resamples=n_resamples)["size"]
+fig4_summary = ch.fig4_summaries(fig4, rng=stream(seed, "fig4 intervals"), n_resamples=n_resamples)
+fig4_paper_summary = ch.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"), n_resamples=n_resamples)["size"]
 for by, frame in fig4_summary.items():
     out.table(frame, f"paired_fig4_by_{by}", index=False)
 display(Markdown(ch.degenerate_note({"sub-samples": fig4}) + " By test-set size: " + ", ".join(
@@ -266,8 +267,8 @@ out.figure(ch.plot_fig5(fig5_panels, alpha), "paired_fig5_bt_matrix")
 with timings.measure("Fig. 6 significance tests"):
     sig_pairs_paper, sig_matrix_paper = ch.paper_significance_draws(
         setups, n_draws=sig_paper_draws, fraction=table3_fraction, n_pairs=sig_paper_pairs,
-        rng=np.random.default_rng(seed + 2), alpha=alpha)
-    sig_pairs, sig_matrix = ch.significance_agreement(setups, rng=np.random.default_rng(seed),
+        rng=stream(seed, "fig6 paper draws"), alpha=alpha)
+    sig_pairs, sig_matrix = ch.significance_agreement(setups, rng=stream(seed, "fig6"),
                                                       max_pairs=sig_max_pairs, alpha=alpha)
 out.table(sig_pairs_paper, "paired_fig6_pvalues_bt_eval_draws", index=False)
 out.table(sig_matrix_paper, "paired_fig6_agreement_bt_eval_draws")
@@ -312,7 +313,7 @@ display(Markdown(
 
 # %%
 with timings.measure("App. F search (all triples)"):
-    iia, iia_examples = ch.iia_search(setups, iia_sizes, np.random.default_rng(seed + 1))
+    iia, iia_examples = ch.iia_search(setups, iia_sizes, stream(seed, "appF iia"))
 out.table(iia, "paired_appF_iia_per_setup", index=False)
 out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 iia_by_size = out.table(ch.iia_by_size(iia), "paired_appF_iia_by_size")

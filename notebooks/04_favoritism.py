@@ -34,7 +34,7 @@
 # * beyond the paper: an interval and a test for every Φ, and whether Φ measures favoritism or attenuation.
 
 # %% tags=["parameters"]
-seed = 2024  # the bootstrap and permutation draws come from numpy.random.default_rng(seed)
+seed = 2024  # the bootstrap and permutation draws come from a stream named after their item, seeded by this
 datasets = ["wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc"]  # favi_scores datasets
 n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ
 alpha = 0.05  # significance level of the win graphs' sign tests and of the test of Φ = 0
@@ -50,10 +50,10 @@ from analysis.chapters import favoritism as ch
 from analysis.chapters.common import Timings, outputs
 from analysis.data import load_table
 from analysis.plotting import set_theme, show
+from analysis.streams import stream
 
 set_theme()
 out = outputs(ch, globals())  # checks the parameters first
-rng = np.random.default_rng(seed)
 timings = Timings()
 with timings.measure("load the tables"):
     scores = load_table("favi_scores")
@@ -88,7 +88,7 @@ show(examples)
 
 # %%
 with timings.measure("all system pairs, with intervals and tests"):
-    pairs = ch.per_pair(scores, datasets, n_resamples=n_resamples, rng=rng)
+    pairs = ch.per_pair(scores, datasets, n_resamples=n_resamples, rng=stream(seed, "phi per pair"))
 out.table(pairs[ch.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
 out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
 table1 = out.table(ch.table1(scores, pairs), "favi_table1_data", index=False)

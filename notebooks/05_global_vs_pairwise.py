@@ -34,7 +34,7 @@
 # the paper's recommendations hold there. *What differs* at the end lists every number not reproduced and why.
 
 # %% tags=["parameters"]
-seed = 2025  # every sampled match set comes from numpy.random.default_rng(seed) (one stream per experiment)
+seed = 2025  # every sampled match set comes from a stream named after its paper item, seeded by this
 n_trials = 1000  # sampled match sets per BT interval and per tie probability (the paper: 1,000)
 tie_step = 0.01  # Fig. 1's grid of tie probabilities: 0 to 1 by this step
 penalised_share = 0.05  # share of each model's outputs that get a random long string appended (Sec. 6)
@@ -49,7 +49,6 @@ split_half_shares = [0.1, 0.2, 0.3, 0.4, 0.5]  # llmfao: share of the judgments 
 output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
 
 # %%
-import numpy as np
 from IPython.display import Markdown, display
 
 from analysis import sweeps
@@ -59,10 +58,10 @@ from analysis.chapters import gvp_llmfao as llm
 from analysis.chapters.common import Timings, outputs
 from analysis.data import load_table, published
 from analysis.plotting import set_theme, show
+from analysis.streams import stream
 
 set_theme()
 out = outputs(ch, globals())  # checks the parameters first
-streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(20)]
 timings = Timings()
 with timings.measure("load CEval, score every output"):
     texts, reference = ch.ceval_outputs(load_table("ceval"))
@@ -79,7 +78,7 @@ with timings.measure("load CEval, score every output"):
 
 # %%
 with timings.measure("Appendix C.1"):
-    scores = ch.global_scores(quality, rng=streams[0], n_trials=n_trials)
+    scores = ch.global_scores(quality, rng=stream(seed, "appC1 bt interval"), n_trials=n_trials)
 out.table(scores, "gvp_ceval_global_scores", index=False)
 c1 = out.table(ch.appendix_c1(scores), "gvp_appendix_c1")
 show(c1)
@@ -121,10 +120,10 @@ display(Markdown(
 
 # %%
 with timings.measure("Appendix C.2, Table 6"):
-    penalised = ch.penalise(texts, streams[1], share=penalised_share)
+    penalised = ch.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share)
     quality_penalised = ch.text_quality(penalised, reference)
     both = {name: quality[name].join(quality_penalised[name]) for name in quality}
-    scores_c2 = ch.global_scores(both, rng=streams[2], n_trials=n_trials)
+    scores_c2 = ch.global_scores(both, rng=stream(seed, "appC2 bt interval"), n_trials=n_trials)
 out.table(scores_c2, "gvp_appendix_c2", index=False)
 show(scores_c2.set_index("model"))
 table6 = out.table(ch.penalised_ap(scores_c2), "gvp_table6_penalised_ap")
@@ -140,7 +139,7 @@ display(Markdown(ch.table6_text(table6, scores_c2)))
 
 # %%
 with timings.measure("Fig. 1 tie sweep"):
-    sweep = ch.tie_sweep(quality["chrf"][list(ch.FIG1_MODELS)], ch.tie_grid(tie_step), rng=streams[3],
+    sweep = ch.tie_sweep(quality["chrf"][list(ch.FIG1_MODELS)], ch.tie_grid(tie_step), rng=stream(seed, "fig1 tie sweep"),
                          n_trials=n_trials)
 out.table(sweep, "gvp_fig1_tie_sweep", index=False)
 out.figure(ch.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep")
@@ -163,7 +162,7 @@ display(Markdown(ch.tie_sweep_text(sweep)))
 # %%
 with timings.measure("SST-5 Appendix B.1, Table 3"):
     baselines = load_table("sst5_baselines")
-    b1 = cls.appendix_b1(baselines, rng=streams[6], n_trials=n_trials)
+    b1 = cls.appendix_b1(baselines, rng=stream(seed, "appB1 bt interval"), n_trials=n_trials)
     gold, binary = cls.sst5_quality(baselines)
 out.table(b1, "gvp_appendix_b1_sst5")
 show(b1)
@@ -184,9 +183,9 @@ display(Markdown(cls.sst5_text(b1, sweeps.matches(gold).tie_share(), sweeps.matc
 
 # %%
 with timings.measure("SST-5 Appendix B.2, Table 5"):
-    b2 = cls.appendix_b2(baselines, rng=streams[7], n_trials=n_trials)
-    sst5_copies, sst5_ap = cls.sst5_copies(baselines, "binarized", rng=streams[8], n_trials=n_trials)
-    sst5_penalised, sst5_penalised_ap = cls.sst5_copies(baselines, "penalized", rng=streams[18], n_trials=n_trials)
+    b2 = cls.appendix_b2(baselines, rng=stream(seed, "appB2 bt interval"), n_trials=n_trials)
+    sst5_copies, sst5_ap = cls.sst5_copies(baselines, "binarized", rng=stream(seed, "table5 binarised"), n_trials=n_trials)
+    sst5_penalised, sst5_penalised_ap = cls.sst5_copies(baselines, "penalized", rng=stream(seed, "table5 penalised"), n_trials=n_trials)
 out.table(b2, "gvp_appendix_b2_sst5")
 show(b2)
 out.table(sst5_copies, "gvp_table5_sst5_binarised")
@@ -210,7 +209,7 @@ display(Markdown(cls.sst5_binarised_text(b2, b1, sst5_copies, table5)))
 # %%
 with timings.measure("binary stand-in: Appendix A.1, Table 2"):
     labels, binary_scores = cls.binary_scores(load_table("sst5_binary_baselines"))
-    a1 = cls.appendix_a1(binary_scores, labels, rng=streams[9], n_trials=n_trials)
+    a1 = cls.appendix_a1(binary_scores, labels, rng=stream(seed, "appA1 bt interval"), n_trials=n_trials)
     binary_quality = cls.binary_quality(binary_scores, labels)
 out.table(a1, "gvp_appendix_a1_binary")
 show(a1)
@@ -235,9 +234,9 @@ display(Markdown(cls.binary_a1_text(a1, table2, sweeps.matches(binary_quality).t
 # %%
 with timings.measure("binary stand-in: Appendix A.2-A.3, Table 4"):
     a2, binary_ap = cls.binary_copies(binary_scores, labels, cls.binarise(binary_scores), "Binarized",
-                                      rng=streams[10], n_trials=n_trials)
+                                      rng=stream(seed, "table4 binarised"), n_trials=n_trials)
     a3, penalised_ap = cls.binary_copies(binary_scores, labels, cls.penalise_errors(binary_scores, labels),
-                                         "Penalized", rng=streams[11], n_trials=n_trials)
+                                         "Penalized", rng=stream(seed, "table4 penalised"), n_trials=n_trials)
 out.table(a2, "gvp_appendix_a2_binary")
 out.table(a3, "gvp_appendix_a3_binary")
 show(a2)
@@ -255,7 +254,7 @@ display(Markdown(cls.table4_text(table4, a2)))
 
 # %%
 with timings.measure("three random binary models"):
-    random_models = ch.random_binary_models(rng=streams[4], n_repeats=n_random_repeats)
+    random_models = ch.random_binary_models(rng=stream(seed, "sec5 random models"), n_repeats=n_random_repeats)
 out.table(random_models, "gvp_random_binary_models", index=False)
 show(ch.random_binary_summary(random_models))
 display(Markdown(ch.random_binary_text(random_models)))
@@ -272,7 +271,7 @@ display(Markdown(ch.random_binary_text(random_models)))
 with timings.measure("Fig. 2 stability"):
     stability = ch.stability_panels({"CEval (chrF), 6 models": quality["chrf"],
                                      "binary stand-in, 8 models": binary_quality, "SST-5, 5 models": gold},
-                                    range(stability_step, 1001, stability_step), [streams[5], streams[12], streams[13]],
+                                    range(stability_step, 1001, stability_step), [stream(seed, f"fig2 stability {k}") for k in range(3)],
                                     n_trials=n_stability_trials)
 for name, (curve, _) in zip(("ceval", "binary", "sst5"), stability.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
@@ -290,7 +289,7 @@ display(Markdown(ch.stability_text(stability)))
 with timings.measure("Fig. 2 with ties"):
     tie_curves = {"CEval, no added ties": stability["CEval (chrF), 6 models"],
                   **ch.tie_stability(quality["chrf"], stability_tie_probabilities,
-                                     range(stability_step, 1001, stability_step), rng=streams[19],
+                                     range(stability_step, 1001, stability_step), rng=stream(seed, "fig2 with ties"),
                                      n_trials=n_stability_trials)}
 for title, (curve, _) in list(tie_curves.items())[1:]:
     out.table(curve, f"gvp_fig2_stability_ceval_ties_{title.split('%')[0]}", index=False)
@@ -309,7 +308,7 @@ display(Markdown(ch.tie_cost_text(tie_curves)))
 
 # %%
 with timings.measure("Fig. 3 detection"):
-    detection = ch.detection_curve(ch.difference_grid(), rng=streams[14], n_repeats=n_fig3_repeats)
+    detection = ch.detection_curve(ch.difference_grid(), rng=stream(seed, "fig3 detection"), n_repeats=n_fig3_repeats)
 out.table(detection, "gvp_fig3_detection", index=False)
 out.figure(ch.plot_detection(detection), "gvp_fig3_detection")
 display(Markdown(ch.detection_text(detection)))
@@ -338,9 +337,9 @@ out.figure(ch.plot_flowchart(), "gvp_fig4_flowchart")
 with timings.measure("llmfao"):
     llmfao = llm.llmfao_judgments(load_table("llmfao"))
     rule = llm.sampling_rule(llmfao)
-    llmfao_sweep = llm.tie_sweep(llmfao, ch.tie_grid(llmfao_tie_step), rng=streams[15], n_trials=n_llmfao_trials)
-    llmfao_ranks, llmfao_rho = llm.bootstrap_ranks(llmfao, rng=streams[16], n_trials=n_llmfao_trials)
-    split_half = llm.split_half_curve(llmfao, split_half_shares, rng=streams[17], n_trials=n_llmfao_trials)
+    llmfao_sweep = llm.tie_sweep(llmfao, ch.tie_grid(llmfao_tie_step), rng=stream(seed, "llmfao tie sweep"), n_trials=n_llmfao_trials)
+    llmfao_ranks, llmfao_rho = llm.bootstrap_ranks(llmfao, rng=stream(seed, "llmfao bootstrap"), n_trials=n_llmfao_trials)
+    split_half = llm.split_half_curve(llmfao, split_half_shares, rng=stream(seed, "llmfao split halves"), n_trials=n_llmfao_trials)
 out.table(llmfao_sweep, "gvp_llmfao_tie_sweep", index=False)
 out.table(llmfao_ranks, "gvp_llmfao_bootstrap_ranks")
 out.table(split_half, "gvp_llmfao_split_half", index=False)

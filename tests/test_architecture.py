@@ -7,15 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from analysis.reproduce import notebook_stats
+from analysis.notebooks import notebook_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analysis"
 #: infrastructure every layer may use
 SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", "analysis._kernels", "analysis.validation"}
-#: the methods: pure functions on score matrices and ratings
-METHODS = {"analysis.aggregate", "analysis.pairwise", "analysis.agreement", "analysis.simulate", "analysis.wmt",
-           "analysis.compare"}
+#: the methods: pure functions on score matrices, comparisons and ratings (the papers' equations)
+METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.compare", "analysis.comparisons",
+           "analysis.favi", "analysis.pairwise", "analysis.simulate", "analysis.streams", "analysis.sweeps",
+           "analysis.wmt", "analysis.wmt_stability"}
+#: the runner and the book's machinery
+RUNNER = {"analysis.__main__", "analysis.notebooks", "analysis.plotting", "analysis.profiles", "analysis.reproduce"}
 
 
 def _module_name(path: Path) -> str:
@@ -87,11 +90,45 @@ def test_methods_import_neither_data_nor_chapters_nor_the_runner():
         assert not wrong, f"method module {name} imports {sorted(wrong)}"
 
 
-def test_nothing_but_chapters_and_the_command_line_imports_a_chapter():
+def test_every_top_level_module_has_a_layer():
+    top = {name for name in MODULES if name.count(".") == 1 and not name.startswith(("analysis.data",
+                                                                                   "analysis.chapters"))}
+    assert top <= METHODS | SHARED | RUNNER, f"modules without a layer: {sorted(top - METHODS - SHARED - RUNNER)}"
+
+
+def test_nothing_but_chapters_the_profiles_and_the_command_line_imports_a_chapter():
+    """The profiles read each chapter's declared quick values (``Param.quick``)."""
     graph = import_graph()
     for name, deps in graph.items():
-        if not name.startswith("analysis.chapters") and name != "analysis.__main__":
+        if not name.startswith("analysis.chapters") and name not in ("analysis.__main__", "analysis.profiles"):
             assert not {d for d in deps if d.startswith("analysis.chapters")}, name
+
+
+def _chapter_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "chapters" and parts[2] != "common" else None
+
+
+def test_no_chapter_imports_another_and_no_chapter_module_is_long():
+    graph = import_graph()
+    for name, deps in graph.items():
+        mine = _chapter_of(name)
+        if mine:
+            others = {d for d in deps if _chapter_of(d) not in (None, mine)}
+            assert not others, f"{name} imports another chapter: {sorted(others)}"
+            lines = len(MODULES[name].read_text().splitlines())
+            assert lines <= 450, f"{name} has {lines} lines (split it by job)"
+
+
+def test_every_bradley_terry_fit_goes_through_the_one_core():
+    """The MM iteration and the degeneracy checks are written once, in analysis/bt.py: no other module iterates to a
+    tolerance, uses graph connectivity, or calls another library's BT."""
+    for name, path in MODULES.items():
+        if name == "analysis.bt":
+            continue
+        source = path.read_text()
+        for needle in ("max_iter + 1", "connected_components", "import evalica", "import choix"):
+            assert needle not in source, f"{name} contains {needle!r}: fit BT through analysis.bt"
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))

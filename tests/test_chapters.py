@@ -17,7 +17,7 @@ from analysis.chapters import (
 )
 from analysis.chapters.common import Timings, check_parameters, outputs, pair_label
 from analysis.data import published
-from analysis.reproduce import chapter_parameters
+from analysis.notebooks import chapter_parameters
 from tests.helpers import random_scores
 
 # --- common --------------------------------------------------------------------------------------------------------

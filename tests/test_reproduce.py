@@ -132,7 +132,7 @@ def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_ch
     manifest = (out / "manifest.json").read_bytes()
 
     def interrupted(input_path, output_path, **kwargs):  # Ctrl-C after the notebook wrote half its outputs
-        stage = Path(os.environ[reproduce.OUTPUT_ENV]) / "01_good"
+        stage = Path(kwargs["parameters"]["output_root"]) / "01_good"
         stage.mkdir(parents=True)
         (stage / "result.csv").write_text("value\n99\n")
         raise KeyboardInterrupt
@@ -143,7 +143,6 @@ def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_ch
     assert reproduce._chapter_files(out, "01_good") == before
     assert (out / "manifest.json").read_bytes() == manifest
     assert not any((out / ".staging").iterdir())
-    assert reproduce.OUTPUT_ENV not in os.environ
     # a run killed outright (kill -9) leaves its staging folder; the next run removes it
     dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True).stdout)
@@ -207,7 +206,7 @@ def test_a_notebook_run_by_hand_writes_to_scratch_never_into_the_book(toy_chapte
     import nbformat
 
     nbformat.write(jupytext.read(toy_chapters / "notebooks" / "01_good.py"), toy_chapters / "in.ipynb")
-    env = {k: v for k, v in os.environ.items() if k != reproduce.OUTPUT_ENV} | {"ANALYSIS_ROOT": str(toy_chapters)}
+    env = os.environ | {"ANALYSIS_ROOT": str(toy_chapters)}
     papermill = Path(sys.executable).with_name("papermill")
     subprocess.run([str(papermill), "in.ipynb", "out.ipynb", "-p", "value", "7", "--log-level", "ERROR"],
                    cwd=toy_chapters, env=env, check=True, capture_output=True)
@@ -282,9 +281,9 @@ def test_a_real_chapter_refuses_a_bad_parameter_before_any_work(tmp_path, monkey
     import papermill
 
     nbformat.write(jupytext.read(ROOT / "notebooks" / "00_why_pairing_matters.py"), tmp_path / "in.ipynb")
-    monkeypatch.setenv(reproduce.OUTPUT_ENV, str(tmp_path / "out"))
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        papermill.execute_notebook(tmp_path / "in.ipynb", tmp_path / "run.ipynb", parameters={"seed": 7.5},
+        papermill.execute_notebook(tmp_path / "in.ipynb", tmp_path / "run.ipynb",
+                                   parameters={"seed": 7.5, "output_root": str(tmp_path / "out")},
                                    cwd=str(ROOT / "notebooks"), progress_bar=False, kernel_name="python3")
     assert failure.value.ename == "ValueError"
     assert failure.value.evalue == "parameter seed must be an integer >= 0, got 7.5"

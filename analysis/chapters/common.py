@@ -12,16 +12,23 @@ from types import ModuleType
 
 import pandas as pd
 
+from ..notebooks import chapter_parameters
 from ..plotting import MECHANISM_LABELS, Outputs
-from ..reproduce import chapter_parameters
 from ..validation import check_count, check_number
+
+#: :attr:`Param.quick` when the quick profile keeps the notebook's default
+KEEP = object()
 
 
 @dataclass(frozen=True)
 class Param:
-    """What a notebook parameter accepts. ``kind``: "int" (an integer >= ``low``), "number" (a finite real in
-    [``low``, ``high``], ends open as flagged), "str", "bool" or "dict"; ``choices`` limits the values; ``many``: a
-    non-empty list of such values (of ``length`` items if given); ``optional``: None is allowed too."""
+    """What a notebook parameter accepts, and its value under the ``quick`` profile. ``kind``: "int" (an integer
+    >= ``low``), "number" (a finite real in [``low``, ``high``], ends open as flagged), "str", "bool" or "dict";
+    ``choices`` limits the values; ``many``: a non-empty list of such values (of ``length`` items if given);
+    ``optional``: None is allowed too. ``quick``: the value the quick profile (tests, CI) injects, or
+    :data:`KEEP` for the default. The default itself (the paper's setting, the ``full`` profile) is the value in
+    the notebook's ``parameters`` cell, where papermill and the reader find it: a chapter's parameters are
+    declared there and in its ``PARAMETERS``, nowhere else."""
 
     kind: str
     low: float | None = None
@@ -32,6 +39,7 @@ class Param:
     many: bool = False
     length: int | None = None
     optional: bool = False
+    quick: object = KEEP
 
     def check(self, name: str, value) -> None:
         if value is None and self.optional:

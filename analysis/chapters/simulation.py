@@ -18,12 +18,12 @@ from .common import SEED, Param, Timings
 CHAPTER = "01_synthetic_simulation"
 PARAMETERS = {
     "seed": SEED,
-    "n_types": Param("int", low=1, many=True),
-    "outlier_fractions": Param("number", low=0, high=1, high_open=True, many=True),
-    "n_systems": Param("int", low=2, many=True),
-    "n_instances": Param("int", low=2, many=True),
-    "n_datasets": Param("int", low=1),
-    "n_resamples": Param("int", low=1),
+    "n_types": Param("int", low=1, many=True, quick=[1, 3]),
+    "outlier_fractions": Param("number", low=0, high=1, high_open=True, many=True, quick=[0.0, 0.025]),
+    "n_systems": Param("int", low=2, many=True, quick=[3, 10]),
+    "n_instances": Param("int", low=2, many=True, quick=[10, 30]),
+    "n_datasets": Param("int", low=1, quick=3),
+    "n_resamples": Param("int", low=1, quick=200),
     "offset_scale": Param("number", low=0),
     "tie_resolution": Param("number", low=0, low_open=True),
 }

@@ -19,9 +19,9 @@ from .common import SEED, Param
 CHAPTER = "00_why_pairing_matters"
 PARAMETERS = {
     "seed": SEED,
-    "n_per_type": Param("int", low=2),
-    "n_fig2": Param("int", low=2),
-    "n_prop1_setups": Param("int", low=1),
+    "n_per_type": Param("int", low=2, quick=100),
+    "n_fig2": Param("int", low=2, quick=400),
+    "n_prop1_setups": Param("int", low=1, quick=200),
 }
 
 

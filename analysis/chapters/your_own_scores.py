@@ -25,8 +25,8 @@ PARAMETERS = {
     "lower_is_better": Param("bool"),
     "ties": Param("str", choices=("half", "loss")),
     "seed": SEED,
-    "n_resamples": Param("int", low=1),
-    "n_resamples_sequential": Param("int", low=1),
+    "n_resamples": Param("int", low=1, quick=200),
+    "n_resamples_sequential": Param("int", low=1, quick=20),
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
 }
 #: The example shipped with the repository (see examples/README.md for its provenance).

@@ -1,0 +1,57 @@
+"""Reading the chapter notebooks (Jupytext percent-format ``notebooks/<chapter>.py``): the parameters a notebook
+declares in its cell tagged ``parameters``, and the measures of a thin notebook."""
+
+from __future__ import annotations
+
+import ast
+
+from .paths import notebooks_dir
+
+
+def _parameters_source(nb) -> str | None:
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            return cell.source
+    return None
+
+
+def notebook_parameters(nb) -> dict:
+    """The parameters a notebook declares in its cell tagged ``parameters``: {name: default} in order (a default
+    that is not a literal is kept as its source text); empty if there is no such cell."""
+    source = _parameters_source(nb)
+    if source is None:
+        return {}
+    values = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                values[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                values[node.targets[0].id] = ast.get_source_segment(source, node.value)
+    return values
+
+
+def chapter_parameters(chapter: str) -> dict:
+    """:func:`notebook_parameters` of ``notebooks/<chapter>.py``."""
+    import jupytext
+
+    return notebook_parameters(jupytext.read(notebooks_dir() / f"{chapter}.py"))
+
+
+def notebook_stats(path) -> dict:
+    """Lines of a Jupytext notebook a reader sees: non-blank ``code`` and ``markdown`` lines, and the longest
+    function defined in it (``longest_def``, in lines, with its name) -- the measures of a thin notebook."""
+    import jupytext
+
+    nb = jupytext.read(path)
+    counts = {"code": 0, "markdown": 0}
+    longest = (0, None)
+    for cell in nb.cells:
+        if cell.cell_type in counts:
+            counts[cell.cell_type] += sum(1 for line in cell.source.splitlines() if line.strip())
+        if cell.cell_type == "code":
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    length = node.end_lineno - node.lineno + 1
+                    longest = max(longest, (length, node.name), key=lambda t: t[0])
+    return counts | {"longest_def": longest[0], "longest_def_name": longest[1]}
