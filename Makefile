@@ -6,7 +6,7 @@ PROFILE ?= full
 JOBS    ?= 2
 STAMP   := $(VENV)/.installed
 
-.PHONY: setup data reproduce book test bench lock clean
+.PHONY: setup data reproduce book test test-fast bench lock clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,11 @@ book: reproduce
 test: data
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m pytest
+
+# The unit, property and data tests only (no notebook run, no book build): a few minutes.
+test-fast: data
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: setup
 	$(BIN)/python -m benchmarks.run

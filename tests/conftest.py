@@ -35,3 +35,21 @@ def prepared(fetched, tmp_path_factory):
     out = tmp_path_factory.mktemp("processed")
     data.prepare(root=fetched, out=out)
     return out
+
+
+@pytest.fixture(scope="session")
+def quick_book(tmp_path_factory):
+    """Every chapter run ONCE per test session under the quick profile (two jobs), into a scratch copy of the book's
+    sources: ``(site, runs)``, the chapters' outputs under ``site / "book" / "_generated"``. The slow tests (the
+    smoke run, the pinned tables, the book build, the browser) all read this one run."""
+    import shutil
+
+    from analysis import reproduce
+    from tests.helpers import ROOT
+
+    site = tmp_path_factory.mktemp("site")
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy(ROOT / name, site / name)
+    shutil.copytree(ROOT / "book", site / "book", ignore=shutil.ignore_patterns("_generated"))
+    runs = reproduce.run(profile="quick", output_root=str(site / "book" / "_generated"), jobs=2)
+    return site, runs

@@ -1,11 +1,14 @@
 """Shared test helpers (imported as ``from tests.helpers import ...``; fixtures stay in conftest.py)."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from analysis import data
 
+ROOT = Path(__file__).resolve().parent.parent
 MIRROR = data.default_mirror()
 needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
 

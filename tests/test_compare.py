@@ -138,15 +138,3 @@ def test_cli_reports_a_bad_file_as_an_error_with_exit_code_2(tmp_path):
                             cwd=ROOT)
     assert result.returncode == 2 and "error:" in result.stderr and "at least two systems" in result.stderr
     assert "Traceback" not in result.stderr
-
-
-@pytest.mark.slow
-def test_the_chapter_under_the_quick_profile_equals_the_cli(tmp_path):
-    from analysis import reproduce
-
-    runs = reproduce.run(profile="quick", only=[your_own_scores.CHAPTER], output_root=str(tmp_path))
-    assert runs[0].status == "ok", runs[0].error
-    saved = pd.read_csv(tmp_path / your_own_scores.CHAPTER / "yours_systems.csv", index_col="system")
-    params = parameters_for("quick", your_own_scores.CHAPTER)
-    direct = compare.compare(your_own_scores.load(your_own_scores.EXAMPLE), rng=2021, **params)
-    pd.testing.assert_frame_equal(saved, direct.systems, check_dtype=False, rtol=1e-12)

@@ -32,14 +32,14 @@ import re
 import numpy as np
 import pandas as pd
 from rouge_score import rouge_scorer
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU
 
 from ..processes import process_pool
 from .pickles import load_pickle
 from .raw import read_lines, read_table, read_verified
 from .registry import DataError, DataFile, Table, find, source_files
 from .scorefiles import ScoreFileError, parse_mtme_lines
-from .textmetrics import rouge_tokenizer, sentence_signature
+from .textmetrics import chrf_signature, rouge_tokenizer, sentence_chrf, sentence_signature
 
 SCHEMA = {
     "domain": "string",
@@ -89,11 +89,11 @@ def read_mtme_scores(f: DataFile, root=None) -> pd.DataFrame:
 
 
 def sentence_bleu_chrf(hypotheses: list[str], references: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    """Sentence BLEU and chrF of each hypothesis against its references (sacrebleu)."""
-    bleu, chrf = BLEU(effective_order=True), CHRF()
+    """Sentence BLEU (sacrebleu) and chrF (:func:`~analysis.data.textmetrics.sentence_chrf`) of each hypothesis
+    against its references."""
+    bleu = BLEU(effective_order=True)
     b = np.array([bleu.sentence_score(h, refs).score for h, refs in zip(hypotheses, references)])
-    c = np.array([chrf.sentence_score(h, refs).score for h, refs in zip(hypotheses, references)])
-    return b, c
+    return b, sentence_chrf(hypotheses, references)
 
 
 def _lexical_mt(dataset: str, reference: DataFile, outputs: dict[str, DataFile], root) -> tuple[list, list]:
@@ -290,7 +290,7 @@ def build_llm_h2h(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
 def lexical_signatures() -> dict[str, str]:
     """sacrebleu's signatures of the sentence BLEU and chrF computed here (:func:`sentence_bleu_chrf`)."""
     return {"BLEU": sentence_signature(BLEU(effective_order=True)).replace("nrefs:1|", ""),
-            "chrF": sentence_signature(CHRF()).replace("nrefs:1|", ""),
+            "chrF": chrf_signature().replace("nrefs:1|", ""),
             "references": "1 for the WMT datasets, 11 for SummEval",
             "ROUGE": "rouge-score, F1, Porter stemmer (summeval)"}
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .raw import read_lines, read_table
 from .registry import Table, find, source_files
+from .textmetrics import sentence_chrf
 
 LLMFAO = {
     "id": "int64",
@@ -139,3 +140,22 @@ TABLES = (
     Table("sst5", SST5, ("sst5",), build_sst5),
     Table("ceval", CEVAL, ("ceval",), build_ceval),
 )
+
+
+def text_quality(outputs: pd.DataFrame, reference: pd.Series) -> dict[str, pd.DataFrame]:
+    """CEval's per-(instance, model) quality (Levtsov & Ustalov 2025, App. C.1): character edit distance
+    (rapidfuzz's Levenshtein, as jiwer's), word error rate (jiwer) and sentence chrF
+    (:func:`~analysis.data.textmetrics.sentence_chrf`; signature :func:`~analysis.data.textmetrics.chrf_signature`)
+    of each output against the reference, each an (instances x models) frame keyed ``ed``, ``wer``, ``chrf``."""
+    import jiwer
+    from rapidfuzz.distance import Levenshtein
+
+    refs = reference.loc[outputs.index].tolist()
+    frames = {name: pd.DataFrame(index=outputs.index, columns=outputs.columns, dtype=float)
+              for name in ("ed", "wer", "chrf")}
+    for model in outputs.columns:
+        hyps = outputs[model].tolist()
+        frames["ed"][model] = [Levenshtein.distance(h, r) for h, r in zip(hyps, refs)]
+        frames["wer"][model] = [jiwer.wer(r, h) for h, r in zip(hyps, refs)]
+        frames["chrf"][model] = sentence_chrf(hyps, [[r] for r in refs])
+    return frames

@@ -46,14 +46,34 @@ def sentence_signature(metric) -> str:
     return metric.get_signature().format()
 
 
+def chrf_metric(word_order: int = 0):
+    """The one chrF of the compendium: sacrebleu's ``CHRF`` (character 6-grams, beta 2) with ``word_order`` word
+    n-grams (0: chrF, 2: chrF++)."""
+    from sacrebleu.metrics import CHRF
+
+    return CHRF(word_order=word_order)
+
+
+def sentence_chrf(hypotheses, references, word_order: int = 0) -> np.ndarray:
+    """Sentence-level chrF (chrF++ with ``word_order=2``) of each hypothesis against its references: ``references``
+    holds one list of reference strings per hypothesis. :func:`chrf_signature` says exactly what was computed."""
+    metric = chrf_metric(word_order)
+    return np.array([metric.sentence_score(h, list(refs)).score for h, refs in zip(hypotheses, references)])
+
+
+def chrf_signature(word_order: int = 0) -> str:
+    """sacrebleu's signature of :func:`sentence_chrf` with one reference."""
+    return sentence_signature(chrf_metric(word_order))
+
+
 def metric_signatures() -> dict[str, str]:
     """What exactly computed the recomputed scores: sacrebleu's own signatures of BLEU-1..4 and chrF++ as configured
     in :class:`SegmentScorer`, and the library versions. Recorded in the provenance of every table that holds them."""
-    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.metrics import BLEU
 
     bleu = {f"BLEU_{n}": sentence_signature(BLEU(effective_order=True, max_ngram_order=n)) for n in (1, 2, 3, 4)}
     return bleu | {
-        "Chrfpp": sentence_signature(CHRF(word_order=2)),
+        "Chrfpp": chrf_signature(word_order=2),
         "ROUGE": f"rouge-score {version('rouge-score')}, F1, Porter stemmer",
         "JS": "negated Jensen-Shannon divergence, base 2, lower-cased sacrebleu 13a tokens",
         "COCO": f"pycocoevalcap {version('pycocoevalcap')}",
@@ -121,12 +141,12 @@ class SegmentScorer:
 
     def __init__(self):
         from rouge_score import rouge_scorer
-        from sacrebleu.metrics import BLEU, CHRF
+        from sacrebleu.metrics import BLEU
         from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
         self._bleu = BLEU(effective_order=True)
         self._compute_bleu = BLEU.compute_bleu
-        self._chrf = CHRF(word_order=2)
+        self._chrf = chrf_metric(word_order=2)
         self._rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=rouge_tokenizer())
         self._tok = Tokenizer13a()
         self._ngrams = lru_cache(maxsize=16384)(self._token_ngrams)

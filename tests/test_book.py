@@ -1,0 +1,67 @@
+"""The book, from the one quick-profile run of every chapter per test session (the ``quick_book`` fixture):
+every chapter runs, its tables equal the pinned ones (determinism and regression at once), the CLI and chapter 09
+agree, and the book builds with Sphinx warnings as errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analysis import compare
+from analysis.chapters import your_own_scores
+from analysis.profiles import parameters_for
+from tests.golden import PINNED, table_digests
+from tests.helpers import ROOT
+
+CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+pytestmark = pytest.mark.slow
+
+
+def test_every_chapter_runs_under_the_quick_profile_and_prints_no_local_path(quick_book):
+    site, runs = quick_book
+    generated = site / "book" / "_generated"
+    assert [r.status for r in runs] == ["ok"] * len(CHAPTERS), [r.error for r in runs if r.error]
+    for chapter in CHAPTERS:
+        assert sorted((generated / chapter).glob("*.csv")), f"{chapter} wrote no table"
+        assert sorted((generated / chapter).glob("*.png")), f"{chapter} wrote no figure"
+    for notebook in sorted((generated / "notebooks").glob("*.ipynb")):
+        text = notebook.read_text()
+        assert "PosixPath(" not in text and str(site) not in text and "/tmp/" not in text, \
+            f"{notebook.name} shows a local path"
+
+
+def test_every_table_equals_the_pinned_one(quick_book):
+    """Every CSV of the quick run has the sha256 recorded in tests/golden/quick_tables.json: the tables are
+    deterministic (each run of the suite has its own hash seed) and no number moves unnoticed. After an intended
+    change, rewrite the record with ``python -m tests.golden`` and say in the commit which numbers moved."""
+    site, _ = quick_book
+    ours = table_digests(site / "book" / "_generated")
+    pinned = json.loads(PINNED.read_text())
+    changed = sorted(k for k in pinned.keys() & ours.keys() if pinned[k] != ours[k])
+    assert not changed, f"tables differ from the pinned ones: {changed}"
+    assert set(ours) == set(pinned), (f"new tables: {sorted(set(ours) - set(pinned))}; "
+                                      f"missing: {sorted(set(pinned) - set(ours))}")
+
+
+def test_the_chapter_equals_the_cli(quick_book):
+    site, _ = quick_book
+    saved = pd.read_csv(site / "book" / "_generated" / your_own_scores.CHAPTER / "yours_systems.csv",
+                        index_col="system")
+    params = parameters_for("quick", your_own_scores.CHAPTER)
+    direct = compare.compare(your_own_scores.load(your_own_scores.EXAMPLE), rng=2021, **params)
+    pd.testing.assert_frame_equal(saved, direct.systems, check_dtype=False, rtol=1e-12)
+
+
+def test_book_builds_with_warnings_as_errors(quick_book):
+    site, _ = quick_book
+    jb = Path(sys.executable).with_name("jupyter-book")
+    result = subprocess.run([str(jb), "build", str(site), "-W", "-n", "--keep-going"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    index = site / "_build" / "html" / "index.html"
+    chapter = site / "_build" / "html" / "book" / "_generated" / "notebooks" / "00_why_pairing_matters.html"
+    assert index.exists() and chapter.exists()
+    assert "Why pairing matters" in chapter.read_text()
+    assert chapter.read_text().count("<img") >= 2
