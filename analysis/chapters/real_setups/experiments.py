@@ -1,0 +1,326 @@
+"""Chapter 02's computations per paper item: per-setup disagreement rows and their summaries (Tables 1, 3, 4),
+sub-sampled disagreement (Fig. 4), BT's probability matrix (Fig. 5), significance-test agreement (Fig. 6 /
+App. D), the independence-of-irrelevant-alternatives search (App. F), and how much the ≠ SotA and ≠ Top-3
+results depend on cutting ties."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ... import aggregate
+from ...agreement import (
+    agreement_matrix,
+    compare_aggregators,
+    iia_violations,
+    measure_column,
+    mechanism_pairs,
+    pair_name,
+    top_k_differs,
+)
+from ...pairwise import PAIRED_TESTS, TestResult, bootstrap_summary, paired_sign_counts, sign_test
+from ...validation import check_pair, check_rng
+from ..common import pair_label
+from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
+
+# -- Tables 1, 3, 4 -------------------------------------------------------------------------------------------------
+
+def aggregators(policy: str, names=MECHANISMS) -> dict:
+    """The mechanisms of Tables 1/4 under one tie policy (:func:`analysis.aggregate.mechanisms`)."""
+    return aggregate.mechanisms(policy, names)
+
+
+def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
+    """One row per setup: the keys, ``n_instances``, ``n_systems`` and ``<a>_<b>_disagree/top1/top3`` for every pair
+    of mechanisms in ``names`` order (:func:`analysis.agreement.compare_aggregators`)."""
+    fns = aggregators(policy, names)
+    rows = [pd.concat([pd.Series(dict(zip(KEYS, key))), *_compared(matrix, fns)]) for key, matrix in setups]
+    return pd.DataFrame(rows).astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
+
+
+def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
+    """:func:`compare_aggregators` on one matrix, and whether BT had no finite fit on it (``bt_degenerate``)."""
+    with aggregate.degenerate_fits() as degenerate:
+        row = compare_aggregators(matrix, fns, k=3)
+    return row, pd.Series({"bt_degenerate": bool(degenerate)})
+
+
+def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -> pd.DataFrame:
+    """Table 1/4: mean over setups (unweighted) of each measure with a 95% bootstrap interval over setups, one row
+    per pair (labelled ``a_b``). Setups where ``disagree`` is undefined (a constant aggregate) are left out of that
+    column's mean only; a measure undefined everywhere is NaN."""
+    columns = [measure_column(pair, m) for pair in pairs for m in MEASURES]
+    long = bootstrap_summary(per_setup, columns, rng=rng, n_resamples=n_resamples).set_index("column")
+    long = long.reindex(columns)  # a measure undefined in every setup stays NaN
+    rows = []
+    for pair in pairs:
+        row = {"pair": pair_name(pair)}
+        for m in MEASURES:
+            est, low, high = long.loc[measure_column(pair, m), ["estimate", "low", "high"]]
+            row[m], row[f"{m}_low"], row[f"{m}_high"] = est, low, high
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("pair")
+
+
+# -- Table 3 --------------------------------------------------------------------------------------------------------
+
+def fraction_subsamples(setups, fraction: float, n_draws: int, rng, policy: str = "loss") -> pd.DataFrame:
+    """``n_draws`` test sets of ``round(fraction * n)`` instances drawn without replacement from every setup (as
+    pandas' ``sample(frac=...)``), each compared by MEAN, MEDIAN and BT: one row per draw, as
+    :func:`subsampled_disagreement`."""
+    gen = check_rng(rng)
+    drawn = []
+    for key, matrix in setups:
+        size = _fraction_size(matrix, fraction)
+        drawn += [(key, size, draw, subsample(matrix, size, gen)) for draw in range(n_draws)]
+    return _compare_draws(drawn, policy)
+
+
+def _fraction_size(matrix: pd.DataFrame, fraction: float) -> int:
+    """The number of test instances pandas' ``sample(frac=fraction)`` draws (BT-eval's sub-samples), at least 2."""
+    return max(2, round(fraction * len(matrix)))
+
+
+def per_setup_draw_means(draws: pd.DataFrame) -> pd.DataFrame:
+    """The mean of every measure over each setup's draws (NaN draws skipped), one row per setup, with
+    ``bt_degenerate`` = the share of draws where BT had no finite fit and ``draws`` = their number."""
+    measures = [c for c in draws.columns if c.endswith(tuple(MEASURES)) and c != "n_instances"]
+    grouped = draws.groupby(KEYS, sort=False, observed=True)
+    means = grouped[measures + ["bt_degenerate"]].mean()
+    return means.assign(draws=grouped.size(), n_instances=grouped["n_instances"].first(),
+                        n_systems=grouped["n_systems"].first()).reset_index()
+
+
+# -- Fig. 4 ---------------------------------------------------------------------------------------------------------
+
+def subsampled_disagreement(setups, sizes, n_subsamples: int, rng, policy: str = "loss") -> pd.DataFrame:
+    """Fig. 4's data: test sets of each size in ``sizes`` drawn without replacement from every setup large enough
+    (``n_subsamples`` times, once when the size is the whole setup), each compared by MEAN, MEDIAN and BT. One row
+    per draw: its disagreement row, the setup's keys, ``size``, ``draw`` and ``task``."""
+    gen = check_rng(rng)
+    drawn = []
+    for key, matrix in setups:
+        for size in sizes:
+            if size > len(matrix):
+                continue
+            for draw in range(1 if size == len(matrix) else n_subsamples):
+                drawn.append((key, size, draw, subsample(matrix, size, gen)))
+    return _compare_draws(drawn, policy)
+
+
+def _compare_draws(drawn, policy: str) -> pd.DataFrame:
+    """MEAN, MEDIAN and BT compared on each drawn ``(key, size, draw, matrix)``: one row per draw with the setup's
+    keys, ``size``, ``draw`` and ``task``."""
+    if not drawn:
+        return pd.DataFrame()
+    fns = aggregators(policy, PAPER)
+    frame = pd.DataFrame([pd.concat(_compared(m, fns)) for *_, m in drawn]).astype(
+        {"n_instances": int, "n_systems": int, "bt_degenerate": bool})
+    frame = frame.assign(collection=[d[0][0] for d in drawn], dataset=[d[0][1] for d in drawn],
+                         metric=[d[0][2] for d in drawn], size=[d[1] for d in drawn], draw=[d[2] for d in drawn])
+    frame["task"] = frame.collection.map(TASKS)
+    return frame
+
+
+def paper_size_draws(setups, sizes, n_draws: int, rng, policy: str = "loss") -> pd.DataFrame:
+    """Fig. 4(c) as BT-eval's code draws it (``impact_data_size``): for each size, ``n_draws`` times a dataset
+    uniformly, one of its metrics uniformly, and ``min(size, instances)`` test instances — a setup smaller than the
+    size enters whole. One row per draw, as :func:`subsampled_disagreement`."""
+    gen = check_rng(rng)
+    pick = _dataset_then_metric(setups)
+    drawn = []
+    for size in sizes:
+        for draw in range(n_draws):
+            key, matrix = pick(gen)
+            drawn.append((key, size, draw, subsample(matrix, min(size, len(matrix)), gen)))
+    return _compare_draws(drawn, policy)
+
+
+def fig4_summaries(fig4: pd.DataFrame, *, rng, n_resamples: int) -> dict[str, pd.DataFrame]:
+    """Mean disagreement with a 95% bootstrap interval per metric, task and size, for each of Table 1's pairs."""
+    gen = check_rng(rng)
+    columns = {measure_column(p, "disagree"): pair_name(p) for p in TABLE1_PAIRS}
+    out = {}
+    for by in ("metric", "task", "size"):
+        s = bootstrap_summary(fig4, list(columns), by=by, rng=gen, n_resamples=n_resamples)
+        out[by] = pd.DataFrame({by: s[by], "pair": s["column"].map(columns), "disagree": s["estimate"],
+                                "low": s["low"], "high": s["high"], "n": s["n"]})
+    return out
+
+
+def metric_ranks(fig4: pd.DataFrame, collections=("TAC", "Dialogue")) -> pd.DataFrame:
+    """Fig. 4(a) on the collections where every metric was computed (TAC and dialogue have all 13), so that metrics
+    are compared on the same data: mean disagreement per metric and pair, and its rank (1 = most affected)."""
+    part = fig4[fig4.collection.isin(list(collections))]
+    means = part.groupby("metric")[[measure_column(p, "disagree") for p in TABLE1_PAIRS]].mean()
+    means.columns = [pair_name(p) for p in TABLE1_PAIRS]
+    ranks = means.rank(ascending=False, method="min").astype(int).add_suffix(" rank")
+    return means.join(ranks)
+
+
+# -- Fig. 5 ---------------------------------------------------------------------------------------------------------
+
+def bt_probability_matrix(matrix: pd.DataFrame, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fig. 5: P(row beats column) as BT models it, lambda_row / (lambda_row + lambda_column) (``ties="half"``),
+    systems sorted by strength, diagonal empty; and "*" marks where the sign test rejects P = 1/2 at ``alpha``."""
+    strength = aggregate.bradley_terry(matrix, ties="half")
+    order = strength.sort_values(ascending=False).index
+    prob = pd.DataFrame({b: strength[order] / (strength[order] + strength[b]) for b in order}, index=order)
+    marks = pd.DataFrame("", index=order, columns=order)
+    for a in order:
+        for b in order:
+            if a != b and sign_test(matrix[a], matrix[b]).pvalue < alpha:
+                marks.loc[a, b] = "*"
+    return prob.mask(np.eye(len(order), dtype=bool)), marks
+
+
+# -- Fig. 6 / Appendix D --------------------------------------------------------------------------------------------
+
+def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: float = 0.05):
+    """Fig. 6 / App. D: p-values of the four tests for system pairs of every setup.
+
+    Returns (per_pair, matrix): ``per_pair`` has one row per (setup, system pair) with a p-value column per test;
+    ``matrix.loc[i, j]`` = P(test j significant | test i significant), the diagonal the share significant for test i.
+    At most ``max_pairs`` random system pairs per setup (None: all). Tests: :data:`analysis.pairwise.PAIRED_TESTS`.
+    """
+    gen = check_rng(rng)
+    chosen = []
+    for key, matrix in setups:
+        pairs = list(combinations(range(matrix.shape[1]), 2))
+        if max_pairs is not None and len(pairs) > max_pairs:
+            pick = np.sort(gen.choice(len(pairs), size=max_pairs, replace=False))
+            pairs = [pairs[i] for i in pick]
+        chosen += [(key, matrix, i, j) for i, j in pairs]
+    return _tested_pairs(chosen, PAIRED_TESTS, alpha)
+
+
+def _tested_pairs(chosen, tests: dict, alpha: float):
+    rows = []
+    for key, matrix, i, j in chosen:
+        values = matrix.to_numpy()
+        row = dict(zip(KEYS, key)) | {"system_a": matrix.columns[i], "system_b": matrix.columns[j]}
+        for name, test in tests.items():
+            row[name] = test(values[:, i], values[:, j]).pvalue
+        rows.append(row)
+    per_pair = pd.DataFrame(rows)
+    return per_pair, agreement_matrix(per_pair[list(tests)] < alpha)
+
+
+def _dataset_then_metric(setups):
+    """A function ``pick(gen)`` that draws a setup as BT-eval's notebook does: a dataset uniformly, then one of its
+    metrics uniformly."""
+    by_dataset: dict[tuple, list] = {}
+    for key, matrix in setups:
+        by_dataset.setdefault(key[:2], []).append((key, matrix))
+    groups = list(by_dataset.values())
+
+    def pick(gen):
+        candidates = groups[gen.integers(len(groups))]
+        return candidates[gen.integers(len(candidates))]
+    return pick
+
+
+def bt_eval_sign_test(a, b) -> TestResult:
+    """The sign test as BT-eval's Fig. 6 code runs it: the system BT prefers with the paper's tie rule (a tie is a
+    win for ``b``, the later column, so ``a`` is preferred iff its wins ≥ ``b``'s wins + ties) counts its strict
+    wins k among all n instances, ties kept in n; two-sided binomial test of k ~ Bin(n, 1/2). Unlike the textbook
+    test (ties dropped), many ties make it reject even when the preferred system never loses."""
+    x, y = check_pair(a, b)
+    wins_a, ties, wins_b = paired_sign_counts(x, y)
+    k = wins_a if wins_a >= wins_b + ties else wins_b
+    return TestResult(float(k), float(stats.binomtest(k, len(x), 0.5).pvalue))
+
+
+#: Fig. 6's tests as BT-eval's code runs them: scipy's defaults and :func:`bt_eval_sign_test`.
+BT_EVAL_TESTS = dict(PAIRED_TESTS, sign=bt_eval_sign_test)
+
+
+def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: int, rng, alpha: float = 0.05):
+    """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset uniformly, one of its metrics uniformly and
+    ``fraction`` of its test instances; every system pair of every draw is pooled (so datasets with many systems,
+    TAC's 50-58, weigh most), and ``n_pairs`` of the pooled pairs are tested, drawn uniformly without replacement
+    (an unbiased estimate of the pooled matrix at a fraction of the cost). Tests: :data:`BT_EVAL_TESTS`."""
+    gen = check_rng(rng)
+    pick = _dataset_then_metric(setups)
+    pooled = []
+    for _ in range(n_draws):
+        key, matrix = pick(gen)
+        drawn = subsample(matrix, _fraction_size(matrix, fraction), gen)
+        pooled += [(key, drawn, i, j) for i, j in combinations(range(drawn.shape[1]), 2)]
+    if n_pairs < len(pooled):
+        pooled = [pooled[i] for i in np.sort(gen.choice(len(pooled), size=n_pairs, replace=False))]
+    return _tested_pairs(pooled, BT_EVAL_TESTS, alpha)
+
+
+# -- Appendix F -----------------------------------------------------------------------------------------------------
+
+def iia_search(setups, sizes, rng) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """App. F on every setup, in full and on one sub-sample per size in ``sizes`` (when smaller than the setup).
+
+    Returns (per setup and size: triples, reversed and tied counts; every violation found on the full setups)."""
+    gen = check_rng(rng)
+    rows, found_full = [], []
+    for key, matrix in setups:
+        variants = [("full", matrix)] + [(s, subsample(matrix, s, gen)) for s in sizes if s < len(matrix)]
+        for size, m in variants:
+            found = iia_violations(m)
+            n = m.shape[1]
+            rows.append(dict(zip(KEYS, key)) | {
+                "size": size, "n_instances": len(m), "triples": n * (n - 1) * (n - 2) // 6,
+                "reversed": int((found.kind == "reversed").sum()), "tied": int((found.kind == "tied").sum())})
+            if size == "full" and len(found):
+                found_full.append(found.assign(**dict(zip(KEYS, key))))
+    examples = pd.concat(found_full, ignore_index=True) if found_full else pd.DataFrame()
+    return pd.DataFrame(rows), examples
+
+
+def iia_by_size(iia: pd.DataFrame) -> pd.DataFrame:
+    """Violations summed per test-set size, with the share of (pair, third system) combinations reversed."""
+    size = iia["size"].astype(str)
+    table = iia.assign(size=size).groupby("size", sort=False)[["triples", "reversed", "tied"]].sum()
+    table["setups"] = iia.groupby(size, sort=False).size()
+    table["share reversed"] = table.reversed / (3 * table.triples)
+    return table
+
+
+def reversal_winner_shares(examples: pd.DataFrame) -> pd.Series:
+    """For each reversal found, the share of the pair's comparisons its winner wins when alone."""
+    if examples.empty:
+        return pd.Series(dtype=float)
+    return examples.loc[examples.kind == "reversed", "winner_share"]
+
+
+def iia_by_collection(iia: pd.DataFrame) -> pd.DataFrame:
+    return iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "reversed", "tied"]].sum()
+
+
+# -- how much the top-k results depend on cutting ties --------------------------------------------------------------
+
+def tie_break_sensitivity(setups, policy: str = "loss", names=PAPER) -> pd.DataFrame:
+    """How often a ≠ SotA / ≠ Top-3 result depends on how ties at the top-k boundary are cut: per setup and pair,
+    whether ``top_k_differs`` changes between cutting ties by the earlier and by the later column."""
+    fns = aggregators(policy, names)
+    rows = []
+    for key, matrix in setups:
+        with aggregate.degenerate_fits():  # the same setups' degenerate fits are counted by disagreement_rows
+            results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
+        k3 = min(3, matrix.shape[1])
+        row = dict(zip(KEYS, key))
+        for pair in mechanism_pairs(names):
+            x, y = results[pair[0]], results[pair[1]]
+            for measure, k in (("top1", 1), ("top3", k3)):
+                row[measure_column(pair, measure)] = (top_k_differs(x, y, k, "first")
+                                                      != top_k_differs(x, y, k, "last"))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tie_break_counts(sensitivity: pd.DataFrame) -> pd.DataFrame:
+    """Per pair: the number of setups whose ≠ SotA and ≠ Top-3 result depends on the tie cut, out of all setups."""
+    pairs = [p for p in TABLE1_PAIRS if measure_column(p, "top1") in sensitivity]
+    return pd.DataFrame({
+        MEASURES[m]: [int(sensitivity[measure_column(p, m)].sum()) for p in pairs] for m in ("top1", "top3")
+    }, index=[pair_label(p) for p in pairs]).assign(setups=len(sensitivity))
