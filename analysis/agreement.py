@@ -161,11 +161,13 @@ def compare_aggregators(
     (:func:`top_k_differs`, as 0/1, ties at the boundary cut by ``tie_break``). ``k`` is capped at the number of
     systems. Default mechanisms: mean, median, bt, elo, trueskill with their default parameters. Each aggregate is
     aligned on the score matrix's columns, so an aggregator that returns its systems in another order is compared
-    system by system, not by position.
+    system by system, not by position. ``result.attrs["aggregates"]`` holds each mechanism's own result (BT's
+    carries its fit, :class:`analysis.bt.BTFit`).
     """
     check_scores(scores)
     aggregators = dict(AGGREGATORS if aggregators is None else aggregators)
-    results = {name: _on_columns(fn(scores), scores.columns, name) for name, fn in aggregators.items()}
+    raw = {name: fn(scores) for name, fn in aggregators.items()}
+    results = {name: _on_columns(value, scores.columns, name) for name, value in raw.items()}
     n_instances, n_systems = scores.shape
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
@@ -179,7 +181,9 @@ def compare_aggregators(
             row[measure_column(pair, "disagree")] = np.nan  # a constant aggregate ranks nothing: missing, not 0
         row[measure_column(pair, "top1")] = float(top_k_differs(x, y, 1, tie_break))
         row[measure_column(pair, f"top{k}")] = float(top_k_differs(x, y, kk, tie_break))
-    return pd.Series(row)
+    out = pd.Series(row)
+    out.attrs["aggregates"] = raw
+    return out
 
 
 def _on_columns(result, columns: pd.Index, name: str) -> np.ndarray:

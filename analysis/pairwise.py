@@ -99,6 +99,18 @@ def sign_test(a, b, ties: str = "drop") -> TestResult:
     return TestResult(float(wins), float(sign_test_pvalues(wins, losses)))
 
 
+def bt_eval_sign_test(a, b) -> TestResult:
+    """The sign test as BT-eval's Fig. 6 code runs it (Peyrard et al. 2021, App. D; reproduction only): the system
+    BT prefers with the paper's tie rule (a tie is a win for ``b``, the later column, so ``a`` is preferred iff its
+    wins >= ``b``'s wins + ties) counts its strict wins k among all n instances, ties kept in n; two-sided binomial
+    test of k ~ Bin(n, 1/2). Unlike the textbook test (:func:`sign_test`, ties dropped), many ties make it reject
+    even when the preferred system never loses."""
+    x, y = check_pair(a, b)
+    wins_a, ties, wins_b = paired_sign_counts(x, y)
+    k = wins_a if wins_a >= wins_b + ties else wins_b
+    return TestResult(float(k), float(stats.binomtest(k, len(x), 0.5).pvalue))
+
+
 def prob_better(a, b, ties: str = "half") -> ProbBetter:
     """P(A > B): the share of paired instances on which A beats B, ties counted by ``ties`` ("half" or "drop").
 

@@ -9,7 +9,6 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ... import aggregate
 from ...agreement import (
@@ -21,8 +20,8 @@ from ...agreement import (
     pair_name,
     top_k_differs,
 )
-from ...pairwise import PAIRED_TESTS, TestResult, bootstrap_summary, paired_sign_counts, sign_test
-from ...validation import check_pair, check_rng
+from ...pairwise import PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test
+from ...validation import check_rng
 from ..common import pair_label
 from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
 
@@ -43,9 +42,11 @@ def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
 
 def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
     """:func:`compare_aggregators` on one matrix, and whether BT had no finite fit on it (``bt_degenerate``)."""
-    with aggregate.degenerate_fits() as degenerate:
-        row = compare_aggregators(matrix, fns, k=3)
-    return row, pd.Series({"bt_degenerate": bool(degenerate)})
+    row = compare_aggregators(matrix, fns, k=3)
+    bt = row.attrs["aggregates"].get("bt")
+    degenerate = bt is not None and "fit" in bt.attrs and bool(bt.attrs["fit"].degenerate.any())
+    row.attrs = {}
+    return row, pd.Series({"bt_degenerate": degenerate})
 
 
 def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -> pd.DataFrame:
@@ -223,17 +224,6 @@ def _dataset_then_metric(setups):
     return pick
 
 
-def bt_eval_sign_test(a, b) -> TestResult:
-    """The sign test as BT-eval's Fig. 6 code runs it: the system BT prefers with the paper's tie rule (a tie is a
-    win for ``b``, the later column, so ``a`` is preferred iff its wins ≥ ``b``'s wins + ties) counts its strict
-    wins k among all n instances, ties kept in n; two-sided binomial test of k ~ Bin(n, 1/2). Unlike the textbook
-    test (ties dropped), many ties make it reject even when the preferred system never loses."""
-    x, y = check_pair(a, b)
-    wins_a, ties, wins_b = paired_sign_counts(x, y)
-    k = wins_a if wins_a >= wins_b + ties else wins_b
-    return TestResult(float(k), float(stats.binomtest(k, len(x), 0.5).pvalue))
-
-
 #: Fig. 6's tests as BT-eval's code runs them: scipy's defaults and :func:`bt_eval_sign_test`.
 BT_EVAL_TESTS = dict(PAIRED_TESTS, sign=bt_eval_sign_test)
 
@@ -305,8 +295,7 @@ def tie_break_sensitivity(setups, policy: str = "loss", names=PAPER) -> pd.DataF
     fns = aggregators(policy, names)
     rows = []
     for key, matrix in setups:
-        with aggregate.degenerate_fits():  # the same setups' degenerate fits are counted by disagreement_rows
-            results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
+        results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
         k3 = min(3, matrix.shape[1])
         row = dict(zip(KEYS, key))
         for pair in mechanism_pairs(names):
