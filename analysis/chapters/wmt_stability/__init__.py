@@ -1,0 +1,91 @@
+"""Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached — the replication of the
+official rankings (Sec. 3, Appendix A), the toy example (Sec. 5), Table 1, HIT composition (Sec. 5.1), Tables 2-3
+and Fig. 1 (Sec. 5.2), Figs. 2-5 (Secs. 5.3-6), and beyond the paper a bootstrap over HITs and one of Sec. 8's
+remedies.
+
+Modules by job: :mod:`.packages` (the packages shown, each pair's coded judgments, which pairs the figures show),
+:mod:`.replication` (Sec. 3 / App. A against the official outputs), :mod:`.experiments` (the perturbation
+experiments, the data behind Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published`
+(ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.figures`, :mod:`.text` (sentences for the
+page) and :mod:`.views` (compact tables for the page)."""
+
+from __future__ import annotations
+
+from ... import wmt
+from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
+from ..common import SEED, Param
+from .experiments import (
+    PER_PAIR_COLUMNS,
+    bootstrap,
+    bootstrap_summary,
+    cooccurrence_share,
+    document_matrix,
+    extremes,
+    hits_per_worker,
+    lines_per_pair,
+    most_affected,
+    raw_coverage,
+    remedy_per_hit,
+    stability_per_pair,
+    stability_summary,
+    style_contrast,
+    trajectories,
+    variant_sensitivity,
+)
+from .figures import DIVISOR_TICKS, HERE, STYLE_COLORS, plot_fig1, plot_fig4, plot_fig5, plot_trajectories
+from .packages import (
+    CHANGE_COLUMNS,
+    PACKAGES,
+    STYLE_TOTALS,
+    coded_pairs,
+    fig4_pairs,
+    fig5_pair,
+    human_pairs,
+    pair_info,
+    pair_title,
+    trajectory_panels,
+)
+from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
+from .replication import (
+    REPLICATION_COLUMNS,
+    official_ranking,
+    official_significance,
+    printed_pvalues,
+    replication,
+    replication_csv,
+)
+from .text import bootstrap_text, fig4_text, fig5_text, omega_squared, remedy_text, share_range, variant_text
+from .views import PACKAGE_SHORT, bootstrap_view, by_pair, replication_exceptions, replication_view
+
+CHAPTER = "03_wmt_stability"
+PARAMETERS = {
+    "seed": SEED,
+    "variant": Param("str", choices=wmt.RANK_SUM_VARIANTS),
+    "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+    "divisors": Param("number", many=True, low=1, low_open=True),
+    "n_bootstrap": Param("int", low=1),
+    "bootstrap_experiments": Param("str", many=True, choices=ws.EXPERIMENTS),
+    "packages": Param("str", many=True, choices=tuple(PACKAGES)),
+}
+
+__all__ = [
+    "CHAPTER", "PARAMETERS", "ws",
+    # packages
+    "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
+    "pair_title", "trajectory_panels",
+    # replication
+    "REPLICATION_COLUMNS", "official_ranking", "official_significance", "printed_pvalues", "replication",
+    "replication_csv",
+    # experiments
+    "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
+    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "remedy_per_hit", "stability_per_pair",
+    "stability_summary", "style_contrast", "trajectories", "variant_sensitivity",
+    # published
+    "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
+    # figures
+    "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_fig1", "plot_fig4", "plot_fig5", "plot_trajectories",
+    # text
+    "bootstrap_text", "fig4_text", "fig5_text", "omega_squared", "remedy_text", "share_range", "variant_text",
+    # views
+    "PACKAGE_SHORT", "bootstrap_view", "by_pair", "replication_exceptions", "replication_view",
+]

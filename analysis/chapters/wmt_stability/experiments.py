@@ -1,0 +1,205 @@
+"""The perturbation experiments per pair (Tables 2-3, Fig. 1), the data behind Figs. 2-5, and beyond the paper a
+bootstrap over HITs, one of Sec. 8's remedies and the rank-sum variant."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt
+from ... import wmt_stability as ws
+from ...processes import process_pool
+from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
+
+PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS]
+
+
+def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha, by="worker") -> pd.DataFrame:
+    """``wmt_stability_per_pair.csv``: one row per (pair, experiment) (:func:`analysis.wmt_stability.experiments`)."""
+    rows = []
+    for (collection, pair), (pj, raw, _) in coded.items():
+        year, style = info.loc[(collection, pair), ["year", "style"]]
+        for r in ws.experiments(pj, raw, divisors=divisors, variant=variant, alpha=alpha, by=by):
+            rows.append({"collection": collection, "year": year, "pair": pair, "style": style, **r})
+    return pd.DataFrame(rows, columns=PER_PAIR_COLUMNS)
+
+
+def _fraction(flags: pd.Series) -> str:
+    return f"{int(flags.sum())}/{len(flags)}"
+
+
+def stability_summary(per_pair: pd.DataFrame, experiments, *, by_package: bool = False) -> pd.DataFrame:
+    """Changed / pairs for ``experiments`` by style (packages in :data:`STYLE_TOTALS`) and, with ``by_package``,
+    by package (Facebook-Wikipedia on its own row)."""
+    part = per_pair[per_pair["experiment"].isin(experiments)]
+    groups = []
+    if by_package:
+        groups += [(PACKAGES[c][0], rows) for c, rows in part.groupby("collection", sort=False)]
+    totals = part[part["collection"].isin(STYLE_TOTALS)]
+    groups += [(f"ALL {style}", rows) for style, rows in totals.groupby("style", sort=False)]
+    out = [{"experiment": experiment, "group": label,
+            **{c.replace("_changed", ""): _fraction(sub[c]) for c in CHANGE_COLUMNS}}
+           for label, rows in groups for experiment, sub in rows.groupby("experiment", sort=False)]
+    return pd.DataFrame(out).sort_values(["experiment", "group"], kind="stable")
+
+
+def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
+    """The systems Table 3 removes: the first and last of each pair's original ranking, HUMAN systems included (as
+    in the paper's scripts, which read them from the original ranking file)."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        r = ws.perturbed_ranking(pj, variant=variant, alpha=alpha)
+        rows.append({"collection": collection, "pair": pair, "highest": r.systems[0], "lowest": r.systems[-1]})
+    out = pd.DataFrame(rows)
+    out["human_removed"] = [ws.HUMAN_MARK in h or ws.HUMAN_MARK in lo for h, lo in zip(out["highest"], out["lowest"])]
+    return out
+
+
+def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.DataFrame:
+    """Figs. 2-3: the ranking of the original data and after each division (HUMAN systems scored but left out of
+    the ranking and clusters, as in the paper's figures); one row per (setting, system) with ``line_below``."""
+    humans = [s for s, h in zip(pj.systems, pj.human) if h]
+    keep = ws.divisible(pj, raw)
+    settings = [("original", 1.0)] + [(f"d-{d:g}", d) for d in divisors]
+    rows = []
+    for label, d in settings:
+        r = ws.perturbed_ranking(pj, divide=d, raw=raw, cluster_exclude=humans, keep=keep, variant=variant,
+                                 alpha=alpha)
+        below = np.append(np.diff(r.clusters) > 0, False)
+        rows += [{"setting": label, "system": s, "rank": k + 1, "z": z, "line_below": b}
+                 for k, (s, z, b) in enumerate(zip(r.systems, r.scores, below))]
+    return pd.DataFrame(rows)
+
+
+def most_affected(per_pair_trajectories: dict) -> pd.Series:
+    """Per pair: how many (system, divisor) ranks differ from the original ranking, largest first."""
+    moved = {}
+    for key, t in per_pair_trajectories.items():
+        wide = t.pivot(index="system", columns="setting", values="rank")
+        moved[key] = int((wide.drop(columns="original").sub(wide["original"], axis=0) != 0).to_numpy().sum())
+    return pd.Series(moved).sort_values(ascending=False, kind="stable")
+
+
+def cooccurrence_share(pj: ws.PairJudgments, unit: str) -> pd.DataFrame:
+    """Fig. 4 as shares: of the HITs (or workers) holding the row system, the share also holding the column one."""
+    counts = ws.cooccurrence(pj, unit)
+    return counts / np.diag(counts)[:, None]
+
+
+def document_matrix(judgments: pd.DataFrame, raw: np.ndarray) -> pd.DataFrame:
+    """Fig. 5: mean raw score per (test document, system) over SYSTEM/REPEAT judgments, documents (rows) and
+    systems (columns) sorted by their mean, best first; NaN = not judged."""
+    rows = judgments.assign(raw=raw, test_document=ws.recover_documents(judgments).to_numpy())
+    rows = rows[rows["item_type"].isin(wmt.SCORED_TYPES)]
+    matrix = rows.groupby(["test_document", "system"])["raw"].mean().unstack()
+    matrix = matrix.loc[matrix.mean(axis=1).sort_values(ascending=False).index]
+    return matrix[matrix.mean(axis=0).sort_values(ascending=False).index]
+
+
+def lines_per_pair(coded: dict, *, by: str = "worker", variant: str, alpha: float) -> pd.Series:
+    """Significance lines in each pair's original ranking (all systems)."""
+    return pd.Series({k: int(ws.perturbed_ranking(pj, by=by, variant=variant, alpha=alpha).clusters.max())
+                      for k, (pj, _, _) in coded.items()}, dtype=int)
+
+
+def hits_per_worker(coded: dict) -> float:
+    """Mean number of HITs per worker over the pairs of ``coded`` (judgments with a HIT id)."""
+    pairs = [np.unique(np.column_stack([pj.worker, pj.hit])[pj.hit >= 0], axis=0) for pj, _, _ in coded.values()]
+    return float(np.mean([len(p) / len(np.unique(p[:, 0])) for p in pairs if len(p)]))
+
+
+def raw_coverage(coded: dict) -> pd.DataFrame:
+    """Per pair: judgments and workers, how many raw scores are published and how many are recovered
+    (:func:`analysis.wmt_stability.reconstruct_raw`), and the judgments the divisions cannot use."""
+    rows = []
+    for (collection, pair), (pj, raw, c) in coded.items():
+        unusable = int((~ws.divisible(pj, raw)).sum())
+        rows.append({"collection": collection, "pair": pair, "judgments": c["judgments"],
+                     "raw_published": c["raw_published"] / c["judgments"], "raw_known": c["raw_known"] / c["judgments"],
+                     "workers": c["workers"], "workers_fully_known": c["workers_known"],
+                     "left_out_of_divisions": unusable / c["judgments"]})
+    return pd.DataFrame(rows)
+
+
+def _bootstrap_one(args):
+    key, pj, raw, seed, n, options = args
+    table = ws.bootstrap_experiments(pj, raw, np.random.default_rng(seed), n, **options)
+    return table.assign(collection=key[0], pair=key[1])
+
+
+def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, experiments, variant, alpha,
+              workers: int | None = None) -> pd.DataFrame:
+    """The experiments on ``n_resamples`` bootstrap resamples of HITs per pair (news packages only: the Facebook
+    pairs have one or two evaluators and no HITs); each pair gets its own seed spawned from ``seed``, so the result
+    does not depend on the number of worker processes."""
+    keys = [k for k in coded if k[0] in STYLE_TOTALS]
+    seeds = np.random.SeedSequence(seed).spawn(len(keys))
+    options = {"variant": variant, "alpha": alpha, "only": list(experiments)}
+    tasks = [(k, coded[k][0], coded[k][1], s, n_resamples, options) for k, s in zip(keys, seeds)]
+    with process_pool(workers) as pool:
+        parts = list(pool.map(_bootstrap_one, tasks))
+    table = pd.concat(parts, ignore_index=True)
+    table["style"] = [info.loc[(c, p), "style"] for c, p in zip(table["collection"], table["pair"])]
+    return table
+
+
+def bootstrap_summary(boot: pd.DataFrame, per_pair: pd.DataFrame) -> pd.DataFrame:
+    """Per style and experiment: the observed number of pairs changed, and over resamples the mean number and a
+    90% interval, plus how many pairs change in more than half of the resamples."""
+    rows = []
+    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    for (style, experiment), part in boot.groupby(["style", "experiment"], sort=True):
+        n_pairs = part["pair"].astype(str).add(part["collection"]).nunique()
+        row = {"style": style, "experiment": experiment, "pairs": n_pairs}
+        for c in CHANGE_COLUMNS:
+            counts = part.groupby("resample")[c].sum()
+            share = part.groupby(["collection", "pair"])[c].mean()
+            seen = observed[(observed["style"] == style) & (observed["experiment"] == experiment)][c]
+            name = c.replace("_changed", "")
+            row[f"{name}_observed"] = int(seen.sum()) if len(seen) else np.nan
+            row[f"{name}_mean"] = counts.mean()
+            row[f"{name}_interval"] = f"{np.percentile(counts, 5):.0f}-{np.percentile(counts, 95):.0f}"
+            row[f"{name}_most_resamples"] = int((share > 0.5).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
+    """Per experiment and measure: the share of bootstrap resamples in which more SR+DC than SR-DC pairs change
+    (and in which fewer), over resamples drawn independently per pair."""
+    counts = boot.groupby(["experiment", "style", "resample"])[CHANGE_COLUMNS].sum()
+    rows = []
+    for experiment, part in counts.groupby(level="experiment"):
+        plus = part.xs("SR+DC", level="style")
+        minus = part.xs("SR-DC", level="style")
+        for c in CHANGE_COLUMNS:
+            diff = plus[c] - minus[c]
+            rows.append({"experiment": experiment, "measure": c.replace("_changed", ""),
+                         "SR+DC more": float((diff > 0).mean()), "SR+DC fewer": float((diff < 0).mean())})
+    return pd.DataFrame(rows).set_index(["experiment", "measure"])
+
+
+def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha) -> pd.DataFrame:
+    """Sec. 8's question "normalise over annotators or over HITs?": the experiments again with z per HIT instead of
+    per worker, on the packages where every judgment has a HIT id (2021-22 to-English)."""
+    keys = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
+    per_worker = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha)
+    per_hit = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha, by="hit")
+    out = []
+    for label, table in (("z per worker (WMT)", per_worker), ("z per HIT", per_hit)):
+        for experiment, part in table.groupby("experiment", sort=False):
+            out.append({"standardised": label, "experiment": experiment,
+                        **{c.replace("_changed", ""): _fraction(part[c]) for c in CHANGE_COLUMNS}})
+    return pd.DataFrame(out).pivot(index="experiment", columns="standardised").reindex(list(ws.EXPERIMENTS))
+
+
+def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha) -> pd.DataFrame:
+    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one)."""
+    out = []
+    for variant in wmt.RANK_SUM_VARIANTS:
+        table = stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
+        table = table[table["collection"].isin(STYLE_TOTALS)]
+        for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
+            out.append({"variant": variant, "experiment": experiment, "style": style,
+                        **{c.replace("_changed", ""): _fraction(part[c]) for c in CHANGE_COLUMNS}})
+    return pd.DataFrame(out).pivot(index=["experiment", "style"], columns="variant")

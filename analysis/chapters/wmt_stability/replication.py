@@ -1,0 +1,156 @@
+"""Sec. 3 and Appendix A: our system scores, clusters and significance verdicts against the official WMT outputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt
+from ... import wmt_stability as ws
+
+REPLICATION_COLUMNS = ["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
+                       "clusters_match", "note"]
+
+
+def official_significance(collection: str, pair: str, systems, wilcoxon) -> tuple[np.ndarray | None, str]:
+    """The published significance of "row better than column" for ``systems`` (in official order) as a 0/1 matrix
+    (0 = significant: a star, or p < 0.05; 1 = not), or None if nothing is published. The organisers print a test
+    only for a row above its column (elsewhere 0.12 or no star), so only the upper triangle is meaningful."""
+    w = wilcoxon[(wilcoxon["collection"] == collection) & (wilcoxon["pair"] == pair)]
+    if w.empty:
+        return None, "none published"
+    table = "wilcoxon-p" if (w["table"] == "wilcoxon-p").any() else "wilcoxon-diff"
+    w = w[w["table"] == table]
+    w = w.assign(system_a=w["system_a"].map(_system_name), system_b=w["system_b"].map(_system_name))
+    better = (w["significance"].fillna("") != "") if table == "wilcoxon-diff" else (w["p_value"] < 0.05)
+    matrix = pd.Series(np.where(better, 0.0, 1.0), index=pd.MultiIndex.from_frame(w[["system_a", "system_b"]]))
+    matrix = matrix.unstack().reindex(index=list(systems), columns=list(systems)).to_numpy(copy=True)
+    np.fill_diagonal(matrix, np.nan)
+    return matrix, table
+
+
+def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -> dict:
+    """The official order and clusters: from the published ``clusters.csv`` (2018, Facebook) and from WMT's line
+    rule applied to the published significance table (every package but 2019's); either may be None."""
+    order = rankings[(rankings["collection"] == collection) & (rankings["pair"] == pair)].sort_values("rank")
+    systems = list(order["system"])
+    cl = clusters[(clusters["collection"] == collection) & (clusters["pair"] == pair)]
+    from_file = None
+    if len(cl):
+        if list(cl["system"]) != systems:
+            raise ValueError(f"{collection} {pair}: clusters.csv and the ranking list systems in different orders")
+        from_file = wmt.clusters_from_lines(cl["end_of_cluster"].to_numpy()[:-1])
+    significance, table = official_significance(collection, pair, systems, wilcoxon)
+    from_table = None if significance is None else wmt.clusters_from_lines(wmt.significance_lines(significance))
+    return {"systems": systems, "z": order["z"].to_numpy(), "raw": order["raw"].to_numpy(),
+            "clusters_file": from_file, "clusters_table": from_table, "significance": significance, "table": table}
+
+
+def _system_name(name: str) -> str:
+    """2020 en-de's Wilcoxon table names systems by file (``newstest2020.en-de.OPPO.1535.sgm``), the rest by id."""
+    parts = name.split(".")
+    return ".".join(parts[2:-1]) if name.startswith("newstest") and name.endswith(".sgm") else name
+
+
+def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alpha=0.05) -> pd.DataFrame:
+    """Our system z, raw and clusters against the official ones, for every pair with judgments or segment scores.
+
+    Per rank-sum variant: whether our clusters equal the official ones (``clusters.csv`` where published, else the
+    line rule on the published significance table) and how many of the published pairwise verdicts (row above
+    column) ours contradict. ``official_files_agree``: whether ``clusters.csv`` and the table agree with each other.
+    """
+    rows = []
+    keys = rankings[["collection", "year", "pair"]].drop_duplicates()
+    style = judgments[["collection", "style"]].drop_duplicates().set_index("collection")["style"]
+    for collection, year, pair in keys.itertuples(index=False):
+        official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
+        systems = official["systems"]
+        row = {"collection": collection, "year": year, "pair": pair, "style": style.get(collection, pd.NA),
+               "n_systems": len(systems), "data": "judgments", "cluster_source": "clusters.csv"
+               if official["clusters_file"] is not None else official["table"]}
+        if official["clusters_file"] is not None and official["clusters_table"] is not None:
+            row["official_files_agree"] = not wmt.ranking_changes(systems, official["clusters_file"], systems,
+                                                                  official["clusters_table"])[1]
+        if (collection, pair) in coded:
+            pj, raw, coverage = coded[collection, pair]
+            scored = np.asarray(pj.systems, dtype=object)[np.unique(pj.system[pj.scored])]
+            extra = sorted(set(scored) - set(systems))
+            segs = ws.segment_means(pj, pj.z)
+            raw_segs = ws.segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
+            row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
+            names = pj.systems
+        else:
+            seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+            if seg.empty:
+                rows.append({**row, "data": "ranking only", "note": "only the ranking is published"})
+                continue
+            row["data"] = "segments"
+            codes, names = pd.factorize(seg["system"], sort=True)
+            extra = sorted(set(names) - set(systems))
+            segs = (codes, seg["z"].to_numpy())
+            raw_segs = (codes, seg["raw"].to_numpy())
+        if extra:  # scored in the package, left out of the official ranking
+            row["note"] = f"{', '.join(extra)}: in the package, not in the official ranking; left out here too"
+        ours = {v: ws.rank_segment_scores(tuple(names), *segs, extra, v, alpha) for v in wmt.RANK_SUM_VARIANTS}
+        mine = ours[wmt.RANK_SUM_VARIANTS[0]]
+        z = pd.Series(mine.scores, index=mine.systems)
+        row["systems_match"] = set(mine.systems) == set(systems)
+        common = [s for s in systems if s in z.index]
+        position = {s: k for k, s in enumerate(systems)}
+        row["max_abs_z_diff"] = float(np.abs(z[common].to_numpy() - official["z"][[position[s] for s in common]]).max())
+        if raw_segs is not None:
+            r = ws.rank_segment_scores(tuple(names), *raw_segs, extra)
+            r = pd.Series(r.scores, index=r.systems)[common].to_numpy()
+            row["max_abs_raw_diff"] = float(np.abs(r - official["raw"][[position[s] for s in common]]).max())
+        row["order_match"] = list(mine.systems) == systems
+        reference = official["clusters_file"] if official["clusters_file"] is not None else official["clusters_table"]
+        for v, ranked in ours.items():
+            if reference is None or not row["systems_match"]:
+                continue
+            row[f"clusters_match_{v}"] = not ranked.changes(ws.Ranking(tuple(systems), official["z"], reference))[1]
+            if official["significance"] is not None:
+                where = np.array([position.get(name, -1) for name in names])[segs[0]]
+                p = wmt.rank_sum_pvalues(where[where >= 0], segs[1][where >= 0], len(systems), v)
+                upper = np.triu(np.ones_like(p, dtype=bool), 1)
+                row[f"verdicts_differ_{v}"] = int(((p < alpha) != (official["significance"] == 0))[upper].sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
+    """``wmt_replication.csv``: one row per pair with data, in the issue's columns; ``clusters_match`` for
+    ``variant``; ``note`` says what differs and why."""
+    rows = table[table["data"] != "ranking only"].copy()
+    rows["clusters_match"] = rows[f"clusters_match_{variant}"]
+    notes = []
+    for r in rows.itertuples(index=False):
+        parts = [] if pd.isna(r.note) else [r.note]
+        if r.data == "segments":
+            parts.append("from the official segment scores (no per-judgment file)")
+        if r.max_abs_z_diff > 1e-9:
+            parts.append("the official segment file holds (system, segment) rows of z = 0 with no judgment behind "
+                         "them, which the official system scores average in")
+        if pd.isna(r.max_abs_raw_diff) and r.data == "judgments":
+            parts.append(f"raw recovered for {r.raw_known:.1%} of judgments, so no system raw")
+        if getattr(r, "official_files_agree", True) is False:
+            parts.append("the published clusters.csv and Wilcoxon tables disagree; compared with clusters.csv")
+        notes.append("; ".join(parts))
+    rows["note"] = notes
+    return rows[REPLICATION_COLUMNS].reset_index(drop=True)
+
+
+def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
+    """The official p-value tables (2020, Facebook) against ours (one-sided, from the segment scores), over every
+    p the organisers printed (0.12 marks a test not run or p >= 0.12): how many and the largest difference."""
+    printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
+    worst, count = 0.0, 0
+    for (collection, pair), rows in printed.groupby(["collection", "pair"], sort=False):
+        seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+        codes, names = pd.factorize(seg["system"], sort=True)
+        p = wmt.rank_sum_pvalues(codes, seg["z"].to_numpy(), len(names), "greater")
+        position = {n: k for k, n in enumerate(names)}
+        ours = [p[position[_system_name(a)], position[_system_name(b)]]
+                for a, b in zip(rows["system_a"], rows["system_b"])]
+        worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
+        count += len(rows)
+    return {"printed": count, "max_abs_diff": worst}
