@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .pairwise import sign_test_pvalues
-from .validation import check_count, check_number, check_rng, check_scores, real_array
+from .validation import check_count, check_number, check_rng, check_scores, check_tie_policy, real_array
 
 #: Def. 8, the directed error cost; rows = human rating, columns = metric rating, both in the order (+, =, -)
 COST = np.array([[0, -1, -2], [1, 0, -1], [2, 1, 0]], dtype=np.int64)
@@ -311,16 +311,16 @@ def significance_outcomes(table: pd.DataFrame, *, alpha: float = 0.05, ties: str
     ``system_a`` is significantly preferred (p < ``alpha``), -1 when ``system_b`` is, 0 otherwise.
 
     Ties (=) carry no sign; Coakley & Heise (1996) review the ways to handle them. ``"drop"`` is the conventional
-    conditional test (ties removed, n = d+ + d-), ``"split"`` shares them equally between the two systems (an odd
-    one dropped), which makes the test more conservative the more ties there are."""
+    conditional test (ties removed, n = d+ + d-), ``"half"`` shares them equally between the two systems (an odd
+    one dropped), which makes the test more conservative the more ties there are (the tie names of
+    :func:`analysis.pairwise.sign_test`)."""
     alpha = check_number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
-    if ties not in ("drop", "split"):
-        raise ValueError(f"unknown tie handling {ties!r}; expected 'drop' or 'split'")
+    check_tie_policy(ties, ("drop", "half"))
     c = confusions(table)
     out = table[["system_a", "system_b"]].copy()
     for who, d in (("human", c.sum(axis=2)), ("metric", c.sum(axis=1))):
         wins, losses = d[:, 0], d[:, 2]
-        if ties == "split":
+        if ties == "half":
             wins, losses = wins + d[:, 1] // 2, losses + d[:, 1] // 2
         p = sign_test_pvalues(wins, losses)
         out[f"{who}_pvalue"] = p

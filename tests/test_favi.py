@@ -217,7 +217,7 @@ def test_significance_outcomes_with_ties_dropped_or_split():
     c[0, [0, 4, 8]] = [12, 40, 2]  # humans and metric: 12 wins, 40 ties, 2 losses
     table = pd.DataFrame(c, columns=list(favi.CELLS)).assign(system_a="a", system_b="b")
     dropped = favi.significance_outcomes(table, ties="drop")
-    split = favi.significance_outcomes(table, ties="split")
+    split = favi.significance_outcomes(table, ties="half")
     assert dropped["human"].item() == 1 and dropped["human_pvalue"].item() == pytest.approx(
         stats.binomtest(12, 14).pvalue)
     assert split["human"].item() == 0 and split["human_pvalue"].item() == pytest.approx(

@@ -63,7 +63,7 @@ PARAMETERS = {
     "variant": Param("str", choices=wmt.RANK_SUM_VARIANTS),
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "divisors": Param("number", many=True, low=1, low_open=True),
-    "n_bootstrap": Param("int", low=1),
+    "n_bootstrap": Param("int", low=1, quick=2),
     "bootstrap_experiments": Param("str", many=True, choices=ws.EXPERIMENTS),
     "packages": Param("str", many=True, choices=tuple(PACKAGES)),
 }
