@@ -53,9 +53,9 @@ from IPython.display import Markdown, display
 
 from analysis import sweeps
 from analysis.chapters import global_vs_pairwise as ch
-from analysis.chapters import gvp_classification as cls
-from analysis.chapters import gvp_llmfao as llm
 from analysis.chapters.common import Timings, outputs
+from analysis.chapters.global_vs_pairwise import classification as cls
+from analysis.chapters.global_vs_pairwise import llmfao as llm
 from analysis.data import load_table, published
 from analysis.plotting import set_theme, show
 from analysis.streams import stream

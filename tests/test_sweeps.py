@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from analysis import bt, comparisons, sweeps
 from analysis.chapters import global_vs_pairwise as gvp
-from analysis.chapters import gvp_classification as cls
-from analysis.chapters import gvp_llmfao as llm
+from analysis.chapters.global_vs_pairwise import classification as cls
+from analysis.chapters.global_vs_pairwise import llmfao as llm
 from analysis.comparisons import Comparisons
 from analysis.data import published, tables
 from tests.helpers import needs_mirror
@@ -323,11 +323,11 @@ def test_detection_curve_is_a_coin_flip_without_difference_and_certain_with_a_la
 
 
 def test_lowest_ap_is_every_relevant_item_last():
-    assert cls.lowest_ap(1, 2) == 0.5
+    assert gvp.lowest_ap(1, 2) == 0.5
     for k, n in ((8, 16), (5, 10), (6, 12)):
         relevant = np.r_[np.zeros(n - k), np.ones(k)]
         from sklearn.metrics import average_precision_score
-        assert cls.lowest_ap(k, n) == pytest.approx(average_precision_score(relevant, -np.arange(n)))
+        assert gvp.lowest_ap(k, n) == pytest.approx(average_precision_score(relevant, -np.arange(n)))
 
 
 def test_sst5_copies_reject_an_unknown_kind():

@@ -13,7 +13,7 @@ Modules, their notebooks and the paper items they rebuild:
 * :mod:`.wmt_stability` (``03_wmt_stability``; a package: packages, replication, experiments, published, figures,
   text, views): Knowles 2021, §3 / App. A, §5, Tables 1-3, Figs. 1-5
 * :mod:`.favoritism` (``04_favoritism``): Favi-Score, Figs. 1-6 and 8-13, Table 1, Lemmas 1-2, App. C-D
-* :mod:`.global_vs_pairwise`, :mod:`.gvp_classification`, :mod:`.gvp_llmfao` (``05_global_vs_pairwise``):
+* :mod:`.global_vs_pairwise` (``05_global_vs_pairwise``; modules ceval, stability, classification, llmfao, ...):
   Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random binary models; SST-5
   (App. B, Tables 3 and 5) and the binary stand-in for Jigsaw (App. A, Tables 2 and 4); llmfao beyond the paper
 * :mod:`.your_own_scores` (``09_your_own_scores``): a user's score file through every method

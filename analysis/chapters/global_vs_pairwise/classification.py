@@ -7,6 +7,8 @@ SST-5 the higher decision value of the gold class, for the binary task the small
 *copies* experiments of Sec. 6 add a copy of every model with adjusted decision values — binarised (Table 4's
 "Binary AP", Table 5) or penalised, binarised only where the model is wrong (Table 4's "Penalized AP") — and ask
 whether a measure still ranks the originals above the copies: average precision with the originals relevant.
+
+The sentences for the page are in :mod:`.text`; the notebook reads them from here as ``cls.*``.
 """
 
 from __future__ import annotations
@@ -15,17 +17,22 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
 
-from .. import sweeps
-from ..data import published
-from ..data.baselines import CLASSES, one_hot
-from .global_vs_pairwise import copies_ap, lowest_ap, published_matrix
+from ... import sweeps
+from ...data import published
+from ...data.baselines import CLASSES, one_hot
+from .shared import copies_ap
+from .text import binary_a1_text as binary_a1_text
+from .text import sst5_binarised_text as sst5_binarised_text
+from .text import sst5_text as sst5_text
+from .text import table3_text as table3_text
+from .text import table4_text as table4_text
 
 
 def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
     return sweeps.bradley_terry_interval(sweeps.matches(quality), rng, n_trials)
 
 
-# -- average precision of the originals over their adjusted copies (Tables 4-6) -----------------------------------
+# -- average precision of the originals over their adjusted copies (Tables 4-6) ---------------------------------------
 
 
 def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, confidence: float = 0.95) -> tuple:
@@ -48,7 +55,7 @@ def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, 
     return table, ap
 
 
-# -- SST-5: baselines trained here (Appendix B, Tables 3 and 5) -----------------------------------------------------
+# -- SST-5: baselines trained here (Appendix B, Tables 3 and 5) -------------------------------------------------------
 
 
 def sst5_values(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
@@ -139,40 +146,7 @@ def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
                              n_trials=n_trials)
 
 
-def table3_text(table3: pd.DataFrame) -> str:
-    paper = published_matrix("table3")
-    return (f"Table 3 with the five models here: accuracy and F1 correlate {table3.loc['acc', 'f1']:.2f}, accuracy "
-            f"and BT on raw decision values {table3.loc['acc', 'bt']:.2f}, F1 and BT {table3.loc['f1', 'bt']:.2f}, "
-            f"accuracy and BTbin {table3.loc['acc', 'bt_bin']:.2f} (the paper's eight models: "
-            f"{paper.loc['acc', 'f1']:.2f}, {paper.loc['acc', 'bt']:.2f}, {paper.loc['f1', 'bt']:.2f} and "
-            f"{paper.loc['acc', 'bt_bin']:.2f}). With five models, swapping two neighbours moves Spearman's ρ by "
-            "0.1, so these correlations say little on their own.")
-
-
-def sst5_text(b1: pd.DataFrame, tie_share_gold: float, tie_share_binary: float) -> str:
-    here = b1.dropna(subset=["acc"])
-    gap = (here[["acc", "f1"]] - here[["paper_acc", "paper_f1"]].to_numpy()).abs().max(axis=1)
-    exact = [m for m in here.index if gap[m] < 0.0005]
-    order = " > ".join(here["bt"].sort_values(ascending=False).index)
-    notes = {"VADER": "the vaderSentiment package rather than NLTK's copy of the lexicon",
-             "fastText": "training is stochastic and the paper's model file is not published"}
-    others = [f"{m} by up to {gap[m]:.3f}" + (f" ({notes[m]})" if m in notes else "") for m in here.index
-              if m not in exact]
-    listed = ", ".join(exact[:-1]) + " and " + exact[-1] if len(exact) > 1 else "".join(exact)
-    return (f"Accuracy and F1 equal the paper's to the third decimal for {listed or 'no model'}: the paper re-ran "
-            "prrao87's code, whose pipelines are rebuilt here with its settings, and its F1 is the support-weighted "
-            "one. " + ("They differ for " + "; ".join(others) + ". " if others else "")
-            + f"BT on the gold-class decision values orders the models {order}. The paper's text says the SVM "
-            "\"rose to the top of the Bradley–Terry ranking due to its more extreme confidence scores\"; its own B.1 "
-            f"ranks it {int(b1['paper_bt'].rank(ascending=False, method='min')['SVM'])} of "
-            f"{int(b1['paper_bt'].notna().sum())} by BT, ours {int(here['bt'].rank(ascending=False, method='min')['SVM'])}"
-            f" of {len(here)}. "
-            f"{tie_share_gold:.0%} of the matches on raw decision values are ties, {tie_share_binary:.0%} after "
-            "binarising (the paper: about two thirds). BT strengths sum to 1 over the five models here and over "
-            "eight in the paper, so only their order compares.")
-
-
-# -- the binary stand-in for Jigsaw (Appendix A, Tables 2 and 4) ----------------------------------------------------
+# -- the binary stand-in for Jigsaw (Appendix A, Tables 2 and 4) ------------------------------------------------------
 
 
 def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
@@ -249,87 +223,3 @@ def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
                          "paper_low": bt[0] if measure == "bt" else np.nan,
                          "paper_high": bt[1] if measure == "bt" else np.nan})
     return pd.DataFrame(rows)
-
-
-# -- sentences for the notebook --------------------------------------------------------------------------------------
-
-
-def _ap(table: pd.DataFrame, experiment: str, measure: str, column: str = "ap") -> float:
-    return float(table.set_index(["experiment", "measure"]).loc[(experiment, measure), column])
-
-
-def sst5_binarised_text(b2: pd.DataFrame, b1: pd.DataFrame, copies: pd.DataFrame, table5: pd.DataFrame) -> str:
-    here = b2.dropna(subset=["acc"])
-    order = " > ".join(here["bt"].sort_values(ascending=False).index)
-    changed = [m for m in here.index if abs(here.loc[m, "acc"] - b1.loc[m, "acc"]) > 0.0005]
-    originals = copies.loc[list(here.index)]
-    floor = lowest_ap(len(here), 2 * len(here))
-    return (f"Binarised on their own (B.2), BT orders the models {order}; in the paper's B.2 the SVM jumps to the "
-            f"top (BT {b2.loc['SVM', 'paper_bt']:.3f}). The most confident class differs from the predicted one for "
-            + (", ".join(changed) if changed else "no model")
-            + " (their decision values come from other code than their predictions, see B.1), so their B.2 "
-            "accuracy differs from B.1's; for the others it is B.1's. The paper's B.2 accuracies are lower than its "
-            "B.1 accuracies for every model, logistic regression and fastText included, while its F1 values are "
-            "B.1's: we could not tell what that column measures. With the copies (Table 5; the paper's column "
-            "says binarised, its text cites the table for the penalised experiment, so both are here): accuracy "
-            "and F1 tell a model from its binarised copy only where the copy's class differs from the predicted one "
-            f"(AP {_ap(table5, 'binary', 'acc'):.2f} and {_ap(table5, 'binary', 'f1'):.2f}; the paper: ACC 1, F1 "
-            f"0.5). BT ranks the originals above their binarised copies (AP {_ap(table5, 'binary', 'bt'):.2f}, "
-            f"{_ap(table5, 'binary', 'bt', 'ap_low'):.2f}–{_ap(table5, 'binary', 'bt', 'ap_high'):.2f} over "
-            "sampled match sets; the paper: 0.70–0.71): a copy beats its original only where the model is right, "
-            f"and every model here is right on fewer than half of the sentences (accuracy at most "
-            f"{originals['acc'].max():.2f}). MAE, not in the paper's table, prefers the binarised copies (AP "
-            f"{_ap(table5, 'binary', 'mae'):.2f}; the lowest possible with {len(here)} originals among "
-            f"{2 * len(here)} is {floor:.2f}). Penalised copies are never closer to the gold class than their "
-            f"originals: BT puts the originals on top (AP {_ap(table5, 'penalized', 'bt'):.2f}), MAE mostly "
-            f"({_ap(table5, 'penalized', 'mae'):.2f}); accuracy and F1 see the same classes as for the binarised "
-            "copies.")
-
-
-def binary_a1_text(a1: pd.DataFrame, table2: pd.DataFrame, ties_raw: float, ties_binary: float) -> str:
-    tree = a1.loc["Decision Tree"]
-    bt_rank = a1["bt"].rank(ascending=False).astype(int)
-    without = a1.drop(index="Decision Tree")[["acc", "bt"]].corr(method="spearman").loc["acc", "bt"]
-    sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
-    paper = published_matrix("table2")
-    return (f"The decision tree, whose decision values are 0 or 1 only, has the lowest accuracy ({tree['acc']:.3f}) "
-            f"but BT ranks it {bt_rank['Decision Tree']} of {len(a1)} ({tree['bt']:.3f}): a match only asks which "
-            "model is closer to the label, so a confident right answer beats every hedged one, whatever the "
-            "models' accuracies — the paper's XGBoost (lowest accuracy, highest BT in A.1). More generally BT follows "
-            "how sharp a model's decision values are rather than how often they are right: its Spearman correlation "
-            f"with the mean distance of the decision values from 0.5 is {sharp.loc['bt', 'sharpness']:.2f}, while "
-            f"sharpness and accuracy correlate {sharp.loc['acc', 'sharpness']:.2f}. The global measures agree with "
-            "each other (Spearman accuracy–AUC "
-            f"{table2.loc['acc', 'auc']:.2f}, accuracy–F1 {table2.loc['acc', 'f1']:.2f}) and BT stands apart "
-            f"(accuracy–BT {table2.loc['acc', 'bt']:.2f}, {without:.2f} without the tree; AUC–BT "
-            f"{table2.loc['auc', 'bt']:.2f}; the paper's Jigsaw: {paper.loc['acc', 'bt']:.2f} and "
-            f"{paper.loc['auc', 'bt']:.2f}). On binarised decision values {ties_binary:.0%} of the matches are ties "
-            f"(raw: {ties_raw:.1%}; the paper's Jigsaw: 88%), a match is won by the model that is right where the "
-            f"other is wrong, and BTbin follows accuracy (Spearman {table2.loc['acc', 'bt_bin']:.2f}; the paper: "
-            f"{paper.loc['acc', 'bt_bin']:.2f}).")
-
-
-def table4_text(table4: pd.DataFrame, a2: pd.DataFrame) -> str:
-    def ap(experiment, measure):
-        return _ap(table4, experiment, measure)
-
-    def bt(experiment):
-        return (f"{ap(experiment, 'bt'):.3f} ({_ap(table4, experiment, 'bt', 'ap_low'):.3f}–"
-                f"{_ap(table4, experiment, 'bt', 'ap_high'):.3f} over sampled match sets)")
-
-    originals = a2[~a2.index.str.startswith("Binarized ")]
-    floor = lowest_ap(len(originals), 2 * len(originals))
-    return (f"Binarising: MAE and BT both prefer the over-confident copies (AP {ap('binary', 'mae'):.2f} and "
-            f"{bt('binary')}; the paper: 0.38 and 0.33–0.34; the lowest AP possible with {len(originals)} originals "
-            f"among {2 * len(originals)}, every copy above every original, is {floor:.3f}). For 0/1 decision "
-            "values MAE is the error rate, below "
-            "every hedged original's MAE; in BT a copy beats its original on every sentence the model gets right and "
-            f"every model here gets more than half right (accuracy at least {originals['acc'].min():.2f}). AUC "
-            f"still prefers most originals ({ap('binary', 'auc'):.2f}; the paper: 0.90), F1 cannot tell them apart "
-            f"({ap('binary', 'f1'):.2f}, as in the paper). Penalising every mistake: AUC puts the originals on top "
-            f"({ap('penalized', 'auc'):.2f}; the paper: 0.94), MAE mostly ({ap('penalized', 'mae'):.2f}; the "
-            "paper: 0.86 — the penalised copies of the sharpest models stay above some originals), BT "
-            f"too ({bt('penalized')}; the paper: 0.59–0.66) — a penalised copy ties its original where the model "
-            "is right and loses where it is wrong, so it always ranks below its own original, but the copies of "
-            f"strong models stay above weak originals; F1 again {ap('penalized', 'f1'):.2f}. The penalised decision "
-            "tree equals the tree, as the paper's penalised XGBoost equals XGBoost.")

@@ -7,6 +7,8 @@ therefore always falls back to "all available", and its Fig. 2 protocol — draw
 replacement — cannot add information a pair does not have. So here: the reference ranking is BT on every judgment
 (ties as half wins); Fig. 1's experiment turns each judgment into a tie with probability p; stability is measured
 by resampling each pair's judgments (bootstrap) and by keeping a random share of all judgments.
+
+The figure is in :mod:`.figures`, the sentences in :mod:`.text`; the notebook reads them from here as ``llm.*``.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import sweeps
-from ..aggregate import fit_bradley_terry_batch
-from .global_vs_pairwise import spearman_rows, spearman_summary
+from ... import sweeps
+from ...aggregate import fit_bradley_terry_batch
+from .figures import plot_llmfao as plot_llmfao
+from .shared import spearman_rows, spearman_summary
+from .text import llmfao_text as llmfao_text
 
 #: tighter than the sweeps default: 59 strengths near 1/59 each, and rank statistics need them settled
 TOL = 1e-12
@@ -119,46 +123,3 @@ def split_half_curve(j: sweeps.Judgments, shares, *, rng, n_trials: int) -> pd.D
                      "rank_displacement": float(displacement.mean()) if fitted.any() else np.nan,
                      "left_out": float((~fitted).mean())})
     return pd.DataFrame(rows)
-
-
-def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame):
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(2, 1, figsize=(7, 7.5))
-    left.fill_between(sweep["tie_share"], sweep["spearman_low"], sweep["spearman_high"], alpha=0.25,
-                      label="95% of trials")
-    left.plot(sweep["tie_share"], sweep["spearman_mean"], label="mean")
-    left.axhline(0.8, color="grey", linestyle=":", label="0.8")
-    left.set_xlabel("share of ties (the data's own 39%, plus synthetic)")
-    left.set_ylabel("Spearman with BT on all judgments")
-    left.set_title("Fig. 1 on llmfao: adding ties", fontsize=10)
-    left.legend(fontsize=8, loc="lower left")
-    right.plot(curve["judgments"], curve["spearman_mean"], marker="o", label="mean Spearman")
-    right.plot(curve["judgments"], curve["spearman_low"], linestyle=":", label="2.5% percentile")
-    right.set_xlabel("judgments in each of two disjoint random subsets")
-    right.set_ylabel("Spearman between the two BT rankings")
-    right.set_title("Stability on llmfao: split halves", fontsize=10)
-    right.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    return fig
-
-
-def llmfao_text(rule: dict, sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray,
-                curve: pd.DataFrame) -> str:
-    above = sweep.dropna(subset=["spearman_mean"])
-    above = above[above["spearman_mean"] >= 0.8]
-    width = (ranks["rank_high"] - ranks["rank_low"])
-    half = curve.iloc[-1]
-    return (f"llmfao has {rule['judgments']:,} judgments of {rule['models']} models, {rule['tie_share']:.0%} of them "
-            f"ties; {rule['pairs_compared']} of the {rule['pairs']:,} pairs are judged at all, a median of "
-            f"{rule['median_per_pair']:.0f} times (at most {rule['max_per_pair']}). The paper's rule asks "
-            f"{rule['required_per_pair']:,} comparisons per pair, {rule['required_total']:,} in all: "
-            f"{rule['pairs_with_enough']} pairs have that many, so the rule always falls back to all judgments. "
-            "Adding ties: the correlation with the ranking from all judgments stays at or above 0.8 until "
-            + (f"{above['tie_share'].max():.0%}" if len(above) else "—")
-            + " of the judgments are ties (data's own ties included). Resampling each pair's judgments: the mean "
-            f"Spearman correlation with the reference is {np.nanmean(rho_boot):.2f}, but a model's 95% rank range "
-            f"spans {width.median():.0f} places for the median model (up to {width.max():.0f}). Two disjoint random "
-            f"halves of the judgments (about {half['judgments']:,.0f} each) give rankings that correlate "
-            f"{half['spearman_mean']:.2f} on average (2.5% percentile {half['spearman_low']:.2f}), a model moving "
-            f"{half['rank_displacement']:.1f} places between them on average.")

@@ -1,0 +1,82 @@
+"""Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data. This package: the chapter's
+parameters, and its machinery split by dataset and by job —
+
+* :mod:`.ceval`: CEval, the paper's exact text-generation data (Appendix C.1-C.2, Table 6);
+* :mod:`.stability`: Fig. 1's tie sweep, Fig. 2's stability curves, the three random binary models of Sec. 5 and
+  Fig. 3's synthetic detection experiment;
+* :mod:`.classification`: SST-5 (Appendix B, Tables 3 and 5) and the binary stand-in for Jigsaw (Appendix A,
+  Tables 2 and 4);
+* :mod:`.llmfao`: Figs. 1-2's questions on llmfao's real judgments, beyond the paper;
+* :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
+* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.text`: the sentences for the page.
+
+The notebook reads the CEval, sampling, figure and text names from here (``ch.*``), the classification and llmfao
+ones from their modules (``cls.*``, ``llm.*``).
+"""
+
+from __future__ import annotations
+
+from ..common import SEED, Param
+from .ceval import (
+    CEVAL_MODELS,
+    CEVAL_REFERENCE,
+    FIG1_MODELS,
+    GLOBAL,
+    ceval_outputs,
+    global_scores,
+    penalise,
+    penalised_ap,
+    penalty_rise,
+    text_quality,
+)
+from .figures import FLOWCHART, FLOWCHART_END, plot_detection, plot_flowchart, plot_stability, plot_tie_sweep
+from .published import appendix_c1, published_c1, published_matrix
+from .shared import LOWER_IS_BETTER, copies_ap, lowest_ap, spearman_rows, spearman_summary, spearman_table
+from .stability import (
+    FIG3_SIZES,
+    detection_curve,
+    difference_grid,
+    random_binary_models,
+    random_binary_summary,
+    settling_point,
+    stability_panels,
+    tie_grid,
+    tie_stability,
+    tie_sweep,
+)
+from .text import (
+    detection_text,
+    random_binary_text,
+    recommendations_text,
+    stability_text,
+    table6_text,
+    tie_cost_text,
+    tie_sweep_text,
+)
+
+CHAPTER = "05_global_vs_pairwise"
+PARAMETERS = {
+    "seed": SEED,
+    "n_trials": Param("int", low=1),
+    "tie_step": Param("number", low=0, high=1, low_open=True),
+    "penalised_share": Param("number", low=0, high=1, low_open=True),
+    "n_random_repeats": Param("int", low=1),
+    "n_stability_trials": Param("int", low=1),
+    "stability_step": Param("int", low=1),
+    "n_fig3_repeats": Param("int", low=1),
+    "n_llmfao_trials": Param("int", low=1),
+    "llmfao_tie_step": Param("number", low=0, high=1, low_open=True),
+    "split_half_shares": Param("number", low=0, high=0.5, low_open=True, many=True),
+    "stability_tie_probabilities": Param("number", low=0, high=1, high_open=True, many=True),
+}
+
+__all__ = [
+    "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
+    "LOWER_IS_BETTER", "PARAMETERS",
+    "appendix_c1", "ceval_outputs", "copies_ap", "detection_curve", "detection_text", "difference_grid",
+    "global_scores", "lowest_ap", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
+    "plot_stability", "plot_tie_sweep", "published_c1", "published_matrix", "random_binary_models",
+    "random_binary_summary", "random_binary_text", "recommendations_text", "settling_point", "spearman_rows",
+    "spearman_summary", "spearman_table", "stability_panels", "stability_text", "table6_text", "text_quality",
+    "tie_cost_text", "tie_grid", "tie_stability", "tie_sweep", "tie_sweep_text",
+]
