@@ -17,11 +17,15 @@ import math
 
 import numpy as np
 import pandas as pd
+from sklearn.metrics import average_precision_score
 
 from . import bt, comparisons
 from .agreement import rank_changes
 from .comparisons import Comparisons
 from .validation import check_count, check_number, check_rng
+
+#: measures for which a smaller value is better (distances and errors); every other measure is higher-is-better
+LOWER_IS_BETTER = ("ed", "wer", "mae")
 
 #: the paper's multiplier of m·log(m) (footnote 3: "a multiplier of 12 gave the best performance")
 MULTIPLIER = 12
@@ -158,3 +162,32 @@ def pair_bootstrap_weights(j: Comparisons, rng, n_trials: int) -> np.ndarray:
     out = np.zeros((n_trials, len(j)))
     np.add.at(out, (np.arange(n_trials)[:, None], drawn), 1.0)
     return out
+
+
+# -- the paper's average precision of originals over their copies (Tables 4-6) and Fig. 2's settling point -------------
+
+
+def copies_ap(measures: pd.DataFrame, originals, lower_is_better=LOWER_IS_BETTER) -> pd.Series:
+    """Per measure (column of ``measures``, one row per model): the average precision of ranking the models by it,
+    the ``originals`` relevant — 1 when every original is above every copy (Tables 4-6). Measures in
+    ``lower_is_better`` are negated first."""
+    relevant = measures.index.isin(list(originals))
+    if relevant.all() or not relevant.any():
+        raise ValueError("copies_ap needs both originals and copies among the models")
+    return pd.Series({c: average_precision_score(relevant, -measures[c] if c in lower_is_better else measures[c])
+                      for c in measures.columns}, name="ap")
+
+
+def lowest_ap(relevant: int, total: int) -> float:
+    """The smallest average precision possible: all ``relevant`` items ranked below the others."""
+    return float(np.mean([(i + 1) / (total - relevant + i + 1) for i in range(relevant)]))
+
+
+def settling_point(curve: pd.DataFrame, level: float = 0.1) -> float:
+    """The fewest comparisons per pair from which the mean number of misplaced models stays at or below ``level``
+    (NaN if it never does on the grid)."""
+    above = curve["changes_mean"].to_numpy() > level
+    if above[-1]:
+        return np.nan
+    last_above = np.flatnonzero(above)
+    return float(curve["comparisons"].iloc[last_above[-1] + 1] if len(last_above) else curve["comparisons"].iloc[0])

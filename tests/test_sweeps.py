@@ -252,12 +252,12 @@ def test_binarise_and_penalise_on_hand_cases():
 def test_copies_ap_orients_mae_and_needs_both_kinds():
     measures = pd.DataFrame({"acc": [0.9, 0.8, 0.7, 0.6], "mae": [0.1, 0.2, 0.3, 0.4]},
                             index=["a", "b", "Binarized a", "Binarized b"])
-    ap = cls.copies_ap(measures, ["a", "b"])
+    ap = sweeps.copies_ap(measures, ["a", "b"])
     assert ap["acc"] == 1.0 and ap["mae"] == 1.0
-    flipped = cls.copies_ap(measures, ["Binarized a", "Binarized b"])
+    flipped = sweeps.copies_ap(measures, ["Binarized a", "Binarized b"])
     assert flipped["acc"] == pytest.approx((1 / 3 + 2 / 4) / 2)
     with pytest.raises(ValueError, match="both originals and copies"):
-        cls.copies_ap(measures, ["a", "b", "Binarized a", "Binarized b"])
+        sweeps.copies_ap(measures, ["a", "b", "Binarized a", "Binarized b"])
 
 
 def test_binary_copies_favour_confident_copies_when_models_are_mostly_right():
@@ -323,11 +323,11 @@ def test_detection_curve_is_a_coin_flip_without_difference_and_certain_with_a_la
 
 
 def test_lowest_ap_is_every_relevant_item_last():
-    assert gvp.lowest_ap(1, 2) == 0.5
+    assert sweeps.lowest_ap(1, 2) == 0.5
     for k, n in ((8, 16), (5, 10), (6, 12)):
         relevant = np.r_[np.zeros(n - k), np.ones(k)]
         from sklearn.metrics import average_precision_score
-        assert gvp.lowest_ap(k, n) == pytest.approx(average_precision_score(relevant, -np.arange(n)))
+        assert sweeps.lowest_ap(k, n) == pytest.approx(average_precision_score(relevant, -np.arange(n)))
 
 
 def test_sst5_copies_reject_an_unknown_kind():
@@ -343,9 +343,9 @@ def test_ties_make_the_stability_curve_settle_later_and_settling_point_on_hand_c
     tied = sweeps.stability_curve(m, [20, 60], 1, n_trials=200, reference_size=20_000, tie_probability=0.8)
     assert (tied["changes_mean"] > plain["changes_mean"]).all()
     curve = pd.DataFrame({"comparisons": [10, 20, 30, 40], "changes_mean": [1.0, 0.05, 0.2, 0.0]})
-    assert gvp.settling_point(curve) == 40  # dipped at 20 but rose again
-    assert gvp.settling_point(curve.assign(changes_mean=[0.0] * 4)) == 10
-    assert np.isnan(gvp.settling_point(curve.assign(changes_mean=[1.0, 0.0, 0.0, 0.5])))
+    assert sweeps.settling_point(curve) == 40  # dipped at 20 but rose again
+    assert sweeps.settling_point(curve.assign(changes_mean=[0.0] * 4)) == 10
+    assert np.isnan(sweeps.settling_point(curve.assign(changes_mean=[1.0, 0.0, 0.0, 0.5])))
 
 
 def test_published_frame_reads_table_items_and_rejects_others():

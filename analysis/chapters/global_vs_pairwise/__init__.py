@@ -31,14 +31,13 @@ from .ceval import (
 )
 from .figures import FLOWCHART, FLOWCHART_END, plot_detection, plot_flowchart, plot_stability, plot_tie_sweep
 from .published import appendix_c1, published_c1, published_matrix
-from .shared import LOWER_IS_BETTER, copies_ap, lowest_ap, spearman_rows, spearman_summary, spearman_table
+from .shared import spearman_table
 from .stability import (
     FIG3_SIZES,
     detection_curve,
     difference_grid,
     random_binary_models,
     random_binary_summary,
-    settling_point,
     stability_panels,
     tie_grid,
     tie_stability,
@@ -57,26 +56,26 @@ from .text import (
 CHAPTER = "05_global_vs_pairwise"
 PARAMETERS = {
     "seed": SEED,
-    "n_trials": Param("int", low=1),
-    "tie_step": Param("number", low=0, high=1, low_open=True),
+    "n_trials": Param("int", low=1, quick=50),
+    "tie_step": Param("number", low=0, high=1, low_open=True, quick=0.5),
     "penalised_share": Param("number", low=0, high=1, low_open=True),
-    "n_random_repeats": Param("int", low=1),
-    "n_stability_trials": Param("int", low=1),
-    "stability_step": Param("int", low=1),
-    "n_fig3_repeats": Param("int", low=1),
-    "n_llmfao_trials": Param("int", low=1),
-    "llmfao_tie_step": Param("number", low=0, high=1, low_open=True),
-    "split_half_shares": Param("number", low=0, high=0.5, low_open=True, many=True),
-    "stability_tie_probabilities": Param("number", low=0, high=1, high_open=True, many=True),
+    "n_random_repeats": Param("int", low=1, quick=20),
+    "n_stability_trials": Param("int", low=1, quick=10),
+    "stability_step": Param("int", low=1, quick=250),
+    "n_fig3_repeats": Param("int", low=1, quick=50),
+    "n_llmfao_trials": Param("int", low=1, quick=10),
+    "llmfao_tie_step": Param("number", low=0, high=1, low_open=True, quick=0.5),
+    "split_half_shares": Param("number", low=0, high=0.5, low_open=True, many=True, quick=[0.25, 0.5]),
+    "stability_tie_probabilities": Param("number", low=0, high=1, high_open=True, many=True, quick=[0.5]),
 }
 
 __all__ = [
     "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
-    "LOWER_IS_BETTER", "PARAMETERS",
-    "appendix_c1", "ceval_outputs", "copies_ap", "detection_curve", "detection_text", "difference_grid",
-    "global_scores", "lowest_ap", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
+    "PARAMETERS",
+    "appendix_c1", "ceval_outputs", "detection_curve", "detection_text", "difference_grid",
+    "global_scores", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
     "plot_stability", "plot_tie_sweep", "published_c1", "published_matrix", "random_binary_models",
-    "random_binary_summary", "random_binary_text", "recommendations_text", "settling_point", "spearman_rows",
-    "spearman_summary", "spearman_table", "stability_panels", "stability_text", "table6_text", "text_quality",
+    "random_binary_summary", "random_binary_text", "recommendations_text",
+    "spearman_table", "stability_panels", "stability_text", "table6_text", "text_quality",
     "tie_cost_text", "tie_grid", "tie_stability", "tie_sweep", "tie_sweep_text",
 ]

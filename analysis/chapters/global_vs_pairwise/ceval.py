@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from rapidfuzz.distance import Levenshtein
-from sacrebleu.metrics import CHRF
 
 from ... import sweeps
-from .shared import copies_ap
+from ...data.gvp import text_quality as text_quality
+from ...sweeps import copies_ap
 
 #: CEval method -> the name the paper prints (Appendix C); "expert" is the reference, llama_06 is not in the paper
 CEVAL_MODELS = {"crowd": "Crowd", "mice": "MICE", "llama_02": "Llama 2", "llama_1": "LLaMA", "gbda": "GDBA",
@@ -32,22 +31,6 @@ def ceval_outputs(ceval: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
         raise ValueError("the CEval reference (expert) has missing texts")
     outputs = texts[list(CEVAL_MODELS)].rename(columns=CEVAL_MODELS).astype(object).where(lambda t: t.notna(), "")
     return outputs, reference.astype(str)
-
-
-def text_quality(outputs: pd.DataFrame, reference: pd.Series) -> dict[str, pd.DataFrame]:
-    """Per (instance, model): character edit distance (rapidfuzz's Levenshtein, as jiwer's), word error rate
-    (jiwer) and sentence chrF (sacrebleu) of the output against the reference, each an (instances x models) frame."""
-    import jiwer
-
-    chrf = CHRF()
-    refs = reference.loc[outputs.index].tolist()
-    frames = {name: pd.DataFrame(index=outputs.index, columns=outputs.columns, dtype=float) for name in GLOBAL}
-    for model in outputs.columns:
-        hyps = outputs[model].tolist()
-        frames["ed"][model] = [Levenshtein.distance(h, r) for h, r in zip(hyps, refs)]
-        frames["wer"][model] = [jiwer.wer(r, h) for h, r in zip(hyps, refs)]
-        frames["chrf"][model] = [chrf.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
-    return frames
 
 
 def global_scores(quality: dict[str, pd.DataFrame], *, rng, n_trials: int) -> pd.DataFrame:

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
 
-from ... import sweeps
+from ... import aggregate, sweeps
 from ...data import published
 from ...data.baselines import CLASSES, one_hot
-from .shared import copies_ap
+from ...sweeps import copies_ap
 from .text import binary_a1_text as binary_a1_text
 from .text import sst5_binarised_text as sst5_binarised_text
 from .text import sst5_text as sst5_text
@@ -48,7 +48,7 @@ def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, conf
 def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int):
     """Measures (one row per model, originals and copies) joined with BT from ``quality`` on every instance, and
     the AP of every measure at putting the originals on top, BT's with its interval."""
-    table = measures.join(sweeps.bradley_terry_all(sweeps.matches(quality)))
+    table = measures.join(aggregate.bradley_terry(quality))
     ap = copies_ap(table, originals).to_frame()
     ap["ap_low"], ap["ap_high"] = np.nan, np.nan
     ap.loc["bt", ["ap_low", "ap_high"]] = bt_ap_interval(quality, originals, rng=rng, n_trials=n_trials)
@@ -106,7 +106,7 @@ def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     labels, predictions, values = sst5_values(baselines)
     gold, binary = sst5_quality(baselines)
     table = sst5_measures(labels, predictions, values)[["acc", "f1"]].join(_bt(gold, rng, n_trials))
-    table["bt_bin"] = sweeps.bradley_terry_all(sweeps.matches(binary))
+    table["bt_bin"] = aggregate.bradley_terry(binary)
     theirs = published.frame("gvp", "appendix_b1").set_index("model").add_prefix("paper_")
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
 
@@ -191,7 +191,7 @@ def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) 
     the mean distance of its decision values from 0.5."""
     table = binary_measures(scores, labels)[["acc", "auc", "f1"]]
     table = table.join(_bt(binary_quality(scores, labels), rng, n_trials))
-    table["bt_bin"] = sweeps.bradley_terry_all(sweeps.matches(binary_quality(binarise(scores), labels)))
+    table["bt_bin"] = aggregate.bradley_terry(binary_quality(binarise(scores), labels))
     table["sharpness"] = (scores - 0.5).abs().mean()
     return table[["acc", "auc", "bt", "bt_low", "bt_high", "f1", "bt_bin", "sharpness"]].sort_values(
         "acc", ascending=False).rename_axis("model")

@@ -19,29 +19,28 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ... import sweeps
-from ...aggregate import fit_bradley_terry_batch
+from ... import bt, comparisons, sweeps
+from ...agreement import rank_displacement, spearman_rows, spearman_summary
+from ...comparisons import Comparisons
 from .figures import plot_llmfao as plot_llmfao
-from .shared import spearman_rows, spearman_summary
 from .text import llmfao_text as llmfao_text
 
 #: tighter than the sweeps default: 59 strengths near 1/59 each, and rank statistics need them settled
 TOL = 1e-12
 
 
-def llmfao_judgments(table: pd.DataFrame) -> sweeps.Judgments:
-    return sweeps.judgments(table["left"], table["right"], table["winner"])
+def llmfao_judgments(table: pd.DataFrame) -> Comparisons:
+    return comparisons.from_judgments(table["left"], table["right"], table["winner"])
 
 
-def reference(j: sweeps.Judgments) -> pd.Series:
+def reference(j: Comparisons) -> pd.Series:
     """BT strengths (sum 1) from every judgment, ties as half wins, strongest first."""
-    strengths, _ = fit_bradley_terry_batch(sweeps.judgment_win_matrices(j, np.ones((1, len(j)))), tol=TOL)
-    return pd.Series(strengths[0], index=list(j.models), name="bt").sort_values(ascending=False)
+    return bt.fit(comparisons.win_matrix(j), tol=TOL, systems=j.systems).series().sort_values(ascending=False)
 
 
-def sampling_rule(j: sweeps.Judgments) -> dict:
+def sampling_rule(j: Comparisons) -> dict:
     """What the paper's rule asks of llmfao and what it has."""
-    m = len(j.models)
+    m = len(j.systems)
     counts = j.pair_counts()
     required = int(sweeps.MULTIPLIER * m * math.log(m))
     pairs = m * (m - 1) // 2
@@ -55,40 +54,34 @@ def _fit(wins: np.ndarray) -> np.ndarray:
     """BT on each trial of the stack; trials without a finite estimate (the win graph is not strongly connected: a
     disconnected comparison graph, or a model or group that never wins or never loses) are NaN rows."""
     out = np.full(wins.shape[:2], np.nan)
-    ok = sweeps.connected(wins, strong=True)
+    ok = bt.finite(wins)
     if ok.any():
-        out[ok] = fit_bradley_terry_batch(wins[ok], tol=TOL)[0]
+        out[ok] = bt.fit(wins[ok], tol=TOL).strengths
     return out
 
 
-def _rank_displacement(strengths: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """Mean over models of |rank in the trial - rank in the reference| (rank 1 = strongest)."""
-    trial_ranks = stats.rankdata(-strengths, axis=1)
-    return np.abs(trial_ranks - stats.rankdata(-ref)[None, :]).mean(axis=1)
-
-
-def tie_sweep(j: sweeps.Judgments, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
+def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
     """Fig. 1 on llmfao: every judgment (the paper's rule falls back to all of them), each turned into a tie with
     probability p, ``n_trials`` times per p; the Spearman correlation of each trial's BT with the reference and the
     share of ties after the injection."""
     gen = np.random.default_rng(rng)
-    ref = reference(j).reindex(list(j.models)).to_numpy()
+    ref = reference(j).reindex(list(j.systems)).to_numpy()
     ones = np.ones((n_trials, len(j)))
     rows = []
     for p in probabilities:
         mask = gen.random(ones.shape) < float(p)
-        strengths = _fit(sweeps.judgment_win_matrices(j, ones, mask))
+        strengths = _fit(comparisons.win_matrices(j, "half", ones, mask))
         rows.append({"tie_probability": float(p), "tie_share": float((mask | (j.outcome == 0)[None, :]).mean()),
                      **spearman_summary(spearman_rows(strengths, ref))})
     return pd.DataFrame(rows)
 
 
-def bootstrap_ranks(j: sweeps.Judgments, *, rng, n_trials: int) -> tuple[pd.DataFrame, np.ndarray]:
+def bootstrap_ranks(j: Comparisons, *, rng, n_trials: int) -> tuple[pd.DataFrame, np.ndarray]:
     """Each pair's judgments resampled with replacement, ``n_trials`` times: per model its reference strength and
     rank, and the 2.5-97.5% range of its rank; and each trial's Spearman correlation with the reference."""
     ref = reference(j)
-    order = list(j.models)
-    strengths = _fit(sweeps.judgment_win_matrices(j, sweeps.pair_bootstrap_weights(j, rng, n_trials)))
+    order = list(j.systems)
+    strengths = _fit(comparisons.win_matrices(j, "half", sweeps.pair_bootstrap_weights(j, rng, n_trials)))
     ranks = np.where(np.isnan(strengths), np.nan, stats.rankdata(-strengths, axis=1))
     table = pd.DataFrame({"bt": ref.reindex(order).to_numpy(),
                           "rank": stats.rankdata(-ref.reindex(order).to_numpy()),
@@ -98,7 +91,7 @@ def bootstrap_ranks(j: sweeps.Judgments, *, rng, n_trials: int) -> tuple[pd.Data
     return table.rename_axis("model"), spearman_rows(strengths, ref.reindex(order).to_numpy())
 
 
-def split_half_curve(j: sweeps.Judgments, shares, *, rng, n_trials: int) -> pd.DataFrame:
+def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFrame:
     """How reproducible a ranking from less data is: for each share s (at most 0.5), ``n_trials`` times two
     disjoint random subsets, each keeping every judgment with probability s, and the Spearman correlation between
     their BT rankings (mean and 2.5% percentile), with the mean rank displacement between them; trials where a
@@ -111,12 +104,12 @@ def split_half_curve(j: sweeps.Judgments, shares, *, rng, n_trials: int) -> pd.D
         if not 0 < s <= 0.5:
             raise ValueError(f"split-half shares must be in (0, 0.5], got {s}")
         u = gen.random(ones.shape)
-        first = sweeps.judgment_win_matrices(j, (u < s) * ones)
-        second = sweeps.judgment_win_matrices(j, (u >= 1 - s) * ones)
+        first = comparisons.win_matrices(j, "half", (u < s) * ones)
+        second = comparisons.win_matrices(j, "half", (u >= 1 - s) * ones)
         a, b = _fit(first), _fit(second)
         fitted = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
         rho = np.array([spearman_rows(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
-        displacement = np.array([_rank_displacement(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
+        displacement = np.array([rank_displacement(x[None], y)[0] for x, y in zip(a[fitted], b[fitted])])
         rows.append({"share": s, "judgments": s * len(j),
                      "spearman_mean": float(rho.mean()) if fitted.any() else np.nan,
                      "spearman_low": float(np.percentile(rho, 2.5)) if fitted.any() else np.nan,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import sweeps
+from ... import aggregate, sweeps
+from ...agreement import spearman_rows, spearman_summary
 from ...validation import check_count, check_rng
-from .shared import spearman_rows, spearman_summary
 
 # -- Fig. 1: the tie-probability sweep --------------------------------------------------------------------------------
 
@@ -45,7 +45,7 @@ def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilit
     for (title, quality), rng, p in zip(panels.items(), rngs, ties, strict=True):
         m = sweeps.matches(quality)
         out[title] = (sweeps.stability_curve(m, sizes, rng, n_trials=n_trials, tie_probability=float(p)),
-                      sweeps.sample_size(len(m.models), 10**9))
+                      sweeps.sample_size(len(m.systems), 10**9))
     return out
 
 
@@ -55,16 +55,6 @@ def tie_stability(quality: pd.DataFrame, probabilities, sizes, *, rng, n_trials:
     streams = check_rng(rng).spawn(len(probabilities))
     return stability_panels({f"{float(p):.0%} added ties": quality for p in probabilities}, sizes, streams,
                             n_trials=n_trials, tie_probabilities=probabilities)
-
-
-def settling_point(curve: pd.DataFrame, level: float = 0.1) -> float:
-    """The fewest comparisons per pair from which the mean number of misplaced models stays at or below ``level``
-    (NaN if it never does on the grid)."""
-    above = curve["changes_mean"].to_numpy() > level
-    if above[-1]:
-        return np.nan
-    last_above = np.flatnonzero(above)
-    return float(curve["comparisons"].iloc[last_above[-1] + 1] if len(last_above) else curve["comparisons"].iloc[0])
 
 
 # -- Sec. 5: three random binary models -------------------------------------------------------------------------------
@@ -84,7 +74,7 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
                                columns=[f"model {k + 1}" for k in range(n_models)])
         accuracy = correct.mean().to_numpy()
         m = sweeps.matches(correct)
-        full = sweeps.bradley_terry_all(m).to_numpy()
+        full = aggregate.bradley_terry(correct).to_numpy()
         sampled = sweeps.bradley_terry_trials(m, gen, 1)[0]
         rows.append({"repeat": r, "accuracy_spread": float(accuracy.max() - accuracy.min()),
                      "tie_share": m.tie_share(),

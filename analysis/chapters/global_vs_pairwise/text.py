@@ -6,10 +6,9 @@ import numpy as np
 import pandas as pd
 
 from ...data import published
+from ...sweeps import lowest_ap, settling_point
 from .ceval import penalty_rise
 from .published import published_matrix
-from .shared import lowest_ap
-from .stability import settling_point
 
 # -- CEval and the sampling experiments -------------------------------------------------------------------------------
 
