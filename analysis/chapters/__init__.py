@@ -11,7 +11,7 @@ Modules, their notebooks and the paper items they rebuild:
 * :mod:`.simulation` (``01_synthetic_simulation``): paired, Fig. 3 (a-h), §4, App. A.2
 * :mod:`.real_setups` (``02_real_setups``): paired, Tables 1, 3, 4, Figs. 4-6, App. C, D, F, H
 * :mod:`.wmt_stability` (``03_wmt_stability``): Knowles 2021, §3 / App. A, §5, Tables 1-3, Figs. 1-5
-* :mod:`.favoritism` (``04_favoritism``): Favi-Score, Figs. 1-6 and 8-13, Table 1, Lemmas 1-2, App. C-D
+* :mod:`.favoritism` package (``04_favoritism``): Favi-Score, Figs. 1-6 and 8-13, Table 1, Lemmas 1-2, App. C-D
 * :mod:`.global_vs_pairwise`, :mod:`.gvp_classification`, :mod:`.gvp_llmfao` (``05_global_vs_pairwise``):
   Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random binary models; SST-5
   (App. B, Tables 3 and 5) and the binary stand-in for Jigsaw (App. A, Tables 2 and 4); llmfao beyond the paper
