@@ -1,0 +1,67 @@
+"""Chapter ``04_favoritism``: the Favi-Score paper (von Däniken et al. 2024) on the reachable data — the worked
+examples (Figs. 2-3, Lemmas 1-2), Table 1, the win graphs of Fig. 1 and Figs. 8-13, Figs. 4-6, §2's margin example,
+Appendix D's case studies and Appendix C.2.1's order symmetry, plus how much of each Φ is noise.
+
+Split by job:
+
+* :mod:`.experiments`: the datasets and settings, every pair's Φ with interval and test (:func:`per_pair`), Lemmas
+  1-2, Table 1 for the data at hand, Fig. 4's per-metric summary, the win-graph agreement, ChatGPT's head-to-head
+  judgments, and whether Φ is favoritism or attenuation
+* :mod:`.published`: the paper's printed values and the side-by-side tables (Figs. 2-3, Table 1, Fig. 5's
+  correlations, §2, Appendix D, App. C.2.1)
+* :mod:`.figures`: Figs. 4-6, the win-graph drawing and the case figures (Fig. 1, Figs. 8-13), the noise figure
+"""
+
+from __future__ import annotations
+
+from ..common import SEED, Param
+from .experiments import (
+    DATASETS,
+    EXCLUDED_SYSTEMS,
+    KEYS,
+    PER_PAIR_COLUMNS,
+    SUMMEVAL_ASPECTS,
+    attenuation_table,
+    dataset_label,
+    fig4_scope,
+    graph_summary,
+    h2h_favi,
+    h2h_ratings,
+    lemma_checks,
+    metric_summary,
+    per_pair,
+    score_matrices,
+    setting_table,
+    settings,
+    symmetry_confusion,
+    table1,
+)
+from .figures import COLORS, draw_win_graph, plot_case, plot_fig4, plot_fig5, plot_fig6, plot_noise, plot_one_vs_all
+from .published import (
+    APPENDIX_D_MATCH,
+    appendix_d,
+    fig5_correlations,
+    margin_example,
+    published_table1,
+    symmetry_table,
+    worked_examples,
+)
+
+CHAPTER = "04_favoritism"
+PARAMETERS = {
+    "seed": SEED,
+    "datasets": Param("str", many=True, choices=tuple(DATASETS)),
+    "n_resamples": Param("int", low=1),
+    "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+    "sign_test_ties": Param("str", choices=("drop", "split")),
+    "summeval_aspect": Param("str", choices=SUMMEVAL_ASPECTS),
+}
+
+__all__ = [
+    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS", "PER_PAIR_COLUMNS",
+    "SUMMEVAL_ASPECTS", "appendix_d", "attenuation_table", "dataset_label", "draw_win_graph", "fig4_scope",
+    "fig5_correlations", "graph_summary", "h2h_favi", "h2h_ratings", "lemma_checks", "margin_example",
+    "metric_summary", "per_pair", "plot_case", "plot_fig4", "plot_fig5", "plot_fig6", "plot_noise",
+    "plot_one_vs_all", "published_table1", "score_matrices", "setting_table", "settings", "symmetry_confusion",
+    "symmetry_table", "table1", "worked_examples",
+]
