@@ -339,7 +339,8 @@ def graph_agreement(outcomes: pd.DataFrame) -> float:
 def win_graph(outcomes: pd.DataFrame, who: str = "human", *, reduce: bool = True) -> nx.DiGraph:
     """The win graph of ``who`` ("human" or "metric"): every system a node, an edge winner -> loser for every
     significant verdict, transitive edges removed (``networkx.transitive_reduction``) when the graph is acyclic.
-    A cycle (possible: significance is not transitive) keeps all edges and sets ``graph.graph["cyclic"]``."""
+    A cycle (possible: significance is not transitive) keeps all edges and sets ``graph.graph["cyclic"]``. Nodes
+    and edges are in sorted order, so drawings do not depend on the hash seed."""
     if who not in ("human", "metric"):
         raise ValueError(f"who must be 'human' or 'metric', got {who!r}")
     graph = nx.DiGraph()
@@ -349,10 +350,10 @@ def win_graph(outcomes: pd.DataFrame, who: str = "human", *, reduce: bool = True
             graph.add_edge(*((a, b) if verdict > 0 else (b, a)))
     graph.graph["cyclic"] = not nx.is_directed_acyclic_graph(graph)
     if reduce and not graph.graph["cyclic"]:
-        reduced = nx.transitive_reduction(graph)
-        reduced.add_nodes_from(graph.nodes)
-        reduced.graph.update(graph.graph)
-        return reduced
+        reduced = nx.transitive_reduction(graph)  # its edge order follows set iteration, i.e. the hash seed
+        graph = nx.DiGraph(**graph.graph)
+        graph.add_nodes_from(sorted(reduced.nodes, key=str))
+        graph.add_edges_from(sorted(reduced.edges, key=lambda e: (str(e[0]), str(e[1]))))
     return graph
 
 

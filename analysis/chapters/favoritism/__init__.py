@@ -51,9 +51,9 @@ CHAPTER = "04_favoritism"
 PARAMETERS = {
     "seed": SEED,
     "datasets": Param("str", many=True, choices=tuple(DATASETS)),
-    "n_resamples": Param("int", low=1),
+    "n_resamples": Param("int", low=1, quick=50),
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
-    "sign_test_ties": Param("str", choices=("drop", "split")),
+    "sign_test_ties": Param("str", choices=("drop", "half")),
     "summeval_aspect": Param("str", choices=SUMMEVAL_ASPECTS),
 }
 

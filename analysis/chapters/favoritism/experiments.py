@@ -158,7 +158,7 @@ def graph_summary(summary_pairs: pd.DataFrame, cases, *, alpha: float = 0.05) ->
     for dataset, aspect, rater in cases:
         table = setting_table(summary_pairs, dataset, aspect, rater)
         row = {"dataset": dataset, "aspect": aspect, "rater": rater, "pairs": len(table)}
-        for ties in ("drop", "split"):
+        for ties in ("drop", "half"):
             outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
             row[f"human_edges_{ties}"] = int((outcomes["human"] != 0).sum())
             row[f"metric_edges_{ties}"] = int((outcomes["metric"] != 0).sum())
