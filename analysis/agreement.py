@@ -28,6 +28,20 @@ from .validation import align_series, check_scores, real_array
 TIE_BREAKS = ("first", "last")
 
 
+#: How a mechanism is named to readers; saved tables use the short names (``pair_name``: "mean_bt").
+MECHANISM_LABELS = {"mean": "MEAN", "median": "MEDIAN", "bt": "BT", "elo": "Elo", "trueskill": "TrueSkill"}
+
+
+def mechanism_label(name: str) -> str:
+    return MECHANISM_LABELS.get(name, name)
+
+
+def pair_label(pair: tuple[str, str]) -> str:
+    """``("mean", "bt")`` -> ``"MEAN vs. BT"``: a pair of mechanisms as readers see it."""
+    a, b = pair
+    return f"{mechanism_label(a)} vs. {mechanism_label(b)}"
+
+
 def mechanism_pairs(names) -> list[tuple[str, str]]:
     """Every unordered pair of mechanisms, in ``itertools.combinations`` order: ``[("mean", "median"), ...]``."""
     return list(combinations(names, 2))

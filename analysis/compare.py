@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import aggregate, bt, comparisons
-from .agreement import compare_aggregators, measure_column, mechanism_pairs, order_changes
+from .agreement import compare_aggregators, measure_column, mechanism_pairs, order_changes, pair_label
 from .comparisons import comparison_counts
 from .pairwise import sign_test, wilcoxon
 from .validation import check_rng, check_scores
@@ -187,7 +187,7 @@ def disagreement_table(scores: pd.DataFrame, fns: dict) -> pd.DataFrame:
     """Table 1's measures on this one setup: per pair of mechanisms, the share of system pairs ordered differently
     and whether the best system and the top-3 set differ."""
     row = compare_aggregators(scores, fns, k=3)
-    return pd.DataFrame([{"pair": f"{a} vs {b}", "disagree": row[measure_column((a, b), "disagree")],
+    return pd.DataFrame([{"pair": pair_label((a, b)), "disagree": row[measure_column((a, b), "disagree")],
                           "top1_differs": bool(row[measure_column((a, b), "top1")]),
                           "top3_differs": bool(row[measure_column((a, b), "top3")])}
                          for a, b in mechanism_pairs(fns)]).set_index("pair")

@@ -19,6 +19,7 @@ import pandas as pd
 import seaborn as sns
 
 from . import __version__
+from .agreement import MECHANISM_LABELS as MECHANISM_LABELS
 from .files import atomic_write, sha256_file
 from .paths import output_root
 
@@ -29,7 +30,6 @@ MECHANISM_COLORS = {
     "elo": "#8172B3",
     "trueskill": "#937860",
 }
-MECHANISM_LABELS = {"mean": "MEAN", "median": "MEDIAN", "bt": "BT", "elo": "Elo", "trueskill": "TrueSkill"}
 
 
 def set_theme() -> None:

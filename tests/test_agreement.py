@@ -5,6 +5,8 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy import stats
 
 from analysis import agreement
 from analysis.aggregate import mean, median
@@ -92,3 +94,41 @@ def test_top_k_cuts_boundary_ties_by_the_chosen_column():
             agreement.top_k(scores, bad)
     with pytest.raises(ValueError, match="unknown tie_break"):
         agreement.top_k(scores, 1, "random")
+
+
+# -- comparing rankings: one home, checked against scipy and loops ----------------------------------------------------
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(3, 7)), elements=st.integers(0, 4).map(float)))
+def test_spearman_rows_equal_scipy_row_by_row(rows):
+    reference = np.arange(rows.shape[1], dtype=float)[::-1]
+    got = agreement.spearman_rows(rows, reference)
+    for row, rho in zip(rows, got):
+        if np.ptp(row) == 0:
+            assert np.isnan(rho)
+        else:
+            assert rho == pytest.approx(stats.spearmanr(row, reference).statistic, abs=1e-12)
+
+
+def test_rank_changes_displacement_and_order_changes_on_hand_cases():
+    reference = np.array([0.5, 0.3, 0.2])
+    rows = np.array([[0.6, 0.3, 0.1], [0.2, 0.3, 0.5], [0.3, 0.5, 0.2]])
+    np.testing.assert_array_equal(agreement.rank_changes(rows, reference), [0, 2, 2])
+    np.testing.assert_allclose(agreement.rank_displacement(rows, reference), [0, 4 / 3, 2 / 3])
+    before = pd.Series([3.0, 2.0, 1.0, 0.0], index=list("abcd"))
+    after = pd.Series([1.0, 2.0, 2.0], index=list("bcd"))  # c and d now tie, b falls below both
+    assert agreement.order_changes(before, after) == 3
+
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(2, 6)), elements=st.integers(0, 3).map(float)))
+def test_rank_displacement_equals_a_loop(rows):
+    reference = np.linspace(1, 0, rows.shape[1])
+    got = agreement.rank_displacement(rows, reference)
+    for row, value in zip(rows, got):
+        ranks = stats.rankdata(-row)
+        assert value == pytest.approx(np.mean(np.abs(ranks - np.arange(1, len(row) + 1))))
+
+
+def test_pair_labels_have_one_format_for_tables_and_one_for_readers():
+    assert agreement.pair_name(("mean", "average_win_rate")) == "mean_average_win_rate"
+    assert agreement.pair_label(("mean", "bt")) == "MEAN vs. BT"
+    assert agreement.pair_label(("x", "trueskill")) == "x vs. TrueSkill"

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from analysis import profiles, simulate
-from analysis.agreement import measure_column
+from analysis.agreement import measure_column, pair_label
 from analysis.chapters import (
     favoritism,
     global_vs_pairwise,
@@ -15,7 +15,7 @@ from analysis.chapters import (
     wmt_stability,
     your_own_scores,
 )
-from analysis.chapters.common import Timings, check_parameters, outputs, pair_label
+from analysis.chapters.common import Timings, check_parameters, outputs
 from analysis.data import published
 from analysis.notebooks import chapter_parameters
 from tests.helpers import random_scores
@@ -61,7 +61,7 @@ def test_every_parameter_has_a_rule_and_the_defaults_and_profiles_pass_it(module
     (wmt_stability, "divisors", [2, 1], r"parameter divisors\[1\] must be a finite number in \(1"),
     (wmt_stability, "bootstrap_experiments", ["divide_3"], r"parameter bootstrap_experiments\[0\] must be one of"),
     (favoritism, "datasets", ["wmt23"], r"parameter datasets\[0\] must be one of \['wmt22-ende'"),
-    (favoritism, "sign_test_ties", "half", r"parameter sign_test_ties must be one of \['drop', 'half'\]"),
+    (favoritism, "sign_test_ties", "split", r"parameter sign_test_ties must be one of \['drop', 'half'\]"),
     (global_vs_pairwise, "tie_step", 0.0, r"parameter tie_step must be a finite number in \(0, 1\]"),
     (your_own_scores, "format", "xlsx", r"parameter format must be one of \['auto'"),
     (your_own_scores, "lower_is_better", "no", "parameter lower_is_better must be a bool"),

@@ -142,8 +142,8 @@ def test_ranking_is_invariant_to_a_per_worker_affine_rescaling_of_raw_scores(see
     moved = frame.assign(raw=frame["raw"] * scale + shift)
     a, b = ws.code_pair(frame), ws.code_pair(moved)
     keep = np.ones(a.n, bool)
-    ra = ws.ranking(a, ws.standardised(a.raw, a.worker, keep, a.pool))
-    rb = ws.ranking(b, ws.standardised(b.raw, b.worker, keep, b.pool))
+    ra = ws.ranking(a, wmt.z_scores(a.raw, a.worker, keep, a.pool))
+    rb = ws.ranking(b, wmt.z_scores(b.raw, b.worker, keep, b.pool))
     assert ra.systems == rb.systems and list(ra.clusters) == list(rb.clusters)
     np.testing.assert_allclose(ra.scores, rb.scores, atol=1e-10)
 
@@ -288,7 +288,7 @@ def real(prepared):
 def test_standardisation_pool_gives_the_published_z(real):
     t, coded = real
     for (collection, pair), (pj, _, _) in coded.items():
-        z = ws.standardised(pj.z, pj.worker, np.ones(pj.n, bool), pj.pool)
+        z = wmt.z_scores(pj.z, pj.worker, np.ones(pj.n, bool), pj.pool)
         assert np.abs(z - pj.z).max() < 5e-6, (collection, pair)
 
 

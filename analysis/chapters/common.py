@@ -1,6 +1,6 @@
 """What every chapter shares: its parameters checked where they enter, its :class:`~analysis.plotting.Outputs`
-built from the notebook's own parameters, a stopwatch for the run-time table, and readable labels for mechanisms and
-pairs of them."""
+built from the notebook's own parameters, a stopwatch for the run-time table. (Readable labels of mechanisms and of their pairs
+are :func:`analysis.agreement.mechanism_label` and :func:`~analysis.agreement.pair_label`.)"""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from types import ModuleType
 import pandas as pd
 
 from ..notebooks import chapter_parameters
-from ..plotting import MECHANISM_LABELS, Outputs
+from ..plotting import Outputs
 from ..validation import check_count, check_number
 
 #: :attr:`Param.quick` when the quick profile keeps the notebook's default
@@ -104,13 +104,3 @@ class Timings(dict):
 
     def table(self) -> pd.DataFrame:
         return pd.Series(dict(self), name="seconds", dtype=float).to_frame()
-
-
-def mechanism_label(name: str) -> str:
-    return MECHANISM_LABELS.get(name, name)
-
-
-def pair_label(pair: tuple[str, str]) -> str:
-    """``("mean", "bt")`` -> ``"MEAN vs. BT"``."""
-    a, b = pair
-    return f"{mechanism_label(a)} vs. {mechanism_label(b)}"

@@ -15,9 +15,9 @@ the independence-of-irrelevant-alternatives search (App. F), and draws their fig
 
 from __future__ import annotations
 
-from ...agreement import mechanism_pairs, pair_name
+from ...agreement import mechanism_pairs, pair_label, pair_name
 from ...pairwise import PAIRED_TESTS
-from ..common import SEED, Param, pair_label
+from ..common import SEED, Param
 from .experiments import (
     BT_EVAL_TESTS,
     aggregators,

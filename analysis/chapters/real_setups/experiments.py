@@ -17,12 +17,12 @@ from ...agreement import (
     iia_violations,
     measure_column,
     mechanism_pairs,
+    pair_label,
     pair_name,
     top_k_differs,
 )
 from ...pairwise import PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test
 from ...validation import check_rng
-from ..common import pair_label
 from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
 
 # -- Tables 1, 3, 4 -------------------------------------------------------------------------------------------------

@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ...agreement import pair_name
+from ...agreement import pair_label, pair_name
 from ...plotting import dodged_errorbars
-from ..common import pair_label
 from .published import TABLE3_DATASETS, TABLE3_GROUPS, _data_kind
 from .setups import KEYS, MEASURES, TABLE1_PAIRS, TABLE3_PAIRS
 

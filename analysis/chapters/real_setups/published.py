@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...agreement import measure_column, pair_name
+from ...agreement import measure_column, pair_label, pair_name
 from ...data import published
-from ..common import pair_label
 from .experiments import per_setup_draw_means
 from .setups import KEYS, MEASURES, TABLE3_PAIRS
 

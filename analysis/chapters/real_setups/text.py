@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common import pair_label
+from ...agreement import pair_label
 from .published import TABLE3_EXACT, table3_agreement, table3_swaps
 from .setups import KEYS, MEASURES
 
