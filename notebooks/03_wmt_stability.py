@@ -317,8 +317,8 @@ display(Markdown(ch.bootstrap_text(boot_summary, contrast)))
 
 # %%
 with timings.measure("remedy: z per HIT"):
-    remedy = out.table(ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha),
-                       "wmt_remedy_per_hit")
+    remedy = out.table(ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha,
+                                         per_pair=per_pair), "wmt_remedy_per_hit")
 show(remedy)
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
 display(Markdown(ch.remedy_text(remedy, ch.lines_per_pair(news, variant=variant, alpha=alpha),
@@ -332,7 +332,8 @@ display(Markdown(ch.remedy_text(remedy, ch.lines_per_pair(news, variant=variant,
 
 # %%
 with timings.measure("rank-sum variants"):
-    variants = out.table(ch.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha), "wmt_variant_counts")
+    variants = out.table(ch.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha,
+                                                    computed={variant: per_pair}), "wmt_variant_counts")
 show(variants)
 display(Markdown(ch.variant_text(variants)))
 

@@ -179,11 +179,16 @@ def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["experiment", "measure"])
 
 
-def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha) -> pd.DataFrame:
+def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha,
+                   per_pair: pd.DataFrame | None = None) -> pd.DataFrame:
     """Sec. 8's question "normalise over annotators or over HITs?": the experiments again with z per HIT instead of
-    per worker, on the packages where every judgment has a HIT id (2021-22 to-English)."""
+    per worker, on the packages where every judgment has a HIT id (2021-22 to-English). ``per_pair``: the
+    per-worker :func:`stability_per_pair` with the same settings, if already computed."""
     keys = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
-    per_worker = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha)
+    if per_pair is None:
+        per_worker = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha)
+    else:
+        per_worker = per_pair[per_pair["collection"].isin([k[0] for k in keys])].reset_index(drop=True)
     per_hit = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha, by="hit")
     out = []
     for label, table in (("z per worker (WMT)", per_worker), ("z per HIT", per_hit)):
@@ -193,11 +198,14 @@ def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha)
     return pd.DataFrame(out).pivot(index="experiment", columns="standardised").reindex(list(ws.EXPERIMENTS))
 
 
-def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha) -> pd.DataFrame:
-    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one)."""
+def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha, computed: dict | None = None) -> pd.DataFrame:
+    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one).
+    ``computed``: {variant: :func:`stability_per_pair`} already computed with the same settings."""
     out = []
     for variant in wmt.RANK_SUM_VARIANTS:
-        table = stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
+        table = (computed or {}).get(variant)
+        if table is None:
+            table = stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
         table = table[table["collection"].isin(STYLE_TOTALS)]
         for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
             out.append({"variant": variant, "experiment": experiment, "style": style,

@@ -46,6 +46,11 @@ def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -
             "clusters_file": from_file, "clusters_table": from_table, "significance": significance, "table": table}
 
 
+def _rows_by_pair(frame: pd.DataFrame) -> dict:
+    """{(collection, pair): positions of its rows, in order}: one pass over a large table instead of a filter per pair."""
+    return frame.groupby(["collection", "pair"], sort=False, observed=True).indices
+
+
 def _system_name(name: str) -> str:
     """2020 en-de's Wilcoxon table names systems by file (``newstest2020.en-de.OPPO.1535.sgm``), the rest by id."""
     parts = name.split(".")
@@ -60,6 +65,7 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
     column) ours contradict. ``official_files_agree``: whether ``clusters.csv`` and the table agree with each other.
     """
     rows = []
+    by_pair = _rows_by_pair(segments)
     keys = rankings[["collection", "year", "pair"]].drop_duplicates()
     style = judgments[["collection", "style"]].drop_duplicates().set_index("collection")["style"]
     for collection, year, pair in keys.itertuples(index=False):
@@ -80,7 +86,7 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
             row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
             names = pj.systems
         else:
-            seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+            seg = segments.iloc[by_pair.get((collection, pair), [])]
             if seg.empty:
                 rows.append({**row, "data": "ranking only", "note": "only the ranking is published"})
                 continue
@@ -144,8 +150,9 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
     p the organisers printed (0.12 marks a test not run or p >= 0.12): how many and the largest difference."""
     printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
     worst, count = 0.0, 0
+    by_pair = _rows_by_pair(segments)
     for (collection, pair), rows in printed.groupby(["collection", "pair"], sort=False):
-        seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+        seg = segments.iloc[by_pair.get((collection, pair), [])]
         codes, names = pd.factorize(seg["system"], sort=True)
         p = wmt.rank_sum_pvalues(codes, seg["z"].to_numpy(), len(names), "greater")
         position = {n: k for k, n in enumerate(names)}
