@@ -133,7 +133,7 @@ def test_vectorised_rankings_equal_a_loop_transcription_of_the_papers_script(see
     assert as_lines(ours) == [line for _, _, line in expected]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=8, deadline=None)  # each example codes two pairs (about 2 s)
 @given(st.integers(0, 2**31), st.lists(st.tuples(st.floats(0.2, 5), st.floats(-40, 40)), min_size=12, max_size=12))
 def test_ranking_is_invariant_to_a_per_worker_affine_rescaling_of_raw_scores(seed, maps):
     frame = synthetic_pair(seed % 1000)
