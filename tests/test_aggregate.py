@@ -254,3 +254,27 @@ def test_elo_equals_evalica_elo_on_the_same_games(ties, seed):
                 winners.append(evalica.Winner.Draw)
     ref = evalica.elo(xs, ys, winners, initial=1500.0, k=20.0, solver="naive").scores
     np.testing.assert_allclose(elo(scores, ties=ties).to_numpy(), ref[scores.columns].to_numpy(), rtol=0, atol=1e-9)
+
+
+# --- bad input: Elo and TrueSkill parameters (issue 12, item 6) -------------------------------------------------------
+
+SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    ({"k": "20"}, "k"), ({"k": float("nan")}, "k"), ({"k": True}, "k"),
+    ({"initial": "1500"}, "initial"), ({"initial": float("nan")}, "initial"), ({"initial": np.inf}, "initial"),
+])
+def test_elo_parameters_are_checked(kwargs, name):
+    with pytest.raises(ValueError, match=f"^{name} "):
+        elo(SCORES, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    ({"mu": float("nan")}, "mu"), ({"mu": "25"}, "mu"), ({"sigma": 0.0}, "sigma"), ({"beta": -1.0}, "beta"),
+    ({"tau": -0.1}, "tau"), ({"draw_probability": -0.1}, "draw_probability"),
+    ({"draw_probability": 1.0}, "draw_probability"), ({"draw_probability": "x"}, "draw_probability"),
+])
+def test_trueskill_parameters_are_checked(kwargs, name):
+    with pytest.raises(ValueError, match=f"^{name} "):
+        trueskill(SCORES, **kwargs)

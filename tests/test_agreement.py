@@ -1,5 +1,7 @@
 """Disagreement between aggregation mechanisms (Peyrard et al. 2021, Table 1 measures)."""
 
+from itertools import combinations
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,8 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import stats
 
-from analysis import agreement
+from analysis import aggregate, agreement
 from analysis.aggregate import mean, median
+from tests.helpers import random_scores
 
 
 def test_disagreement_hand_computed():
@@ -132,3 +135,56 @@ def test_pair_labels_have_one_format_for_tables_and_one_for_readers():
     assert agreement.pair_name(("mean", "average_win_rate")) == "mean_average_win_rate"
     assert agreement.pair_label(("mean", "bt")) == "MEAN vs. BT"
     assert agreement.pair_label(("x", "trueskill")) == "x vs. TrueSkill"
+
+
+# --- bad input (issue 12, item 6) -------------------------------------------------------------------------------------
+
+SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
+
+
+@pytest.mark.parametrize("fn", [agreement.disagreement, lambda a, b: agreement.top_k_differs(a, b, 1)])
+def test_agreement_refuses_duplicated_system_labels(fn):
+    a = pd.Series([1.0, 2.0, 3.0], index=["x", "x", "y"])
+    b = pd.Series([1.0, 3.0, 2.0], index=["x", "y", "x"])
+    with pytest.raises(ValueError, match="duplicated"):
+        fn(a, b)
+
+
+@pytest.mark.parametrize("k", [True, 2.5, "3", 0])
+def test_compare_aggregators_k_must_be_a_positive_integer(k):
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        agreement.compare_aggregators(SCORES, k=k)
+
+
+# --- significance agreement and the App. F IIA search -----------------------------------------------------------------
+
+def test_agreement_matrix_by_hand():
+    sig = pd.DataFrame({"x": [True, True, False, False], "y": [True, False, True, False]})
+    m = agreement.agreement_matrix(sig)
+    assert m.loc["x", "x"] == 0.5 and m.loc["x", "y"] == 0.5 and m.loc["y", "x"] == 0.5
+
+
+def test_paper_appendix_f_example_becomes_a_tie():
+    m = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C": [3, 1, 2]}, dtype=float)
+    found = agreement.iia_violations(m)
+    assert len(found) == 3 and set(found.kind) == {"tied"}
+    ab = found[(found.a == "A") & (found.b == "B")].iloc[0]
+    assert ab.alone == "b" and ab.with_c == "tie" and ab.winner_share == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("seed, n_instances", [(0, 12), (1, 12), (2, 30), (3, 5), (4, 4)])
+def test_iia_search_equals_brute_force_bt_fits(seed, n_instances):
+    rng = np.random.default_rng(seed)
+    m = random_scores(rng, n_instances, 6, levels=4)
+    found = agreement.iia_violations(m)
+    expected = set()
+    for trio in combinations(m.columns, 3):
+        s = aggregate.bradley_terry(m[list(trio)], ties="half", tol=1e-20)
+        for a, b in combinations(trio, 2):
+            c = next(x for x in trio if x not in (a, b))
+            wins = (m[a] > m[b]).sum() + 0.5 * (m[a] == m[b]).sum()
+            alone = np.sign(wins - (len(m) - wins))
+            together = 0.0 if abs(s[a] - s[b]) <= 1e-7 * (s[a] + s[b]) else np.sign(s[a] - s[b])
+            if alone != 0 and together != alone:
+                expected.add((a, b, c))
+    assert set(zip(found.a, found.b, found.c)) == expected

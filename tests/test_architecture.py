@@ -120,6 +120,22 @@ def test_no_chapter_imports_another_and_no_chapter_module_is_long():
             assert lines <= 450, f"{name} has {lines} lines (split it by job)"
 
 
+def test_every_method_module_has_its_test_file():
+    """Test files mirror the modules (issue 24): analysis/<m>.py is tested in tests/test_<m>.py."""
+    expected = {f"test_{name.rsplit('.', 1)[1]}.py" for name in METHODS}
+    missing = sorted(f for f in expected if not (ROOT / "tests" / f).is_file())
+    assert not missing, f"method modules without their test file: {missing}"
+
+
+def test_every_chapter_has_its_test_file():
+    """Each chapter module or package analysis/chapters/<c> (but common) is tested in tests/test_chapter_<c>.py."""
+    chapters = {_chapter_of(name) for name in MODULES} - {None}
+    assert {"why_pairing", "real_setups", "your_own_scores"} <= chapters  # modules and packages alike
+    expected = {f"test_chapter_{c}.py" for c in chapters}
+    missing = sorted(f for f in expected if not (ROOT / "tests" / f).is_file())
+    assert not missing, f"chapters without their test file: {missing}"
+
+
 def test_every_bradley_terry_fit_goes_through_the_one_core():
     """The MM iteration and the degeneracy checks are written once, in analysis/bt.py: no other module iterates to a
     tolerance, uses graph connectivity, or calls another library's BT."""

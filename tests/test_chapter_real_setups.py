@@ -1,14 +1,18 @@
-"""Real-setup analyses: per-setup disagreement rows, significance agreement and the App. F IIA search."""
+"""Chapter 02 (analysis.chapters.real_setups): per-setup disagreement rows, the paper items' helpers, the paired
+paper's Table 3 and §5 readings, BT-eval's draws and the text's claims."""
 
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
-from analysis import aggregate, agreement
-from analysis.agreement import compare_aggregators
+from analysis import agreement
+from analysis.agreement import compare_aggregators, measure_column
+from analysis.chapters import real_setups
+from analysis.chapters import real_setups as ch
 from analysis.chapters import real_setups as realsetups
+from analysis.data import published
 from tests.helpers import random_scores
 
 
@@ -61,12 +65,6 @@ def test_summarise_is_the_unweighted_mean_over_setups():
     assert out.disagree_low <= out.disagree <= out.disagree_high
 
 
-def test_agreement_matrix_by_hand():
-    sig = pd.DataFrame({"x": [True, True, False, False], "y": [True, False, True, False]})
-    m = agreement.agreement_matrix(sig)
-    assert m.loc["x", "x"] == 0.5 and m.loc["x", "y"] == 0.5 and m.loc["y", "x"] == 0.5
-
-
 def test_significance_agreement_counts_pairs():
     rng = np.random.default_rng(3)
     setups = [(("C", "d", "m"), random_scores(rng, 40, 6))]
@@ -76,35 +74,228 @@ def test_significance_agreement_counts_pairs():
     assert len(all_pairs) == 15
 
 
-def test_paper_appendix_f_example_becomes_a_tie():
-    m = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C": [3, 1, 2]}, dtype=float)
-    found = agreement.iia_violations(m)
-    assert len(found) == 3 and set(found.kind) == {"tied"}
-    ab = found[(found.a == "A") & (found.b == "B")].iloc[0]
-    assert ab.alone == "b" and ab.with_c == "tie" and ab.winner_share == pytest.approx(2 / 3)
-
-
-@pytest.mark.parametrize("seed, n_instances", [(0, 12), (1, 12), (2, 30), (3, 5), (4, 4)])
-def test_iia_search_equals_brute_force_bt_fits(seed, n_instances):
-    rng = np.random.default_rng(seed)
-    m = random_scores(rng, n_instances, 6, levels=4)
-    found = agreement.iia_violations(m)
-    expected = set()
-    for trio in combinations(m.columns, 3):
-        s = aggregate.bradley_terry(m[list(trio)], ties="half", tol=1e-20)
-        for a, b in combinations(trio, 2):
-            c = next(x for x in trio if x not in (a, b))
-            wins = (m[a] > m[b]).sum() + 0.5 * (m[a] == m[b]).sum()
-            alone = np.sign(wins - (len(m) - wins))
-            together = 0.0 if abs(s[a] - s[b]) <= 1e-7 * (s[a] + s[b]) else np.sign(s[a] - s[b])
-            if alone != 0 and together != alone:
-                expected.add((a, b, c))
-    assert set(zip(found.a, found.b, found.c)) == expected
-
-
 def test_subsample_keeps_order_and_checks_size():
     m = pd.DataFrame({"a": np.arange(10.0), "b": np.arange(10.0)[::-1]})
     sub = realsetups.subsample(m, 4, rng=0)
     assert len(sub) == 4 and sub["a"].is_monotonic_increasing
     with pytest.raises(ValueError, match="cannot draw"):
         realsetups.subsample(m, 11, rng=0)
+
+
+# --- what each paper item's helper computes ---------------------------------------------------------------------------
+
+def _small_setups(seed=0, n=3):
+    rng = np.random.default_rng(seed)
+    return [(("TAC", "08", f"m{i}"), random_scores(rng, 12, 4, levels=2)) for i in range(n)]
+
+
+def test_subsampled_disagreement_draws_each_size_and_labels_the_rows():
+    setups = _small_setups()
+    fig4 = real_setups.subsampled_disagreement(setups, [5, 12, 50], 2, rng=0)
+    assert len(fig4) == 3 * (2 + 1)  # size 5 twice, size 12 = the whole setup once, 50 skipped
+    assert set(fig4["size"]) == {5, 12} and (fig4.task == "summarization").all()
+    summaries = real_setups.fig4_summaries(fig4, rng=0, n_resamples=50)
+    assert set(summaries) == {"metric", "task", "size"}
+    assert set(summaries["size"].pair) == {"mean_median", "mean_bt", "median_bt"}
+
+
+def test_tie_break_sensitivity_flags_exactly_the_setups_with_a_boundary_tie():
+    tied_top = pd.DataFrame({"a": [1.0, 1, 1, 1], "b": [1.0, 1, 1, 1], "c": [0.0, 0, 0, 0]})
+    clear = pd.DataFrame({"a": [3.0, 3, 3, 3], "b": [2.0, 2, 2, 2], "c": [1.0, 1, 1, 1]})
+    found = real_setups.tie_break_sensitivity([(("C", "d", "tied"), tied_top), (("C", "d", "clear"), clear)])
+    col = measure_column(("mean", "median"), "top1")
+    # MEAN and MEDIAN both tie a and b: each cut picks the same system for both, so the result does not change
+    assert not found[col].any()
+    counts = real_setups.tie_break_counts(found)
+    assert counts.loc["MEAN vs. BT", "setups"] == 2
+
+
+def test_side_by_side_puts_the_published_table_next_to_ours():
+    per_setup = real_setups.disagreement_rows(_small_setups(), "loss", real_setups.PAPER)
+    ours = {"loss": real_setups.summarise(per_setup, real_setups.TABLE1_PAIRS, rng=0, n_resamples=50)}
+    table = real_setups.side_by_side(ours, real_setups.TABLE1_PAIRS)
+    assert table.loc["MEAN vs. BT", ("Disagree", "paper")] == "9%"
+    assert table.loc["MEDIAN vs. BT", ("≠ Top-3", "paper")] == "55%"
+    assert real_setups.published_table4().shape == (10, 3) and real_setups.published_fig6().loc["Mood", "t-test"] == 0.98
+
+
+def test_iia_search_and_its_summaries():
+    setups = _small_setups(seed=5, n=2)
+    iia, examples = real_setups.iia_search(setups, [5, 50], rng=0)
+    assert list(iia["size"]) == ["full", 5, "full", 5]
+    by_size = real_setups.iia_by_size(iia)
+    assert by_size.loc["full", "setups"] == 2 and (by_size.triples == 8).all()
+    assert real_setups.reversal_winner_shares(pd.DataFrame()).empty
+
+
+def test_bt_probability_matrix_is_complementary():
+    matrix = random_scores(np.random.default_rng(3), 40, 4)
+    prob, marks = real_setups.bt_probability_matrix(matrix, 0.05)
+    np.testing.assert_allclose((prob + prob.T).to_numpy()[~np.eye(4, dtype=bool)], 1.0)
+    assert (marks == marks.T).all().all()
+
+
+def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
+    never_loses = pd.DataFrame({"a": [3.0, 3.0, 3.0], "b": [1.0, 2.0, 1.0], "c": [2.0, 1.0, 0.0]})
+    fine = random_scores(np.random.default_rng(0), 50, 4)
+    setups = [(("X", "d", "m"), never_loses), (("X", "d", "n"), fine)]
+    rows = real_setups.disagreement_rows(setups, "half", names=real_setups.PAPER)
+    assert rows["bt_degenerate"].tolist() == [True, False]
+    assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
+    note = real_setups.degenerate_note({"setups": rows})
+    assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
+    assert real_setups.degenerate_note({"setups": rows.iloc[1:]}) == (
+        "BT has a finite maximum-likelihood fit in all 1 setups.")
+
+
+# --- the paired paper's readings: Table 3 from sub-samples, §5's totals -----------------------------------------------
+
+def _setups(seed=0):
+    rng = np.random.default_rng(seed)
+    return [(("TAC", "08", metric), random_scores(rng, 48, 5, levels=4)) for metric in ("BLEU", "ROUGE_1", "JS_1")]
+
+
+def test_published_table3_has_every_printed_cell_once():
+    t3 = ch.published_table3()
+    assert len(t3) == 423  # 10 datasets x 5 groups x 3 measures x 3 pairs, less MSCOCO's 27 '-' cells
+    assert not t3.duplicated(["dataset", "metric_group", "measure", "pair"]).any()
+    cell = t3.set_index(["dataset", "metric_group", "measure", "pair"]).paper
+    assert cell[("TAC08", "BLEU", "top1", "mean_bt")] == 0.43
+    assert cell[("WMT18", "ROUGE-WE", "top3", "median_bt")] == 0.77  # printed '77'
+    assert cell[("MSCOCO", "ROUGE", "top3", "mean_median")] == 0.47
+    assert set(t3[t3.dataset == "MSCOCO"].metric_group) == {"BLEU", "ROUGE"}
+
+
+def test_single_metric_cells_of_the_papers_own_data_have_the_grain_of_30_draws():
+    """The evidence for the sub-sample reading: a share of 30 draws, rounded to two decimals."""
+    t3 = ch.published_table3()
+    single = t3[t3.dataset.isin(ch.TABLE3_EXACT) & t3.measure.isin(["top1", "top3"])
+                & t3.metric_group.isin(["BLEU", "MoverScore", "BERTScore"])]
+    fits = (np.round(single.paper * 30) / 30 - single.paper).abs() <= 0.0051
+    assert fits.sum() == len(single) - 1 == 89
+
+
+def test_section5_totals_are_appendix_a3_plus_wmt19_lt_en():
+    a3 = ch.paper_inventory()
+    assert len(a3) == 23 and (a3.collection.str.startswith("WMT")).sum() == 16
+    lt_en = pd.DataFrame([{"collection": "WMT19", "dataset": "lt-en", "instances": 1000, "systems": 11, "metrics": 13}])
+    paper = published.item("paired", "section5")
+    totals = ch.section5_totals(pd.concat([a3, lt_en]))
+    assert totals.to_dict() == {k: paper[k] for k in ("setups", "system_pairs", "test_instances")}
+    assert ch.section5_totals(a3)["test_instances"] == paper["test_instances"] - 1000
+
+
+def test_dataset_inventory_counts_metrics_per_dataset():
+    frame, _ = ch.inventory(_setups())
+    inv = ch.dataset_inventory(frame)
+    assert inv.to_dict("records") == [{"collection": "TAC", "dataset": "08", "instances": 48, "systems": 5,
+                                       "metrics": 3}]
+
+
+def test_fraction_subsamples_draw_a_fifth_of_each_setup_reproducibly():
+    draws = ch.fraction_subsamples(_setups(), 0.2, 4, rng=1)
+    assert len(draws) == 12 and (draws.n_instances == 10).all()  # round(0.2 * 48)
+    again = ch.fraction_subsamples(_setups(), 0.2, 4, rng=1)
+    pd.testing.assert_frame_equal(draws, again)
+    means = ch.per_setup_draw_means(draws)
+    assert list(means.draws) == [4, 4, 4]
+    col = measure_column(("mean", "bt"), "disagree")
+    np.testing.assert_allclose(means[col], draws.groupby("metric", sort=False)[col].mean().to_numpy())
+
+
+def test_table3_side_by_side_averages_the_cells_setups_and_their_draw_noise():
+    setups = _setups()
+    draws = ch.fraction_subsamples(setups, 0.2, 5, rng=2)
+    full = ch.disagreement_rows(setups, "loss", ch.PAPER)
+    side = ch.table3_side_by_side(draws, full).set_index(["dataset", "metric_group", "measure", "pair"])
+    assert len(side) == 423 and list(side.columns) == ["paper", "ours", "ours_full", "setups", "noise_sd"]
+    col = measure_column(("mean", "bt"), "disagree")
+    bleu = side.loc[("TAC08", "BLEU", "disagree", "mean_bt")]
+    assert bleu.setups == 1
+    per_draw = draws[draws.metric == "BLEU"][col]
+    assert bleu.ours == pytest.approx(per_draw.mean())
+    assert bleu.ours_full == pytest.approx(full.loc[full.metric == "BLEU", col].iloc[0])
+    assert bleu.noise_sd == pytest.approx(np.sqrt(per_draw.var(ddof=1) * (1 / 5 + 1 / 30)))
+    # ROUGE here is ROUGE_1 alone; JS_1 belongs to no column; a dataset we lack has no value and 0 setups
+    assert side.loc[("TAC08", "ROUGE", "disagree", "mean_bt")].setups == 1
+    missing = side.loc[("TC", "BLEU", "disagree", "mean_bt")]
+    assert missing.setups == 0 and np.isnan(missing.ours) and missing.paper == 0.26
+
+
+def test_table3_swaps_finds_exchanged_columns_only():
+    side = ch.published_table3().assign(ours_full=np.nan, setups=1, noise_sd=0.01)
+    side["ours"] = side.paper
+    swapped = side.copy()
+    cell = (swapped.dataset == "TAC09") & (swapped.metric_group == "BLEU") & (swapped.measure == "disagree")
+    a, b = cell & (swapped.pair == "mean_bt"), cell & (swapped.pair == "median_bt")
+    swapped.loc[a, "ours"], swapped.loc[b, "ours"] = side.loc[b, "paper"].item(), side.loc[a, "paper"].item()
+    assert ch.table3_swaps(side) == []
+    assert ch.table3_swaps(swapped) == [("TAC09", "BLEU")]
+    counts = ch.table3_agreement(side)
+    assert (counts[("20% sub-samples", "within 0.02")] == counts[("", "cells")]).all()
+    assert "look exchanged" in ch.table3_notes(swapped) and "look exchanged" not in ch.table3_notes(side)
+
+
+# --- BT-eval's draws --------------------------------------------------------------------------------------------------
+
+def test_paper_size_draws_take_a_small_setup_whole():
+    draws = ch.paper_size_draws(_setups(), [10, 100], 6, rng=0)
+    assert len(draws) == 12
+    assert set(draws.loc[draws["size"] == 100, "n_instances"]) == {48}
+    assert set(draws.loc[draws["size"] == 10, "n_instances"]) == {10}
+
+
+@pytest.mark.parametrize("x,y,k", [
+    ([3, 3, 3, 1, 1], [1, 1, 2, 2, 1], 3),  # a wins 3, b wins 1, one tie: a preferred (3 >= 1 + 1)
+    ([3, 1, 1, 1, 1], [1, 2, 1, 1, 1], 1),  # a wins 1, b wins 1, three ties go to b: b preferred, k = 1
+])
+def test_bt_eval_sign_test_counts_the_preferred_systems_strict_wins_among_all(x, y, k):
+    result = ch.bt_eval_sign_test(x, y)
+    assert result.statistic == k
+    assert result.pvalue == pytest.approx(stats.binomtest(k, len(x), 0.5).pvalue)
+
+
+def test_bt_eval_sign_test_rejects_on_ties_alone():
+    x = [1.0] * 2 + [0.5] * 18
+    y = [0.0] * 2 + [0.5] * 18  # a never loses, but the ties go to b, which then has 0 strict wins of 20
+    assert ch.bt_eval_sign_test(x, y).pvalue < 1e-5
+    assert ch.PAIRED_TESTS["sign"](x, y).pvalue == pytest.approx(0.5)  # the textbook test: 2 of 2, p = 0.5
+
+
+def test_paper_significance_draws_test_the_requested_number_of_pooled_pairs():
+    per_pair, matrix = ch.paper_significance_draws(_setups(), n_draws=4, fraction=0.2, n_pairs=15, rng=3)
+    assert len(per_pair) == 15 and list(matrix.index) == list(ch.BT_EVAL_TESTS)
+    again, _ = ch.paper_significance_draws(_setups(), n_draws=4, fraction=0.2, n_pairs=15, rng=3)
+    pd.testing.assert_frame_equal(per_pair, again)
+
+
+def test_metric_ranks_put_the_most_affected_metric_first():
+    fig4 = ch.subsampled_disagreement(_setups(), [10], 3, rng=0)
+    ranks = ch.metric_ranks(fig4)
+    col = "mean_bt"
+    assert ranks.loc[ranks[col].idxmax(), f"{col} rank"] == 1
+    assert sorted(ranks[f"{col} rank"]) == sorted(ranks[col].rank(ascending=False, method="min").astype(int))
+
+
+# --- the text's claims ------------------------------------------------------------------------------------------------
+
+def test_text_claims_give_a_verdict_computed_from_the_numbers():
+    section5 = pd.DataFrame({"setups": [296, 283, 296], "system_pairs": [73471, 72756, 73471],
+                             "test_instances": [91197, 90197, 91197]},
+                            index=["the paper's §5", "Appendix A.3's list", "Appendix A.3 + WMT19 lt-en"])
+    metrics = ["BLEU", "BERTScore", "MoverScore", "ROUGE_1"]
+    ranks = pd.DataFrame({"mean_bt rank": [1, 4, 3, 2], "median_bt rank": [2, 3, 4, 1]}, index=metrics)
+    size = pd.DataFrame({"size": [10, 500, 500], "pair": ["mean_bt", "mean_bt", "median_bt"],
+                         "disagree": [0.2, 0.11, 0.12]})
+    values = np.full((4, 4), 0.9)
+    np.fill_diagonal(values, [0.4, 0.2, 0.3, 0.35])
+    sig = pd.DataFrame(values, index=list(ch.BT_EVAL_TESTS), columns=list(ch.BT_EVAL_TESTS))
+    iia = pd.DataFrame({"size": ["full", "full", 5], "n_instances": [40, 8, 5], "reversed": [3, 1, 2]})
+    claims = ch.text_claims(section5=section5, ranks=ranks, fig4_size=size, fig4_paper_size=size, sig_paper=sig,
+                            sig_full=sig, iia=iia).set_index("where")
+    assert claims.loc["§5", "verdict"].startswith("reproduced")
+    assert claims.loc["Fig. 4(c)", "verdict"] == "reproduced"  # 11% and 12% at sizes >= 500
+    assert claims.loc["§5 / App. D", "verdict"].startswith("reproduced")
+    assert claims.loc["App. F", "ours"].startswith("3 reversals in 1 of 1 setups")
+    bleu, bert = claims.loc["Fig. 4(a)"].iloc[0], claims.loc["Fig. 4(a)"].iloc[1]
+    assert bleu.verdict == "reproduced" and bert.verdict == "reproduced"  # ranks 3-4 of 4 are the lower half
