@@ -146,28 +146,37 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
         never_lose[t], never_win[t] = tuple(map(tuple, lose)), tuple(map(tuple, win))
     total_wins = stack.sum(axis=2) - np.diagonal(stack, axis1=1, axis2=2)
     pad = never.astype(np.float64)  # never-compared pairs (the diagonal at least) add 0 and must not divide by 0
-    strength = np.full((n_trials, n), 0.5)
+    strengths = np.empty((n_trials, n))
     iterations = np.full(n_trials, max_iter, dtype=np.int64)
-    active = np.arange(n_trials)
-    g, p, w = games, pad, total_wins
+    active = np.arange(n_trials)  # the trials still iterating, and their games, pads, wins, strengths
+    single = n_trials == 1  # a batch of one iterates on 2-D views: the same arithmetic, less overhead per step
+    g, p, w = (games[0], pad[0], total_wins[0]) if single else (games, pad, total_wins)
+    s = np.full(w.shape, 0.5)
+    buf = np.empty_like(g)
     for iteration in range(1, max_iter + 1):
-        s = strength if len(active) == n_trials else strength[active]
-        ratio = g / (s[:, :, None] + s[:, None, :] + p)
-        new = w / ratio.sum(axis=2)
-        new /= new.sum(axis=1, keepdims=True)
-        change = np.sum((new - s) ** 2, axis=1)
-        strength[active] = new
-        done = change < tol
-        iterations[active[done]] = iteration
+        np.add(s[..., :, None], s[..., None, :], out=buf)
+        buf += p
+        np.divide(g, buf, out=buf)
+        new = w / buf.sum(axis=-1)
+        new /= new.sum(axis=-1, keepdims=True)
+        change = np.sum((new - s) ** 2, axis=-1)
+        s = new
+        done = np.atleast_1d(change < tol)
         if done.any():
-            active = active[~done]
+            strengths[active[done]] = s[done] if not single else s
+            iterations[active[done]] = iteration
+            keep = ~done
+            active = active[keep]
             if not len(active):
                 break
-            g, p, w = games[active], pad[active], total_wins[active]
+            g, p, w, s = g[keep], p[keep], w[keep], s[keep]
+            buf = np.empty_like(g)
+    else:
+        strengths[active] = s
     converged = np.ones(n_trials, dtype=bool)
     converged[active] = False
     if len(active):
         warnings.warn(f"Bradley-Terry did not converge to tol={tol} in {max_iter} iterations in {len(active)} of "
                       f"{n_trials} trials", ConvergenceWarning, stacklevel=2)
-    return BTFit(systems, strength, iterations, converged, tuple(never_lose), tuple(never_win), float(tol),
+    return BTFit(systems, strengths, iterations, converged, tuple(never_lose), tuple(never_win), float(tol),
                  int(max_iter))

@@ -16,6 +16,7 @@ use it only to reproduce that paper), or a number w in [0, 1]: a tie credits w w
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from numbers import Real
 
 import numpy as np
@@ -118,7 +119,22 @@ def from_scores(scores: pd.DataFrame, *, by_instance: bool = False) -> Compariso
         return _make(systems, np.tile(i, n), np.tile(j, n), outcome.ravel(),
                      unit=np.repeat(np.arange(n), len(i)), n_units=n)
     wins, ties = comparison_counts(values)
-    return counted(systems, np.column_stack([i, j]), wins[i, j], ties[i, j], wins[j, i])
+    left, right, outcome, unit = _counted_layout(values.shape[1])
+    weight = np.empty(len(outcome))
+    weight[0::3], weight[1::3], weight[2::3] = wins[i, j], ties[i, j], wins[j, i]
+    return Comparisons(systems, left, right, outcome, weight, unit, len(unit))
+
+
+@lru_cache(maxsize=64)
+def _counted_layout(n_systems: int) -> tuple[np.ndarray, ...]:
+    """(left, right, outcome, unit) of :func:`counted` for every pair of ``n_systems`` systems (read-only: cached,
+    since a score matrix's BT fit would otherwise spend most of its time building them)."""
+    i, j = np.triu_indices(n_systems, 1)
+    arrays = (np.repeat(i, 3).astype(np.int64), np.repeat(j, 3).astype(np.int64),
+              np.tile(np.array([1, 0, -1], dtype=np.int8), len(i)), np.arange(3 * len(i), dtype=np.int64))
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
 
 
 def counted(systems, pairs, left_wins, ties, right_wins) -> Comparisons:
