@@ -112,7 +112,7 @@ def _stack(wins) -> np.ndarray:
                          f"stack, got shape {wins.shape}")
     if not np.isfinite(stack).all() or (stack < 0).any():
         raise ValueError("wins must be finite non-negative counts without NaN")
-    return stack
+    return np.ascontiguousarray(stack)  # sums along rows in memory order, so the bits never depend on the layout
 
 
 def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BTFit:
@@ -130,7 +130,7 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
     if len(systems) != n:
         raise ValueError(f"{len(systems)} system names for {n} systems")
     eye = np.eye(n, dtype=bool)
-    games = stack + stack.transpose(0, 2, 1)
+    games = np.ascontiguousarray(stack + stack.transpose(0, 2, 1))
     games[:, eye] = 0.0
     never = games == 0
     never_lose, never_win = [()] * n_trials, [()] * n_trials
@@ -152,7 +152,7 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
     single = n_trials == 1  # a batch of one iterates on 2-D views: the same arithmetic, less overhead per step
     g, p, w = (games[0], pad[0], total_wins[0]) if single else (games, pad, total_wins)
     s = np.full(w.shape, 0.5)
-    buf = np.empty_like(g)
+    buf = np.empty(g.shape)
     for iteration in range(1, max_iter + 1):
         np.add(s[..., :, None], s[..., None, :], out=buf)
         buf += p
@@ -170,7 +170,7 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
             if not len(active):
                 break
             g, p, w, s = g[keep], p[keep], w[keep], s[keep]
-            buf = np.empty_like(g)
+            buf = np.empty(g.shape)
     else:
         strengths[active] = s
     converged = np.ones(n_trials, dtype=bool)

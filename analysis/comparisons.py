@@ -204,7 +204,7 @@ def win_matrices(c: Comparisons, ties=DEFAULT_TIES, weights=None, tie_mask=None)
         if tie_mask.shape != weights.shape:
             raise ValueError(f"tie_mask must have the shape of weights {weights.shape}, got {tie_mask.shape}")
         flat = (real.T @ (weights * ~tie_mask).T).T + (_credit_matrix(c, ties, True).T @ (weights * tie_mask).T).T
-    return np.asarray(flat).reshape(-1, n, n)
+    return np.ascontiguousarray(flat).reshape(-1, n, n)
 
 
 def win_matrix(c: Comparisons, ties=DEFAULT_TIES) -> np.ndarray:

@@ -190,7 +190,8 @@ display(
 #   examples. The scores here are constructed to satisfy every property either states (listed and asserted in the
 #   code); the figure is therefore a faithful rebuild of the argument, not of the exact plotted values.
 # * **Table 2** — the strengths are the paper's. The paper shows no numbers for the permutations; the table of
-#   all 120 pairings is new, drawn with `n_per_type` instances per type and seed `seed`.
+#   all 120 pairings is new, drawn with the instances per type and the random stream this notebook's parameters
+#   set (see its parameters cell).
 # * **Fig. 2** — the paper's three 2-D densities are not published as data; we rebuild three pairings with
 #   identical marginals by construction (sorted, shifted and random couplings of the same two samples). The paper's
 #   caption says "more mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x

@@ -180,3 +180,14 @@ def test_the_series_carries_its_fit():
     fit = result.attrs["fit"]
     assert fit.systems == ("a", "b", "c") and fit.strengths[0].tobytes() == result.to_numpy().tobytes()
     pd.testing.assert_series_equal(fit.series(), result, check_names=False)
+
+
+def test_the_bits_do_not_depend_on_the_memory_layout_of_the_stack():
+    """A stack from a sparse product is Fortran-ordered; sums along a strided axis round differently, so the core
+    works on a C-contiguous copy (found by the pinned tables: 1 ulp in 1,348 of 2,400 strengths)."""
+    rng = np.random.default_rng(4)
+    wins = rng.integers(1, 200, (300, 8, 8)) + 0.5 * rng.integers(0, 9, (300, 8, 8))
+    fortran = np.asfortranarray(wins)
+    assert bt.fit(fortran).strengths.tobytes() == bt.fit(wins).strengths.tobytes()
+    strided = np.ascontiguousarray(wins.transpose(2, 1, 0)).transpose(2, 1, 0)
+    assert bt.fit(strided).strengths.tobytes() == bt.fit(wins).strengths.tobytes()
