@@ -254,3 +254,12 @@ def test_elo_equals_evalica_elo_on_the_same_games(ties, seed):
                 winners.append(evalica.Winner.Draw)
     ref = evalica.elo(xs, ys, winners, initial=1500.0, k=20.0, solver="naive").scores
     np.testing.assert_allclose(elo(scores, ties=ties).to_numpy(), ref[scores.columns].to_numpy(), rtol=0, atol=1e-9)
+
+
+# -- issue 31, item 7: aggregators refuse what only looks numeric ------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(AGGREGATORS))
+def test_aggregators_refuse_complex_scores_instead_of_dropping_the_imaginary_part(name):
+    scores = pd.DataFrame({"a": [1 + 1j, 2, 3], "b": [1.0, 2.0, 4.0]})
+    with pytest.raises(ValueError, match=r"scores must be real numbers .*; non-numeric columns: \['a'\]"):
+        AGGREGATORS[name](scores)

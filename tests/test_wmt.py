@@ -169,3 +169,34 @@ def test_official_tables(wmt_tables):
     c = wmt_tables["wmt_official_clusters"]
     assert c.groupby("collection")["pair"].nunique().to_dict() == {"newstest2018": 14, "wikipedia2021-fb": 4}
     assert (c.groupby(["collection", "pair"])["end_of_cluster"].last()).all()
+
+
+# -- issue 31, item 7: significance lines and system scores check what they are given -------------------------------
+
+def test_significance_lines_refuse_p_values_outside_0_1_and_a_bad_alpha():
+    p = np.array([[np.nan, 0.01, 0.2], [np.nan, np.nan, 0.03], [np.nan, np.nan, np.nan]])
+    assert wmt.significance_lines(p).tolist() == [False, True]
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]; got \[2.0\]"):
+        wmt.significance_lines(np.where(p == 0.2, 2.0, p))
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]; got \[-0.1\]"):
+        wmt.significance_lines(np.where(p == 0.2, -0.1, p))
+    for alpha in (5, 0, 1, -0.05, np.nan, True, "0.05"):
+        with pytest.raises(ValueError, match=r"alpha must be a finite number in \(0, 1\)"):
+            wmt.significance_lines(p, alpha=alpha)
+    with pytest.raises(ValueError, match="pvalues must be real numbers"):
+        wmt.significance_lines(p.astype(complex))
+
+
+def _judgments(**columns) -> pd.DataFrame:
+    base = {"worker": ["w1"] * 4, "system": ["a", "a", "b", "b"], "segment": [1, 2, 1, 2],
+            "item_type": ["SYSTEM"] * 4, "z": [0.5, 0.1, -0.2, -0.4]}
+    return pd.DataFrame(base | columns)
+
+
+def test_system_scores_name_the_column_and_refuse_no_system_items():
+    assert wmt.system_scores(_judgments())["score"].round(2).to_dict() == {"a": 0.3, "b": -0.3}
+    with pytest.raises(ValueError, match=r"no SYSTEM or REPEAT items \(column 'item_type' holds \['BAD_REF', 'REF'\]\)"):
+        wmt.system_scores(_judgments(item_type=["REF", "REF", "BAD_REF", "REF"]))  # was an empty frame
+    for z in ([True, False, True, True], ["0.5", "0.1", "0.2", "0.4"], [0.5j, 0.1, 0.2, 0.4]):
+        with pytest.raises(ValueError, match="judgments column 'z' must hold real numbers"):
+            wmt.system_scores(_judgments(z=z))
