@@ -191,7 +191,13 @@ def _data(args, parser) -> int:
         elif args.action == "prepare":
             data.prepare(args.only)
         else:
-            raw_only = [n for n in args.only or [] if n not in TABLES] or None
+            # a name can be both a source and a table (llmfao, sst5, ceval): verify both
+            sources = {s.name for s in data.load_registry()}
+            unknown = sorted(n for n in args.only or [] if n not in sources and n not in TABLES)
+            if unknown:
+                raise ValueError(f"unknown source or table {unknown}; sources: {sorted(sources)}; "
+                                 f"tables: {sorted(TABLES)}")
+            raw_only = [n for n in args.only or [] if n in sources] or None
             table_only = [n for n in args.only or [] if n in TABLES] or None
             report = data.verify(raw_only) if not args.only or raw_only else {}
             if not args.only or table_only:
