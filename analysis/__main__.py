@@ -1,7 +1,8 @@
 """Command line of the compendium.
 
 ``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N]``: run the chapters;
-``python -m analysis outputs verify``: check the generated files against the manifest;
+``python -m analysis outputs verify``: check the generated files against the manifest (``outputs prune``: remove
+the outputs of chapters that no longer have a notebook);
 ``python -m analysis data fetch|verify|prepare``: the data; ``python -m analysis compare FILE``: compare the systems
 in your own score file with every method in the book.
 """
@@ -24,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--output-root", metavar="DIR", help="write artefacts here instead of book/_generated")
     sub.add_parser("chapters", help="list the chapters")
     outs = sub.add_parser("outputs", help="check the generated book files against the manifest")
-    outs.add_argument("action", choices=["verify"])
+    outs.add_argument("action", choices=["verify", "prune"],
+                      help="verify: every chapter recorded and its files as recorded; prune: remove the outputs of "
+                      "recorded chapters whose notebook is gone")
     outs.add_argument("--output-root", metavar="DIR", help="the runner's output folder (default: book/_generated)")
     data = sub.add_parser("data", help="fetch, verify and prepare the data (see data/README.md)")
     data.add_argument("action", choices=["fetch", "verify", "prepare"],
@@ -66,6 +69,13 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(reproduce.discover()))
         return 0
     if args.command == "outputs":
+        if args.action == "prune":
+            try:
+                reproduce.prune(args.output_root)
+            except ValueError as exc:
+                print(f"outputs prune: error: {exc}", file=sys.stderr)
+                return 1
+            return 0
         return _verify_outputs(reproduce, args.output_root)
     try:
         runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root)
@@ -83,16 +93,29 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _verify_outputs(reproduce, root: str | None) -> int:
-    report = reproduce.verify_outputs(root)
+    from pathlib import Path
+
+    try:
+        report = reproduce.verify_outputs(root)
+        entries = reproduce.read_manifest(root)
+    except ValueError as exc:  # a damaged manifest (ManifestError) or no output root
+        backup = (Path(root) if root else reproduce.generated_dir()) / reproduce.BACKUP
+        hint = f" ({backup.name} is there: the next reproduce restores the manifest from it)" if backup.is_file() else ""
+        print(f"outputs verify: error: {exc}{hint}", file=sys.stderr)
+        return 1
     for chapter, problems in report.items():
         for problem in problems:
             print(f"{chapter}: {problem}", file=sys.stderr)
     bad = [c for c, problems in report.items() if problems]
-    entries = reproduce.read_manifest(root)
-    failures = [c for c, e in entries.items() if e.get("last_failure") or e.get("status") != "ok"]
-    for chapter in failures:
-        print(f"{chapter}: its last run failed (failed/{chapter}.ipynb); what is on disk is the last good run, if any",
-              file=sys.stderr)
+    for chapter, entry in entries.items():
+        failure = entry.get("last_failure") or (entry if entry.get("status") != "ok" else None)
+        if failure:
+            first = (failure.get("error") or "no error recorded").splitlines()[0]
+            failed = Path(root) if root else reproduce.generated_dir()
+            where = f" (failed/{chapter}.ipynb)" if (failed / "failed" / f"{chapter}.ipynb").is_file() else ""
+            kept = ("what is on disk is its last good run" if entry.get("status") == "ok"
+                    else "it has no good run on disk")
+            print(f"{chapter}: its last run failed{where}: {first}; {kept}", file=sys.stderr)
     print(f"outputs verify: {len(report) - len(bad)} chapter(s) as recorded in the manifest, {len(bad)} not",
           file=sys.stderr)
     return 1 if bad or not report else 0
@@ -191,7 +214,13 @@ def _data(args, parser) -> int:
         elif args.action == "prepare":
             data.prepare(args.only)
         else:
-            raw_only = [n for n in args.only or [] if n not in TABLES] or None
+            # a name can be both a source and a table (llmfao, sst5, ceval): verify both
+            sources = {s.name for s in data.load_registry()}
+            unknown = sorted(n for n in args.only or [] if n not in sources and n not in TABLES)
+            if unknown:
+                raise ValueError(f"unknown source or table {unknown}; sources: {sorted(sources)}; "
+                                 f"tables: {sorted(TABLES)}")
+            raw_only = [n for n in args.only or [] if n in sources] or None
             table_only = [n for n in args.only or [] if n in TABLES] or None
             report = data.verify(raw_only) if not args.only or raw_only else {}
             if not args.only or table_only:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from .validation import check_scores, real_array
+from .validation import check_scores, real_array, system_names
 
 #: Tie policies by name: the share of a tied comparison credited to (left, right).
 TIES = {"half": (0.5, 0.5), "drop": (0.0, 0.0), "loss": (0.0, 1.0)}
@@ -111,7 +111,7 @@ def from_scores(scores: pd.DataFrame, *, by_instance: bool = False) -> Compariso
     numbers of instances (:func:`counted`). With ``by_instance``, one row per (instance, pair) with weight 1 and
     the instance as its unit, for resampling instances (:func:`win_matrices` with per-instance weights)."""
     values = check_scores(scores)
-    systems = tuple(map(str, scores.columns))
+    systems = system_names(scores.columns, "system names (columns)")
     i, j = np.triu_indices(values.shape[1], 1)
     if by_instance:
         n = len(values)
@@ -150,23 +150,26 @@ def counted(systems, pairs, left_wins, ties, right_wins) -> Comparisons:
 
 def from_judgments(left, right, winner, weight=None) -> Comparisons:
     """One row (and unit) per judgment from equal-length sequences: the two systems' names and ``winner`` in
-    {"left", "right", "tie"}; optional non-negative ``weight`` per judgment. Systems are sorted by name."""
+    {"left", "right", "tie"}; optional non-negative ``weight`` per judgment. Systems are sorted by name; a name is
+    a string or an integer, and two names may not differ only in type (``1`` and ``"1"``)."""
     left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
-    if not len(left) == len(right) == len(winner) or not len(left):
-        raise ValueError("left, right and winner must be non-empty and of equal length")
+    if not (left.ndim == right.ndim == winner.ndim == 1) or not len(left) == len(right) == len(winner) or not len(left):
+        raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
+    distinct = list({(type(m), m): m for m in [*left, *right]}.values())  # 1 and True would be one set element
+    systems = tuple(sorted(system_names(distinct)))
     bad = set(winner) - {"left", "right", "tie"}
     if bad:
         raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
+    left, right = left.astype(str), right.astype(str)
     if (left == right).any():
         raise ValueError(f"{int((left == right).sum())} judgments compare a system with itself")
     if weight is not None:
         weight = real_array(weight, "weight")
         if weight.shape != (len(left),) or not np.isfinite(weight).all() or (weight < 0).any():
             raise ValueError("weight must hold one finite non-negative number per judgment")
-    systems = tuple(sorted(set(map(str, left)) | set(map(str, right))))
     code = {m: k for k, m in enumerate(systems)}
     outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
-    return _make(systems, [code[str(m)] for m in left], [code[str(m)] for m in right], outcome, weight)
+    return _make(systems, [code[m] for m in left], [code[m] for m in right], outcome, weight)
 
 
 def _credit_matrix(c: Comparisons, ties, as_tie: bool) -> sparse.csr_matrix:

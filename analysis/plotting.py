@@ -3,7 +3,8 @@
 Every chapter writes its artefacts under ``book/_generated/<chapter>/`` with stable names that say which paper item
 they rebuild (``paired_fig1_example.png``, ``paired_table2_pairing.csv``). Next to them, ``provenance.json`` records
 for each artefact the chapter's parameters, its seed, the checksums of the data it read and the package version.
-Output bytes are deterministic: SVGs carry no date and a fixed id salt, PNGs no timestamp.
+Output bytes are deterministic, whatever the hash seed (``PYTHONHASHSEED``): SVGs carry no date and a fixed id
+salt (also when :func:`set_theme` was not called), PNGs no timestamp, and ``provenance.json`` lists sets sorted.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ MECHANISM_COLORS = {
 }
 
 
+#: the salt of the ids in saved SVGs (matplotlib's default is a random one per process)
+SVG_HASHSALT = "analysis-compendium"
+
+
 def set_theme() -> None:
     """The compendium's seaborn theme, with deterministic SVG output."""
     sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
@@ -40,10 +45,29 @@ def set_theme() -> None:
             "figure.dpi": 100,
             "savefig.dpi": 150,
             "savefig.bbox": "tight",
-            "svg.hashsalt": "analysis-compendium",
+            "svg.hashsalt": SVG_HASHSALT,
             "svg.fonttype": "none",
         }
     )
+
+
+def canonical(value):
+    """``value`` as JSON with one spelling whatever the hash seed: sets and frozensets become sorted lists (their
+    iteration order follows ``PYTHONHASHSEED``), tuples lists, mapping keys strings, numpy scalars and arrays
+    Python numbers and lists; anything else is kept for ``json.dumps`` (``default=str``)."""
+    if isinstance(value, dict):
+        return {str(k): canonical(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True, default=str))
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return canonical(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return value
 
 
 class Outputs:
@@ -70,7 +94,8 @@ class Outputs:
             "analysis_version": __version__,
         }
         target = self.dir / "provenance.json"
-        payload = json.dumps({"chapter": self.chapter, "artefacts": self._records}, indent=2, sort_keys=True, default=str)
+        record = canonical({"chapter": self.chapter, "artefacts": self._records})
+        payload = json.dumps(record, indent=2, sort_keys=True, default=str)
         atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
     def figure(self, fig: plt.Figure, name: str, display: bool = True) -> None:
@@ -78,7 +103,9 @@ class Outputs:
         it, so that it appears once, where the call is."""
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
         atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
-        atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None}))
+        with matplotlib.rc_context({"svg.hashsalt": matplotlib.rcParams["svg.hashsalt"] or SVG_HASHSALT}):
+            atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg",
+                                                           metadata={"Date": None, "Creator": None}))
         self._record(name, paths)
         if display:
             from IPython.display import display as show_in_notebook

@@ -22,7 +22,7 @@ from sklearn.metrics import average_precision_score
 from . import bt, comparisons
 from .agreement import rank_changes
 from .comparisons import Comparisons
-from .validation import check_count, check_number, check_rng
+from .validation import check_count, check_number, check_rng, check_scores
 
 #: measures for which a smaller value is better (distances and errors); every other measure is higher-is-better
 LOWER_IS_BETTER = ("ed", "wer", "mae")
@@ -33,14 +33,15 @@ MULTIPLIER = 12
 
 def matches(quality: pd.DataFrame) -> Comparisons:
     """Matches from an (instances x models) frame of per-instance quality, higher is better (Sec. 3's g): every
-    model pair's outcome on every instance, one unit per instance (:func:`analysis.comparisons.from_scores`)."""
+    model pair's outcome on every instance, one unit per instance (:func:`analysis.comparisons.from_scores`).
+    Model names must be unique, also as text (``1`` and ``"1"`` would be one model compared with itself)."""
     if not isinstance(quality, pd.DataFrame):
         raise TypeError("quality must be a pandas DataFrame (rows: instances, columns: models)")
     if quality.shape[1] < 2 or quality.shape[0] < 1:
         raise ValueError(f"need at least two models and one instance, got shape {quality.shape}")
-    values = quality.to_numpy(dtype=float)
-    if not np.isfinite(values).all():
-        bad = quality.columns[~np.isfinite(values).all(axis=0)].tolist()
+    values = check_scores(quality, name="quality", allow_missing=True)  # real numbers: no bool, str, complex, inf
+    if np.isnan(values).any():
+        bad = quality.columns[np.isnan(values).any(axis=0)].tolist()
         raise ValueError(f"quality has missing or infinite values for models {bad}")
     return comparisons.from_scores(quality, by_instance=True)
 

@@ -8,6 +8,7 @@ problem, instead of producing a silent wrong number further down in numpy.
 from __future__ import annotations
 
 import numbers
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,7 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: b
     """Validate a score matrix and return its values as a float64 array (instances x systems).
 
     Raises ``ValueError`` for: not a DataFrame, fewer than ``min_systems`` columns, no rows, duplicated system
-    names, non-numeric (or boolean) columns, NaN (unless ``allow_missing``: then NaN means "not rated") or infinite
+    names, non-numeric (boolean or complex) columns, NaN (unless ``allow_missing``: then NaN means "not rated") or infinite
     values. ``name`` is how the messages call the matrix.
     """
     if not isinstance(scores, pd.DataFrame):
@@ -36,11 +37,13 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: b
         dup = scores.columns[scores.columns.duplicated()].unique().tolist()
         raise ValueError(f"system names (columns) must be unique; duplicated: {dup}")
     bad_dtypes = {
-        dt for dt in set(scores.dtypes) if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)
+        dt for dt in set(scores.dtypes)
+        if not pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt) or pd.api.types.is_complex_dtype(dt)
     }
     if bad_dtypes:
         bad = [c for c, dt in scores.dtypes.items() if dt in bad_dtypes]
-        raise ValueError(f"{name} must be numeric; non-numeric columns: {bad}")
+        raise ValueError(f"{name} must be real numbers (not booleans, text or complex numbers); "
+                         f"non-numeric columns: {bad}")
     values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
     if not allow_missing and np.isnan(values).any():
         where = scores.columns[np.isnan(values).any(axis=0)].tolist()
@@ -49,6 +52,21 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: b
         where = scores.columns[np.isinf(values).any(axis=0)].tolist()
         raise ValueError(f"{name} contain infinite values in columns {where}")
     return values
+
+
+def system_names(names, what: str = "system names") -> tuple[str, ...]:
+    """``names`` as strings, refusing missing values, booleans and names that only differ in type: ``1`` and
+    ``"1"`` would become one system (a silent self-comparison)."""
+    names = list(names)
+    for name in names:
+        if isinstance(name, (bool, np.bool_)) or not isinstance(name, (str, numbers.Integral)):
+            kind = "missing value" if pd.isna(name) else type(name).__name__
+            raise ValueError(f"{what} must be strings or integers, got the {kind} {name!r}")
+    text = [str(n) for n in names]
+    clashes = sorted(t for t, count in Counter(text).items() if count > 1)
+    if clashes:
+        raise ValueError(f"{what} must be unique as text; {clashes} name more than one system (e.g. 1 and '1')")
+    return tuple(text)
 
 
 def real_array(values, name: str) -> np.ndarray:

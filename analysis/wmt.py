@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .validation import check_number, real_array
+
 #: item types that count towards a system's score; REF and BAD_REF are quality control only
 SCORED_TYPES = ("SYSTEM", "REPEAT")
 
@@ -77,9 +79,17 @@ def standardise(judgments: pd.DataFrame, value: str = "raw", by: str | list[str]
 
 
 def segment_scores(judgments: pd.DataFrame, value: str = "z") -> pd.DataFrame:
-    """Mean ``value`` and judgment count per (system, segment) over SYSTEM and REPEAT items."""
+    """Mean ``value`` and judgment count per (system, segment) over SYSTEM and REPEAT items; the ``value`` column
+    must hold real numbers (not booleans, strings or complex numbers) and there must be such items."""
     _require(judgments, ["system", "segment", "item_type", value])
+    dtype = judgments[value].dtype
+    if (not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
+            or pd.api.types.is_complex_dtype(dtype)):
+        raise ValueError(f"judgments column {value!r} must hold real numbers, got dtype {dtype}")
     kept = judgments[judgments["item_type"].isin(SCORED_TYPES)]
+    if kept.empty:
+        types = sorted(map(str, judgments["item_type"].unique()))[:5]
+        raise ValueError(f"judgments have no {' or '.join(SCORED_TYPES)} items (column 'item_type' holds {types})")
     if kept[value].isna().any():
         raise ValueError(f"{value} has missing values among SYSTEM/REPEAT judgments")
     grouped = kept.groupby(["system", "segment"], sort=False, observed=True)[value]
@@ -156,12 +166,16 @@ def significance_lines(pvalues: np.ndarray, alpha: float = 0.05) -> np.ndarray:
 
     ``pvalues[i, j]`` is the p-value of "i better than j" in that order; returns ``len - 1`` booleans.
     """
-    p = np.asarray(pvalues, dtype=float)
+    alpha = check_number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
+    p = real_array(pvalues, "pvalues")
     if p.ndim != 2 or p.shape[0] != p.shape[1]:
         raise ValueError("pvalues must be a square matrix")
     upper = np.triu(np.ones_like(p, dtype=bool), 1)
     if np.isnan(p[upper]).any():
         raise ValueError("pvalues has missing entries above the diagonal")
+    outside = p[upper][(p[upper] < 0) | (p[upper] > 1)]
+    if outside.size:
+        raise ValueError(f"pvalues must lie in [0, 1]; got {outside[:3].tolist()} above the diagonal")
     worst = np.where(upper, p, -np.inf).max(axis=1)
     return worst[:-1] < alpha
 

@@ -278,3 +278,12 @@ def test_elo_parameters_are_checked(kwargs, name):
 def test_trueskill_parameters_are_checked(kwargs, name):
     with pytest.raises(ValueError, match=f"^{name} "):
         trueskill(SCORES, **kwargs)
+
+
+# -- issue 31, item 7: aggregators refuse what only looks numeric ------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(AGGREGATORS))
+def test_aggregators_refuse_complex_scores_instead_of_dropping_the_imaginary_part(name):
+    scores = pd.DataFrame({"a": [1 + 1j, 2, 3], "b": [1.0, 2.0, 4.0]})
+    with pytest.raises(ValueError, match=r"scores must be real numbers .*; non-numeric columns: \['a'\]"):
+        AGGREGATORS[name](scores)

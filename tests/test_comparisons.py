@@ -142,3 +142,24 @@ def test_bad_judgments_and_weights_are_named():
         win_matrices(_toy(), "half", np.ones((2, 3)))
     with pytest.raises(ValueError, match="tie_mask must have"):
         win_matrices(_toy(), "half", np.ones((2, 6)), np.ones((1, 6), bool))
+
+
+# -- issue 31, item 7: system names that are one system as text, and names that are not names -------------------------
+
+def test_from_judgments_refuses_names_that_collide_as_text():
+    with pytest.raises(ValueError, match=r"unique as text; \['1'\]"):
+        from_judgments([1], ["1"], ["left"])  # was a silent self-comparison of system '1'
+    with pytest.raises(ValueError, match=r"unique as text; \['1'\]"):
+        from_judgments([1, "a"], ["a", "1"], ["left", "tie"])  # was two systems merged into one
+    assert from_judgments([1, 2], [2, 3], ["left", "tie"]).systems == ("1", "2", "3")  # integers alone are fine
+
+
+@pytest.mark.parametrize("name, kind", [(True, "bool"), (1j, "complex"), (np.nan, "missing value"), (1.5, "float")])
+def test_from_judgments_refuses_names_that_are_not_strings_or_integers(name, kind):
+    with pytest.raises(ValueError, match=f"system names must be strings or integers, got the {kind}"):
+        from_judgments([name], ["a"], ["left"])
+
+
+def test_from_scores_refuses_columns_that_collide_as_text():
+    with pytest.raises(ValueError, match=r"unique as text; \['1'\]"):
+        from_scores(pd.DataFrame([[1.0, 2.0], [3.0, 0.0]], columns=[1, "1"]))

@@ -228,3 +228,85 @@ def test_every_table_is_byte_identical_under_another_hash_seed(prepared):
     for name in tables.TABLES:
         ours = files.sha256_file(prepared / f"{name}.parquet")
         assert files.sha256_file(built / f"{name}.parquet") == ours, f"{name} depends on the hash seed (or data/processed is stale: run make data)"
+
+
+# -- issue 31, item 4: a name that is both a source and a table is verified as both -----------------------------------
+
+def test_verify_only_a_name_that_is_a_source_and_a_table_checks_both(tmp_path, monkeypatch, capsys):
+    f = data.source_files("llmfao")[0]
+    target = tmp_path / "raw" / f.relpath
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"model_a,model_b,winner\nx,y,left\n")  # a corrupt raw llmfao.csv
+    monkeypatch.setattr(raw, "raw_dir", lambda: tmp_path / "raw")
+    monkeypatch.setattr(tables, "processed_dir", lambda: tmp_path / "processed")
+    assert main(["data", "verify", "--only", "llmfao"]) == 1  # was 0: only the (unprepared) table was checked
+    err = capsys.readouterr().err
+    assert f"corrupt: {f.relpath}" in err and "1 table(s) not prepared yet" in err
+    with pytest.raises(SystemExit) as usage:
+        main(["data", "verify", "--only", "no-such-name"])
+    assert usage.value.code == 2 and "unknown source or table ['no-such-name']" in capsys.readouterr().err
+
+
+# -- issue 31, item 5: damaged sidecars, a folder for a table, a full or read-only disk: one line naming the table ------
+
+@pytest.mark.parametrize("content", ["[]", '"sha256"', "3", "null", '{"sha256": 5}'])
+def test_a_sidecar_that_is_json_but_not_a_record_is_unrecorded_and_repaired(toy_table, tmp_path, monkeypatch, capsys,
+                                                                          content):
+    tables.prepare(["toy"], out=tmp_path)
+    (tmp_path / "toy.json").write_text(content)
+    assert tables.verify_tables(["toy"], out=tmp_path) == {"processed/toy.parquet": "unrecorded"}  # was TypeError
+    with pytest.raises(DataError, match="has no recorded checksum"):
+        tables.load_table("toy", out=tmp_path)
+    monkeypatch.setattr(tables, "processed_dir", lambda: tmp_path)
+    assert main(["data", "verify", "--only", "toy"]) == 1
+    assert "unrecorded: processed/toy.parquet" in capsys.readouterr().err
+    assert tables.prepare(["toy"], out=tmp_path) == {"toy": "built"}  # the repair tool repairs
+    assert tables.verify_tables(["toy"], out=tmp_path) == {"processed/toy.parquet": "ok"}
+
+
+def test_a_folder_where_a_table_belongs_fails_verify_and_prepare_names_it(toy_table, tmp_path, monkeypatch, capsys):
+    (tmp_path / "toy.parquet").mkdir()
+    assert tables.verify_tables(["toy"], out=tmp_path) == {"processed/toy.parquet": "not a file"}
+    monkeypatch.setattr(tables, "processed_dir", lambda: tmp_path)
+    assert main(["data", "verify", "--only", "toy"]) == 1  # was 0, "not prepared yet"
+    assert "not a file: processed/toy.parquet" in capsys.readouterr().err
+    with pytest.raises(DataError, match=r"table toy: .*toy.parquet is not a file \(a folder\?\); move it away"):
+        tables.prepare(["toy"], out=tmp_path)  # was IsADirectoryError
+    assert main(["data", "prepare", "--only", "toy"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: table toy:")
+
+
+def test_prepare_on_a_full_disk_names_the_table_and_keeps_the_old_one(toy_table, tmp_path, monkeypatch, capsys):
+    import errno
+
+    tables.prepare(["toy"], out=tmp_path)
+    before = (tmp_path / "toy.parquet").read_bytes()
+    (tmp_path / "toy.json").unlink()  # unrecorded: prepare rebuilds it
+
+    def full(path, write):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(tables, "atomic_write", full)
+    with pytest.raises(DataError, match=r"table toy: cannot write .*toy.parquet: No space left on device; the "
+                                        r"previous table is kept"):
+        tables.prepare(["toy"], out=tmp_path)  # was a raw OSError traceback
+    assert (tmp_path / "toy.parquet").read_bytes() == before
+    monkeypatch.setattr(tables, "processed_dir", lambda: tmp_path)
+    assert main(["data", "prepare", "--only", "toy"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "No space left on device" in err[0]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_prepare_into_a_read_only_folder_names_the_table(toy_table, tmp_path):
+    tables.prepare(["toy"], out=tmp_path)
+    (tmp_path / "toy.json").unlink()
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(DataError, match="table toy: cannot write .*: Permission denied; the previous table is kept"):
+            tables.prepare(["toy"], out=tmp_path)
+        with pytest.raises(DataError, match="cannot create the tables' folder .*: Permission denied"):
+            tables.prepare(["toy"], out=tmp_path / "sub")
+    finally:
+        tmp_path.chmod(0o755)

@@ -143,3 +143,23 @@ def test_ties_make_the_stability_curve_settle_later_and_settling_point_on_hand_c
     assert sweeps.settling_point(curve) == 40  # dipped at 20 but rose again
     assert sweeps.settling_point(curve.assign(changes_mean=[0.0] * 4)) == 10
     assert np.isnan(sweeps.settling_point(curve.assign(changes_mean=[1.0, 0.0, 0.0, 0.5])))
+
+
+# -- issue 31, item 7: matches refuse duplicate or colliding names and columns that only look numeric ----------------
+
+@pytest.mark.parametrize("column, message", [
+    ([True, False, True], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),
+    (["1", "2", "3"], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),
+    ([1 + 1j, 2, 3], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),  # the imaginary part was dropped
+    ([1.0, np.inf, 3.0], r"infinite values in columns \['a'\]"),
+])
+def test_matches_refuse_columns_that_are_not_real_numbers(column, message):
+    with pytest.raises(ValueError, match=message):
+        sweeps.matches(pd.DataFrame({"a": column, "b": [1.0, 2.0, 3.0]}))
+
+
+def test_matches_refuse_duplicate_and_colliding_model_names():
+    with pytest.raises(ValueError, match=r"must be unique; duplicated: \['a'\]"):
+        sweeps.matches(pd.DataFrame([[1.0, 2.0], [3.0, 0.0]], columns=["a", "a"]))
+    with pytest.raises(ValueError, match=r"unique as text; \['1'\]"):  # was a silent self-comparison
+        sweeps.matches(pd.DataFrame([[1.0, 2.0], [3.0, 0.0]], columns=[1, "1"]))

@@ -199,3 +199,51 @@ def test_known_raw_scores_are_an_exact_affine_function_of_z_per_worker(wmt_table
         slope, intercept = np.polyfit(g["z"], g["raw"], 1)
         worst = max(worst, np.abs(g["raw"] - (intercept + slope * g["z"])).max())
     assert worst < 1e-6
+
+
+@needs_mirror
+def test_official_tables(wmt_tables):
+    r = wmt_tables["wmt_official_rankings"]
+    assert r.groupby("collection")["pair"].nunique().to_dict() == {
+        "newstest2018": 14, "newstest2019": 14, "newstest2020": 18, "newstest2021-toen": 7, "newstest2022-toen": 7,
+        "wikipedia2021-fb": 4}
+    assert (r.groupby(["collection", "pair"])["rank"].apply(lambda s: list(s) == list(range(1, len(s) + 1)))).all()
+    w = wmt_tables["wmt_official_wilcoxon"]
+    assert set(w["significance"].dropna()) == {"", "*", "**", "***"}
+    diff = w[w["table"] == "wilcoxon-diff"].set_index(["collection", "pair", "system_a", "system_b"])["diff"]
+    swapped = diff.rename_axis(["collection", "pair", "system_b", "system_a"]).reorder_levels(diff.index.names)
+    np.testing.assert_allclose(diff, -swapped.loc[diff.index], atol=1e-9)  # antisymmetric, as published
+    c = wmt_tables["wmt_official_clusters"]
+    assert c.groupby("collection")["pair"].nunique().to_dict() == {"newstest2018": 14, "wikipedia2021-fb": 4}
+    assert (c.groupby(["collection", "pair"])["end_of_cluster"].last()).all()
+
+
+# -- issue 31, item 7: significance lines and system scores check what they are given -------------------------------
+
+def test_significance_lines_refuse_p_values_outside_0_1_and_a_bad_alpha():
+    p = np.array([[np.nan, 0.01, 0.2], [np.nan, np.nan, 0.03], [np.nan, np.nan, np.nan]])
+    assert wmt.significance_lines(p).tolist() == [False, True]
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]; got \[2.0\]"):
+        wmt.significance_lines(np.where(p == 0.2, 2.0, p))
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]; got \[-0.1\]"):
+        wmt.significance_lines(np.where(p == 0.2, -0.1, p))
+    for alpha in (5, 0, 1, -0.05, np.nan, True, "0.05"):
+        with pytest.raises(ValueError, match=r"alpha must be a finite number in \(0, 1\)"):
+            wmt.significance_lines(p, alpha=alpha)
+    with pytest.raises(ValueError, match="pvalues must be real numbers"):
+        wmt.significance_lines(p.astype(complex))
+
+
+def _judgments(**columns) -> pd.DataFrame:
+    base = {"worker": ["w1"] * 4, "system": ["a", "a", "b", "b"], "segment": [1, 2, 1, 2],
+            "item_type": ["SYSTEM"] * 4, "z": [0.5, 0.1, -0.2, -0.4]}
+    return pd.DataFrame(base | columns)
+
+
+def test_system_scores_name_the_column_and_refuse_no_system_items():
+    assert wmt.system_scores(_judgments())["score"].round(2).to_dict() == {"a": 0.3, "b": -0.3}
+    with pytest.raises(ValueError, match=r"no SYSTEM or REPEAT items \(column 'item_type' holds \['BAD_REF', 'REF'\]\)"):
+        wmt.system_scores(_judgments(item_type=["REF", "REF", "BAD_REF", "REF"]))  # was an empty frame
+    for z in ([True, False, True, True], ["0.5", "0.1", "0.2", "0.4"], [0.5j, 0.1, 0.2, 0.4]):
+        with pytest.raises(ValueError, match="judgments column 'z' must hold real numbers"):
+            wmt.system_scores(_judgments(z=z))

@@ -51,20 +51,23 @@ def _conform(name: str, table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _recorded(sidecar: Path) -> dict | None:
-    """The sidecar's record, or None if it is missing or unreadable (a table without it is rebuilt)."""
+    """The sidecar's record, or None if it is missing, unreadable or not a JSON object (a table without it is
+    rebuilt)."""
     try:
-        return json.loads(sidecar.read_text())
-    except (FileNotFoundError, ValueError):
+        record = json.loads(sidecar.read_text())
+    except (OSError, ValueError):  # missing, a folder, unreadable, not JSON, not UTF-8
         return None
+    return record if isinstance(record, dict) else None
 
 
 def _state(name: str, out_dir: Path) -> str:
-    """"ok", "missing" (never prepared), "unrecorded" (no sidecar or no checksum in it) or "corrupt"."""
+    """"ok", "missing" (never prepared), "not a file" (a folder or other non-file where the table belongs),
+    "unrecorded" (no sidecar or no checksum in it) or "corrupt"."""
     target = out_dir / f"{name}.parquet"
     if not target.is_file():
-        return "missing"
+        return "not a file" if target.exists() or target.is_symlink() else "missing"
     recorded = _recorded(out_dir / f"{name}.json")
-    if not recorded or "sha256" not in recorded:
+    if not recorded or not isinstance(recorded.get("sha256"), str):
         return "unrecorded"
     return "ok" if sha256_file(target) == recorded["sha256"] else "corrupt"
 
@@ -84,7 +87,10 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
     if unknown:
         raise ValueError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
     out_dir = Path(out) if out else processed_dir()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"cannot create the tables' folder {out_dir}: {_cause(exc)}") from None
     for path in remove_stale_partials(out_dir):
         print(f"data prepare: removed {path.name}, left by a killed run", file=stream, flush=True)
     for path in cache.discard_damaged(out_dir / "cache"):
@@ -95,6 +101,8 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         sidecar = out_dir / f"{name}.json"
         target = out_dir / f"{name}.parquet"
         state = _state(name, out_dir)
+        if state == "not a file":
+            raise DataError(f"table {name}: {target} is not a file (a folder?); move it away and run `make data`")
         if state == "ok" and _current(name, out_dir):
             status[name] = "up to date"
             continue
@@ -111,21 +119,41 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
             raise DataError(f"table {name}: its builder failed: {type(exc).__name__}: {exc}") from exc
         if {f.relpath: f.sha256 for f in inputs} != expected_inputs(name):
             raise RuntimeError(f"table {name}: its builder read other files than its Table declares")
-        atomic_write(target, lambda tmp, table=table: table.to_parquet(tmp, index=False))
-        meta = {
-            "table": name,
-            "rows": len(table),
-            "sha256": sha256_file(target),
-            "schema": TABLES[name].schema,
-            "inputs": {f.relpath: f.sha256 for f in inputs},
-            "provenance": TABLES[name].provenance(),
-            "analysis_version": __version__,
-        }
-        text = json.dumps(meta, indent=2, sort_keys=True) + "\n"
-        atomic_write(sidecar, lambda tmp, text=text: Path(tmp).write_text(text))
+        _write_table(name, table, inputs, target, sidecar)
         status[name] = "built"
         print(f"data prepare: {name}: {len(table):,} rows -> {target}", file=stream, flush=True)
     return status
+
+
+def _cause(exc: OSError) -> str:
+    """An OS error's cause in words ("No space left on device"), without the path it may repeat."""
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _write_table(name: str, table: pd.DataFrame, inputs, target: Path, sidecar: Path) -> None:
+    """Write the table, then its sidecar, each atomically. The table replaces the old one only when it is fully
+    written; if the sidecar then cannot be written, the new table is unrecorded and rebuilt by the next prepare."""
+    _write(name, target, lambda tmp: table.to_parquet(tmp, index=False), "the previous table is kept")
+    meta = {
+        "table": name,
+        "rows": len(table),
+        "sha256": sha256_file(target),
+        "schema": TABLES[name].schema,
+        "inputs": {f.relpath: f.sha256 for f in inputs},
+        "provenance": TABLES[name].provenance(),
+        "analysis_version": __version__,
+    }
+    text = json.dumps(meta, indent=2, sort_keys=True) + "\n"
+    _write(name, sidecar, lambda tmp: Path(tmp).write_text(text), "the table is rebuilt by the next prepare")
+
+
+def _write(name: str, path: Path, write, kept: str) -> None:
+    """:func:`~analysis.files.atomic_write`, its ``OSError`` (a read-only or full filesystem) turned into a
+    :class:`DataError` naming the table, the file, the cause and what is left (``kept``)."""
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        raise DataError(f"table {name}: cannot write {path}: {_cause(exc)}; {kept}") from None
 
 
 def load_table(name: str, out=None) -> pd.DataFrame:
@@ -137,7 +165,7 @@ def load_table(name: str, out=None) -> pd.DataFrame:
     if not path.exists():
         raise FileNotFoundError(f"table {name} is not prepared ({path}); run `make data`")
     recorded = _recorded(out_dir / f"{name}.json") or {}
-    if "sha256" not in recorded:
+    if not isinstance(recorded.get("sha256"), str):
         raise DataError(f"table {name} ({path}) has no recorded checksum in {name}.json; run `make data` to rebuild it")
     payload = path.read_bytes()
     if sha256_bytes(payload) != recorded["sha256"]:
