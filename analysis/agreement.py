@@ -15,6 +15,7 @@ A pair of mechanisms is a tuple of their names, ``("mean", "bt")``; names may co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -175,7 +176,7 @@ def compare_aggregators(
     (:func:`top_k_differs`, as 0/1, ties at the boundary cut by ``tie_break``). ``k`` is capped at the number of
     systems. Default mechanisms: mean, median, bt, elo, trueskill with their default parameters. Each aggregate is
     aligned on the score matrix's columns, so an aggregator that returns its systems in another order is compared
-    system by system, not by position. ``result.attrs["aggregates"]`` holds each mechanism's own result (BT's
+    system by system, not by position. ``result.attrs["aggregates"].results`` holds each mechanism's own result (BT's
     carries its fit, :class:`analysis.bt.BTFit`).
     """
     check_scores(scores)
@@ -196,8 +197,15 @@ def compare_aggregators(
         row[measure_column(pair, "top1")] = float(top_k_differs(x, y, 1, tie_break))
         row[measure_column(pair, f"top{k}")] = float(top_k_differs(x, y, kk, tie_break))
     out = pd.Series(row)
-    out.attrs["aggregates"] = raw
+    out.attrs["aggregates"] = Aggregates(raw)
     return out
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: pandas compares attrs when concatenating rows
+class Aggregates:
+    """Each mechanism's own result in :func:`compare_aggregators`' ``attrs["aggregates"]``."""
+
+    results: dict
 
 
 def _on_columns(result, columns: pd.Index, name: str) -> np.ndarray:

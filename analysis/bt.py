@@ -35,7 +35,7 @@ class ConvergenceWarning(RuntimeWarning):
     """The Bradley-Terry iteration stopped at ``max_iter`` before meeting its tolerance."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: pandas compares a Series' attrs when concatenating
 class BTFit:
     """A Bradley-Terry fit of one or more trials. ``strengths`` (trials x systems) sum to 1 per trial;
     ``iterations`` and ``converged`` per trial; ``never_lose`` / ``never_win``: per trial, the groups of systems

@@ -28,6 +28,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -98,9 +99,20 @@ class PublishError(RuntimeError):
 JOURNAL = "publish.json"
 
 
+#: what a chapter's name looks like (a notebook stem): the only names the runner ever deletes folders by
+CHAPTER_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+$")
+
+
 def _stage_pid(folder: Path) -> int | None:
-    parts = folder.name.split(".")  # <chapter>.<pid>.<random>
+    parts = folder.name.rsplit(".", 2)  # <chapter>.<pid>.<random>
     return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
+
+
+def _run_is_going(pid: int | None) -> bool:
+    """Whether the run that made a staging folder still runs. This process has made none when it recovers (it
+    recovers before it stages anything), so a folder with its pid is a previous run's that had the same pid (a
+    container's PID 1 after a restart, a recycled pid)."""
+    return pid is not None and pid != os.getpid() and pid_alive(pid)
 
 
 def _read_journal(stage: Path) -> dict | None:
@@ -214,8 +226,7 @@ def _recover_staging(root: Path, stream) -> None:
     if not staging.is_dir():
         return
     for folder in sorted(staging.iterdir()):
-        pid = _stage_pid(folder)
-        if pid is not None and pid_alive(pid):
+        if _run_is_going(_stage_pid(folder)):
             continue
         journal = _read_journal(folder) if folder.is_dir() else None
         if journal and journal.get("step") == "publishing" and not _recover(root, folder, journal, stream):
@@ -228,7 +239,11 @@ def _recover_staging(root: Path, stream) -> None:
 
 def _recover(root: Path, stage: Path, journal: dict, stream) -> bool:
     """Complete (or else undo) the publication a killed run left in ``stage``; whether the book is consistent."""
-    chapter, entry = str(journal.get("chapter")), journal["entry"]
+    chapter, entry = journal.get("chapter"), journal["entry"]
+    if not isinstance(chapter, str) or not CHAPTER_NAME.match(chapter) or not stage.name.startswith(f"{chapter}."):
+        print(f"        {stage.name}: its publishing journal names no chapter of this folder; left as it is",
+              file=stream, flush=True)
+        return False
     try:
         _roll_forward(root, chapter, stage, entry)
         print(f"        {chapter}: completed the publication of a run killed while publishing", file=stream,
@@ -311,6 +326,14 @@ def _keep_failed_notebook(root: Path, chapter: str, executed: Path) -> str:
     if not (executed.is_file() and executed.stat().st_size):
         return ""
     try:
+        import nbformat
+
+        nb = nbformat.read(executed, as_version=4)
+        _scrub_machine_paths(nb, chapter, executed.parent)
+        nbformat.write(nb, executed)
+    except Exception:  # a notebook papermill could not finish writing is kept as it is
+        pass
+    try:
         (root / "failed").mkdir(parents=True, exist_ok=True)
         os.replace(executed, root / "failed" / f"{chapter}.ipynb")
     except OSError as exc:
@@ -391,8 +414,8 @@ def _parse_manifest(path: Path) -> dict[str, dict]:
     entries = {}
     for k, entry in enumerate(chapters):
         name = entry.get("chapter") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or name in entries:
-            raise ManifestError(f"{path}: entry {k} has no chapter name, or a name used twice")
+        if not isinstance(name, str) or not CHAPTER_NAME.match(name) or name in entries:
+            raise ManifestError(f"{path}: entry {k} has no chapter name (NN_name), or a name used twice")
         if entry.get("status") not in STATUSES:
             raise ManifestError(f"{path}: the entry of {name} has no status {' or '.join(STATUSES)} "
                                 f"(got {entry.get('status')!r})")

@@ -49,10 +49,16 @@ def matches(quality: pd.DataFrame) -> Comparisons:
 def _outcome_grid(m: Comparisons) -> tuple[np.ndarray, np.ndarray]:
     """(pairs (P x 2), outcomes (instances x P)) of matches made by :func:`matches`."""
     n = m.n_units
-    if n == 0 or len(m) % n or not (m.unit == np.repeat(np.arange(n), len(m) // n)).all():
-        raise ValueError("expected matches of every model pair on every instance (sweeps.matches)")
-    p = len(m) // n
-    return np.column_stack([m.left[:p], m.right[:p]]), m.outcome.reshape(n, p)
+    p = len(m) // n if n else 0
+    k = len(m.systems)
+    i, j = np.triu_indices(k, 1)
+    layout = (n > 0 and p == len(i) and len(m) == n * p and (m.weight == 1).all()
+              and (m.unit == np.repeat(np.arange(n), p)).all()
+              and (m.left.reshape(n, p) == i).all() and (m.right.reshape(n, p) == j).all())
+    if not layout:
+        raise ValueError("expected matches of every model pair on every instance, once each (sweeps.matches(quality)); "
+                         "judgment lists and counted comparisons are resampled with pair_bootstrap_weights or weights")
+    return np.column_stack([i, j]), m.outcome.reshape(n, p)
 
 
 def sample_size(n_models: int, available: int, multiplier: float = MULTIPLIER) -> int:
@@ -150,8 +156,9 @@ def pair_bootstrap_weights(j: Comparisons, rng, n_trials: int) -> np.ndarray:
     of judgments, drawn with replacement from its own (the graph of compared pairs stays the same)."""
     gen = check_rng(rng)
     n_trials = check_count(n_trials, "n_trials")
-    if not (j.unit == np.arange(j.n_units)).all():
-        raise ValueError("pair bootstrap weights need one unit per judgment (sweeps.judgments)")
+    if not (j.unit == np.arange(j.n_units)).all() or not (j.weight == 1).all():
+        raise ValueError("pair bootstrap weights need one unit per judgment, each counted once "
+                         "(comparisons.from_judgments without weights)")
     a, b = np.minimum(j.left, j.right), np.maximum(j.left, j.right)
     pair = np.unique(a * len(j.systems) + b, return_inverse=True)[1]
     order = np.argsort(pair, kind="stable")

@@ -33,7 +33,7 @@ seed = 2021  # every random draw below comes from a stream named after its paper
 n_per_type = 2000  # Appendix A.1: test instances drawn per instance type for each of the 120 pairings
 n_fig2 = 3000  # Fig. 2: test instances in each pairing plot
 n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical check
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
 from IPython.display import Markdown, display

@@ -37,7 +37,7 @@ n_datasets = 10  # datasets per grid cell
 n_resamples = 1000  # bootstrap resamples (over setups) for the 95% intervals
 offset_scale = 100.0  # type offsets ~ U[0, offset_scale] (not in the paper's text; the published code's value)
 tie_resolution = 1.0  # the ties experiment rounds scores to multiples of this
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
 from IPython.display import Markdown, display

@@ -45,7 +45,7 @@ iia_sizes = [3, 5, 10, 20, 50]  # App. F: sub-sampled test-set sizes searched be
 table3_fraction = 0.2  # Table 3: share of each setup's test instances per draw (the paper's code: 20%)
 table3_draws = 50  # Table 3: draws per setup (the paper's cells have the grain of 30)
 fig5_setup = ["WMT19", "de-en", "ROUGE_1"]  # Fig. 5: (collection, dataset, metric)
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
 import numpy as np

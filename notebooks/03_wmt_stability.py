@@ -52,7 +52,7 @@ divisors = [1.25, 1.5, 2, 4, 10]  # Fig. 1: REF and HUMAN raw scores divided by 
 n_bootstrap = 50  # bootstrap resamples of HITs per pair
 bootstrap_experiments = ["remove_human", "remove_lowest", "remove_highest", "divide_2"]  # rerun on each resample
 packages = ["newstest2018", "newstest2021-toen", "newstest2022-toen", "wikipedia2021-fb"]  # with judgments
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
 from IPython.display import Markdown, display

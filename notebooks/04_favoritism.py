@@ -40,7 +40,7 @@ n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ
 alpha = 0.05  # significance level of the win graphs’ sign tests and of the test of Φ = 0
 sign_test_ties = "drop"  # sign test with ties dropped (the conventional test) or shared by "half" between the systems
 summeval_aspect = "expert_consistency"  # the SummEval expert rating in Figs. 4-5 (Appendix D uses consistency)
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
 import numpy as np

@@ -46,7 +46,7 @@ n_fig3_repeats = 1000  # Fig. 3: repetitions per difference (the paper: 1,000)
 n_llmfao_trials = 200  # llmfao: trials per tie probability, bootstrap resamples, split halves per share
 llmfao_tie_step = 0.05  # llmfao: tie probabilities 0 to 1 by this step
 split_half_shares = [0.1, 0.2, 0.3, 0.4, 0.5]  # llmfao: share of the judgments in each of two disjoint subsets
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
 from IPython.display import Markdown, display

@@ -51,7 +51,7 @@ seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
 n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
 alpha = 0.05  # significance level of the pairwise tests
-output_root = None  # where artefacts go (None: the batch runner's staging folder; scratch/ when run by hand)
+output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
 from IPython.display import Markdown, display

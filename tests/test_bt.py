@@ -191,3 +191,23 @@ def test_the_bits_do_not_depend_on_the_memory_layout_of_the_stack():
     assert bt.fit(fortran).strengths.tobytes() == bt.fit(wins).strengths.tobytes()
     strided = np.ascontiguousarray(wins.transpose(2, 1, 0)).transpose(2, 1, 0)
     assert bt.fit(strided).strengths.tobytes() == bt.fit(wins).strengths.tobytes()
+
+
+def test_results_carrying_their_fit_concatenate():
+    """pandas compares attrs when concatenating; a fit (and compare_aggregators' results) compare by identity."""
+    a = aggregate.bradley_terry(SCORES)
+    b = aggregate.bradley_terry(SCORES.iloc[:3])
+    assert len(pd.concat([a, b])) == 6
+    from analysis.agreement import compare_aggregators
+    rows = [compare_aggregators(SCORES), compare_aggregators(SCORES.iloc[:3])]
+    assert pd.concat(rows, axis=1).shape[1] == 2
+
+
+def test_sweeps_refuse_comparisons_that_are_not_instance_matches():
+    scores = pd.DataFrame({"x": [1.0, 0.0, 1.0, 1.0], "y": [0.0, 1.0, 0.0, 0.0]})
+    for wrong in (comparisons.from_scores(scores),
+                  comparisons.from_judgments(["x", "y", "x", "x"], ["y", "x", "y", "y"], ["left"] * 4)):
+        with pytest.raises(ValueError, match="expected matches of every model pair on every instance"):
+            sweeps.bradley_terry_interval(wrong, 0, n_trials=5)
+    with pytest.raises(ValueError, match="one unit per judgment"):
+        sweeps.pair_bootstrap_weights(comparisons.from_scores(scores), 0, 3)

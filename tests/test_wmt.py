@@ -234,16 +234,16 @@ def test_significance_lines_refuse_p_values_outside_0_1_and_a_bad_alpha():
         wmt.significance_lines(p.astype(complex))
 
 
-def _judgments(**columns) -> pd.DataFrame:
+def _system_rows(**columns) -> pd.DataFrame:
     base = {"worker": ["w1"] * 4, "system": ["a", "a", "b", "b"], "segment": [1, 2, 1, 2],
             "item_type": ["SYSTEM"] * 4, "z": [0.5, 0.1, -0.2, -0.4]}
     return pd.DataFrame(base | columns)
 
 
 def test_system_scores_name_the_column_and_refuse_no_system_items():
-    assert wmt.system_scores(_judgments())["score"].round(2).to_dict() == {"a": 0.3, "b": -0.3}
+    assert wmt.system_scores(_system_rows())["score"].round(2).to_dict() == {"a": 0.3, "b": -0.3}
     with pytest.raises(ValueError, match=r"no SYSTEM or REPEAT items \(column 'item_type' holds \['BAD_REF', 'REF'\]\)"):
-        wmt.system_scores(_judgments(item_type=["REF", "REF", "BAD_REF", "REF"]))  # was an empty frame
+        wmt.system_scores(_system_rows(item_type=["REF", "REF", "BAD_REF", "REF"]))  # was an empty frame
     for z in ([True, False, True, True], ["0.5", "0.1", "0.2", "0.4"], [0.5j, 0.1, 0.2, 0.4]):
         with pytest.raises(ValueError, match="judgments column 'z' must hold real numbers"):
-            wmt.system_scores(_judgments(z=z))
+            wmt.system_scores(_system_rows(z=z))

@@ -43,7 +43,7 @@ def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
 def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
     """:func:`compare_aggregators` on one matrix, and whether BT had no finite fit on it (``bt_degenerate``)."""
     row = compare_aggregators(matrix, fns, k=3)
-    bt = row.attrs["aggregates"].get("bt")
+    bt = row.attrs["aggregates"].results.get("bt")
     degenerate = bt is not None and "fit" in bt.attrs and bool(bt.attrs["fit"].degenerate.any())
     row.attrs = {}
     return row, pd.Series({"bt_degenerate": degenerate})
