@@ -38,6 +38,12 @@ def prepared(fetched, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def wmt_tables(prepared):
+    """The WMT tables, prepared from the mirror in this session."""
+    return {name: data.tables.load_table(name, out=prepared) for name in data.tables.SCHEMAS if name.startswith("wmt_")}
+
+
+@pytest.fixture(scope="session")
 def quick_book(tmp_path_factory):
     """Every chapter run ONCE per test session under the quick profile (two jobs), into a scratch copy of the book's
     sources: ``(site, runs)``, the chapters' outputs under ``site / "book" / "_generated"``. The slow tests (the

@@ -1,15 +1,8 @@
 """The WMT tables (analysis.data.wmt): judgment counts and the official rankings, p-values and clusters."""
 
 import numpy as np
-import pytest
 
-from analysis.data import tables
 from tests.helpers import needs_mirror
-
-
-@pytest.fixture(scope="module")
-def wmt_tables(prepared):
-    return {name: tables.load_table(name, out=prepared) for name in tables.SCHEMAS if name.startswith("wmt_")}
 
 
 @needs_mirror
