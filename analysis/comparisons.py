@@ -143,7 +143,11 @@ def counted(systems, pairs, left_wins, ties, right_wins) -> Comparisons:
     (trials x 3·pairs) ``weights`` to :func:`win_matrices`, with unit counts here)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     p = len(pairs)
-    counts = np.column_stack([np.asarray(c, dtype=np.float64).reshape(p) for c in (left_wins, ties, right_wins)])
+    if ((pairs < 0) | (pairs >= len(systems))).any() or (pairs[:, 0] == pairs[:, 1]).any():
+        raise ValueError(f"pairs must hold two different system indices in [0, {len(systems)}) each")
+    counts = np.column_stack([real_array(c, "counts").reshape(p) for c in (left_wins, ties, right_wins)])
+    if not np.isfinite(counts).all() or (counts < 0).any():
+        raise ValueError("counts must be finite and non-negative")
     return _make(systems, np.repeat(pairs[:, 0], 3), np.repeat(pairs[:, 1], 3), np.tile([1, 0, -1], p),
                  counts.ravel())
 
@@ -155,7 +159,8 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
     left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
     if not (left.ndim == right.ndim == winner.ndim == 1) or not len(left) == len(right) == len(winner) or not len(left):
         raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
-    distinct = list({(type(m), m): m for m in [*left, *right]}.values())  # 1 and True would be one set element
+    plain = [m.item() if isinstance(m, np.generic) else m for m in [*left, *right]]  # np.int64(1) is the name 1
+    distinct = list({(type(m), m): m for m in plain}.values())  # 1 and True would be one set element
     systems = tuple(sorted(system_names(distinct)))
     bad = set(winner) - {"left", "right", "tie"}
     if bad:
@@ -196,9 +201,11 @@ def win_matrices(c: Comparisons, ties=DEFAULT_TIES, weights=None, tie_mask=None)
     n = len(c.systems)
     if weights is None:
         weights = np.ones((1, c.n_units))
-    weights = np.asarray(weights, dtype=np.float64)
+    weights = real_array(weights, "weights")
     if weights.ndim != 2 or weights.shape[1] != c.n_units:
         raise ValueError(f"weights must be (trials x {c.n_units} units), got shape {weights.shape}")
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        raise ValueError("weights must be finite and non-negative (how often each unit counts in each trial)")
     real = _credit_matrix(c, ties, as_tie=False)
     if tie_mask is None:
         flat = (real.T @ weights.T).T

@@ -163,3 +163,17 @@ def test_from_judgments_refuses_names_that_are_not_strings_or_integers(name, kin
 def test_from_scores_refuses_columns_that_collide_as_text():
     with pytest.raises(ValueError, match=r"unique as text; \['1'\]"):
         from_scores(pd.DataFrame([[1.0, 2.0], [3.0, 0.0]], columns=[1, "1"]))
+
+
+def test_numpy_integer_names_are_the_names_they_hold():
+    c = from_judgments(pd.Series([1, 2]), [np.int64(2), np.int64(1)], ["left", "tie"])
+    assert c.systems == ("1", "2") and c.left.tolist() == [0, 1] and c.right.tolist() == [1, 0]
+
+
+def test_counts_and_weights_are_checked_where_they_enter():
+    with pytest.raises(ValueError, match="two different system indices"):
+        comparisons.counted(("a", "b"), [[0, 0]], [1], [0], [0])
+    with pytest.raises(ValueError, match="counts must be finite and non-negative"):
+        comparisons.counted(("a", "b"), [[0, 1]], [-1], [0], [0])
+    with pytest.raises(ValueError, match="weights must be finite and non-negative"):
+        win_matrices(_toy(), "half", np.full((1, 6), np.nan))
