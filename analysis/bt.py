@@ -18,6 +18,7 @@ ranking is right, the size of their strengths is an artefact of ``tol``.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,8 +121,6 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
     fractional) or to a (trials x systems x systems) stack of them; see the module docstring. ``systems`` names
     the systems (default "0", "1", ...). A trial that reaches ``max_iter`` is flagged in ``converged`` and one
     :class:`ConvergenceWarning` says how many did."""
-    import warnings
-
     check_number(tol, "tol", low=0, low_open=True)
     max_iter = check_count(max_iter, "max_iter")
     stack = _stack(wins)

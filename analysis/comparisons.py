@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from .validation import check_scores, real_array, system_names
+from .validation import TIE_POLICIES, check_scores, real_array, system_names
 
-#: Tie policies by name: the share of a tied comparison credited to (left, right).
-TIES = {"half": (0.5, 0.5), "drop": (0.0, 0.0), "loss": (0.0, 1.0)}
+#: Tie policies by name (:data:`analysis.validation.TIE_POLICIES`): the share of a tie credited to (left, right).
+TIES = dict(zip(TIE_POLICIES, ((0.5, 0.5), (0.0, 0.0), (0.0, 1.0))))
 #: What a tie is when none is named.
 DEFAULT_TIES = "half"
 
@@ -177,14 +177,19 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
     return _make(systems, [code[m] for m in left], [code[m] for m in right], outcome, weight)
 
 
-def _credit_matrix(c: Comparisons, ties, as_tie: bool) -> sparse.csr_matrix:
-    """(units x systems²) credit: entry (u, a·n + b) = wins credited to a over b by unit u's comparisons, each row's
-    ``weight`` times; with ``as_tie`` every comparison counts as a tie."""
-    n = len(c.systems)
+def _credits(c: Comparisons, ties, as_tie: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Wins credited to each row's left and right system (``weight`` times); with ``as_tie`` every row is a tie."""
     left_share, right_share = tie_credit(ties)
     tie = np.ones(len(c), bool) if as_tie else c.outcome == 0
     to_left = np.where(tie, left_share, (c.outcome > 0).astype(float)) * c.weight
     to_right = np.where(tie, right_share, (c.outcome < 0).astype(float)) * c.weight
+    return to_left, to_right
+
+
+def _credit_matrix(c: Comparisons, ties, as_tie: bool) -> sparse.csr_matrix:
+    """(units x systems²) credit: entry (u, a·n + b) = wins credited to a over b by unit u's comparisons."""
+    n = len(c.systems)
+    to_left, to_right = _credits(c, ties, as_tie)
     rows = np.concatenate([c.unit, c.unit])
     cells = np.concatenate([c.left * n + c.right, c.right * n + c.left])
     data = np.concatenate([to_left, to_right])
@@ -221,10 +226,7 @@ def win_matrix(c: Comparisons, ties=DEFAULT_TIES) -> np.ndarray:
     """The (systems x systems) win matrix of every comparison once: :func:`win_matrices`' single trial, summed
     directly (equal to it, tested)."""
     n = len(c.systems)
-    left_share, right_share = tie_credit(ties)
-    tie = c.outcome == 0
-    to_left = np.where(tie, left_share, (c.outcome > 0).astype(float)) * c.weight
-    to_right = np.where(tie, right_share, (c.outcome < 0).astype(float)) * c.weight
+    to_left, to_right = _credits(c, ties)
     flat = np.bincount(c.left * n + c.right, weights=to_left, minlength=n * n)
     flat += np.bincount(c.right * n + c.left, weights=to_right, minlength=n * n)
     return flat.reshape(n, n)

@@ -10,7 +10,8 @@ file stem (``notebooks/<chapter>.py``).
 from __future__ import annotations
 
 
-def _quick() -> dict[str, dict]:
+def chapter_modules() -> tuple:
+    """Every chapter module (or package), in notebook order: where each declares ``CHAPTER`` and ``PARAMETERS``."""
     from .chapters import (
         favoritism,
         global_vs_pairwise,
@@ -20,11 +21,15 @@ def _quick() -> dict[str, dict]:
         wmt_stability,
         your_own_scores,
     )
+
+    return why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise, your_own_scores
+
+
+def _quick() -> dict[str, dict]:
     from .chapters.common import KEEP
 
-    modules = (why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise, your_own_scores)
     overrides = {m.CHAPTER: {name: rule.quick for name, rule in m.PARAMETERS.items() if rule.quick is not KEEP}
-                 for m in modules}
+                 for m in chapter_modules()}
     return {chapter: values for chapter, values in overrides.items() if values}
 
 

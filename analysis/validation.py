@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-TIE_POLICIES = ("half", "drop", "loss")
+TIE_POLICIES = ("half", "drop", "loss")  # the one tie vocabulary (credits: analysis.comparisons.TIES)
 
 
 def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: bool = False,

@@ -15,7 +15,7 @@ from hypothesis.extra.numpy import arrays
 from analysis import _kernels, aggregate, comparisons
 from analysis.aggregate import AGGREGATORS, bradley_terry, elo, trueskill
 from analysis.comparisons import comparison_counts
-from tests.helpers import random_scores
+from tests.helpers import SCORES, random_scores
 from tests.reference import bt_loop, elo_loop, trueskill_loop
 from tests.strategies import score_matrices, score_values
 
@@ -258,7 +258,6 @@ def test_elo_equals_evalica_elo_on_the_same_games(ties, seed):
 
 # --- bad input: Elo and TrueSkill parameters (issue 12, item 6) -------------------------------------------------------
 
-SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
 
 
 @pytest.mark.parametrize("kwargs,name", [

@@ -12,7 +12,7 @@ from scipy import stats
 
 from analysis import aggregate, agreement
 from analysis.aggregate import mean, median
-from tests.helpers import random_scores
+from tests.helpers import SCORES, random_scores
 
 
 def test_disagreement_hand_computed():
@@ -139,7 +139,6 @@ def test_pair_labels_have_one_format_for_tables_and_one_for_readers():
 
 # --- bad input (issue 12, item 6) -------------------------------------------------------------------------------------
 
-SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
 
 
 @pytest.mark.parametrize("fn", [agreement.disagreement, lambda a, b: agreement.top_k_differs(a, b, 1)])

@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis import aggregate, bt, compare, comparisons, sweeps
-
-SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
+from tests.helpers import SCORES
 
 #: Golden cases (choix's idea): win matrices with strengths solved to 1e-12 by an independent solver (evalica's
 #: Newman iteration, tolerance 1e-13), which every path must reproduce.

@@ -28,8 +28,7 @@ def test_outputs_record_exactly_the_notebooks_declared_parameters(tmp_path):
         outputs(why_pairing.CHAPTER, namespace)
 
 
-CHAPTER_MODULES = [why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise,
-                   your_own_scores]
+CHAPTER_MODULES = profiles.chapter_modules()
 
 
 @pytest.mark.parametrize("module", CHAPTER_MODULES, ids=lambda m: m.CHAPTER)

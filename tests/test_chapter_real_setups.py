@@ -9,9 +9,7 @@ from scipy import stats
 
 from analysis import agreement
 from analysis.agreement import compare_aggregators, measure_column
-from analysis.chapters import real_setups
 from analysis.chapters import real_setups as ch
-from analysis.chapters import real_setups as realsetups
 from analysis.data import published
 from tests.helpers import random_scores
 
@@ -26,41 +24,41 @@ def test_iter_setups_restores_matrices_in_source_order():
     a = random_scores(rng, 7, 4)[["sys3", "sys0", "sys2", "sys1"]]
     b = random_scores(rng, 5, 3)
     table = pd.concat([_long(a, metric="x"), _long(b, metric="y")], ignore_index=True)
-    got = dict(realsetups.iter_setups(table))
+    got = dict(ch.iter_setups(table))
     pd.testing.assert_frame_equal(got[("C", "d", "x")], a.rename_axis(index=None, columns=None), check_names=False)
     assert list(got[("C", "d", "y")].columns) == list(b.columns)
     with pytest.raises(ValueError, match="not a complete score matrix"):
-        list(realsetups.iter_setups(table.iloc[1:]))
+        list(ch.iter_setups(table.iloc[1:]))
     with pytest.raises(ValueError, match="lacks columns"):
-        list(realsetups.iter_setups(table.drop(columns="score")))
+        list(ch.iter_setups(table.drop(columns="score")))
 
 
 def test_disagreement_rows_have_the_issue_columns_in_order():
     rng = np.random.default_rng(1)
     setups = [(("C", "d", f"m{i}"), random_scores(rng, 20, 5, levels=3)) for i in range(3)]
-    rows = realsetups.disagreement_rows(setups, "loss")
-    pairs = agreement.mechanism_pairs(realsetups.MECHANISMS)
+    rows = ch.disagreement_rows(setups, "loss")
+    pairs = agreement.mechanism_pairs(ch.MECHANISMS)
     assert pairs[:2] == [("mean", "median"), ("mean", "bt")] and pairs[-1] == ("elo", "trueskill") and len(pairs) == 10
     expected = ["collection", "dataset", "metric", "n_instances", "n_systems"] + [
         agreement.measure_column(p, m) for p in pairs for m in ("disagree", "top1", "top3")] + ["bt_degenerate"]
     assert list(rows.columns) == expected
-    direct = compare_aggregators(setups[0][1], realsetups.aggregators("loss"))
+    direct = compare_aggregators(setups[0][1], ch.aggregators("loss"))
     assert rows.iloc[0][expected[3:-1]].astype(float).equals(direct[expected[3:-1]].astype(float))
 
 
 def test_tie_policies_differ_only_where_ties_exist():
     rng = np.random.default_rng(2)
     continuous = [(("C", "d", "m"), random_scores(rng, 30, 6))]
-    loss = realsetups.disagreement_rows(continuous, "loss")
-    half = realsetups.disagreement_rows(continuous, "half")
+    loss = ch.disagreement_rows(continuous, "loss")
+    half = ch.disagreement_rows(continuous, "half")
     pd.testing.assert_frame_equal(loss, half)
     with pytest.raises(ValueError, match="unknown tie policy"):
-        realsetups.aggregators("draw")
+        ch.aggregators("draw")
 
 
 def test_summarise_is_the_unweighted_mean_over_setups():
     per_setup = pd.DataFrame({"a_b_disagree": [0.1, 0.3, np.nan], "a_b_top1": [0.0, 1.0, 1.0], "a_b_top3": [1.0, 1.0, 0.0]})
-    out = realsetups.summarise(per_setup, [("a", "b")], rng=0, n_resamples=200).loc["a_b"]
+    out = ch.summarise(per_setup, [("a", "b")], rng=0, n_resamples=200).loc["a_b"]
     assert out.disagree == pytest.approx(0.2) and out.top1 == pytest.approx(2 / 3)
     assert out.disagree_low <= out.disagree <= out.disagree_high
 
@@ -68,18 +66,18 @@ def test_summarise_is_the_unweighted_mean_over_setups():
 def test_significance_agreement_counts_pairs():
     rng = np.random.default_rng(3)
     setups = [(("C", "d", "m"), random_scores(rng, 40, 6))]
-    per_pair, matrix = realsetups.significance_agreement(setups, rng=0, max_pairs=7)
+    per_pair, matrix = ch.significance_agreement(setups, rng=0, max_pairs=7)
     assert len(per_pair) == 7 and list(matrix.index) == ["t-test", "Mood", "sign", "Wilcoxon"]
-    all_pairs, _ = realsetups.significance_agreement(setups, rng=0, max_pairs=None)
+    all_pairs, _ = ch.significance_agreement(setups, rng=0, max_pairs=None)
     assert len(all_pairs) == 15
 
 
 def test_subsample_keeps_order_and_checks_size():
     m = pd.DataFrame({"a": np.arange(10.0), "b": np.arange(10.0)[::-1]})
-    sub = realsetups.subsample(m, 4, rng=0)
+    sub = ch.subsample(m, 4, rng=0)
     assert len(sub) == 4 and sub["a"].is_monotonic_increasing
     with pytest.raises(ValueError, match="cannot draw"):
-        realsetups.subsample(m, 11, rng=0)
+        ch.subsample(m, 11, rng=0)
 
 
 # --- what each paper item's helper computes ---------------------------------------------------------------------------
@@ -91,10 +89,10 @@ def _small_setups(seed=0, n=3):
 
 def test_subsampled_disagreement_draws_each_size_and_labels_the_rows():
     setups = _small_setups()
-    fig4 = real_setups.subsampled_disagreement(setups, [5, 12, 50], 2, rng=0)
+    fig4 = ch.subsampled_disagreement(setups, [5, 12, 50], 2, rng=0)
     assert len(fig4) == 3 * (2 + 1)  # size 5 twice, size 12 = the whole setup once, 50 skipped
     assert set(fig4["size"]) == {5, 12} and (fig4.task == "summarization").all()
-    summaries = real_setups.fig4_summaries(fig4, rng=0, n_resamples=50)
+    summaries = ch.fig4_summaries(fig4, rng=0, n_resamples=50)
     assert set(summaries) == {"metric", "task", "size"}
     assert set(summaries["size"].pair) == {"mean_median", "mean_bt", "median_bt"}
 
@@ -102,35 +100,35 @@ def test_subsampled_disagreement_draws_each_size_and_labels_the_rows():
 def test_tie_break_sensitivity_flags_exactly_the_setups_with_a_boundary_tie():
     tied_top = pd.DataFrame({"a": [1.0, 1, 1, 1], "b": [1.0, 1, 1, 1], "c": [0.0, 0, 0, 0]})
     clear = pd.DataFrame({"a": [3.0, 3, 3, 3], "b": [2.0, 2, 2, 2], "c": [1.0, 1, 1, 1]})
-    found = real_setups.tie_break_sensitivity([(("C", "d", "tied"), tied_top), (("C", "d", "clear"), clear)])
+    found = ch.tie_break_sensitivity([(("C", "d", "tied"), tied_top), (("C", "d", "clear"), clear)])
     col = measure_column(("mean", "median"), "top1")
     # MEAN and MEDIAN both tie a and b: each cut picks the same system for both, so the result does not change
     assert not found[col].any()
-    counts = real_setups.tie_break_counts(found)
+    counts = ch.tie_break_counts(found)
     assert counts.loc["MEAN vs. BT", "setups"] == 2
 
 
 def test_side_by_side_puts_the_published_table_next_to_ours():
-    per_setup = real_setups.disagreement_rows(_small_setups(), "loss", real_setups.PAPER)
-    ours = {"loss": real_setups.summarise(per_setup, real_setups.TABLE1_PAIRS, rng=0, n_resamples=50)}
-    table = real_setups.side_by_side(ours, real_setups.TABLE1_PAIRS)
+    per_setup = ch.disagreement_rows(_small_setups(), "loss", ch.PAPER)
+    ours = {"loss": ch.summarise(per_setup, ch.TABLE1_PAIRS, rng=0, n_resamples=50)}
+    table = ch.side_by_side(ours, ch.TABLE1_PAIRS)
     assert table.loc["MEAN vs. BT", ("Disagree", "paper")] == "9%"
     assert table.loc["MEDIAN vs. BT", ("≠ Top-3", "paper")] == "55%"
-    assert real_setups.published_table4().shape == (10, 3) and real_setups.published_fig6().loc["Mood", "t-test"] == 0.98
+    assert ch.published_table4().shape == (10, 3) and ch.published_fig6().loc["Mood", "t-test"] == 0.98
 
 
 def test_iia_search_and_its_summaries():
     setups = _small_setups(seed=5, n=2)
-    iia, examples = real_setups.iia_search(setups, [5, 50], rng=0)
+    iia, examples = ch.iia_search(setups, [5, 50], rng=0)
     assert list(iia["size"]) == ["full", 5, "full", 5]
-    by_size = real_setups.iia_by_size(iia)
+    by_size = ch.iia_by_size(iia)
     assert by_size.loc["full", "setups"] == 2 and (by_size.triples == 8).all()
-    assert real_setups.reversal_winner_shares(pd.DataFrame()).empty
+    assert ch.reversal_winner_shares(pd.DataFrame()).empty
 
 
 def test_bt_probability_matrix_is_complementary():
     matrix = random_scores(np.random.default_rng(3), 40, 4)
-    prob, marks = real_setups.bt_probability_matrix(matrix, 0.05)
+    prob, marks = ch.bt_probability_matrix(matrix, 0.05)
     np.testing.assert_allclose((prob + prob.T).to_numpy()[~np.eye(4, dtype=bool)], 1.0)
     assert (marks == marks.T).all().all()
 
@@ -139,12 +137,12 @@ def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
     never_loses = pd.DataFrame({"a": [3.0, 3.0, 3.0], "b": [1.0, 2.0, 1.0], "c": [2.0, 1.0, 0.0]})
     fine = random_scores(np.random.default_rng(0), 50, 4)
     setups = [(("X", "d", "m"), never_loses), (("X", "d", "n"), fine)]
-    rows = real_setups.disagreement_rows(setups, "half", names=real_setups.PAPER)
+    rows = ch.disagreement_rows(setups, "half", names=ch.PAPER)
     assert rows["bt_degenerate"].tolist() == [True, False]
     assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
-    note = real_setups.degenerate_note({"setups": rows})
+    note = ch.degenerate_note({"setups": rows})
     assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
-    assert real_setups.degenerate_note({"setups": rows.iloc[1:]}) == (
+    assert ch.degenerate_note({"setups": rows.iloc[1:]}) == (
         "BT has a finite maximum-likelihood fit in all 1 setups.")
 
 

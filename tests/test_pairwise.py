@@ -9,7 +9,7 @@ from scipy import stats
 
 from analysis import pairwise
 from analysis.aggregate import bradley_terry, mean
-from tests.helpers import random_scores
+from tests.helpers import SCORES, random_scores
 
 
 def test_win_tie_matrices_labels():
@@ -136,7 +136,6 @@ def test_bootstrap_summary_equals_one_bootstrap_per_group_and_column():
 
 # --- bad input: paired tests pair by label, not by position (issue 12, item 6) ----------------------------------------
 
-SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
 
 
 TESTS = [pairwise.sign_test, pairwise.paired_t, pairwise.wilcoxon, pairwise.mood_median, pairwise.prob_better]

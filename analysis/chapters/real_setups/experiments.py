@@ -45,7 +45,6 @@ def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
     row = compare_aggregators(matrix, fns, k=3)
     bt = row.attrs["aggregates"].results.get("bt")
     degenerate = bt is not None and "fit" in bt.attrs and bool(bt.attrs["fit"].degenerate.any())
-    row.attrs = {}
     return row, pd.Series({"bt_degenerate": degenerate})
 
 
