@@ -29,7 +29,9 @@ data: setup
 reproduce: data
 	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)
 
+# The claims' verdicts are computed from the outputs (book/_generated/claims.csv) before the HTML is built from them.
 book: reproduce
+	$(BIN)/python -m analysis claims
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "book: $(CURDIR)/_build/html/index.html"
 

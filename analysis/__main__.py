@@ -3,8 +3,10 @@
 ``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N]``: run the chapters;
 ``python -m analysis outputs verify``: check the generated files against the manifest (``outputs prune``: remove
 the outputs of chapters that no longer have a notebook);
-``python -m analysis data fetch|verify|prepare``: the data; ``python -m analysis compare FILE``: compare the systems
-in your own score file with every method in the book.
+``python -m analysis data fetch|verify|prepare``: the data;
+``python -m analysis claims``: every paper claim's verdict, computed from the saved outputs (``claims.csv`` and the
+book's claims pages under ``book/_generated/``);
+``python -m analysis compare FILE``: compare the systems in your own score file with every method in the book.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
                       "sha256; prepare (or repair) the tables")
     data.add_argument("--only", action="append", metavar="NAME",
                       help="a source (fetch, verify) or table (verify, prepare)")
+    clm = sub.add_parser("claims", help="compute every paper claim's verdict from the saved outputs",
+                         add_help=False)
+    clm.add_argument("rest", nargs=argparse.REMAINDER)
     cmp = sub.add_parser("compare", help="compare the systems in a score file with every method in the book",
                          description="Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95%% "
                          "bootstrap intervals), test every pair, measure how much the mechanisms disagree and whether "
@@ -56,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level of the pairwise tests")
     cmp.add_argument("--json", metavar="PATH", help="write every result as JSON to PATH ('-': standard output)")
     cmp.add_argument("--out", metavar="DIR", help="also save the tables (CSV) and figures (PNG, SVG) in DIR")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["claims"]:
+        from . import claims
+
+        return claims.main(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "compare":

@@ -59,3 +59,17 @@ def quick_book(tmp_path_factory):
     shutil.copytree(ROOT / "book", site / "book", ignore=shutil.ignore_patterns("_generated"))
     runs = reproduce.run(profile="quick", output_root=str(site / "book" / "_generated"), jobs=2)
     return site, runs
+
+
+@pytest.fixture(scope="session")
+def quick_claims(quick_book):
+    """As `make book` does before the HTML build: the claims' verdicts and pages computed from the quick run's
+    outputs. ``(exit code, printed report)``."""
+    import io
+
+    from analysis import claims
+
+    site, _ = quick_book
+    report = io.StringIO()
+    code = claims.main(["--outputs", str(site / "book" / "_generated")], stream=report)
+    return code, report.getvalue()

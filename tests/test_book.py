@@ -2,7 +2,9 @@
 every chapter runs, its tables equal the pinned ones (determinism and regression at once), the CLI and chapter 09
 agree, and the book builds with Sphinx warnings as errors."""
 
+import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import compare
+from analysis import claims, compare
 from analysis.chapters import your_own_scores
 from analysis.profiles import parameters_for
 from tests.golden import PINNED, table_digests
@@ -55,7 +57,50 @@ def test_the_chapter_equals_the_cli(quick_book):
     pd.testing.assert_frame_equal(saved, direct.systems, check_dtype=False, rtol=1e-12)
 
 
-def test_book_builds_with_warnings_as_errors(quick_book):
+def test_every_claim_is_evaluated_on_the_quick_run(quick_book, quick_claims):
+    """`claims` exits 0 (no claim "not run") on the quick run, and covers every paper of the registry."""
+    code, report = quick_claims
+    assert code == 0, report
+    site, _ = quick_book
+    table = pd.read_csv(site / "book" / "_generated" / "claims.csv", keep_default_na=False)
+    assert set(table.paper) == set(claims.PAPERS)
+    assert set(table.verdict) <= set(claims.VERDICTS) - {"not run"}
+
+
+def test_changing_a_number_behind_a_reproduced_claim_changes_its_verdict(quick_book, quick_claims, tmp_path):
+    """The acceptance test of the registry: in a copy of the quick outputs, the saved number behind a "reproduced"
+    claim is moved far away (or a saved yes/no flipped) and the verdict changes; a deleted source is "not run" and
+    the command exits non-zero."""
+    site, _ = quick_book
+    copy = tmp_path / "generated"
+    shutil.copytree(site / "book" / "_generated", copy)
+    table = pd.read_csv(copy / "claims.csv", keep_default_na=False)
+    registry = {c.key: c for c in claims.load()}
+    reproduced = [registry[f"{r.paper}.{r.id}"] for r in table.itertuples() if r.verdict == "reproduced"
+                  and registry[f"{r.paper}.{r.id}"].rule in ("within", "equal", "qualitative")
+                  and not isinstance(registry[f"{r.paper}.{r.id}"].rows, list)]
+    assert reproduced, "no reproduced claim to perturb"
+    target = reproduced[0]
+    path = copy / target.chapter / target.source if "/" not in target.source else copy / target.source
+    frame = pd.read_csv(path)
+    mask = claims._select(frame, target.rows or {}, target).index
+    column = target.column if isinstance(target.column, str) else target.column[0]
+    if target.rule == "qualitative":
+        frame[column] = frame[column].astype(object)
+        frame.loc[mask, column] = ~frame.loc[mask, column].astype(bool)
+    else:
+        frame[column] = frame[column].astype(object)
+        frame.loc[mask, column] = 1e9 if not isinstance(target.paper_value, str) else "changed"
+    frame.to_csv(path, index=False)
+    again = claims.evaluate([target], copy)
+    assert again.verdict.iloc[0] not in ("reproduced", "not run"), (target.key, again.iloc[0].to_dict())
+    path.unlink()
+    assert claims.main(["--outputs", str(copy)], stream=io.StringIO()) == 1
+    after = pd.read_csv(copy / "claims.csv")
+    assert after.loc[(after.paper == target.paper) & (after.id == target.id), "verdict"].tolist() == ["not run"]
+
+
+def test_book_builds_with_warnings_as_errors(quick_book, quick_claims):
     site, _ = quick_book
     jb = Path(sys.executable).with_name("jupyter-book")
     result = subprocess.run([str(jb), "build", str(site), "-W", "-n", "--keep-going"], capture_output=True, text=True)

@@ -1,0 +1,494 @@
+"""The claims registry: every table, figure and numbered claim of the four papers as a record whose verdict is
+computed from the saved outputs (DESIGN.md, "Claims and verdicts").
+
+A record lives in ``data/published/claims/<paper>.toml`` beside the published numbers. It says what the paper
+claims (``claim``, the published value ``paper``, the paper item and where it is printed), where our value comes
+from (``source``: a CSV a chapter saved, the ``rows`` and ``column`` in it), how the two are compared (``rule``) and
+what data we have (``status``: exact / stand-in / not reachable). :func:`evaluate` reads the outputs and returns
+one row per claim with its verdict; nothing here types a verdict. A claim whose source is missing or unreadable is
+"not run", never a pass, and :func:`main` then exits non-zero.
+
+The rules (one small fixed set; every numeric rule works element-wise on a value or a list of values):
+
+* ``within``: ``|ours - paper| <= tol + rtol * |paper|``;
+* ``equal``: the same numbers (to 1e-9) or strings;
+* ``compare``: ``ours <op> than`` (``than`` defaults to the paper's value), for a stated direction;
+* ``direction``: ours has the paper's sign;
+* ``set``: the same set of names (in part: Jaccard index at least ``part``);
+* ``order``: the same order (in part: Kendall's tau at least ``part``);
+* ``qualitative``: a stated test (``test``) that a chapter computed and saved as a boolean;
+* ``consistent``: the paper checked against itself: ``ours`` is recomputed from the paper's other numbers, and a
+  difference beyond ``tol`` is "paper inconsistent";
+* ``none``: nothing here can test it (the reason says why): "not testable here".
+
+For element-wise rules all elements passing is "reproduced", a share of at least ``part`` (default 0.5) passing
+is "reproduced in part", less is "not reproduced". ``status = "not reachable"`` is always "not testable here".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import operator
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .files import atomic_write
+from .paths import generated_dir, repo_root
+
+PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von Däniken et al. 2024",
+          "gvp": "Levtsov & Ustalov 2025"}
+VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsistent", "not testable here",
+            "not run")
+STATUSES = ("exact", "stand-in", "not reachable")
+RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
+OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+COLUMNS = ["paper", "id", "item", "where", "claim", "paper value", "our value", "rule", "data status", "verdict",
+           "reason", "source file", "chapter", "section", "headline"]
+_FIELDS = {"id", "item", "where", "claim", "paper", "source", "rows", "column", "rule", "tol", "rtol", "part", "op",
+           "than", "test", "status", "reason", "chapter", "section", "headline", "format"}
+
+
+class ClaimError(ValueError):
+    """A claim that cannot be evaluated: its source is missing or unreadable, or its selection finds nothing."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One record of the registry (see the module docstring for the fields' meaning)."""
+
+    paper: str
+    id: str
+    item: str
+    where: str
+    claim: str
+    status: str
+    rule: str
+    chapter: str
+    paper_value: object = None
+    source: str | None = None
+    rows: object = None
+    column: str | list | None = None
+    tol: float = 0.0
+    rtol: float = 0.0
+    part: float = 0.5
+    op: str | None = None
+    than: object = None
+    test: str | None = None
+    reason: str = ""
+    section: str | None = None
+    headline: bool = False
+    format: str | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.paper}.{self.id}"
+
+
+def registry_dir() -> Path:
+    return repo_root() / "data" / "published" / "claims"
+
+
+def _claim(paper: str, default_chapter: str | None, record: dict, path: Path) -> Claim:
+    where = f"{path.name}, claim {record.get('id', '?')!r}"
+    unknown = sorted(set(record) - _FIELDS)
+    if unknown:
+        raise ValueError(f"{where}: unknown fields {unknown}; known: {sorted(_FIELDS)}")
+    for name in ("id", "item", "where", "claim", "status", "rule"):
+        if not isinstance(record.get(name), str) or not record[name].strip():
+            raise ValueError(f"{where}: '{name}' is required (a non-empty string)")
+    if record["status"] not in STATUSES:
+        raise ValueError(f"{where}: status {record['status']!r} is not one of {list(STATUSES)}")
+    if record["rule"] not in RULES:
+        raise ValueError(f"{where}: rule {record['rule']!r} is not one of {list(RULES)}")
+    testable = record["status"] != "not reachable" and record["rule"] != "none"
+    if testable and not record.get("source"):
+        raise ValueError(f"{where}: a testable claim needs a 'source' (an output file)")
+    if not testable and not record.get("reason"):
+        raise ValueError(f"{where}: a claim that cannot be tested here needs a 'reason'")
+    if record["rule"] == "compare" and record.get("op") not in OPS:
+        raise ValueError(f"{where}: rule 'compare' needs op in {list(OPS)}")
+    if record["rule"] == "qualitative" and not record.get("test"):
+        raise ValueError(f"{where}: rule 'qualitative' needs the stated 'test'")
+    if testable and record["rule"] not in ("qualitative", "compare") and "paper" not in record:
+        raise ValueError(f"{where}: rule {record['rule']!r} needs the published value 'paper'")
+    chapter = record.get("chapter") or default_chapter
+    if not chapter:
+        raise ValueError(f"{where}: no chapter (set 'chapter' in the record or at the top of the file)")
+    part = float(record.get("part", 0.5))
+    if not 0 <= part <= 1:
+        raise ValueError(f"{where}: part must lie in [0, 1], got {part}")
+    return Claim(paper=paper, id=record["id"], item=record["item"], where=record["where"], claim=record["claim"],
+                 status=record["status"], rule=record["rule"], chapter=chapter, paper_value=record.get("paper"),
+                 source=record.get("source"), rows=record.get("rows"), column=record.get("column"),
+                 tol=float(record.get("tol", 0.0)), rtol=float(record.get("rtol", 0.0)), part=part,
+                 op=record.get("op"), than=record.get("than"), test=record.get("test"),
+                 reason=record.get("reason", ""), section=record.get("section"),
+                 headline=bool(record.get("headline", False)), format=record.get("format"))
+
+
+def load(folder: str | Path | None = None) -> list[Claim]:
+    """Every claim of every paper, in file order; a malformed record is a ``ValueError`` naming it."""
+    folder = Path(folder) if folder else registry_dir()
+    claims, seen = [], set()
+    for paper in PAPERS:
+        path = folder / f"{paper}.toml"
+        if not path.is_file():
+            continue
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for record in data.get("claims", []):
+            claim = _claim(paper, data.get("chapter"), record, path)
+            if claim.key in seen:
+                raise ValueError(f"{path.name}: claim id {claim.id!r} appears twice")
+            seen.add(claim.key)
+            claims.append(claim)
+    unknown = sorted(p.stem for p in folder.glob("*.toml") if p.stem not in PAPERS)
+    if unknown:
+        raise ValueError(f"{folder}: registry files for unknown papers {unknown}; known: {list(PAPERS)}")
+    return claims
+
+
+# --- our value: the selected cells of a saved output -------------------------------------------------------------
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, str) and value in ("True", "False"):
+        return value == "True"
+    return value
+
+
+def _source_path(claim: Claim, outputs: Path) -> Path:
+    source = Path(claim.source)
+    return outputs / source if len(source.parts) > 1 else outputs / claim.chapter / source
+
+
+def _select(frame: pd.DataFrame, rows: dict, claim: Claim) -> pd.DataFrame:
+    mask = np.ones(len(frame), dtype=bool)
+    for column, wanted in rows.items():
+        if column not in frame.columns:
+            raise ClaimError(f"{claim.source} has no column {column!r} (columns: {list(frame.columns)})")
+        values = frame[column]
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        match = values.isin(wanted)
+        if not match.any() and pd.api.types.is_numeric_dtype(values):
+            match = values.isin([w for w in wanted if isinstance(w, (int, float))])
+        if not match.any():  # the file may hold numbers as text or text as numbers
+            match = values.astype(str).isin([str(w) for w in wanted])
+        mask &= match.to_numpy()
+    return frame[mask]
+
+
+def our_value(claim: Claim, outputs: str | Path):
+    """The value our outputs give for ``claim``: one cell (a scalar) or several (a list, in the order of ``rows``
+    when it is a list of selections, else in file order). Raises :class:`ClaimError` when it cannot be read."""
+    path = _source_path(claim, Path(outputs))
+    if not path.is_file():
+        raise ClaimError(f"source missing: {path.relative_to(outputs) if path.is_relative_to(outputs) else path}")
+    try:
+        frame = pd.read_csv(path)
+    except Exception as exc:  # any parse failure is "unreadable", reported with its cause
+        raise ClaimError(f"source unreadable: {path.name}: {type(exc).__name__}: {exc}") from None
+    columns = claim.column if isinstance(claim.column, list) else [claim.column] if claim.column else None
+    if columns is None:
+        raise ClaimError(f"claim {claim.key} names no column of {path.name}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ClaimError(f"{path.name} has no column {missing} (columns: {list(frame.columns)})")
+    selections = claim.rows if isinstance(claim.rows, list) else [claim.rows or {}]
+    values = []
+    for rows in selections:
+        picked = _select(frame, rows, claim)
+        if picked.empty:
+            raise ClaimError(f"{path.name}: no row matches {rows}")
+        if isinstance(claim.rows, list) and len(picked) != 1:
+            raise ClaimError(f"{path.name}: {len(picked)} rows match {rows}; a list of selections needs one each")
+        values += [_plain(v) for v in picked[columns].to_numpy().ravel()]
+    return values[0] if len(values) == 1 else values
+
+
+# --- verdicts -----------------------------------------------------------------------------------------------------
+
+def _as_list(value) -> list:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _numbers(value, what: str, claim: Claim) -> np.ndarray:
+    try:
+        return np.array([np.nan if v is None else float(v) for v in _as_list(value)], dtype=float)
+    except (TypeError, ValueError):
+        raise ClaimError(f"claim {claim.key}: {what} {value!r} is not numeric") from None
+
+
+def _paired(claim: Claim, ours) -> tuple[np.ndarray, np.ndarray]:
+    o, p = _numbers(ours, "our value", claim), _numbers(claim.paper_value, "the paper's value", claim)
+    if len(p) == 1 and len(o) > 1:
+        p = np.repeat(p, len(o))
+    if len(o) != len(p):
+        raise ClaimError(f"claim {claim.key}: {len(o)} values of ours against {len(p)} of the paper's")
+    return o, p
+
+
+def _by_share(passed: np.ndarray, part: float) -> str:
+    share = float(np.mean(passed)) if len(passed) else 0.0
+    if share == 1.0:
+        return "reproduced"
+    return "reproduced in part" if share > 0 and share >= part else "not reproduced"
+
+
+def verdict(claim: Claim, ours) -> str:
+    """The verdict of ``claim`` given our value (see the module docstring for the rules)."""
+    if claim.status == "not reachable" or claim.rule == "none":
+        return "not testable here"
+    rule = claim.rule
+    if rule in ("within", "consistent"):
+        o, p = _paired(claim, ours)
+        passed = np.abs(o - p) <= claim.tol + claim.rtol * np.abs(p)  # NaN fails
+        if rule == "consistent":
+            return "reproduced" if passed.all() else "paper inconsistent"
+        return _by_share(passed, claim.part)
+    if rule == "equal":
+        o_list, p_list = _as_list(ours), _as_list(claim.paper_value)
+        if len(p_list) == 1 and len(o_list) > 1:
+            p_list = p_list * len(o_list)
+        if len(o_list) != len(p_list):
+            raise ClaimError(f"claim {claim.key}: {len(o_list)} values of ours against {len(p_list)} of the paper's")
+        passed = np.array([_same(a, b) for a, b in zip(o_list, p_list)])
+        return _by_share(passed, claim.part)
+    if rule == "compare":
+        o = _numbers(ours, "our value", claim)
+        than = claim.than if claim.than is not None else claim.paper_value
+        t = _numbers(than, "'than'", claim)
+        if len(t) == 1:
+            t = np.repeat(t, len(o))
+        if len(t) != len(o):
+            raise ClaimError(f"claim {claim.key}: {len(o)} values of ours against {len(t)} to compare with")
+        return _by_share(OPS[claim.op](o, t) & ~np.isnan(o), claim.part)
+    if rule == "direction":
+        o, p = _paired(claim, ours)
+        return _by_share((np.sign(o) == np.sign(p)) & ~np.isnan(o), claim.part)
+    if rule == "set":
+        o, p = {str(v) for v in _as_list(ours)}, {str(v) for v in _as_list(claim.paper_value)}
+        if o == p:
+            return "reproduced"
+        jaccard = len(o & p) / len(o | p)
+        return "reproduced in part" if jaccard > 0 and jaccard >= claim.part else "not reproduced"
+    if rule == "order":
+        from scipy.stats import kendalltau
+
+        o, p = _paired(claim, ours)
+        if np.isnan(o).any():
+            return "not reproduced"
+        tau = kendalltau(o, p).statistic
+        if np.all(np.sign(np.subtract.outer(o, o)) == np.sign(np.subtract.outer(p, p))):
+            return "reproduced"
+        return "reproduced in part" if tau >= claim.part else "not reproduced"
+    if rule == "qualitative":
+        values = _as_list(ours)
+        if not all(isinstance(v, bool) for v in values):
+            raise ClaimError(f"claim {claim.key}: a qualitative test needs True/False, got {ours!r}")
+        return _by_share(np.array(values), claim.part)
+    raise ClaimError(f"claim {claim.key}: unknown rule {rule!r}")  # pragma: no cover - load() checks
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return str(a) == str(b)
+
+
+def show(value, fmt: str | None = None) -> str:
+    """A value as a reader sees it: numbers to three significant decimals (or ``fmt``), lists joined."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        items = [show(v, fmt) for v in value]
+        return ", ".join(items) if len(items) <= 12 else ", ".join(items[:12]) + f", … ({len(items)} values)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return format(int(value), fmt or ",")
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        if fmt:
+            return format(value, fmt)
+        if value == int(value) and abs(value) < 1e15:
+            return f"{int(value):,}"
+        text = f"{value:.3g}" if abs(value) < 1 else f"{value:,.3f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "-0.0") else text
+    return str(value)
+
+
+def _rule_text(claim: Claim) -> str:
+    if claim.status == "not reachable" or claim.rule == "none":
+        return "—"
+    if claim.rule == "within":
+        bits = [f"±{show(claim.tol, claim.format)}" if claim.tol else "", f"±{claim.rtol:.0%}" if claim.rtol else ""]
+        return "within " + " + ".join(b for b in bits if b) if any(bits) else "equal"
+    if claim.rule == "consistent":
+        return f"the paper's own numbers agree within ±{show(claim.tol, claim.format)}"
+    if claim.rule == "compare":
+        than = claim.than if claim.than is not None else "the paper's value"
+        return f"ours {claim.op} {show(than, claim.format)}"
+    if claim.rule == "qualitative":
+        return claim.test
+    return {"equal": "equal", "direction": "same sign", "set": "same set", "order": "same order"}[claim.rule]
+
+
+def evaluate(claims: list[Claim], outputs: str | Path | None = None) -> pd.DataFrame:
+    """One row per claim (columns :data:`COLUMNS`), the verdict computed from the files under ``outputs``."""
+    outputs = Path(outputs) if outputs else generated_dir()
+    rows = []
+    for claim in claims:
+        ours, reason = None, claim.reason
+        if claim.status == "not reachable" or claim.rule == "none":
+            result = "not testable here"
+        else:
+            try:
+                ours = our_value(claim, outputs)
+                result = verdict(claim, ours)
+            except ClaimError as exc:
+                result, reason = "not run", str(exc)
+        source = "" if claim.source is None else str(_source_path(claim, Path("."))).replace("\\", "/")
+        rows.append({"paper": claim.paper, "id": claim.id, "item": claim.item, "where": claim.where,
+                     "claim": claim.claim, "paper value": show(claim.paper_value, claim.format),
+                     "our value": show(ours, claim.format), "rule": _rule_text(claim), "data status": claim.status,
+                     "verdict": result, "reason": "" if result == "reproduced" else reason, "source file": source,
+                     "chapter": claim.chapter, "section": claim.section or "", "headline": claim.headline})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# --- the pages: results at a glance, each chapter's opening table and its "What differs" ---------------------------
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _link(row) -> str:
+    if row["section"]:
+        return f"{{ref}}`{_cell(row['item'])} <{row['section']}>`"
+    return f"{{doc}}`{_cell(row['item'])} </book/_generated/notebooks/{row['chapter']}>`"
+
+
+def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
+    """A markdown table of claims; with ``reason`` (the rows share one verdict) the reason replaces the verdict."""
+    head = ["Item", "Claim", "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for _, row in rows.iterrows():
+        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _cell(row["paper value"]),
+                 _cell(row["our value"])] + ([_cell(row["reason"])] if reason else [f"**{row['verdict']}**"])
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _counts(rows: pd.DataFrame) -> str:
+    counts = rows.verdict.value_counts()
+    return ", ".join(f"{counts[v]} {v}" for v in VERDICTS if v in counts)
+
+
+def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:
+    """The front page's summary: per paper, the verdict counts and the headline claims, linking to the chapters."""
+    parts = []
+    if profile:
+        parts.append(f"*Verdicts computed from the outputs of the `{profile}` profile run that built this book.*\n")
+    for paper, title in PAPERS.items():
+        rows = table[table.paper == paper]
+        if rows.empty:
+            continue
+        parts.append(f"**{title}** — {len(rows)} claims: {_counts(rows)}.\n")
+        head = rows[rows.headline.astype(bool)]
+        if len(head):
+            parts.append(_table(head, link=True))
+    return "\n".join(parts)
+
+
+def chapter_opening(table: pd.DataFrame, chapter: str) -> str:
+    """A chapter's opening: its headline claims, the rest in a drop-down."""
+    rows = table[table.chapter == chapter]
+    if rows.empty:
+        return "*No claim of the paper is checked in this chapter.*\n"
+    head = rows[rows.headline.astype(bool)]
+    rest = rows[~rows.headline.astype(bool)]
+    text = [f"**What holds** — {len(rows)} claims checked in this chapter: {_counts(rows)}.\n"]
+    if len(head):
+        text.append(_table(head, link=True))
+    if len(rest):
+        text.append(f"````{{dropdown}} All {len(rows)} claims of this chapter\n{_table(rows, link=True)}````\n")
+    return "\n".join(text)
+
+
+def chapter_differences(table: pd.DataFrame, chapter: str) -> str:
+    """A chapter's "What differs": every claim not reproduced exactly, with its reason, grouped by verdict."""
+    rows = table[(table.chapter == chapter) & (table.verdict != "reproduced")]
+    if rows.empty:
+        return "Every claim checked in this chapter is reproduced.\n"
+    parts = []
+    for name in VERDICTS:
+        group = rows[rows.verdict == name]
+        if len(group):
+            parts.append(f"**{name.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True))
+    return "\n".join(parts)
+
+
+def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str | None = None) -> list[Path]:
+    """Write ``claims.csv`` and the generated pages (``claims/at_a_glance.md``, ``claims/<chapter>.md`` and
+    ``claims/<chapter>_differs.md``) under ``outputs``, each atomically; returns the paths."""
+    outputs = Path(outputs) if outputs else generated_dir()
+    written = []
+
+    def put(path: Path, text: str):
+        atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+        written.append(path)
+
+    atomic_write(outputs / "claims.csv", lambda tmp: table.to_csv(tmp, index=False))
+    written.append(outputs / "claims.csv")
+    put(outputs / "claims" / "at_a_glance.md", at_a_glance(table, profile))
+    for chapter in sorted(set(table.chapter)):
+        put(outputs / "claims" / f"{chapter}.md", chapter_opening(table, chapter))
+        put(outputs / "claims" / f"{chapter}_differs.md", chapter_differences(table, chapter))
+    return written
+
+
+def _profile(outputs: Path) -> str | None:
+    import json
+
+    try:
+        entries = json.loads((outputs / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+    profiles = {e.get("profile") for e in entries.values() if isinstance(e, dict)} if isinstance(entries, dict) else set()
+    return ", ".join(sorted(p for p in profiles if p)) or None
+
+
+def main(argv: list[str] | None = None, stream=None) -> int:
+    """``python -m analysis claims``: evaluate the registry against the outputs, write the files, print the counts;
+    exit 1 when any claim is "not run"."""
+    stream = stream or sys.stdout
+    parser = argparse.ArgumentParser(prog="python -m analysis claims", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--outputs", help="the generated outputs folder (default: book/_generated)")
+    parser.add_argument("--registry", help="the claims registry folder (default: data/published/claims)")
+    parser.add_argument("--paper", action="append", choices=list(PAPERS),
+                        help="only this paper's claims (repeatable; default: all)")
+    args = parser.parse_args(argv)
+    outputs = Path(args.outputs) if args.outputs else generated_dir()
+    table = evaluate([c for c in load(args.registry) if not args.paper or c.paper in args.paper], outputs)
+    write(table, outputs, _profile(outputs))
+    for paper in PAPERS:
+        rows = table[table.paper == paper]
+        if len(rows):
+            print(f"claims: {paper}: {len(rows)} ({_counts(rows)})", file=stream)
+    not_run = table[table.verdict == "not run"]
+    for _, row in not_run.iterrows():
+        print(f"claims: NOT RUN {row['paper']}.{row['id']}: {row['reason']}", file=stream)
+    print(f"claims: {len(table)} claims -> {outputs / 'claims.csv'}", file=stream)
+    return 1 if len(not_run) else 0

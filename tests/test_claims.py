@@ -1,0 +1,242 @@
+"""The claims registry: records are checked when loaded, every rule gives the verdict its definition says, a changed
+output changes a verdict, and a missing output is "not run" with a non-zero exit."""
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analysis import claims
+from analysis.claims import Claim, ClaimError
+from analysis.reproduce import discover
+
+from .helpers import ROOT
+
+
+def claim(**fields) -> Claim:
+    base = dict(paper="paired", id="x", item="Table 1", where="§5", claim="c", status="exact", rule="within",
+                chapter="02_real_setups", paper_value=0.5, source="t.csv", column="v")
+    base.update(fields)
+    return Claim(**base)
+
+
+def write_registry(folder: Path, text: str, paper: str = "paired") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{paper}.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+RECORD = """
+chapter = "02_real_setups"
+[[claims]]
+id = "a"
+item = "Table 1"
+where = "§5"
+claim = "MEAN and BT disagree on 9% of pairs"
+paper = 0.09
+source = "t.csv"
+rows = { pair = "mean_bt" }
+column = "disagree"
+rule = "within"
+tol = 0.02
+status = "exact"
+"""
+
+
+@pytest.fixture
+def outputs(tmp_path):
+    root = tmp_path / "out"
+    (root / "02_real_setups").mkdir(parents=True)
+    pd.DataFrame({"pair": ["mean_median", "mean_bt"], "disagree": [0.04, 0.08]}).to_csv(
+        root / "02_real_setups" / "t.csv", index=False)
+    return root
+
+
+# --- loading --------------------------------------------------------------------------------------------------------
+
+def test_a_record_loads_with_its_defaults(tmp_path):
+    (loaded,) = claims.load(write_registry(tmp_path / "reg", RECORD))
+    assert loaded.key == "paired.a" and loaded.chapter == "02_real_setups" and loaded.part == 0.5
+    assert loaded.rows == {"pair": "mean_bt"} and not loaded.headline
+
+
+@pytest.mark.parametrize("change, message", [
+    (("status = \"exact\"", "status = \"published\""), "status"),
+    (("rule = \"within\"", "rule = \"close\""), "rule"),
+    (("source = \"t.csv\"\n", ""), "needs a 'source'"),
+    (("tol = 0.02", "tolerance = 0.02"), "unknown fields"),
+    (("claim = \"MEAN and BT disagree on 9% of pairs\"\n", ""), "'claim' is required"),
+    (("paper = 0.09\n", ""), "needs the published value"),
+])
+def test_a_malformed_record_is_refused_by_name(tmp_path, change, message):
+    with pytest.raises(ValueError, match=message):
+        claims.load(write_registry(tmp_path / "reg", RECORD.replace(*change)))
+
+
+def test_duplicate_ids_and_unknown_papers_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="appears twice"):
+        claims.load(write_registry(tmp_path / "a", RECORD + RECORD.split("\n", 2)[2]))
+    folder = write_registry(tmp_path / "b", RECORD)
+    (folder / "nlp.toml").write_text("")
+    with pytest.raises(ValueError, match="unknown papers"):
+        claims.load(folder)
+
+
+def test_an_untestable_claim_needs_a_reason(tmp_path):
+    text = RECORD.replace("status = \"exact\"", "status = \"not reachable\"")
+    with pytest.raises(ValueError, match="needs a 'reason'"):
+        claims.load(write_registry(tmp_path / "reg", text))
+    (loaded,) = claims.load(write_registry(tmp_path / "ok", text + 'reason = "only in the paper\'s archive"\n'))
+    assert claims.verdict(loaded, None) == "not testable here"
+
+
+# --- the rules ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ours, expected", [
+    (0.51, "reproduced"), (0.53, "not reproduced"), (float("nan"), "not reproduced"),
+    ([0.5, 0.5, 0.9], "reproduced in part"), ([0.5, 0.9, 0.9], "not reproduced"),
+])
+def test_within(ours, expected):
+    assert claims.verdict(claim(tol=0.02), ours) == expected
+
+
+def test_within_relative_tolerance_and_part():
+    assert claims.verdict(claim(paper_value=100, tol=0, rtol=0.05), 104) == "reproduced"
+    assert claims.verdict(claim(paper_value=100, tol=0, rtol=0.05), 106) == "not reproduced"
+    lenient = claim(paper_value=[1, 2, 3, 4], tol=0, part=0.25)
+    assert claims.verdict(lenient, [1, 9, 9, 9]) == "reproduced in part"
+    with pytest.raises(ClaimError, match="3 values of ours against 4"):
+        claims.verdict(lenient, [1, 2, 3])
+
+
+def test_consistent_says_the_paper_disagrees_with_itself():
+    c = claim(rule="consistent", paper_value=0.83, tol=0.005)
+    assert claims.verdict(c, 0.98) == "paper inconsistent"
+    assert claims.verdict(c, 0.832) == "reproduced"
+
+
+def test_equal_compare_direction():
+    assert claims.verdict(claim(rule="equal", paper_value=["A", "B"]), ["A", "B"]) == "reproduced"
+    assert claims.verdict(claim(rule="equal", paper_value=3), 3.0) == "reproduced"
+    assert claims.verdict(claim(rule="equal", paper_value=["A", "B"]), ["A", "C"]) == "reproduced in part"
+    assert claims.verdict(claim(rule="compare", op=">=", than=0.1), [0.2, 0.1]) == "reproduced"
+    assert claims.verdict(claim(rule="compare", op=">", than=0.1), [0.2, 0.1]) == "reproduced in part"
+    assert claims.verdict(claim(rule="compare", op="<", paper_value=0.3), 0.2) == "reproduced"  # than = paper
+    assert claims.verdict(claim(rule="compare", op="<", than=0.3), float("nan")) == "not reproduced"
+    assert claims.verdict(claim(rule="direction", paper_value=[-0.5, 0.2]), [-0.1, 0.9]) == "reproduced"
+    assert claims.verdict(claim(rule="direction", paper_value=-0.5), 0.1) == "not reproduced"
+
+
+def test_set_and_order():
+    assert claims.verdict(claim(rule="set", paper_value=["a", "b"]), ["b", "a"]) == "reproduced"
+    assert claims.verdict(claim(rule="set", paper_value=["a", "b"]), ["a", "c"]) == "not reproduced"  # J = 1/3
+    assert claims.verdict(claim(rule="set", paper_value=["a", "b", "c"]), ["a", "b"]) == "reproduced in part"
+    assert claims.verdict(claim(rule="order", paper_value=[3, 2, 1]), [30, 20, 10]) == "reproduced"
+    assert claims.verdict(claim(rule="order", paper_value=[4, 3, 2, 1]), [40, 30, 5, 10]) == "reproduced in part"
+    assert claims.verdict(claim(rule="order", paper_value=[3, 2, 1]), [1, 2, 3]) == "not reproduced"
+
+
+def test_qualitative_needs_booleans():
+    c = claim(rule="qualitative", test="the curve flattens")
+    assert claims.verdict(c, True) == "reproduced" and claims.verdict(c, False) == "not reproduced"
+    with pytest.raises(ClaimError, match="True/False"):
+        claims.verdict(c, 0.4)
+
+
+def test_numbers_are_shown_as_a_reader_reads_them():
+    assert claims.show(0.0912, ".0%") == "9%" and claims.show(73471) == "73,471" and claims.show(3.0) == "3"
+    assert claims.show(-0.0001) == "-0.0001" and claims.show(-0.0) == "0" and claims.show(float("nan")) == "—"
+    assert claims.show([True, False]) == "yes, no" and claims.show(1234.5678) == "1,234.568"
+    assert claims.show(list(range(20))).endswith("… (20 values)")
+
+
+# --- reading outputs ------------------------------------------------------------------------------------------------
+
+def test_our_value_is_the_selected_cell(outputs):
+    assert claims.our_value(claim(rows={"pair": "mean_bt"}, column="disagree"), outputs) == 0.08
+    both = claim(rows=[{"pair": "mean_bt"}, {"pair": "mean_median"}], column="disagree")
+    assert claims.our_value(both, outputs) == [0.08, 0.04]  # in the order of the selections
+    assert claims.our_value(claim(rows=None, column="disagree"), outputs) == [0.04, 0.08]
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(source="gone.csv"), "source missing"), (dict(rows={"pair": "elo"}), "no row matches"),
+    (dict(column="top1"), "no column"), (dict(rows={"metric": "x"}), "no column 'metric'"),
+    (dict(rows=[{"pair": ["mean_bt", "mean_median"]}]), "a list of selections needs one each"),
+])
+def test_unreadable_selections_are_named(outputs, fields, message):
+    fields = {"rows": {"pair": "mean_bt"}, "column": "disagree", **fields}
+    with pytest.raises(ClaimError, match=message):
+        claims.our_value(claim(**fields), outputs)
+
+
+def test_a_broken_file_is_unreadable(outputs):
+    (outputs / "02_real_setups" / "t.csv").write_bytes(b"\x00\xff\xfe\"unclosed")
+    with pytest.raises(ClaimError, match="unreadable|no column"):
+        claims.our_value(claim(rows={"pair": "mean_bt"}, column="disagree"), outputs)
+
+
+def test_changing_the_saved_number_changes_the_verdict(tmp_path, outputs):
+    registry = write_registry(tmp_path / "reg", RECORD)
+    assert claims.evaluate(claims.load(registry), outputs).verdict.tolist() == ["reproduced"]
+    copy = tmp_path / "copy"
+    shutil.copytree(outputs, copy)
+    frame = pd.read_csv(copy / "02_real_setups" / "t.csv")
+    frame.loc[frame.pair == "mean_bt", "disagree"] = 0.30
+    frame.to_csv(copy / "02_real_setups" / "t.csv", index=False)
+    assert claims.evaluate(claims.load(registry), copy).verdict.tolist() == ["not reproduced"]
+
+
+def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
+    registry = write_registry(tmp_path / "reg", RECORD)
+    out = io.StringIO()
+    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 0
+    table = pd.read_csv(outputs / "claims.csv")
+    assert table.verdict.tolist() == ["reproduced"] and list(table.columns) == claims.COLUMNS
+    (outputs / "02_real_setups" / "t.csv").unlink()
+    out = io.StringIO()
+    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
+    assert "NOT RUN paired.a: source missing" in out.getvalue()
+    assert pd.read_csv(outputs / "claims.csv").verdict.tolist() == ["not run"]
+
+
+def test_the_pages_are_generated_from_the_same_rows(tmp_path, outputs):
+    text = RECORD + 'headline = true\nsection = "paired-table1"\n' + RECORD.split("\n", 2)[2].replace(
+        'id = "a"', 'id = "b"').replace("paper = 0.09", "paper = 0.5") + 'reason = "a stand-in"\n'
+    registry = write_registry(tmp_path / "reg", text)
+    claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO())
+    glance = (outputs / "claims" / "at_a_glance.md").read_text()
+    opening = (outputs / "claims" / "02_real_setups.md").read_text()
+    differs = (outputs / "claims" / "02_real_setups_differs.md").read_text()
+    assert "2 claims: 1 reproduced, 1 not reproduced" in glance and "{ref}`Table 1 <paired-table1>`" in glance
+    assert "a stand-in" not in glance and "All 2 claims" in opening
+    assert "a stand-in" in differs and "MEAN and BT disagree" in differs and "**Not reproduced** (1)" in differs
+
+
+def test_the_cli_runs_it():
+    from analysis.__main__ import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["claims", "--help"])
+    assert exc.value.code == 0
+
+
+# --- the registry itself ----------------------------------------------------------------------------------------------
+
+REGISTRY = claims.load()
+
+
+def test_the_registry_loads_and_names_known_chapters():
+    chapters = set(discover())
+    assert REGISTRY, "the registry is empty"
+    assert {c.chapter for c in REGISTRY} <= chapters
+
+
+@pytest.mark.parametrize("c", [c for c in REGISTRY if c.section], ids=lambda c: c.key)
+def test_every_section_label_exists_in_its_chapter(c):
+    source = (ROOT / "notebooks" / f"{c.chapter}.py").read_text(encoding="utf-8")
+    labels = set(re.findall(r"^# \(([A-Za-z0-9_-]+)\)=\s*$", source, flags=re.M))
+    assert c.section in labels, f"{c.key}: no `({c.section})=` label in notebooks/{c.chapter}.py"
