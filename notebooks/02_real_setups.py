@@ -29,6 +29,9 @@
 # Every number in the text below is read from the computed tables; the paper's published numbers are read from
 # `data/published/paired.toml` (typed in once, with the table or figure they come from) and always shown next to
 # ours.
+#
+# ```{include} ../claims/02_real_setups.md
+# ```
 
 # %% tags=["parameters"]
 seed = 2021
@@ -89,6 +92,7 @@ section5 = out.table(pd.DataFrame({
 show(section5)
 
 # %% [markdown]
+# (paired-table1)=
 # ## Tables 1 and 4 — how often the mechanisms disagree
 #
 # For every setup and every pair of mechanisms: *Disagree* = share of system pairs ordered differently
@@ -369,6 +373,9 @@ show(timings.table(), 1)
 
 # %% [markdown]
 # ## What differs from the paper, and why
+#
+# ```{include} ../claims/02_real_setups_differs.md
+# ```
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
 #   system outputs, but the metric scores are recomputed here (sacrebleu, rouge-score; see `data/README.md`),
