@@ -73,3 +73,17 @@ def quick_claims(quick_book):
     report = io.StringIO()
     code = claims.main(["--outputs", str(site / "book" / "_generated")], stream=report)
     return code, report.getvalue()
+
+
+@pytest.fixture(scope="session")
+def quick_html(quick_book, quick_claims):
+    """The quick run compiled into a book (Jupyter Book, Sphinx warnings as errors), as `make book` does:
+    ``(site / "_build" / "html", the build's CompletedProcess)``."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    site, _ = quick_book
+    jb = Path(sys.executable).with_name("jupyter-book")
+    result = subprocess.run([str(jb), "build", str(site), "-W", "-n", "--keep-going"], capture_output=True, text=True)
+    return site / "_build" / "html", result

@@ -1,0 +1,162 @@
+"""Reading the built book in a real browser: Debian's Chromium driven by PyPI's ``playwright`` (which never downloads
+a browser of its own here: ``executable_path`` points at the system one), the HTML served on loopback.
+
+:func:`read_book` visits every page once and returns what a reader would meet there: console errors, requests that
+left loopback, images that failed or are shown much smaller than drawn, figures without a caption, visible text
+(for tracebacks, raw LaTeX and missing-value marks), and the links; it saves a full-page screenshot of each page.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--disable-default-apps", "--no-first-run"]
+#: the width at which the book is read (a laptop screen); its content column is about 750 px wide there
+VIEWPORT = {"width": 1400, "height": 900}
+
+IMAGES_JS = """() => Array.from(document.querySelectorAll('main img, article img')).map(img => ({
+    src: img.currentSrc || img.src, natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+    complete: img.complete, alt: img.alt,
+    caption: (img.closest('figure') && img.closest('figure').querySelector('figcaption'))
+             ? img.closest('figure').querySelector('figcaption').innerText.trim() : ''}))"""
+LINKS_JS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+TEXT_JS = "() => (document.querySelector('main') || document.body).innerText"
+
+
+@dataclass
+class Page:
+    """What a reader meets on one page."""
+
+    path: str
+    title: str = ""
+    console_errors: list = field(default_factory=list)
+    outside_requests: list = field(default_factory=list)
+    failed_requests: list = field(default_factory=list)
+    bad_responses: list = field(default_factory=list)
+    images: list = field(default_factory=list)
+    links: list = field(default_factory=list)
+    text: str = ""
+
+
+@contextmanager
+def serve(folder: Path):
+    """``http.server`` on 127.0.0.1 (a free port) serving ``folder``; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):  # a page closed mid-transfer
+            super().handle_error(request, client_address)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # the test reads the requests from the browser, not the server's log
+        pass
+
+
+@contextmanager
+def chromium():
+    """Debian's Chromium under playwright (``playwright install`` is never needed)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def pages_of(html: Path) -> list[str]:
+    """The book's pages (relative paths), Sphinx's own index pages left out."""
+    skip = {"genindex.html", "search.html", "py-modindex.html"}
+    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html")
+                  if p.name not in skip and "_static" not in p.parts and "_sources" not in p.parts)
+
+
+def read_book(html: Path, screenshots: Path) -> list[Page]:
+    """Visit every page of the built book at :data:`VIEWPORT`, collect what :class:`Page` holds and save a
+    full-page screenshot of each under ``screenshots`` (named after the page)."""
+    screenshots.mkdir(parents=True, exist_ok=True)
+    found = []
+    with serve(html) as base, chromium() as browser:
+        host = urlsplit(base).netloc
+        for path in pages_of(html):
+            page_view = browser.new_page(viewport=VIEWPORT)
+            page = Page(path)
+            page_view.on("console", lambda m, page=page: page.console_errors.append(m.text)
+                         if m.type == "error" else None)
+            page_view.on("pageerror", lambda e, page=page: page.console_errors.append(str(e)))
+            page_view.on("request", lambda r, page=page: page.outside_requests.append(r.url)
+                         if urlsplit(r.url).scheme in ("http", "https") and urlsplit(r.url).netloc != host
+                         else None)
+            page_view.on("requestfailed", lambda r, page=page: page.failed_requests.append(r.url))
+            page_view.on("response", lambda r, page=page: page.bad_responses.append(f"{r.status} {r.url}")
+                         if r.status >= 400 else None)
+            page_view.goto(f"{base}/{path}", wait_until="load")
+            page_view.wait_for_load_state("networkidle")
+            page.title = page_view.title()
+            page.images = page_view.evaluate(IMAGES_JS)
+            page.links = page_view.evaluate(LINKS_JS)
+            page.text = page_view.evaluate(TEXT_JS)
+            page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
+                                 full_page=True)
+            page_view.close()
+            found.append(page)
+    return found
+
+
+def search(html: Path, term: str) -> list[str]:
+    """The pages Sphinx's search (run in the browser, offline) lists for ``term``."""
+    with serve(html) as base, chromium() as browser:
+        view = browser.new_page(viewport=VIEWPORT)
+        view.goto(f"{base}/search.html?q={term}", wait_until="load")
+        view.wait_for_function("() => document.querySelector('#search-results') && "
+                               "!document.querySelector('#search-results').innerText.includes('Searching')",
+                               timeout=30_000)
+        hits = view.evaluate("() => Array.from(document.querySelectorAll('#search-results li a'))"
+                             ".map(a => a.getAttribute('href'))")
+        view.close()
+    return hits
+
+
+def broken_links(pages: list[Page], html: Path) -> list[str]:
+    """Links to a page or an anchor of this book that does not exist (external links are not followed)."""
+    problems = []
+    ids: dict[Path, str] = {}
+    for page in pages:
+        for url in page.links:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc.startswith("127.0.0.1"):
+                continue
+            target = html / parts.path.lstrip("/")
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                problems.append(f"{page.path}: {parts.path} does not exist")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                text = ids.setdefault(target, target.read_text(encoding="utf-8", errors="replace"))
+                if f'id="{parts.fragment}"' not in text:
+                    problems.append(f"{page.path}: {parts.path}#{parts.fragment}: no such anchor")
+    return sorted(set(problems))

@@ -1,0 +1,79 @@
+"""The book in a real browser (DESIGN.md, "The book as a reader sees it"): the suite's one quick-profile run, compiled
+into a book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
+loopback, every image loads, no page shows a traceback or raw LaTeX, every internal link resolves, the search finds
+each chapter, and a screenshot of every page is saved under ``_build/screenshots/`` beside the HTML."""
+
+import re
+
+import pytest
+
+from tests import browser
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(browser.CHROMIUM is None, reason="Debian's chromium is not installed "
+                                 "(`apt-get install chromium`; .ci/run installs it, so CI always runs this test)")]
+
+
+@pytest.fixture(scope="module")
+def book(quick_html):
+    html, result = quick_html
+    assert result.returncode == 0, "the book did not build (see test_book_builds_with_warnings_as_errors)"
+    pages = browser.read_book(html, html.parent / "screenshots")
+    return html, pages
+
+
+def test_every_page_loads_offline_without_a_console_error(book):
+    html, pages = book
+    assert len(pages) >= 9, [p.path for p in pages]  # the front page, the chapters, reproducibility, bibliography
+    for page in pages:
+        assert page.title, f"{page.path}: no title"
+        assert not page.console_errors, f"{page.path}: console errors {page.console_errors[:3]}"
+        assert not page.outside_requests, f"{page.path}: requests leaving loopback {page.outside_requests[:3]}"
+        assert not page.failed_requests, f"{page.path}: failed requests {page.failed_requests[:3]}"
+        assert not page.bad_responses, f"{page.path}: {page.bad_responses[:3]}"
+
+
+def test_every_image_loads(book):
+    _, pages = book
+    images = [(page.path, image) for page in pages for image in page.images]
+    assert len(images) >= 30
+    broken = [(path, image["src"]) for path, image in images if not image["complete"] or not image["natural"]]
+    assert not broken, broken
+
+
+TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w+Error: ", flags=re.M)
+RAW_LATEX = re.compile(r"\\(frac|begin|end|mathrm|sum|hat|cdot|operatorname)\b|\$\$")
+
+
+def test_no_page_shows_a_traceback_or_raw_latex(book):
+    _, pages = book
+    for page in pages:
+        assert not TRACEBACK.search(page.text), f"{page.path}: a traceback: {TRACEBACK.search(page.text)[0]!r}"
+        latex = RAW_LATEX.search(page.text)
+        assert not latex, f"{page.path}: raw LaTeX near {page.text[max(latex.start() - 60, 0):latex.end() + 20]!r}"
+
+
+def test_every_internal_link_resolves(book):
+    html, pages = book
+    assert sum(len(p.links) for p in pages) > 100
+    assert browser.broken_links(pages, html) == []
+
+
+def test_a_screenshot_of_every_page_is_saved(book):
+    html, pages = book
+    shots = sorted((html.parent / "screenshots").glob("*.png"))
+    assert len(shots) == len(pages)
+    assert all(shot.stat().st_size > 10_000 for shot in shots)
+
+
+def test_the_search_finds_every_chapter(book):
+    """A word from each chapter's title, searched in the browser, lists that chapter."""
+    html, pages = book
+    chapters = [p for p in pages if "/notebooks/" in p.path]
+    words = {p.path: set(re.findall(r"[A-Za-z]{6,}", p.title.split("—")[0].split("#")[0])) for p in chapters}
+    for chapter in chapters:
+        others = set().union(*(w for path, w in words.items() if path != chapter.path))
+        term = sorted(words[chapter.path] - others, key=len)[-1] if words[chapter.path] - others else None
+        assert term, f"{chapter.path}: no distinctive word in its title {chapter.title!r}"
+        hits = browser.search(html, term)
+        assert any(chapter.path.rsplit("/", 1)[-1] in (hit or "") for hit in hits), (chapter.path, term, hits[:5])
