@@ -74,7 +74,7 @@ class Claim:
     source: str | None = None
     rows: object = None
     column: str | list | None = None
-    tol: float = 0.0
+    tol: float | tuple = 0.0
     rtol: float = 0.0
     part: float = 0.5
     op: str | None = None
@@ -127,10 +127,18 @@ def _claim(paper: str, default_chapter: str | None, record: dict, path: Path) ->
     return Claim(paper=paper, id=record["id"], item=record["item"], where=record["where"], claim=record["claim"],
                  status=record["status"], rule=record["rule"], chapter=chapter, paper_value=record.get("paper"),
                  source=record.get("source"), rows=record.get("rows"), column=record.get("column"),
-                 tol=float(record.get("tol", 0.0)), rtol=float(record.get("rtol", 0.0)), part=part,
+                 tol=_tolerance(record.get("tol", 0.0), where), rtol=float(record.get("rtol", 0.0)), part=part,
                  op=record.get("op"), than=record.get("than"), test=record.get("test"),
                  reason=record.get("reason", ""), section=record.get("section"),
                  headline=bool(record.get("headline", False)), format=record.get("format"))
+
+
+def _tolerance(value, where: str) -> float | tuple:
+    """One absolute tolerance, or one per published value (a paper that prints its values to different decimals)."""
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise ValueError(f"{where}: tol must be a non-negative number or a list of them, got {value!r}")
+    return tuple(float(v) for v in values) if isinstance(value, list) else float(value)
 
 
 def load(folder: str | Path | None = None) -> list[Claim]:
@@ -250,7 +258,10 @@ def verdict(claim: Claim, ours) -> str:
     rule = claim.rule
     if rule in ("within", "consistent"):
         o, p = _paired(claim, ours)
-        passed = np.abs(o - p) <= claim.tol + claim.rtol * np.abs(p)  # NaN fails
+        tol = np.asarray(claim.tol, dtype=float)
+        if tol.ndim and len(tol) != len(p):
+            raise ClaimError(f"claim {claim.key}: {len(tol)} tolerances for {len(p)} values")
+        passed = np.abs(o - p) <= tol + claim.rtol * np.abs(p)  # NaN fails
         if rule == "consistent":
             return "reproduced" if passed.all() else "paper inconsistent"
         return _by_share(passed, claim.part)
@@ -333,7 +344,9 @@ def _rule_text(claim: Claim) -> str:
     if claim.status == "not reachable" or claim.rule == "none":
         return "—"
     if claim.rule == "within":
-        bits = [f"±{show(claim.tol, claim.format)}" if claim.tol else "", f"±{claim.rtol:.0%}" if claim.rtol else ""]
+        tol = "/".join(show(t, claim.format) for t in claim.tol) if isinstance(claim.tol, tuple) else \
+            show(claim.tol, claim.format) if claim.tol else ""
+        bits = [f"±{tol}" if tol else "", f"±{claim.rtol:.0%}" if claim.rtol else ""]
         return "within " + " + ".join(b for b in bits if b) if any(bits) else "equal"
     if claim.rule == "consistent":
         return f"the paper's own numbers agree within ±{show(claim.tol, claim.format)}"

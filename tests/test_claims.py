@@ -68,6 +68,7 @@ def test_a_record_loads_with_its_defaults(tmp_path):
     (("rule = \"within\"", "rule = \"close\""), "rule"),
     (("source = \"t.csv\"\n", ""), "needs a 'source'"),
     (("tol = 0.02", "tolerance = 0.02"), "unknown fields"),
+    (("tol = 0.02", "tol = -1"), "non-negative"),
     (("claim = \"MEAN and BT disagree on 9% of pairs\"\n", ""), "'claim' is required"),
     (("paper = 0.09\n", ""), "needs the published value"),
 ])
@@ -110,6 +111,15 @@ def test_within_relative_tolerance_and_part():
     assert claims.verdict(lenient, [1, 9, 9, 9]) == "reproduced in part"
     with pytest.raises(ClaimError, match="3 values of ours against 4"):
         claims.verdict(lenient, [1, 2, 3])
+
+
+def test_one_tolerance_per_published_value():
+    c = claim(paper_value=[0.5, 0.07], tol=(0.005, 0.05))
+    assert claims.verdict(c, [0.504, 0.11]) == "reproduced"
+    assert claims.verdict(c, [0.51, 0.11]) == "reproduced in part"
+    assert claims._rule_text(c) == "within ±0.005/0.05"
+    with pytest.raises(ClaimError, match="2 tolerances for 3 values"):
+        claims.verdict(claim(paper_value=[1, 2, 3], tol=(0.1, 0.1)), [1, 2, 3])
 
 
 def test_consistent_says_the_paper_disagrees_with_itself():
