@@ -39,8 +39,8 @@
 # %% tags=["parameters"]
 seed = 2024  # the bootstrap and permutation draws come from a stream named after their item, seeded by this
 datasets = ["wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc"]  # favi_scores datasets
-n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ
-alpha = 0.05  # significance level of the win graphs’ sign tests and of the test of Φ = 0
+n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ; no-favoritism draws of Fig. 5a
+alpha = 0.05  # significance level of the win graphs' sign tests and of the test of Φ = 0
 sign_test_ties = "drop"  # sign test with ties dropped (the conventional test) or shared by "half" between the systems
 summeval_aspect = "expert_consistency"  # the SummEval expert rating in Figs. 4-5 (Appendix D uses consistency)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
@@ -200,8 +200,10 @@ show(appendix_d)
 
 # %%
 fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
+null_rhos = ch.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
 values = out.table(ch.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=ties, h2h=h2h,
-                                   summeval_aspect=summeval_aspect), "favi_claim_values", index=False)
+                                   summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
+                   index=False)
 display(Markdown(ch.appendix_d_text(ties, values, summeval_aspect)))
 
 # %% [markdown]

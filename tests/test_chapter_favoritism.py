@@ -190,11 +190,16 @@ def test_appendix_d_and_fig5_texts_branch_on_their_numbers():
     assert "not more than ours" in favoritism.appendix_d_text(ties, values, "c")
     fig5 = pd.DataFrame({"spearman_rho": [-0.25, -0.01, -0.05]})
     keys = ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
-            "section6.rho_sample_accuracy_agreement_pairs"]
-    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.3, 0.1, 0.4]}))
+            "section6.rho_sample_accuracy_agreement_pairs", "fig5a.no_favoritism_rho_mean",
+            "fig5a.no_favoritism_rho_low", "fig5a.no_favoritism_rho_high"]
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.3, 0.1, 0.4, -0.22, -0.3, -0.2]}))
     assert "(larger where" in text and "more strongly than |Φ|" in text and "weak negative" in text
-    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1]}))
+    assert "lies within what errors without favoritism give" in text
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, -0.2, -0.22, -0.18]}))
     assert "(not larger where" in text and "less strongly than |Φ|" in text
+    assert "lies beyond that range, but 80% of it" in text
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, 0.05, 0.0, 0.1]}))
+    assert "differs from it in sign" in text
 
 
 def test_fig6_and_h2h_texts_count_what_they_name():
@@ -227,3 +232,18 @@ def test_graphs_and_noise_texts_read_their_tables():
                             "null_mean_abs_favi": [0.05, 0.2]})
     text = favoritism.noise_text(pairs, summary, 0.05)
     assert text.startswith("50% of the 4 pairs") and "1 of 2 settings" in text and "WMT22 zh-en 4.0, SummEval 0.5" in text
+
+
+def test_errors_without_favoritism_already_correlate_with_sign_changes():
+    """Lemma 1: a sign change needs |Φ| >= |mar(d)| / E, so random error directions give a negative ρ (Fig. 5a)."""
+    rows = []
+    for k in range(100):
+        margin = 1 if k % 2 else 12  # close pairs flip often, distant ones rarely
+        c = [[10 + margin, 3, 3], [3, 10, 3], [3, 3, 10]]  # 18 errors, human margin = margin
+        rows.append(("x", "m", f"a{k}", f"b{k}", 0.0, c))
+    pairs = _pairs(rows)
+    pairs = pairs.assign(total_error=18, margin_human=pairs["c_pp"] + pairs["c_pe"] + pairs["c_pm"] - 16)
+    rhos = favoritism.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    assert len(rhos) == 20 and np.all(np.abs(rhos) <= 1) and rhos.mean() < -0.1
+    again = favoritism.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    assert np.array_equal(rhos, again)

@@ -24,6 +24,7 @@ from .checks import (
     domain_comparison,
     first_position,
     implied_human_tie_share,
+    no_favoritism_rho,
     per_system,
     tie_shares,
     win_graph_layers,
@@ -85,13 +86,13 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS", "PER_PAIR_COLUMNS",
-    "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_text", "attenuation_table", "attenuation_text", "claim_checks",
-    "claim_values", "dataset_label", "domain_comparison", "draw_win_graph", "fig4_scope", "fig4_text",
-    "fig5_correlations", "fig5_text", "fig6_text", "first_position", "graph_summary", "graphs_text", "h2h_favi",
-    "h2h_ratings", "h2h_text", "implied_human_tie_share", "lemma_checks", "margin_example", "metric_summary",
-    "noise_text", "per_pair", "per_system", "plot_case", "plot_fig4", "plot_fig5", "plot_fig6", "plot_noise",
-    "plot_one_vs_all", "published_table1", "score_matrices", "section2_text", "setting_table", "settings", "stance",
-    "strength", "symmetry_confusion", "symmetry_table", "symmetry_text", "table1", "tie_shares", "win_graph_layers",
-    "worked_examples",
+    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS",
+    "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_text", "attenuation_table", "attenuation_text",
+    "claim_checks", "claim_values", "dataset_label", "domain_comparison", "draw_win_graph", "fig4_scope",
+    "fig4_text", "fig5_correlations", "fig5_text", "fig6_text", "first_position", "graph_summary", "graphs_text",
+    "h2h_favi", "h2h_ratings", "h2h_text", "implied_human_tie_share", "lemma_checks", "margin_example",
+    "metric_summary", "no_favoritism_rho", "noise_text", "per_pair", "per_system", "plot_case", "plot_fig4",
+    "plot_fig5", "plot_fig6", "plot_noise", "plot_one_vs_all", "published_table1", "score_matrices", "section2_text",
+    "setting_table", "settings", "stance", "strength", "symmetry_confusion", "symmetry_table", "symmetry_text",
+    "table1", "tie_shares", "win_graph_layers", "worked_examples",
 ]

@@ -106,6 +106,25 @@ def _lower_share(low: pd.Series, high: pd.Series) -> float:
     return float(((diff < 0) + 0.5 * (diff == 0)).mean())
 
 
+# -- Fig. 5a without favoritism (beyond the paper) ---------------------------------------------------------------------
+
+def no_favoritism_rho(pairs: pd.DataFrame, *, n_draws: int, rng) -> np.ndarray:
+    """Fig. 5a's Spearman ρ(|Φ|, sign agreement) for metrics with each pair's errors and no favoritism: every error
+    keeps its cost's size (1 or 2) and gets a random direction (the sign-flip null of
+    :func:`analysis.favi.favi_uncertainty`, drawn per pair from its confusion counts), the metric margin follows by
+    Lemma 1 (mar(d̂) = mar(d) + E Φ). One ρ per draw."""
+    defined = pairs[pairs["total_error"] > 0]
+    n1 = (defined["c_pe"] + defined["c_ep"] + defined["c_em"] + defined["c_me"]).to_numpy()
+    n2 = (defined["c_pm"] + defined["c_mp"]).to_numpy()
+    errors, margin = n1 + n2, defined["margin_human"].to_numpy()
+    rhos = np.empty(n_draws)
+    for k in range(n_draws):
+        shift = (2 * rng.binomial(n1, 0.5) - n1) + 2 * (2 * rng.binomial(n2, 0.5) - n2)
+        agrees = np.sign(margin) == np.sign(margin + shift)
+        rhos[k] = stats.spearmanr(np.abs(shift / errors), agrees.astype(float)).statistic
+    return rhos
+
+
 # -- the values and checks the registry reads -------------------------------------------------------------------------
 
 def first_position(h2h: pd.DataFrame) -> tuple[float, float]:
@@ -117,14 +136,18 @@ def first_position(h2h: pd.DataFrame) -> tuple[float, float]:
 
 
 def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataFrame, h2h: pd.DataFrame,
-                 summeval_aspect: str) -> pd.DataFrame:
-    """The numbers the registry and the prose read that no other table holds, as a tidy ``key, value`` table."""
+                 summeval_aspect: str, null_rhos: np.ndarray) -> pd.DataFrame:
+    """The numbers the registry and the prose read that no other table holds, as a tidy ``key, value`` table
+    (``null_rhos``: :func:`no_favoritism_rho`'s draws)."""
     defined = fig5_pairs[fig5_pairs["total_error"] > 0]
     absolute, agrees = defined["favi"].abs(), defined["system_sign_agrees"].astype(bool)
     top = defined["sample_accuracy"] >= defined["sample_accuracy"].quantile(1 - TOP_SHARE)
     values = {
         "fig5a.median_abs_favi_signs_differ": absolute[~agrees].median(),
         "fig5a.median_abs_favi_signs_agree": absolute[agrees].median(),
+        "fig5a.no_favoritism_rho_mean": float(np.mean(null_rhos)),
+        "fig5a.no_favoritism_rho_low": float(np.percentile(null_rhos, 2.5)),
+        "fig5a.no_favoritism_rho_high": float(np.percentile(null_rhos, 97.5)),
         "fig5b.top_accuracy_threshold": defined["sample_accuracy"].quantile(1 - TOP_SHARE),
         "fig5b.median_abs_favi_top_accuracy": absolute[top].median(),
         "fig5b.median_abs_favi_other_accuracy": absolute[~top].median(),

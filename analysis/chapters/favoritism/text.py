@@ -153,12 +153,18 @@ def fig5_text(fig5: pd.DataFrame, values: pd.DataFrame) -> str:
     rho = fig5["spearman_rho"].to_numpy()
     differ, agree = v["fig5a.median_abs_favi_signs_differ"], v["fig5a.median_abs_favi_signs_agree"]
     acc = v["section6.rho_sample_accuracy_agreement_pairs"]
+    null, low, high = (v[f"fig5a.no_favoritism_rho_{k}"] for k in ("mean", "low", "high"))
     return (f"Pairs whose margins change sign under the metric have a median |Φ| of {differ:.2f}, pairs whose signs "
             f"agree {agree:.2f} ({'larger' if differ > agree else 'not larger'} where the signs change; by Lemma 1 a "
             f"sign change needs |Φ| ≥ |mar(d)|/E): a {strength(rho[0])} rank correlation (ρ = {rho[0]:.2f}). "
             f"Signed Φ against sample-level accuracy gives ρ = {rho[1]:.2f} ({strength(rho[1])}), |Φ| against it "
             f"ρ = {rho[2]:.2f} ({strength(rho[2])}). Sample-level accuracy itself correlates with the pair's sign "
-            f"agreement at ρ = {acc:.2f}, {'more' if abs(acc) > abs(rho[0]) else 'less'} strongly than |Φ| does.")
+            f"agreement at ρ = {acc:.2f}, {'more' if abs(acc) > abs(rho[0]) else 'less'} strongly than |Φ| does. "
+            f"Metrics with the same errors in random directions (no favoritism) give ρ = {null:.2f} on average (95% "
+            f"of the draws: {low:.2f} to {high:.2f}), so the observed ρ "
+            + ("lies within what errors without favoritism give." if low <= rho[0] <= high else
+               f"lies {'beyond' if rho[0] < low else 'above'} that range, but {null / rho[0]:.0%} of it is what "
+               "errors without favoritism give." if null * rho[0] > 0 else "differs from it in sign."))
 
 
 # -- Fig. 6 --------------------------------------------------------------------------------------------------------
