@@ -20,8 +20,8 @@ DATASETS = {  # dataset -> (label, the paper's data it stands for)
     "usr-tc": ("USR TopicalChat", "stand-in for the paper's BST chatbot data (not reachable)"),
     "usr-pc": ("USR PersonaChat", "stand-in for the paper's BST chatbot data (not reachable)"),
 }
-#: systems left out per dataset: WMT22's refA is the reference the metrics score against (and GEMBA and SEScoreX
-#: give it Φ of about +1.2 against every system); the paper compares eight MT systems and ref-B
+#: systems left out per dataset: WMT22's refA is the reference the metrics score against (reference-based metrics
+#: would favour it unduly); the paper compares eight MT systems and ref-B
 EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", "expert_relevance")
 KEYS = ["domain", "dataset", "aspect", "rater"]
