@@ -28,3 +28,222 @@ def test_attenuation_reading_recognises_a_pure_noise_metric():
     pairs = favi.favi_table(human, noise).assign(dataset="summeval", p_value=0.0)
     table = favoritism.attenuation_table(pairs)
     assert table["favours_weaker"].item() == 1.0 and table["rho_favi_attenuation"].item() > 0.9
+
+
+# --- the tables the claims registry reads (checks.py) ----------------------------------------------------------------
+
+def _pairs(rows):
+    """A per-pair table from (dataset, rater, system_a, system_b, favi, confusion 3x3) rows."""
+    out = []
+    for dataset, rater, a, b, phi, c in rows:
+        c = np.asarray(c)
+        out.append({"domain": "d", "dataset": dataset, "aspect": "h", "rater": rater, "system_a": a, "system_b": b,
+                    "n_items": int(c.sum()), **dict(zip(favi.CELLS, c.ravel())), "favi": phi})
+    return pd.DataFrame(out)
+
+
+def test_tie_shares_pool_the_pairs_and_split_the_tie_credit():
+    c1 = [[2, 1, 0], [1, 2, 0], [0, 0, 4]]  # 10 items: humans tie on 3, metric on 3, both on 2
+    c2 = [[5, 0, 0], [0, 0, 0], [0, 0, 5]]  # 10 items, no tie
+    ties = favoritism.tie_shares(_pairs([("x", "m", "a", "b", 0.0, c1), ("x", "m", "a", "c", 0.0, c2)])).iloc[0]
+    assert ties["items"] == 20 and ties["human_tie_share"] == 3 / 20 and ties["metric_tie_share"] == 3 / 20
+    assert ties["matching_tie_share"] == 2 / 20 and ties["sample_accuracy"] == 18 / 20
+    assert ties["sample_accuracy_without_tie_credit"] == 16 / 20
+
+
+def test_the_implied_human_tie_share_gives_back_the_accuracy_it_was_asked_for():
+    ties = pd.Series({"human_tie_share": 0.5, "matching_tie_share": 0.02, "sample_accuracy_without_tie_credit": 0.3})
+    h = favoritism.implied_human_tie_share(0.1, ties)
+    assert np.isclose((1 - h) * 0.3 / 0.5 + 0.02, 0.1) and h > 0.5
+    assert favoritism.implied_human_tie_share(0.5, ties) < 0.5  # a higher accuracy needs fewer human ties
+
+
+def test_per_system_sees_each_pair_from_both_systems():
+    table = favoritism.per_system(_pairs([("x", "m", "a", "b", 0.5, np.eye(3)), ("x", "m", "a", "c", 0.3, np.eye(3)),
+                                          ("x", "m", "b", "c", -0.2, np.eye(3))])).set_index("system")
+    assert table.loc["a", "median_favi"] == 0.4 and table.loc["a", "share_favoured"] == 1.0
+    assert table.loc["c", "share_disfavoured"] == 0.5 and table.loc["b", "opponents"] == 2
+
+
+def test_domain_comparison_counts_couples_and_ties_half():
+    fig4 = pd.DataFrame({"domain": ["machine translation"] * 2 + ["summarization"] * 2,
+                         "mean_abs_favi": [0.1, 0.3, 0.3, 0.5], "sd_abs_favi": [0.1, 0.1, 0.2, 0.2],
+                         "null_mean_abs_favi": [0.0, 0.0, 0.3, 0.3]})
+    d = favoritism.domain_comparison(fig4).set_index("domain")
+    assert d.loc["summarization", "mt_lower_share"] == (1 + 1 + 0.5 + 1) / 4
+    assert d.loc["summarization", "mt_excess_lower_share"] == 1 / 4  # excess: MT 0.1, 0.3; summ 0, 0.2
+    assert np.isnan(d.loc["machine translation", "mt_lower_share"])
+
+
+def test_first_position_reads_the_response_letter():
+    h2h = pd.DataFrame({"response": ["A", "A: Summary #1 is more fluent.", "B", "C", " B: Summary #2 ..."]})
+    share, p = favoritism.first_position(h2h)
+    assert share == 0.5 and p == 1.0
+
+
+def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top=0.1, other=0.2, top_layer=("refB", "Online-W")):
+    values = pd.DataFrame({"key": ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
+                                   "fig5b.median_abs_favi_top_accuracy", "fig5b.median_abs_favi_other_accuracy",
+                                   "section6.rho_abs_favi_agreement_pairs", "section6.rho_sample_accuracy_agreement_pairs",
+                                   "section6.rho_mean_abs_favi_system_accuracy_metrics",
+                                   "section6.rho_sample_accuracy_system_accuracy_metrics"],
+                           "value": [differ, agree, top, other, -0.3, 0.2, -0.1, 0.4]})
+    fig4 = pd.DataFrame({"mean_abs_favi": [0.2, 0.3], "null_mean_abs_favi": [0.1, 0.1]})
+    domains = pd.DataFrame({"domain": ["machine translation", "summarization"],
+                            "median_mean_abs_favi": [mt_median, 0.3], "median_sd_abs_favi": [0.1, 0.2],
+                            "median_excess": [mt_excess, 0.2]})
+    layers = pd.DataFrame({"dataset": "wmt22-ende", "graph": "human", "rater": "r",
+                           "system": ["refB", "Online-W", "X"], "layer": [0 if s in top_layer else 1
+                                                                          for s in ("refB", "Online-W", "X")]})
+    return dict(values=values, fig4=fig4, domains=domains, layers=layers)
+
+
+def test_claim_checks_follow_the_numbers_both_ways():
+    yes = favoritism.claim_checks(**_check_inputs()).set_index("key")["holds"]
+    assert yes["fig4.mt_median_below_summarization"] and yes["fig4.mt_excess_below_summarization"]
+    assert yes["fig5a.larger_when_signs_differ"] and yes["fig5b.smaller_at_top_accuracy"]
+    assert yes["section6.favi_beats_accuracy_pairs"] and not yes["section6.favi_beats_accuracy_metrics"]
+    assert yes["fig1.refB_and_onlineW_top_of_mqm_graph"] and yes["fig4.every_setting_above_null"]
+    no = favoritism.claim_checks(**_check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top=0.3,
+                                                 other=0.1, top_layer=("refB",))).set_index("key")["holds"]
+    assert not no[["fig4.mt_median_below_summarization", "fig4.mt_excess_below_summarization",
+                   "fig5a.larger_when_signs_differ", "fig5b.smaller_at_top_accuracy",
+                   "fig1.refB_and_onlineW_top_of_mqm_graph"]].any()
+
+
+def test_worked_examples_count_fig3s_errors_by_the_system_they_favour():
+    c5 = favoritism.worked_examples().loc["C5"]
+    assert c5[["errors_for_first", "errors_for_second", "severe_for_first", "severe_for_second"]].tolist() == \
+        [200, 280, 90, 60]
+    assert c5[["metric_plus", "metric_tie", "metric_minus"]].tolist() == [470, 310, 220]
+
+
+def test_lemma_checks_count_the_converses_counter_examples():
+    pairs = favi.favi_table(pd.DataFrame({"a": [1, 2, 3, 4.0], "b": [0, 0, 0, 0.0]}),
+                            pd.DataFrame({"a": [1, 1, 1, 0.0], "b": [0, 1, 0, 0.0]}))
+    lemmas = favoritism.lemma_checks(pairs)["value"]
+    assert lemmas["Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree"] == 1
+
+
+# --- the prose (text.py): each branch on both sides ------------------------------------------------------------------
+
+def test_strength_and_stance_words():
+    assert favoritism.strength(0.05) == "negligible" and favoritism.strength(-0.25) == "weak negative"
+    assert favoritism.strength(0.4) == "moderate positive" and favoritism.strength(-0.6) == "strong negative"
+    row = {"median_favi": 0.2, "share_favoured": 0.75, "share_disfavoured": 0.25, "opponents": 4}
+    assert favoritism.stance(row).startswith("favoured against 3 of 4")
+    assert favoritism.stance({**row, "median_favi": -0.1}).startswith("disfavoured against 1 of 4")
+    assert favoritism.stance({**row, "median_favi": 0.0}).startswith("neither")
+
+
+def test_section2_text_sorts_raters_by_what_they_do_to_the_margin():
+    margins = pd.DataFrame({"items": [100] * 4, "margin": [5.0, 9.0, 2.0, -1.0]},
+                           index=pd.Index(["MQM", "W", "N", "R"], name="rater"))
+    text = favoritism.section2_text(margins)
+    assert "W (+9.0) widens it" in text and "N (+2.0) narrows it" in text and "R (-1.0) reverses it" in text
+    assert "not reachable here" in text and "not published" not in text
+
+
+def _domains(mt_max):
+    return pd.DataFrame({"domain": ["machine translation", "summarization"], "settings": [2, 2],
+                         "min_mean_abs_favi": [0.1, 0.3], "median_mean_abs_favi": [0.2, 0.4],
+                         "max_mean_abs_favi": [mt_max, 0.5], "median_null_mean_abs_favi": [0.03, 0.1],
+                         "mt_lower_share": [np.nan, 0.9], "mt_excess_lower_share": [np.nan, 0.4]})
+
+
+def test_fig4_text_says_whether_the_ranges_overlap():
+    fig4 = pd.DataFrame({"domain": "machine translation", "dataset": "w", "aspect": "MQM", "rater": ["m1", "m2"],
+                         "system_accuracy": [0.8, 0.9], "sample_accuracy": [0.4, 0.5]})
+    ties = fig4[["dataset", "aspect", "rater"]].assign(human_tie_share=0.5, metric_tie_share=[0.1, 0.6],
+                                                       matching_tie_share=0.05)
+    assert "the ranges overlap" in favoritism.fig4_text(_domains(0.35), ties, fig4)
+    text = favoritism.fig4_text(_domains(0.25), ties, fig4)
+    assert "do not overlap" in text and "1 of 2 MT settings have more human than metric ties" in text
+
+
+def test_symmetry_text_names_a_position_bias_only_when_the_test_finds_one():
+    symmetry = pd.DataFrame({"accuracy": [0.6], "alpha_nominal": [0.3]}, index=["all aspects"])
+    confusion = np.array([[5, 1, 2], [1, 5, 1], [2, 1, 5]])
+    values = pd.DataFrame({"key": ["c21.first_position_share", "c21.first_position_pvalue"], "value": [0.6, 0.001]})
+    assert "a preference for the first position" in favoritism.symmetry_text(symmetry, confusion, values)
+    values["value"] = [0.5, 0.9]
+    assert "no detectable position preference" in favoritism.symmetry_text(symmetry, confusion, values)
+
+
+def test_attenuation_text_splits_the_datasets_by_their_numbers():
+    attenuation = pd.DataFrame({"pairs": [100, 50], "favours_weaker": [0.8, 0.4], "rho_favi_attenuation": [0.7, -0.2]},
+                               index=pd.Index(["SummEval", "WMT22 zh-en"], name="dataset"))
+    table1 = pd.DataFrame({"data": ["SummEval", "WMT22 zh-en"], "items_max": [100, 1875]})
+    text = favoritism.attenuation_text(attenuation, table1)
+    assert text.index("SummEval") < text.index("measures attenuation") < text.index("WMT22 zh-en")
+    only_rest = favoritism.attenuation_text(attenuation.iloc[[1]], table1)
+    assert "measures attenuation" not in only_rest and "Where it does not" in only_rest
+
+
+def test_appendix_d_and_fig5_texts_branch_on_their_numbers():
+    ties = pd.DataFrame({"dataset": ["summeval"], "aspect": ["c"], "rater": ["ROUGE_L"], "human_tie_share": [0.6],
+                         "metric_tie_share": [0.01], "matching_tie_share": [0.01], "sample_accuracy": [0.2],
+                         "sample_accuracy_without_tie_credit": [0.19]})
+    values = pd.DataFrame({"key": ["appD.implied_human_tie_share_rouge"], "value": [0.9]})
+    assert "about 90%, more than ours" in favoritism.appendix_d_text(ties, values, "c")
+    values["value"] = [0.5]
+    assert "not more than ours" in favoritism.appendix_d_text(ties, values, "c")
+    fig5 = pd.DataFrame({"spearman_rho": [-0.25, -0.01, -0.05]})
+    keys = ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
+            "section6.rho_sample_accuracy_agreement_pairs", "fig5a.no_favoritism_rho_mean",
+            "fig5a.no_favoritism_rho_low", "fig5a.no_favoritism_rho_high"]
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.3, 0.1, 0.4, -0.22, -0.3, -0.2]}))
+    assert "(larger where" in text and "more strongly than |Φ|" in text and "weak negative" in text
+    assert "lies within what errors without favoritism give" in text
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, -0.2, -0.22, -0.18]}))
+    assert "(not larger where" in text and "less strongly than |Φ|" in text
+    assert "lies beyond that range, but 80% of it" in text
+    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, 0.05, 0.0, 0.1]}))
+    assert "differs from it in sign" in text
+
+
+def test_fig6_and_h2h_texts_count_what_they_name():
+    per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "h", "rater": "m",
+                               "system": ["refB", "a_bestmbr", "b_bestmbr", "c_bestmbr"],
+                               "median_favi": [-0.1, 0.2, 0.1, -0.3], "share_favoured": [0.0, 1.0, 0.5, 0.0],
+                               "share_disfavoured": [1.0, 0.0, 0.5, 1.0], "opponents": 3})
+    text = favoritism.fig6_text(per_system, [("wmt22-zhen", "h", "m")])
+    assert "refB is disfavoured against 3 of 3" in text and "2 of its 3 MBR-decoded systems are favoured" in text
+    h2h = pd.DataFrame({"aspect": ["r", "r", "s", "s"], "order": ["original", "toggled"] * 2, "pairs": 11,
+                        "system_accuracy": [0.73, 0.27, 0.5, 0.6]})
+    assert "steps of 0.09" in favoritism.h2h_text(h2h) and "up to 0.46 (r:" in favoritism.h2h_text(h2h)
+
+
+def test_graphs_and_noise_texts_read_their_tables():
+    case = ("wmt22-zhen", "MQM", "m")
+    per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "system": ["a", "b", "c"],
+                               "median_favi": [0.5, 0.0, -0.4], "share_favoured": [1.0, 0.5, 0.0],
+                               "share_disfavoured": [0.0, 0.5, 1.0], "opponents": 2})
+    layers = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "graph": ["human"] * 3 + ["metric"] * 3,
+                           "system": ["a", "b", "c"] * 2, "layer": [2, 1, 0, 0, 1, 1], "layers": [3] * 3 + [2] * 3})
+    graphs = pd.DataFrame({"dataset": ["wmt22-zhen"], "aspect": ["MQM"], "rater": ["m"], "pairs": [3],
+                           "human_edges_drop": [2], "metric_edges_drop": [1], "agreement_drop": [2 / 3],
+                           "agreement_half": [1 / 3]})
+    text = favoritism.graphs_text(layers, per_system, graphs, [case])
+    assert "favours a most, favoured against 2 of 2" in text and "row 3 of 3 of the humans' graph and row 1 of 2" in text
+    assert "disfavours c most" in text and "2 of the 3 pairs significant and the metric 1" in text
+    pairs = pd.DataFrame({"p_value": [0.01, 0.5, 0.02, 0.9]})
+    summary = pd.DataFrame({"dataset": ["wmt22-zhen", "summeval"], "mean_abs_favi": [0.2, 0.1],
+                            "null_mean_abs_favi": [0.05, 0.2]})
+    text = favoritism.noise_text(pairs, summary, 0.05)
+    assert text.startswith("50% of the 4 pairs") and "1 of 2 settings" in text and "WMT22 zh-en 4.0, SummEval 0.5" in text
+
+
+def test_errors_without_favoritism_already_correlate_with_sign_changes():
+    """Lemma 1: a sign change needs |Φ| >= |mar(d)| / E, so random error directions give a negative ρ (Fig. 5a)."""
+    rows = []
+    for k in range(100):
+        margin = 1 if k % 2 else 12  # close pairs flip often, distant ones rarely
+        c = [[10 + margin, 3, 3], [3, 10, 3], [3, 3, 10]]  # 18 errors, human margin = margin
+        rows.append(("x", "m", f"a{k}", f"b{k}", 0.0, c))
+    pairs = _pairs(rows)
+    pairs = pairs.assign(total_error=18, margin_human=pairs["c_pp"] + pairs["c_pe"] + pairs["c_pm"] - 16)
+    rhos = favoritism.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    assert len(rhos) == 20 and np.all(np.abs(rhos) <= 1) and rhos.mean() < -0.1
+    again = favoritism.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    assert np.array_equal(rhos, again)

@@ -10,11 +10,25 @@ Split by job:
 * :mod:`.published`: the paper's printed values and the side-by-side tables (Figs. 2-3, Table 1, Fig. 5's
   correlations, §2, Appendix D, App. C.2.1)
 * :mod:`.figures`: Figs. 4-6, the win-graph drawing and the case figures (Fig. 1, Figs. 8-13), the noise figure
+* :mod:`.checks`: the tidy tables the claims registry reads (tie shares, per-system Φ, win-graph rows, the domain
+  comparison of Fig. 4, claim values and boolean checks)
+* :mod:`.text`: the chapter's prose computed from those tables
 """
 
 from __future__ import annotations
 
 from ..common import SEED, Param
+from .checks import (
+    claim_checks,
+    claim_values,
+    domain_comparison,
+    first_position,
+    implied_human_tie_share,
+    no_favoritism_rho,
+    per_system,
+    tie_shares,
+    win_graph_layers,
+)
 from .experiments import (
     DATASETS,
     EXCLUDED_SYSTEMS,
@@ -46,6 +60,20 @@ from .published import (
     symmetry_table,
     worked_examples,
 )
+from .text import (
+    appendix_d_text,
+    attenuation_text,
+    fig4_text,
+    fig5_text,
+    fig6_text,
+    graphs_text,
+    h2h_text,
+    noise_text,
+    section2_text,
+    stance,
+    strength,
+    symmetry_text,
+)
 
 CHAPTER = "04_favoritism"
 PARAMETERS = {
@@ -58,10 +86,13 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS", "PER_PAIR_COLUMNS",
-    "SUMMEVAL_ASPECTS", "appendix_d", "attenuation_table", "dataset_label", "draw_win_graph", "fig4_scope",
-    "fig5_correlations", "graph_summary", "h2h_favi", "h2h_ratings", "lemma_checks", "margin_example",
-    "metric_summary", "per_pair", "plot_case", "plot_fig4", "plot_fig5", "plot_fig6", "plot_noise",
-    "plot_one_vs_all", "published_table1", "score_matrices", "setting_table", "settings", "symmetry_confusion",
-    "symmetry_table", "table1", "worked_examples",
+    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS",
+    "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_text", "attenuation_table", "attenuation_text",
+    "claim_checks", "claim_values", "dataset_label", "domain_comparison", "draw_win_graph", "fig4_scope",
+    "fig4_text", "fig5_correlations", "fig5_text", "fig6_text", "first_position", "graph_summary", "graphs_text",
+    "h2h_favi", "h2h_ratings", "h2h_text", "implied_human_tie_share", "lemma_checks", "margin_example",
+    "metric_summary", "no_favoritism_rho", "noise_text", "per_pair", "per_system", "plot_case", "plot_fig4",
+    "plot_fig5", "plot_fig6", "plot_noise", "plot_one_vs_all", "published_table1", "score_matrices", "section2_text",
+    "setting_table", "settings", "stance", "strength", "symmetry_confusion", "symmetry_table", "symmetry_text",
+    "table1", "tie_shares", "win_graph_layers", "worked_examples",
 ]

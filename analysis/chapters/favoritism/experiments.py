@@ -12,15 +12,16 @@ from scipy import stats
 from ... import favi
 
 DATASETS = {  # dataset -> (label, the paper's data it stands for)
-    "wmt22-ende": ("WMT22 en-de", "WMT22 EN->DE (the paper's own data; COMET-22 etc. not published for it)"),
+    "wmt22-ende": ("WMT22 en-de", "WMT22 EN->DE (the paper's own data; its COMET-22 etc. scores, published in "
+                   "mt-metrics-eval v2, are not reachable here)"),
     "wmt22-zhen": ("WMT22 zh-en", "stand-in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, MetricX)"),
     "wmt21-ende": ("WMT21 en-de", "WMT21 News EN->DE (the paper's data; only BLEU and chrF computed here)"),
     "summeval": ("SummEval", "SummEval CNN/DM (the paper's data; lexical metrics computed here)"),
     "usr-tc": ("USR TopicalChat", "stand-in for the paper's BST chatbot data (not reachable)"),
     "usr-pc": ("USR PersonaChat", "stand-in for the paper's BST chatbot data (not reachable)"),
 }
-#: systems left out per dataset: WMT22's refA is the reference the metrics score against (and GEMBA and SEScoreX
-#: give it Φ of about +1.2 against every system); the paper compares eight MT systems and ref-B
+#: systems left out per dataset: WMT22's refA is the reference the metrics score against (reference-based metrics
+#: would favour it unduly); the paper compares eight MT systems and ref-B
 EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", "expert_relevance")
 KEYS = ["domain", "dataset", "aspect", "rater"]
@@ -88,7 +89,8 @@ def setting_table(pairs: pd.DataFrame, dataset: str, aspect: str, rater: str) ->
 # -- the lemmas --------------------------------------------------------------------------------------------------
 
 def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Lemma 1 (Φ = (mar(d̂) - mar(d)) / E) and Lemma 2 (Φ = 0 implies equal margin signs) on every real pair."""
+    """Lemma 1 (Φ = (mar(d̂) - mar(d)) / E) and Lemma 2 (Φ = 0 implies equal margin signs) on every real pair, and
+    the counter-examples to Lemma 2's converse (App. B: equal signs do not imply Φ = 0)."""
     defined = pairs[pairs["total_error"] > 0]
     via_margins = (defined["margin_metric"] - defined["margin_human"]) / defined["total_error"]
     zero = defined[defined["favi"] == 0]
@@ -101,26 +103,28 @@ def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
         {"check": "Lemma 2: ... of which the margin signs differ", "value": int((~zero["system_sign_agrees"]).sum())},
         {"check": "pairs whose margin signs differ", "value": len(disagree)},
         {"check": "... of which Φ = 0", "value": int((disagree["favi"] == 0).sum())},
+        {"check": "Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree",
+         "value": int(((defined["favi"] != 0) & defined["system_sign_agrees"]).sum())},
     ]).set_index("check")
 
 
 # -- Table 1 --------------------------------------------------------------------------------------------------------
 
 def table1(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 for the data at hand: per dataset, its automatic raters, the systems with human ratings and the
-    items per system pair (|E|; a range where the pairs differ)."""
+    """Table 1 for the data at hand: per dataset, its automatic raters, the systems compared (those in at least one
+    evaluated pair: with human ratings, without the :data:`EXCLUDED_SYSTEMS`) and the items per system pair (|E|; a
+    range where the pairs differ, also as ``items_min`` and ``items_max``)."""
     rows = []
     for dataset, part in pairs.groupby("dataset", sort=False):
         kinds = scores[scores["dataset"] == dataset].drop_duplicates("rater")
         automatic = kinds[kinds["rater_kind"] != "human"]["rater"].tolist()
         human = kinds[kinds["rater_kind"] == "human"]["rater"].tolist()
-        rated = scores[(scores["dataset"] == dataset) & scores["rater"].isin(human) & scores["score"].notna()]
         low, high = part["n_items"].min(), part["n_items"].max()
         rows.append({"domain": part["domain"].iloc[0], "data": dataset_label(dataset),
                      "human_raters": len(human), "automatic_raters": len(automatic),
-                     "systems": rated["system"].nunique(),
+                     "systems": len(set(part["system_a"]) | set(part["system_b"])),
                      "ratings_per_pair": f"{low}" if low == high else f"{low}-{high}",
-                     "automatic": ", ".join(automatic)})
+                     "items_min": int(low), "items_max": int(high), "automatic": ", ".join(automatic)})
     return pd.DataFrame(rows)
 
 

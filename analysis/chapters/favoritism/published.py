@@ -24,16 +24,24 @@ APPENDIX_D_MATCH = {
 # -- Figs. 2-3 and Table 1 -----------------------------------------------------------------------------------------
 
 def worked_examples() -> pd.DataFrame:
-    """Figs. 2 and 3's confusion matrices through :func:`analysis.favi.summarize`, next to the printed values."""
+    """Figs. 2 and 3's confusion matrices through :func:`analysis.favi.summarize`, next to the printed values, with
+    §5's counts of errors by the system they favour and the metric outcome d̂ (Fig. 3's fourth row)."""
     fig2, fig3 = published.item("favi", "fig2"), published.item("favi", "fig3")
     rows = []
     cases = [(n, m, f, None) for n, m, f in zip(fig2["names"], fig2["matrices"], fig2["favi"])]
     cases.append(("C5", fig3["matrix"], fig3["favi"], fig3["sample_accuracy"]))
     for name, matrix, paper_favi, paper_accuracy in cases:
-        r = favi.summarize(np.array(matrix))
+        c = np.array(matrix)
+        r = favi.summarize(c)
         rows.append({"matrix": name, "total_error": r.total_error, "margin_human": r.margin_human,
                      "margin_metric": r.margin_metric, "favi": r.favi, "paper_favi": paper_favi,
-                     "sample_accuracy": r.sample_accuracy, "paper_sample_accuracy": paper_accuracy})
+                     "sample_accuracy": r.sample_accuracy, "paper_sample_accuracy": paper_accuracy,
+                     # §5 on Fig. 3: errors in favour of the first system (below the diagonal) and of the second
+                     # (above it), the severe ones (- read as +, + read as -), and the metric outcome d̂
+                     "errors_for_first": int(np.tril(c, -1).sum()), "errors_for_second": int(np.triu(c, 1).sum()),
+                     "severe_for_first": int(c[2, 0]), "severe_for_second": int(c[0, 2]),
+                     "metric_plus": int(r.outcome_metric[0]), "metric_tie": int(r.outcome_metric[1]),
+                     "metric_minus": int(r.outcome_metric[2])})
     return pd.DataFrame(rows).set_index("matrix")
 
 

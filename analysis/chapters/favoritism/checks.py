@@ -1,0 +1,200 @@
+"""Chapter ``04_favoritism``'s tidy tables for the claims registry (``data/published/claims/favi.toml``) and for the
+chapter's computed prose: tie shares (App. D's and Fig. 4's explanation of sample-level accuracy), every system's
+one-against-all Φ (Fig. 6, App. D), the rows of the win graphs (Fig. 1, Figs. 8-13), the domain comparison of
+Fig. 4 (§7.1), and the values and boolean checks the registry reads (§1, §6, §7.1, App. C.2.1, App. D)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ... import favi
+from ...data import published
+from .experiments import KEYS, setting_table
+
+#: Table 1's nine WMT22 en-de systems give C(9, 2) pairs: the denominator of the paper's system-level shares there
+PAIRS_OF_NINE = 36
+#: the pairs whose sample-level accuracy counts as "very high" (§7.1, Fig. 5b): the top tenth
+TOP_SHARE = 0.1
+
+
+# -- ties (Fig. 4, App. D) -------------------------------------------------------------------------------------------
+
+def tie_shares(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per (domain, dataset, aspect, rater), pooled over its pairs' items: how often the humans tie (=), how often
+    the metric ties, how often both tie (a *matching tie*, counted as correct by Def. 11), the sample-level
+    accuracy, and the same accuracy without the matching ties' credit (only agreeing + and − count)."""
+    cells = pairs.groupby(KEYS, sort=False)[["n_items", *favi.CELLS]].sum()
+    n = cells["n_items"]
+    out = pd.DataFrame({
+        "items": n,
+        "human_tie_share": (cells["c_ep"] + cells["c_ee"] + cells["c_em"]) / n,
+        "metric_tie_share": (cells["c_pe"] + cells["c_ee"] + cells["c_me"]) / n,
+        "matching_tie_share": cells["c_ee"] / n,
+        "sample_accuracy": (cells["c_pp"] + cells["c_ee"] + cells["c_mm"]) / n,
+        "sample_accuracy_without_tie_credit": (cells["c_pp"] + cells["c_mm"]) / n,
+    })
+    return out.reset_index()
+
+
+def implied_human_tie_share(paper_accuracy: float, ties: pd.Series) -> float:
+    """The human tie share at which our metric, keeping its accuracy on the items the humans do not tie and its
+    matching ties, would have the paper's sample-level accuracy: acc = (1 - h) * a + t, so h = 1 - (acc - t) / a,
+    with a = accuracy without tie credit / (1 - our human tie share) and t = our matching-tie share."""
+    untied = ties["sample_accuracy_without_tie_credit"] / (1 - ties["human_tie_share"])
+    return float(1 - (paper_accuracy - ties["matching_tie_share"]) / untied)
+
+
+# -- per system (Fig. 6, App. D) ---------------------------------------------------------------------------------------
+
+def per_system(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6 in numbers: per setting and system, its Φ against every other system (positive: the metric favours
+    it), summarised as the median and mean Φ and the shares of opponents it is favoured / disfavoured against."""
+    rows = []
+    for key, part in pairs.groupby(KEYS, sort=False):
+        long = favi.one_vs_all(part).dropna(subset=["favi"])
+        for system, g in long.groupby("system", sort=True):
+            rows.append({**dict(zip(KEYS, key)), "system": system, "opponents": len(g),
+                         "median_favi": g["favi"].median(), "mean_favi": g["favi"].mean(),
+                         "share_favoured": (g["favi"] > 0).mean(), "share_disfavoured": (g["favi"] < 0).mean()})
+    return pd.DataFrame(rows)
+
+
+# -- win graphs (Fig. 1, Figs. 8-13) -------------------------------------------------------------------------------
+
+def win_graph_layers(pairs: pd.DataFrame, cases, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
+    """Per case (dataset, aspect, rater) and graph (human, metric): every system's row in the drawn win graph
+    (:func:`analysis.favi.graph_layers`, 0 = unbeaten) and the number of rows."""
+    rows = []
+    for dataset, aspect, rater in cases:
+        outcomes = favi.significance_outcomes(setting_table(pairs, dataset, aspect, rater), alpha=alpha, ties=ties)
+        for who in ("human", "metric"):
+            layers = favi.graph_layers(favi.win_graph(outcomes, who))
+            for depth, members in enumerate(layers):
+                rows += [{"dataset": dataset, "aspect": aspect, "rater": rater, "graph": who, "system": s,
+                          "layer": depth, "layers": len(layers)} for s in members]
+    return pd.DataFrame(rows)
+
+
+# -- Fig. 4: the domains compared (§7.1) ------------------------------------------------------------------------------
+
+def domain_comparison(fig4: pd.DataFrame) -> pd.DataFrame:
+    """§7.1's "machine-translation metrics exhibit a lower amount of favoritism": per domain of Fig. 4's settings,
+    the range and median of mean |Φ|, the median sd over pairs, the median no-favoritism level and the median excess
+    of mean |Φ| over it; and per other domain the share of (MT setting, its setting) couples in which the MT
+    setting's mean |Φ| (``mt_lower_share``) or excess (``mt_excess_lower_share``) is the lower."""
+    frame = fig4.assign(excess=fig4["mean_abs_favi"] - fig4["null_mean_abs_favi"])
+    mt = frame[frame["domain"] == "machine translation"]
+    rows = []
+    for domain, part in frame.groupby("domain", sort=False):
+        row = {"domain": domain, "settings": len(part), "min_mean_abs_favi": part["mean_abs_favi"].min(),
+               "median_mean_abs_favi": part["mean_abs_favi"].median(), "max_mean_abs_favi": part["mean_abs_favi"].max(),
+               "median_sd_abs_favi": part["sd_abs_favi"].median(),
+               "median_null_mean_abs_favi": part["null_mean_abs_favi"].median(),
+               "median_excess": part["excess"].median(), "mt_lower_share": np.nan, "mt_excess_lower_share": np.nan}
+        if domain != "machine translation" and len(mt):
+            row["mt_lower_share"] = _lower_share(mt["mean_abs_favi"], part["mean_abs_favi"])
+            row["mt_excess_lower_share"] = _lower_share(mt["excess"], part["excess"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _lower_share(low: pd.Series, high: pd.Series) -> float:
+    """The share of couples (x from ``low``, y from ``high``) with x < y (ties count half)."""
+    diff = low.to_numpy()[:, None] - high.to_numpy()[None, :]
+    return float(((diff < 0) + 0.5 * (diff == 0)).mean())
+
+
+# -- Fig. 5a without favoritism (beyond the paper) ---------------------------------------------------------------------
+
+def no_favoritism_rho(pairs: pd.DataFrame, *, n_draws: int, rng) -> np.ndarray:
+    """Fig. 5a's Spearman ρ(|Φ|, sign agreement) for metrics with each pair's errors and no favoritism: every error
+    keeps its cost's size (1 or 2) and gets a random direction (the sign-flip null of
+    :func:`analysis.favi.favi_uncertainty`, drawn per pair from its confusion counts), the metric margin follows by
+    Lemma 1 (mar(d̂) = mar(d) + E Φ). One ρ per draw."""
+    defined = pairs[pairs["total_error"] > 0]
+    n1 = (defined["c_pe"] + defined["c_ep"] + defined["c_em"] + defined["c_me"]).to_numpy()
+    n2 = (defined["c_pm"] + defined["c_mp"]).to_numpy()
+    errors, margin = n1 + n2, defined["margin_human"].to_numpy()
+    rhos = np.empty(n_draws)
+    for k in range(n_draws):
+        shift = (2 * rng.binomial(n1, 0.5) - n1) + 2 * (2 * rng.binomial(n2, 0.5) - n2)
+        agrees = np.sign(margin) == np.sign(margin + shift)
+        rhos[k] = stats.spearmanr(np.abs(shift / errors), agrees.astype(float)).statistic
+    return rhos
+
+
+# -- the values and checks the registry reads -------------------------------------------------------------------------
+
+def first_position(h2h: pd.DataFrame) -> tuple[float, float]:
+    """App. C.2.1, position bias: among the judgments that prefer one summary, the share naming the one shown first
+    (response "A…"), and the two-sided binomial p-value of "no position preference"."""
+    letter = h2h["response"].astype(str).str.strip().str[0]
+    first, second = int((letter == "A").sum()), int((letter == "B").sum())
+    return first / (first + second), float(stats.binomtest(first, first + second, 0.5).pvalue)
+
+
+def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataFrame, h2h: pd.DataFrame,
+                 summeval_aspect: str, null_rhos: np.ndarray) -> pd.DataFrame:
+    """The numbers the registry and the prose read that no other table holds, as a tidy ``key, value`` table
+    (``null_rhos``: :func:`no_favoritism_rho`'s draws)."""
+    defined = fig5_pairs[fig5_pairs["total_error"] > 0]
+    absolute, agrees = defined["favi"].abs(), defined["system_sign_agrees"].astype(bool)
+    top = defined["sample_accuracy"] >= defined["sample_accuracy"].quantile(1 - TOP_SHARE)
+    values = {
+        "fig5a.median_abs_favi_signs_differ": absolute[~agrees].median(),
+        "fig5a.median_abs_favi_signs_agree": absolute[agrees].median(),
+        "fig5a.no_favoritism_rho_mean": float(np.mean(null_rhos)),
+        "fig5a.no_favoritism_rho_low": float(np.percentile(null_rhos, 2.5)),
+        "fig5a.no_favoritism_rho_high": float(np.percentile(null_rhos, 97.5)),
+        "fig5b.top_accuracy_threshold": defined["sample_accuracy"].quantile(1 - TOP_SHARE),
+        "fig5b.median_abs_favi_top_accuracy": absolute[top].median(),
+        "fig5b.median_abs_favi_other_accuracy": absolute[~top].median(),
+        "section6.rho_abs_favi_agreement_pairs": stats.spearmanr(absolute, agrees.astype(float)).statistic,
+        "section6.rho_sample_accuracy_agreement_pairs": stats.spearmanr(defined["sample_accuracy"],
+                                                                        agrees.astype(float)).statistic,
+        "section6.rho_mean_abs_favi_system_accuracy_metrics": stats.spearmanr(fig4["mean_abs_favi"],
+                                                                              fig4["system_accuracy"]).statistic,
+        "section6.rho_sample_accuracy_system_accuracy_metrics": stats.spearmanr(fig4["sample_accuracy"],
+                                                                                fig4["system_accuracy"]).statistic,
+    }
+    section2 = published.item("favi", "section2")
+    cases = {row["metric"]: row for row in published.item("favi", "appendix_d")["rows"]}
+    for key, share in (("fig1_agreement", section2["graph_agreement_comet22"] / 100),
+                       ("appD_chatgpt_system", cases["ChatGPT"]["system"]),
+                       ("appD_bleu_system", cases["BLEU"]["system"])):
+        values[f"pairs36.{key}"] = round(share * PAIRS_OF_NINE) / PAIRS_OF_NINE
+    rouge = ties[(ties["dataset"] == "summeval") & (ties["aspect"] == summeval_aspect) & (ties["rater"] == "ROUGE_L")]
+    if len(rouge):
+        values["appD.implied_human_tie_share_rouge"] = implied_human_tie_share(cases["ROUGE"]["sample"], rouge.iloc[0])
+    values["c21.first_position_share"], values["c21.first_position_pvalue"] = first_position(h2h)
+    return pd.DataFrame({"key": list(values), "value": [float(v) for v in values.values()]})
+
+
+def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFrame,
+                 layers: pd.DataFrame) -> pd.DataFrame:
+    """The boolean checks behind the registry's qualitative records, as a tidy ``key, holds`` table."""
+    v = values.set_index("key")["value"]
+    d = domains.set_index("domain")
+    checks = {"fig4.every_setting_above_null": bool((fig4["mean_abs_favi"] > fig4["null_mean_abs_favi"]).all())}
+    if {"machine translation", "summarization"} <= set(d.index):
+        mt, summ = d.loc["machine translation"], d.loc["summarization"]
+        checks["fig4.mt_median_below_summarization"] = bool(mt["median_mean_abs_favi"] < summ["median_mean_abs_favi"])
+        checks["fig4.summarization_sd_above_mt"] = bool(summ["median_sd_abs_favi"] > mt["median_sd_abs_favi"])
+        checks["fig4.mt_excess_below_summarization"] = bool(mt["median_excess"] < summ["median_excess"])
+    checks["fig5a.larger_when_signs_differ"] = bool(v["fig5a.median_abs_favi_signs_differ"]
+                                                    > v["fig5a.median_abs_favi_signs_agree"])
+    checks["fig5b.smaller_at_top_accuracy"] = bool(v["fig5b.median_abs_favi_top_accuracy"]
+                                                   < v["fig5b.median_abs_favi_other_accuracy"])
+    checks["section6.favi_beats_accuracy_pairs"] = bool(abs(v["section6.rho_abs_favi_agreement_pairs"])
+                                                        > abs(v["section6.rho_sample_accuracy_agreement_pairs"]))
+    checks["section6.favi_beats_accuracy_metrics"] = bool(
+        abs(v["section6.rho_mean_abs_favi_system_accuracy_metrics"])
+        > abs(v["section6.rho_sample_accuracy_system_accuracy_metrics"]))
+    human = layers[(layers["dataset"] == "wmt22-ende") & (layers["graph"] == "human")]
+    if len(human):
+        widest = human[human["rater"] == human.groupby("rater")["system"].size().idxmax()]
+        top = set(widest.loc[widest["layer"] == 0, "system"])
+        checks["fig1.refB_and_onlineW_top_of_mqm_graph"] = {"refB", "Online-W"} <= top
+    return pd.DataFrame({"key": list(checks), "holds": list(checks.values())})
