@@ -15,7 +15,7 @@ Chapters, their notebooks and the paper items they rebuild:
   Figs. 4-6, App. C, D, F, H
 * :mod:`.wmt_stability` (``03_wmt_stability``; packages, replication, experiments, published, figures, text,
   views): Knowles 2021, §3 / App. A, §5, Tables 1-3, Figs. 1-5
-* :mod:`.favoritism` (``04_favoritism``; experiments, published, figures): Favi-Score, Figs. 1-6 and 8-13,
+* :mod:`.favoritism` (``04_favoritism``; experiments, published, figures, checks, text): Favi-Score, Figs. 1-6 and 8-13,
   Table 1, Lemmas 1-2, App. C-D
 * :mod:`.global_vs_pairwise` (``05_global_vs_pairwise``; ceval, stability, classification, llmfao, published,
   shared, figures, text): Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random
