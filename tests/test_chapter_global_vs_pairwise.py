@@ -1,4 +1,5 @@
-"""Chapter 05 (analysis.chapters.global_vs_pairwise): CEval and synthetic pieces, SST-5 classification, LLMFAO."""
+"""Chapter 05 (analysis.chapters.global_vs_pairwise): CEval and synthetic pieces, SST-5 classification, LLMFAO, the
+values the claims registry reads and the sentences computed from the tables (each branch on both sides)."""
 
 import math
 
@@ -7,9 +8,13 @@ import pandas as pd
 import pytest
 
 from analysis.chapters import global_vs_pairwise as gvp
+from analysis.chapters.global_vs_pairwise import claim_values as cv
 from analysis.chapters.global_vs_pairwise import classification as cls
 from analysis.chapters.global_vs_pairwise import llmfao as llm
+from analysis.chapters.global_vs_pairwise import text as tx
+from analysis.chapters.global_vs_pairwise import text_classification as tc
 from analysis.data import published, tables
+from analysis.sweeps import lowest_ap
 from tests.helpers import needs_mirror
 
 # --- the chapter's CEval and synthetic pieces -------------------------------------------------------------------------
@@ -218,3 +223,285 @@ def test_published_frame_reads_table_items_and_rejects_others():
     assert list(c1.columns) == ["model", "ed", "wer", "chrf", "bt"] and c1.loc[0, "ed"] == 162.041
     with pytest.raises(ValueError, match="not a table"):
         published.frame("gvp", "table6")
+
+
+# --- the values the claims registry reads (claim_values) ---------------------------------------------------------------
+
+def test_tidy_puts_numbers_and_booleans_in_their_columns(tmp_path):
+    table = cv.tidy({"a": 0.5, "b": True, "c": np.bool_(False), "d": 3})
+    assert table["value"].tolist()[0] == 0.5 and np.isnan(table["value"][1]) and table["value"][3] == 3.0
+    assert table["holds"].tolist() == [None, True, False, None]
+    table.to_csv(tmp_path / "v.csv", index=False)  # read back as the claims module reads it
+    back = pd.read_csv(tmp_path / "v.csv").set_index("key")
+    assert back.loc["b", "holds"] is True and back.loc["c", "holds"] is False and back.loc["a", "value"] == 0.5
+
+
+def test_correlation_values_are_the_upper_triangle_in_column_order():
+    m = pd.DataFrame([[1, 0.2, 0.3], [0.2, 1, 0.4], [0.3, 0.4, 1]], index=list("xyz"), columns=list("xyz"))
+    assert cv.correlation_values(m, "t") == {"t x-y": 0.2, "t x-z": 0.3, "t y-z": 0.4}
+
+
+def test_paper_consistency_recomputes_the_papers_own_tables():
+    t = cv.paper_consistency().set_index(["item", "pair", "source"])
+    # Table 7's printed BT row is C.2's six originals, not C.1 (C.1 by hand: BT and ED orders two swaps apart)
+    for pair, printed in (("ed-bt", -0.94), ("wer-bt", -0.89), ("chrf-bt", 0.89)):
+        assert t.loc[("table7", pair, "Appendix C.2 (six originals)"), "recomputed"] == pytest.approx(printed, abs=0.005)
+        assert t.loc[("table7", pair, "Appendix C.1"), "printed"] == printed
+    assert t.loc[("table7", "ed-bt", "Appendix C.1"), "recomputed"] == pytest.approx(-(1 - 6 * 4 / (6 * 35)))
+    # Table 3's accuracy-F1 from B.1: one swap (SVM and fastText) among eight models
+    assert t.loc[("table3", "acc-f1", "Appendix B.1"), "recomputed"] == pytest.approx(1 - 6 * 2 / (8 * 63))
+    assert t.loc[("sec5-svm", "svm-bt-rank", "Appendix B.1"), "recomputed"] == 5
+    assert t.loc[("sec5-svm", "svm-bt-rank", "Appendix B.2"), "recomputed"] == 1
+    table2 = t.xs("table2", level="item")
+    assert ((table2["printed"] - table2["recomputed"]).abs() <= 0.005).all() and len(table2) == 6
+
+
+def test_table1_counts_pairs_of_outputs():
+    q = pd.DataFrame(np.zeros((10, 4)))
+    assert cv.table1({"x": q}).iloc[0].tolist() == ["x", 10, 4, 60]
+
+
+def _curve(means):
+    return pd.DataFrame({"comparisons": [100, 200, 300], "changes_mean": means, "changes_p95": means,
+                         "changed_share": [0.5, 0.2, 0.0]})
+
+
+def test_fig1_fig2_and_tie_values():
+    sweep = pd.DataFrame({"tie_probability": [0.0, 0.5, 0.9, 1.0], "spearman_mean": [0.9, 0.85, 0.7, np.nan]})
+    assert cv.fig1_values(sweep) == {"fig1 tie probability at 0.8": 0.5}
+    assert np.isnan(cv.fig1_values(sweep.assign(spearman_mean=0.1))["fig1 tie probability at 0.8"])
+    curves = {"A": (_curve([1.0, 0.3, 0.0]), 190), "B": (_curve([2.0, 0.5, 0.1]), 260)}
+    assert cv.stability_values(curves, ("a", "b")) == {"fig2 a misplaced at marker": 0.3,
+                                                       "fig2 b misplaced at marker": 0.1}
+    rising = cv.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
+                                 "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
+    assert rising["ties misplaced at marker rises with ties"] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
+    flat = cv.tie_cost_values({"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
+    assert flat["ties misplaced at marker rises with ties"] is False
+    llm_sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 1.0], "spearman_mean": [1.0, 0.8, np.nan]})
+    assert cv.llmfao_values(llm_sweep) == {"llmfao tie share at 0.8": 0.7}
+
+
+def _detection(pairwise, global_):
+    n = len(pairwise)
+    return pd.DataFrame({"matches": [16] * n, "difference": np.linspace(0, 0.1, n), "pairwise": pairwise,
+                         "global": global_, "factor": 1 - np.linspace(0, 0.1, n)})
+
+
+def test_detection_values_and_text_branch_on_the_gap():
+    up = _detection([0.5, 0.6, 0.7], [0.5, 0.7, 0.8])
+    values = cv.detection_values(up)
+    assert values["fig3 rises with difference 16"] is True and values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
+    assert "more often than the count of wins at every number" in tx.detection_text(up)
+    down = _detection([0.7, 0.6, 0.5], [0.6, 0.5, 0.4])
+    assert cv.detection_values(down)["fig3 rises with difference 16"] is False
+    assert "the count of wins finds the better model at least as often" in tx.detection_text(down)
+    both = pd.concat([up, down.assign(matches=129)])
+    assert "with 16 matches only" in tx.detection_text(both)
+
+
+def test_binary_global_scores_equal_sklearn():
+    from sklearn.metrics import f1_score, roc_auc_score
+
+    from analysis.chapters.global_vs_pairwise.stability import binary_global_scores
+
+    rng = np.random.default_rng(3)
+    gold, pred = rng.integers(0, 2, 200), rng.integers(0, 2, (200, 3))
+    acc, auc, f1 = binary_global_scores(gold, pred)
+    for k in range(3):
+        assert acc[k] == pytest.approx((pred[:, k] == gold).mean())
+        assert auc[k] == pytest.approx(roc_auc_score(gold, pred[:, k]))
+        assert f1[k] == pytest.approx(f1_score(gold, pred[:, k]))
+
+
+def test_random_binary_values_and_text():
+    table = gvp.random_binary_models(rng=0, n_repeats=40)
+    values = cv.random_binary_values(table)
+    assert abs(values["random mean accuracy"] - 0.5) < 0.02 and 0 <= values["random global scores agree"] <= 1
+    assert values["random mean auc"] == pytest.approx(values["random mean accuracy"], abs=0.01)
+    text = tx.random_binary_text(table)
+    assert "as accuracy does in every repetition" in text
+    fake = table.assign(spearman_sampled=-0.5)
+    assert "on average BT disagrees with accuracy" in tx.random_binary_text(fake)
+    fake = table.assign(spearman_sampled=1.0, spearman_full=[1.0] * 39 + [0.5])
+    text = tx.random_binary_text(fake)
+    assert "does not occur here" in text and "in 98% of the 40 repetitions" in text
+
+
+def test_copy_displacement_and_ceval_values():
+    scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
+                           "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 75.0], "bt": [0.4, 0.2, 0.3, 0.1]})
+    moved = gvp.copy_displacement(scores)
+    assert moved["ed"] == 2 and moved["wer"] == 2 and moved["chrf"] == 1 and moved["bt"] == 1
+    c1 = gvp.published_c1().assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
+    values = cv.ceval_values(c1.assign(bt_low=[0.5] + [0.0] * 5), scores)
+    assert values["c1 paper bt inside ours Crowd"] is False and values["c1 paper bt inside ours MICE"] is True
+    assert values["c2 bt keeps copies nearer than ed and wer"] is True
+    assert cv.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))["c2 bt keeps copies nearer than ed and wer"] is False
+
+
+def _stand_in():
+    """A toy A.1 / Table 2 / A.2 / A.3 for three models, the last with 0/1 decision values."""
+    a1 = pd.DataFrame({"acc": [0.9, 0.8, 0.6], "auc": [0.95, 0.85, 0.6], "bt": [0.3, 0.2, 0.5],
+                       "f1": [0.9, 0.8, 0.6], "bt_bin": [0.5, 0.3, 0.2], "sharpness": [0.3, 0.2, 0.5]},
+                      index=["A", "B", "Decision Tree"])
+    table2 = a1[["acc", "auc", "bt", "f1", "bt_bin"]].corr(method="spearman")
+    rows = {m: a1.loc[m, ["acc", "auc", "f1"]].tolist() + [0.2] for m in a1.index}
+    a2 = pd.DataFrame({**rows, **{f"Binarized {m}": r for m, r in rows.items()}}, index=["acc", "auc", "f1", "mae"]).T
+    a2["bt"] = 0.1
+    a3 = pd.DataFrame({**rows, **{f"Penalized {m}": r for m, r in rows.items()}}, index=["acc", "auc", "f1", "mae"]).T
+    return a1, table2, a2, a3
+
+
+def test_binary_values_and_a1_text_follow_the_tables():
+    a1, table2, a2, a3 = _stand_in()
+    v = cv.binary_values(a1, table2, a2, a3, 0.7)
+    assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
+    assert v["bt follows sharpness over accuracy"] is True and v["table2 global agree and bt apart"] is True
+    assert v["a2 binarised copies keep f1"] is True and v["a3 penalised zero-one unchanged"] is True
+    text = tc.binary_a1_text(a1, table2, 0.01, 0.7)
+    assert "3 of 3 by accuracy" in text and "1 of 3 by BT" in text and "tree climbs 2 places, XGBoost climbs 8" in text
+    assert "more closely than how often they are right" in text and "stands apart" in text
+    assert "no closer than BT" not in text
+    # a tree that stays last, BT that follows accuracy, BTbin no closer
+    a1b = a1.assign(bt=[0.5, 0.3, 0.2], sharpness=[0.3, 0.5, 0.4], bt_bin=[0.2, 0.3, 0.5])
+    t2b = a1b[["acc", "auc", "bt", "f1", "bt_bin"]].corr(method="spearman")
+    text = tc.binary_a1_text(a1b, t2b, 0.01, 0.7)
+    assert "tree keeps its place" in text and "how often a model is right more closely" in text
+    assert "as high as some global pair" in text and "no closer than BT" in text
+    v = cv.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
+                         a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
+    assert v["a2 binarised copies keep f1"] is False and v["a3 penalised zero-one unchanged"] is False
+
+
+def _ap_table(values):
+    rows = [{"experiment": e, "measure": m, "ap": a, "ap_low": a, "ap_high": a} for (e, m), a in values.items()]
+    return pd.DataFrame(rows)
+
+
+def test_table4_text_branches_on_the_tables():
+    a1, _, a2, a3 = _stand_in()
+    a2 = a2.assign(mae=[0.3, 0.3, 0.4, 0.1, 0.2, 0.4])
+    low = lowest_ap(3, 6)
+    t4 = _ap_table({("binary", "mae"): low, ("binary", "bt"): 1.0, ("binary", "auc"): 0.8, ("binary", "f1"): 0.5,
+                    ("penalized", "mae"): 0.7, ("penalized", "bt"): 0.7, ("penalized", "auc"): 1.0,
+                    ("penalized", "f1"): 0.5})
+    text = tc.table4_text(t4, a2, a3)
+    assert f"every copy above every original (AP {low:.2f}, the lowest possible)" in text
+    assert "below its original's MAE for 2 of 3 models" in text and "every model here gets more than half right" in text
+    assert "BT every original above every copy (AP 1; 1.000–1.000 over sampled match sets)" in text
+    assert "equals the tree" in text
+    a2w = a2.assign(acc=[0.9, 0.8, 0.4, 0.9, 0.8, 0.4])
+    a3w = a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5])
+    text = tc.table4_text(t4, a2w, a3w)
+    assert "the weakest model here gets 40% right" in text and "differs from the tree" in text
+
+
+def test_ap_phrase_and_join():
+    assert tx.ap_phrase(1.0, 2, 4) == "every original above every copy (AP 1)"
+    assert "the lowest possible" in tx.ap_phrase(lowest_ap(2, 4), 2, 4)
+    assert tx.ap_phrase(0.7, 2, 4, "x") == "originals and copies interleaved (AP 0.70; x)"
+    assert tx.join(["a"]) == "a" and tx.join(["a", "b", "c"]) == "a, b and c" and tx.join([]) == ""
+
+
+def test_c1_and_table7_text_read_the_papers_appendices():
+    c1 = gvp.published_c1()
+    texts = pd.DataFrame({m: ["x"] * 3 for m in c1["model"]})
+    assert "for Crowd, MICE, Llama 2, LLaMA, GDBA and Crest." in tx.c1_text(c1, texts)
+    off = c1.assign(ed=c1["ed"] + np.where(c1["model"] == "LLaMA", 0.01, 0))
+    text = tx.c1_text(off, texts.assign(LLaMA=["", "", "x"]))
+    assert "LLaMA by up to 0.0100 (2 reviews without a generation" in text and "for Crowd, MICE, Llama 2, GDBA" in text
+    ours = gvp.spearman_table(c1, ["ed", "wer", "chrf", "bt"])
+    consistency = cv.paper_consistency()
+    text = tx.table7_text(ours, consistency)
+    assert "agree to the printed two decimals" in text and "does not follow from its Appendix C.1" in text
+    assert "equals, to the printed decimals, the correlations of Appendix C.2" in text
+    follows = consistency.assign(recomputed=consistency["printed"])
+    assert tx.table7_text(ours + 0.1, follows).endswith("follows from its Appendix C.1.")
+    assert "differ by up to 0.10" in tx.table7_text(ours + 0.1, follows)
+    neither = consistency.assign(recomputed=consistency["printed"] + 0.2)
+    assert "nor from C.2's six original rows (off by up to 0.20)" in tx.table7_text(ours, neither)
+
+
+def test_table6_text_branches_on_the_orientation_and_the_copies():
+    scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
+                           "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 75.0], "bt": [0.4, 0.2, 0.3, 0.1]})
+    t6 = pd.DataFrame({"ap": [1.0, 1.0, 0.8, 1.0], "ap_higher_is_better": [0.4, 0.4, 0.8, 1.0]},
+                      index=pd.Index(["ed", "wer", "chrf", "bt"], name="measure"))
+    text = tx.table6_text(t6, scores)
+    assert "consistent with an orientation slip" in text and "raise a model's mean ED by 4 characters" in text
+    assert "chrF and BT put every original above its own penalised copy; chrF still interleaves" in text
+    swapped = t6.assign(ap=[0.4, 0.4, 1.0, 1.0], ap_higher_is_better=[1.0, 1.0, 1.0, 1.0])
+    text = tx.table6_text(swapped, scores)
+    assert "nearer the distance reading" in text and "and above every other copy (AP 1)" in text
+    assert "Neither chrF nor BT" in tx.table6_text(t6, scores.assign(chrf=[80.0, 70.0, 85.0, 75.0],
+                                                                    bt=[0.1, 0.2, 0.3, 0.4]))
+
+
+def test_tie_sweep_and_tie_cost_texts_branch():
+    sweep = pd.DataFrame({"tie_probability": [0.0, 0.5, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
+                          "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 1.0, np.nan]})
+    text = tx.tie_sweep_text(sweep)
+    assert "disagree on the order" in text and "up to a tie probability of 0.50" in text and "At p = 1" in text
+    text = tx.tie_sweep_text(sweep.assign(spearman_mean=[1.0, 0.5, np.nan]))
+    assert "agree in every trial" in text and "up to a tie probability of 0.00" in text
+    assert "below 0.8 at every tie probability" in tx.tie_sweep_text(sweep.assign(spearman_mean=[0.5, 0.4, 0.3]))
+    assert "gives BT a ranking" in tx.tie_sweep_text(sweep.assign(spearman_mean=np.nan))
+    curves = {"no added ties": (_curve([1.0, 0.3, 0.0]), 200), "50% added ties": (_curve([1.0, 0.6, 0.1]), 200)}
+    assert "rises with every step up" in tx.tie_cost_text(curves)
+    curves["50% added ties"] = (_curve([1.0, 0.2, 0.1]), 200)
+    assert "does not rise" in tx.tie_cost_text(curves)
+    text = tx.stability_text({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 190)})
+    assert "A: at 12·m·ln m = 190" in text and "from 200 comparisons per pair on" in text and "still 0.30 at 300" in text
+
+
+def test_llmfao_text_states_the_disjoint_halves_beside_the_tie_sweep():
+    rule = {"judgments": 1000, "models": 5, "tie_share": 0.4, "pairs": 10, "pairs_compared": 8, "median_per_pair": 5.0,
+            "max_per_pair": 60, "required_per_pair": 96, "required_total": 960, "pairs_with_enough": 0}
+    sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 0.94], "spearman_mean": [1.0, 0.9, 0.85]})
+    ranks = pd.DataFrame({"rank_low": [1.0, 1.0], "rank_high": [3.0, 5.0]})
+    curve = pd.DataFrame({"share": [0.1, 0.2, 0.5], "judgments": [100, 200, 500], "spearman_mean": [0.6, 0.75, 0.9],
+                          "spearman_low": [0.4, 0.6, 0.8], "rank_displacement": [2.0, 1.5, 1.0]})
+    text = tx.llmfao_text(rule, sweep, ranks, np.array([0.9, 0.95]), curve)
+    assert "always falls back" in text and "until 94% of the judgments are ties" in text
+    assert "subsets of 10% of the judgments each" in text and "correlate 0.60 on average: below 0.8" in text
+    text = tx.llmfao_text({**rule, "pairs_with_enough": 2}, sweep.assign(spearman_mean=[1.0, 0.9, 0.5]), ranks,
+                          np.array([0.9]), curve)
+    assert "for the others" in text and "until 70% of the judgments" in text and "also at least 0.8" in text
+    assert "below 0.8 at every share" in tx.llmfao_text(rule, sweep.assign(spearman_mean=0.5), ranks, np.array([0.9]),
+                                                        curve)
+
+
+def _b1(item="appendix_b1"):
+    """A B.1 (or B.2) table as the chapter builds it, three models "trained here" with the paper's own values."""
+    b1 = published.frame("gvp", item).set_index("model").add_prefix("paper_")
+    here = b1.loc[["TextBlob", "SVM", "fastText"]].rename(columns=lambda c: c.replace("paper_", ""))
+    return here.join(b1, how="outer").loc[list(b1.index)]
+
+
+def test_sst5_texts_branch_on_the_tables():
+    b1 = _b1()
+    text = tc.sst5_text(b1, 0.03, 0.6)
+    assert "third decimal for TextBlob, SVM and fastText" in text and "They differ" not in text
+    assert "the SVM is 1 of 3 here, 5 of 8 in the paper's B.1" in text
+    text = tc.sst5_text(b1.assign(acc=b1["acc"] + 0.01), 0.03, 0.6)
+    assert "for no model" in text and "fastText by up to 0.010 (training is stochastic" in text
+    consistency = cv.paper_consistency()
+    assert "does not follow from its own Appendix B.1, which gives 0.98" in tc.table3_text(5, consistency)
+    assert "moves Spearman's ρ by 0.10" in tc.table3_text(5, consistency)
+    fixed = consistency.assign(recomputed=consistency["printed"])
+    assert "(0.83) follows from" in tc.table3_text(8, fixed)
+
+
+def test_sst5_binarised_text_branches_on_accuracy():
+    b1 = _b1()
+    b2 = _b1("appendix_b2")
+    b2["acc"] = b1["acc"].where(b1.index != "SVM", 0.3)
+    copies = pd.DataFrame({"acc": [0.3, 0.4, 0.45]}, index=["TextBlob", "SVM", "fastText"])
+    t5 = _ap_table({("binary", "acc"): 0.6, ("binary", "f1"): 0.6, ("binary", "bt"): 1.0, ("binary", "mae"): 0.5,
+                    ("penalized", "bt"): 1.0, ("penalized", "mae"): 0.8})
+    text = tc.sst5_binarised_text(b2, b1, copies, t5)
+    assert "differs from the predicted one for SVM" in text and "the paper's B.2 puts SVM on top" in text
+    assert "below its B.1 accuracy for 8 of its 8 models" in text and "fewer than half of the sentences" in text
+    text = tc.sst5_binarised_text(b2.assign(acc=b1["acc"]), b1, copies.assign(acc=0.7), t5)
+    assert "for no model" in text and "the best model here is right on 70%" in text

@@ -8,10 +8,13 @@ parameters, and its machinery split by dataset and by job —
   Tables 2 and 4);
 * :mod:`.llmfao`: Figs. 1-2's questions on llmfao's real judgments, beyond the paper;
 * :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
-* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.text`: the sentences for the page.
+* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.text` and :mod:`.text_classification`: the
+  sentences for the page, computed from the tables;
+* :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
+  its own appendices (``gvp_paper_consistency.csv``) and Table 1.
 
-The notebook reads the CEval, sampling, figure and text names from here (``ch.*``), the classification and llmfao
-ones from their modules (``cls.*``, ``llm.*``).
+The notebook reads the CEval, sampling, figure and text names from here (``ch.*``), the classification, llmfao and
+claims-value ones from their modules (``cls.*``, ``llm.*``, ``cv.*``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .ceval import (
     FIG1_MODELS,
     GLOBAL,
     ceval_outputs,
+    copy_displacement,
     global_scores,
     penalise,
     penalised_ap,
@@ -30,7 +34,7 @@ from .ceval import (
     text_quality,
 )
 from .figures import FLOWCHART, FLOWCHART_END, plot_detection, plot_flowchart, plot_stability, plot_tie_sweep
-from .published import appendix_c1, published_c1, published_matrix
+from .published import appendix_c1, published_c1, published_c2_originals, published_matrix
 from .shared import spearman_table
 from .stability import (
     FIG3_SIZES,
@@ -44,11 +48,12 @@ from .stability import (
     tie_sweep,
 )
 from .text import (
+    c1_text,
     detection_text,
     random_binary_text,
-    recommendations_text,
     stability_text,
     table6_text,
+    table7_text,
     tie_cost_text,
     tie_sweep_text,
 )
@@ -72,10 +77,10 @@ PARAMETERS = {
 __all__ = [
     "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
     "PARAMETERS",
-    "appendix_c1", "ceval_outputs", "detection_curve", "detection_text", "difference_grid",
+    "appendix_c1", "c1_text", "ceval_outputs", "copy_displacement", "detection_curve", "detection_text", "difference_grid",
     "global_scores", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
-    "plot_stability", "plot_tie_sweep", "published_c1", "published_matrix", "random_binary_models",
-    "random_binary_summary", "random_binary_text", "recommendations_text",
-    "spearman_table", "stability_panels", "stability_text", "table6_text", "text_quality",
+    "plot_stability", "plot_tie_sweep", "published_c1", "published_c2_originals", "published_matrix",
+    "random_binary_models", "random_binary_summary", "random_binary_text",
+    "spearman_table", "stability_panels", "stability_text", "table6_text", "table7_text", "text_quality",
     "tie_cost_text", "tie_grid", "tie_stability", "tie_sweep", "tie_sweep_text",
 ]

@@ -74,3 +74,16 @@ def penalty_rise(scores: pd.DataFrame) -> float:
     ed = scores.set_index("model")["ed"]
     originals = [m for m in ed.index if not m.startswith("Penalized ")]
     return float(np.mean([ed[f"Penalized {m}"] - ed[m] for m in originals]))
+
+
+def copy_displacement(scores: pd.DataFrame, lower_is_better=("ed", "wer")) -> pd.Series:
+    """Sec. 6, "rare but significant errors": per measure (ED, WER, chrF, BT), the mean number of places between
+    each original and its penalised copy when the twelve rows of Appendix C.2 are ranked by the measure (best
+    first, ties sharing the best place); 1 when every copy sits right below its original."""
+    table = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
+    originals = [m for m in table.index if not m.startswith("Penalized ")]
+    out = {}
+    for c in table.columns:
+        place = table[c].rank(ascending=c in lower_is_better, method="min")
+        out[c] = float(np.mean([place[f"Penalized {m}"] - place[m] for m in originals]))
+    return pd.Series(out, name="displacement")

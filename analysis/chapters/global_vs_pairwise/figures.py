@@ -108,7 +108,7 @@ def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame):
                       label="95% of trials")
     left.plot(sweep["tie_share"], sweep["spearman_mean"], label="mean")
     left.axhline(0.8, color="grey", linestyle=":", label="0.8")
-    left.set_xlabel("share of ties (the data's own 39%, plus synthetic)")
+    left.set_xlabel(f"share of ties (the data's own {sweep['tie_share'].min():.0%}, plus synthetic)")
     left.set_ylabel("Spearman with BT on all judgments")
     left.set_title("Fig. 1 on llmfao: adding ties", fontsize=10)
     left.legend(fontsize=8, loc="lower left")

@@ -11,6 +11,13 @@ def published_c1() -> pd.DataFrame:
     return published.frame("gvp", "appendix_c1")
 
 
+def published_c2_originals() -> pd.DataFrame:
+    """Appendix C.2's first six rows: the original models in the penalised experiment (Table 7's BT row follows
+    from these, not from C.1)."""
+    c2 = published.frame("gvp", "appendix_c2")
+    return c2[~c2["model"].str.startswith("Penalized ")].reset_index(drop=True)
+
+
 def published_matrix(name: str) -> pd.DataFrame:
     """A correlation table as the paper prints it (``table2``, ``table3``, ``table7``)."""
     item = published.item("gvp", name)

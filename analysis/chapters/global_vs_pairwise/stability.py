@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from ... import aggregate, sweeps
 from ...agreement import spearman_rows, spearman_summary
@@ -64,7 +65,8 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
     """Sec. 5's simulation, repeated: ``n_models`` models output uniform random labels for ``n_instances`` random
     binary gold labels. Per repetition: the models' accuracy, BT from every instance's matches (a model wins when it
     is right and the other wrong; both right or both wrong is a tie) and BT from one sample of 12·m·ln m matches per
-    pair, and the Spearman correlations of the two BTs with accuracy."""
+    pair, and the Spearman correlations of the two BTs with accuracy; the mean accuracy, ROC AUC and F1 of the
+    models (:func:`binary_global_scores`) and whether the three global scores order the models alike."""
     gen = np.random.default_rng(rng)
     rows = []
     for r in range(n_repeats):
@@ -72,15 +74,32 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
         predictions = gen.integers(0, 2, (n_instances, n_models))
         correct = pd.DataFrame((predictions == gold[:, None]).astype(float),
                                columns=[f"model {k + 1}" for k in range(n_models)])
-        accuracy = correct.mean().to_numpy()
+        accuracy, auc, f1 = binary_global_scores(gold, predictions)
         m = sweeps.matches(correct)
         full = aggregate.bradley_terry(correct).to_numpy()
         sampled = sweeps.bradley_terry_trials(m, gen, 1)[0]
+        ranks = [rankdata(s) for s in (accuracy, auc, f1)]
         rows.append({"repeat": r, "accuracy_spread": float(accuracy.max() - accuracy.min()),
+                     "accuracy_mean": float(accuracy.mean()), "auc_mean": float(auc.mean()),
+                     "f1_mean": float(f1.mean()),
+                     "global_agree": bool(all(np.array_equal(ranks[0], x) for x in ranks[1:])),
                      "tie_share": m.tie_share(),
                      "spearman_full": float(spearman_rows(full[None], accuracy)[0]),
                      "spearman_sampled": float(spearman_rows(sampled[None], accuracy)[0])})
     return pd.DataFrame(rows)
+
+
+def binary_global_scores(gold: np.ndarray, predictions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Accuracy, ROC AUC and positive-class F1 of each column of 0/1 ``predictions`` against 0/1 ``gold`` (for 0/1
+    scores ROC AUC is the mean of the true positive and true negative rates)."""
+    gold = np.asarray(gold)[:, None].astype(bool)
+    pred = np.asarray(predictions).astype(bool)
+    tp, tn = (pred & gold).sum(axis=0), (~pred & ~gold).sum(axis=0)
+    fp, fn = (pred & ~gold).sum(axis=0), (~pred & gold).sum(axis=0)
+    accuracy = (tp + tn) / len(gold)
+    auc = (tp / (tp + fn) + tn / (tn + fp)) / 2
+    f1 = np.divide(2 * tp, 2 * tp + fp + fn, out=np.zeros(len(tp)), where=(2 * tp + fp + fn) > 0)
+    return accuracy, auc, f1
 
 
 def random_binary_summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,187 @@
+"""Chapter ``05_global_vs_pairwise``: the values the claims registry (``data/published/claims/gvp.toml``) reads
+where no other saved table holds them machine-readably — Levtsov & Ustalov (2025), every section.
+
+* :func:`tidy` turns a ``{key: value}`` dict into the saved ``gvp_claim_values.csv`` (numbers in ``value``,
+  booleans in ``holds``); the other functions return such dicts, one per paper item.
+* :func:`paper_consistency` recomputes printed numbers of the paper from its own appendices (the ``consistent``
+  rule: Tables 2, 3 and 7 against Appendices A.1, B.1, C.1 and C.2).
+* :func:`table1` is Table 1 (§4) for the data at hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from ...data import published
+from .ceval import copy_displacement
+from .published import published_c2_originals
+
+
+def tidy(values: dict) -> pd.DataFrame:
+    """One row per key: numbers in ``value``, booleans in ``holds`` (the other column empty)."""
+    rows = []
+    for key, v in values.items():
+        if isinstance(v, (bool, np.bool_)):
+            rows.append({"key": key, "value": np.nan, "holds": bool(v)})
+        else:
+            rows.append({"key": key, "value": float(v), "holds": None})
+    return pd.DataFrame(rows, columns=["key", "value", "holds"])
+
+
+def correlation_values(matrix: pd.DataFrame, item: str) -> dict:
+    """The upper triangle of a correlation table (Tables 2, 3, 7) as ``{"<item> <a>-<b>": value}``, in column
+    order."""
+    cols = list(matrix.columns)
+    return {f"{item} {a}-{b}": float(matrix.loc[a, b]) for i, a in enumerate(cols) for b in cols[i + 1:]}
+
+
+def _rank(values: pd.Series, model: str) -> int:
+    """1-based rank of ``model`` by ``values``, highest first (ties share the best place)."""
+    return int(values.rank(ascending=False, method="min")[model])
+
+
+# -- the paper against its own appendices -----------------------------------------------------------------------------
+
+
+def paper_consistency() -> pd.DataFrame:
+    """Printed correlations recomputed from the paper's own appendices: Table 7's BT row from C.1 and from C.2's six
+    original rows, Table 3's accuracy-F1 from B.1 (neither column has ties there), Table 2's six pairs without a tie
+    in A.1 (its accuracy column has one, whose ranking the paper does not say), and the BT place of the SVM in B.1
+    and B.2 (§5 says it "rose to the top"). Columns: item, pair, printed, recomputed, source."""
+    def spearman(frame, a, b):
+        return float(spearmanr(frame[a], frame[b]).statistic)
+
+    t7, t3, t2 = (published.item("gvp", n) for n in ("table7", "table3", "table2"))
+    c1, c2 = published.frame("gvp", "appendix_c1"), published_c2_originals()
+    b1, b2 = published.frame("gvp", "appendix_b1"), published.frame("gvp", "appendix_b2")
+    a1 = published.frame("gvp", "appendix_a1")
+    rows = []
+    for source, frame in (("Appendix C.1", c1), ("Appendix C.2 (six originals)", c2)):
+        for k, m in enumerate(("ed", "wer", "chrf")):
+            rows.append({"item": "table7", "pair": f"{m}-bt", "printed": t7["matrix"][k][3],
+                         "recomputed": spearman(frame, m, "bt"), "source": source})
+    rows.append({"item": "table3", "pair": "acc-f1", "printed": t3["matrix"][0][2],
+                 "recomputed": spearman(b1, "acc", "f1"), "source": "Appendix B.1"})
+    cols = t2["columns"]
+    for a, b in (("auc", "bt"), ("auc", "f1"), ("auc", "bt_bin"), ("bt", "f1"), ("bt", "bt_bin"), ("f1", "bt_bin")):
+        rows.append({"item": "table2", "pair": f"{a}-{b}", "printed": t2["matrix"][cols.index(a)][cols.index(b)],
+                     "recomputed": spearman(a1, a, b), "source": "Appendix A.1"})
+    for source, frame in (("Appendix B.1", b1), ("Appendix B.2", b2)):
+        rows.append({"item": "sec5-svm", "pair": "svm-bt-rank", "printed": 1,
+                     "recomputed": _rank(frame.set_index("model")["bt"], "SVM"), "source": source})
+    return pd.DataFrame(rows)
+
+
+# -- Table 1 ----------------------------------------------------------------------------------------------------------
+
+
+def table1(datasets: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Table 1 for the data at hand: per dataset (name -> instances x models frame) the examples, the methods and
+    the pairs of outputs compared (examples times m choose 2)."""
+    rows = [{"dataset": name, "examples": len(q), "methods": q.shape[1], "pairs": len(q) * math.comb(q.shape[1], 2)}
+            for name, q in datasets.items()]
+    return pd.DataFrame(rows)
+
+
+# -- values per paper item --------------------------------------------------------------------------------------------
+
+
+def fig1_values(sweep: pd.DataFrame, level: float = 0.8) -> dict:
+    """Fig. 1: the largest tie probability whose mean correlation is still at least ``level`` (NaN if none)."""
+    above = sweep[sweep["spearman_mean"] >= level]["tie_probability"]
+    return {"fig1 tie probability at 0.8": float(above.max()) if len(above) else np.nan}
+
+
+def llmfao_values(sweep: pd.DataFrame, level: float = 0.8) -> dict:
+    """Fig. 1's question on llmfao (beyond the paper): the largest share of ties (the data's own included) whose
+    mean correlation with the ranking from all judgments is still at least ``level`` (NaN if none)."""
+    above = sweep[sweep["spearman_mean"] >= level]["tie_share"]
+    return {"llmfao tie share at 0.8": float(above.max()) if len(above) else np.nan}
+
+
+def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
+    """The row of a Fig. 2 curve on the grid point nearest 12·m·ln m."""
+    return curve.iloc[(curve["comparisons"] - marker).abs().argmin()]
+
+
+def stability_values(curves: dict, names) -> dict:
+    """Fig. 2: per panel (``names``, in the order of ``curves``) the mean number of misplaced models at 12·m·ln m."""
+    return {f"fig2 {name} misplaced at marker": float(at_marker(curve, marker)["changes_mean"])
+            for name, (curve, marker) in zip(names, curves.values(), strict=True)}
+
+
+def tie_cost_values(curves: dict) -> dict:
+    """§7: the mean number of misplaced models at 12·m·ln m for each curve (no added ties first), and whether it
+    rises with every step up in the tie probability."""
+    at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in curves.values()]
+    values = {f"ties {title} misplaced at marker": v for title, v in zip(curves, at)}
+    values["ties misplaced at marker rises with ties"] = bool(np.all(np.diff(at) > 0))
+    return values
+
+
+def detection_values(curve: pd.DataFrame) -> dict:
+    """Fig. 3: per number of matches, whether the share of correct orders rises with the difference (Spearman > 0)
+    and the mean over the grid of (global - pairwise) shares, positive when the mean of the decision values finds
+    the better model more often than the count of wins."""
+    values = {}
+    for n, part in curve.groupby("matches"):
+        values[f"fig3 rises with difference {n}"] = bool(spearmanr(part["difference"], part["pairwise"]).statistic > 0)
+        values[f"fig3 global minus pairwise {n}"] = float((part["global"] - part["pairwise"]).mean())
+    return values
+
+
+def random_binary_values(table: pd.DataFrame) -> dict:
+    """§5's three random binary models over the repetitions: mean accuracy, ROC AUC and F1, the share of
+    repetitions where the three global scores order the models alike, and the mean Spearman correlation of BT on
+    one sample of 12·m·ln m matches per pair with accuracy."""
+    return {"random mean accuracy": float(table["accuracy_mean"].mean()),
+            "random mean auc": float(table["auc_mean"].mean()), "random mean f1": float(table["f1_mean"].mean()),
+            "random global scores agree": float(table["global_agree"].mean()),
+            "random sampled bt spearman": float(table["spearman_sampled"].mean())}
+
+
+def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: pd.DataFrame,
+                  ties_binary: float, zero_one: str = "Decision Tree") -> dict:
+    """The binary stand-in (Appendix A, Table 2, §5): the 0/1 model's place by accuracy (from the bottom) and by
+    BT; whether BT follows sharpness more closely than accuracy; whether the global measures agree more with each
+    other than any of them with BT; whether every binarised copy keeps its original's F1; whether penalising leaves
+    the 0/1 model unchanged; and the share of ties on binarised decision values."""
+    sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
+    glob = ["acc", "auc", "f1"]
+    among = min(table2.loc[a, b] for i, a in enumerate(glob) for b in glob[i + 1:])
+    copies = [f"Binarized {m}" for m in a1.index]
+    measures = ["acc", "auc", "f1", "mae"]
+    return {"a1 zero-one accuracy place from bottom": int(a1["acc"].rank(method="min")[zero_one]),
+            "a1 zero-one bt place": _rank(a1["bt"], zero_one),
+            "bt follows sharpness over accuracy": bool(abs(sharp.loc["bt", "sharpness"]) > abs(sharp.loc["bt", "acc"])),
+            "table2 global agree and bt apart": bool(among > table2.loc["bt", glob].abs().max()),
+            "a2 binarised copies keep f1": bool(np.allclose(a2.loc[copies, "f1"].to_numpy(),
+                                                            a2.loc[list(a1.index), "f1"].to_numpy())),
+            "a3 penalised zero-one unchanged": bool(np.allclose(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float),
+                                                                a3.loc[zero_one, measures].to_numpy(dtype=float))),
+            "binary ties after binarising": float(ties_binary)}
+
+
+def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float) -> dict:
+    """SST-5 (Appendix B, §5): the SVM's BT place among the models trained here, raw (B.1) and binarised (B.2), and
+    the share of ties on binarised decision values."""
+    return {"b1 svm bt place": _rank(b1["bt"].dropna(), "SVM"), "b2 svm bt place": _rank(b2["bt"].dropna(), "SVM"),
+            "sst5 ties after binarising": float(ties_binary)}
+
+
+def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
+    """CEval (Appendix C, §6): whether each model's BT in the paper's C.1 lies in our 95% interval, and the mean
+    places between an original and its penalised copy under each measure, and whether BT keeps the copies nearer
+    their originals than ED and WER do."""
+    paper = published.frame("gvp", "appendix_c1").set_index("model")["bt"]
+    ours = scores.set_index("model")
+    values = {f"c1 paper bt inside ours {m}": bool(ours.loc[m, "bt_low"] <= paper[m] <= ours.loc[m, "bt_high"])
+              for m in paper.index}
+    moved = copy_displacement(scores_c2)
+    values.update({f"c2 copy displacement {k}": float(v) for k, v in moved.items()})
+    values["c2 bt keeps copies nearer than ed and wer"] = bool(moved["bt"] < min(moved["ed"], moved["wer"]))
+    return values
