@@ -398,8 +398,8 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
     head = ["Item", "Claim", "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in rows.iterrows():
-        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _cell(row["paper value"]),
-                 _cell(row["our value"])] + ([_cell(row["reason"])] if reason else [f"**{row['verdict']}**"])
+        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _cell(row["paper value"]) or "—",
+                 _cell(row["our value"]) or "—"] + ([_cell(row["reason"])] if reason else [f"**{row['verdict']}**"])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
