@@ -157,7 +157,7 @@ show(out.table(ch.table1(judgments), "wmt_table1_item_types"))
 
 # %% [markdown]
 # The paper's 2018 row counts all of its pairs; de-en's judgments are missing from the copy of the 2018 package
-# reachable here, so our row holds one pair fewer.
+# reachable here, so our row lacks de-en's.
 
 # %% [markdown]
 # (wmt-section51)=

@@ -6,9 +6,9 @@ remedies.
 Modules by job: :mod:`.packages` (the packages shown, each pair's coded judgments, which pairs the figures show),
 :mod:`.replication` (Sec. 3 / App. A against the official outputs), :mod:`.experiments` (the perturbation
 experiments, the data behind Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published`
-(ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.claim_values` (the tidy values and checks the claims registry
-reads), :mod:`.figures`, :mod:`.text` (sentences computed from the tables) and :mod:`.views` (compact tables for the
-page)."""
+(ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.claim_values` (the tidy values and checks
+that ``data/published/claims/wmt.toml`` reads), :mod:`.figures`, :mod:`.text` (sentences computed from the tables)
+and :mod:`.views` (compact tables for the page)."""
 
 from __future__ import annotations
 
