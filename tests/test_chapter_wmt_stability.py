@@ -8,7 +8,7 @@ from analysis import wmt
 from analysis import wmt_stability as ws
 from analysis.chapters import wmt_stability as ch
 from analysis.data import published, tables
-from tests.helpers import needs_mirror
+from tests.helpers import ROOT, needs_mirror
 from tests.reference import knowles_ranking_loop
 
 
@@ -130,3 +130,257 @@ def test_real_pair_with_reduplicated_rows_equals_the_papers_script(real):
     ours = ws.perturbed_ranking(pj, divide=4.0, raw=raw, variant="scipy<1.7")
     assert list(ours.systems) == [s for s, _, _ in loop] and as_lines(ours) == [b for _, _, b in loop]
     np.testing.assert_allclose(ours.scores, [z for _, z, _ in loop], atol=1e-9)
+
+
+# --- the tidy values the claims registry reads ------------------------------------------------------------------------
+
+def per_pair_frame(rows) -> pd.DataFrame:
+    """(collection, pair, style, experiment, rank, cluster, both) tuples as a per-pair table."""
+    frame = pd.DataFrame(rows, columns=["collection", "pair", "style", "experiment", "rank_changed",
+                                        "cluster_changed", "both_changed"])
+    return frame.assign(year=2021, n_systems=5)[ch.PER_PAIR_COLUMNS]
+
+
+PER_PAIR = per_pair_frame([
+    ("newstest2021-toen", "a", "SR+DC", "remove_human", True, True, True),
+    ("newstest2021-toen", "b", "SR+DC", "remove_human", True, False, False),
+    ("newstest2022-toen", "c", "SR+DC", "remove_human", False, False, False),
+    ("newstest2018", "d", "SR-DC", "remove_human", True, False, False),
+    ("newstest2018", "e", "SR-DC", "remove_human", False, False, False),
+    ("wikipedia2021-fb", "f", "SR+DC", "remove_human", True, True, True),  # not in the style totals
+])
+
+
+def test_change_shares_by_style_split_and_contrast():
+    shares = ch.change_shares(PER_PAIR, [("newstest2021-toen", "a")])
+    row = ch.share_of(shares, "remove_human", "rank", "SR+DC")
+    assert (row["changed"], row["pairs"]) == (2, 3)
+    assert ch.share_of(shares, "remove_human", "rank", "SR-DC")["share"] == 0.5
+    assert ch.share_of(shares, "remove_human", "rank", "SR+DC minus SR-DC")["share"] == pytest.approx(2 / 3 - 0.5)
+    assert ch.share_of(shares, "remove_human", "cluster", "SR+DC, HUMAN system")["changed"] == 1
+    assert ch.share_of(shares, "remove_human", "cluster", "REF items only minus SR-DC")["share"] == 0
+    with pytest.raises(KeyError):
+        ch.share_of(shares, "remove_lowest", "rank", "SR+DC")
+
+
+def test_noise_against_perturbation_both_ways():
+    shares = ch.change_shares(PER_PAIR)
+    summary = pd.DataFrame({"style": ["SR+DC", "SR-DC"], "experiment": "noise", "rank_mean": [1.5, 0.5],
+                            "cluster_mean": [0.5, 0.5], "both_mean": [0.5, 0.5]})
+    noise = ch.noise_vs_perturbation(summary, shares).set_index(["style", "measure"])
+    assert noise.loc[("SR+DC", "rank"), "exceeds_noise"] and not noise.loc[("SR-DC", "cluster"), "exceeds_noise"]
+    assert noise.loc[("SR+DC", "cluster"), "exceeds_noise"]  # 1 changed > 0.5 on average
+    assert noise.loc[("SR-DC", "rank"), "perturbation"] == 1
+
+
+REMEDY = pd.DataFrame([
+    {"standardised": s, "experiment": e, "measure": m, "changed": c, "pairs": 13}
+    for s, e, m, c in [("worker", "remove_human", "rank", 5), ("hit", "remove_human", "rank", 7),
+                       ("worker", "remove_human", "cluster", 4), ("hit", "remove_human", "cluster", 2),
+                       ("worker", "remove_human", "both", 1), ("hit", "remove_human", "both", 1),
+                       ("worker", "divide_2", "rank", 6), ("hit", "divide_2", "rank", 6),
+                       ("worker", "divide_2", "cluster", 3), ("hit", "divide_2", "cluster", 0),
+                       ("worker", "divide_2", "both", 1), ("hit", "divide_2", "both", 0)]])
+
+
+def test_remedy_totals_view_and_text():
+    totals = ch.remedy_totals(REMEDY).set_index("measure")
+    assert (totals.loc["rank", "per_worker"], totals.loc["rank", "per_hit"]) == (11, 13)
+    assert totals.loc["rank", "per_worker_fewer"] and not totals.loc["cluster", "per_worker_fewer"]
+    assert (totals.loc["rank", "experiments_per_worker_fewer"], totals.loc["rank", "experiments_per_hit_fewer"]) == (1, 0)
+    view = ch.remedy_view(REMEDY)
+    assert view.loc["remove_human", ("rank", "z per HIT")] == "7/13"
+    lines = pd.Series([2, 3])
+    text = ch.remedy_text(totals.reset_index(), REMEDY, lines, lines - 1, 1.5)
+    assert "changes fewer orders than per-HIT z" in text and "more clusters" in text
+    assert "Under z per hit some perturbation leaves every SR+DC clustering unchanged" in text
+    assert "close" not in text
+    busy = REMEDY.assign(changed=REMEDY["changed"] + 1)
+    text = ch.remedy_text(ch.remedy_totals(busy), busy, lines, lines, 1.5)
+    assert "neither removes the instability" in text and "as many significance lines" in text
+
+
+def test_growth_checks_both_ways():
+    def checks(rank_shares):
+        rows = []
+        for d, rank, cluster in zip((1.25, 2, 10), rank_shares, (0.0, 0.1, 0.3)):
+            rows += [{"experiment": f"divide_{d:g}", "measure": m, "group": "SR-DC", "changed": 0, "pairs": 10,
+                      "share": {"rank": rank, "cluster": cluster, "both": 0.0}[m]} for m in ch.MEASURES]
+        return ch.growth_checks(pd.DataFrame(rows)).set_index("part")["holds"]
+
+    grows = checks((0.0, 0.2, 0.2))
+    assert grows["rank"] and grows["cluster"] and not grows["both"]  # flat is not growth
+    assert not checks((0.1, 0.0, 0.3))["rank"]  # falls before it rises
+
+
+def test_trajectory_summary_and_reshuffle_checks():
+    def setting(label, order, lines):
+        return [{"setting": label, "system": s, "rank": k + 1, "z": 0.0, "line_below": b}
+                for k, (s, b) in enumerate(zip(order, lines))]
+
+    moving = pd.DataFrame(setting("original", "ABC", [True, False, False]) + setting("d-2", "BAC", [True, False, False]))
+    still = pd.DataFrame(setting("original", "ABC", [True, False, False]) + setting("d-2", "ABC", [True, False, False]))
+    info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["x", "y"],
+                         "year": [2021, 2018], "style": ["SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
+    summary = ch.trajectory_summary({("newstest2021-toen", "x"): moving, ("newstest2018", "y"): still}, info,
+                                    shown=[("newstest2021-toen", "x"), ("newstest2018", "y")])
+    s = summary.set_index("pair")
+    assert (s.loc["x", "ranks_moved"], s.loc["x", "divisions_with_other_clusters"]) == (2, 1)  # {A} | {B, C} -> {B} | {A, C}
+    assert (s.loc["y", "ranks_moved"], s.loc["y", "divisions_with_other_clusters"]) == (0, 0)
+    assert ch.reshuffle_checks(summary)["holds"].tolist() == [True]
+    removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["x"], "highest": ["A"], "lowest": ["HUMAN.0"],
+                            "human_removed": [True]})
+    text = ch.trajectory_text(summary, removed)
+    assert "reshuffle as the human scores are degraded" in text and "HUMAN.0 ranks last" in text
+    summary.loc[summary["pair"] == "x", "divisions_with_other_clusters"] = 0
+    assert not ch.reshuffle_checks(summary)["holds"].all()
+    assert "Not every SR+DC ranking shown changes" in ch.trajectory_text(summary, removed.iloc[:0])
+
+
+def test_fig5_variance_checks_and_text():
+    docs = pd.Index([0, 1, 2, 3], name="test_document")
+    by_document = pd.DataFrame({"s1": [90, 60, 30, 10], "s2": [88, 62, 28, 12.0]}, index=docs).rename_axis(
+        columns="system")
+    variance = ch.fig5_variance(by_document, by_document)
+    assert variance["documents_at_least_systems"].all() and variance["documents_omega2"].iloc[0] > 0.9
+    checks = ch.document_checks(variance, by_document)
+    assert not checks.set_index("check").loc["fig5_different_documents", "holds"]  # both judged on every document
+    assert "the paper's §6 point" in ch.fig5_text(variance, False)
+    assert "Every system is judged on the same documents" in ch.fig5_text(variance, False)
+    by_system = pd.DataFrame({"s1": [90, 88, np.nan, 91], "s2": [10, 12, 11, 9.0]}, index=docs).rename_axis(
+        columns="system")
+    variance = ch.fig5_variance(by_system, by_system)
+    assert not variance["documents_at_least_systems"].any()
+    assert ch.document_checks(variance, by_system).set_index("check").loc["fig5_different_documents", "holds"]
+    assert "Systems explain more" in ch.fig5_text(variance, True)
+    mixed = pd.concat([ch.fig5_variance(by_document, by_document).iloc[:1],
+                       ch.fig5_variance(by_system, by_system).iloc[1:]], ignore_index=True)
+    assert "on raw scores but not on z scores" in ch.fig5_text(mixed, True)
+
+
+def test_fig4_text_both_ways():
+    summary = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["zh-en", "zh-en"],
+                            "style": ["SR+DC", "SR-DC"], "systems": [13, 14], "hits": [400, 350],
+                            "mean_share": [0.47, 0.99], "min_share": [0.38, 0.98], "max_share": [0.56, 1.0],
+                            "hits_with_every_system": [0.0, 0.95]})
+    assert "the paper's §5.4 point" in ch.fig4_text(summary)
+    assert "do not differ here" in ch.fig4_text(summary.assign(min_share=0.6))
+
+
+def test_item_type_and_human_seen_checks():
+    j = pd.DataFrame({"collection": ["x"] * 4 + ["y"] * 2, "item_type": ["SYSTEM", "REPEAT", "REF", "BAD_REF",
+                                                                          "SYSTEM", "REF"]})
+    assert ch.item_type_checks(j, ["x", "y"])["holds"].tolist() == [True, False]
+    composition = pd.DataFrame({"collection": "c", "pair": ["a", "b", "c"], "workers_saw_human": [0.0, 0.5, 1.0]})
+    assert ch.human_seen_checks(composition)["holds"].tolist() == [True, False]
+
+
+# --- sentences computed from the tables ------------------------------------------------------------------------------
+
+def test_raw_text_both_ways():
+    coverage = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["lv-en", "cs-en"],
+                             "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.4, 1.0],
+                             "workers": [10, 20], "workers_fully_known": [4, 20],
+                             "left_out_of_divisions": [0.6, 0.0]})
+    text = ch.raw_text(coverage)
+    assert "200 of 400" in text and "1 of 2 pairs completely" in text and "lv-en 2022 the most (60%" in text
+    assert "No judgment is left out" in ch.raw_text(coverage.assign(left_out_of_divisions=0.0))
+
+
+def replication_rows(**changes) -> pd.DataFrame:
+    base = {"collection": ["newstest2022-toen", "newstest2020", "wikipedia2021-fb"], "pair": ["de-en", "en-pl", "hi-bn"],
+            "data": ["judgments", "segments", "judgments"], "max_abs_z_diff": [1e-3, 0.0, 0.0],
+            "segments_without_judgments": [65, np.nan, 0], "order_match": [True, True, True],
+            "clusters_match_greater": [True, True, False], "clusters_match_scipy<1.7": [True, True, False],
+            "verdicts_differ_greater": [0, 0, 0], "verdicts_differ_scipy<1.7": [0, 2, 1],
+            "official_files_agree": [np.nan, np.nan, False]}
+    base.update(changes)
+    return pd.DataFrame(base)
+
+
+def test_replication_text_both_ways():
+    printed = {"printed": 10, "max_abs_diff": 1e-16, "collections": ["newstest2020"]}
+    missing = [("newstest2020", "en-pl"), ("newstest2019", "fi-en")]
+    text = ch.replication_text(replication_rows(), printed, missing)
+    assert "**2 of 3 pairs**" in text and "holds 65 (system, segment) rows" in text
+    assert "official files disagreeing with each other" in text and "matches here under both tests" in text
+    assert "equal ours" in text
+    text = ch.replication_text(replication_rows(segments_without_judgments=[0, np.nan, 0],
+                                                verdicts_differ_greater=[0, 0, 3],
+                                                **{"clusters_match_scipy<1.7": [True, False, False]}),
+                               dict(printed, max_abs_diff=0.01), missing)
+    assert "for a reason not found here" in text and "differ from the official ones" in text
+    assert "differs here too with the paper's p" in text and "differ from ours by up to 0.01" in text
+
+
+def test_replication_csv_notes_say_where_the_judgments_are():
+    table = replication_rows(year=[2022, 2020, 2021], style=["SR+DC", pd.NA, "SR+DC"], n_systems=5,
+                             max_abs_raw_diff=[np.nan, 0.0, 0.0], raw_known=[0.9, np.nan, 1.0], note=np.nan)
+    csv = ch.replication_csv(table, "greater").set_index("pair")
+    assert "WMT20 results page" in csv.loc["en-pl", "note"] and "not reachable here" in csv.loc["en-pl", "note"]
+    assert "no per-judgment file" not in " ".join(csv["note"])
+    assert "holds 65 (system, segment) rows" in csv.loc["de-en", "note"]
+    assert csv["exact"].tolist() == [False, True, False]
+    assert "too large for this compendium's mirror" in ch.SEGMENTS_ONLY["newstest2021-toen"]
+
+
+def test_ref_share_text_both_ways():
+    composition = pd.DataFrame({
+        "collection": ["newstest2018"] * 4 + ["newstest2021-toen", "newstest2022-toen"],
+        "pair": ["en-et", "en-cs", "en-fi", "zh-en", "is-en", "cs-en"],
+        "workers_saw_ref": [0.049, 0.258, 0.474, 0.988, 0.89, 1.0], "hits": [np.nan] * 3 + [300, 180, 260],
+        "workers_saw_human": [0, 0, 0, 0, 0, 0.5], "hits_saw_human": [0, 0, 0, 0, 0, 0.4]})
+    text = ch.ref_share_text(composition)
+    assert "en-et 4.9%" in text and "all pairs whose judgments carry no HIT id" in text
+    assert "in 1 of 2 pairs (the lowest share: 89%, is-en 2021)" in text and "50%–50% of the workers" in text
+    text = ch.ref_share_text(composition.assign(hits=300.0, workers_saw_ref=[0.1, 0.2, 0.3, 0.9, 1.0, 1.0]))
+    assert "0 of them carry no HIT id" in text and "in 2 of 2 pairs." in text
+
+
+def test_table3_text_computes_the_comparison():
+    rows = []
+    for experiment, plus, minus in (("remove_lowest", (7, 5, 2), (2, 0, 0)), ("remove_highest", (8, 1, 1), (0, 1, 0))):
+        for i in range(13):
+            rows.append(("newstest2021-toen", f"p{i}", "SR+DC", experiment, i < plus[0], i < plus[1], i < plus[2]))
+            rows.append(("newstest2018", f"q{i}", "SR-DC", experiment, i < minus[0], i < minus[1], i < minus[2]))
+    shares = ch.change_shares(per_pair_frame(rows))
+    paper = published.frame("wmt", "table3")
+    info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["p0", "q0"],
+                         "style": ["SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
+    removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["p0"], "highest": ["HUMAN.0"],
+                            "lowest": ["x"], "human_removed": [True]})
+    lines = pd.Series([2, 4], index=pd.MultiIndex.from_tuples([("newstest2021-toen", "p0"), ("newstest2018", "q0")]))
+    text = ch.table3_text(shares, paper, removed, lines, info)
+    assert "the clusters of 1/13 SR+DC and 1/13 SR-DC pairs (paper 10/25 and 1/21): as large a share of both" in text
+    assert "a share below the paper's for SR+DC and above it for SR-DC" in text
+    assert "rarer here" not in text and "p0 2021 (HUMAN.0)" in text and "yet their orders change more often" in text
+    text = ch.table3_text(shares, paper, removed.iloc[:0], lines[::-1].set_axis(lines.index), info)
+    assert "more significance lines to move" in text and "yet" not in text
+
+
+def test_bootstrap_text_computes_its_comparisons():
+    summary = pd.DataFrame({"style": ["SR+DC", "SR-DC"], "experiment": "noise", "pairs": 13,
+                            "rank_mean": [12.5, 8.3], "cluster_mean": [8.9, 8.3], "both_mean": [8.8, 5.7]})
+    noise = pd.DataFrame({"style": "SR+DC", "experiment": ["remove_human", "divide_1.25"] * 2,
+                          "measure": ["rank", "rank", "cluster", "cluster"], "pairs": 13,
+                          "perturbation": [10, 10, 6, 10], "resampling_mean": [12.5, 12.5, 8.9, 8.9],
+                          "exceeds_noise": [False, False, False, True]})
+    contrast = pd.DataFrame({"experiment": ["noise", "remove_human", "remove_human"],
+                             "measure": ["rank", "rank", "cluster"], "SR+DC more": [1.0, 1.0, 0.5],
+                             "SR+DC fewer": [0.0, 0.0, 0.3]}).set_index(["experiment", "measure"])
+    text = ch.bootstrap_text(summary, contrast, noise)
+    assert "changes more orders than every one of the 2 perturbations" in text
+    assert "1 of the 2 perturbations change more clusters than resampling alone does (divide_1.25)" in text
+    assert "more than any perturbation" not in text and "weak evidence" not in text
+    assert "at most half of the resamples for cluster after remove_human" in text
+    noise["exceeds_noise"] = False
+    text = ch.bootstrap_text(summary, contrast.assign(**{"SR+DC more": 1.0}), noise)
+    assert "weak evidence" in text and "holds in most resamples for every perturbation" in text
+
+
+def test_every_claim_reads_a_table_the_notebook_saves():
+    from analysis import claims
+
+    notebook = (ROOT / "notebooks" / "03_wmt_stability.py").read_text(encoding="utf-8")
+    sources = {c.source for c in claims.load() if c.paper == "wmt" and c.source}
+    assert sources and all(f'"{source.removesuffix(".csv")}"' in notebook for source in sources), sources

@@ -6,14 +6,32 @@ remedies.
 Modules by job: :mod:`.packages` (the packages shown, each pair's coded judgments, which pairs the figures show),
 :mod:`.replication` (Sec. 3 / App. A against the official outputs), :mod:`.experiments` (the perturbation
 experiments, the data behind Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published`
-(ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.figures`, :mod:`.text` (sentences for the
-page) and :mod:`.views` (compact tables for the page)."""
+(ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.claim_values` (the tidy values and checks
+that ``data/published/claims/wmt.toml`` reads), :mod:`.figures`, :mod:`.text` (sentences computed from the tables)
+and :mod:`.views` (compact tables for the page)."""
 
 from __future__ import annotations
 
 from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
+from .claim_values import (
+    MEASURES,
+    change_shares,
+    check_rows,
+    document_checks,
+    fig4_summary,
+    fig5_variance,
+    growth_checks,
+    human_seen_checks,
+    item_type_checks,
+    noise_vs_perturbation,
+    omega_squared,
+    remedy_totals,
+    reshuffle_checks,
+    share_of,
+    trajectory_summary,
+)
 from .experiments import (
     PER_PAIR_COLUMNS,
     bootstrap,
@@ -26,6 +44,7 @@ from .experiments import (
     most_affected,
     raw_coverage,
     remedy_per_hit,
+    remedy_view,
     stability_per_pair,
     stability_summary,
     style_contrast,
@@ -48,13 +67,26 @@ from .packages import (
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
 from .replication import (
     REPLICATION_COLUMNS,
+    SEGMENTS_ONLY,
     official_ranking,
     official_significance,
     printed_pvalues,
     replication,
     replication_csv,
 )
-from .text import bootstrap_text, fig4_text, fig5_text, omega_squared, remedy_text, share_range, variant_text
+from .text import (
+    bootstrap_text,
+    fig4_text,
+    fig5_text,
+    raw_text,
+    ref_share_text,
+    remedy_text,
+    replication_text,
+    share_range,
+    table3_text,
+    trajectory_text,
+    variant_text,
+)
 from .views import PACKAGE_SHORT, bootstrap_view, by_pair, replication_exceptions, replication_view
 
 CHAPTER = "03_wmt_stability"
@@ -74,18 +106,24 @@ __all__ = [
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
     "pair_title", "trajectory_panels",
     # replication
-    "REPLICATION_COLUMNS", "official_ranking", "official_significance", "printed_pvalues", "replication",
+    "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
     "replication_csv",
     # experiments
     "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
-    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "remedy_per_hit", "stability_per_pair",
+    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "remedy_per_hit", "remedy_view",
+    "stability_per_pair",
     "stability_summary", "style_contrast", "trajectories", "variant_sensitivity",
+    # claim values
+    "MEASURES", "change_shares", "check_rows", "document_checks", "fig4_summary", "fig5_variance", "growth_checks",
+    "human_seen_checks", "item_type_checks", "noise_vs_perturbation", "omega_squared", "remedy_totals",
+    "reshuffle_checks", "share_of", "trajectory_summary",
     # published
     "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
     # figures
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_fig1", "plot_fig4", "plot_fig5", "plot_trajectories",
     # text
-    "bootstrap_text", "fig4_text", "fig5_text", "omega_squared", "remedy_text", "share_range", "variant_text",
+    "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "ref_share_text", "remedy_text", "replication_text",
+    "share_range", "table3_text", "trajectory_text", "variant_text",
     # views
     "PACKAGE_SHORT", "bootstrap_view", "by_pair", "replication_exceptions", "replication_view",
 ]

@@ -182,20 +182,35 @@ def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
 def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha,
                    per_pair: pd.DataFrame | None = None) -> pd.DataFrame:
     """Sec. 8's question "normalise over annotators or over HITs?": the experiments again with z per HIT instead of
-    per worker, on the packages where every judgment has a HIT id (2021-22 to-English). ``per_pair``: the
-    per-worker :func:`stability_per_pair` with the same settings, if already computed."""
+    per worker, on the packages where every judgment has a HIT id (2021-22 to-English), as a tidy table:
+    standardised (worker / hit), experiment, measure, changed, pairs. ``per_pair``: the per-worker
+    :func:`stability_per_pair` with the same settings, if already computed."""
     keys = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
     if per_pair is None:
         per_worker = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha)
     else:
         per_worker = per_pair[per_pair["collection"].isin([k[0] for k in keys])].reset_index(drop=True)
     per_hit = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha, by="hit")
-    out = []
-    for label, table in (("z per worker (WMT)", per_worker), ("z per HIT", per_hit)):
+    rows = []
+    for label, table in (("worker", per_worker), ("hit", per_hit)):
         for experiment, part in table.groupby("experiment", sort=False):
-            out.append({"standardised": label, "experiment": experiment,
-                        **{c.replace("_changed", ""): _fraction(part[c]) for c in CHANGE_COLUMNS}})
-    return pd.DataFrame(out).pivot(index="experiment", columns="standardised").reindex(list(ws.EXPERIMENTS))
+            for column in CHANGE_COLUMNS:
+                rows.append({"standardised": label, "experiment": experiment,
+                             "measure": column.replace("_changed", ""), "changed": int(part[column].sum()),
+                             "pairs": len(part)})
+    return pd.DataFrame(rows)
+
+
+def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_remedy_per_hit.csv``: :func:`remedy_per_hit` as changed/pairs per experiment (rows) and measure and
+    standardisation (columns)."""
+    labels = {"worker": "z per worker (WMT)", "hit": "z per HIT"}
+    view = long.assign(standardised=long["standardised"].map(labels),
+                       value=[f"{c}/{n}" for c, n in zip(long["changed"], long["pairs"])])
+    view = view.pivot(index="experiment", columns=["measure", "standardised"], values="value")
+    columns = pd.MultiIndex.from_product([["rank", "cluster", "both"], sorted(labels.values())],
+                                         names=[None, "standardised"])
+    return view.reindex(columns=columns).reindex(list(ws.EXPERIMENTS)).rename_axis("experiment")
 
 
 def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha, computed: dict | None = None) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from ... import wmt
 from ... import wmt_stability as ws
 
 REPLICATION_COLUMNS = ["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
-                       "clusters_match", "note"]
+                       "order_match", "clusters_match", "exact", "note"]
 
 
 def official_significance(collection: str, pair: str, systems, wilcoxon) -> tuple[np.ndarray | None, str]:
@@ -51,6 +51,14 @@ def _rows_by_pair(frame: pd.DataFrame) -> dict:
     return frame.groupby(["collection", "pair"], sort=False, observed=True).indices
 
 
+def _segments_without_judgments(pj: ws.PairJudgments, seg: pd.DataFrame, systems) -> int:
+    """Rows of the official segment file, for systems of the official ranking, that no SYSTEM/REPEAT judgment of the
+    package is behind (the official system scores average them in)."""
+    judged = set(pj.key_names[np.unique(pj.key[pj.scored])])
+    seg = seg[seg["system"].isin(list(systems))]
+    return int((~(seg["system"].astype(str) + "\t" + seg["segment"].astype(str)).isin(judged)).sum())
+
+
 def _system_name(name: str) -> str:
     """2020 en-de's Wilcoxon table names systems by file (``newstest2020.en-de.OPPO.1535.sgm``), the rest by id."""
     parts = name.split(".")
@@ -84,6 +92,8 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
             segs = ws.segment_means(pj, pj.z)
             raw_segs = ws.segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
             row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
+            row["segments_without_judgments"] = _segments_without_judgments(
+                pj, segments.iloc[by_pair.get((collection, pair), [])], systems)
             names = pj.systems
         else:
             seg = segments.iloc[by_pair.get((collection, pair), [])]
@@ -123,19 +133,38 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
     return pd.DataFrame(rows)
 
 
+#: why a pair is replicated from its official segment scores only: where its per-judgment file is published
+SEGMENTS_ONLY = {
+    "newstest2018": "its per-judgment file is published in the WMT18 human-evaluation package (statmt.org) but "
+                    "missing from the copy reachable here",
+    "newstest2020": "the WMT20 per-judgment files are published on the WMT20 results page (statmt.org), not "
+                    "reachable here",
+    "newstest2021-toen": "its per-judgment file is published (wmt-conference/wmt21-news-systems) but too large for "
+                         "this compendium's mirror, so not reachable here",
+}
+
+
 def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
     """``wmt_replication.csv``: one row per pair with data, in the issue's columns; ``clusters_match`` for
-    ``variant``; ``note`` says what differs and why."""
+    ``variant``; ``exact``: system z within 1e-9, the same order and the same clusters; ``note`` says what differs
+    and why."""
     rows = table[table["data"] != "ranking only"].copy()
     rows["clusters_match"] = rows[f"clusters_match_{variant}"]
+    rows["exact"] = ((rows["max_abs_z_diff"] <= 1e-9) & rows["order_match"].astype(bool)
+                     & (rows["clusters_match"] == True))  # noqa: E712 (NaN is not a match)
+    if "segments_without_judgments" not in rows:
+        rows["segments_without_judgments"] = np.nan
     notes = []
     for r in rows.itertuples(index=False):
         parts = [] if pd.isna(r.note) else [r.note]
         if r.data == "segments":
-            parts.append("from the official segment scores (no per-judgment file)")
+            parts.append("from the official segment scores: " + SEGMENTS_ONLY.get(
+                r.collection, "its per-judgment file is not reachable here"))
         if r.max_abs_z_diff > 1e-9:
-            parts.append("the official segment file holds (system, segment) rows of z = 0 with no judgment behind "
-                         "them, which the official system scores average in")
+            parts.append(f"the official segment file holds {r.segments_without_judgments:.0f} (system, segment) rows "
+                         "with no judgment behind them, which the official system scores average in"
+                         if r.segments_without_judgments > 0 else
+                         "the system z differ from the official ones for a reason not found here")
         if pd.isna(r.max_abs_raw_diff) and r.data == "judgments":
             parts.append(f"raw recovered for {r.raw_known:.1%} of judgments, so no system raw")
         if getattr(r, "official_files_agree", True) is False:
@@ -160,4 +189,4 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
                 for a, b in zip(rows["system_a"], rows["system_b"])]
         worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
         count += len(rows)
-    return {"printed": count, "max_abs_diff": worst}
+    return {"printed": count, "max_abs_diff": worst, "collections": list(dict.fromkeys(printed["collection"]))}

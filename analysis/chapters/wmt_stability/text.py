@@ -1,92 +1,299 @@
-"""Sentences for the page: what Figs. 4-5, the bootstrap, the per-HIT remedy and the rank-sum variant show."""
+"""Sentences for the page, each computed from the chapter's tables and branching on their values (no conclusion is
+typed in): raw-score coverage, the Sec. 3 / App. A replication, the Sec. 5.1 shares, Table 3, Figs. 2-5, the
+bootstrap, the Sec. 8 remedy and the rank-sum variant."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from .experiments import cooccurrence_share
+from .claim_values import share_of
+from .packages import STYLE_TOTALS
+from .views import PACKAGE_SHORT
 
 
-def fig4_text(coded: dict, keys) -> str:
-    parts = []
-    for key in keys:
-        share = cooccurrence_share(coded[key][0], "hit").to_numpy()
-        off = share[~np.eye(len(share), dtype=bool)]
-        parts.append(f"{key[1]} ({key[0]}): a system's HITs hold a given other system {off.mean():.0%} of the time "
-                     f"on average (range {off.min():.0%}–{off.max():.0%})")
-    return ("Fig. 4, as shares of the row system's HITs (the paper shows counts): " + "; ".join(parts) + ". In SR-DC "
-            "every HIT holds (nearly) every system; in SR+DC a system meets a given other in only some of its "
-            "HITs, so which systems its scores are standardised against differs from system to system.")
+def _name(collection: str, pair: str) -> str:
+    return f"{pair} {PACKAGE_SHORT.get(collection, collection)}"
 
 
-def omega_squared(values: pd.Series, groups: pd.Series) -> float:
-    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (a factor
-    with many levels explains some variance by chance alone; ω² is about 0 then)."""
-    g = values.groupby(groups)
-    grand, n, k = values.mean(), len(values), g.ngroups
-    between = (g.size() * (g.mean() - grand) ** 2).sum()
-    within = ((values - g.transform("mean")) ** 2).sum()
-    mean_within = within / (n - k)
-    return float((between - (k - 1) * mean_within) / (between + within + mean_within))
+def _names(rows: pd.DataFrame) -> str:
+    return ", ".join(_name(c, p) for c, p in zip(rows["collection"], rows["pair"]))
 
 
-def fig5_text(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> str:
-    """How much of the (document, system) cell variance documents and systems explain (ω², raw and z)."""
-    shares = {}
-    for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
-        long = matrix.stack().rename("value").reset_index()
-        shares[label] = (omega_squared(long["value"], long["test_document"]),
-                         omega_squared(long["value"], long["system"]))
-    judged = raw_matrix.notna().mean().mean()
-    return (f"{len(raw_matrix)} documents × {raw_matrix.shape[1]} systems, {judged:.0%} of the cells judged. "
-            f"Documents explain ω² = {shares['raw'][0]:.2f} of the cell variance and systems {shares['raw'][1]:.2f} "
-            f"(one-way, corrected for the number of levels; on z scores, which remove each worker's leniency, "
-            f"{shares['z'][0]:.2f} and {shares['z'][1]:.2f}). A cell is usually one worker's judgments of one "
-            "document, so part of the document effect may still be the worker's; but the document a system happened "
-            "to be judged on moves its scores more than which system it is, the paper's §6 point, and every system "
-            "is judged on a different subset of documents.")
+def _compare(a: float, b: float, words=("fewer", "as many", "more")) -> str:
+    """``words[0]`` if a < b, ``words[1]`` if equal, ``words[2]`` if a > b."""
+    return words[0] if a < b else words[2] if a > b else words[1]
 
 
-def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame) -> str:
-    s = summary.set_index(["style", "experiment"])
-    noise = {style: s.loc[(style, "noise")] for style in ("SR+DC", "SR-DC") if (style, "noise") in s.index}
-    perturbations = [e for e in contrast.index.get_level_values(0).unique() if e != "noise"]
-    rank_more = min(contrast.loc[(e, "rank"), "SR+DC more"] for e in perturbations)
-    cluster_more = {e: contrast.loc[(e, "cluster"), "SR+DC more"] for e in perturbations}
-    text = []
-    if len(noise) == 2:
-        noise_rank_more = contrast.loc[("noise", "rank"), "SR+DC more"] if ("noise", "rank") in contrast.index else 0
-        text.append(
-            f"Resampling HITs alone changes the order in {noise['SR+DC']['rank_mean']:.1f} of 13 SR+DC and "
-            f"{noise['SR-DC']['rank_mean']:.1f} of 13 SR-DC rankings on average, and the clusters in "
-            f"{noise['SR+DC']['cluster_mean']:.1f} and {noise['SR-DC']['cluster_mean']:.1f}: more than any "
-            "perturbation changes them. A changed order or cluster on its own is therefore weak evidence about a "
-            f"ranking, and the SR+DC orders are the more fragile ones (more of them change in {noise_rank_more:.0%} "
-            "of the resamples).")
+def share_range(values: pd.Series) -> str:
+    return f"{values.min():.0%}–{values.max():.0%}"
+
+
+def raw_text(coverage: pd.DataFrame) -> str:
+    """How many raw scores the files read here give and the recovery finds, and what the divisions leave out."""
+    n = coverage["judgments"].sum()
+    given = coverage["raw_published"].mul(coverage["judgments"]).sum()
+    known = coverage["raw_known"].mul(coverage["judgments"]).sum()
+    complete = int((coverage["workers_fully_known"] == coverage["workers"]).sum())
+    text = (f"The judgment files read here give the raw score of {given:,.0f} of {n:,} judgments; the recovery finds "
+            f"{known:,.0f} ({known / n:.1%}), and every worker of {complete} of {len(coverage)} pairs completely. ")
+    losing = coverage[coverage["left_out_of_divisions"] > 0]
+    if losing.empty:
+        return text + "No judgment is left out of the divisions of Fig. 1."
+    worst = coverage.loc[coverage["left_out_of_divisions"].idxmax()]
+    return text + (f"The divisions of Fig. 1 leave out the workers with REF or HUMAN items whose raws stay unknown, on "
+                   f"both sides of the comparison (last column): {len(losing)} of {len(coverage)} pairs lose some "
+                   f"judgments, {_name(worst['collection'], worst['pair'])} the most "
+                   f"({worst['left_out_of_divisions']:.0%} of its judgments).")
+
+
+def replication_text(done: pd.DataFrame, printed: dict, missing_line) -> str:
+    """Sec. 3 / App. A: how many pairs reproduce the official z, order, clusters and verdicts, why the others do
+    not, and the pairs the paper reports missing a significance line (``missing_line``: (collection, pair) keys)."""
+    exact = done["max_abs_z_diff"] <= 1e-9
+    text = [f"**{int(exact.sum())} of {len(done)} pairs** reproduce the official system z to 1e-9"]
+    off = done[~exact]
+    if len(off):
+        phantom = off["segments_without_judgments"].fillna(0)
+        explained = off[phantom > 0]
+        text[-1] += (f" (the other {len(off)}: " + "; ".join(
+            f"{_name(r.collection, r.pair)}, whose official segment file holds {r.segments_without_judgments:.0f} "
+            "(system, segment) rows with no judgment behind them, which the official averages include"
+            for r in explained.itertuples(index=False))
+            + ("; " if len(explained) and len(explained) < len(off) else "")
+            + (f"{_names(off[phantom == 0])}, for a reason not found here" if (phantom == 0).any() else "") + ")")
+    text[-1] += "."
+    text.append(f"The ranking order matches in {int(done['order_match'].sum())} of {len(done)}.")
     text.append(
-        "Against the unperturbed ranking *of the same resample*, more SR+DC than SR-DC pairs change their order in "
-        + ("every resample" if rank_more == 1 else f"at least {rank_more:.0%} of the resamples")
-        + " for every experiment, and their clusters in " + ", ".join(
-            f"{v:.0%} ({e})" for e, v in cluster_more.items()) + " of the resamples. So the contrast of Tables 2–3 "
-        "does not hinge on which HITs were collected; but part of it may be that the SR+DC systems here are closer "
-        "together (their orders also break more easily under resampling), and it cannot tell the protocol apart "
-        "from the other differences between these packages (year, systems, HUMAN systems in six SR+DC pairs).")
+        f"With the official one-sided test (`greater`) the clusters match in {int(done['clusters_match_greater'].sum())} "
+        f"of {int(done['clusters_match_greater'].notna().sum())} pairs and contradict "
+        f"{int(done['verdicts_differ_greater'].sum())} of the published pairwise verdicts; with the paper's scipy < 1.7 "
+        f"p (half the two-sided p, whichever direction the data lean) they match in "
+        f"{int(done['clusters_match_scipy<1.7'].sum())} and contradict {int(done['verdicts_differ_scipy<1.7'].sum())}.")
+    packages = " and ".join(PACKAGE_SHORT.get(c, c) for c in printed["collections"])
+    text.append(f"The {printed['printed']:,} p-values the organisers printed ({packages}) "
+                + (f"equal ours to {printed['max_abs_diff']:.0e}." if printed["max_abs_diff"] < 1e-9 else
+                   f"differ from ours by up to {printed['max_abs_diff']:.2g}."))
+    mismatch = done[done["clusters_match_greater"].notna() & ~done["clusters_match_greater"].astype(bool)]
+    for r in mismatch.itertuples(index=False):
+        if getattr(r, "official_files_agree", True) is False and r.verdicts_differ_greater == 0:
+            text.append(f"The cluster mismatch of {_name(r.collection, r.pair)} is the official files disagreeing with "
+                        "each other: ours follows every pairwise verdict of the package's Wilcoxon table, which its "
+                        "`clusters.csv` does not.")
+        else:
+            text.append(f"The clusters of {_name(r.collection, r.pair)} differ from the official ones for a reason not "
+                        "found here.")
+    for collection, pair in missing_line:
+        row = done[(done["collection"] == collection) & (done["pair"] == pair)]
+        if row.empty:
+            continue
+        a, b = bool(row["clusters_match_greater"].iloc[0]), bool(row["clusters_match_scipy<1.7"].iloc[0])
+        name = _name(collection, pair)
+        if a and b:
+            text.append(f"{name}, which the paper reports missing a significance line, matches here under both tests, "
+                        "so the paper's miss must come from what differs in its pipeline (it standardised with "
+                        "`ad-latest.csv` and compared with the Findings tables).")
+        else:
+            which = [w for w, ok in (("the official test", a), ("the paper's p", b)) if not ok]
+            text.append(f"{name}, which the paper reports missing a significance line, differs here too with "
+                        f"{' and '.join(which)}.")
     return " ".join(text)
 
 
-def remedy_text(remedy: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> str:
-    def total(column):
-        return sum(int(v.split("/")[0]) for v in remedy[column].dropna())
+def ref_share_text(composition: pd.DataFrame, lowest: int = 3) -> str:
+    """Sec. 5.1: which 2018 pairs have the lowest shares of workers who saw REF items (and whether their judgments
+    carry HIT ids), how many SR+DC pairs had every worker see REF items, and who saw a HUMAN system."""
+    y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
+    low = y2018.head(lowest)
+    no_hit = low["hits"].isna()
+    text = [f"The lowest 2018 shares are {', '.join(f'{p} {s:.1%}' for p, s in zip(low['pair'], low['workers_saw_ref']))}"
+            + (": all pairs whose judgments carry no HIT id, the ones collected in Appraise, where the alternate HIT "
+               "structure had no REF items (§5.1)." if no_hit.all() else
+               f"; {int(no_hit.sum())} of them carry no HIT id (Appraise).")]
+    plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
+    if len(plus):
+        worst = plus.loc[plus["workers_saw_ref"].idxmin()]
+        every = int((plus["workers_saw_ref"] == 1).sum())
+        text.append(f"In the SR+DC stand-ins every worker saw REF items in {every} of {len(plus)} pairs"
+                    + ("." if every == len(plus) else
+                       f" (the lowest share: {worst['workers_saw_ref']:.0%}, {_name(worst['collection'], worst['pair'])})."))
+    human = composition[composition["workers_saw_human"] > 0]
+    if len(human):
+        text.append(f"Where a HUMAN system is ranked, {share_range(human['workers_saw_human'])} of the workers "
+                    f"({share_range(human['hits_saw_human'])} of the HITs) saw its output.")
+    return " ".join(text)
 
-    w, h = "z per worker (WMT)", "z per HIT"
-    return (f"Summed over the experiments, the status quo (z per worker, what §8 recommends keeping) changes the order "
-            f"{total(('rank', w))} times and the clusters {total(('cluster', w))} times; z per HIT "
-            f"{total(('rank', h))} and {total(('cluster', h))} times. Per-worker z keeps the order steadier; per-HIT "
-            f"z moves the clusters less, and its original rankings also have fewer lines ({lines_hit.sum()} against "
-            f"{lines_worker.sum()} over the 13 pairs). A worker here did {hits:.1f} HITs on average, so the two "
-            "choices are close; neither removes the SR+DC instability. As §8 says, workers would also have to see comparable "
-            "mixes of systems.")
+
+def table3_text(shares: pd.DataFrame, paper: pd.DataFrame, removed: pd.DataFrame, lines: pd.Series,
+                info: pd.DataFrame) -> str:
+    """Table 3 against the paper's (``paper``: the published frame, [changed, pairs] per cell): per removal, the
+    order and cluster changes by style, the style contrast and our shares against the paper's; which removed systems
+    are HUMAN ones, and the significance lines each style has to move (``lines``: per pair, the packages of
+    :data:`STYLE_TOTALS` counted)."""
+    def cell(experiment, measure, style):
+        r = share_of(shares, experiment, measure, style)
+        return int(r["changed"]), int(r["pairs"]), float(r["share"])
+
+    def theirs(experiment, measure, style):
+        changed, pairs = paper[(paper["experiment"] == experiment) & (paper["style"] == style)][measure].iloc[0]
+        return changed, pairs, changed / pairs
+
+    text, rank_more = [], []
+    for experiment, label in (("remove_lowest", "worst"), ("remove_highest", "best")):
+        parts = []
+        for measure, what in (("rank", "order"), ("cluster", "clusters")):
+            plus, minus = cell(experiment, measure, "SR+DC"), cell(experiment, measure, "SR-DC")
+            p_plus, p_minus = theirs(experiment, measure, "SR+DC"), theirs(experiment, measure, "SR-DC")
+            contrast = _compare(plus[2], minus[2], ("fewer SR+DC than SR-DC pairs", "as large a share of both styles",
+                                                    "more SR+DC than SR-DC pairs"))
+            parts.append(
+                f"the {what} of {plus[0]}/{plus[1]} SR+DC and {minus[0]}/{minus[1]} SR-DC pairs (paper "
+                f"{p_plus[0]}/{p_plus[1]} and {p_minus[0]}/{p_minus[1]}): {contrast}, a share "
+                f"{_compare(plus[2], p_plus[2], ('below', 'equal to', 'above'))} the paper's for SR+DC and "
+                f"{_compare(minus[2], p_minus[2], ('below', 'equal to', 'above'))} it for SR-DC")
+            if measure == "rank":
+                rank_more.append(plus[2] > minus[2])
+        text.append(f"Removing the {label} system changes " + "; and ".join(parts) + ".")
+    humans = removed[removed["human_removed"]]
+    if len(humans):
+        text.append("As in the paper's scripts, the highest and lowest systems are taken from the original ranking "
+                    "with HUMAN systems in it, so a HUMAN system is the one removed in " + ", ".join(
+                        f"{_name(r.collection, r.pair)} ({r.highest if 'HUMAN' in r.highest else r.lowest})"
+                        for r in humans.itertuples(index=False)) + ".")
+    lines = lines[[k[0] in STYLE_TOTALS for k in lines.index]]
+    style = pd.Series([info.loc[k, "style"] for k in lines.index], index=lines.index)
+    plus_lines, minus_lines = lines[style == "SR+DC"].median(), lines[style == "SR-DC"].median()
+    text.append(f"The SR+DC rankings have {_compare(plus_lines, minus_lines)} significance lines to move (a median of "
+                f"{plus_lines:.0f} per pair, against {minus_lines:.0f} for SR-DC)"
+                + (", yet their orders change more often after either removal." if all(rank_more)
+                   and plus_lines < minus_lines else "."))
+    return " ".join(text)
+
+
+def trajectory_text(summary: pd.DataFrame, removed: pd.DataFrame) -> str:
+    """Figs. 2-3: what the panels shown do under division (ranks moved, divisions that change the clusters)."""
+    shown = summary[summary["shown"]]
+    parts = [f"{_name(r.collection, r.pair)} ({r.style}) moves {r.ranks_moved} (system, divisor) ranks and changes its "
+             f"clusters under {r.divisions_with_other_clusters} of {r.divisions} divisions"
+             for r in shown.itertuples(index=False)]
+    plus = shown[shown["style"] == "SR+DC"]
+    both = (plus["ranks_moved"] > 0) & (plus["divisions_with_other_clusters"] > 0)
+    text = "In the panels: " + "; ".join(parts) + ". "
+    if len(plus) and both.all():
+        text += ("As in the paper's Figs. 2–3, the SR+DC rankings shown reshuffle as the human scores are degraded, "
+                 "their clusters included, with no change to any MT system's own raw scores.")
+    elif len(plus):
+        text += "Not every SR+DC ranking shown changes both its order and its clusters, as the paper's Figs. 2–3 do."
+    last = removed[removed["lowest"].str.contains("HUMAN") & removed["collection"].isin(summary["collection"])]
+    if len(last):
+        text += (" Not every stand-in has a strong HUMAN system to degrade: in " + ", ".join(
+            f"{_name(r.collection, r.pair)} {r.lowest}" for r in last.itertuples(index=False)) + " ranks last.")
+    return text
+
+
+def fig4_text(summary: pd.DataFrame) -> str:
+    """Fig. 4 in numbers: how often a system's HITs hold a given other system, and how many HITs hold every one."""
+    parts = [f"{r.pair} {PACKAGE_SHORT.get(r.collection, r.collection)} ({r.style}): a system's HITs hold a given other "
+             f"system {r.mean_share:.0%} of the time on average (range {r.min_share:.0%}–{r.max_share:.0%}), and "
+             f"{r.hits_with_every_system:.0%} of the HITs hold every system" for r in summary.itertuples(index=False)]
+    text = "Fig. 4, as shares of the row system's HITs (the paper shows counts): " + "; ".join(parts) + "."
+    plus, minus = summary[summary["style"] == "SR+DC"], summary[summary["style"] == "SR-DC"]
+    if len(plus) and len(minus):
+        if (plus["min_share"] < 0.5).any() and (minus["hits_with_every_system"].min()
+                                                > plus["hits_with_every_system"].max()):
+            text += (" In SR+DC a system meets some other system in fewer than half of its HITs, while most SR-DC "
+                     "HITs hold every system: which systems a system's scores are standardised against differs from "
+                     "system to system in SR+DC, the paper's §5.4 point.")
+        else:
+            text += " The two styles do not differ here as the paper's §5.4 describes."
+    return text
+
+
+def fig5_text(variance: pd.DataFrame, different_documents: bool) -> str:
+    """Sec. 6: how much of the (document, system) cell variance documents and systems explain (raw and z)."""
+    v = variance.set_index("scores")
+    raw, z = v.loc["raw"], v.loc["z"]
+    text = (f"{raw['documents']:.0f} documents × {raw['systems']:.0f} systems, {raw['cells_judged']:.0%} of the cells "
+            f"judged. Documents explain ω² = {raw['documents_omega2']:.2f} of the cell variance and systems "
+            f"{raw['systems_omega2']:.2f} (one-way, corrected for the number of levels; on z scores, which remove each "
+            f"worker's leniency, {z['documents_omega2']:.2f} and {z['systems_omega2']:.2f}). A cell is usually one "
+            "worker's judgments of one document, so part of the document effect may still be the worker's. ")
+    if raw["documents_at_least_systems"] and z["documents_at_least_systems"]:
+        text += ("The document a system happened to be judged on moves its scores at least as much as which system it "
+                 "is, on raw and z scores: the paper's §6 point.")
+    elif raw["documents_at_least_systems"]:
+        text += ("Documents explain at least as much as systems on raw scores but not on z scores: part of the "
+                 "document effect is the workers'.")
+    else:
+        text += "Systems explain more of the cell variance than documents here, a weaker document effect than §6's."
+    text += (" The systems are judged on different subsets of the documents." if different_documents else
+             " Every system is judged on the same documents here.")
+    return text
+
+
+def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame, noise: pd.DataFrame) -> str:
+    """The bootstrap: how much resampling the HITs alone changes, against every perturbation (``noise``:
+    :func:`noise_vs_perturbation`), and whether the style contrast survives resampling (``contrast``)."""
+    s = summary.set_index(["style", "experiment"])
+    text = []
+    if ("SR+DC", "noise") in s.index and ("SR-DC", "noise") in s.index:
+        plus, minus = s.loc[("SR+DC", "noise")], s.loc[("SR-DC", "noise")]
+        text.append(f"Resampling HITs alone changes the order in {plus['rank_mean']:.1f} of {plus['pairs']:.0f} SR+DC "
+                    f"and {minus['rank_mean']:.1f} of {minus['pairs']:.0f} SR-DC rankings on average, and the clusters "
+                    f"in {plus['cluster_mean']:.1f} and {minus['cluster_mean']:.1f}.")
+        sr_plus = noise[noise["style"] == "SR+DC"]
+        beats = []
+        for measure, what in (("rank", "orders"), ("cluster", "clusters")):
+            rows = sr_plus[sr_plus["measure"] == measure]
+            more = rows[rows["exceeds_noise"]]
+            beats.append(len(more) / max(len(rows), 1))
+            text.append(f"For SR+DC, resampling alone changes more {what} than every one of the {len(rows)} "
+                        "perturbations does on the full data." if more.empty else
+                        f"For SR+DC, {len(more)} of the {len(rows)} perturbations change more {what} than resampling "
+                        f"alone does ({', '.join(more['experiment'])}).")
+        text.append("Most perturbations, then, change no more SR+DC rankings than which HITs were collected does: a "
+                    "changed order or cluster on its own is weak evidence about the protocol." if max(beats) < 0.5
+                    else "Some perturbations change more SR+DC rankings than resampling alone does.")
+        if ("noise", "rank") in contrast.index:
+            share = contrast.loc[("noise", "rank"), "SR+DC more"]
+            text.append(f"Under resampling alone, more SR+DC than SR-DC orders change in {share:.0%} of the resamples"
+                        + (": the SR+DC orders are the more fragile ones." if share > 0.5 else "."))
+    perturbations = [e for e in contrast.index.get_level_values(0).unique() if e != "noise"]
+    cells = {(e, m): contrast.loc[(e, m), "SR+DC more"] for e in perturbations for m in ("rank", "cluster")}
+    text.append("Against the unperturbed ranking *of the same resample*, more SR+DC than SR-DC pairs change their "
+                "order in " + ", ".join(f"{cells[(e, 'rank')]:.0%} ({e})" for e in perturbations)
+                + " of the resamples, and their clusters in "
+                + ", ".join(f"{cells[(e, 'cluster')]:.0%} ({e})" for e in perturbations) + ".")
+    weak = [f"{m} after {e}" for (e, m), v in cells.items() if v <= 0.5]
+    text.append("So the contrast of Tables 2–3 holds in most resamples for every perturbation and measure" if not weak
+                else "The contrast of Tables 2–3 holds in at most half of the resamples for " + ", ".join(weak))
+    text[-1] += ("; it cannot tell the protocol apart from the other differences between these packages (year, "
+                 "systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being closer together.")
+    return " ".join(text)
+
+
+def remedy_text(totals: pd.DataFrame, long: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series,
+                hits: float) -> str:
+    """Sec. 8: z per worker against z per HIT, summed over the experiments (``totals``: :func:`remedy_totals`;
+    ``long``: :func:`remedy_per_hit`)."""
+    t = totals.set_index("measure")
+    rank, cluster = t.loc["rank"], t.loc["cluster"]
+    text = [f"Summed over the {rank['experiments']} experiments, the status quo (z per worker, what §8 recommends "
+            f"keeping) changes the order {rank['per_worker']} times and the clusters {cluster['per_worker']} times; "
+            f"z per HIT {rank['per_hit']} and {cluster['per_hit']} times.",
+            f"Per-worker z changes {_compare(rank['per_worker'], rank['per_hit'])} orders than per-HIT z "
+            f"(fewer in {rank['experiments_per_worker_fewer']} experiments, more in "
+            f"{rank['experiments_per_hit_fewer']}) and {_compare(cluster['per_worker'], cluster['per_hit'])} clusters "
+            f"(fewer in {cluster['experiments_per_worker_fewer']}, more in {cluster['experiments_per_hit_fewer']}).",
+            f"The original per-HIT rankings have {_compare(lines_hit.sum(), lines_worker.sum())} significance lines "
+            f"than the per-worker ones ({lines_hit.sum()} against {lines_worker.sum()} over the {len(lines_worker)} "
+            f"pairs). A worker here did {hits:.1f} HITs on average."]
+    clusters = long[long["measure"] == "cluster"].groupby("standardised")["changed"].min()
+    text.append("Under either standardisation every perturbation still changes the clusters of some SR+DC pair: "
+                "neither removes the instability." if (clusters > 0).all() else
+                "Under " + " and ".join(f"z per {s}" for s in clusters.index[clusters == 0])
+                + " some perturbation leaves every SR+DC clustering unchanged.")
+    text.append("§8 adds that workers would also have to see comparable mixes of systems.")
+    return " ".join(text)
 
 
 def variant_text(variants: pd.DataFrame) -> str:
@@ -94,7 +301,3 @@ def variant_text(variants: pd.DataFrame) -> str:
     return ("Every count is the same with both tests: the lines they disagree on are not in the pairs' perturbed "
             "rankings here." if same else
             "The counts differ between the tests in some rows: the lines they disagree on matter here.")
-
-
-def share_range(values: pd.Series) -> str:
-    return f"{values.min():.0%}–{values.max():.0%}"

@@ -1,0 +1,201 @@
+"""Tidy tables the claims registry (``data/published/claims/wmt.toml``) and the page's sentences read: the shares of
+pairs changed by style (Tables 2-3, Fig. 1; Sec. 5.2), the perturbations against resampling alone (the bootstrap),
+the two standardisations of Sec. 8 summed, what Figs. 2-5 show as numbers, and the qualitative checks (one boolean
+per part of a claim)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .experiments import cooccurrence_share, most_affected
+from .packages import CHANGE_COLUMNS, STYLE_TOTALS
+
+MEASURES = [c.replace("_changed", "") for c in CHANGE_COLUMNS]
+#: the differences of shares that carry Sec. 5.2's contrast: (label, minuend group, subtrahend group)
+CONTRASTS = (("SR+DC minus SR-DC", "SR+DC", "SR-DC"), ("REF items only minus SR-DC", "SR+DC, REF items only", "SR-DC"))
+
+
+def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
+    """``wmt_change_shares.csv``: per experiment and measure (rank, cluster, both), the pairs changed, the pairs and
+    their share for each style (packages in :data:`STYLE_TOTALS`) and for the SR+DC pairs that rank a HUMAN system
+    (``human_pairs``) or only have REF items, then the differences of shares in :data:`CONTRASTS` (share only):
+    the contrast of Tables 2-3 and Fig. 1 (Sec. 5.2)."""
+    part = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    human = {tuple(k) for k in human_pairs}
+    has_human = np.array([(c, p) in human for c, p in zip(part["collection"], part["pair"])], dtype=bool)
+    plus = (part["style"] == "SR+DC").to_numpy()
+    masks = {"SR+DC": plus, "SR-DC": (part["style"] == "SR-DC").to_numpy(),
+             "SR+DC, HUMAN system": plus & has_human, "SR+DC, REF items only": plus & ~has_human}
+    rows = []
+    for experiment in dict.fromkeys(part["experiment"]):
+        here = (part["experiment"] == experiment).to_numpy()
+        for measure, column in zip(MEASURES, CHANGE_COLUMNS):
+            shares = {}
+            for group, mask in masks.items():
+                flags = part.loc[here & mask, column].astype(bool)
+                if len(flags):
+                    shares[group] = float(flags.mean())
+                    rows.append({"experiment": experiment, "measure": measure, "group": group,
+                                 "changed": int(flags.sum()), "pairs": len(flags), "share": shares[group]})
+            for label, a, b in CONTRASTS:
+                if a in shares and b in shares:
+                    rows.append({"experiment": experiment, "measure": measure, "group": label, "changed": np.nan,
+                                 "pairs": np.nan, "share": shares[a] - shares[b]})
+    return pd.DataFrame(rows, columns=["experiment", "measure", "group", "changed", "pairs", "share"])
+
+
+def share_of(shares: pd.DataFrame, experiment: str, measure: str, group: str) -> pd.Series:
+    """The row of :func:`change_shares` for (experiment, measure, group)."""
+    hit = shares[(shares["experiment"] == experiment) & (shares["measure"] == measure) & (shares["group"] == group)]
+    if len(hit) != 1:
+        raise KeyError(f"no single row for {(experiment, measure, group)} in the change shares")
+    return hit.iloc[0]
+
+
+def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_noise_vs_perturbation.csv``: per style, experiment and measure, the pairs the perturbation changes on
+    the full data against the mean number that resampling the HITs alone changes (``noise`` of
+    :func:`bootstrap_summary`), and whether the perturbation changes more (``exceeds_noise``)."""
+    noise = summary[summary["experiment"] == "noise"].set_index("style")
+    rows = []
+    for style in ("SR+DC", "SR-DC"):
+        if style not in noise.index:
+            continue
+        for r in shares[shares["group"] == style].itertuples(index=False):
+            mean = float(noise.loc[style, f"{r.measure}_mean"])
+            rows.append({"style": style, "experiment": r.experiment, "measure": r.measure, "pairs": int(r.pairs),
+                         "perturbation": int(r.changed), "resampling_mean": mean,
+                         "exceeds_noise": bool(r.changed > mean)})
+    return pd.DataFrame(rows)
+
+
+def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_remedy_totals.csv``: per measure, the pairs changed summed over the experiments with z per worker and
+    with z per HIT (``long``: :func:`remedy_long`), the experiments in which each changes fewer pairs, and whether
+    z per worker (what Sec. 8 recommends) changes fewer in total."""
+    wide = long.pivot_table(index=["measure", "experiment"], columns="standardised", values="changed")
+    rows = []
+    for measure in MEASURES:
+        w, h = wide.loc[measure, "worker"], wide.loc[measure, "hit"]
+        rows.append({"measure": measure, "experiments": len(w), "per_worker": int(w.sum()), "per_hit": int(h.sum()),
+                     "experiments_per_worker_fewer": int((w < h).sum()),
+                     "experiments_per_hit_fewer": int((h < w).sum()),
+                     "per_worker_fewer": bool(w.sum() < h.sum())})
+    return pd.DataFrame(rows)
+
+
+def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_fig4_summary.csv``: per pair of Fig. 4, the share of a system's HITs that hold a given other system
+    (mean, min, max over ordered pairs of systems) and the share of HITs that hold every system (Sec. 5.4)."""
+    rows = []
+    for key in keys:
+        pj = coded[key][0]
+        share = cooccurrence_share(pj, "hit").to_numpy()
+        off = share[~np.eye(len(share), dtype=bool)]
+        rows_used = pj.scored & (pj.hit >= 0)
+        held = np.zeros((pj.hit.max() + 1, len(pj.systems)), dtype=bool)
+        held[pj.hit[rows_used], pj.system[rows_used]] = True
+        held = held[held.any(axis=1)][:, held.any(axis=0)]
+        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
+                     "systems": held.shape[1], "hits": held.shape[0], "mean_share": float(off.mean()),
+                     "min_share": float(off.min()), "max_share": float(off.max()),
+                     "hits_with_every_system": float(held.all(axis=1).mean())})
+    return pd.DataFrame(rows)
+
+
+def omega_squared(values: pd.Series, groups: pd.Series) -> float:
+    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (a factor
+    with many levels explains some variance by chance alone; ω² is about 0 then)."""
+    g = values.groupby(groups)
+    grand, n, k = values.mean(), len(values), g.ngroups
+    between = (g.size() * (g.mean() - grand) ** 2).sum()
+    within = ((values - g.transform("mean")) ** 2).sum()
+    mean_within = within / (n - k)
+    return float((between - (k - 1) * mean_within) / (between + within + mean_within))
+
+
+def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_fig5_variance.csv``: how much of the (document, system) cell variance documents and systems explain
+    (one-way ω²), on raw and on z scores (Sec. 6 and its footnote 18), with the cells judged."""
+    rows = []
+    for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
+        long = matrix.stack().rename("value").reset_index()
+        rows.append({"scores": label, "documents": len(matrix), "systems": matrix.shape[1],
+                     "cells_judged": float(matrix.notna().to_numpy().mean()),
+                     "documents_omega2": omega_squared(long["value"], long["test_document"]),
+                     "systems_omega2": omega_squared(long["value"], long["system"])})
+    out = pd.DataFrame(rows)
+    out["documents_at_least_systems"] = out["documents_omega2"] >= out["systems_omega2"]
+    return out
+
+
+def _partition(rows: pd.DataFrame) -> tuple:
+    """The clusters of one ranking (rows of :func:`trajectories` for one setting) as a tuple of system sets."""
+    rows = rows.sort_values("rank")
+    cluster = np.concatenate([[0], np.cumsum(rows["line_below"].to_numpy()[:-1])])
+    return tuple(frozenset(rows["system"][cluster == c]) for c in np.unique(cluster))
+
+
+def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()) -> pd.DataFrame:
+    """``wmt_trajectory_summary.csv``: per pair, the (system, divisor) ranks that differ from the original ranking
+    and the divisions whose clusters differ from the original ones (Figs. 2-3), and whether the page shows it."""
+    moved = most_affected(per_pair_trajectories)
+    rows = []
+    for key, t in per_pair_trajectories.items():
+        settings = list(dict.fromkeys(t["setting"]))
+        original = _partition(t[t["setting"] == "original"])
+        other = sum(_partition(t[t["setting"] == s]) != original for s in settings[1:])
+        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
+                     "divisions": len(settings) - 1, "ranks_moved": int(moved[key]),
+                     "divisions_with_other_clusters": int(other), "shown": key in set(shown)})
+    return pd.DataFrame(rows)
+
+
+def check_rows(check: str, parts: dict) -> pd.DataFrame:
+    """Rows of ``wmt_claim_checks.csv`` for one check: one boolean per part."""
+    return pd.DataFrame({"check": check, "part": list(parts), "holds": [bool(v) for v in parts.values()]})
+
+
+def item_type_checks(judgments: pd.DataFrame, collections) -> pd.DataFrame:
+    """Table 1: every package in ``collections`` holds all four item types (SYSTEM, REPEAT, REF, BAD_REF)."""
+    types = {"SYSTEM", "REPEAT", "REF", "BAD_REF"}
+    return check_rows("table1_all_item_types", {
+        c: types <= set(judgments.loc[judgments["collection"] == c, "item_type"]) for c in collections})
+
+
+def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
+    """Sec. 5.1: in every pair that ranks a HUMAN system, some workers saw its output and some did not."""
+    rows = composition[composition["workers_saw_human"] > 0]
+    return check_rows("section51_human_seen_by_some", {
+        f"{c} {p}": 0 < s < 1 for c, p, s in zip(rows["collection"], rows["pair"], rows["workers_saw_human"])})
+
+
+def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
+    """Fig. 1: for ``style``, the share of pairs changed never falls as the divisor grows and ends higher than it
+    starts, per measure."""
+    part = shares[(shares["group"] == style) & shares["experiment"].str.startswith("divide_")]
+    part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float)).sort_values("divisor")
+    parts = {}
+    for measure in MEASURES:
+        values = part.loc[part["measure"] == measure, "share"].to_numpy()
+        parts[measure] = len(values) > 1 and bool(np.all(np.diff(values) >= 0)) and values[-1] > values[0]
+    return check_rows("fig1_sr_minus_grows", parts)
+
+
+def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
+    """Figs. 2-3: in each SR+DC pair the page shows, dividing HUMAN and REF scores moves some ranks and changes the
+    clusters under some divisor."""
+    rows = summary[summary["shown"] & (summary["style"] == "SR+DC")]
+    return check_rows("fig23_sr_plus_reshuffle", {
+        f"{r.collection} {r.pair}": r.ranks_moved > 0 and r.divisions_with_other_clusters > 0
+        for r in rows.itertuples(index=False)})
+
+
+def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.DataFrame:
+    """Sec. 6: documents explain at least as much of the cell variance as systems (raw and z scores), and the
+    systems are not all judged on the same documents."""
+    judged = {frozenset(raw_matrix.index[raw_matrix[s].notna()]) for s in raw_matrix.columns}
+    return pd.concat([
+        check_rows("fig5_documents_vs_systems", dict(zip(variance["scores"], variance["documents_at_least_systems"]))),
+        check_rows("fig5_different_documents", {"systems": len(judged) > 1})], ignore_index=True)
