@@ -13,7 +13,7 @@ Chapters, their notebooks and the paper items they rebuild:
 * :mod:`.simulation` (``01_synthetic_simulation``): paired, Fig. 3 (a-h), §4, App. A.2
 * :mod:`.real_setups` (``02_real_setups``; setups, experiments, published, figures, text): paired, Tables 1, 3, 4,
   Figs. 4-6, App. C, D, F, H
-* :mod:`.wmt_stability` (``03_wmt_stability``; packages, replication, experiments, published, figures, text,
+* :mod:`.wmt_stability` (``03_wmt_stability``; packages, replication, experiments, claim_values, published, figures, text,
   views): Knowles 2021, §3 / App. A, §5, Tables 1-3, Figs. 1-5
 * :mod:`.favoritism` (``04_favoritism``; experiments, published, figures, checks, text): Favi-Score, Figs. 1-6 and 8-13,
   Table 1, Lemmas 1-2, App. C-D
