@@ -139,7 +139,7 @@ display(Markdown(ch.prop1_text(prop1_summary)))
 show(ch.prop1_non_implications(prop1))
 
 # %% [markdown]
-# (paired-appF-example)=
+# (paired-appf-example)=
 # ## Appendix F — adding a system can change BT's order of two others
 #
 # BT fits all systems jointly, so it is not independent of irrelevant alternatives. The paper's example:

@@ -163,7 +163,7 @@ display(Markdown(ch.sequential_text(everything)))
 # ## Beyond the paper: ties
 #
 # Continuous scores never tie. Rounded scores (here to multiples of the `tie_resolution` parameter, like integer
-# ratings) tie often, and then the tie policy matters. The paper's code counts a tie as a win for the later
+# ratings) can tie, and then the tie policy decides who wins the tied comparisons. The paper's code counts a tie as a win for the later
 # column of each pair (`ties="loss"`), which depends on the arbitrary column order; `ties="half"` gives each
 # system half a win. Same seeds again; only the rounding is new.
 
@@ -203,7 +203,7 @@ show(runner.timing_table(), 1)
 #     different sizes from *M*; here every setup has exactly *M* instances, split between types as evenly as
 #     possible, with the fraction *f* of them (at least one) replaced by outliers.
 #   - The code's grid has more outlier fractions than the paper's text; this chapter uses the text's.
-# * **Error bars.** The paper says 95% bootstrap intervals; its code draws a multiple of the standard error of the
+# * **Error bars.** The paper says bootstrap intervals; its code draws a multiple of the standard error of the
 #   mean. Here they are percentile-bootstrap intervals over setups.
 # * **Undefined τ.** When an aggregate is constant (for example BT on two systems that win equally often), τ is
 #   undefined; the code's NaN was silently dropped from the averages, here it counts as 0.

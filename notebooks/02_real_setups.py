@@ -289,7 +289,7 @@ display(Markdown(ch.fig6_text(fig6_cells, sig_matrix, ch.pooled_pairs_profile(si
                                                                               table3_fraction))))
 
 # %% [markdown]
-# (paired-appF)=
+# (paired-appf)=
 # ## Appendix F — does adding a third system change BT's order of two?
 #
 # For every triple of systems (*a*, *b*, *c*) of every setup: BT on *a* and *b* alone prefers the one that wins
@@ -372,4 +372,4 @@ show(timings.table(), 1)
 #   keeping ties in *n*) and full test sets with textbook tests.
 # * **Appendix F.** Each violation is checked in the tests against a direct Bradley–Terry fit of the three systems;
 #   how the paper searched is not in its published code.
-# * **Intervals.** The paper reports point estimates; here every average over setups has a 95% bootstrap interval.
+# * **Intervals.** The paper reports point estimates; here every average over setups has a bootstrap interval.

@@ -80,7 +80,7 @@ def test_pairings_text_follows_the_summary():
 def test_fig2_text_says_where_bt_departs():
     summary = why_pairing.fig2_summary(why_pairing.fig2_pairings(400, rng=1))
     text = why_pairing.fig2_text(summary)
-    assert "share their means and medians" in text
+    assert "share their means and medians; MEAN and MEDIAN prefer *B* in all of them" in text
     assert "Shifted pairing: P(B > A) = 0.30, BT prefers *A* and departs" in text
     assert "Sorted pairing: P(B > A) = 1.00, BT prefers *B* and agrees" in text
     changed = summary.assign(**{"mean A": [0.1, 0.2, 0.3]})

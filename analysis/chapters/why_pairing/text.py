@@ -87,7 +87,8 @@ def fig2_text(summary: pd.DataFrame) -> str:
     shared = bool((summary[stats].round(9).nunique() == 1).all())
     mean_pick, median_pick = summary["MEAN prefers"], summary["MEDIAN prefers"]
     text = [("The pairings share their means and medians" if shared else "The pairings' means and medians differ")
-            + (f"; MEAN prefers *{mean_pick.iloc[0]}* and MEDIAN *{median_pick.iloc[0]}* in all of them."
+            + ((f"; MEAN and MEDIAN prefer *{mean_pick.iloc[0]}* in all of them." if mean_pick.iloc[0] == median_pick.iloc[0]
+                else f"; MEAN prefers *{mean_pick.iloc[0]}* and MEDIAN *{median_pick.iloc[0]}* in all of them.")
                if mean_pick.nunique() == 1 and median_pick.nunique() == 1 else
                "; MEAN's and MEDIAN's preferences change between them.")]
     for name, row in summary.iterrows():
