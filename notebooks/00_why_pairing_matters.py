@@ -27,6 +27,9 @@
 #
 # Everything below is computed by the `analysis` package; the numbers in the text are read from the computed
 # tables, not typed in.
+#
+# ```{include} ../claims/00_why_pairing_matters.md
+# ```
 
 # %% tags=["parameters"]
 seed = 2021  # every random draw below comes from a stream named after its paper item, seeded by this
@@ -48,6 +51,7 @@ out = outputs(ch, globals())  # checks the parameters first
 
 
 # %% [markdown]
+# (paired-fig1)=
 # ## Fig. 1 — equal means, and MEDIAN and BT disagree
 #
 # The paper shows five scores for three systems without printing them, and its caption and body text describe the
@@ -69,13 +73,10 @@ show(fig1_aggregates)
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example")
+display(Markdown(ch.fig1_text(fig1_scores, fig1_aggregates)))
 
 # %% [markdown]
-# MEAN cannot separate the three systems, MEDIAN ranks *A* = *B* above *C*, and BT ranks *B* > *C* > *A*. MEDIAN and
-# BT disagree on *A* versus *C*: *C* scores higher than *A* on four of the five instances, but *A*'s median is higher
-# because *C*'s scores jump over *A*'s only by small margins on "easy" instances. MEAN and MEDIAN see *A* and *B* as
-# identical: they only look at the (identical) sets of scores, not at who wins on each instance.
-#
+# (paired-table2)=
 # ## Table 2 and Appendix A.1 — same marginals, different pairings
 #
 # Appendix A.1 generates pairings with fixed marginals: test instances come in *k* types, and on type *t*, system
@@ -94,37 +95,27 @@ show(summary.T.rename(columns={0: "value"}))
 show(ch.pairings_examples(pairings))
 
 # %% tags=["remove-input"]
-display(
-    Markdown(
-        f"All {len(pairings)} pairings share one mean difference "
-        f"({pairings['mean S - mean B'].iloc[0]:.2f}) and one median difference "
-        f"({pairings['median S - median B'].iloc[0]:.2f}), both in favour of *S*; yet P(S > B) ranges from "
-        f"{summary['min P(S > B)'].iloc[0]:.2f} to {summary['max P(S > B)'].iloc[0]:.2f}, and BT prefers *B* in "
-        f"{summary['share where BT prefers B'].iloc[0]:.0%} of the pairings. Table 2's own pairing (permutation "
-        f"`1 2 3 4 5`) has P(S > B) = {pairings['P(S > B)'].iloc[0]:.2f}: *S* wins on four of five types."
-    )
-)
+display(Markdown(ch.pairings_text(pairings, summary)))
 
 # %% [markdown]
+# (paired-fig2)=
 # ## Fig. 2 — the geometric reading of MEAN, MEDIAN and BT
 #
-# Each panel places every test instance at (score of *A*, score of *B*). The marginal densities (top: *A*, right:
-# *B*) are **identical in all three panels** — the three panels hold the same two sets of scores, paired
-# differently — so the means (dashed) and medians (dotted) are the same everywhere and both favour *B*. BT is a
-# property of the 2-D pairing: it prefers *B* when more instances lie above the diagonal *X*<sub>A</sub> =
-# *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores are a two-mode mixture (an "easy"
-# and a "hard" instance type), with *B* slightly better on average.
+# Each panel places every test instance at (score of *A*, score of *B*). The three panels hold the same two sets of
+# scores, paired differently, so their marginal densities (top: *A*, right: *B*), means (dashed) and medians
+# (dotted) are the same by construction. BT is a property of the 2-D pairing: it prefers *B* when more instances lie
+# above the diagonal *X*<sub>A</sub> = *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores
+# are a two-mode mixture (an "easy" and a "hard" instance type), *B* drawn slightly better on average.
 
 # %% tags=["hide-input"]
 fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
 fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
 out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings")
 show(fig2_table)
+display(Markdown(ch.fig2_text(fig2_table)))
 
 # %% [markdown]
-# As in the paper's Fig. 2, the middle pairing makes *A* the better system on most instances — BT prefers *A* —
-# while MEAN and MEDIAN, which only see the unchanged marginals, still prefer *B*.
-#
+# (paired-prop1)=
 # ## Proposition 1 — BT's two-system decision is the sign of the median of differences
 #
 # For two systems BT has a closed form: λ<sub>A</sub> is the number of instances *A* wins, so BT prefers *A* iff *A*
@@ -138,70 +129,55 @@ prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
 show(prop1_summary)
 
 # %% tags=["remove-input"]
-row = prop1_summary.loc
-display(
-    Markdown(
-        "BT's decision always equals the sign of *wins − losses* (its closed form). With continuous scores and an odd "
-        f"number of instances it equals the sign of the median of differences in "
-        f"{row['continuous, odd n', 'BT = sign(median of differences)']:.0%} of setups, as Prop. 1 says. The "
-        "equivalence needs two caveats the proof glosses over: with an **even** number of instances, *A* and *B* can "
-        f"win equally often (BT: a tie, {row['continuous, even n', 'BT ties (wins = losses)']:.0%} of those setups) while "
-        "the median of differences, the mean of the two middle differences, is not zero; and with **tied scores** "
-        "(discrete ratings) the median of differences can be 0 while one system wins more of the untied instances. "
-        "Among setups where BT is decisive, the agreement with the median of differences is "
-        f"{row['continuous, even n', '... among decisive BT (no tie in wins)']:.0%} for even n and "
-        f"{row['discrete 1-5 ratings', '... among decisive BT (no tie in wins)']:.0%} for discrete ratings: BT is exactly "
-        "the sign test's decision, which is the precise form of Prop. 1. With types and outliers, MEAN agrees with BT "
-        f"in only {row['types and outliers', 'MEAN agrees with BT']:.0%} of setups."
-    )
-)
+display(Markdown(ch.prop1_text(prop1_summary)))
 
 # %% [markdown]
+# §3 also says that none of Prop. 1's three conditions implies another. For each ordered pair, the number of the
+# random setups above in which the first condition holds and the second does not:
+
+# %% tags=["hide-input"]
+show(ch.prop1_non_implications(prop1))
+
+# %% [markdown]
+# (paired-appf-example)=
 # ## Appendix F — adding a system can change BT's order of two others
 #
 # BT fits all systems jointly, so it is not independent of irrelevant alternatives. The paper's example:
-# 𝓜<sub>A</sub> = [1, 2, 3] and 𝓜<sub>B</sub> = [2, 3, 1] alone give *B* strength 2/3; adding
-# 𝓜<sub>C</sub> = [3, 2, 1] is said to make all three equal. But this *C* **ties** *A* and *B* on the second
-# instance, so the outcome depends on the tie policy; we compute it under all three, with a tight tolerance. We
-# also compute the cyclic *C* = [3, 1, 2], which we believe is the intended example: *A*, *B*, *C* then form a
-# Condorcet cycle (each beats the next on two of three instances).
+# 𝓜<sub>A</sub> = [1, 2, 3] and 𝓜<sub>B</sub> = [2, 3, 1] alone are said to give *B* strength 2/3; adding
+# 𝓜<sub>C</sub> = [3, 2, 1] is said to make all three equal. But this *C* **ties** *A* on the second instance
+# and *B* on the third, so the outcome depends on the tie policy; we compute it under all three, with a tight
+# tolerance. We also compute the cyclic *C* = [3, 1, 2], which we believe is the intended example: *A*, *B*, *C*
+# then form a Condorcet cycle (each beats the next on two of three instances).
 
 # %%
 appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
 show(appf_table, 4)
 
 # %% tags=["remove-input"]
-cyc = appf_table[(appf_table["systems"] == "A, B, C cyclic") & (appf_table["ties"] == "half")].iloc[0]
-printed = appf_table[appf_table["systems"] == "A, B, C printed"].set_index("ties")
-display(
-    Markdown(
-        f"Alone, *B* has strength {appf_table.iloc[0]['B']:.4f} = 2/3 under every tie policy (there is no tie between "
-        f"*A* and *B*). With the cyclic *C* all three strengths are {cyc['A']:.4f}: *B* is no longer better than *A*, "
-        "exactly the phenomenon Appendix F describes. With the printed *C* = [3, 2, 1] the strengths are not equal "
-        f"under any policy (for example `half`: A {printed.loc['half', 'A']:.3f}, B {printed.loc['half', 'B']:.3f}, "
-        f"C {printed.loc['half', 'C']:.3f}), and *B* stays above *A*."
-    )
-)
+display(Markdown(ch.appendix_f_text(appf_table)))
+
+# %% tags=["hide-input"]
+# the values the claims registry reads (data/published/claims/paired.toml)
+out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=summary, fig2_summary=fig2_table,
+                          prop1_setups=prop1, appendix_f=appf_table), "paired_pairing_claim_values", index=False)
 
 # %% [markdown]
 # ## What differs from the paper, and why
 #
-# * **Fig. 1** — the paper does not print its five scores, and its caption and body text describe slightly different
-#   examples. The scores here are constructed to satisfy every property either states (listed and asserted in the
-#   code); the figure is therefore a faithful rebuild of the argument, not of the exact plotted values.
+# ```{include} ../claims/00_why_pairing_matters_differs.md
+# ```
+#
+# * **Fig. 1** — the paper does not print its scores, and its caption, introduction and body text describe the
+#   example differently. The scores here are constructed to satisfy every property the caption and the body text
+#   state (listed and asserted in the code); the figure rebuilds the argument, not the plotted values.
 # * **Table 2** — the strengths are the paper's. The paper shows no numbers for the permutations; the table of
-#   all 120 pairings is new, drawn with the instances per type and the random stream this notebook's parameters
-#   set (see its parameters cell).
-# * **Fig. 2** — the paper's three 2-D densities are not published as data; we rebuild three pairings with
-#   identical marginals by construction (sorted, shifted and random couplings of the same two samples). The paper's
-#   caption says "more mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x
-#   and *B* on y and its body text says the opposite (upper triangle → *B* better). We follow the body text, which
-#   matches the axes.
-# * **Prop. 1** — holds exactly for continuous scores and an odd number of instances. With an even number of
-#   instances or tied scores, "BT consistent ⟺ *M*<sub>A−B</sub> > 0" needs the caveats shown above; the exact
-#   statement is that BT's two-system decision is the sign of (wins − losses), i.e. the sign test's statistic.
-# * **Appendix F** — with *C* = [3, 2, 1] as printed, BT's strengths are not all equal under any tie policy; the
-#   claim holds for the cyclic *C* = [3, 1, 2], which is most likely what was meant.
+#   all pairings is new, drawn with the instances per type and the random stream this notebook's parameters set.
+# * **Fig. 2** — the paper's 2-D densities are not published as data; we rebuild pairings with identical marginals
+#   by construction (sorted, shifted and random couplings of the same two samples). The paper's caption says "more
+#   mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x and *B* on y and
+#   its body text says the opposite (upper triangle → *B* better). We follow the body text, which matches the axes.
+# * **Prop. 1** — tested on random setups of several kinds, including an even number of instances and tied
+#   scores, which the proof does not treat separately.
+# * **Appendix F** — besides the printed *C*, we compute the cyclic *C*, which we read as the intended example.
 # * **Ties** — BT here counts a tie as half a win (`ties="half"`). The paper's code counted a tie as a win for the
-#   later system (`ties="loss"`); it makes no difference in this chapter except in Appendix F, where all three
-#   policies are shown.
+#   later system (`ties="loss"`); Appendix F shows all three policies.

@@ -26,6 +26,9 @@
 # 5, 10, 25, 50} × *M* ∈ {10, 30, 100, 200} test instances × 10 datasets = 2,880 setups. The generator is
 # `analysis.simulate`; its docstring states every modelling choice the paper leaves open. Every number in the text
 # below is read from the computed tables.
+#
+# ```{include} ../claims/01_synthetic_simulation.md
+# ```
 
 # %% tags=["parameters"]
 seed = 2021  # each setup's data is drawn from a stream fixed by (seed, its grid cell, its dataset number)
@@ -40,6 +43,7 @@ tie_resolution = 1.0  # the ties experiment rounds scores to multiples of this
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
+import pandas as pd
 from IPython.display import Markdown, display
 
 from analysis.chapters import simulation as ch
@@ -68,11 +72,12 @@ show(ch.example_aggregates(example))
 display(Markdown(ch.example_story(example)))
 
 # %% [markdown]
-# ## Fig. 3 — the 2,880 setups
+# (paired-fig3)=
+# ## Fig. 3 — the simulated setups
 #
 # Every setup is scored with MEAN, MEDIAN and BT (BT with the paper's tie handling, which cannot matter here: the
 # scores are continuous). A point is the mean τ over the setups of a panel at one x value; the bars are 95%
-# percentile-bootstrap intervals over those setups (1,000 resamples in the full run).
+# percentile-bootstrap intervals over those setups (`n_resamples` resamples).
 
 # %%
 per_setup = out.table(runner.run("MEAN, MEDIAN, BT"), "paired_fig3_per_setup", index=False)
@@ -88,26 +93,15 @@ _ = ch.report(out, per_setup, summary, ch.PAPER, "Fig. 3 — Kendall's τ to the
               "paired_fig3_simulation", "paired_fig3_headline")
 
 # %% tags=["remove-input"]
-display(Markdown(ch.claims(summary)))
+values = {"section4": ch.fig3_claim_values(summary, per_setup, "section4")}
+display(Markdown(ch.panels_text(summary, values["section4"])))
 
 # %% [markdown]
-# **What the panels show.** With one type and no outliers (a, b) the three mechanisms are within each other's
-# intervals, and all of them improve steadily with more test instances. Against the number of systems (a) the
-# picture is flatter than the paper's: two systems give τ = ±1 only, hence the wide bars, and from five systems on
-# τ changes little, because λ is drawn from the same range U[0, 1] however many systems there are (the published
-# code spreads a fixed total over the systems instead, which makes pairs closer as *N*<sub>sys</sub> grows).
-# Instance types (d) are MEDIAN's failure: with the offsets far apart, a system's median falls inside one or two
-# types only, so it is estimated from a fraction of the instances (and with an even number of types it sits in
-# the gap between two types). MEAN and BT are unaffected by types, because every system gets the same offset on
-# the same instance: the offsets cancel in a paired comparison and shift all means equally.
-#
-# **Outliers (c).** With the outliers the paper's text describes — each outlier instance's scores permuted among
-# the systems — MEAN does *not* fail: a permuted score comes from another system's distribution, which under the
-# Section 4 model is at most one unit of λ away, so it barely moves a mean. The paper's Fig. 3 shows MEAN failing
-# with outliers; that figure was made with the published code, whose outliers are different (below).
-
-# %% [markdown]
+# (paired-fig3-readings)=
 # ## Two readings the paper leaves open
+#
+# The outliers the paper's text describes permute each outlier instance's scores among the systems: a permuted
+# score comes from another system's distribution, which under the Section 4 model is close to the system's own.
 #
 # **The published code's outliers.** `simulations.py` in the BT-eval repository does not permute scores: it adds
 # rows of 100·U[0, 1] scores, redrawn until they rank the systems *against* their latent order (Kendall τ < 0).
@@ -118,7 +112,8 @@ display(Markdown(ch.claims(summary)))
 adversarial, adversarial_summary = ch.variant(out, runner, "adversarial outliers", "paired_fig3_adversarial",
                                               "Fig. 3 with the published code's adversarial outliers",
                                               outliers="adversarial")
-display(Markdown(ch.claims(adversarial_summary)))
+values["code-outliers"] = ch.fig3_claim_values(adversarial_summary, adversarial, "code-outliers")
+display(Markdown(ch.panels_text(adversarial_summary, values["code-outliers"])))
 
 # %% [markdown]
 # **Appendix A.2 read literally.** A.2 says the λ<sub>i,j</sub> are drawn uniformly *per type and system*, which
@@ -131,25 +126,25 @@ appendix, appendix_summary = ch.variant(out, runner, "Appendix A.2 strengths", "
                                         "Fig. 3 under Appendix A.2's per-type strengths", strengths="appendix_a2")
 
 # %% tags=["remove-input"]
+values["appendix-a2"] = ch.fig3_claim_values(appendix_summary, appendix, "appendix-a2")
+display(Markdown(ch.panels_text(appendix_summary, values["appendix-a2"])))
 readings = out.table(ch.readings(**{
     "Section 4, permuted outliers (default)": per_setup,
     "Section 4, adversarial outliers (code)": adversarial,
     "Appendix A.2 strengths, permuted outliers": appendix,
 }), "paired_fig3_readings")
 show(readings)
-display(Markdown(
-    "Best mechanism over all setups: " + "; ".join(f"{k}: **{v}**" for k, v in ch.best_mechanism(readings).items())
-    + ". Whether the paper's conclusion holds therefore depends on the reading: BT is the robust choice when outliers "
-    "are large and adversarial and types shift all systems together; with mild outliers MEAN stays competitive, and "
-    "when types reorder the systems (A.2) the expected score is, by definition, what MEAN targets."
-))
+display(Markdown(ch.readings_text(readings)))
+# the values the claims registry reads (data/published/claims/paired.toml), for the three readings
+_ = out.table(pd.concat(values.values(), ignore_index=True), "paired_fig3_claim_values", index=False)
 
 # %% [markdown]
 # ## Beyond the paper: Elo and TrueSkill
 #
-# Appendices G and H claim that Elo and TrueSkill, the paper's sequential alternatives to BT, lead to the same
-# conclusions. Here they run on exactly the same 2,880 datasets (same seeds), with the paper's tie handling and
-# the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).
+# Appendices G and H present Elo and TrueSkill, the paper's sequential alternatives to BT, and repeat the real-data
+# comparison of Table 1 with them (chapter 02); the paper does not simulate them. Here they run on exactly the
+# same datasets as Fig. 3 (same seeds), with the paper's tie handling and the packages' default parameters (Elo
+# k = 20; TrueSkill μ = 25, σ = 25/3).
 
 # %%
 everything = ch.with_sequential(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]))
@@ -162,19 +157,13 @@ _ = ch.report(out, everything, everything_summary, ch.ALL,
               "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline", plotted=("bt", "elo", "trueskill"))
 
 # %% tags=["remove-input"]
-gap = everything[["tau_elo", "tau_trueskill"]].rsub(everything.tau_bt, axis=0).mean()
-display(Markdown(
-    f"Over all setups, BT's τ exceeds Elo's by {gap['tau_elo']:.3f} and TrueSkill's by {gap['tau_trueskill']:.3f} on "
-    "average. Elo and TrueSkill process the comparisons one game at a time, so they are order dependent and "
-    "forget: with many instances per pair, Elo's fixed step k keeps the ratings noisy, while BT uses all "
-    "comparisons at once. They follow BT's pattern across panels (robust to types), at a lower level."
-))
+display(Markdown(ch.sequential_text(everything)))
 
 # %% [markdown]
 # ## Beyond the paper: ties
 #
 # Continuous scores never tie. Rounded scores (here to multiples of the `tie_resolution` parameter, like integer
-# ratings) tie often, and then the tie policy matters. The paper's code counts a tie as a win for the later
+# ratings) can tie, and then the tie policy decides who wins the tied comparisons. The paper's code counts a tie as a win for the later
 # column of each pair (`ties="loss"`), which depends on the arbitrary column order; `ties="half"` gives each
 # system half a win. Same seeds again; only the rounding is new.
 
@@ -186,15 +175,7 @@ ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples
 show(ties_summary)
 
 # %% tags=["remove-input"]
-overall = ties_summary.loc["all (g, h)"]
-display(Markdown(
-    f"With scores rounded to multiples of {tie_resolution:g}, {overall['tie rate']:.0%} of all comparisons are "
-    f"ties. Giving each tied system half a win changes BT's mean τ by {overall['half − loss']:+.3f} "
-    f"(95% interval {overall['95% low']:+.3f} to {overall['95% high']:+.3f}) over all setups. Because the systems' "
-    "column order is random with respect to their strength, the paper's policy adds noise rather than bias here; "
-    "on real data, where column order can follow a leaderboard, it can add bias too. The noise is large: "
-    f"{overall['tie rate']:.0%} of the comparisons go to whichever system happens to be the later column."
-))
+display(Markdown(ch.ties_text(ties_summary.loc["all (g, h)"], tie_resolution)))
 
 # %% [markdown]
 # ## Run time
@@ -207,23 +188,25 @@ show(runner.timing_table(), 1)
 # %% [markdown]
 # ## What differs from the paper, and why
 #
-# * **No published numbers to match.** Fig. 3 is a plot without a table, so the comparison is qualitative: which
-#   mechanism fails where. The headline tables above are this compendium's numbers.
+# ```{include} ../claims/01_synthetic_simulation_differs.md
+# ```
+#
+# * **No published numbers to match.** Fig. 3 is a plot without a table, so its claims are read from §4's text
+#   (which mechanism fails where), each with the test stated in its claims row.
 # * **Generator.** The text and the published code disagree, and the text disagrees with itself:
 #   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the `strengths`
-#     parameter. The offset distribution is not in the text; U[0, 100] is the code's.
+#     parameter. The offset distribution is not in the text; the `offset_scale` parameter takes the code's.
 #   - The text's outliers (scores permuted across systems, here by a derangement so that no system keeps its own
-#     score) are the default; the code's adversarial rows are the `outliers` parameter. The paper's figure shows
-#     MEAN failing with outliers, which this compendium reproduces only with the code's outliers.
-#   - The code's latent strengths are normalised to sum to 10 (about 10/*N*<sub>sys</sub> apart), while A.2 says
-#     U[0, 1]; we follow the text. The code *appends* outlier rows and draws ⌊*M*/*N*<sub>types</sub>⌋ instances
-#     per type, so its setups have slightly different sizes from *M*; here every setup has exactly *M* instances,
-#     split between types as evenly as possible, with max(1, ⌊*fM*⌋) of them replaced by outliers.
-#   - The code's grid has five outlier fractions (0 to 0.075); the paper's text and this chapter use three.
-# * **Error bars.** The paper says 95% bootstrap intervals; its code draws ±2 × 1.96 × SEM (twice a normal 95%
-#   interval). Here they are percentile-bootstrap intervals over setups.
-# * **Undefined τ.** When an aggregate is constant (for example BT on two systems that win equally often, common
-#   with *M* = 10), τ is undefined; the code's NaN was silently dropped from the averages, here it counts as 0.
+#     score) are the default; the code's adversarial rows are the `outliers` parameter.
+#   - The code normalises the latent strengths to a fixed sum, while A.2 draws each uniformly; we follow the text.
+#     The code *appends* outlier rows and draws a whole number of instances per type, so its setups have slightly
+#     different sizes from *M*; here every setup has exactly *M* instances, split between types as evenly as
+#     possible, with the fraction *f* of them (at least one) replaced by outliers.
+#   - The code's grid has more outlier fractions than the paper's text; this chapter uses the text's.
+# * **Error bars.** The paper says bootstrap intervals; its code draws a multiple of the standard error of the
+#   mean. Here they are percentile-bootstrap intervals over setups.
+# * **Undefined τ.** When an aggregate is constant (for example BT on two systems that win equally often), τ is
+#   undefined; the code's NaN was silently dropped from the averages, here it counts as 0.
 # * **Panel subsets.** The caption does not say which setups panels (e)–(h) average over. The published code
 #   labels them "types (with outliers)", "outliers (varying types)" and "all cases" but averages every setup in the
 #   first two; here (e) keeps the setups that have outliers and (f) those with several types, so that each panel

@@ -17,14 +17,14 @@
 # Do MEAN, MEDIAN and BT actually disagree on real NLP evaluations? The paper aggregated every real setup — one
 # dataset scored by one metric — with each mechanism and counted how often they order system pairs differently,
 # pick a different best system (≠ SotA) or a different top 3. This chapter repeats that on the setups the data
-# layer rebuilds (see `data/README.md`):
+# layer rebuilds (see `data/README.md`; their sizes are in the inventory below):
 #
-# | collection | setups | status |
-# | --- | --- | --- |
-# | TAC-08/09/11, TopicalChat (`tc`), PersonaChat (`pc`) | 5 datasets × 13 metrics | the paper's exact score matrices |
-# | WMT17/18/19 to-English | 17 language pairs × 10 metrics | the paper's system outputs; metric scores recomputed from text |
-# | CNN/DM (REALSumm) | 100 documents × 24 systems × 6 metrics | stand-in for the paper's CNN/DM setup |
-# | COCO (val2014, 4,800 images) | 9 systems × 6 metrics | stand-in for the paper's 12-system MSCOCO setup |
+# | collection | status |
+# | --- | --- |
+# | TAC-08/09/11, TopicalChat (`tc`), PersonaChat (`pc`) | the paper's exact score matrices |
+# | WMT17/18/19 to-English | the paper's system outputs; metric scores recomputed from text |
+# | CNN/DM (REALSumm) | stand-in for the paper's CNN/DM setup |
+# | COCO (val2014) | stand-in for the paper's MSCOCO setup |
 #
 # Every number in the text below is read from the computed tables; the paper's published numbers are read from
 # `data/published/paired.toml` (typed in once, with the table or figure they come from) and always shown next to
@@ -51,7 +51,6 @@ fig5_setup = ["WMT19", "de-en", "ROUGE_1"]  # Fig. 5: (collection, dataset, metr
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
-import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
@@ -73,11 +72,13 @@ inventory, inventory_summary = ch.inventory(setups)
 show(inventory_summary, 0)
 
 # %% [markdown]
-# **§5's totals.** The paper reports 296 setups, 73,471 system pairs and 91,197 test instances, but its Appendix A.3
-# lists 16 MT language pairs, without WMT19 lt-en, which our WMT19 data has. Counting as BT-eval's notebook counts
-# (instances once per dataset; setups and pairs once per metric), the Appendix list falls short of §5's totals, and
-# adding lt-en as our data has it (with WMT19's 13 metrics) gives them exactly: the paper's setups included lt-en, and
-# so do ours.
+# (paired-section5)=
+# ## §5's totals and Appendix A.3
+#
+# Counted as BT-eval's notebook counts (instances once per dataset; setups and pairs once per metric): the totals
+# §5 reports, those of the datasets Appendix A.3 lists, those of that list with WMT19 lt-en added (A.3 lists WMT19's
+# language pairs without lt-en, which our WMT19 data has; added at our size, with WMT19's number of metrics), and
+# ours.
 
 # %% tags=["hide-input"]
 paper_a3 = ch.paper_inventory()
@@ -128,31 +129,23 @@ display(Markdown("**Table 4** (Elo and TrueSkill added):"))
 display(table4)
 
 # %% tags=["remove-input"]
-o, h, t4 = ours["loss"], ours["half"], ch.published_table4()
-display(Markdown(
-    f"With the paper's tie handling, MEAN and BT order {100 * o.loc['mean_bt', 'disagree']:.0f}% of system pairs "
-    f"differently (paper: {t4.loc[[('mean', 'bt')], 'disagree'].iloc[0]}%) and pick a different best system in "
-    f"{100 * o.loc['mean_bt', 'top1']:.0f}% of setups (paper: {t4.loc[[('mean', 'bt')], 'top1'].iloc[0]}%); MEAN and "
-    f"MEDIAN disagree on {100 * o.loc['mean_median', 'disagree']:.0f}% of pairs (paper: "
-    f"{t4.loc[[('mean', 'median')], 'disagree'].iloc[0]}%). Giving ties half a win moves MEAN vs. BT's disagreement to "
-    f"{100 * h.loc['mean_bt', 'disagree']:.0f}%. Our set of setups differs from the paper's (below), so the levels "
-    "can differ; the ordering of the comparisons is what can be compared.\n\n"
-    f"**Tie handling drives much of the paper's BT disagreement.** With `ties=\"half\"`, MEAN and BT pick a different "
-    f"best system in {100 * h.loc['mean_bt', 'top1']:.0f}% of setups instead of {100 * o.loc['mean_bt', 'top1']:.0f}%, "
-    f"and different top-3 sets in {100 * h.loc['mean_bt', 'top3']:.0f}% instead of {100 * o.loc['mean_bt', 'top3']:.0f}%."
-    " The paper's rule hands every tie to the later column, so on metrics with many ties (sentence BLEU, short "
-    "dialogue responses, TAC's coarse scores) it reorders systems by their position in the file."
-))
+display(Markdown(ch.table1_text(ours["loss"], ours["half"])))
 
 # %% [markdown]
+# (paired-table3)=
 # ## Table 3 — per dataset and metric
 #
 # The paper's Table 3 breaks the three comparisons down per dataset and metric family. Its cells are not one setup
-# each: a single TAC dataset scored by BLEU is one setup, yet the paper prints ≠ SotA = .43 for it, a fraction. The
-# cells are averages over **sub-sampled test sets**: the ≠ SotA and ≠ Top-3 cells of single-metric columns are
-# multiples of 1/30 (89 of the 90 TAC and dialogue cells, to two decimals; a random two-decimal value would be with
-# probability 0.31), those of ROUGE multiples of 1/90 and of ROUGE-WE of 1/60 — 30 draws per setup, over ROUGE-1/2/L
-# and ROUGE-WE-1/2 — and BT-eval's notebook has the function that draws them (`global_impact_subsampling`: 20% of the
+# each: a single TAC dataset scored by BLEU is one setup, yet the paper prints fractional ≠ SotA values for it. The
+# grain of those values shows how they were drawn:
+
+# %% tags=["remove-input"]
+grain = ch.table3_grain()
+show(grain, 2)
+display(Markdown(ch.table3_grain_text(grain)))
+
+# %% [markdown]
+# BT-eval's notebook has the function that draws such test sets (`global_impact_subsampling`: a fraction of the
 # test instances, "to mimic the 20% use of dataset for test set"). So here each cell averages, over the dataset's
 # setups whose metric is in the column's family (BLEU: BLEU or BLEU-1…4; ROUGE: ROUGE-1, -2, -L; ROUGE-WE: -1, -2),
 # `table3_draws` test sets of `table3_fraction` of the setup's instances, compared with the paper's tie handling.
@@ -173,23 +166,22 @@ out.figure(ch.plot_table3(table3), "paired_table3_disagree")
 out.figure(ch.plot_table3_scatter(table3), "paired_table3_paper_vs_ours")
 
 # %% tags=["remove-input"]
-display(Markdown(ch.table3_notes(table3)))
+display(Markdown(ch.table3_notes(table3, inventory)))
 
 # %% [markdown]
-# **Does the reading change Table 1?** Table 1 is not built from sub-samples: the same comparisons averaged over the
-# sub-sampled test sets (first averaged per setup) put MEAN and MEDIAN further apart than the paper reports, while
-# the full test sets reproduce its first row; BT-eval's Table 1 function (`global_impact_table_1`) indeed runs on
-# the full setups. Both readings, for the record:
+# **Does the reading change Table 1?** BT-eval's Table 1 function (`global_impact_table_1`) runs on the full
+# setups. The same comparisons averaged over the sub-sampled test sets (first averaged per setup), for the record:
 
 # %% tags=["hide-input"]
 subsampled = ch.summarise(ch.per_setup_draw_means(table3_draws_frame), ch.TABLE1_PAIRS,
                           rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
-table1_readings = out.table(ch.side_by_side({"full test sets": ours["loss"],
-                                             f"{table3_fraction:.0%} sub-samples": subsampled}, ch.TABLE1_PAIRS),
-                            "paired_table1_readings")
+table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub-samples": subsampled}
+table1_readings = out.table(ch.side_by_side(table1_by_reading, ch.TABLE1_PAIRS), "paired_table1_readings")
 display(table1_readings)
+display(Markdown(ch.table1_readings_text(table1_by_reading)))
 
 # %% [markdown]
+# (paired-fig4)=
 # ## Fig. 4 — by metric, task and test-set size
 #
 # As in the paper, test sets of several sizes are sub-sampled (without replacement) from every setup large enough,
@@ -212,6 +204,8 @@ fig4_summary = ch.fig4_summaries(fig4, rng=stream(seed, "fig4 intervals"), n_res
 fig4_paper_summary = ch.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"), n_resamples=n_resamples)["size"]
 for by, frame in fig4_summary.items():
     out.table(frame, f"paired_fig4_by_{by}", index=False)
+# Fig. 4(a) on TAC and dialogue, where every metric was computed: mean disagreement per metric and its rank
+ranks = out.table(ch.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
 display(Markdown(ch.degenerate_note({"sub-samples": fig4}) + " By test-set size: " + ", ".join(
     f"{size}: {share:.0%}" for size, share in fig4.groupby("size")["bt_degenerate"].mean().items()) + "."))
 
@@ -233,6 +227,7 @@ if largest:
                      f"{mscoco:,}), so those sizes are empty in the bars."))
 
 # %% [markdown]
+# (paired-fig5)=
 # ## Fig. 5 — the pairwise view of one MT setup
 #
 # The paper's tool prints, for each pair of systems, the probability that the row system beats the column system.
@@ -256,6 +251,7 @@ out.figure(ch.plot_fig5(fig5_panels, alpha), "paired_fig5_bt_matrix")
 # observed share of instances won.
 
 # %% [markdown]
+# (paired-fig6)=
 # ## Fig. 6 / Appendix D — do significance tests agree?
 #
 # The paired t-test, Mood's median test, the sign test and Wilcoxon's signed-rank test at α on system pairs. Cell
@@ -263,10 +259,10 @@ out.figure(ch.plot_fig5(fig5_panels, alpha), "paired_fig5_bt_matrix")
 # does at all. Two readings:
 #
 # * **BT-eval's draws** (the paper's figure): `sig_paper_draws` times a dataset uniformly, one of its metrics, and
-#   20% of its test instances; every system pair of every draw pooled, so TAC's 50–58 systems (1,225–1,653 pairs per
-#   draw) weigh most, and most pairs are compared on 9–10 instances. `sig_paper_pairs` of the pooled pairs are
-#   tested (drawn uniformly, which keeps the pooled weights). The sign test is run as BT-eval's code runs it: the
-#   system BT prefers counts its strict wins among *all* instances, ties kept in *n*.
+#   `table3_fraction` of its test instances; every system pair of every draw pooled, so the datasets with the most
+#   systems weigh most. `sig_paper_pairs` of the pooled pairs are tested (drawn uniformly, which keeps the pooled
+#   weights). The sign test is run as BT-eval's code runs it: the system BT prefers counts its strict wins among
+#   *all* instances, ties kept in *n*.
 # * **Full test sets**, textbook tests (the sign test drops ties), at most `sig_max_pairs` random pairs per setup.
 
 # %%
@@ -288,20 +284,12 @@ out.figure(ch.plot_fig6({"the paper's Fig. 6": PAPER_FIG6,
                          f"ours, full test sets ({len(sig_pairs):,} pairs)": sig_matrix}), "paired_fig6_significance")
 
 # %% tags=["remove-input"]
-fig6_gap = (sig_matrix_paper - PAPER_FIG6).abs()
-display(Markdown(
-    f"With BT-eval's draws and sign test, every cell lies within {fig6_gap.max().max():.2f} of the paper's "
-    f"(median {np.median(fig6_gap):.2f}): Mood → sign {sig_matrix_paper.loc['Mood', 'sign']:.2f} (paper "
-    f"{PAPER_FIG6.loc['Mood', 'sign']:.2f}), and the t-test finds significance for "
-    f"{sig_matrix_paper.loc['t-test', 't-test']:.0%} of pairs against Wilcoxon's "
-    f"{sig_matrix_paper.loc['Wilcoxon', 'Wilcoxon']:.0%} (paper {PAPER_FIG6.loc['t-test', 't-test']:.0%} and "
-    f"{PAPER_FIG6.loc['Wilcoxon', 'Wilcoxon']:.0%}). On the full test sets the picture changes: with hundreds of "
-    f"instances per pair every test but Mood's finds most differences (t-test {sig_matrix.loc['t-test', 't-test']:.0%}, "
-    f"Wilcoxon {sig_matrix.loc['Wilcoxon', 'Wilcoxon']:.0%}), and Mood → sign rises to "
-    f"{sig_matrix.loc['Mood', 'sign']:.2f}. So the paper's App. D numbers describe tests on 9–10 TAC instances "
-    "rather than real test sets, and its \"t-test finds differences most often\" holds there by a hair only."))
+fig6_cells = ch.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
+display(Markdown(ch.fig6_text(fig6_cells, sig_matrix, ch.pooled_pairs_profile(sig_pairs_paper, inventory,
+                                                                              table3_fraction))))
 
 # %% [markdown]
+# (paired-appf)=
 # ## Appendix F — does adding a third system change BT's order of two?
 #
 # For every triple of systems (*a*, *b*, *c*) of every setup: BT on *a* and *b* alone prefers the one that wins
@@ -327,18 +315,7 @@ show(iia_by_size, 5)
 show(ch.iia_by_collection(iia))
 
 # %% tags=["remove-input"]
-full = iia_by_size.loc["full"]
-shares = ch.reversal_winner_shares(iia_examples)
-big = iia[(iia["size"] == "full") & (iia.n_instances > 10)]
-display(Markdown(
-    f"On the full setups, {int(full.reversed):,} of {3 * int(full.triples):,} (pair, third system) combinations "
-    f"reverse BT's order and {int(full.tied):,} turn it into a tie; {int((big.reversed > 0).sum())} of {len(big)} "
-    "setups with more than 10 instances have at least one reversal. The paper reports finding none with more than "
-    "10 test instances. " + (
-        f"The reversals are between close systems: alone, the pair's winner wins a median {shares.median():.1%} of "
-        f"their comparisons (maximum {shares.max():.1%}), and a third system that beats the two unevenly tips the "
-        "balance." if len(shares) else "")
-))
+display(Markdown(ch.iia_text(iia_by_size, iia, ch.reversal_winner_shares(iia_examples))))
 
 # %% [markdown]
 # ## How much the top-k results depend on cutting ties
@@ -352,18 +329,12 @@ tie_cut = ch.tie_break_sensitivity(setups)
 out.table(tie_cut, "paired_topk_tie_break_per_setup", index=False)
 show(ch.tie_break_counts(tie_cut))
 
-# %% [markdown]
-# ## The text's claims, checked
-#
-# Each claim of the paper's text that a number of ours can test, with the reading that reproduces it where we
-# found one.
-
-# %% tags=["remove-input"]
-ranks = out.table(ch.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
-claims = ch.text_claims(section5=section5, ranks=ranks, fig4_size=fig4_summary["size"],
-                        fig4_paper_size=fig4_paper_summary, sig_paper=sig_matrix_paper, sig_full=sig_matrix, iia=iia)
-out.table(claims, "paired_text_claims", index=False)
-display(claims.style.hide(axis="index"))
+# %% tags=["hide-input"]
+# the values the claims registry reads (data/published/claims/paired.toml)
+_ = out.table(pd.concat([
+    ch.section5_values(section5, inventory), ch.table_values(ours["loss"], fig4), ch.table3_values(table3),
+    ch.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary),
+    ch.fig6_values(fig6_cells), ch.iia_values(iia)], ignore_index=True), "paired_real_setups_claim_values", index=False)
 
 # %% [markdown]
 # ## Run time
@@ -379,32 +350,26 @@ show(timings.table(), 1)
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
 #   system outputs, but the metric scores are recomputed here (sacrebleu, rouge-score; see `data/README.md`),
-#   with 10 lexical metrics instead of the paper's 11–13 (no ROUGE-WE, S3, MoverScore or BERTScore on WMT: they
-#   need model weights). CNN/DM (100 × 24 from REALSumm) and COCO (9 systems × 4,800 images) are stand-ins for
-#   setups whose scores were never published; COCO has no METEOR (it needs Java). Our count of setups and system
-#   pairs therefore differs from the paper's (both shown at the top of this chapter), and so can every average.
-# * **WMT19 lt-en** is in our setups and, as §5's totals show, in the paper's; only its Appendix A.3 list omits it.
+#   with lexical metrics only (no ROUGE-WE, S3, MoverScore or BERTScore on WMT: they need model weights). CNN/DM
+#   (from REALSumm) and COCO are stand-ins for setups whose scores were never published; COCO has no METEOR (it
+#   needs Java). Our setups and system pairs therefore differ from the paper's (both counted in §5's totals above),
+#   and so can every average.
 # * **Tie handling.** The paper's code counts a tie as a win for the later column (BT, Elo), which depends on the
-#   arbitrary column order; both it and `ties="half"` are shown. Ties are frequent in the dialogue and TAC
-#   metrics and in short MT segments (sentence BLEU-4 is often 0).
-# * **Table 3** is an average over 20% sub-samples (30 draws per setup in the paper, `table3_draws` here), not the
-#   full test sets; with that reading the TAC cells come within 0.02 almost everywhere (table above), the dialogue
-#   cells within the draws' noise, and one TAC08 cell looks like two exchanged columns in the paper. ≠ SotA and
-#   ≠ Top-3 cells carry the noise of 30 draws and cannot be matched to the digit. Tables 1 and 4 are on the full
-#   test sets (both readings of Table 1 shown).
+#   arbitrary column order; both it and `ties="half"` are shown.
+# * **Table 3** is read as an average over sub-samples of `table3_fraction` of each setup's instances (the
+#   paper's code), not over the full test sets; Tables 1 and 4 are on the full test sets (both readings of Table 1
+#   shown). ≠ SotA and ≠ Top-3 cells carry the noise of the paper's draws, so a cell is compared within two
+#   standard deviations of that noise.
 # * **Top-3 sets with a tie at the boundary.** Ties between aggregates at the top-1 or top-3 boundary are cut by
 #   column order here (the earlier system is kept). The paper's code cut them with `np.argsort(-scores)[:k]`, whose
-#   default quicksort keeps the earlier column too for up to 16 systems but leaves the order of tied values
-#   unspecified for more. The table above counts the setups whose ≠ SotA or ≠ Top-3 result would change if such ties
-#   were cut the other way (the later column kept).
-# * **Fig. 4** sub-samples sizes 10 to 5,000 as the paper's text says; sizes larger than a setup are skipped, and no
-#   setup here reaches 5,000 instances. BT-eval's own code draws (c) differently (the dashed lines), (a) with 20%
-#   sub-samples of at least 30 instances and (b) with 20% sub-samples; the text's claims are checked above.
+#   default quicksort keeps the earlier column too for small numbers of systems but leaves the order of tied values
+#   unspecified for more. The table above counts the setups whose ≠ SotA or ≠ Top-3 result would change if such
+#   ties were cut the other way (the later column kept).
+# * **Fig. 4** sub-samples the test-set sizes the paper's text lists; sizes larger than a setup are skipped. BT-eval's
+#   own code draws (c) differently (the dashed lines), and (a) and (b) with fractional sub-samples.
 # * **Fig. 5**: the paper does not name its MT setup, so only the kind of view is reproduced.
-# * **Fig. 6** is reproduced (every cell within a few hundredths) only with BT-eval's draws — 20% sub-samples
-#   dominated by TAC's many system pairs — and its sign test that keeps ties in *n*; on full test sets the tests
-#   agree far more.
-# * **Appendix F.** The paper found no violation with more than 10 test instances; the search here finds many (see
-#   above). Each violation is checked in the tests against a direct Bradley–Terry fit of the three systems; how the
-#   paper searched is not in its published code.
-# * **Intervals.** The paper reports point estimates; here every average over setups has a 95% bootstrap interval.
+# * **Fig. 6** is computed in two readings: BT-eval's draws (sub-samples pooled over datasets, its sign test
+#   keeping ties in *n*) and full test sets with textbook tests.
+# * **Appendix F.** Each violation is checked in the tests against a direct Bradley–Terry fit of the three systems;
+#   how the paper searched is not in its published code.
+# * **Intervals.** The paper reports point estimates; here every average over setups has a bootstrap interval.

@@ -129,8 +129,12 @@ show(ch.stability_summary(result))
 # %% [markdown]
 # ## What this analysis does not do (yet)
 #
-# * **Human ratings.** A `human` column is accepted but not analysed: the Favi-Score (does the metric favour some
-#   systems relative to the humans?) will come with the Favi-Score chapter's functions.
+# * **Human ratings.** This analysis compares systems on one score column and does not compare a metric with
+#   human ratings; to ask whether a metric favours some systems relative to the humans (the Favi-Score), call the
+#   Favi-Score chapter's functions on two instances × systems matrices with the same instances and systems, one of
+#   human and one of metric scores (for example two `analysis.data.scorefiles.read_scores` results, each rater
+#   selected with `where`): `analysis.favi.favi_table(human, metric)` gives Φ and the sign accuracies of every pair
+#   of systems, `analysis.favi.favi_uncertainty(human, metric)` adds a bootstrap interval and a permutation test.
 # * **Elo and TrueSkill intervals** use `n_resamples_sequential` resamples (100 by default) rather than
 #   `n_resamples`, because each resample replays every game; their intervals are therefore coarser. A resampled
 #   test set also replays the games in another order than the file's, and Elo and TrueSkill depend on that order,

@@ -231,7 +231,11 @@ def test_table3_swaps_finds_exchanged_columns_only():
     assert ch.table3_swaps(swapped) == [("TAC09", "BLEU")]
     counts = ch.table3_agreement(side)
     assert (counts[("20% sub-samples", "within 0.02")] == counts[("", "cells")]).all()
-    assert "look exchanged" in ch.table3_notes(swapped) and "look exchanged" not in ch.table3_notes(side)
+    inventory = pd.DataFrame({"collection": ["TAC", "CNNDM", "COCO"], "systems": [5, 24, 9]})
+    notes = ch.table3_notes(swapped, inventory)
+    assert "look exchanged" in notes and "look exchanged" not in ch.table3_notes(side, inventory)
+    assert "In every other TAC cell" not in notes  # the paper's TAC08 ROUGE-WE cell breaks that pattern
+    assert "(24 and 9 against the paper's 12 and 12)" in notes and "45 of 45 of its *Disagree* cells" in notes
 
 
 # --- BT-eval's draws --------------------------------------------------------------------------------------------------
@@ -275,25 +279,139 @@ def test_metric_ranks_put_the_most_affected_metric_first():
     assert sorted(ranks[f"{col} rank"]) == sorted(ranks[col].rank(ascending=False, method="min").astype(int))
 
 
-# --- the text's claims ------------------------------------------------------------------------------------------------
+# --- the claim values and the page's sentences ------------------------------------------------------------------------
 
-def test_text_claims_give_a_verdict_computed_from_the_numbers():
-    section5 = pd.DataFrame({"setups": [296, 283, 296], "system_pairs": [73471, 72756, 73471],
-                             "test_instances": [91197, 90197, 91197]},
-                            index=["the paper's §5", "Appendix A.3's list", "Appendix A.3 + WMT19 lt-en"])
+def _summary(overrides: dict | None = None) -> pd.DataFrame:
+    """A summarise() frame for all 10 pairs: estimate 0.1, interval 0.05-0.15, with per-(pair, column) overrides."""
+    pairs = [ch.pair_name(p) for p in ch.mechanism_pairs(ch.MECHANISMS)]
+    frame = pd.DataFrame({c: 0.1 if "_" not in c else (0.05 if c.endswith("low") else 0.15)
+                          for m in ch.MEASURES for c in (m, f"{m}_low", f"{m}_high")}, index=pairs)
+    for (pair, column), value in (overrides or {}).items():
+        frame.loc[pair, column] = value
+    return frame
+
+
+def test_table_values_put_the_paper_in_our_interval_and_read_the_abstract():
+    ours = _summary({("mean_bt", "disagree"): 0.09, ("mean_bt", "disagree_low"): 0.08,
+                       ("mean_bt", "disagree_high"): 0.10, ("mean_median", "top1"): 0.2,
+                       ("mean_median", "disagree"): 0.04, ("mean_median", "disagree_low"): 0.03,
+                    ("mean_median", "disagree_high"): 0.05})
+    values = ch.table_values(ours, pd.DataFrame()).set_index(["key", "detail"])
+    cell = values.loc[("table1-in-interval", "MEAN vs. BT, Disagree")]
+    assert cell.value == 0.09 and cell.holds  # 9% in [0.08, 0.10]
+    assert not values.loc[("table1-in-interval", "MEAN vs. BT, ≠ SotA"), "holds"]  # 40% is not in [0.05, 0.15]
+    assert values.loc[("table1-in-interval", "MEAN vs. MEDIAN, Disagree"), "holds"]  # 4% in [0.05 - 0.005, ...]
+    assert values.loc[("abstract-sota", "mean of Table 1's three ≠ SotA"), "value"] == pytest.approx(0.4 / 3)
+    assert len(values.loc["table4-in-interval"]) == 21
+    assert not values.loc["appH-paired", "holds"].any()  # 0.05 is not above MEAN vs. MEDIAN's 0.05
+    assert values.loc[("mean-median-closest", "full setups (Table 1)"), "value"] == pytest.approx(0.04 - 0.09)
+    apart = ch.table_values(_summary({(f"{a}_{b}", "disagree_low"): 0.3 for a in ("mean", "median")
+                                        for b in ("elo", "trueskill")}), pd.DataFrame())
+    assert apart[apart.key == "appH-paired"].holds.all()
+
+
+def test_table3_values_compare_each_cell_within_its_noise_and_never_leave_a_key_empty():
+    side = ch.published_table3().assign(ours_full=np.nan, setups=1, noise_sd=0.01)
+    side["ours"] = side.paper + np.where(side.dataset == "TAC08", 0.03, 0.02)  # 0.03 > 0.005 + 0.02 >= 0.02
+    values = ch.table3_values(side)
+    exact = values[values.key == "table3-exact-disagree"]
+    assert len(exact) == 75 and exact.holds.sum() == 60  # TAC08's 15 Disagree cells are too far
+    only_tc = ch.table3_values(side[side.dataset == "TC"])
+    other = only_tc[only_tc.key == "table3-other"]
+    assert len(other) == 1 and other.detail.iloc[0] == "nothing to test in this run" and not other.holds.iloc[0]
+
+
+def test_fig4_values_rank_metrics_and_read_tasks_and_sizes():
     metrics = ["BLEU", "BERTScore", "MoverScore", "ROUGE_1"]
-    ranks = pd.DataFrame({"mean_bt rank": [1, 4, 3, 2], "median_bt rank": [2, 3, 4, 1]}, index=metrics)
-    size = pd.DataFrame({"size": [10, 500, 500], "pair": ["mean_bt", "mean_bt", "median_bt"],
-                         "disagree": [0.2, 0.11, 0.12]})
-    values = np.full((4, 4), 0.9)
-    np.fill_diagonal(values, [0.4, 0.2, 0.3, 0.35])
-    sig = pd.DataFrame(values, index=list(ch.BT_EVAL_TESTS), columns=list(ch.BT_EVAL_TESTS))
-    iia = pd.DataFrame({"size": ["full", "full", 5], "n_instances": [40, 8, 5], "reversed": [3, 1, 2]})
-    claims = ch.text_claims(section5=section5, ranks=ranks, fig4_size=size, fig4_paper_size=size, sig_paper=sig,
-                            sig_full=sig, iia=iia).set_index("where")
-    assert claims.loc["§5", "verdict"].startswith("reproduced")
-    assert claims.loc["Fig. 4(c)", "verdict"] == "reproduced"  # 11% and 12% at sizes >= 500
-    assert claims.loc["§5 / App. D", "verdict"].startswith("reproduced")
-    assert claims.loc["App. F", "ours"].startswith("3 reversals in 1 of 1 setups")
-    bleu, bert = claims.loc["Fig. 4(a)"].iloc[0], claims.loc["Fig. 4(a)"].iloc[1]
-    assert bleu.verdict == "reproduced" and bert.verdict == "reproduced"  # ranks 3-4 of 4 are the lower half
+    ranks = pd.DataFrame({"mean_median": [0.2, 0.1, 0.15, 0.12], "mean_bt": [0.3, 0.1, 0.2, 0.25],
+                          "median_bt": [0.08, 0.05, 0.1, 0.2]}, index=metrics)
+    ranks = ranks.join(ranks.rank(ascending=False, method="min").astype(int).add_suffix(" rank"))
+    tasks = pd.DataFrame([(t, p, d) for p in ("mean_median", "mean_bt", "median_bt")
+                          for t, d in (("translation", 0.05), ("summarization", 0.06), ("dialogue", 0.2),
+                                       ("captioning", 0.1))], columns=["task", "pair", "disagree"])
+    sizes = pd.DataFrame([(s, p, d) for p in ("mean_median", "mean_bt", "median_bt")
+                          for s, d in ((10, 0.2), (1000, 0.12))], columns=["size", "pair", "disagree"])
+    values = ch.fig4_values(ranks, tasks, sizes, sizes).set_index(["key", "detail"])
+    assert values.loc["fig4a-bleu", "holds"].tolist() == [True, False]  # ranks 1 and 3 of 4: top quarter is 1
+    assert values.loc["fig4a-bert-mover", "holds"].tolist() == [True, True, True, False, True, False]
+    assert values.loc["fig4b-tasks", "holds"].all()
+    np.testing.assert_allclose(values.loc["fig4c-agree-more", "value"], -0.08)
+    assert values.loc["fig4c-floor", "value"].tolist() == [0.12] * 4
+    mixed = tasks.assign(disagree=np.where(tasks.task == "summarization", 0.5, tasks.disagree))
+    assert not ch.fig4_values(ranks, mixed, sizes, sizes).query("key == 'fig4b-tasks'").holds.any()
+
+
+def test_fig6_cells_and_values_use_the_pairs_each_share_is_over():
+    tests = list(ch.BT_EVAL_TESTS)
+    per_pair = pd.DataFrame({"t-test": [0.01] * 40 + [0.5] * 60, "Mood": [0.01] * 20 + [0.5] * 80,
+                             "sign": [0.01] * 35 + [0.5] * 65, "Wilcoxon": [0.01] * 38 + [0.5] * 62})
+    matrix = agreement.agreement_matrix(per_pair[tests] < 0.05)
+    cells = ch.fig6_cells(per_pair, matrix, ch.published_fig6(), 0.05).set_index(["given", "also"])
+    assert cells.loc[("t-test", "t-test"), "pairs"] == 100 and cells.loc[("Mood", "sign"), "pairs"] == 20
+    # 20 of 20: 1.0 against 0.98, within 0.005 + 2 sqrt(0.98 * 0.02 / 20)
+    assert cells.loc[("Mood", "t-test"), "ours"] == 1.0 and cells.loc[("Mood", "t-test"), "close"]
+    far = ch.fig6_cells(per_pair, matrix.replace({0.5: 0.9}), ch.published_fig6(), 0.05).set_index(["given", "also"])
+    assert cells.loc[("t-test", "Mood"), "close"] and not far.loc[("t-test", "Mood"), "close"]  # 20/40 vs. 0.50
+    values = ch.fig6_values(cells.reset_index()).set_index(["key", "detail"])
+    assert values.loc["appD-order", "holds"].tolist() == [True, True]
+    assert values.loc[("appD-text", "Mood (§5: 21%)"), "value"] == 0.2
+
+
+def test_iia_values_count_violations_over_10_instances():
+    iia = pd.DataFrame({"size": ["full", 5, 20, "full"], "n_instances": [40, 5, 20, 8], "triples": [4, 4, 4, 1],
+                        "reversed": [1, 7, 2, 3], "tied": [1, 0, 0, 0]})
+    values = ch.iia_values(iia).set_index("detail").value
+    assert values["violations in test sets of more than 10 instances"] == 4
+    assert values["setups with more than 10 instances and a violation"] == 1
+    assert values["violations per (pair, third system), full setups"] == pytest.approx(5 / 15)
+
+
+def test_section5_values_count_tasks_and_the_papers_metrics():
+    section5 = pd.DataFrame({"setups": [296, 283, 296, 3], "system_pairs": [1, 2, 3, 4], "test_instances": [5, 6, 7, 8]},
+                            index=["the paper's §5", "Appendix A.3's list", "Appendix A.3 + WMT19 lt-en", "ours"])
+    inventory = pd.DataFrame({"collection": ["TAC", "TAC", "Dialogue"], "metric": ["BLEU", "ROUGE_1", "METEOR"]})
+    values = ch.section5_values(section5, inventory).set_index(["key", "detail"]).value
+    assert values[("section5", "setups")] == 3 and values[("section5", "tasks")] == 2
+    assert values[("section5", "the paper's metrics among ours")] == 2  # TAC's "BLEU" is none of BLEU-1...4
+    assert values[("appA3-lt-en", "setups")] == 296
+
+
+def test_page_sentences_branch_on_the_numbers():
+    loss = _summary({("mean_bt", "top1"): 0.4, ("mean_bt", "top1_low"): 0.35, ("mean_bt", "top1_high"): 0.45})
+    assert "do not overlap for ≠ SotA" in ch.table1_text(loss, _summary())
+    assert "overlap for every measure" in ch.table1_text(_summary(), _summary())
+    text = ch.table1_readings_text({"full": _summary(), "sub": loss})
+    assert text.startswith("Table 1's published cells inside") and "full: 2 of 9 cells" in text and "sub: 3 of 9" in text
+    grain = ch.table3_grain()
+    assert grain.set_index(["columns", "multiple of"]).loc[("BLEU, MoverScore, BERTScore", 30), "fitting"] == 89
+    assert "look like shares of 30 draws" in ch.table3_grain_text(grain)
+    assert "look like" not in ch.table3_grain_text(grain.assign(fitting=0))
+    by_size = pd.DataFrame({"triples": [4], "reversed": [2], "tied": [1]}, index=["full"])
+    iia = pd.DataFrame({"size": ["full"], "n_instances": [40], "reversed": [2], "tied": [1]})
+    text = ch.iia_text(by_size, iia, pd.Series([0.52, 0.55]))
+    assert text.startswith("On the full setups, 2 of 12") and "1 of 1 setups" in text and "median 53.5%" in text
+    assert "Alone" not in ch.iia_text(by_size, iia, pd.Series(dtype=float))
+
+
+def test_pooled_pairs_profile_reads_the_draw_sizes():
+    per_pair = pd.DataFrame({"collection": ["TAC", "TAC", "WMT19"], "dataset": ["08", "08", "de-en"],
+                             "metric": ["BLEU"] * 3})
+    inventory = pd.DataFrame({"collection": ["TAC", "WMT19"], "dataset": ["08", "de-en"], "metric": ["BLEU"] * 2,
+                              "instances": [48, 2000]})
+    profile = ch.pooled_pairs_profile(per_pair, inventory, 0.2)
+    assert profile["share TAC"] == pytest.approx(2 / 3) and profile["median instances"] == 10
+
+
+def test_fig6_text_names_the_leading_test_and_handles_no_mood_pair():
+    per_pair = pd.DataFrame({"t-test": [0.01] * 40 + [0.5] * 60, "Mood": [0.01] * 20 + [0.5] * 80,
+                             "sign": [0.01] * 35 + [0.5] * 65, "Wilcoxon": [0.01] * 38 + [0.5] * 62})
+    tests = list(ch.BT_EVAL_TESTS)
+    matrix = agreement.agreement_matrix(per_pair[tests] < 0.05)
+    profile = pd.Series({"share TAC": 0.7, "median instances": 10.0})
+    text = ch.fig6_text(ch.fig6_cells(per_pair, matrix, ch.published_fig6(), 0.05), matrix, profile)
+    assert "the paired t-test finds significance most often (40%, paper 42%), 0.02 ahead of Wilcoxon's" in text
+    assert "70% come from TAC" in text and "sign test is too for 100% of the pairs" in text
+    never = per_pair.assign(Mood=0.5)
+    matrix = agreement.agreement_matrix(never[tests] < 0.05)
+    text = ch.fig6_text(ch.fig6_cells(never, matrix, ch.published_fig6(), 0.05), matrix, profile)
+    assert "is too for none (no pair is significant by Mood's)" in text

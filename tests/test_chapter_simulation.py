@@ -18,7 +18,12 @@ def test_grid_runner_is_deterministic_and_times_each_run():
     panels = runner.panels(first)
     pd.testing.assert_frame_equal(panels, runner.panels(second))
     assert set(panels.panel) == set("abcdefgh")
-    assert simulation.claims(panels).count("τ") == 1 and "f* = 0.025" in simulation.claims(panels)
+    values = simulation.fig3_claim_values(panels, first, "section4")
+    assert set(values.key) == {"ab-equal", "b-improves", "a-deteriorates", "c-outliers", "d-median-fails",
+                               "f-median-worse", "gh-bt-minus", "setups"}
+    assert values.set_index("key").loc["setups", "value"] == 16
+    text = simulation.panels_text(panels, values)
+    assert "*f* = 0 to *f* = 0.025" in text and "From 1 to 3 types" in text and text.count("\n* ") == 3
 
 
 def test_headline_and_ties_summary_average_the_right_setups():
@@ -51,3 +56,45 @@ def test_example_story_states_the_examples_own_numbers():
     best = example.latent.idxmax()
     assert story.startswith(f"The strongest system by the latent λ, {best}, wins")
     assert "BT:" in story and "MEAN:" in story
+
+
+def _panels(tau: dict, low: dict, high: dict) -> pd.DataFrame:
+    """A panel summary for panels c and d (x = 0 and 1), from {(panel, x, mechanism): value} dicts."""
+    rows = [{"panel": p, "x_value": x, "mechanism": m, "tau": tau[k], "low": low[k], "high": high[k]}
+            for k in tau for p, x, m in [k]]
+    return pd.DataFrame(rows)
+
+
+def test_a_failure_is_an_interval_entirely_below_the_first_one():
+    keys = [(p, x, m) for p in "cd" for x in (0, 1) for m in simulation.PAPER]
+    tau = dict.fromkeys(keys, 0.6)
+    low, high = dict.fromkeys(keys, 0.55), dict.fromkeys(keys, 0.65)
+    tau[("c", 1, "mean")], low[("c", 1, "mean")], high[("c", 1, "mean")] = 0.2, 0.1, 0.3  # MEAN drops clear
+    low[("d", 1, "median")], high[("d", 1, "median")] = 0.5, 0.56  # moved, but still overlapping: no failure
+    panels = _panels(tau, low, high)
+    per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
+                              "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
+    values = simulation.fig3_claim_values(panels, per_setup, "r").set_index(["key", "detail"])
+    assert values.loc[("c-outliers", "MEAN fails"), "holds"] and values.loc[("c-outliers", "BT unaffected"), "holds"]
+    assert not values.loc[("d-median-fails", "MEDIAN"), "holds"]
+    assert values.loc[("f-median-worse", "MEDIAN, types and outliers minus types only"), "value"] == pytest.approx(-0.1)
+    assert values.loc[("gh-bt-minus", "BT − MEAN"), "value"] == pytest.approx(0.1)
+    text = simulation.panels_text(panels, values.reset_index())
+    assert "(a failure): MEAN." in text and "Failing: none." in text
+
+
+def test_readings_sequential_and_ties_text_branch_on_the_numbers():
+    table = pd.DataFrame({"setups": [10, 10], "MEAN": [0.7, 0.2], "MEDIAN": [0.5, 0.4], "BT": [0.6, 0.6]},
+                         index=["text", "code"])
+    assert "depends on how the generator is read" in simulation.readings_text(table)
+    assert "same mechanism is best" in simulation.readings_text(table.assign(BT=0.9))
+    everything = pd.DataFrame({"n_types": [1, 3], "outlier_fraction": [0, 0], "tau_median": [0.6, 0.2],
+                               "tau_bt": [0.6, 0.55], "tau_elo": [0.5, 0.45], "tau_trueskill": [0.5, 0.5]})
+    text = simulation.sequential_text(everything)
+    assert "exceeds Elo's by 0.100" in text and "like BT, Elo and TrueSkill lose less than MEDIAN" in text
+    text = simulation.sequential_text(everything.assign(tau_elo=[0.95, 0.3]))
+    assert "falls short of Elo's" in text and "losing less than MEDIAN: BT, TrueSkill" in text
+    row = pd.Series({"tie rate": 0.25, "half − loss": 0.2, "95% low": 0.1, "95% high": 0.3})
+    assert "costs BT accuracy" in simulation.ties_text(row, 1.0)
+    assert "within the resampling noise" in simulation.ties_text(row.replace({0.1: -0.1}), 1.0)
+    assert "does better here" in simulation.ties_text(row.replace({0.2: -0.2, 0.1: -0.3, 0.3: -0.1}), 1.0)

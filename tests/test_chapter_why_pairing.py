@@ -46,3 +46,87 @@ def test_appendix_f_cyclic_third_system_equalises_all_strengths():
     np.testing.assert_allclose(cyclic[["A", "B", "C"]].to_numpy(), 1 / 3, atol=1e-6)
     alone = table[table.systems == "A, B"]
     np.testing.assert_allclose(alone["B"], 2 / 3, atol=1e-6)
+
+
+# --- the page's sentences branch on the numbers, and the claim values ------------------------------------------------
+
+def test_ranking_marks_ties_and_order():
+    import pandas as pd
+
+    assert why_pairing.ranking(pd.Series({"A": 1.0, "B": 3.0, "C": 2.0})) == "B > C > A"
+    assert why_pairing.ranking(pd.Series({"A": 10.0, "B": 10.0, "C": 7.0})) == "A = B > C"
+
+
+def test_fig1_text_names_the_disagreement_only_when_there_is_one():
+    scores = why_pairing.fig1_scores()
+    aggregates = why_pairing.fig1_aggregates(scores)
+    text = why_pairing.fig1_text(scores, aggregates)
+    assert "MEDIAN and BT disagree on *A* versus *C*" in text and "BT can: B > A" in text
+    shifted = scores.assign(B=scores["A"] + 1, C=scores["A"] + 2)  # every mechanism: C > B > A
+    text = why_pairing.fig1_text(shifted, why_pairing.fig1_aggregates(shifted))
+    assert "disagree" not in text and "cannot tell" not in text and "MEAN: C > B > A" in text
+
+
+def test_pairings_text_follows_the_summary():
+    pairings = why_pairing.fixed_marginal_pairings(why_pairing.table2_strengths(), 50, rng=0)
+    summary = why_pairing.pairings_summary(pairings)
+    text = why_pairing.pairings_text(pairings, summary)
+    assert text.startswith("All 120 pairings share one mean difference") and "in favour of *S*" in text
+    assert "stronger system on 4 of 5 types" in text
+    moved = summary.assign(**{"distinct mean S - mean B": 3})
+    assert why_pairing.pairings_text(pairings, moved).startswith("The 120 pairings have 3 distinct mean differences")
+
+
+def test_fig2_text_says_where_bt_departs():
+    summary = why_pairing.fig2_summary(why_pairing.fig2_pairings(400, rng=1))
+    text = why_pairing.fig2_text(summary)
+    assert "share their means and medians; MEAN and MEDIAN prefer *B* in all of them" in text
+    assert "Shifted pairing: P(B > A) = 0.30, BT prefers *A* and departs" in text
+    assert "Sorted pairing: P(B > A) = 1.00, BT prefers *B* and agrees" in text
+    changed = summary.assign(**{"mean A": [0.1, 0.2, 0.3]})
+    assert why_pairing.fig2_text(changed).startswith("The pairings' means and medians differ")
+
+
+def test_prop1_text_states_the_caveats_only_when_a_kind_departs():
+    import pandas as pd
+
+    summary = why_pairing.prop1_summary(why_pairing.prop1_setups(80, rng=2))
+    text = why_pairing.prop1_text(summary)
+    assert "in every setup." in text.split(".")[0] + "." and "continuous, odd n, in every setup" in text
+    assert "Where it does not" in text  # even n and discrete ratings depart at this size
+    exact = summary.assign(**{"BT = sign(median of differences)": 1.0})
+    assert "Where it does not" not in why_pairing.prop1_text(exact)
+    worse = summary.assign(**{"BT = sign(wins - losses)": pd.Series([1.0, 0.5, 1.0, 1.0], index=summary.index)})
+    assert "in 50% of setups at worst (continuous, even n)" in why_pairing.prop1_text(worse)
+
+
+def test_prop1_non_implications_count_the_setups_that_separate_each_pair():
+    import pandas as pd
+
+    setups = pd.DataFrame({"mean sign": [1, 1, -1], "median sign": [1, -1, 1], "median(A-B) sign": [1, 0, -1]})
+    table = why_pairing.prop1_non_implications(setups).set_index(["condition", "without"]).setups
+    assert table[("MEAN", "MEDIAN")] == 1 and table[("MEDIAN", "MEAN")] == 1
+    assert table[("BT (median of differences)", "MEAN")] == 0 and table[("MEAN", "BT (median of differences)")] == 1
+
+
+def test_appendix_f_text_and_claim_values():
+    table = why_pairing.appendix_f_table()
+    text = why_pairing.appendix_f_text(table)
+    assert "Alone, *B* has strength 0.6667 under every tie policy." in text
+    assert "With the cyclic *C* all three strengths are 0.3333 under every policy" in text
+    assert "With the printed *C* the strengths are equal under no policy" in text
+    flat = table.copy()
+    flat.loc[flat.systems == "A, B, C printed", ["A", "B", "C"]] = 1 / 3
+    assert "With the printed *C* all three strengths are 0.3333" in why_pairing.appendix_f_text(flat)
+    scores = why_pairing.fig1_scores()
+    pairings = why_pairing.fixed_marginal_pairings(why_pairing.table2_strengths(), 50, rng=0)
+    values = why_pairing.claim_values(
+        fig1_aggregates=why_pairing.fig1_aggregates(scores), pairings_summary=why_pairing.pairings_summary(pairings),
+        fig2_summary=why_pairing.fig2_summary(why_pairing.fig2_pairings(400, rng=1)),
+        prop1_setups=why_pairing.prop1_setups(80, rng=2), appendix_f=table)
+    assert list(values.columns) == ["key", "detail", "value", "holds"]
+    held = values.dropna(subset=["holds"]).set_index(["key", "detail"]).holds
+    assert held["fig1"].all() and held["appA1"].all() and held["fig2"].all()
+    assert not held[("fig1-intro", "median of A above median of B")]  # §1 against §3: equal medians
+    spread = values[values.key == "appF-printed-spread"].value
+    assert len(spread) == 3 and (spread > 0.1).all()

@@ -97,7 +97,7 @@ def example_story(example: simulate.SimulatedSetup) -> str:
                      for name, top in firsts.items())
     return (f"The strongest system by the latent λ, {best}, wins "
             + " and ".join(f"{wins.loc[best, o]} of {n} instances against {o}" for o in others)
-            + f". First place — {said}. One small setup is noisy; Fig. 3 averages thousands.")
+            + f". First place — {said}.")
 
 
 def plot_example_setup(example: simulate.SimulatedSetup) -> plt.Figure:
@@ -169,29 +169,92 @@ def variant(out: Outputs, runner: GridRunner, label: str, name: str, title: str,
     return frame, panels
 
 
-def _at(summary: pd.DataFrame, panel: str, x_value, name: str) -> float:
+def _at(summary: pd.DataFrame, panel: str, x_value, name: str, column: str = "tau") -> float:
     rows = summary[(summary.panel == panel) & (summary.x_value == x_value) & (summary.mechanism == name)]
-    return float(rows.tau.iloc[0])
+    return float(rows[column].iloc[0]) if len(rows) else float("nan")
 
 
-def claims(summary: pd.DataFrame) -> str:
-    """The text's two claims, with this run's numbers: τ from no outliers to the most (panel c) and from one type
-    to the most (panel d), per mechanism."""
-    c_values = sorted(summary[summary.panel == "c"].x_value.unique())
-    d_values = sorted(summary[summary.panel == "d"].x_value.unique())
-    f_max, t_max = c_values[-1], d_values[-1]
-    c = {n: _at(summary, "c", f_max, n) for n in PAPER}
-    c0 = {n: _at(summary, "c", c_values[0], n) for n in PAPER}
-    d = {n: _at(summary, "d", t_max, n) for n in PAPER}
-    d1 = {n: _at(summary, "d", d_values[0], n) for n in PAPER}
-    return (
-        f"* **Outliers only (c).** From *f* = {c_values[0]:g} to *f* = {f_max:g}, MEAN goes from τ = "
-        f"{c0['mean']:.3f} to {c['mean']:.3f}, MEDIAN from {c0['median']:.3f} to {c['median']:.3f}, BT from "
-        f"{c0['bt']:.3f} to {c['bt']:.3f}.\n"
-        f"* **Types only (d).** From {d_values[0]:g} to {t_max:g} types, MEAN goes from {d1['mean']:.3f} to "
-        f"{d['mean']:.3f}, MEDIAN from {d1['median']:.3f} to {d['median']:.3f}, BT from {d1['bt']:.3f} to "
-        f"{d['bt']:.3f}."
-    )
+def _ends(summary: pd.DataFrame, panel: str) -> tuple:
+    values = sorted(summary[summary.panel == panel].x_value.unique())
+    return (values[0], values[-1]) if values else (np.nan, np.nan)
+
+
+def _below(summary: pd.DataFrame, panel: str, name: str) -> bool:
+    """Whether the mechanism's 95% interval at the panel's last x value lies entirely below its interval at the
+    first one: the failure the paper's text reads off Fig. 3 (an interval that only moves is not a failure)."""
+    first, last = _ends(summary, panel)
+    return bool(_at(summary, panel, last, name, "high") < _at(summary, panel, first, name, "low"))
+
+
+def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: str) -> pd.DataFrame:
+    """§4's reading of Fig. 3 as numbers and tests, one row per (key, detail), for the claims registry:
+    ``ab-equal`` (per x of panels a, b: the three intervals overlap), ``b-improves`` / ``a-deteriorates`` (τ at the
+    largest minus the smallest x), ``c-outliers`` (MEAN fails, MEDIAN and BT do not), ``d-median-fails``,
+    ``f-median-worse`` (MEDIAN's mean τ with types and outliers minus with types only), ``gh-bt-minus`` (BT's mean
+    τ minus MEAN's and MEDIAN's over all setups) and ``setups``."""
+    rows = []
+
+    def add(key, detail, value=np.nan, holds=None):
+        rows.append({"reading": reading, "key": key, "detail": detail, "value": value, "holds": holds})
+
+    paper = summary[summary.mechanism.isin(PAPER)]
+    for panel, x in (("a", "n_systems"), ("b", "n_instances")):
+        for x_value, g in paper[paper.panel == panel].groupby("x_value", sort=True):
+            add("ab-equal", f"({panel}) {X_LABELS[x]} = {x_value:g}", holds=bool(g.low.max() <= g.high.min()))
+    for key, panel in (("b-improves", "b"), ("a-deteriorates", "a")):
+        first, last = _ends(summary, panel)
+        for name in PAPER:
+            add(key, MECHANISM_LABELS[name], _at(summary, panel, last, name) - _at(summary, panel, first, name))
+    for name in PAPER:
+        fails = _below(summary, "c", name)
+        add("c-outliers", f"{MECHANISM_LABELS[name]} {'fails' if name == 'mean' else 'unaffected'}",
+            holds=fails if name == "mean" else not fails)
+    add("d-median-fails", "MEDIAN", holds=_below(summary, "d", "median"))
+    types = per_setup.query(SUBSETS["types only (d)"]).tau_median.mean()
+    both = per_setup.query(SUBSETS["types and outliers"]).tau_median.mean()
+    add("f-median-worse", "MEDIAN, types and outliers minus types only", both - types)
+    for name in ("mean", "median"):
+        add("gh-bt-minus", f"BT − {MECHANISM_LABELS[name]}", float((per_setup.tau_bt - per_setup[f"tau_{name}"]).mean()))
+    add("setups", "all setups", len(per_setup))
+    return pd.DataFrame(rows)
+
+
+def _names(labels: list[str]) -> str:
+    return ", ".join(labels) if labels else "none"
+
+
+def panels_text(summary: pd.DataFrame, values: pd.DataFrame) -> str:
+    """What Fig. 3's panels show, as bullets computed from the panel summary and :func:`fig3_claim_values`."""
+    def part(key: str, column: str) -> pd.Series:
+        return values[values.key == key].set_index("detail")[column]
+
+    c0, cmax = _ends(summary, "c")
+    d0, dmax = _ends(summary, "d")
+    overlap = part("ab-equal", "holds").astype(bool)
+    up = [d for d, x in part("b-improves", "value").items() if x > 0]
+    systems = part("a-deteriorates", "value")
+    text = [f"* **Easy cases (a, b).** The three mechanisms' intervals overlap at {int(overlap.sum())} of "
+            f"{len(overlap)} x values. From the fewest to the most test instances τ rises for {_names(up)}; from the "
+            "fewest to the most systems it changes by " + ", ".join(f"{x:+.3f} ({d})" for d, x in systems.items())
+            + "." + ("" if (systems < 0).all() else " λ is drawn from U[0, 1] however many systems there are (the "
+                     "published code spreads a fixed total over the systems instead, which makes pairs closer as "
+                     "*N*<sub>sys</sub> grows).")]
+    c = {n: (_at(summary, "c", c0, n), _at(summary, "c", cmax, n)) for n in PAPER}
+    fails = [MECHANISM_LABELS[n] for n in PAPER if _below(summary, "c", n)]
+    text.append(f"* **Outliers only (c).** From *f* = {c0:g} to *f* = {cmax:g}: " + ", ".join(
+        f"{MECHANISM_LABELS[n]} {a:.3f} → {b:.3f}" for n, (a, b) in c.items()) + ". Interval at the largest *f* "
+        f"entirely below the one without outliers (a failure): {_names(fails)}.")
+    d = {n: (_at(summary, "d", d0, n), _at(summary, "d", dmax, n)) for n in PAPER}
+    fails = [MECHANISM_LABELS[n] for n in PAPER if _below(summary, "d", n)]
+    text.append(f"* **Types only (d).** From {d0:g} to {dmax:g} types: " + ", ".join(
+        f"{MECHANISM_LABELS[n]} {a:.3f} → {b:.3f}" for n, (a, b) in d.items()) + f". Failing: {_names(fails)}."
+        + (" With the type offsets far apart, a system's median falls inside few of the types, so it is estimated "
+           "from a fraction of the instances; every system gets the same offset on the same instance, so the "
+           "offsets cancel in a paired comparison and shift all means equally." if fails == ["MEDIAN"] else ""))
+    gh = part("gh-bt-minus", "value")
+    text.append("* **All setups (g, h).** BT's mean τ minus " + ", ".join(
+        f"{d.removeprefix('BT − ')}'s: {x:+.3f}" for d, x in gh.items()) + ".")
+    return "\n".join(text)
 
 
 def readings(**runs: pd.DataFrame) -> pd.DataFrame:
@@ -202,6 +265,47 @@ def readings(**runs: pd.DataFrame) -> pd.DataFrame:
 
 def best_mechanism(table: pd.DataFrame) -> dict[str, str]:
     return {k: r[[MECHANISM_LABELS[n] for n in PAPER]].astype(float).idxmax() for k, r in table.iterrows()}
+
+
+def readings_text(table: pd.DataFrame) -> str:
+    """The best mechanism over all setups under each reading of the generator, and whether it depends on it."""
+    best = best_mechanism(table)
+    return ("Best mechanism over all setups: " + "; ".join(f"{k}: **{v}**" for k, v in best.items()) + ". "
+            + ("The same mechanism is best under every reading." if len(set(best.values())) == 1 else
+               "Which mechanism comes out best therefore depends on how the generator is read."))
+
+
+def sequential_text(everything: pd.DataFrame) -> str:
+    """Elo and TrueSkill against BT on the same setups: the mean gap in τ, and how much each mechanism loses when
+    instance types are added (types only minus easy cases) compared with MEDIAN."""
+    gap = everything[["tau_elo", "tau_trueskill"]].rsub(everything.tau_bt, axis=0).mean()
+    loss = {n: everything.query(SUBSETS["types only (d)"])[f"tau_{n}"].mean()
+            - everything.query(SUBSETS["easy (a, b)"])[f"tau_{n}"].mean() for n in ("median", "bt", "elo", "trueskill")}
+    text = ["Over all setups, BT's τ " + " and ".join(
+        f"{'exceeds' if g > 0 else 'falls short of'} {MECHANISM_LABELS[n.removeprefix('tau_')]}'s by {abs(g):.3f}"
+        for n, g in gap.items()) + " on average."]
+    if (gap > 0).all():
+        text.append("Elo and TrueSkill process the comparisons one game at a time, so they depend on the order of "
+                    "the games and forget, while BT uses all comparisons at once.")
+    robust = [n for n in ("bt", "elo", "trueskill") if loss[n] > loss["median"]]
+    text.append("Change in mean τ from the easy cases to types only: " + ", ".join(
+        f"{MECHANISM_LABELS[n]} {x:+.3f}" for n, x in loss.items()) + "; " + (
+        "like BT, Elo and TrueSkill lose less than MEDIAN." if {"elo", "trueskill"} <= set(robust) else
+        "losing less than MEDIAN: " + _names([MECHANISM_LABELS[n] for n in robust]) + "."))
+    return " ".join(text)
+
+
+def ties_text(overall: pd.Series, resolution: float) -> str:
+    """The ties experiment over all setups (a row of :func:`ties_summary`): the tie rate and what giving each tied
+    system half a win does to BT's τ, read against its 95% interval."""
+    diff, low, high = overall["half − loss"], overall["95% low"], overall["95% high"]
+    verdict = ("so the paper's rule costs BT accuracy here" if low > 0 else "so the paper's rule does better here"
+               if high < 0 else "a difference within the resampling noise")
+    return (f"With scores rounded to multiples of {resolution:g}, {overall['tie rate']:.0%} of all comparisons are "
+            f"ties, each of which the paper's rule gives to the later column. Giving each tied system half a win "
+            f"changes BT's mean τ by {diff:+.3f} (95% interval {low:+.3f} to {high:+.3f}) over all setups, {verdict}. "
+            "The generator's column order is random with respect to the systems' strength, so the later-column rule "
+            "acts as noise here; on real data, where column order can follow a leaderboard, it can add bias too.")
 
 
 def with_sequential(per_setup: pd.DataFrame, sequential: pd.DataFrame) -> pd.DataFrame:

@@ -10,7 +10,8 @@ the independence-of-irrelevant-alternatives search (App. F), and draws their fig
 * :mod:`.experiments`: the computations per paper item (Tables 1, 3, 4; App. H; Figs. 4-6; App. D, F)
 * :mod:`.published`: the paper's published values (App. A.3, Tables 3 and 4, Fig. 6) and ours beside them
 * :mod:`.figures`: Table 3's heat maps and scatter, Figs. 4, 5 and 6
-* :mod:`.text`: the page's sentences and the paper's text claims next to our numbers
+* :mod:`.text`: the page's sentences, computed from the tables
+* :mod:`.claim_values`: the tidy values the claims registry (``data/published/claims/paired.toml``) reads
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from __future__ import annotations
 from ...agreement import mechanism_pairs, pair_label, pair_name
 from ...pairwise import PAIRED_TESTS
 from ..common import SEED, Param
+from .claim_values import (
+    fig4_values,
+    fig6_cells,
+    fig6_values,
+    iia_values,
+    section5_values,
+    table3_values,
+    table_values,
+)
 from .experiments import (
     BT_EVAL_TESTS,
     aggregators,
@@ -33,6 +43,7 @@ from .experiments import (
     paper_significance_draws,
     paper_size_draws,
     per_setup_draw_means,
+    pooled_pairs_profile,
     reversal_winner_shares,
     significance_agreement,
     subsampled_disagreement,
@@ -63,6 +74,7 @@ from .published import (
     side_by_side,
     table3_agreement,
     table3_dataset,
+    table3_grain,
     table3_side_by_side,
     table3_swaps,
 )
@@ -82,7 +94,15 @@ from .setups import (
     section5_totals,
     subsample,
 )
-from .text import degenerate_note, table3_notes, text_claims
+from .text import (
+    degenerate_note,
+    fig6_text,
+    iia_text,
+    table1_readings_text,
+    table1_text,
+    table3_grain_text,
+    table3_notes,
+)
 
 CHAPTER = "02_real_setups"
 PARAMETERS = {
@@ -111,17 +131,21 @@ __all__ = [
     # experiments
     "BT_EVAL_TESTS", "aggregators", "bt_eval_sign_test", "bt_probability_matrix", "disagreement_rows",
     "fig4_summaries", "fraction_subsamples", "iia_by_collection", "iia_by_size", "iia_search", "metric_ranks",
-    "paper_significance_draws", "paper_size_draws", "per_setup_draw_means", "reversal_winner_shares",
+    "paper_significance_draws", "paper_size_draws", "per_setup_draw_means", "pooled_pairs_profile",
+    "reversal_winner_shares",
     "significance_agreement", "subsampled_disagreement", "summarise", "tie_break_counts", "tie_break_sensitivity",
     # published values and side by side
     "TABLE3_DATASETS", "TABLE3_EXACT", "TABLE3_FRACTION", "TABLE3_GROUPS", "TABLE3_PAPER_DRAWS", "paper_inventory",
     "published_fig6", "published_table3", "published_table4", "side_by_side", "table3_agreement", "table3_dataset",
-    "table3_side_by_side", "table3_swaps",
+    "table3_grain", "table3_side_by_side", "table3_swaps",
     # figures
     "PAIR_COLORS", "TASK_SHORT", "metric_label", "plot_fig4", "plot_fig5", "plot_fig6", "plot_table3",
     "plot_table3_scatter",
     # page text
-    "degenerate_note", "table3_notes", "text_claims",
+    "degenerate_note", "fig6_text", "iia_text", "table1_readings_text", "table1_text", "table3_grain_text",
+    "table3_notes",
+    # claim values
+    "fig4_values", "fig6_cells", "fig6_values", "iia_values", "section5_values", "table3_values", "table_values",
     # from the methods and the shared chapter module, as the notebook and tests use them through this package
     "PAIRED_TESTS", "mechanism_pairs", "pair_label", "pair_name",
 ]

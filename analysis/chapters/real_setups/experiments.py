@@ -244,6 +244,14 @@ def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: 
     return _tested_pairs(pooled, BT_EVAL_TESTS, alpha)
 
 
+def pooled_pairs_profile(per_pair: pd.DataFrame, inventory_frame: pd.DataFrame, fraction: float) -> pd.Series:
+    """What :func:`paper_significance_draws` tested: the share of its pairs from TAC and the median number of
+    instances a pair is compared on (each draw has :func:`_fraction_size` of its setup's instances)."""
+    sizes = inventory_frame.set_index(KEYS).instances
+    n = [_fraction_size(range(sizes[tuple(key)]), fraction) for key in per_pair[KEYS].itertuples(index=False)]
+    return pd.Series({"share TAC": float((per_pair.collection == "TAC").mean()) if len(per_pair) else np.nan,
+                      "median instances": float(np.median(n)) if n else np.nan})
+
 # -- Appendix F -----------------------------------------------------------------------------------------------------
 
 def iia_search(setups, sizes, rng) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -134,6 +134,23 @@ def table3_side_by_side(draws: pd.DataFrame, full: pd.DataFrame, paper_draws: in
     return out
 
 
+def table3_grain(tolerance: float = 0.0051) -> pd.DataFrame:
+    """How the paper's ≠ SotA and ≠ Top-3 cells on its own data (TAC, TC, PC) fit multiples of 1/d: per column
+    group and d, the cells, those within ``tolerance`` of a multiple (to two printed decimals) and the chance that
+    a two-decimal value in [0, 1] does."""
+    t3 = published_table3()
+    t3 = t3[t3.dataset.isin(TABLE3_EXACT) & t3.measure.isin(["top1", "top3"])]
+    grid = np.arange(101) / 100
+    rows = []
+    for label, groups, d in (("BLEU, MoverScore, BERTScore", ["BLEU", "MoverScore", "BERTScore"], 30),
+                             ("ROUGE", ["ROUGE"], 30), ("ROUGE", ["ROUGE"], 90), ("ROUGE-WE", ["ROUGE-WE"], 30),
+                             ("ROUGE-WE", ["ROUGE-WE"], 60)):
+        cells = t3[t3.metric_group.isin(groups)].paper.to_numpy()
+        rows.append({"columns": label, "multiple of": d, "cells": len(cells),
+                     "fitting": int((np.abs(np.round(cells * d) / d - cells) <= tolerance).sum()),
+                     "chance": float((np.abs(np.round(grid * d) / d - grid) <= tolerance).mean())})
+    return pd.DataFrame(rows)
+
 def _data_kind(datasets: pd.Series) -> np.ndarray:
     return np.where(datasets.isin(TABLE3_EXACT), "exact (TAC, TC, PC)", "other (WMT, CNN/DM, COCO)")
 

@@ -1,14 +1,25 @@
-"""Chapter 02's page text: the note on degenerate BT fits, the reading of Table 3 side by side, and the paper's text
-claims next to our numbers."""
+"""Chapter 02's page text: every sentence about the chapter's tables, computed from them and branching on them (the
+note on degenerate BT fits, Tables 1, 3, 4, Fig. 6 / App. D, App. F); the verdicts themselves are the claims
+registry's (``data/published/claims/paired.toml``)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from ...agreement import pair_label
-from .published import TABLE3_EXACT, table3_agreement, table3_swaps
-from .setups import KEYS, MEASURES
+from ...agreement import pair_label, pair_name
+from .published import (
+    TABLE3_EXACT,
+    TABLE3_PAPER_DRAWS,
+    paper_inventory,
+    published_table4,
+    table3_agreement,
+    table3_swaps,
+)
+from .setups import KEYS, MEASURES, TABLE1_PAIRS
+
+#: Fig. 6's tests as the text names them.
+TEST_NAMES = {"t-test": "the paired t-test", "Mood": "Mood's test", "sign": "the sign test",
+              "Wilcoxon": "Wilcoxon's test"}
 
 
 def degenerate_note(frames: dict[str, pd.DataFrame]) -> str:
@@ -30,41 +41,56 @@ def degenerate_note(frames: dict[str, pd.DataFrame]) -> str:
             "disagreement measures use, is still right.")
 
 
-def table3_notes(side: pd.DataFrame) -> str:
-    """The chapter's reading of the side-by-side Table 3, every number computed from ``side``."""
+def table3_notes(side: pd.DataFrame, inventory: pd.DataFrame) -> str:
+    """The chapter's reading of the side-by-side Table 3, every number computed from ``side`` and ``inventory`` (our
+    setups, one row each) and the paper's Appendix A.3."""
     exact = side[side.dataset.isin(TABLE3_EXACT) & side.ours.notna()]
     dis = exact[exact.measure == "disagree"]
-    counts = table3_agreement(side).loc[("exact (TAC, TC, PC)", MEASURES["disagree"])]
-    within, within_full = int(counts[("20% sub-samples", "within 0.02")]), int(counts[("full test sets", "within 0.02")])
+    counts = table3_agreement(side).loc[("exact (TAC, TC, PC)", MEASURES["disagree"])] if len(dis) else None
+    within = 0 if counts is None else int(counts[("20% sub-samples", "within 0.02")])
+    within_full = 0 if counts is None else int(counts[("full test sets", "within 0.02")])
+    lower = int((dis.ours_full < dis.ours).sum())
     swaps = table3_swaps(side)
     single = exact[(exact.measure == "top1") & exact.metric_group.isin(["BLEU", "MoverScore", "BERTScore"])]
     text = [f"On the paper's own score matrices (TAC, TC, PC), {within} of {len(dis)} *Disagree* cells of the "
             f"sub-sample reading lie within 0.02 of the published ones, against {within_full} on the full test sets, "
-            "which sit lower almost everywhere (larger test sets disagree less; Fig. 4). ≠ SotA and ≠ Top-3 are "
-            "shares of 30 draws in the paper, so they carry the draws' noise (a standard deviation of "
-            f"{single.noise_sd.median():.2f} in the difference for a single metric's ≠ SotA, the median over cells); "
-            "the table above counts how many lie within two standard deviations of it."]
+            f"whose cells lie below the sub-samples' in {lower} of {len(dis)}. ≠ SotA and ≠ Top-3 are shares of "
+            f"{TABLE3_PAPER_DRAWS} draws in the paper's reading, so they carry the draws' noise (a standard deviation "
+            f"of {single.noise_sd.median():.2f} in the difference for a single metric's ≠ SotA, the median over "
+            "cells); the table above counts how many lie within two standard deviations of it."]
     for dataset, group in swaps:
         cells = side[(side.dataset == dataset) & (side.metric_group == group)].set_index(["measure", "pair"])
         pairs_text = [f"{MEASURES[m]} {cells.loc[(m, 'mean_bt'), 'paper']:.2f} / "
                       f"{cells.loc[(m, 'median_bt'), 'paper']:.2f} against our {cells.loc[(m, 'mean_bt'), 'ours']:.2f}"
                       f" / {cells.loc[(m, 'median_bt'), 'ours']:.2f}" for m in MEASURES]
+        paper = cells.xs("disagree").paper
+        least = paper["median_bt"] < min(paper["mean_bt"], paper["mean_median"])
         text.append(f"**{dataset} {group}: the paper's Mean/BT and Med/BT columns look exchanged** — "
                     + "; ".join(pairs_text) + " (Mean/BT / Med/BT)."
-                    + (" In every other TAC cell of the paper MEAN vs. BT disagrees least of the three pairs; read the "
-                       "other way round, this one does too." if _mean_bt_least_elsewhere(side, dataset, group) else ""))
+                    + (" In every other TAC cell of the paper MEAN vs. BT disagrees least of the three pairs"
+                       + ("; read the other way round, this one does too." if least else ", but not in this one "
+                          "read the other way round.") if _mean_bt_least_elsewhere(side, dataset, group) else ""))
     loose = dis[((dis.ours - dis.paper).abs() > 2 * dis.noise_sd) & ((dis.ours - dis.paper).abs() > 0.02)]
     loose = loose[~loose.set_index(["dataset", "metric_group"]).index.isin(swaps)]
     if len(loose):
+        dialogue = paper_inventory().set_index("dataset").loc[["TC", "PC"], "systems"]
         text.append("*Disagree* cells further from the paper than the draws explain: " + ", ".join(
             f"{r.dataset} {r.metric_group} {pair_label(tuple(r.pair.split('_')))} ({r.paper:.2f} vs. {r.ours:.2f})"
             for r in loose.itertuples()) + ". " + (
-            "Dialogue cells rest on 4–5 systems, so each draw's disagreement is a coarse fraction and ties are "
-            "frequent; " if loose.dataset.isin(["TC", "PC"]).any() else "")
+            f"Dialogue cells rest on {dialogue.min()}–{dialogue.max()} systems, so each draw's disagreement is a "
+            "coarse fraction; " if loose.dataset.isin(["TC", "PC"]).any() else "")
             + "we cannot tell more without the paper's own draws.")
-    text.append("The other rows are not the paper's data: WMT has the paper's system outputs with recomputed "
-                "metrics (its *Disagree* cells still come close), CNN/DM and COCO are stand-ins with other systems "
-                "(REALSumm's 24, COCO's 9 against the paper's 12), so their cells are shown but not expected to match.")
+    other = side[~side.dataset.isin(TABLE3_EXACT) & side.ours.notna() & (side.measure == "disagree")]
+    if len(other):
+        wmt = other[other.dataset.str.startswith("WMT")]
+        near = int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum())
+        systems = inventory.groupby("collection").systems.max()
+        paper_systems = paper_inventory().set_index("dataset").systems
+        text.append("The other rows are not the paper's data: WMT has the paper's system outputs with recomputed "
+                    f"metrics ({near} of {len(wmt)} of its *Disagree* cells within 0.02), CNN/DM and COCO are "
+                    f"stand-ins with other systems ({systems.get('CNNDM', 0)} and {systems.get('COCO', 0)} against "
+                    f"the paper's {paper_systems['CNN/DM']} and {paper_systems['MSCOCO']}), so their cells are shown "
+                    "but not expected to match.")
     return "\n\n".join(text)
 
 
@@ -76,57 +102,97 @@ def _mean_bt_least_elsewhere(side: pd.DataFrame, dataset: str, group: str) -> bo
     return bool((wide["mean_bt"] < wide[["median_bt", "mean_median"]].min(axis=1)).all())
 
 
-def text_claims(*, section5: pd.DataFrame, ranks: pd.DataFrame, fig4_size: pd.DataFrame,
-                fig4_paper_size: pd.DataFrame, sig_paper: pd.DataFrame, sig_full: pd.DataFrame,
-                iia: pd.DataFrame) -> pd.DataFrame:
-    """The paper's text claims next to our numbers, one row each: where, the paper says, ours, verdict."""
-    rows = []
-    a3, with_lt = section5.loc["Appendix A.3's list"], section5.loc["Appendix A.3 + WMT19 lt-en"]
-    exact = (with_lt == section5.loc["the paper's §5"]).all()
-    rows.append(("§5", "296 setups, 73,471 system pairs, 91,197 test instances",
-                 f"Appendix A.3's list counts {a3.setups:,}, {a3.system_pairs:,}, {a3.test_instances:,}; with WMT19 "
-                 f"lt-en {with_lt.setups:,}, {with_lt.system_pairs:,}, {with_lt.test_instances:,}",
-                 "reproduced: lt-en was in the paper's data, its appendix list omits it" if exact else "not reproduced"))
-    n = len(ranks)
+def table3_grain_text(grain: pd.DataFrame) -> str:
+    """What the grain of the paper's ≠ SotA and ≠ Top-3 cells shows (:func:`.published.table3_grain`)."""
+    g = grain.astype({"fitting": int, "cells": int})
+    single = g[g["columns"] == "BLEU, MoverScore, BERTScore"].iloc[0]
+    others = g[g["columns"] != single["columns"]]
+    text = [f"On the paper's own data (TAC, TC, PC), {single.fitting} of the {single.cells} ≠ SotA and ≠ Top-3 cells "
+            "of the single-metric columns are multiples of 1/30 to two decimals (a random two-decimal value would be "
+            f"with probability {single.chance:.2f}); " + "; ".join(
+                f"{c}'s are multiples of " + " and of ".join(f"1/{r['multiple of']} in {r.fitting} of {r.cells} "
+                                                          f"(chance {r.chance:.2f})" for _, r in rows.iterrows())
+                for c, rows in others.groupby("columns", sort=False)) + "."]
+    if single.fitting >= 0.9 * single.cells and single.chance < 0.5:
+        text.append("A single setup's ≠ SotA is 0 or 1, so these cells look like shares of 30 draws per setup "
+                    "(1/90 and 1/60 when a column averages three and two metrics).")
+    return " ".join(text)
 
-    def rank_text(metric):
-        return f"{metric}: {ranks.loc[metric, 'mean_bt rank']} and {ranks.loc[metric, 'median_bt rank']}"
-    if {"BLEU", "BERTScore", "MoverScore"} <= set(ranks.index):
-        bleu_top = max(ranks.loc["BLEU", ["mean_bt rank", "median_bt rank"]]) <= 3
-        rows.append(("Fig. 4(a)", "BLEU variants are the most affected, particularly MEAN or MEDIAN vs. BT",
-                     f"rank of {n} on TAC and dialogue (1 = most affected), MEAN vs. BT and MEDIAN vs. BT: "
-                     + rank_text("BLEU"),
-                     "reproduced" if bleu_top else "not reproduced on the paper's own data; BLEU-1…4 exist only on "
-                     "WMT and COCO here, where metric and task cannot be told apart"))
-        low = all(ranks.loc[m, c] > n / 2 for m in ("BERTScore", "MoverScore") for c in ("mean_bt rank",
-                                                                                           "median_bt rank"))
-        rows.append(("Fig. 4(a)", "BERTScore and MoverScore seem less affected",
-                     "; ".join(rank_text(m) for m in ("BERTScore", "MoverScore")),
-                     "reproduced" if low else "partly: not in the lower half for every comparison"))
-    large = fig4_paper_size[fig4_paper_size["size"] >= 500]
-    if len(large):
-        level = large.groupby("pair").disagree.max()
-        floor = all(level.get(p, 0) >= 0.10 for p in ("mean_bt", "median_bt"))
-        rows.append(("Fig. 4(c)", "MEAN vs. BT and MEDIAN vs. BT do not decrease below 10% with more instances",
-                     f"BT-eval's draws, sizes ≥ 500: MEAN vs. BT {level.get('mean_bt', np.nan):.0%}, MEDIAN vs. BT "
-                     f"{level.get('median_bt', np.nan):.0%} at most; our bars at {fig4_size['size'].max():g}: "
-                     + ", ".join(f"{pair_label(tuple(p.split('_')))} {v:.0%}" for p, v in fig4_size.loc[
-                         fig4_size["size"] == fig4_size["size"].max()].set_index("pair").disagree.items()),
-                     "reproduced" if floor else "a floor as the paper says, but under 10% here"))
-    diag = {name: sig_paper.loc[name, name] for name in sig_paper.index}
-    rows.append(("§5 / App. D", "the t-test finds significance most often (41%); Mood 21%, sign 35%, Wilcoxon 40%",
-                 ", ".join(f"{k} {v:.0%}" for k, v in diag.items()) + " (BT-eval's draws); full test sets: "
-                 + ", ".join(f"{name} {sig_full.loc[name, name]:.0%}" for name in sig_full.index),
-                 ("reproduced with BT-eval's draws" if max(diag, key=diag.get) == "t-test" else
-                  "not reproduced") + "; on full test sets the tests find far more, Wilcoxon as often as the t-test"))
-    rows.append(("App. D", "when Mood's test is significant, the sign test is too 89% of the time",
-                 f"{sig_paper.loc['Mood', 'sign']:.0%} (BT-eval's draws and sign test), "
-                 f"{sig_full.loc['Mood', 'sign']:.0%} (full test sets, textbook sign test)",
-                 "close with BT-eval's sign test, which keeps ties in n; the textbook test drops them"))
-    full = iia[(iia["size"] == "full") & (iia.n_instances > 10)]
-    rows.append(("App. F", "no violation of independence of irrelevant alternatives with more than 10 test instances",
-                 f"{int(full.reversed.sum()):,} reversals in {int((full.reversed > 0).sum())} of {len(full)} setups "
-                 "with more than 10 instances",
-                 "not reproduced; we cannot tell why: the paper's search is not in BT-eval, ours is checked against "
-                 "direct BT fits"))
-    return pd.DataFrame(rows, columns=["where", "the paper says", "ours", "verdict"])
+
+def table1_text(loss: pd.DataFrame, half: pd.DataFrame) -> str:
+    """Tables 1 and 4 under both tie policies (:func:`.experiments.summarise` frames): the headline cells next to
+    the paper's, and whether giving ties half a win moves MEAN vs. BT beyond the resampling noise."""
+    t4 = published_table4()
+
+    def paper(pair, m):
+        return t4.loc[[pair], m].iloc[0]
+    o, h = loss, half
+    text = [f"With the paper's tie handling, MEAN and BT order {o.loc['mean_bt', 'disagree']:.0%} of system pairs "
+            f"differently (paper: {paper(('mean', 'bt'), 'disagree')}%) and pick a different best system in "
+            f"{o.loc['mean_bt', 'top1']:.0%} of setups (paper: {paper(('mean', 'bt'), 'top1')}%); MEAN and MEDIAN "
+            f"disagree on {o.loc['mean_median', 'disagree']:.0%} of pairs (paper: "
+            f"{paper(('mean', 'median'), 'disagree')}%). Our set of setups differs from the paper's, so the levels can "
+            "differ."]
+    moved = [m for m in MEASURES if h.loc["mean_bt", f"{m}_high"] < o.loc["mean_bt", f"{m}_low"]
+             or h.loc["mean_bt", f"{m}_low"] > o.loc["mean_bt", f"{m}_high"]]
+    text.append("Giving ties half a win (`ties=\"half\"`) changes MEAN vs. BT to " + ", ".join(
+        f"{MEASURES[m]} {h.loc['mean_bt', m]:.0%} (from {o.loc['mean_bt', m]:.0%})" for m in MEASURES) + "; "
+        + ("the intervals of the two policies do not overlap for " + ", ".join(MEASURES[m] for m in moved)
+           + ": the paper's rule, which hands every tie to the later column and so orders tied systems by their "
+           "position in the file, accounts for part of its BT disagreement." if moved else
+           "the intervals of the two policies overlap for every measure."))
+    return " ".join(text)
+
+
+def table1_readings_text(readings: dict[str, pd.DataFrame]) -> str:
+    """How many of Table 1's nine cells fall in our 95% interval (± the printed rounding) under each reading
+    (``{label: summarise() frame}``), and MEAN vs. MEDIAN's Disagree in each."""
+    from .claim_values import _in_interval
+
+    t4 = published_table4()
+    parts = []
+    for label, frame in readings.items():
+        hits = sum(_in_interval(t4.loc[[p], m].iloc[0], frame.loc[pair_name(p)], m) for p in TABLE1_PAIRS
+                   for m in MEASURES)
+        parts.append(f"{label}: {hits} of {3 * len(TABLE1_PAIRS)} cells, MEAN vs. MEDIAN's Disagree "
+                     f"{frame.loc['mean_median', 'disagree']:.0%}")
+    return ("Table 1's published cells inside our 95% interval (± the rounding of a whole percent) — "
+            + "; ".join(parts) + f" (paper: {t4.loc[[('mean', 'median')], 'disagree'].iloc[0]}%).")
+
+
+def fig6_text(cells: pd.DataFrame, full: pd.DataFrame, profile: pd.Series) -> str:
+    """Fig. 6 with BT-eval's draws (``cells`` = :func:`.claim_values.fig6_cells`) against the paper, what those
+    draws test (``profile`` = :func:`.experiments.pooled_pairs_profile`) and the full-test-set matrix ``full``."""
+    gap = (cells.ours - cells.paper).abs()
+    diag = cells[cells.given == cells.also].set_index("given")
+    ranked = diag.ours.sort_values(ascending=False)
+    text = [f"With BT-eval's draws and sign test, {int(cells.close.sum())} of {len(cells)} cells lie within the "
+            f"rounding and two standard errors of the paper's (largest gap {gap.max():.2f}, median "
+            f"{gap.median():.2f}). Of the pooled pairs tested, {profile['share TAC']:.0%} come from TAC, and the "
+            f"median pair is compared on {profile['median instances']:g} instances."]
+    cell = cells.set_index(["given", "also"]).loc[("Mood", "sign")]
+    mood_sign = (f"for {cell.ours:.0%} of the pairs" if cell.pairs else "for none (no pair is significant by Mood's)")
+    text.append(f"There {TEST_NAMES[ranked.index[0]]} finds significance most often ({ranked.iloc[0]:.0%}, paper "
+                f"{diag.paper[ranked.index[0]]:.0%}), {ranked.iloc[0] - ranked.iloc[1]:.2f} ahead of "
+                f"{TEST_NAMES[ranked.index[1]]} ({ranked.iloc[1]:.0%}); when Mood's test is significant, the sign test "
+                f"is too {mood_sign} (paper {cell.paper:.0%}).")
+    full_diag = pd.Series({t: full.loc[t, t] for t in full.index})
+    text.append("On the full test sets the tests find significance for " + ", ".join(
+        f"{t} {v:.0%}" for t, v in full_diag.items()) + f" of the pairs (most often: {TEST_NAMES[full_diag.idxmax()]}), and "
+        f"Mood → sign is {full.loc['Mood', 'sign']:.2f}.")
+    return " ".join(text)
+
+
+def iia_text(by_size: pd.DataFrame, iia: pd.DataFrame, shares: pd.Series) -> str:
+    """App. F's search on the full setups (``by_size`` = :func:`.experiments.iia_by_size`, ``iia`` its rows,
+    ``shares`` = :func:`.experiments.reversal_winner_shares`)."""
+    full = by_size.loc["full"]
+    big = iia[(iia["size"].astype(str) == "full") & (iia.n_instances > 10)]
+    text = (f"On the full setups, {int(full.reversed):,} of {3 * int(full.triples):,} (pair, third system) "
+            f"combinations reverse BT's order and {int(full.tied):,} turn it into a tie; "
+            f"{int(((big.reversed + big.tied) > 0).sum())} of {len(big)} setups with more than 10 instances have at "
+            "least one such violation. The paper reports finding none with more than 10 test instances.")
+    if len(shares):
+        text += (f" Alone, the winner of a reversed pair wins a median {shares.median():.1%} of their comparisons "
+                 f"(maximum {shares.max():.1%}); a third system that beats the two unevenly can tip such a balance.")
+    return text

@@ -1,0 +1,212 @@
+"""Chapter 02's claim values: the tidy table (``key, detail, value, holds``) that the claims registry
+(``data/published/claims/paired.toml``) reads for the paper's §5 totals, Tables 1, 3 and 4, Fig. 4's text, Fig. 6 /
+App. D and App. F (Peyrard et al. 2021, abstract, §5, §7, Appendices A.3, C, D, F, H).
+
+Each function turns one part of the chapter's saved tables into rows; a row holds either a number (``value``) or
+the result of a stated test (``holds``). A test that finds no data to test is recorded as not holding (with a
+``detail`` saying so), never left out, so that every record has a value under every profile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...agreement import pair_label, pair_name
+from ...data import published
+from .published import TABLE3_EXACT, published_table4
+from .setups import MEASURES, TABLE1_PAIRS, TASKS
+
+#: Half a unit of the last printed digit: Tables 1 and 4 print whole percents, Table 3 and Fig. 6 two decimals.
+PERCENT_ROUNDING = 0.005
+COLUMNS = ["key", "detail", "value", "holds"]
+
+
+def _rows(rows: list[tuple]) -> pd.DataFrame:
+    """``(key, detail, value, holds)`` tuples as the tidy table (``value`` NaN or ``holds`` None when unused)."""
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _nothing(key: str) -> tuple:
+    return (key, "nothing to test in this run", np.nan, False)
+
+
+# -- §5 and Appendix A.3 --------------------------------------------------------------------------------------------
+
+def section5_values(section5: pd.DataFrame, inventory: pd.DataFrame) -> pd.DataFrame:
+    """§5's totals and the abstract's tasks and metrics, counted on ours (``section5`` = the chapter's totals
+    table with rows "ours", "Appendix A.3's list", "Appendix A.3 + WMT19 lt-en"; ``inventory`` = one row per
+    setup): keys ``section5`` (setups, system pairs, test instances, tasks, the paper's metrics we have),
+    ``appA3-list`` and ``appA3-lt-en`` (the three totals of each reading of Appendix A.3)."""
+    names = published.item("paired", "metrics")
+    ours = section5.loc["ours"]
+    tasks = {TASKS.get(c) for c in inventory.collection} & set(names["tasks"])
+    rows = [("section5", k, float(ours[k]), None) for k in ("setups", "system_pairs", "test_instances")]
+    rows.append(("section5", "tasks", float(len(tasks)), None))
+    rows.append(("section5", "the paper's metrics among ours", float(len(set(names["names"])
+                                                                          & set(inventory.metric))), None))
+    for key, row in (("appA3-list", "Appendix A.3's list"), ("appA3-lt-en", "Appendix A.3 + WMT19 lt-en")):
+        rows += [(key, k, float(section5.loc[row, k]), None) for k in ("setups", "system_pairs", "test_instances")]
+    return _rows(rows)
+
+
+# -- Tables 1 and 4, App. H -----------------------------------------------------------------------------------------
+
+def _in_interval(paper_percent: float, row: pd.Series, measure: str) -> bool:
+    """Whether the paper's whole percent lies in our 95% interval widened by the printed rounding."""
+    p = paper_percent / 100
+    return bool(row[f"{measure}_low"] - PERCENT_ROUNDING <= p <= row[f"{measure}_high"] + PERCENT_ROUNDING)
+
+
+def table_values(ours: pd.DataFrame, fig4: pd.DataFrame) -> pd.DataFrame:
+    """Tables 1 and 4 against ours (``ours`` = :func:`.experiments.summarise` under the paper's tie handling, one
+    row per pair): keys ``table1-in-interval`` and ``table4-in-interval`` (per cell of Table 1 and of Table 4's
+    other rows: the paper's value within our 95% interval ± the rounding), ``abstract-sota`` (the mean ≠ SotA of
+    Table 1's three pairs), ``appH-paired`` (MEAN and MEDIAN vs. Elo and TrueSkill: Disagree interval above MEAN
+    vs. MEDIAN's) and ``mean-median-closest`` (MEAN vs. MEDIAN's Disagree minus the smaller of MEAN vs. BT's and
+    MEDIAN vs. BT's, on the full setups and on Fig. 4's sub-samples)."""
+    paper = published_table4()
+    rows = []
+    for pair in paper.index:
+        key = "table1-in-interval" if pair in TABLE1_PAIRS else "table4-in-interval"
+        row = ours.loc[pair_name(pair)]
+        rows += [(key, f"{pair_label(pair)}, {MEASURES[m]}", row[m], _in_interval(paper.loc[[pair], m].iloc[0], row, m))
+                 for m in MEASURES]
+    rows.append(("abstract-sota", "mean of Table 1's three ≠ SotA", float(np.mean(
+        [ours.loc[pair_name(p), "top1"] for p in TABLE1_PAIRS])), None))
+    mm = ours.loc["mean_median"]
+    for other in ("mean", "median"):
+        for paired in ("elo", "trueskill"):
+            row = ours.loc[f"{other}_{paired}"]
+            rows.append(("appH-paired", f"{pair_label((other, paired))} above MEAN vs. MEDIAN",
+                         row.disagree, bool(row.disagree_low > mm.disagree_high)))
+    full = ours.loc["mean_median", "disagree"] - ours.loc[["mean_bt", "median_bt"], "disagree"].min()
+    rows.append(("mean-median-closest", "full setups (Table 1)", float(full), None))
+    if len(fig4):
+        means = {p: fig4[f"{p}_disagree"].mean() for p in ("mean_median", "mean_bt", "median_bt")}
+        rows.append(("mean-median-closest", "sub-samples (Fig. 4)",
+                     float(means["mean_median"] - min(means["mean_bt"], means["median_bt"])), None))
+    return _rows(rows)
+
+
+# -- Table 3 --------------------------------------------------------------------------------------------------------
+
+def table3_values(side: pd.DataFrame) -> pd.DataFrame:
+    """Every Table 3 cell we have (:func:`.published.table3_side_by_side`, the sub-sample reading) against the
+    paper's: ``holds`` = |ours − paper| within the printed rounding plus two standard deviations of the draws' noise.
+    Keys: ``table3-exact-disagree`` and ``table3-exact-top`` (TAC, TC, PC: Disagree; ≠ SotA and ≠ Top-3) and
+    ``table3-other`` (the datasets whose scores are recomputed or stand-ins)."""
+    frame = side.dropna(subset=["ours"])
+    exact = frame.dataset.isin(TABLE3_EXACT)
+    keys = np.where(~exact, "table3-other",
+                    np.where(frame.measure == "disagree", "table3-exact-disagree", "table3-exact-top"))
+    close = (frame.ours - frame.paper).abs() <= PERCENT_ROUNDING + 2 * frame.noise_sd
+    rows = [(k, f"{r.dataset} {r.metric_group} {MEASURES[r.measure]} {pair_label(tuple(r.pair.split('_')))}",
+             r.ours, bool(c)) for k, r, c in zip(keys, frame.itertuples(), close)]
+    for key in ("table3-exact-disagree", "table3-exact-top", "table3-other"):
+        if key not in set(keys):
+            rows.append(_nothing(key))
+    return _rows(rows)
+
+
+# -- Fig. 4 ---------------------------------------------------------------------------------------------------------
+
+def fig4_values(ranks: pd.DataFrame, by_task: pd.DataFrame, by_size: pd.DataFrame,
+                bt_eval_size: pd.DataFrame) -> pd.DataFrame:
+    """§5's reading of Fig. 4. ``ranks`` = :func:`.experiments.metric_ranks` (TAC and dialogue, where every
+    metric was computed); ``by_task``, ``by_size`` and ``bt_eval_size`` = :func:`.experiments.fig4_summaries`'
+    tables (the last from BT-eval's draws). Keys: ``fig4a-bleu`` (BLEU's rank in the top quarter, vs. BT),
+    ``fig4a-bert-mover`` (BERTScore's and MoverScore's ranks in the lower half), ``fig4a-mean-median-stable`` (the
+    range of MEAN vs. MEDIAN over metrics below the other pairs'), ``fig4b-tasks`` (per pair: translation and
+    summarization below dialogue and captioning), ``fig4c-agree-more`` (disagreement at the largest size minus at
+    the smallest) and ``fig4c-floor`` (MEAN vs. BT and MEDIAN vs. BT at the largest size)."""
+    rows = []
+    n = len(ranks)
+    for pair in ("mean_bt", "median_bt"):
+        rank = ranks[f"{pair} rank"].get("BLEU")
+        rows.append(("fig4a-bleu", f"BLEU, {pair_label(tuple(pair.split('_')))}: rank of {n}",
+                     np.nan if rank is None else float(rank), rank is not None and bool(rank <= n / 4)))
+    for metric in ("BERTScore", "MoverScore"):
+        for pair in ("mean_median", "mean_bt", "median_bt"):
+            rank = ranks[f"{pair} rank"].get(metric)
+            rows.append(("fig4a-bert-mover", f"{metric}, {pair_label(tuple(pair.split('_')))}: rank of {n}",
+                         np.nan if rank is None else float(rank), rank is not None and bool(rank > n / 2)))
+    spread = {p: ranks[p].max() - ranks[p].min() for p in ("mean_median", "mean_bt", "median_bt")} if n else {}
+    rows.append(("fig4a-mean-median-stable", "range over metrics, MEAN vs. MEDIAN",
+                 spread.get("mean_median", np.nan),
+                 bool(n and spread["mean_median"] < min(spread["mean_bt"], spread["median_bt"]))))
+    wide = by_task.pivot(index="task", columns="pair", values="disagree")
+    for pair in (pair_name(p) for p in TABLE1_PAIRS):
+        low = wide[pair].reindex(["translation", "summarization"]).max() if pair in wide else np.nan
+        high = wide[pair].reindex(["dialogue", "captioning"]).min() if pair in wide else np.nan
+        rows.append(("fig4b-tasks", f"{pair_label(tuple(pair.split('_')))}: MT and summarization below dialogue and "
+                     "captioning", high - low, bool(low < high)))
+    sizes = by_size.pivot(index="size", columns="pair", values="disagree").sort_index()
+    for pair in (pair_name(p) for p in TABLE1_PAIRS):
+        change = sizes[pair].iloc[-1] - sizes[pair].iloc[0] if pair in sizes else np.nan
+        rows.append(("fig4c-agree-more", f"{pair_label(tuple(pair.split('_')))}, size {sizes.index[-1]:g} minus "
+                     f"{sizes.index[0]:g}", float(change), None))
+    for label, frame in (("sub-samples", by_size), ("BT-eval's draws", bt_eval_size)):
+        last = frame[frame["size"] == frame["size"].max()].set_index("pair").disagree
+        for pair in ("mean_bt", "median_bt"):
+            rows.append(("fig4c-floor", f"{label}, {pair_label(tuple(pair.split('_')))}, size "
+                         f"{frame['size'].max():g}", float(last.get(pair, np.nan)), None))
+    return _rows(rows)
+
+
+# -- Fig. 6 / Appendix D --------------------------------------------------------------------------------------------
+
+def fig6_cells(per_pair: pd.DataFrame, matrix: pd.DataFrame, paper: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Fig. 6 cell by cell: ours, the paper's, the number of system pairs the share is over (all pairs on the
+    diagonal, the pairs test i finds significant elsewhere) and ``close`` = |ours − paper| within the printed
+    rounding plus two binomial standard errors of a share of that many pairs whose true value is the paper's."""
+    significant = per_pair[list(matrix.columns)] < alpha
+    rows = []
+    for i in matrix.index:
+        for j in matrix.columns:
+            n = len(significant) if i == j else int(significant[i].sum())
+            ours, theirs = matrix.loc[i, j], paper.loc[i, j]
+            se = np.sqrt(theirs * (1 - theirs) / n) if n else np.nan
+            rows.append({"given": i, "also": j, "ours": ours, "paper": theirs, "pairs": n,
+                         "close": bool(abs(ours - theirs) <= PERCENT_ROUNDING + 2 * se)})
+    return pd.DataFrame(rows)
+
+
+def fig6_values(cells: pd.DataFrame) -> pd.DataFrame:
+    """Keys ``fig6-cell`` (every cell: ``close``), ``appD-text`` (the diagonal against the shares §5's text prints,
+    with the same tolerance) and ``appD-order`` (the t-test finds significance most often and Mood's test least:
+    the largest and the smallest diagonal cell) from :func:`fig6_cells`."""
+    rows = [("fig6-cell", f"{r.given} → {r.also}" if r.given != r.also else f"{r.given} (diagonal)", r.ours, r.close)
+            for r in cells.itertuples()]
+    diagonal = cells[cells.given == cells.also].set_index("given")
+    text = published.item("paired", "section5_significance")
+    for test, share in zip(text["tests"], text["share"]):
+        row = diagonal.loc[test]
+        se = np.sqrt(share * (1 - share) / row.pairs) if row.pairs else np.nan
+        rows.append(("appD-text", f"{test} (§5: {share:.0%})", row.ours,
+                     bool(abs(row.ours - share) <= PERCENT_ROUNDING + 2 * se)))
+    diagonal = diagonal.ours
+    rows.append(("appD-order", "the t-test finds significance most often", diagonal.get("t-test", np.nan),
+                 bool(len(diagonal) and diagonal.idxmax() == "t-test")))
+    rows.append(("appD-order", "Mood's test finds it least often", diagonal.get("Mood", np.nan),
+                 bool(len(diagonal) and diagonal.idxmin() == "Mood")))
+    return _rows(rows)
+
+
+# -- Appendix F -----------------------------------------------------------------------------------------------------
+
+def iia_values(iia: pd.DataFrame) -> pd.DataFrame:
+    """App. F's search (one row per setup and test-set size, :func:`.experiments.iia_search`): key
+    ``appF-over-10`` (violations, reversed or tied, in test sets of more than 10 instances) and ``appF-share`` (the
+    share of (pair, third system) combinations of the full setups that are violations)."""
+    big = iia[iia.n_instances > 10]
+    full = iia[iia["size"].astype(str) == "full"]
+    combos = 3 * full.triples.sum()
+    return _rows([
+        ("appF-over-10", "violations in test sets of more than 10 instances", float((big.reversed + big.tied).sum()),
+         None),
+        ("appF-over-10", "setups with more than 10 instances and a violation", float(
+            big[big["size"].astype(str) == "full"].pipe(lambda f: ((f.reversed + f.tied) > 0).sum())), None),
+        ("appF-share", "violations per (pair, third system), full setups",
+         float((full.reversed + full.tied).sum() / combos) if combos else np.nan, None),
+    ])

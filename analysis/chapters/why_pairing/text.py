@@ -1,0 +1,206 @@
+"""Chapter 00's page text and claim values: each sentence about a computed table is built here from its numbers and
+branches on them, and :func:`claim_values` is the tidy table the claims registry reads (Peyrard et al. 2021, §1-3,
+Appendices A.1, B, F; ``data/published/claims/paired.toml``)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from ... import pairwise
+
+#: The three decisions of Prop. 1 and the column of :func:`.experiments.prop1_setups` that holds each one's sign.
+PROP1_DECISIONS = {"MEAN": "mean sign", "MEDIAN": "median sign", "BT (median of differences)": "median(A-B) sign"}
+
+
+def ranking(values: pd.Series) -> str:
+    """Systems from best to worst, ``=`` between equal values: ``"B > C > A"``, ``"A = B > C"``."""
+    ordered = values.sort_values(ascending=False, kind="stable")
+    text = str(ordered.index[0])
+    for prev, (name, value) in zip(ordered.to_numpy(), list(ordered.items())[1:]):
+        text += (" = " if np.isclose(value, prev) else " > ") + str(name)
+    return text
+
+
+def _in(x: float) -> str:
+    return "in every setup" if x == 1 else f"in {x:.0%} of setups"
+
+
+# -- Fig. 1 --------------------------------------------------------------------------------------------------------
+
+def fig1_text(scores: pd.DataFrame, aggregates: pd.DataFrame) -> str:
+    """What each mechanism does with Fig. 1's scores, and where MEDIAN and BT disagree, from the scores."""
+    wins, _ = pairwise.win_tie_matrices(scores)
+    n = len(scores)
+    text = [f"MEAN: {ranking(aggregates['mean'])}; MEDIAN: {ranking(aggregates['median'])}; BT: "
+            f"{ranking(aggregates['bt'])}."]
+    flips = [(a, b) for a, b in itertools.combinations(scores.columns, 2)
+             if np.sign(aggregates.loc[a, "median"] - aggregates.loc[b, "median"])
+             * np.sign(aggregates.loc[a, "bt"] - aggregates.loc[b, "bt"]) < 0]
+    for a, b in flips:
+        hi, lo = (a, b) if aggregates.loc[a, "bt"] > aggregates.loc[b, "bt"] else (b, a)
+        text.append(f"MEDIAN and BT disagree on *{a}* versus *{b}*: *{hi}* scores higher than *{lo}* on "
+                    f"{int(wins.loc[hi, lo])} of {n} instances, but *{lo}*'s median is higher "
+                    f"({aggregates.loc[lo, 'median']:g} vs. {aggregates.loc[hi, 'median']:g}).")
+    same = [(a, b) for a, b in itertools.combinations(scores.columns, 2)
+            if sorted(scores[a]) == sorted(scores[b])]
+    for a, b in same:
+        text.append(f"*{a}* and *{b}* have the same set of scores, so MEAN and MEDIAN cannot tell them apart; BT "
+                    + ("can: " + ranking(aggregates.loc[[a, b], "bt"]) + "."
+                       if not np.isclose(aggregates.loc[a, "bt"], aggregates.loc[b, "bt"]) else "cannot either."))
+    return " ".join(text)
+
+
+# -- Table 2 / Appendix A.1 -----------------------------------------------------------------------------------------
+
+def _favours(diff: float) -> str:
+    return "*S*" if diff > 0 else "*B*" if diff < 0 else "neither system"
+
+
+def pairings_text(pairings: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """App. A.1's permutations: whether the mean and median differences stay fixed while P(S > B) and BT move, and
+    how Table 2's own pairing (the first permutation) comes out."""
+    s = summary.iloc[0]
+    n = len(pairings)
+    mean_d, med_d = pairings["mean S - mean B"], pairings["median S - median B"]
+    if s["distinct mean S - mean B"] == 1 and s["distinct median S - median B"] == 1:
+        fixed = (f"All {n} pairings share one mean difference ({mean_d.iloc[0]:.2f}, in favour of "
+                 f"{_favours(mean_d.iloc[0])}) and one median difference ({med_d.iloc[0]:.2f}, in favour of "
+                 f"{_favours(med_d.iloc[0])})")
+    else:
+        fixed = (f"The {n} pairings have {int(s['distinct mean S - mean B'])} distinct mean differences and "
+                 f"{int(s['distinct median S - median B'])} distinct median differences")
+    own = pairings.iloc[0]
+    return (f"{fixed}; P(S > B) ranges from {s['min P(S > B)']:.2f} to {s['max P(S > B)']:.2f}, and BT prefers *B* "
+            f"in {s['share where BT prefers B']:.0%} of the pairings. Table 2's own pairing (permutation "
+            f"`{own['permutation of S']}`) has P(S > B) = {own['P(S > B)']:.2f}: *S* is the stronger system on "
+            f"{int(own['types won by S'])} of {len(own['permutation of S'].split())} types.")
+
+
+# -- Fig. 2 ---------------------------------------------------------------------------------------------------------
+
+def fig2_text(summary: pd.DataFrame) -> str:
+    """Which system MEAN, MEDIAN and BT prefer in each pairing of Fig. 2, and whether the marginals are shared."""
+    stats = ["mean A", "mean B", "median A", "median B"]
+    shared = bool((summary[stats].round(9).nunique() == 1).all())
+    mean_pick, median_pick = summary["MEAN prefers"], summary["MEDIAN prefers"]
+    text = [("The pairings share their means and medians" if shared else "The pairings' means and medians differ")
+            + ((f"; MEAN and MEDIAN prefer *{mean_pick.iloc[0]}* in all of them." if mean_pick.iloc[0] == median_pick.iloc[0]
+                else f"; MEAN prefers *{mean_pick.iloc[0]}* and MEDIAN *{median_pick.iloc[0]}* in all of them.")
+               if mean_pick.nunique() == 1 and median_pick.nunique() == 1 else
+               "; MEAN's and MEDIAN's preferences change between them.")]
+    for name, row in summary.iterrows():
+        verb = "agrees with" if row["BT prefers"] == row["MEAN prefers"] == row["MEDIAN prefers"] else "departs from"
+        text.append(f"{name.capitalize()}: P(B > A) = {row['P(B > A)']:.2f}, BT prefers *{row['BT prefers']}* and "
+                    f"{verb} MEAN and MEDIAN.")
+    return " ".join(text)
+
+
+# -- Prop. 1 / Appendix B -------------------------------------------------------------------------------------------
+
+def prop1_text(summary: pd.DataFrame) -> str:
+    """Prop. 1 against the numerical check, per kind of setup (:data:`.experiments.PROP1_KINDS`)."""
+    wins = summary["BT = sign(wins - losses)"]
+    med = summary["BT = sign(median of differences)"]
+    decisive = summary["... among decisive BT (no tie in wins)"]
+    text = [f"BT's decision equals the sign of *wins − losses* (its closed form) {_in(wins.min())}"
+            + ("." if wins.min() == 1 else " at worst (" + str(wins.idxmin()) + ").")]
+    text.append("It equals the sign of the median of differences, as Prop. 1 says: " + "; ".join(
+        f"{kind}, {_in(value)}" for kind, value in med.items()) + ".")
+    off = [kind for kind in med.index if med[kind] < 1]
+    if off:
+        ties = summary["BT ties (wins = losses)"]
+        text.append("Where it does not, BT ties in " + ", ".join(f"{ties[k]:.0%} ({k})" for k in off)
+                    + " of the setups, and among the setups where BT is decisive the agreement is "
+                    + ", ".join(f"{decisive[k]:.0%} ({k})" for k in off) + ". With an even number of instances "
+                    "*A* and *B* can win equally often while the median of differences (the mean of the two middle "
+                    "ones) is not zero; with tied scores the median of differences can be zero while one system "
+                    "wins more of the untied instances.")
+    if wins.min() == 1 and off:
+        text.append("So BT's two-system decision is the sign of *wins − losses* (the sign test's statistic), which "
+                    "the median of differences matches only in: " + ", ".join(k for k in med.index if k not in off)
+                    + ".")
+    mean_agree = summary["MEAN agrees with BT"]
+    text.append("MEAN agrees with BT in " + ", ".join(f"{v:.0%} ({k})" for k, v in mean_agree.items()) + ".")
+    return " ".join(text)
+
+
+def prop1_non_implications(setups: pd.DataFrame) -> pd.DataFrame:
+    """§3: "none of the conditions implies any other condition in Prop. 1". For every ordered pair (X, Y) of the
+    three decisions (:data:`PROP1_DECISIONS`): the number of setups where X's condition holds (sign > 0) and Y's
+    does not, so that a count above 0 shows that X does not imply Y."""
+    rows = []
+    for x, y in itertools.permutations(PROP1_DECISIONS, 2):
+        count = int(((setups[PROP1_DECISIONS[x]] > 0) & (setups[PROP1_DECISIONS[y]] <= 0)).sum())
+        rows.append({"condition": x, "without": y, "setups": count})
+    return pd.DataFrame(rows)
+
+
+# -- Appendix F -----------------------------------------------------------------------------------------------------
+
+def _spread(row: pd.Series) -> float:
+    return float(row[["A", "B", "C"]].max() - row[["A", "B", "C"]].min())
+
+
+def appendix_f_text(table: pd.DataFrame, tol: float = 1e-9) -> str:
+    """Appendix F's example under every tie policy: B's strength alone, and with the printed and the cyclic C."""
+    alone = table[table.systems == "A, B"].set_index("ties")
+    text = []
+    if np.allclose(alone["B"], alone["B"].iloc[0], atol=tol):
+        text.append(f"Alone, *B* has strength {alone['B'].iloc[0]:.4f} under every tie policy.")
+    else:
+        text.append("Alone, *B* has strength " + ", ".join(f"{v:.4f} ({k})" for k, v in alone["B"].items()) + ".")
+    for which in ("cyclic", "printed"):
+        rows = table[table.systems == f"A, B, C {which}"].set_index("ties")
+        equal = [k for k, r in rows.iterrows() if _spread(r) <= tol]
+        b_first = [k for k, r in rows.iterrows() if r["B"] > r["A"] + tol]
+        label = f"With the {which} *C*"
+        if len(equal) == len(rows):
+            text.append(f"{label} all three strengths are {rows['A'].iloc[0]:.4f} under every policy: *B* is no "
+                        "longer better than *A*.")
+        else:
+            text.append(f"{label} the strengths are equal under " + (", ".join(equal) if equal else "no policy")
+                        + " (`half`: " + ", ".join(f"{s} {rows.loc['half', s]:.3f}" for s in "ABC") + "), and *B* "
+                        + ("stays above *A* under every policy." if len(b_first) == len(rows) else
+                           "stays above *A* under " + (", ".join(b_first) if b_first else "no policy") + "."))
+    return " ".join(text)
+
+
+# -- the values the claims registry reads ---------------------------------------------------------------------------
+
+def claim_values(*, fig1_aggregates: pd.DataFrame, pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame,
+                 prop1_setups: pd.DataFrame, appendix_f: pd.DataFrame) -> pd.DataFrame:
+    """The tidy table behind the registry's records of this chapter: one row per (key, detail) with a number
+    (``value``) or a test result (``holds``)."""
+    rows = []
+
+    def add(key, detail, value=np.nan, holds=None):
+        rows.append({"key": key, "detail": detail, "value": value, "holds": holds})
+
+    agg = fig1_aggregates
+    add("fig1", "all means equal", holds=bool(np.allclose(agg["mean"], agg["mean"].iloc[0])))
+    for hi, lo in (("C", "A"), ("B", "A"), ("B", "C")):
+        add("fig1", f"BT: {hi} > {lo}", holds=bool(agg.loc[hi, "bt"] > agg.loc[lo, "bt"]))
+    add("fig1", "median of A (10) above median of C (7)",
+        holds=bool((agg.loc["A", "median"], agg.loc["C", "median"]) == (10, 7)))
+    add("fig1", "MEAN and MEDIAN cannot tell A from B", holds=bool(
+        np.isclose(agg.loc["A", "mean"], agg.loc["B", "mean"]) and np.isclose(agg.loc["A", "median"],
+                                                                                 agg.loc["B", "median"])))
+    add("fig1-intro", "median of A above median of B", holds=bool(agg.loc["A", "median"] > agg.loc["B", "median"]))
+    s = pairings_summary.iloc[0]
+    add("appA1", "one mean difference over all permutations", holds=bool(s["distinct mean S - mean B"] == 1))
+    add("appA1", "one median difference over all permutations", holds=bool(s["distinct median S - median B"] == 1))
+    add("appA1", "the pairing changes: P(S > B) varies", holds=bool(s["max P(S > B)"] > s["min P(S > B)"]))
+    stats = ["mean A", "mean B", "median A", "median B"]
+    add("fig2", "identical means and medians in every pairing",
+        holds=bool((fig2_summary[stats].round(9).nunique() == 1).all()))
+    middle = fig2_summary.iloc[len(fig2_summary) // 2]
+    add("fig2", "middle pairing: BT prefers A while MEAN and MEDIAN prefer B",
+        holds=bool(middle["BT prefers"] == "A" and middle["MEAN prefers"] == "B" == middle["MEDIAN prefers"]))
+    for r in prop1_non_implications(prop1_setups).itertuples():
+        add("prop1-no-implication", f"{r.condition} without {r.without}", r.setups, bool(r.setups > 0))
+    for ties, row in appendix_f[appendix_f.systems == "A, B, C printed"].set_index("ties").iterrows():
+        add("appF-printed-spread", f"ties={ties}", _spread(row))
+    return pd.DataFrame(rows)
