@@ -322,6 +322,8 @@ def show(value, fmt: str | None = None) -> str:
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
+        if len(value) > 2 and all(isinstance(v, bool) for v in value):
+            return f"{sum(value)} of {len(value)} yes"
         items = [show(v, fmt) for v in value]
         return ", ".join(items) if len(items) <= 12 else ", ".join(items[:12]) + f", … ({len(items)} values)"
     if isinstance(value, bool):

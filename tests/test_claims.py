@@ -159,6 +159,7 @@ def test_qualitative_needs_booleans():
 def test_numbers_are_shown_as_a_reader_reads_them():
     assert claims.show(0.0912, ".0%") == "9%" and claims.show(73471) == "73,471" and claims.show(3.0) == "3"
     assert claims.show(-0.0001) == "-0.0001" and claims.show(-0.0) == "0" and claims.show(float("nan")) == "—"
+    assert claims.show([True, False, True]) == "2 of 3 yes"
     assert claims.show([True, False]) == "yes, no" and claims.show(1234.5678) == "1,234.568"
     assert claims.show(list(range(20))).endswith("… (20 values)")
 

@@ -9,7 +9,7 @@ and ``PARAMETERS`` (the rule of every notebook parameter and its quick-profile v
 
 Chapters, their notebooks and the paper items they rebuild:
 
-* :mod:`.why_pairing` (``00_why_pairing_matters``): paired, Fig. 1, Table 2 / App. A.1, Fig. 2, Prop. 1, App. F
+* :mod:`.why_pairing` (``00_why_pairing_matters``; experiments, figures, text): paired, Fig. 1, Table 2 / App. A.1, Fig. 2, Prop. 1, App. F
 * :mod:`.simulation` (``01_synthetic_simulation``): paired, Fig. 3 (a-h), §4, App. A.2
 * :mod:`.real_setups` (``02_real_setups``; setups, experiments, published, figures, text): paired, Tables 1, 3, 4,
   Figs. 4-6, App. C, D, F, H
