@@ -292,6 +292,12 @@ checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, la
 # WMT's documents are not.
 
 # %% [markdown]
+# ## Run time
+
+# %% tags=["hide-input"]
+show(timings.table())
+
+# %% [markdown]
 # ## What differs from the paper, and why
 #
 # ```{include} ../claims/04_favoritism_differs.md
@@ -314,8 +320,3 @@ checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, la
 #   human ratings here are means of three experts (tie shares in `favi_tie_shares.csv`).
 # * **Not in the paper:** intervals and tests for Φ, the attenuation reading, and ChatGPT's head-to-head judgments
 #   as a metric.
-#
-# ## Run time
-
-# %%
-show(timings.table())

@@ -385,6 +385,12 @@ display(Markdown(llm.llmfao_text(rule, llmfao_sweep, llmfao_ranks, llmfao_rho, s
 out.table(cv.tidy(values), "gvp_claim_values", index=False)
 
 # %% [markdown]
+# ## Run time
+
+# %% tags=["hide-input"]
+show(timings.table())
+
+# %% [markdown]
 # ## What differs from the paper, and why
 #
 # ```{include} ../claims/05_global_vs_pairwise_differs.md
@@ -409,8 +415,3 @@ out.table(cv.tidy(values), "gvp_claim_values", index=False)
 # * **Fig. 3** follows our reading of a one-paragraph description; the paper's exact simulation is unknown.
 # * **Fig. 4** is redrawn from the caption and the text; the original figure is not in the text copy of the paper.
 # * **llmfao** is not the paper's data: its rows here test the paper's tie and stability claims on real judgments.
-#
-# ## Run time
-
-# %%
-show(timings.table())

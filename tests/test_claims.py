@@ -251,3 +251,9 @@ def test_every_section_label_exists_in_its_chapter(c):
     source = (ROOT / "notebooks" / f"{c.chapter}.py").read_text(encoding="utf-8")
     labels = set(re.findall(r"^# \(([A-Za-z0-9_-]+)\)=\s*$", source, flags=re.M))
     assert c.section in labels, f"{c.key}: no `({c.section})=` label in notebooks/{c.chapter}.py"
+
+
+@pytest.mark.parametrize("c", REGISTRY, ids=lambda c: c.key)
+def test_a_reason_does_not_point_at_a_neighbouring_row(c):
+    """The pages group claims by verdict, so "the next row" in a reason may point at another claim."""
+    assert not re.search(r"\b(next|previous) rows?\b|\brows? (above|below)\b", c.reason), c.reason
