@@ -40,7 +40,7 @@
 seed = 2024  # the bootstrap and permutation draws come from a stream named after their item, seeded by this
 datasets = ["wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc"]  # favi_scores datasets
 n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ; no-favoritism draws of Fig. 5a
-alpha = 0.05  # significance level of the win graphs' sign tests and of the test of Φ = 0
+alpha = 0.05  # significance level of the sign tests of the win graphs and of the test that Φ is zero
 sign_test_ties = "drop"  # sign test with ties dropped (the conventional test) or shared by "half" between the systems
 summeval_aspect = "expert_consistency"  # the SummEval expert rating in Figs. 4-5 (Appendix D uses consistency)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)

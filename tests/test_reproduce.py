@@ -62,6 +62,22 @@ def test_every_chapter_has_a_tagged_parameters_cell_and_kernelspec():
         assert "seed" in tagged[0].source and "output_root" in tagged[0].source
 
 
+def test_papermill_parses_every_parameter_line(caplog):
+    """papermill reads the parameters cell line by line for `--help-notebook` and its records; a comment holding
+    " = " (or an unbalanced quote) makes it log "Unable to parse line" and drop that parameter from what it shows."""
+    from papermill.inspection import _infer_parameters
+
+    for chapter in CHAPTERS:
+        nb = jupytext.read(ROOT / "notebooks" / f"{chapter}.py")
+        for cell in nb.cells:
+            cell.metadata.setdefault("tags", [])
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="papermill"):
+            names = [p.name for p in _infer_parameters(nb)]
+        assert not [r.message for r in caplog.records if "Unable to parse" in r.message], chapter
+        assert "seed" in names and "output_root" in names, (chapter, names)
+
+
 def test_profiles_only_name_existing_chapters_and_parameters():
     for profile, chapters in profiles.PROFILES.items():
         for chapter, params in chapters.items():
