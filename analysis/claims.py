@@ -493,11 +493,12 @@ def main(argv: list[str] | None = None, stream=None) -> int:
     parser.add_argument("--outputs", help="the generated outputs folder (default: book/_generated)")
     parser.add_argument("--registry", help="the claims registry folder (default: data/published/claims)")
     parser.add_argument("--paper", action="append", choices=list(PAPERS),
-                        help="only this paper's claims (repeatable; default: all)")
+                        help="only this paper's claims, printed, no file written (repeatable; default: all, written)")
     args = parser.parse_args(argv)
     outputs = Path(args.outputs) if args.outputs else generated_dir()
     table = evaluate([c for c in load(args.registry) if not args.paper or c.paper in args.paper], outputs)
-    write(table, outputs, _profile(outputs))
+    if not args.paper:  # a partial table never replaces the book's claims.csv and pages
+        write(table, outputs, _profile(outputs))
     for paper in PAPERS:
         rows = table[table.paper == paper]
         if len(rows):

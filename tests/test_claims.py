@@ -214,6 +214,13 @@ def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
     assert pd.read_csv(outputs / "claims.csv").verdict.tolist() == ["not run"]
 
 
+def test_one_papers_check_writes_nothing(tmp_path, outputs):
+    registry = write_registry(tmp_path / "reg", RECORD)
+    out = io.StringIO()
+    assert claims.main(["--outputs", str(outputs), "--registry", str(registry), "--paper", "paired"], stream=out) == 0
+    assert "paired: 1 (1 reproduced)" in out.getvalue() and not (outputs / "claims.csv").exists()
+
+
 def test_the_pages_are_generated_from_the_same_rows(tmp_path, outputs):
     text = RECORD + 'headline = true\nsection = "paired-table1"\n' + RECORD.split("\n", 2)[2].replace(
         'id = "a"', 'id = "b"').replace("paper = 0.09", "paper = 0.5") + 'reason = "a stand-in"\n'
