@@ -506,5 +506,6 @@ def main(argv: list[str] | None = None, stream=None) -> int:
     not_run = table[table.verdict == "not run"]
     for _, row in not_run.iterrows():
         print(f"claims: NOT RUN {row['paper']}.{row['id']}: {row['reason']}", file=stream)
-    print(f"claims: {len(table)} claims -> {outputs / 'claims.csv'}", file=stream)
+    where = "printed only (--paper)" if args.paper else f"-> {outputs / 'claims.csv'}"
+    print(f"claims: {len(table)} claims {where}", file=stream)
     return 1 if len(not_run) else 0
