@@ -131,9 +131,9 @@ def search(html: Path, term: str) -> list[str]:
     with serve(html) as base, chromium() as browser:
         view = browser.new_page(viewport=VIEWPORT)
         view.goto(f"{base}/search.html?q={term}", wait_until="load")
-        view.wait_for_function("() => document.querySelector('#search-results') && "
-                               "!document.querySelector('#search-results').innerText.includes('Searching')",
-                               timeout=30_000)
+        # Sphinx lists the hits one by one and then writes "Search finished, found N page(s)" (or "did not match")
+        view.wait_for_function("() => { const s = document.querySelector('#search-results .search-summary');"
+                               " return s && /finished|did not match/.test(s.innerText); }", timeout=60_000)
         hits = view.evaluate("() => Array.from(document.querySelectorAll('#search-results li a'))"
                              ".map(a => a.getAttribute('href'))")
         view.close()
