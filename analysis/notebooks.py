@@ -55,3 +55,22 @@ def notebook_stats(path) -> dict:
                     length = node.end_lineno - node.lineno + 1
                     longest = max(longest, (length, node.name), key=lambda t: t[0])
     return counts | {"longest_def": longest[0], "longest_def_name": longest[1]}
+
+
+#: cell tags that already decide whether a code cell's source is shown (MyST-NB's hide/remove tags)
+VISIBILITY_TAGS = {"hide-input", "hide-cell", "remove-input", "remove-cell", "show-input"}
+
+
+def hide_code(nb) -> int:
+    """Hide the source of every code cell behind MyST-NB's toggle (tag ``hide-input``) unless the cell already has a
+    visibility tag (``show-input`` keeps one visible): the book shows results and prose, code a click away. Returns
+    the number of cells tagged. Works on the executed notebook, so papermill's injected parameters are hidden too."""
+    tagged = 0
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+        if not VISIBILITY_TAGS & set(tags):
+            tags.append("hide-input")
+            tagged += 1
+    return tagged

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from . import __version__
 from .files import atomic_write, pid_alive, remove_stale_partials, sha256_file
-from .notebooks import _parameters_source, notebook_parameters
+from .notebooks import _parameters_source, hide_code, notebook_parameters
 from .paths import generated_dir, notebooks_dir
 from .processes import process_pool
 from .profiles import PROFILES, parameters_for
@@ -264,6 +264,14 @@ def _recover(root: Path, stage: Path, journal: dict, stream) -> bool:
     return True
 
 
+def _shows_code(chapter: str) -> bool:
+    """Whether the chapter's page shows its code (its module sets ``SHOW_CODE = True``: where copying the code is
+    the point); every other chapter's code is hidden behind a toggle."""
+    from .profiles import chapter_modules
+
+    return any(getattr(m, "CHAPTER", None) == chapter and getattr(m, "SHOW_CODE", False) for m in chapter_modules())
+
+
 def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> ChapterRun:
     """Convert, parameterise and execute one chapter in a staging folder, then publish it (see the module's
     docstring). Never raises for a notebook error or one in publishing (it is reported); an interrupt (Ctrl-C)
@@ -301,6 +309,8 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None) -> C
         )
         executed = nbformat.read(executed_path, as_version=4)
         _scrub_machine_paths(executed, chapter, stage)
+        if not _shows_code(chapter):
+            hide_code(executed)
         nbformat.write(executed, executed_path)
         (stage / chapter).mkdir(exist_ok=True)
         run = _record(stage, chapter, profile, params, start)

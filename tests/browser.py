@@ -30,6 +30,9 @@ IMAGES_JS = """() => Array.from(document.querySelectorAll('main img, article img
              ? img.closest('figure').querySelector('figcaption').innerText.trim() : ''}))"""
 LINKS_JS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
 TEXT_JS = "() => (document.querySelector('main') || document.body).innerText"
+#: code cells whose source a reader sees without clicking (MyST-NB puts hidden sources in a closed <details>)
+VISIBLE_CODE_JS = ("() => Array.from(document.querySelectorAll('.cell_input'))"
+                   ".filter(e => !e.closest('details:not([open])') && e.checkVisibility()).length")
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Page:
     images: list = field(default_factory=list)
     links: list = field(default_factory=list)
     text: str = ""
+    visible_code: int = 0
 
 
 @contextmanager
@@ -119,6 +123,7 @@ def read_book(html: Path, screenshots: Path) -> list[Page]:
             page.images = page_view.evaluate(IMAGES_JS)
             page.links = page_view.evaluate(LINKS_JS)
             page.text = page_view.evaluate(TEXT_JS)
+            page.visible_code = page_view.evaluate(VISIBLE_CODE_JS)
             page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
                                  full_page=True)
             page_view.close()

@@ -33,6 +33,13 @@ def test_every_page_loads_offline_without_a_console_error(book):
         assert not page.bad_responses, f"{page.path}: {page.bad_responses[:3]}"
 
 
+def test_code_is_behind_a_toggle_except_in_the_your_own_scores_chapter(book):
+    _, pages = book
+    chapters = {p.path.rsplit("/", 1)[-1]: p.visible_code for p in pages if "/notebooks/" in p.path}
+    assert chapters.pop("09_your_own_scores.html") > 0
+    assert chapters and not any(chapters.values()), chapters
+
+
 def test_every_image_loads(book):
     _, pages = book
     images = [(page.path, image) for page in pages for image in page.images]

@@ -62,6 +62,23 @@ def test_every_chapter_has_a_tagged_parameters_cell_and_kernelspec():
         assert "seed" in tagged[0].source and "output_root" in tagged[0].source
 
 
+def test_code_is_hidden_behind_a_toggle_except_where_copying_is_the_point():
+    import nbformat
+
+    from analysis.notebooks import hide_code
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell("y = 2", metadata={"tags": ["remove-input"]}),
+        nbformat.v4.new_code_cell("z = 3", metadata={"tags": ["show-input", "parameters"]})])
+    assert hide_code(nb) == 1
+    assert [c.metadata.get("tags") for c in nb.cells] == [None, ["hide-input"], ["remove-input"],
+                                                          ["show-input", "parameters"]]
+    assert hide_code(nb) == 0  # idempotent
+    shown = [c for c in CHAPTERS if reproduce._shows_code(c)]
+    assert shown == ["09_your_own_scores"]
+
+
 def test_papermill_parses_every_parameter_line(caplog):
     """papermill reads the parameters cell line by line for `--help-notebook` and its records; a comment holding
     " = " (or an unbalanced quote) makes it log "Unable to parse line" and drop that parameter from what it shows."""

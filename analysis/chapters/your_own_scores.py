@@ -17,6 +17,8 @@ from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS
 from .common import SEED, Param
 
 CHAPTER = "09_your_own_scores"
+#: this chapter's code is meant to be copied: the book shows it (every other chapter hides its code behind a toggle)
+SHOW_CODE = True
 PARAMETERS = {
     "scores_path": Param("str"),
     "format": Param("str", choices=("auto", "long", "wide", "mtme")),
