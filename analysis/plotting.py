@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import matplotlib
@@ -145,26 +146,53 @@ def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "est
     return values
 
 
+#: the one mark of a missing value in the tables a reader sees (a NaN, a pandas NA, an empty cell)
+MISSING = "—"
+_SNAKE = re.compile(r"^[A-Za-z0-9.]+(?:_[A-Za-z0-9.]+)+$")
+
+
 def show(frame: pd.DataFrame, digits: int = 3) -> None:
     """Display a table in a notebook for reading (the saved CSVs keep full precision): numbers rounded to
-    ``digits``, whole-number float columns (counts after a mean or a median) as integers, snake_case labels spaced."""
+    ``digits``, whole-number float columns (counts after a mean or a median) as integers, no negative zeros,
+    snake_case labels and values spaced, one missing-value mark (:data:`MISSING`), nothing truncated, and no
+    row numbers when the index is only a row count."""
     from IPython.display import display
 
-    display(readable(frame, digits))
+    display(styled(frame, digits))
+
+
+def styled(frame: pd.DataFrame, digits: int = 3):
+    """``frame`` as :func:`show` displays it: a pandas Styler over :func:`readable`."""
+    out = readable(frame, digits)
+    style = out.style.format(na_rep=MISSING, precision=digits, thousands=",")
+    style = style.format_index(na_rep=MISSING, thousands=",", precision=digits)
+    if isinstance(frame.index, pd.RangeIndex):
+        style = style.hide(axis="index")
+    return style
 
 
 def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """``frame`` as :func:`show` displays it."""
+    """``frame`` as :func:`show` displays it, before styling."""
     out = frame.round(digits)
     for column in out.columns:
         values = frame[column]  # whole before rounding: 0.0001 rounded to 0.0 is not a count
         if pd.api.types.is_float_dtype(values) and values.notna().any() and (values.dropna() % 1 == 0).all():
             out[column] = values.astype("Int64")
+        elif pd.api.types.is_float_dtype(out[column]):
+            out[column] = out[column] + 0.0  # -0.0 + 0.0 is 0.0: no negative zero after rounding
+        elif out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(_spaced_value)
 
     def spaced(label):
         return label.replace("_", " ") if isinstance(label, str) else label
 
     out = out.rename(columns=spaced)
+    out.index = out.index.map(_spaced_value) if out.index.dtype == object else out.index
     out.index.names = [spaced(n) for n in out.index.names]
     out.columns.names = [spaced(n) for n in out.columns.names]
     return out
+
+
+def _spaced_value(value):
+    """A snake_case identifier shown as words (``remove_highest`` → ``remove highest``); other values unchanged."""
+    return value.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else value
