@@ -475,14 +475,14 @@ def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str |
 
 
 def _profile(outputs: Path) -> str | None:
-    import json
+    """The profile(s) the manifest records for the outputs (None without a readable manifest)."""
+    from .reproduce import read_manifest
 
     try:
-        entries = json.loads((outputs / "manifest.json").read_text())
-    except (OSError, ValueError):
+        entries = read_manifest(outputs)
+    except ValueError:  # a damaged manifest: the verdicts still stand, the line naming the profile is left out
         return None
-    profiles = {e.get("profile") for e in entries.values() if isinstance(e, dict)} if isinstance(entries, dict) else set()
-    return ", ".join(sorted(p for p in profiles if p)) or None
+    return ", ".join(sorted({e.get("profile") for e in entries.values() if e.get("profile")})) or None
 
 
 def main(argv: list[str] | None = None, stream=None) -> int:

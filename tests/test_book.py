@@ -78,7 +78,7 @@ def test_changing_a_number_behind_a_reproduced_claim_changes_its_verdict(quick_b
                   and not isinstance(registry[f"{r.paper}.{r.id}"].rows, list)]
     assert reproduced, "no reproduced claim to perturb"
     target = reproduced[0]
-    path = copy / target.chapter / target.source if "/" not in target.source else copy / target.source
+    path = claims._source_path(target, copy)
     frame = pd.read_csv(path)
     mask = claims._select(frame, target.rows or {}, target).index
     column = target.column if isinstance(target.column, str) else target.column[0]
