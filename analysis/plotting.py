@@ -9,9 +9,12 @@ salt (also when :func:`set_theme` was not called), PNGs no timestamp, and ``prov
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
 import re
+import struct
 from pathlib import Path
 
 import matplotlib
@@ -37,6 +40,21 @@ MECHANISM_COLORS = {
 #: the salt of the ids in saved SVGs (matplotlib's default is a random one per process)
 SVG_HASHSALT = "analysis-compendium"
 
+#: the width of the book's text column in CSS px (sphinx-book-theme at a 1,400 px window, measured in Chromium); the
+#: theme shows an image at its natural size up to this width and scales wider ones down to it
+CONTENT_PX = 784
+#: the smallest text a reader is shown, in CSS px, once a figure is scaled to the text column
+MIN_TEXT_PX = 9.0
+#: a figure is not to be shown at less than this share of its natural width (wider ones are re-laid out instead)
+MIN_SHOWN_SHARE = 0.55
+#: the key, in a displayed figure's output metadata, of its book label, caption and alt text (read by
+#: :mod:`analysis.book_figures` when the book is built)
+FIGURE_KEY = "analysis/figure"
+
+
+#: the resolution of the saved PNGs (the book shows these files)
+SAVE_DPI = 150
+
 
 def set_theme() -> None:
     """The compendium's seaborn theme, with deterministic SVG output."""
@@ -44,7 +62,7 @@ def set_theme() -> None:
     matplotlib.rcParams.update(
         {
             "figure.dpi": 100,
-            "savefig.dpi": 150,
+            "savefig.dpi": SAVE_DPI,
             "savefig.bbox": "tight",
             "svg.hashsalt": SVG_HASHSALT,
             "svg.fonttype": "none",
@@ -86,8 +104,8 @@ class Outputs:
         self.data = dict(data or {})
         self._records: dict[str, dict] = {}
 
-    def _record(self, name: str, files: list[Path]) -> None:
-        self._records[name] = {
+    def _record(self, name: str, files: list[Path], **extra) -> None:
+        self._records[name] = {**extra,
             "files": {p.name: sha256_file(p) for p in files},
             "parameters": self.parameters,
             "seed": self.parameters.get("seed"),
@@ -99,27 +117,127 @@ class Outputs:
         payload = json.dumps(record, indent=2, sort_keys=True, default=str)
         atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
-    def figure(self, fig: plt.Figure, name: str, display: bool = True) -> None:
-        """Save ``fig`` as PNG and SVG; with ``display`` (default) show it in the notebook at this point and close
-        it, so that it appears once, where the call is."""
-        paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
-        atomic_write(paths[0], lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}))
+    def figure(self, fig: plt.Figure, name: str, caption: str, *, alt: str | None = None, display: bool = True,
+               legible: bool = True) -> None:
+        """Save ``fig`` as ``name.png`` and ``name.svg``; with ``display`` (default) show the saved PNG in the
+        notebook at this point, with ``caption`` (MyST Markdown: its first paragraph is the caption, any further
+        ones a legend) and ``alt`` text (default: the caption's first sentence), and close the figure. The book
+        numbers it and labels it ``name`` (``{numref}`name``` links to it).
+
+        With ``legible`` (default) a figure whose text would be shown smaller than :data:`MIN_TEXT_PX` in the
+        book's text column, or that would be shrunk below :data:`MIN_SHOWN_SHARE` of its width, is refused with a
+        ValueError naming the text, before anything is written."""
+        if not isinstance(caption, str) or not caption.strip():
+            raise ValueError(f"figure {name!r}: a caption is required (what it shows, on which data, and how it "
+                             "differs from the paper's version)")
+        alt = alt or plain_first_sentence(caption)
+        png = _render(fig, "png", metadata={"Software": None})
+        if legible:
+            problems = legibility_problems(fig, png_width(png))
+            if problems:
+                plt.close(fig)
+                raise ValueError(f"figure {name!r} is not legible in the book's {CONTENT_PX} px text column: "
+                                 + "; ".join(problems) + ". Re-lay it out (fewer panels per row, stacked, or "
+                                 "split) rather than shrink it.")
         with matplotlib.rc_context({"svg.hashsalt": matplotlib.rcParams["svg.hashsalt"] or SVG_HASHSALT}):
-            atomic_write(paths[1], lambda tmp: fig.savefig(tmp, format="svg",
-                                                           metadata={"Date": None, "Creator": None}))
-        self._record(name, paths)
+            svg = _render(fig, "svg", metadata={"Date": None, "Creator": None})
+        paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
+        for path, payload in zip(paths, (png, svg)):
+            atomic_write(path, lambda tmp, payload=payload: Path(tmp).write_bytes(payload))
+        self._record(name, paths, caption=caption)
         if display:
             from IPython.display import display as show_in_notebook
 
-            show_in_notebook(fig)
-            plt.close(fig)
+            bundle = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<figure: {alt}>"}
+            show_in_notebook(bundle, raw=True,
+                             metadata={FIGURE_KEY: {"label": name, "caption": caption.strip(), "alt": alt}})
+        plt.close(fig)
         # nothing returned: as a cell's last expression it would print local paths into the book
+
+    def download(self, name: str, text: str | None = None) -> str:
+        """A MyST ``{download}`` link to the saved file ``name`` (``.csv`` when no suffix is given), for a sentence
+        in the page: the book copies the file and the reader gets it with a click. The path is relative to the
+        chapter's notebook as the book holds it (``notebooks/`` beside the chapters' output folders)."""
+        file = self.dir / (name if Path(name).suffix else f"{name}.csv")
+        if not file.is_file():
+            raise FileNotFoundError(f"{file.name} has not been saved by this chapter; save it before linking it")
+        return f"{{download}}`{text or file.name} <../{self.chapter}/{file.name}>`"
 
     def table(self, frame: pd.DataFrame, name: str, index: bool = True) -> pd.DataFrame:
         path = self.dir / f"{name}.csv"
         atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
         self._record(name, [path])
         return frame
+
+
+def _render(fig: plt.Figure, fmt: str, **kwargs) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=SAVE_DPI, bbox_inches="tight", **kwargs)
+    return buffer.getvalue()
+
+
+def png_width(png: bytes) -> int:
+    """The width in pixels of a PNG, from its header."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    return struct.unpack(">I", png[16:20])[0]
+
+
+def shown_text_px(fig: plt.Figure, natural_width: int) -> list[tuple[str, float]]:
+    """Each visible text of ``fig`` with its height in CSS px once its PNG (``natural_width`` px wide, drawn at
+    :data:`SAVE_DPI`) is shown in the book's text column: the theme shows an image at its natural size and
+    scales a wider one down to :data:`CONTENT_PX`."""
+    scale = min(1.0, CONTENT_PX / natural_width)
+    fig.canvas.draw()  # lay out tick labels, legends and graph labels as saved
+    texts = []
+    for text in _drawn_texts(fig):
+        if text.get_text().strip():
+            texts.append((text.get_text(), text.get_fontsize() * SAVE_DPI / 72 * scale))
+    return texts
+
+
+def _drawn_texts(artist):
+    """The texts under ``artist`` that are drawn: visible, under visible parents, not on a switched-off axis."""
+    if not artist.get_visible():
+        return
+    if isinstance(artist, matplotlib.text.Text):
+        yield artist
+    children = artist.get_children()
+    if isinstance(artist, matplotlib.axes.Axes) and not artist.axison:
+        children = [c for c in children if not isinstance(c, matplotlib.axis.Axis)]
+    for child in children:
+        yield from _drawn_texts(child)
+
+
+def legibility_problems(fig: plt.Figure, natural_width: int) -> list[str]:
+    """Why ``fig`` (saved ``natural_width`` px wide) cannot be read in the book's text column: texts shown
+    smaller than :data:`MIN_TEXT_PX`, the smallest first, and a width the column shrinks below
+    :data:`MIN_SHOWN_SHARE`. Empty when it can be read."""
+    problems = []
+    if CONTENT_PX / natural_width < MIN_SHOWN_SHARE:
+        problems.append(f"it is {natural_width} px wide and would be shown at {CONTENT_PX / natural_width:.0%} "
+                        f"(at least {MIN_SHOWN_SHARE:.0%}: at most {CONTENT_PX / MIN_SHOWN_SHARE:.0f} px, "
+                        f"{CONTENT_PX / MIN_SHOWN_SHARE / SAVE_DPI:.1f} in)")
+    small = {}
+    for text, px in shown_text_px(fig, natural_width):
+        if px < MIN_TEXT_PX:
+            small[text[:40]] = min(px, small.get(text[:40], px))
+    if small:
+        listed = sorted(small, key=small.get)
+        problems.append(f"{len(small)} distinct texts would be shown {min(small.values()):.1f}-"
+                        f"{max(small.values()):.1f} px tall (at least {MIN_TEXT_PX:g}): "
+                        + ", ".join(repr(t) for t in listed[:8]) + (", ..." if len(listed) > 8 else ""))
+    return problems
+
+
+def plain_first_sentence(markdown: str) -> str:
+    """The first sentence of a Markdown caption as plain text (for an image's alt text)."""
+    text = re.sub(r"\s*\{cite(?::[a-z]+)?\}`[^`]*`", "", markdown.strip().split("\n\n")[0])
+    text = re.sub(r"\{[a-z:]+\}`([^`<]*?)\s*(?:<[^>]*>)?`", r"\1", text)
+    text = re.sub(r"[*_`]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text))
+    text = " ".join(text.split())
+    match = re.match(r"(.+?[.!?])(?=\s+[A-Z(]|$)", text)
+    return match.group(1) if match else text
 
 
 def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "estimate", low: str = "low",

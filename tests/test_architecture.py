@@ -18,7 +18,7 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
            "analysis.favi", "analysis.pairwise", "analysis.simulate", "analysis.streams", "analysis.sweeps",
            "analysis.wmt", "analysis.wmt_stability"}
 #: the runner and the book's machinery
-RUNNER = {"analysis.__main__", "analysis.claims", "analysis.notebooks", "analysis.plotting", "analysis.profiles", "analysis.reproduce"}
+RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claims", "analysis.notebooks", "analysis.plotting", "analysis.profiles", "analysis.reproduce"}
 
 
 def _module_name(path: Path) -> str:

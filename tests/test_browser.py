@@ -1,7 +1,8 @@
 """The book in a real browser (DESIGN.md, "The book as a reader sees it"): the suite's one quick-profile run, compiled
 into a book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
-loopback, every image loads, no page shows a traceback or raw LaTeX, every internal link resolves, the search finds
-each chapter, and a screenshot of every page is saved under ``_build/screenshots/`` beside the HTML."""
+loopback, every image loads and is shown at no less than 55% of its width inside a numbered, captioned figure with
+alt text, no page shows a traceback, raw LaTeX or a raw missing value (NaN, <NA>), every internal link resolves, the
+search finds each chapter, and a screenshot of every page is saved under ``_build/screenshots/`` beside the HTML."""
 
 import re
 
@@ -46,6 +47,36 @@ def test_every_image_loads(book):
     assert len(images) >= 30
     broken = [(path, image["src"]) for path, image in images if not image["complete"] or not image["natural"]]
     assert not broken, broken
+
+
+def test_every_image_is_shown_at_no_less_than_55_percent_of_its_width(book):
+    """Wide figures are re-laid out for the text column, not shrunk (Outputs.figure refuses them too)."""
+    _, pages = book
+    shrunk = [(page.path, image["src"].rsplit("/", 1)[-1], round(image["shown"] / image["natural"], 2))
+              for page in pages for image in page.images
+              if image["natural"] and image["shown"] < 0.55 * image["natural"]]
+    assert not shrunk, shrunk
+
+
+def test_every_figure_is_numbered_and_captioned_with_alt_text(book):
+    _, pages = book
+    for page in pages:
+        for image in page.images:
+            name = image["src"].rsplit("/", 1)[-1]
+            assert re.match(r"Figure \d+\s+\S", image["caption"]), f"{page.path}: {name} has no numbered caption"
+            assert len(image["alt"]) > 15 and not re.search(r"\.(png|svg)$|^_images/", image["alt"]), (
+                f"{page.path}: {name}'s alt text is {image['alt']!r}")
+
+
+MISSING_MARKS = re.compile(r"<NA>|\bNaN\b|\bnan\b|\bNaT\b")
+
+
+def test_no_page_shows_a_raw_missing_value(book):
+    """One missing-value mark (—) in every table and sentence; pandas' NaN, <NA> or None never reach a reader."""
+    _, pages = book
+    for page in pages:
+        found = MISSING_MARKS.search(page.text)
+        assert not found, f"{page.path}: {found[0]!r} near {page.text[max(found.start() - 80, 0):found.end() + 40]!r}"
 
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w+Error: ", flags=re.M)

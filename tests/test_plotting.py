@@ -26,3 +26,95 @@ def test_styled_tables_have_one_missing_mark_and_no_row_numbers():
     assert "nan" not in html.lower() and "&lt;NA&gt;" not in html and "None" not in html
     assert html.count(MISSING) == 3 and ">0<" not in html  # no row numbers
     assert ">1<" in html and ">0.250<" in html
+
+
+# -- figures for the page (issue 26): captioned, legible in the book's text column, refused before anything is written
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from analysis.plotting import (  # noqa: E402
+    CONTENT_PX,
+    MIN_TEXT_PX,
+    SAVE_DPI,
+    Outputs,
+    legibility_problems,
+    plain_first_sentence,
+    shown_text_px,
+)
+
+
+def _figure(width_in, fontsize=11, axis=True):
+    fig, ax = plt.subplots(figsize=(width_in, 3))
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("x label", fontsize=fontsize)
+    ax.tick_params(labelsize=fontsize)
+    if not axis:
+        ax.axis("off")
+    return fig
+
+
+def test_a_figure_needs_a_caption_and_nothing_is_written_without_one(tmp_path):
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    with pytest.raises(ValueError, match="caption is required"):
+        out.figure(_figure(6), "fig", "  ", display=False)
+    assert not list((tmp_path / "99_toy").glob("fig.*"))
+
+
+def test_a_figure_too_wide_for_the_page_is_refused_naming_its_width(tmp_path):
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    with pytest.raises(ValueError, match=r"px wide and would be shown at \d+%"):
+        out.figure(_figure(14), "wide", "A wide figure.", display=False)
+    assert not list((tmp_path / "99_toy").glob("wide.*"))
+
+
+def test_text_too_small_once_scaled_is_refused_naming_the_text(tmp_path):
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    with pytest.raises(ValueError, match=r"distinct texts would be shown .*'x label'"):
+        out.figure(_figure(9, fontsize=5), "small", "Small text.", display=False)
+
+
+def test_a_legible_figure_is_saved_with_its_caption_in_the_provenance(tmp_path):
+    import json
+
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    out.figure(_figure(6), "ok", "A line. On toy data.", display=False)
+    provenance = json.loads((tmp_path / "99_toy" / "provenance.json").read_text())
+    assert provenance["artefacts"]["ok"]["caption"] == "A line. On toy data."
+    assert (tmp_path / "99_toy" / "ok.png").stat().st_size > 1000
+    out.figure(_figure(14), "wide_anyway", "Accepted on request.", display=False, legible=False)
+
+
+def test_shown_text_size_follows_the_scaling_to_the_text_column():
+    fig = _figure(6, fontsize=10)
+    sizes = dict(shown_text_px(fig, natural_width=CONTENT_PX * 2))
+    assert sizes["x label"] == pytest.approx(10 * SAVE_DPI / 72 / 2)
+    assert dict(shown_text_px(fig, natural_width=CONTENT_PX // 2))["x label"] == pytest.approx(10 * SAVE_DPI / 72)
+    plt.close(fig)
+
+
+def test_tick_labels_of_a_switched_off_axis_are_not_counted():
+    fig = _figure(6, fontsize=3, axis=False)
+    fig.axes[0].set_xlabel("")
+    assert legibility_problems(fig, 900) == []
+    fig.axes[0].text(0.5, 0.5, "tiny", fontsize=3)
+    assert any("'tiny'" in p for p in legibility_problems(fig, 900))
+    assert MIN_TEXT_PX > 3 * SAVE_DPI / 72 * CONTENT_PX / 900
+    plt.close(fig)
+
+
+def test_downloads_link_saved_files_relative_to_the_chapter_notebook(tmp_path):
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    out.table(pd.DataFrame({"a": [1]}), "numbers")
+    assert out.download("numbers", "the numbers") == "{download}`the numbers <../99_toy/numbers.csv>`"
+    with pytest.raises(FileNotFoundError, match="not_saved.csv has not been saved"):
+        out.download("not_saved")
+
+
+def test_alt_text_is_the_captions_first_sentence_in_plain_words():
+    caption = ("Rank changes per pair, as in {cite}`knowles2021stability`, e.g. 2019's *en-de*. See "
+               "{numref}`Figure 2 <wmt_fig2>`.\n\nA legend.")
+    assert plain_first_sentence(caption) == "Rank changes per pair, as in, e.g. 2019's en-de."
