@@ -445,12 +445,57 @@ def read_manifest(root: str | os.PathLike | None = None) -> dict[str, dict]:
     return _parse_manifest(path)
 
 
+BUILD_RECORD = "build.md"
+
+
+def build_record(entries: dict[str, dict]) -> str:
+    """The manifest as the book's reproducibility page shows it (MyST, included from ``book/reproducibility.md``):
+    which profile, seed and parameters made each chapter's outputs, how long it ran and how many files it wrote."""
+    if not entries:
+        return "No chapter has been run into this book's outputs yet.\n"
+    profiles = sorted({e.get("profile", "?") for e in entries.values()})
+    failed = sorted(k for k, e in entries.items() if e.get("status") != "ok" or e.get("last_failure"))
+    lines = [
+        f"This book shows the outputs of {len(entries)} chapter runs, recorded in the run manifest "
+        "({download}`manifest.json <_generated/manifest.json>`: every parameter, the data files' and outputs' "
+        "checksums). " + (f"Every chapter ran with the **{profiles[0]}** profile." if len(profiles) == 1 else
+                          "The chapters ran with different profiles: " + ", ".join(f"**{p}**" for p in profiles)
+                          + " (see the table)."),
+        "",
+        "| chapter | profile | seed | run time (s) | files written | status |",
+        "| --- | --- | --: | --: | --: | --- |",
+    ]
+    for chapter in sorted(entries):
+        e = entries[chapter]
+        status = e.get("status", "?")
+        if e.get("last_failure"):
+            status += " (a later run failed; these are the outputs of the last good run)"
+        seed = e.get("seed")
+        lines.append(f"| {chapter.replace('_', ' ')} | {e.get('profile', '?')} | "
+                     f"{'—' if seed is None else seed} | {float(e.get('duration_s') or 0):,.1f} | "
+                     f"{len(e.get('outputs') or {})} | {status} |")
+    versions = sorted({str(e.get("analysis_version", "?")) for e in entries.values()})
+    lines += ["", f"Package version: {', '.join(versions)}."
+              + (f" Chapters with a failed run: {', '.join(failed)}." if failed else ""), "",
+              "```{dropdown} The parameters of each run", "| chapter | parameter | value |", "| --- | --- | --- |"]
+    for chapter in sorted(entries):
+        for name, value in sorted((entries[chapter].get("parameters") or {}).items()):
+            if name != "output_root":
+                shown = json.dumps(value, default=str) if not isinstance(value, str) else value
+                lines.append(f"| {chapter.replace('_', ' ')} | `{name}` | `{shown.replace('|', '/')}` |")
+    lines.append("```")
+    return "\n".join(lines) + "\n"
+
+
 def _write_manifest(root: Path, entries: dict[str, dict]) -> Path:
-    """Write the manifest, then its backup (best effort: the manifest is the record)."""
+    """Write the manifest, then the book's page of it (:func:`build_record`), then its backup (best effort: the
+    manifest is the record)."""
     path = root / MANIFEST
     payload = {"analysis_version": __version__, "chapters": [entries[k] for k in sorted(entries)]}
     text = json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n"
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+    record = build_record(entries)
+    atomic_write(root / BUILD_RECORD, lambda tmp: Path(tmp).write_text(record))
     try:
         atomic_write(root / BACKUP, lambda tmp: Path(tmp).write_text(text))
     except OSError:

@@ -585,3 +585,17 @@ def test_verify_names_a_failed_notebook_only_when_there_is_one(toy_chapters, cap
     err = capsys.readouterr().err
     assert "03_untagged: its last run failed: ValueError: 03_untagged.py has no cell tagged 'parameters'" in err
     assert "failed/03_untagged.ipynb" not in err
+
+
+def test_the_books_build_record_follows_the_manifest(book):
+    """The reproducibility page says which profile and seed made each chapter's outputs (issue 26, item 4)."""
+    reproduce.run(profile="quick", output_root=str(book))
+    record = (book / reproduce.BUILD_RECORD).read_text()
+    entries = reproduce.read_manifest(book)
+    assert record == reproduce.build_record(entries)
+    assert f"outputs of {len(entries)} chapter runs" in record and "the **quick** profile" in record
+    for chapter, entry in entries.items():
+        assert f"| {chapter.replace('_', ' ')} | quick | {entry['seed']} |" in record
+    entries[sorted(entries)[0]]["profile"] = "full"
+    assert "different profiles: **full**, **quick**" in reproduce.build_record(entries)
+    assert reproduce.build_record({}).startswith("No chapter has been run")
