@@ -1,10 +1,15 @@
 """Chapter 04 (analysis.chapters.favoritism): the chapter's helpers on hand-made inputs."""
 
+import matplotlib.pyplot as plt
+import networkx as nx
 import numpy as np
 import pandas as pd
+import pytest
+from matplotlib.patches import FancyArrowPatch
 
 from analysis import favi
 from analysis.chapters import favoritism
+from analysis.plotting import _render, legibility_problems, png_width
 
 
 def test_head_to_head_ratings_are_oriented_lexicographically():
@@ -250,16 +255,6 @@ def test_errors_without_favoritism_already_correlate_with_sign_changes():
 
 
 # --- the figures laid out for the page (figures.py) ------------------------------------------------------------------
-
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import networkx as nx  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.patches import FancyArrowPatch  # noqa: E402
-
-from analysis.plotting import _render, legibility_problems, png_width  # noqa: E402
 
 #: long system names like WMT's, to test the layouts at their hardest
 LONG_NAMES = ["JDExploreAcademy", "QUARTZ_TuneReranking", "M2M100_1.2B-B4", "comet_bestmbr", "bleurt_bestmbr",
