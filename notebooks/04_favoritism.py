@@ -14,8 +14,8 @@
 # %% [markdown]
 # # Favoritism of automatic preference metrics (von Däniken et al. 2024, the Favi-Score)
 #
-# An automatic metric can agree with human raters on most items and still get a system ranking wrong: what matters
-# is *whom its errors favour*. The paper compares a metric's preference ratings (+: the first system's output is
+# {cite:t}`vondaniken2024favi` show that an automatic metric can agree with human raters on most items and still get
+# a system ranking wrong: what matters is *whom its errors favour*. The paper compares a metric's preference ratings (+: the first system's output is
 # better, =: equal, −: the second's is better) with the humans' on the same items of a system pair. From the 3×3
 # confusion matrix C (rows: human rating, columns: metric rating, both in the order +, =, −) it defines the
 # **Favi-Score**
@@ -24,7 +24,8 @@
 #
 # the expected cost of an error (E = number of errors), positive when the errors favour the first system. By
 # Lemma 1 it is also (mar(d̂) − mar(d)) / E, the change in the outcome margin per error. This chapter rebuilds the
-# paper on the data that can be reached (see *What differs*), with `analysis.favi`, a small library for any metric:
+# paper on the data that can be reached (see *What differs*), with the compendium's own implementation, which works
+# for any metric:
 #
 # * **Figs. 2–3** and **Lemmas 1–2** — the worked examples, and the lemmas on every real system pair;
 # * **Table 1** — the data at hand next to the paper's;
@@ -72,22 +73,25 @@ def selected(cases):
 # (favi-fig2-fig3)=
 # ## Figs. 2–3: the worked examples
 #
-# The paper's five confusion matrices, through the same code as the real data (`favi.summarize`):
+# The paper's five confusion matrices, through the same code as the real data: Φ and sample-level accuracy beside the
+# paper's, then the errors by the system they favour and the metric's outcome d̂.
 
 # %%
 examples = out.table(ch.worked_examples(), "favi_fig2_fig3_examples")
 assert np.allclose(examples["favi"].round(3), examples["paper_favi"])
-show(examples)
+examples_scores, examples_counts = ch.examples_page(examples)
+show(examples_scores)
+show(examples_counts)
 
 # %% [markdown]
 # C₁ and C₂ make the same number of errors, all for π₁, but C₁'s are severe (− read as +, cost 2); C₃'s errors
 # cancel; C₄'s severe errors for π₁ outweigh its mild ones for π₂. C₅ (Fig. 3) makes more errors for π₂ but more
-# severe ones for π₁ (the columns `errors_for_*` and `severe_for_*`); its metric outcome d̂ is the printed fourth row.
+# severe ones for π₁ (second table); its metric outcome d̂ is the paper's printed fourth row.
 #
 # (favi-table1)=
 # ## The data (Table 1)
 #
-# `favi_scores` holds, per dataset, every system's human and automatic rating of every item. As in the paper
+# The data hold, per dataset, every system's human and automatic rating of every item. As in the paper
 # (Appendix C.1, Def. 13), scalar ratings become preferences by comparing the two systems' scores on an item
 # (higher is better; equal scores are a tie). An item counts for a pair only when both systems have both ratings.
 
@@ -97,19 +101,27 @@ with timings.measure("all system pairs, with intervals and tests"):
 out.table(pairs[ch.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
 out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
 table1 = out.table(ch.table1(scores, pairs), "favi_table1_data", index=False)
-show(table1)
-show(ch.published_table1())
+show(ch.table1_page(table1, scores))
 
 # %% [markdown]
-# Ours above, the paper's Table 1 below. The paper's chatbot data (BST with five trained dialogue metrics, from
-# Deriu et al. 2023) is not reachable here; USR's TopicalChat and PersonaChat ratings with BT-eval's metric scores
-# stand in (few items per pair: |Φ| is coarse there, see the paper's *Robustness* limitation). SummEval and WMT21 are
-# the paper's datasets with lexical metrics computed here; WMT22 en-de is the paper's data with the raters reachable
-# for it (SEScoreX, GEMBA) and BLEU and chrF computed here for the systems whose outputs are reachable; WMT22 zh-en
-# carries the neural metrics the paper used on en-de (COMET-22, BLEURT-20, UniTE, MetricX), whose en-de scores are
-# published in mt-metrics-eval v2 but not reachable here. Raters cover different systems, so the number of pairs
-# differs between raters of one dataset (Fig. 4's table gives it). WMT22's refA is left out: it is the reference
-# the metrics score against.
+# The paper's Table 1, for comparison:
+
+# %%
+show(ch.published_table1_page(ch.published_table1()))
+
+# %% [markdown]
+# The paper's chatbot data (BST with five trained dialogue metrics, from {cite:t}`deriu2023correction`) is not
+# reachable here; the USR ratings {cite:p}`mehri2020usr` of TopicalChat {cite:p}`gopalakrishnan2019topicalchat` and
+# PersonaChat {cite:p}`zhang2018personalizing` responses, with BT-eval's metric scores {cite:p}`peyrard2021bteval`,
+# stand in (few items per pair: |Φ| is coarse there, see the paper's *Robustness* limitation). SummEval
+# {cite:p}`fabbri2021summeval` and WMT21 {cite:p}`freitag2021experts` are the paper's datasets with lexical metrics
+# computed here; WMT22 en-de {cite:p}`freitag2022results` is the paper's data with the raters reachable for it
+# (SEScoreX, GEMBA {cite:p}`kocmi2023large`) and BLEU {cite:p}`papineni2002bleu` and chrF computed here with sacreBLEU
+# {cite:p}`post2018call` for the systems whose outputs are reachable; WMT22 zh-en carries the neural metrics the paper
+# used on en-de (COMET-22, BLEURT-20 {cite:p}`sellam2020bleurt`, UniTE, MetricX), whose en-de scores are published in
+# mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here. Raters cover different systems, so the number of
+# pairs differs between raters of one dataset (the table of Fig. 4's values gives it). WMT22's refA is left out: it
+# is the reference the metrics score against.
 #
 # (favi-lemmas)=
 # ## Lemmas 1 and 2 on every real pair
@@ -118,54 +130,60 @@ show(ch.published_table1())
 lemmas = out.table(ch.lemma_checks(pairs), "favi_lemma_checks")
 assert lemmas.loc["Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value"] < 1e-12
 assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
-show(lemmas)
+show(ch.lemmas_page(lemmas))
 
 # %% [markdown]
-# The claims rows for Lemmas 1 and 2 read this table; `favi` returns NaN for a pair without errors (E = 0). The last
+# The claims rows for Lemmas 1 and 2 read this table; Φ is undefined (NaN) for a pair without errors (E = 0). The last
 # row counts pairs whose margins keep their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails.
 #
 # (favi-section2)=
 # ## §2: Online-W vs. JDExploreAcademy
 #
 # The paper motivates Φ with one pair of WMT22 en-de: COMET-22 keeps the sign of the MQM margin of Online-W over
-# JDExploreAcademy but widens it (the paper's shares are in the claims rows and in the table's `paper_*` columns).
+# JDExploreAcademy but widens it (the paper's shares are in the claims rows and in the table's paper columns).
 
 # %%
 if "wmt22-ende" in datasets:
     margins = out.table(ch.margin_example(pairs), "favi_section2_margins")
-    show(margins)
+    show(ch.margins_page(margins), digits=1)
     display(Markdown(ch.section2_text(margins)))
 
 # %% [markdown]
 # (favi-fig1)=
 # ## Fig. 1 and Figs. 8–13: win graphs, humans vs. metric
 #
-# An edge A → B when A is preferred significantly more often than B (two-sided exact sign test, p < `alpha`),
-# with transitive edges removed (`networkx.transitive_reduction`); red: an edge the humans' graph does not imply.
-# Ties carry no sign, and Coakley & Heise (1996) review many ways to treat them; we use the conventional test,
-# ties dropped (`sign_test_ties`), and show how much the verdicts change when ties are split equally instead.
-# We read the paper's "system-level agreement" of Fig. 1 as the share of pairs whose verdict (A wins, B wins,
-# neither) is the same in both graphs. That is an interpretation, and it cannot be checked: COMET-22's en-de scores
-# are published in mt-metrics-eval v2 but not reachable here, so COMET-22 on zh-en stands in.
+# An edge A → B when A is preferred significantly more often than B (two-sided exact sign test at the significance
+# level of the parameters), with transitive edges removed; red and dashed: an edge the humans' graph does not imply.
+# Ties carry no sign, and {cite:t}`coakley1996versions` review many ways to treat them; by default we use the
+# conventional test, ties dropped (a parameter splits them equally instead), and show how much the verdicts change
+# when ties are split. We read the paper's "system-level agreement" of Fig. 1 as the share of pairs whose verdict
+# (A wins, B wins, neither) is the same in both graphs. That is an interpretation, and it cannot be checked:
+# COMET-22's en-de scores are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here, so
+# COMET-22 on zh-en stands in. The paper draws each system's Φ against the others beside the graphs; for the two
+# settings of Fig. 6 that panel is left to Fig. 6.
 
 # %%
 cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU"),
                   ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"), ("summeval", summeval_aspect, "ROUGE_L"),
                   ("usr-tc", "USR_Overall", "BERTScore")])
+fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU")])
 names = {"wmt22-zhen": "fig1_standin_comet22_zhen", "GEMBA-DA-ChatGPT": "fig12_standin_gemba_chatgpt_ende",
          "BLEU": "fig13_bleu_ende", "summeval": "fig11_rouge_summeval", "usr-tc": "case_bertscore_usr_tc"}
 for dataset, aspect, rater in cases:
     table = ch.setting_table(pairs, dataset, aspect, rater)
     name = names.get(dataset, names.get(rater))
-    out.figure(ch.plot_case(table, rater=rater, aspect=aspect, dataset=dataset, alpha=alpha, ties=sign_test_ties),
-               f"favi_{name}")
+    in_fig6 = (dataset, aspect, rater) in fig6_cases  # its per-system panel is Fig. 6's
+    out.figure(ch.plot_case(table, rater=rater, aspect=aspect, dataset=dataset, alpha=alpha, ties=sign_test_ties,
+                            per_system=not in_fig6), f"favi_{name}",
+               ch.case_caption(table, dataset=dataset, aspect=aspect, rater=rater, alpha=alpha, ties=sign_test_ties,
+                               per_system_figure="favi_fig6_per_system" if in_fig6 else None))
 
 # %%
 graphs = out.table(ch.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
 layers = out.table(ch.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
                    index=False)
 per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
-show(graphs)
+show(ch.graphs_page(graphs))
 display(Markdown(ch.graphs_text(layers, per_system, graphs, cases)))
 
 # %% [markdown]
@@ -177,26 +195,27 @@ with timings.measure("per-metric summary"):
     summary = ch.metric_summary(pairs, alpha=alpha, ties=sign_test_ties)
 out.table(summary, "favi_fig4_summary", index=False)
 fig4 = ch.fig4_scope(summary, summeval_aspect)
-out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi")
-show(fig4.drop(columns=["domain"]))
+out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi", ch.fig4_caption(fig4, summeval_aspect))
+display(Markdown(f"The values drawn, for all four SummEval aspects and with the number of pairs of every setting: "
+                 f"{out.download('favi_fig4_summary', 'Fig. 4 as CSV')}."))
 
 # %%
 ties = out.table(ch.tie_shares(pairs), "favi_tie_shares", index=False)
 domains = out.table(ch.domain_comparison(fig4), "favi_domain_comparison", index=False)
-show(domains)
-display(Markdown(ch.fig4_text(domains, ties, fig4)))
+show(ch.domains_page(domains))
+display(Markdown(ch.fig4_text(domains, ties, fig4, ties_link=out.download("favi_tie_shares",
+                                                                          "the tie shares of every setting"))))
 
 # %% [markdown]
-# Grey dashes: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper, see the last
-# section). The full table, with all four SummEval aspects, is `favi_fig4_summary.csv`; the tie shares of every
-# setting are `favi_tie_shares.csv`.
+# Grey ticks in Fig. 4: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper, see the last
+# section).
 #
 # (favi-appendix-d)=
 # ## Appendix D: the case studies
 
 # %%
 appendix_d = out.table(ch.appendix_d(summary), "favi_appendix_d_cases")
-show(appendix_d)
+show(ch.appendix_d_page(appendix_d))
 
 # %%
 fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
@@ -216,8 +235,9 @@ display(Markdown(ch.appendix_d_text(ties, values, summeval_aspect)))
 
 # %%
 fig5 = out.table(ch.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
-out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy")
-show(fig5)
+out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
+           ch.fig5_caption(fig5_pairs, "favi_fig4_accuracy_and_favi"))
+show(ch.correlations_page(fig5))
 display(Markdown(ch.fig5_text(fig5, values)))
 
 # %% [markdown]
@@ -229,27 +249,24 @@ display(Markdown(ch.fig5_text(fig5, values)))
 # ## Fig. 6: Φ per system, one against all
 
 # %%
-fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU")])
 if fig6_cases:
-    out.figure(ch.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system")
+    out.figure(ch.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system", ch.fig6_caption(fig6_cases))
     display(Markdown(ch.fig6_text(per_system, fig6_cases)))
 
 # %% [markdown]
-# The paper's Fig. 6 is COMET-22 on en-de; zh-en stands in (see §2), with other systems and another human
-# reference.
-#
 # (favi-appendix-c21)=
 # ## Appendix C.2.1: is an LLM judge symmetric in the order of presentation?
 #
 # The paper collected GPT-3.5's preferences for WMT22 pairs in both orders; those ratings are not reachable here.
-# ChatGPT's SummEval head-to-head judgments (Wu et al. 2023) exist in both orders, so the same check runs on them.
-# α is the `krippendorff` package's, checked in the tests against Krippendorff's (2011) published example.
+# ChatGPT's SummEval head-to-head judgments {cite:p}`wu2023large` exist in both orders, so the same check runs on
+# them. α is computed with the krippendorff package, checked in the tests against the published example of
+# {cite:t}`krippendorff2011computing`.
 
 # %%
 h2h_ratings = ch.h2h_ratings(h2h)
 symmetry = out.table(ch.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
 confusion = ch.symmetry_confusion(h2h_ratings)
-show(symmetry)
+show(ch.symmetry_page(symmetry))
 show(confusion)
 display(Markdown(ch.symmetry_text(symmetry, confusion, values, alpha)))
 
@@ -258,20 +275,20 @@ display(Markdown(ch.symmetry_text(symmetry, confusion, values, alpha)))
 
 # %%
 h2h_metric = out.table(ch.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
-show(h2h_metric)
+show(ch.h2h_page(h2h_metric))
 display(Markdown(ch.h2h_text(h2h_metric)))
 
 # %% [markdown]
 # (favi-attenuation)=
 # ## Beyond the paper: how much of Φ is noise, and is it favoritism?
 #
-# The paper reports Φ without uncertainty and names this as a limitation (*Robustness*). `favi.favi_uncertainty`
-# gives each Φ a bootstrap interval over items and a sign-flip permutation test: exchanging the human and the
+# The paper reports Φ without uncertainty and names this as a limitation (*Robustness*). Here each Φ gets a bootstrap
+# interval over items and a sign-flip permutation test: exchanging the human and the
 # metric rating of an item negates its error cost and keeps E, so under "the two ratings are exchangeable" Φ is a
-# sum of randomly signed costs. Its mean |Φ| is the grey dash of Fig. 4.
+# sum of randomly signed costs. Its mean |Φ| is the grey tick of Fig. 4.
 
 # %%
-out.figure(ch.plot_noise(summary), "favi_noise_vs_observed")
+out.figure(ch.plot_noise(summary), "favi_noise_vs_observed", ch.noise_caption(summary, n_resamples))
 display(Markdown(ch.noise_text(pairs, summary, alpha)))
 
 # %% [markdown]
@@ -282,7 +299,7 @@ display(Markdown(ch.noise_text(pairs, summary, alpha)))
 
 # %%
 attenuation = out.table(ch.attenuation_table(pairs), "favi_attenuation")
-show(attenuation)
+show(ch.attenuation_page(attenuation))
 display(Markdown(ch.attenuation_text(attenuation, table1)))
 checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers), "favi_claim_checks",
                    index=False)
@@ -295,7 +312,7 @@ checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, la
 # ## Run time
 
 # %% tags=["hide-input"]
-show(timings.table())
+show(timings.table(), digits=1)
 
 # %% [markdown]
 # ## What differs from the paper, and why
@@ -303,20 +320,24 @@ show(timings.table())
 # ```{include} ../claims/04_favoritism_differs.md
 # ```
 #
-# * **Data.** The paper's chatbot data (BST with DEB, GRADE, HolisticEval, MAUDE, USL-H, from Deriu et al. 2023) is
+# * **Data.** The paper's chatbot data (BST with DEB, GRADE, HolisticEval, MAUDE, USL-H, from
+#   {cite:t}`deriu2023correction`) is
 #   not reachable here: USR's TopicalChat and PersonaChat with BT-eval's metric scores stand in. The SummEval metrics
 #   are lexical ones computed here from the published outputs (the paper's BertScore, BLANC, CIDEr, S3, SummaQA and
 #   SUPERT scores are not in the reachable files). WMT21 en-de has sentence BLEU and chrF only, computed here against
 #   reference C. The WMT22 en-de segment scores of COMET-22, BLEURT-20, UniTE and MetricX, and the outputs of
-#   QUARTZ_TuneReranking and M2M100, are published in mt-metrics-eval v2 but not reachable here: WMT22 zh-en stands
+#   QUARTZ_TuneReranking and M2M100, are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable
+#   here: WMT22 zh-en stands
 #   in for the neural metrics, and BLEU and chrF on en-de cover only the systems whose outputs are reachable. The
 #   paper's selection of WMT22 en-de systems cannot be identified exactly from its text, so every system with MQM
 #   ratings except the metrics' reference refA is used.
 # * **Judges.** GEMBA-DA's scalar ChatGPT scores stand in for the paper's pairwise ChatGPT prompt (App. C.2); a
-#   scalar judge is symmetric by construction. App. C.2.1 runs on ChatGPT's SummEval head-to-head judgments.
-# * **Sign test and ties.** The paper cites Coakley & Heise (1996) without saying which version; we drop ties and
-#   show the split version beside it.
+#   scalar judge is symmetric by construction. App. C.2.1 runs on ChatGPT's SummEval head-to-head judgments
+#   {cite:p}`wu2023large`.
+# * **Sign test and ties.** The paper cites {cite:t}`coakley1996versions` without saying which version; we drop ties
+#   and show the split version beside it.
 # * **Sample-level accuracy** counts matching ties as correct, so it depends on how often the humans tie; SummEval's
-#   human ratings here are means of three experts (tie shares in `favi_tie_shares.csv`).
+#   human ratings here are means of three experts (the tie shares are linked under
+#   {numref}`favi_fig4_accuracy_and_favi`).
 # * **Not in the paper:** intervals and tests for Φ, the attenuation reading, and ChatGPT's head-to-head judgments
 #   as a metric.

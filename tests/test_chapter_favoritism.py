@@ -1,10 +1,15 @@
 """Chapter 04 (analysis.chapters.favoritism): the chapter's helpers on hand-made inputs."""
 
+import matplotlib.pyplot as plt
+import networkx as nx
 import numpy as np
 import pandas as pd
+import pytest
+from matplotlib.patches import FancyArrowPatch
 
 from analysis import favi
 from analysis.chapters import favoritism
+from analysis.plotting import _render, legibility_problems, png_width
 
 
 def test_head_to_head_ratings_are_oriented_lexicographically():
@@ -247,3 +252,254 @@ def test_errors_without_favoritism_already_correlate_with_sign_changes():
     assert len(rhos) == 20 and np.all(np.abs(rhos) <= 1) and rhos.mean() < -0.1
     again = favoritism.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
     assert np.array_equal(rhos, again)
+
+
+# --- the figures laid out for the page (figures.py) ------------------------------------------------------------------
+
+#: long system names like WMT's, to test the layouts at their hardest
+LONG_NAMES = ["JDExploreAcademy", "QUARTZ_TuneReranking", "M2M100_1.2B-B4", "comet_bestmbr", "bleurt_bestmbr",
+              "Online-A", "Online-B", "Online-G", "Online-W", "Online-Y", "refB", "Lan-Bridge", "PROMT", "OpenNMT",
+              "Nucleus Decoding (p = 0.3)"]
+
+
+def _pairs_with_intervals(systems=LONG_NAMES, items=80, dataset="wmt22-ende", rater="BLEU", seed=0):
+    """A per-pair table as :func:`analysis.chapters.favoritism.per_pair` makes it, from random scores."""
+    rng = np.random.default_rng(seed)
+    quality = np.linspace(0, 2, len(systems))
+    human = pd.DataFrame(quality + rng.normal(0, 1.5, (items, len(systems))), columns=systems).round(0)
+    metric = pd.DataFrame(quality[::-1] * 0.3 + rng.normal(0, 1, (items, len(systems))), columns=systems)
+    table = favi.favi_uncertainty(human, metric, n_resamples=20, rng=rng)
+    return table.assign(domain="machine translation", dataset=dataset, aspect="MQM", rater=rater)
+
+
+def _legible(fig):
+    """The problems :class:`analysis.plotting.Outputs` would refuse the figure for (empty: it is accepted)."""
+    problems = legibility_problems(fig, png_width(_render(fig, "png")))
+    plt.close(fig)
+    return problems
+
+
+def test_node_label_cuts_long_names_where_the_longer_line_is_shortest():
+    assert favoritism.node_label("refB") == "refB"
+    assert favoritism.node_label("JDExploreAcademy") == "JDExplore\nAcademy"
+    assert favoritism.node_label("M2M100_1.2B-B4") == "M2M100_\n1.2B-B4"
+    assert favoritism.node_label("Nucleus Decoding (p = 0.3)") == "Nucleus Decoding\n(p = 0.3)"
+    assert favoritism.node_label("eTranslation") == "eTranslation"  # "e" alone would be too short a piece
+    assert favoritism.node_label("abcdefghijklmnop") == "abcdefghijklmnop"  # no place to cut
+
+
+def test_reader_labels_of_raters_aspects_and_settings():
+    assert favoritism.rater_label("ROUGE_WE_1") == "ROUGE-WE-1" and favoritism.rater_label("BLEU") == "BLEU"
+    assert favoritism.aspect_label("expert_consistency") == "experts' consistency"
+    assert favoritism.aspect_label("USR_Overall") == "overall" and favoritism.aspect_label("MQM") == "MQM"
+    assert favoritism.setting_name("summeval", "ROUGE_L") == "ROUGE-L on SummEval"
+
+
+def test_fig4_columns_balance_the_two_columns():
+    assert favoritism.fig4_columns([5, 9, 2, 5, 13, 13]) == 4  # 21 + 8 title rows against 26 + 4
+    assert favoritism.fig4_columns([3, 3]) == 1 and favoritism.fig4_columns([7]) == 1
+    assert favoritism.fig4_columns([1, 1, 10]) == 2
+
+
+def test_box_exit_and_spread_put_arrow_ends_on_the_box_border():
+    assert favoritism.box_exit((0, 0), (1, 0.5), (0, -3)) == pytest.approx((0, -0.52))  # straight down
+    assert favoritism.box_exit((0, 0), (1, 0.5), (4, 1)) == pytest.approx((1.02, 0.255))  # out of the right side
+    assert favoritism.box_exit((0, 0), (1, 0.5), (0.2, 0.1)) == (0.2, 0.1)  # the target is inside: unchanged
+    # aimed at a point off the centre, the exit is still on the border of the box around the centre
+    x, y = favoritism.box_exit((0.5, 0), (1, 0.5), (0.5, -3), centre=(0, 0))
+    assert (x, y) == pytest.approx((0.5, -0.52))
+    assert favoritism.spread((0, 0), (1.2, 0.4), (1, -1)) == pytest.approx((0.3, 0))
+    assert favoritism.spread((0, 0), (1.2, 0.4), (10, -1)) == pytest.approx((0.4, 0))  # at most a third of the width
+
+
+def test_smooth_path_is_a_line_for_two_points_and_passes_through_more():
+    line = favoritism.smooth_path([(0, 0), (1, -1)])
+    assert line.vertices.tolist() == [[0, 0], [1, -1]]
+    curve = favoritism.smooth_path([(0, 0), (1, -1), (0, -2)])
+    assert curve.vertices[0].tolist() == [0, 0] and curve.vertices[-1].tolist() == [0, -2]
+    assert [1, -1] in curve.vertices.tolist()  # the waypoint is on the curve (a Bézier piece ends there)
+
+
+def test_crossings_and_the_layer_order_that_removes_them():
+    graph = nx.DiGraph([("a", "y"), ("b", "x")])
+    assert favoritism.crossings(graph, [["a", "b"], ["x", "y"]]) == 1
+    assert favoritism.crossings(graph, [["a", "b"], ["y", "x"]]) == 0
+    layout = favoritism.layout_win_graph(graph)
+    assert favoritism.crossings(graph, layout.layers) == 0
+
+
+def test_layout_win_graph_keeps_the_rows_and_boxes_apart_and_routes_long_arrows():
+    graph = nx.DiGraph([("top", "JDExploreAcademy"), ("top", "QUARTZ_TuneReranking"), ("JDExploreAcademy", "low"),
+                        ("top", "low"), ("QUARTZ_TuneReranking", "low")])
+    layout = favoritism.layout_win_graph(graph)
+    assert [sorted(row) for row in layout.layers] == [sorted(r) for r in favi.graph_layers(graph)]
+    middle = sorted(layout.layers[1], key=lambda n: layout.pos[n][0])
+    (x1, _), (x2, _) = layout.pos[middle[0]], layout.pos[middle[1]]
+    assert x2 - x1 >= (layout.size[middle[0]][0] + layout.size[middle[1]][0]) / 2  # no overlap
+    assert len(layout.routes[("top", "low")]) == 1 and layout.routes[("top", "JDExploreAcademy")] == []
+    assert layout.labels["QUARTZ_TuneReranking"] == "QUARTZ_Tune\nReranking"
+
+
+def test_draw_win_graph_ends_arrows_at_the_boxes_and_marks_wins_the_reference_lacks():
+    human = nx.DiGraph([("a", "b"), ("b", "c")])
+    metric = nx.DiGraph([("a", "c"), ("c", "b")])
+    layout = favoritism.layout_win_graph(metric)
+    fig, ax = plt.subplots()
+    favoritism.draw_win_graph(ax, metric, reference=human, layout=layout)
+    arrows = [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
+    assert len(arrows) == 2
+    red = [a for a in arrows if a.get_linestyle() == "--"]
+    assert len(red) == 1  # c -> b: the humans' closure has b -> c; a -> c is implied by a -> b -> c
+    for u, v in metric.edges:
+        points = favoritism.arrow_points(layout, u, v)
+        for node, point in ((u, points[0]), (v, points[-1])):
+            (cx, cy), (w, h) = layout.pos[node], layout.size[node]
+            on_top_or_bottom = np.isclose(abs(point[1] - cy), h / 2 + 0.02) and abs(point[0] - cx) <= w / 2 + 0.02
+            on_a_side = np.isclose(abs(point[0] - cx), w / 2 + 0.02) and abs(point[1] - cy) <= h / 2 + 0.02
+            assert on_top_or_bottom or on_a_side
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("per_system", [True, False])
+def test_plot_case_fits_the_page_with_fifteen_long_named_systems(per_system):
+    table = _pairs_with_intervals()
+    fig = favoritism.plot_case(table, rater="BLEU", aspect="MQM", dataset="wmt22-ende", per_system=per_system)
+    assert len([ax for ax in fig.axes if not ax.axison]) == 2  # the two graphs
+    assert len(fig.axes) == 2 + per_system
+    assert _legible(fig) == []
+
+
+def test_the_other_figures_fit_the_page():
+    pairs = pd.concat([_pairs_with_intervals(rater=r, seed=k) for k, r in enumerate(["BLEU", "chrF", "COMET-22"])]
+                      + [_pairs_with_intervals(LONG_NAMES[:5], dataset="usr-tc", rater=r, seed=k).assign(
+                          domain="dialogue", aspect="USR_Overall") for k, r in enumerate(["ROUGE_WE_1", "S3_pyr"])],
+                      ignore_index=True)
+    summary = favoritism.metric_summary(pairs)
+    assert _legible(favoritism.plot_fig4(summary)) == []
+    assert _legible(favoritism.plot_fig5(pairs)) == []
+    assert _legible(favoritism.plot_fig6(pairs, [("wmt22-ende", "MQM", "BLEU"), ("usr-tc", "USR_Overall",
+                                                                                 "S3_pyr")])) == []
+    assert _legible(favoritism.plot_noise(summary)) == []
+
+
+# --- the captions (captions.py) ----------------------------------------------------------------------------------------
+
+def test_case_caption_computes_the_numbers_of_the_papers_figure_titles():
+    table = _pairs_with_intervals(systems=LONG_NAMES[:6])
+    outcomes = favi.significance_outcomes(table)
+    caption = favoritism.case_caption(table, dataset="wmt22-ende", aspect="MQM", rater="BLEU")
+    head, legend = caption.split("\n\n")
+    assert "the paper's Fig. 13, on 6 systems" in head and "(c) each system's Φ" in head
+    assert f"agree on {favi.graph_agreement(outcomes):.0%} of the 15 pairs" in legend
+    assert f"mean |Φ| {table['favi'].abs().mean():.3f}" in legend and "80 shared items" in legend
+    assert "ties dropped" in legend and "{cite:p}`papineni2002bleu`" in legend
+    assert f"the paper's {favoritism.paper_wmt22_systems()} include" in legend and favoritism.paper_wmt22_systems() == 9
+    moved = favoritism.case_caption(table, dataset="wmt22-zhen", aspect="MQM", rater="COMET-22", ties="half",
+                                    per_system_figure="favi_fig6_per_system")
+    assert "a stand-in for the paper's Fig. 1" in moved and "(c)" not in moved.split("\n\n")[0]
+    assert "{numref}`favi_fig6_per_system`" in moved and "ties shared equally" in moved
+    other = favoritism.case_caption(table, dataset="wmt21-ende", aspect="MQM", rater="chrF")
+    assert "beyond the paper's figures" in other
+
+
+def test_figure_captions_name_their_data_and_count_what_they_state():
+    assert favoritism.standins(["summeval"]) == ""
+    both = favoritism.standins(["usr-tc", "usr-pc", "wmt22-zhen"])
+    assert "USR TopicalChat and USR PersonaChat stand in for the paper's BST" in both
+    assert "WMT22 zh-en stands in for" in both
+    fig4 = pd.DataFrame({"dataset": ["summeval", "usr-tc"]})
+    caption = favoritism.fig4_caption(fig4, "expert_relevance")
+    assert "the paper's Fig. 4" in caption and "experts' relevance" in caption and "stands in" in caption
+    pairs = pd.DataFrame({"total_error": [0, 3, 5, 1000]})
+    assert "on the 3 pairs with an error" in favoritism.fig5_caption(pairs)
+    assert "{numref}`f4`" in favoritism.fig5_caption(pairs, "f4")
+    fig6 = favoritism.fig6_caption([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU")])
+    assert "for COMET-22 on WMT22 zh-en and BLEU on WMT22 en-de" in fig6 and "panel (c) of the paper's Fig. 13" in fig6
+    summary = pd.DataFrame({"mean_abs_favi": [0.3, 0.1, 0.5], "null_mean_abs_favi": [0.1, 0.2, 0.1]})
+    noise = favoritism.noise_caption(summary, 1000)
+    assert "2 of the 3 settings lie above it" in noise and "1,000 draws" in noise
+
+
+# --- the tables for the page (tables.py) ----------------------------------------------------------------------------
+
+def test_table1_page_names_the_ratings_and_writes_item_ranges():
+    table1 = pd.DataFrame({"domain": ["summarization", "dialogue"], "data": ["SummEval", "USR TopicalChat"],
+                           "systems": [16, 5], "items_min": [100, 1200], "items_max": [100, 1315],
+                           "automatic": ["BLEU, ROUGE_L", "S3_pyr"]})
+    scores = pd.DataFrame({"dataset": ["summeval", "summeval", "summeval", "usr-tc"],
+                           "rater": ["expert_coherence", "expert_fluency", "BLEU", "USR_Overall"],
+                           "rater_kind": ["human", "human", "metric", "human"]})
+    page = favoritism.table1_page(table1, scores)
+    assert page.columns.tolist() == ["Domain", "Data", "Systems", "Items per system pair", "Human ratings",
+                                     "Automatic raters"]
+    assert page["Items per system pair"].tolist() == ["100", "1,200–1,315"]
+    assert page["Human ratings"].tolist() == ["experts' coherence, fluency", "overall"]
+    assert page["Automatic raters"].tolist() == ["BLEU, ROUGE-L", "S3-pyr"]
+    paper = favoritism.published_table1_page(favoritism.published_table1())
+    assert paper.columns.tolist() == ["Domain", "Data", "Metrics", "Systems", "Items per system pair"]
+
+
+def test_examples_page_splits_the_worked_examples_in_two():
+    scores, counts = favoritism.examples_page(favoritism.worked_examples())
+    assert scores.shape == (5, 7) and counts.shape == (5, 7)
+    assert scores.loc["C5", "Φ"] == pytest.approx(-0.104, abs=5e-4) and counts.loc["C5", "d̂ ="] == 310
+
+
+def test_page_tables_put_words_in_the_headers():
+    margins = pd.DataFrame([[100, 30.0, 20.0, 10.0, 31.0, 19.0, 12.0]], index=pd.Index(["ROUGE_L"], name="rater"),
+                           columns=["items", "better", "worse", "margin", "paper_better", "paper_worse", "paper_margin"])
+    page = favoritism.margins_page(margins)
+    assert page.index.tolist() == ["ROUGE-L"] and page[("paper (%)", "margin")].item() == 12.0
+    graphs = pd.DataFrame({"dataset": ["summeval"], "aspect": ["c"], "rater": ["ROUGE_L"], "pairs": [10],
+                           "human_edges_drop": [4], "metric_edges_drop": [3], "agreement_drop": [0.7],
+                           "human_edges_half": [2], "metric_edges_half": [3], "agreement_half": [0.6]})
+    page = favoritism.graphs_page(graphs)
+    assert page.index.tolist() == ["ROUGE-L on SummEval"] and page.shape == (1, 7)
+    assert page[("ties split", "significant for humans")].item() == 2 and page[("", "pairs")].item() == 10
+    domains = pd.DataFrame({"domain": ["machine translation", "dialogue"], "settings": [16, 26],
+                            "min_mean_abs_favi": [0.1, 0.7], "median_mean_abs_favi": [0.2, 0.9],
+                            "max_mean_abs_favi": [0.34, 1.3], "median_sd_abs_favi": [0.16, 0.7],
+                            "median_null_mean_abs_favi": [0.03, 0.26], "median_excess": [0.17, 0.67],
+                            "mt_lower_share": [np.nan, 1.0], "mt_excess_lower_share": [np.nan, 0.571]})
+    page = favoritism.domains_page(domains)
+    assert page.columns.tolist() == ["machine translation", "dialogue"] and page.shape == (9, 2)
+    assert page.loc["settings"].tolist() == ["16", "26"] and page.loc["highest mean |Φ|", "dialogue"] == "1.30"
+    assert page.loc["couples where MT's excess is lower"].tolist() == ["—", "57%"]
+    cases = favoritism.appendix_d(pd.DataFrame(columns=["dataset", "aspect", "rater"]))
+    page = favoritism.appendix_d_page(cases)
+    assert page.loc["ROUGE", ("", "here")] == "ROUGE-L on SummEval" and page.loc["BertScore", ("", "here")] == \
+        "not reachable"
+    assert page.loc["BLEU", ("system-level accuracy", "paper")] == 0.7
+
+
+def test_small_tables_are_renamed_for_readers():
+    assert "Spearman's ρ" in favoritism.correlations_page(pd.DataFrame(columns=["spearman_rho", "pairs", "paper"]))
+    symmetry = favoritism.symmetry_page(pd.DataFrame(columns=["items", "accuracy", "alpha_nominal", "alpha_ordinal"]))
+    assert symmetry.columns.tolist() == ["items", "same preference in both orders", "Krippendorff's α, nominal",
+                                         "α, ordinal"]
+    h2h = favoritism.h2h_page(pd.DataFrame(columns=["aspect", "order", "pairs", "sample_accuracy",
+                                                    "system_accuracy", "mean_abs_favi"]))
+    assert "_" not in "".join(h2h.columns)
+    attenuation = favoritism.attenuation_page(pd.DataFrame(columns=["pairs", "favours_weaker", "rho_favi_attenuation",
+                                                                    "favours_weaker_significant"]))
+    assert attenuation.columns[-1] == f"… among pairs with p < {favoritism.ATTENUATION_ALPHA:g}"
+    lemmas = favoritism.lemmas_page(pd.DataFrame({"value": [4048.0, 2.2e-16, 0.0]},
+                                                 index=pd.Index(["pairs", "Lemma 1", "none"], name="check")))
+    assert lemmas["value"].tolist() == ["4,048", "2.2e-16", "0"] and lemmas.columns.tolist() == ["check", "value"]
+    assert favoritism.human_ratings_label(["MQM"]) == "MQM"
+
+
+def test_texts_link_the_tie_shares_and_write_thousands_with_commas():
+    fig4 = pd.DataFrame({"domain": "machine translation", "dataset": "w", "aspect": "MQM", "rater": ["m1", "m2"],
+                         "system_accuracy": [0.8, 0.9], "sample_accuracy": [0.4, 0.5]})
+    ties = fig4[["dataset", "aspect", "rater"]].assign(human_tie_share=0.5, metric_tie_share=[0.1, 0.6],
+                                                       matching_tie_share=0.05)
+    text = favoritism.fig4_text(_domains(0.35), ties, fig4, ties_link="{download}`tie shares <x.csv>`")
+    assert "counts as an error ({download}`tie shares <x.csv>`)." in text
+    margins = pd.DataFrame({"items": [1315] * 2, "margin": [5.0, 9.0]}, index=pd.Index(["MQM", "ROUGE_L"]))
+    assert "+5.0 points of 1,315 items" in favoritism.section2_text(margins)
+    assert "ROUGE-L (+9.0) widens it" in favoritism.section2_text(margins)
+    attenuation = pd.DataFrame({"pairs": [2360], "favours_weaker": [0.8], "rho_favi_attenuation": [0.7]},
+                               index=pd.Index(["WMT22 en-de"], name="dataset"))
+    text = favoritism.attenuation_text(attenuation, pd.DataFrame({"data": ["WMT22 en-de"], "items_max": [1315]}))
+    assert "80% of 2,360 pairs" in text and "1,315 items per pair" in text

@@ -9,7 +9,10 @@ Split by job:
   judgments, and whether Φ is favoritism or attenuation
 * :mod:`.published`: the paper's printed values and the side-by-side tables (Figs. 2-3, Table 1, Fig. 5's
   correlations, §2, Appendix D, App. C.2.1)
-* :mod:`.figures`: Figs. 4-6, the win-graph drawing and the case figures (Fig. 1, Figs. 8-13), the noise figure
+* :mod:`.figures`: Figs. 4-6, the case figures (Fig. 1, Figs. 8-13) and the noise figure
+* :mod:`.wingraphs`: the win graphs placed and drawn for the page (layers, boxes, arrows ending at their borders)
+* :mod:`.captions`: the figures' captions, with the numbers the paper prints in its figure titles computed
+* :mod:`.tables`: the tables as a reader sees them (readable headers, fewer columns, words instead of codes)
 * :mod:`.checks`: the tidy tables the claims registry reads (tie shares, per-system Φ, win-graph rows, the domain
   comparison of Fig. 4, claim values and boolean checks)
 * :mod:`.text`: the chapter's prose computed from those tables
@@ -18,6 +21,16 @@ Split by job:
 from __future__ import annotations
 
 from ..common import SEED, Param
+from .captions import (
+    CASE_NOTES,
+    case_caption,
+    fig4_caption,
+    fig5_caption,
+    fig6_caption,
+    noise_caption,
+    paper_wmt22_systems,
+    standins,
+)
 from .checks import (
     claim_checks,
     claim_values,
@@ -30,6 +43,7 @@ from .checks import (
     win_graph_layers,
 )
 from .experiments import (
+    ATTENUATION_ALPHA,
     DATASETS,
     EXCLUDED_SYSTEMS,
     KEYS,
@@ -50,7 +64,19 @@ from .experiments import (
     symmetry_confusion,
     table1,
 )
-from .figures import COLORS, draw_win_graph, plot_case, plot_fig4, plot_fig5, plot_fig6, plot_noise, plot_one_vs_all
+from .figures import (
+    COLORS,
+    aspect_label,
+    fig4_columns,
+    plot_case,
+    plot_fig4,
+    plot_fig5,
+    plot_fig6,
+    plot_noise,
+    plot_one_vs_all,
+    rater_label,
+    setting_name,
+)
 from .published import (
     APPENDIX_D_MATCH,
     appendix_d,
@@ -59,6 +85,21 @@ from .published import (
     published_table1,
     symmetry_table,
     worked_examples,
+)
+from .tables import (
+    appendix_d_page,
+    attenuation_page,
+    correlations_page,
+    domains_page,
+    examples_page,
+    graphs_page,
+    h2h_page,
+    human_ratings_label,
+    lemmas_page,
+    margins_page,
+    published_table1_page,
+    symmetry_page,
+    table1_page,
 )
 from .text import (
     appendix_d_text,
@@ -74,6 +115,17 @@ from .text import (
     strength,
     symmetry_text,
 )
+from .wingraphs import (
+    GraphLayout,
+    arrow_points,
+    box_exit,
+    crossings,
+    draw_win_graph,
+    layout_win_graph,
+    node_label,
+    smooth_path,
+    spread,
+)
 
 CHAPTER = "04_favoritism"
 PARAMETERS = {
@@ -86,13 +138,18 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "APPENDIX_D_MATCH", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "KEYS", "PARAMETERS",
-    "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_text", "attenuation_table", "attenuation_text",
-    "claim_checks", "claim_values", "dataset_label", "domain_comparison", "draw_win_graph", "fig4_scope",
-    "fig4_text", "fig5_correlations", "fig5_text", "fig6_text", "first_position", "graph_summary", "graphs_text",
-    "h2h_favi", "h2h_ratings", "h2h_text", "implied_human_tie_share", "lemma_checks", "margin_example",
-    "metric_summary", "no_favoritism_rho", "noise_text", "per_pair", "per_system", "plot_case", "plot_fig4",
-    "plot_fig5", "plot_fig6", "plot_noise", "plot_one_vs_all", "published_table1", "score_matrices", "section2_text",
-    "setting_table", "settings", "stance", "strength", "symmetry_confusion", "symmetry_table", "symmetry_text",
-    "table1", "tie_shares", "win_graph_layers", "worked_examples",
+    "APPENDIX_D_MATCH", "ATTENUATION_ALPHA", "CASE_NOTES", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS",
+    "GraphLayout", "KEYS", "PARAMETERS", "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_page",
+    "appendix_d_text", "arrow_points", "aspect_label", "attenuation_page", "attenuation_table", "attenuation_text",
+    "box_exit", "case_caption", "claim_checks", "claim_values", "correlations_page", "crossings", "dataset_label",
+    "domain_comparison", "domains_page", "draw_win_graph", "examples_page", "fig4_caption", "fig4_columns",
+    "fig4_scope", "fig4_text", "fig5_caption", "fig5_correlations", "fig5_text", "fig6_caption", "fig6_text",
+    "first_position", "graph_summary", "graphs_page", "graphs_text", "h2h_favi", "h2h_page", "h2h_ratings", "h2h_text",
+    "human_ratings_label", "implied_human_tie_share", "layout_win_graph", "lemma_checks", "lemmas_page",
+    "margin_example", "margins_page", "metric_summary", "no_favoritism_rho", "node_label", "noise_caption",
+    "noise_text", "paper_wmt22_systems", "per_pair", "per_system", "plot_case", "plot_fig4", "plot_fig5", "plot_fig6", "plot_noise",
+    "plot_one_vs_all", "published_table1", "published_table1_page", "rater_label", "score_matrices", "section2_text",
+    "setting_name", "setting_table", "settings", "smooth_path", "spread", "stance", "standins", "strength",
+    "symmetry_confusion", "symmetry_page", "symmetry_table", "symmetry_text", "table1", "table1_page", "tie_shares",
+    "win_graph_layers", "worked_examples",
 ]

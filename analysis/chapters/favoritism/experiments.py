@@ -25,6 +25,8 @@ DATASETS = {  # dataset -> (label, the paper's data it stands for)
 EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", "expert_relevance")
 KEYS = ["domain", "dataset", "aspect", "rater"]
+#: the level below which :func:`attenuation_table` counts a pair's Φ as significant
+ATTENUATION_ALPHA = 0.05
 PER_PAIR_COLUMNS = [*KEYS, "system_a", "system_b", "n_items", *favi.CELLS, "favi", "sample_accuracy",
                     "system_sign_agrees"]
 
@@ -236,5 +238,5 @@ def attenuation_table(pairs: pd.DataFrame) -> pd.DataFrame:
                      "favours_weaker": float((np.sign(part["favi"]) == np.sign(attenuation)).mean()),
                      "rho_favi_attenuation": stats.spearmanr(part["favi"], attenuation).statistic,
                      "favours_weaker_significant": float(
-                         (np.sign(part["favi"]) == np.sign(attenuation))[part["p_value"] < 0.05].mean())})
+                         (np.sign(part["favi"]) == np.sign(attenuation))[part["p_value"] < ATTENUATION_ALPHA].mean())})
     return pd.DataFrame(rows).set_index("dataset")

@@ -1,6 +1,10 @@
 """Chapter ``04_favoritism``'s figures: Fig. 4 (sign accuracies and mean |Φ| per rater), Fig. 5 (Φ against
-agreement and accuracy), Fig. 6 (Φ per system), the win-graph drawing and the case figures built on it (Fig. 1 and
-Figs. 8-13), and beyond the paper the observed against the no-favoritism |Φ|."""
+agreement and accuracy), Fig. 6 (Φ per system), the case figures (Fig. 1 and Figs. 8-13: two win graphs and the
+per-system Φ), beyond the paper the observed against the no-favoritism |Φ|, and the names of raters, human ratings
+and settings as a reader reads them.
+
+Every figure is laid out for the book's text column (at most ~9.5 in wide, text of at least 8 pt); the win graphs
+themselves are placed and drawn by :mod:`.wingraphs`, one graph per row unless two fit side by side."""
 
 from __future__ import annotations
 
@@ -8,82 +12,128 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.lines import Line2D
 
 from ... import favi
 from .experiments import DATASETS, dataset_label, setting_table
+from .wingraphs import FONT, NOT_IMPLIED, draw_win_graph, layout_win_graph, text_size
 
 COLORS = {"sample": "#DD8452", "system": "#4C72B0", "favi": "#55A868", "null": "#8C8C8C"}
+#: the widest figure the book shows without shrinking it below 55% of its width (inches at 150 dpi)
+MAX_WIDTH = 9.4
 
 
 # -- Fig. 4 --------------------------------------------------------------------------------------------------------
 
+def fig4_columns(counts: list[int]) -> int:
+    """Where Fig. 4's panels (one per dataset, ``counts[k]`` raters each, in order) are split into a left and a
+    right column of the figure: the number of datasets on the left that makes the taller column shortest (each panel
+    costs its raters plus two rows for its title and axis). One dataset: one column."""
+    if len(counts) < 2:
+        return len(counts)
+    cost = [c + 2 for c in counts]
+    return min(range(1, len(counts)), key=lambda k: (max(sum(cost[:k]), sum(cost[k:])), k))
+
+
 def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
-    """Fig. 4: per dataset (a panel; machine translation on top) and rater, sample-level (orange) and system-level
-    (blue) sign accuracy and mean |Φ| ± sd (green band); grey dashes: the mean |Φ| of a metric with the same
-    errors and no favoritism (beyond the paper)."""
+    """Fig. 4 as rows: per dataset (a panel) and automatic rater (a row), the sample-level (orange circle) and
+    system-level (blue square) sign accuracy and mean |Φ| (green triangle) with ± its sd over pairs (green bar);
+    grey ticks: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper). The paper draws
+    the same values as lines over the metrics of each domain. Panels are laid out in inches, in two columns
+    (:func:`fig4_columns`) on a shared axis."""
     datasets = list(dict.fromkeys(summary["dataset"]))
-    domains = list(dict.fromkeys(summary["domain"]))
-    rows = [[d for d in datasets if summary.loc[summary["dataset"] == d, "domain"].iloc[0] == domains[0]],
-            [d for d in datasets if summary.loc[summary["dataset"] == d, "domain"].iloc[0] != domains[0]]]
-    rows = [r for r in rows if r]
-    widths = {d: max(3, int(summary["dataset"].eq(d).sum())) for d in datasets}
-    span = max(sum(widths[d] for d in r) for r in rows)
+    counts = [int(summary["dataset"].eq(d).sum()) for d in datasets]
+    split = fig4_columns(counts)
+    columns = [datasets[:split], datasets[split:]] if split < len(datasets) else [datasets]
+    row, title_h, gap, axis_h, legend_h = 0.24, 0.3, 0.12, 0.5, 0.6
+    labels_w = max(text_size(rater_label(r), FONT)[0] for r in summary["rater"]) + 0.25
+    column_w = (MAX_WIDTH - 0.2) / len(columns) if len(columns) == 2 else 5.0
+    heights = [sum(title_h + row * counts[datasets.index(d)] + 0.1 + gap for d in col) + axis_h for col in columns]
+    width, height = column_w * len(columns), legend_h + max(heights)
     top = min(2.05, max(1.05, float((summary["mean_abs_favi"] + summary["sd_abs_favi"]).max()) + 0.05))
-    fig = plt.figure(figsize=(2.0 + 0.62 * span, 4.3 * len(rows)))
-    grid = fig.add_gridspec(len(rows), span, hspace=0.9, wspace=2.5)
-    axes = []
-    for r, row in enumerate(rows):
-        start = 0
-        for dataset in row:
-            ax = fig.add_subplot(grid[r, start:start + widths[dataset]])
-            start += widths[dataset]
-            axes.append(ax)
-            part = summary[summary["dataset"] == dataset]
-            x = np.arange(len(part))
-            ax.plot(x, part["sample_accuracy"], "o-", color=COLORS["sample"], label="sample-level sign accuracy")
-            ax.plot(x, part["system_accuracy"], "s-", color=COLORS["system"], label="system-level sign accuracy")
-            ax.plot(x, part["mean_abs_favi"], "^-", color=COLORS["favi"], label="mean |Φ| (band: ± sd over pairs)")
-            ax.fill_between(x, part["mean_abs_favi"] - part["sd_abs_favi"],
-                            part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], alpha=0.2, lw=0)
-            ax.plot(x, part["null_mean_abs_favi"], "_--", color=COLORS["null"], ms=10,
-                    label="mean |Φ| expected without favoritism")
-            ax.set_xticks(x, part["rater"], rotation=60, ha="right", fontsize=8)
-            aspect = part["aspect"].iloc[0]
-            ax.set_title(dataset_label(dataset) + ("" if aspect in ("MQM", "USR_Overall") else f" ({aspect})"),
-                         fontsize=10)
-            ax.set_xlim(-0.5, len(part) - 0.5)
-            ax.set_ylim(0, top)
-    for ax in axes:
-        if ax.get_subplotspec().colspan.start == 0:
-            ax.set_ylabel("accuracy / mean |Φ|")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, bbox_to_anchor=(0.5, 0.97), frameon=False, fontsize=9)
+    fig = plt.figure(figsize=(width, height))
+    for c, col in enumerate(columns):
+        y = height - legend_h
+        for k, dataset in enumerate(col):
+            h = row * counts[datasets.index(dataset)] + 0.1
+            y -= title_h + h
+            ax = fig.add_axes([(c * column_w + labels_w) / width, y / height, (column_w - labels_w - 0.2) / width,
+                               h / height])
+            y -= gap
+            _fig4_panel(ax, summary[summary["dataset"] == dataset], top, last=k == len(col) - 1)
+    handles = [Line2D([], [], marker="o", ls="", color=COLORS["sample"], label="sample-level sign accuracy"),
+               Line2D([], [], marker="s", ls="", color=COLORS["system"], label="system-level sign accuracy"),
+               Line2D([], [], marker="^", ls="-", color=COLORS["favi"], label="mean |Φ| ± sd over pairs"),
+               Line2D([], [], marker="|", ls="", ms=10, mew=2, color=COLORS["null"],
+                      label="mean |Φ| without favoritism")]
+    fig.legend(handles=handles, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.0), frameon=False,
+               fontsize=FONT)
     return fig
+
+
+def _fig4_panel(ax, part: pd.DataFrame, top: float, last: bool) -> None:
+    """One dataset of :func:`plot_fig4`: a row per rater, first rater on top."""
+    y = np.arange(len(part))[::-1].astype(float)
+    low = np.clip(part["mean_abs_favi"] - part["sd_abs_favi"], 0, None)
+    ax.hlines(y, low, part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], lw=2.5, alpha=0.35)
+    ax.plot(part["null_mean_abs_favi"], y, "|", color=COLORS["null"], ms=9, mew=2)
+    ax.plot(part["mean_abs_favi"], y, "^", color=COLORS["favi"], ms=5)
+    ax.plot(part["system_accuracy"], y, "s", color=COLORS["system"], ms=5)
+    ax.plot(part["sample_accuracy"], y, "o", color=COLORS["sample"], ms=5)
+    ax.set_yticks(y, [rater_label(r) for r in part["rater"]], fontsize=FONT)
+    ax.set_ylim(-0.6, len(part) - 0.4)
+    ax.set_xlim(0, top)
+    ax.tick_params(axis="x", labelsize=FONT, labelbottom=last)
+    aspect = part["aspect"].iloc[0]
+    ax.set_title(dataset_label(part["dataset"].iloc[0])
+                 + ("" if aspect in ("MQM", "USR_Overall") else f", {aspect_label(aspect)}"),
+                 fontsize=FONT + 1, loc="left", pad=3)
+    if last:
+        ax.set_xlabel("accuracy or mean |Φ|", fontsize=FONT)
+
+
+def rater_label(rater: str) -> str:
+    """An automatic rater's name for a reader: ROUGE_L → ROUGE-L, S3_pyr → S3-pyr (underscores read as code)."""
+    return str(rater).replace("_", "-")
+
+
+def setting_name(dataset: str, rater: str) -> str:
+    """``rater`` on ``dataset`` in words: "COMET-22 on WMT22 zh-en"."""
+    return f"{rater_label(rater)} on {dataset_label(dataset)}"
+
+
+def aspect_label(aspect: str) -> str:
+    """A human rating's name for a reader: expert_consistency → experts' consistency, USR_Overall → overall."""
+    if aspect.startswith("expert_"):
+        return f"experts' {aspect.removeprefix('expert_')}"
+    return {"USR_Overall": "overall"}.get(aspect, aspect.replace("_", " "))
 
 
 # -- Fig. 5 --------------------------------------------------------------------------------------------------------
 
 def plot_fig5(pairs: pd.DataFrame) -> plt.Figure:
-    """Fig. 5: (a) |Φ| of pairs whose margin signs agree (1) or not (0); (b) Φ against sample-level accuracy,
-    coloured by system-level agreement."""
+    """Fig. 5, stacked as in the paper: (a) |Φ| of pairs whose margin signs agree (1) or not (0); (b) Φ against
+    sample-level accuracy, coloured by the pair's system-level agreement."""
     defined = pairs[pairs["total_error"] > 0].assign(abs_favi=lambda f: f["favi"].abs(),
                                                      agrees=lambda f: f["system_sign_agrees"].astype(int))
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    sns.boxplot(data=defined, x="agrees", y="abs_favi", ax=left, color="#a6c8e0", fliersize=2)
+    fig, (upper, lower) = plt.subplots(2, 1, figsize=(6.4, 7.4), gridspec_kw={"height_ratios": [1, 1.25]})
+    sns.boxplot(data=defined, y="agrees", x="abs_favi", ax=upper, color="#a6c8e0", fliersize=2, orient="h",
+                order=[0, 1])
     counts = defined["agrees"].value_counts()
-    left.set_xticks([0, 1], [f"0: signs differ\n({counts.get(0, 0)} pairs)", f"1: signs agree\n({counts.get(1, 0)} pairs)"])
-    left.set_xlabel("system-level sign agreement of the pair")
-    left.set_ylabel("|Φ|")
-    left.set_title("(a) |Φ| by system-level agreement", fontsize=10)
-    for agrees, color in ((1, COLORS["system"]), (0, "#C44E52")):
+    upper.set_yticks([0, 1], [f"0: signs differ\n({counts.get(0, 0):,} pairs)",
+                              f"1: signs agree\n({counts.get(1, 0):,} pairs)"])
+    upper.set_ylabel("")
+    upper.set_xlabel("|Φ| of the pair")
+    upper.set_title("(a) |Φ| by the pair's system-level sign agreement", fontsize=FONT + 2, loc="left")
+    for agrees, color in ((1, COLORS["system"]), (0, NOT_IMPLIED)):
         part = defined[defined["agrees"] == agrees]
-        right.scatter(part["sample_accuracy"], part["favi"], s=8, alpha=0.5, color=color,
+        lower.scatter(part["sample_accuracy"], part["favi"], s=8, alpha=0.5, color=color,
                       label="signs agree" if agrees else "signs differ")
-    right.axhline(0, color="black", lw=0.6)
-    right.set_xlabel("sample-level sign accuracy of the pair")
-    right.set_ylabel("Φ (positive: favours the lexicographically first system)")
-    right.set_title("(b) Φ vs. sample-level accuracy", fontsize=10)
-    right.legend(fontsize=8, markerscale=2)
+    lower.axhline(0, color="black", lw=0.6)
+    lower.set_xlabel("sample-level sign accuracy of the pair")
+    lower.set_ylabel("Φ (+: favours the pair's first system)")
+    lower.set_title("(b) Φ against sample-level accuracy", fontsize=FONT + 2, loc="left")
+    lower.legend(fontsize=FONT, markerscale=2, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -97,62 +147,80 @@ def plot_one_vs_all(ax, table: pd.DataFrame, title: str = "") -> None:
     order = long.groupby("system")["favi"].median().sort_values(ascending=False).index.tolist()
     sns.boxplot(data=long, y="system", x="favi", order=order, ax=ax, color="#b5d9b0", fliersize=2, orient="h")
     ax.axvline(0, color="black", lw=0.7)
-    ax.set_xlabel("Φ (positive: favoured by the metric)")
+    ax.set_xlabel("Φ (+: favoured by the metric)", fontsize=FONT)
     ax.set_ylabel("")
-    ax.tick_params(axis="y", labelsize=8)
-    ax.set_title(title, fontsize=10)
+    ax.tick_params(labelsize=FONT)
+    ax.set_title(title, fontsize=FONT + 1, loc="left")
 
 
 def plot_fig6(pairs: pd.DataFrame, cases: list[tuple[str, str, str]]) -> plt.Figure:
-    fig, axes = plt.subplots(1, len(cases), figsize=(5.6 * len(cases), 5.2), squeeze=False)
-    for ax, (dataset, aspect, rater) in zip(axes[0], cases):
-        plot_one_vs_all(ax, setting_table(pairs, dataset, aspect, rater), f"{rater} on {dataset_label(dataset)}")
+    """Fig. 6 for each case, one panel per row on a shared Φ axis."""
+    tables = [setting_table(pairs, *case) for case in cases]
+    systems = [len(set(t["system_a"]) | set(t["system_b"])) for t in tables]
+    fig, axes = plt.subplots(len(cases), 1, figsize=(6.4, sum(0.27 * n + 0.9 for n in systems)), squeeze=False,
+                             sharex=True, gridspec_kw={"height_ratios": systems})
+    for ax, table, (dataset, _, rater) in zip(axes[:, 0], tables, cases):
+        plot_one_vs_all(ax, table, f"{rater_label(rater)} on {dataset_label(dataset)}")
+    for ax in axes[:-1, 0]:
+        ax.set_xlabel("")
     fig.tight_layout()
     return fig
 
 
-def draw_win_graph(ax, graph, reference=None, title: str = "") -> None:
-    """A win graph drawn top-down in layers (:func:`analysis.favi.graph_layers`); with a ``reference`` graph (the
-    humans'), edges that contradict or are absent from its transitive closure are drawn in red."""
-    import networkx as nx
-
-    layers = favi.graph_layers(graph)
-    pos = {}
-    for row, members in enumerate(layers):
-        for k, node in enumerate(members):
-            pos[node] = ((k - (len(members) - 1) / 2) * 2.4, -row)
-    closure = nx.transitive_closure(reference) if reference is not None else None
-    colors = ["#C44E52" if closure is not None and not closure.has_edge(u, v) else "#555555"
-              for u, v in graph.edges]
-    nx.draw_networkx_edges(graph, pos, ax=ax, edge_color=colors, arrows=True, arrowsize=10, width=1.0,
-                           node_size=1400, connectionstyle="arc3,rad=0.06")
-    for node, (x, y) in pos.items():
-        ax.text(x, y, str(node), ha="center", va="center", fontsize=7,
-                bbox={"boxstyle": "round,pad=0.3", "fc": "#eef3fa", "ec": "#4C72B0", "lw": 0.8})
-    width = max((len(m) for m in layers), default=1)
-    ax.set_xlim(-1.2 * width - 0.6, 1.2 * width + 0.6)
-    ax.set_ylim(-len(layers) + 0.5, 0.6)
-    ax.set_axis_off()
-    ax.set_title(title + (" (contains a cycle: no edge removed)" if graph.graph.get("cyclic") else ""), fontsize=10)
-
-
 def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, dataset: str, alpha: float = 0.05,
-              ties: str = "drop") -> plt.Figure:
-    """The paper's case figures (Fig. 1 and Figs. 8-13): (a) the humans' win graph, (b) the metric's (red: an
-    edge the humans' graph does not imply), (c) the per-system Φ box plots."""
+              ties: str = "drop", per_system: bool = True) -> plt.Figure:
+    """The paper's case figures (Fig. 1 and Figs. 8-13): (a) the humans' win graph, (b) the metric's (red and
+    dashed: a win the humans' graph does not imply), side by side when they fit and one under the other otherwise;
+    with ``per_system``, (c) the per-system Φ box plots to their right (below them when there is no room). The
+    numbers of the paper's figure titles are in the caption (:func:`.captions.case_caption`)."""
     outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
-    human, metric = favi.win_graph(outcomes, "human"), favi.win_graph(outcomes, "metric")
-    layers = max(len(favi.graph_layers(human)), len(favi.graph_layers(metric)))
-    fig, axes = plt.subplots(1, 3, figsize=(17, max(4.0, 0.75 * layers + 1.5)),
-                             gridspec_kw={"width_ratios": [1.15, 1.15, 0.8]})
-    draw_win_graph(axes[0], human, title=f"(a) humans ({aspect})")
-    draw_win_graph(axes[1], metric, reference=human, title=f"(b) {rater}")
-    plot_one_vs_all(axes[2], table, f"(c) Φ per system ({rater})")
-    accuracy = favi.sign_accuracies(table)
-    fig.suptitle(f"{dataset_label(dataset)}: sign test at {1 - alpha:.0%}, ties {ties}; verdicts agree on "
-                 f"{favi.graph_agreement(outcomes):.1%} of pairs; system-level sign accuracy {accuracy.system:.3f}, "
-                 f"sample-level {accuracy.sample:.3f}, mean |Φ| {table['favi'].abs().mean():.3f}", fontsize=10)
-    fig.tight_layout()
+    human = favi.win_graph(outcomes, "human")
+    graphs = [(human, None, f"(a) humans: {aspect_label(aspect)}"),
+              (favi.win_graph(outcomes, "metric"), human, f"(b) {rater_label(rater)}")]
+    layouts = [layout_win_graph(g) for g, _, _ in graphs]
+    title_h, sep = 0.32, 0.4
+    labels_w = max(text_size(str(n), FONT)[0] for n in human.nodes) + 0.2
+    panel_w = labels_w + 2.4 if per_system else 0.0
+    pair_w = sum(lay.width for lay in layouts) + sep
+    right = per_system and max(lay.width for lay in layouts) + sep + panel_w <= MAX_WIDTH
+    side = pair_w + (sep + panel_w if right else 0.0) <= MAX_WIDTH
+    graphs_w = pair_w if side else max(lay.width for lay in layouts)
+    graphs_h = (max(lay.height for lay in layouts) + title_h if side
+                else sum(lay.height + title_h for lay in layouts) + 0.15)
+    box_h = 0.27 * len(human) + 0.4
+    if right:  # as tall as the graphs beside it, up to 0.4 in per system
+        box_h = max(box_h, min(0.4 * len(human), graphs_h - title_h - 0.6))
+    width = max(6.4, graphs_w + (sep + panel_w if right else 0.0))
+    legend_h = 0.4 if width >= 7.4 else 0.6
+    below = box_h + title_h + 0.6 if per_system and not right else 0.0
+    height = legend_h + max(graphs_h, box_h + title_h + 0.6 if right else 0.0) + below
+    fig = plt.figure(figsize=(width, height))
+
+    def axes(left, bottom, w, h):  # inches from the figure's lower left corner
+        return fig.add_axes([left / width, bottom / height, w / width, h / height])
+
+    left0 = (width - graphs_w - (sep + panel_w if right else 0.0)) / 2
+    for k, ((graph, reference, title), lay) in enumerate(zip(graphs, layouts)):
+        if side:
+            left = left0 + k * (layouts[0].width + sep) + (0 if k else (layouts[0].width - lay.width) / 2)
+            top = height - legend_h
+        else:
+            left = left0 + (graphs_w - lay.width) / 2
+            top = height - legend_h - sum(la.height + title_h + 0.15 for la in layouts[:k])
+        draw_win_graph(axes(left, top - title_h - lay.height, lay.width, lay.height), graph, reference=reference,
+                       title=title, layout=lay)
+    handles = [Line2D([], [], color="#555555", label="A → B: A wins significantly more often"),
+               Line2D([], [], color=NOT_IMPLIED, ls="--", label="a metric's win the humans' graph does not imply")]
+    fig.legend(handles=handles, loc="upper center", ncol=2 if width >= 7.4 else 1, bbox_to_anchor=(0.5, 1.0),
+               frameon=False, fontsize=FONT, handlelength=2.5)
+    if per_system:
+        if right:
+            left, bottom = left0 + graphs_w + sep + labels_w, height - legend_h - title_h - box_h
+        else:
+            left, bottom = (width - panel_w) / 2 + labels_w, 0.6
+        ax = axes(left, bottom, panel_w - labels_w, box_h)
+        plot_one_vs_all(ax, table, "(c) Φ of each system against\nevery other" if right else
+                        "(c) Φ of each system against every other")
     return fig
 
 
@@ -160,17 +228,19 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, dataset: str, alp
 
 def plot_noise(summary: pd.DataFrame) -> plt.Figure:
     """Observed mean |Φ| per setting against the mean |Φ| of a metric with the same errors and no favoritism."""
-    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
     palette = dict(zip(DATASETS, sns.color_palette("colorblind", len(DATASETS))))
+    markers = dict(zip(DATASETS, "osD^vP"))  # colour and shape: SummEval's and PersonaChat's colours are close
     for dataset, part in summary.groupby("dataset", sort=False):
-        ax.scatter(part["null_mean_abs_favi"], part["mean_abs_favi"], s=22, color=palette[dataset],
-                   label=dataset_label(dataset))
-    top = float(np.nanmax(summary[["null_mean_abs_favi", "mean_abs_favi"]].to_numpy())) * 1.05
-    ax.plot([0, top], [0, top], color="black", lw=0.8, ls="--", label="no favoritism beyond noise")
-    ax.set_xlim(0, top)
+        ax.scatter(part["null_mean_abs_favi"], part["mean_abs_favi"], s=24, color=palette[dataset],
+                   marker=markers[dataset], label=dataset_label(dataset))
+    right = float(np.nanmax(summary["null_mean_abs_favi"])) * 1.1
+    top = float(np.nanmax(summary["mean_abs_favi"])) * 1.05
+    ax.plot([0, right], [0, right], color="black", lw=0.8, ls="--", label="observed = expected")
+    ax.set_xlim(0, right)
     ax.set_ylim(0, top)
-    ax.set_xlabel("mean |Φ| expected without favoritism (sign-flip null)")
+    ax.set_xlabel("mean |Φ| expected without favoritism")
     ax.set_ylabel("observed mean |Φ|")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=FONT, loc="upper left")
     fig.tight_layout()
     return fig

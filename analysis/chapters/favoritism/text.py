@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .experiments import dataset_label
+from .figures import aspect_label, rater_label
 
 
 def strength(rho: float) -> str:
@@ -55,12 +56,12 @@ def section2_text(margins: pd.DataFrame) -> str:
     groups = {"widen": [], "narrow": [], "reverse": []}
     for rater, m in margins.drop(index="MQM")["margin"].items():
         key = "reverse" if m * mqm <= 0 else "widen" if abs(m) > abs(mqm) else "narrow"
-        groups[key].append(f"{rater} ({m:+.1f})")
+        groups[key].append(f"{rater_label(rater)} ({m:+.1f})")
     parts = [f"{_names(v)} {k}{'s' if len(v) == 1 else ''} it" for k, v in groups.items() if v]
     return (f"Under MQM, Online-W's margin over JDExploreAcademy is {mqm:+.1f} points of "
-            f"{margins.loc['MQM', 'items']:.0f} items. Of the automatic raters reachable for this pair, "
+            f"{margins.loc['MQM', 'items']:,.0f} items. Of the automatic raters reachable for this pair, "
             f"{_names(parts)}. COMET-22's en-de segment scores, which the paper uses here, are published in "
-            "mt-metrics-eval v2 but not reachable here.")
+            "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.")
 
 
 # -- Fig. 1 and Figs. 8-13 ---------------------------------------------------------------------------------------------
@@ -82,7 +83,7 @@ def graphs_text(layers: pd.DataFrame, per_system: pd.DataFrame, graphs: pd.DataF
         top, bottom = mine.iloc[-1], mine.iloc[0]
         g = _case(graphs, *case).iloc[0]
         out.append(
-            f"**{rater} on {dataset_label(dataset)}** favours {top['system']} most, {stance(top)}: it is in "
+            f"**{rater_label(rater)} on {dataset_label(dataset)}** favours {top['system']} most, {stance(top)}: it is in "
             f"{_row_of(layers, case, 'human', top['system'])} of the humans' graph and "
             f"{_row_of(layers, case, 'metric', top['system'])} of the metric's. It disfavours {bottom['system']} "
             f"most, {stance(bottom)} ({_row_of(layers, case, 'human', bottom['system'])} for the humans, "
@@ -95,9 +96,11 @@ def graphs_text(layers: pd.DataFrame, per_system: pd.DataFrame, graphs: pd.DataF
 
 # -- Fig. 4 --------------------------------------------------------------------------------------------------------
 
-def fig4_text(domains: pd.DataFrame, ties: pd.DataFrame, fig4: pd.DataFrame) -> str:
+def fig4_text(domains: pd.DataFrame, ties: pd.DataFrame, fig4: pd.DataFrame,
+              ties_link: str = "the tie shares") -> str:
     """§7.1's comparison of the domains, computed: ranges, their overlap, the share of couples of settings in which
-    the MT metric is lower, the same above the no-favoritism level, and what the tie shares say about accuracy."""
+    the MT metric is lower, the same above the no-favoritism level, and what the tie shares say about accuracy
+    (``ties_link``: how the sentence names the table of tie shares, e.g. a download link)."""
     d = domains.set_index("domain")
     ranges = "; ".join(f"{domain} {row['min_mean_abs_favi']:.2f}–{row['max_mean_abs_favi']:.2f} "
                        f"(median {row['median_mean_abs_favi']:.2f}, {int(row['settings'])} settings)"
@@ -110,7 +113,7 @@ def fig4_text(domains: pd.DataFrame, ties: pd.DataFrame, fig4: pd.DataFrame) -> 
             text.append(
                 f"Against {domain}, the ranges {'overlap' if overlap else 'do not overlap'}; the MT metric has the "
                 f"lower mean |Φ| in {row['mt_lower_share']:.0%} of the couples of settings, and the lower excess over "
-                f"the no-favoritism level (grey dashes) in {row['mt_excess_lower_share']:.0%}.")
+                f"the no-favoritism level (grey ticks in Fig. 4) in {row['mt_excess_lower_share']:.0%}.")
         levels = ", ".join(f"{domain} {row['median_null_mean_abs_favi']:.2f}" for domain, row in d.iterrows())
         text.append(f"That level (median per domain: {levels}) falls as the number of errors per pair grows, so a "
                     "comparison of raw mean |Φ| across domains mixes favoritism with sample size.")
@@ -123,7 +126,7 @@ def fig4_text(domains: pd.DataFrame, ties: pd.DataFrame, fig4: pd.DataFrame) -> 
                 f"accuracy {_span(mt4['sample_accuracy'])}. MQM ties on {_span(human, '.0%')} of a pair's items, "
                 f"the metrics on {_span(metric, '.0%')}, both together on {_span(mt_ties['matching_tie_share'], '.0%')}; "
                 f"{int((human > metric).sum())} of {len(mt_ties)} MT settings have more human than metric ties, and "
-                "every human tie the metric breaks counts as an error (`favi_tie_shares.csv`).")
+                f"every human tie the metric breaks counts as an error ({ties_link}).")
     return " ".join(text)
 
 
@@ -137,8 +140,8 @@ def appendix_d_text(ties: pd.DataFrame, values: pd.DataFrame, summeval_aspect: s
     if rouge.empty or "appD.implied_human_tie_share_rouge" not in v:
         return ""
     r, implied = rouge.iloc[0], v["appD.implied_human_tie_share_rouge"]
-    return (f"Sample-level accuracy counts a matching tie as correct. On SummEval {summeval_aspect}, our experts' mean "
-            f"ratings tie on {r['human_tie_share']:.0%} of a pair's items, ROUGE-L on {r['metric_tie_share']:.1%}, "
+    return (f"Sample-level accuracy counts a matching tie as correct. On SummEval ({aspect_label(summeval_aspect)}), "
+            f"our experts' mean ratings tie on {r['human_tie_share']:.0%} of a pair's items, ROUGE-L on {r['metric_tie_share']:.1%}, "
             f"both on {r['matching_tie_share']:.1%}; without the matching ties' credit the accuracy is "
             f"{r['sample_accuracy_without_tie_credit']:.3f} instead of {r['sample_accuracy']:.3f}. At ROUGE-L's accuracy "
             f"on the items our experts do not tie, the paper's sample-level accuracy would need a human tie share of "
@@ -183,7 +186,7 @@ def fig6_text(per_system: pd.DataFrame, cases) -> str:
             favoured = mbr.loc[mbr["median_favi"] > 0, "system"].tolist()
             parts.append(f"{len(favoured)} of its {len(mbr)} MBR-decoded systems are favoured (median Φ > 0: "
                          f"{_names(favoured)})")
-        out.append(f"{case[2]} on {dataset_label(case[0])}: " + "; ".join(parts) + ".")
+        out.append(f"{rater_label(case[2])} on {dataset_label(case[0])}: " + "; ".join(parts) + ".")
     return " ".join(out)
 
 
@@ -237,8 +240,8 @@ def attenuation_text(attenuation: pd.DataFrame, table1: pd.DataFrame) -> str:
     rest = attenuation.drop(index=tracks.index)
 
     def listing(frame):
-        return "; ".join(f"{name}: {row['favours_weaker']:.0%} of {int(row['pairs'])} pairs, ρ = "
-                         f"{row['rho_favi_attenuation']:.2f}, {items.get(name, float('nan')):.0f} items per pair"
+        return "; ".join(f"{name}: {row['favours_weaker']:.0%} of {int(row['pairs']):,} pairs, ρ = "
+                         f"{row['rho_favi_attenuation']:.2f}, {items.get(name, float('nan')):,.0f} items per pair"
                          for name, row in frame.iterrows())
 
     text = ["Share of pairs whose Φ favours the humans' weaker system, Spearman's ρ between Φ and −mar(d)/E, and "

@@ -1,0 +1,162 @@
+"""Chapter ``04_favoritism``'s tables as a reader sees them: the saved tables (whose CSVs the claims and the pinned
+quick tables read) with readable headers, fewer columns and words instead of codes — Table 1 (ours and the paper's),
+Figs. 2-3's worked examples, §2's margins, the win-graph agreement, Fig. 4's domain comparison, Appendix D, Fig. 5's
+correlations, App. C.2.1 and the attenuation reading."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .experiments import ATTENUATION_ALPHA, DATASETS
+from .figures import rater_label, setting_name
+from .published import APPENDIX_D_MATCH
+
+#: a Table 1 row's data label -> its dataset key
+_BY_LABEL = {label: key for key, (label, _) in DATASETS.items()}
+
+
+def human_ratings_label(aspects) -> str:
+    """A dataset's human ratings in words: ["expert_coherence", "expert_fluency"] → "experts' coherence, fluency";
+    "USR_Overall" → "overall"; others as they are."""
+    aspects = list(aspects)
+    if aspects and all(a.startswith("expert_") for a in aspects):
+        return "experts' " + ", ".join(a.removeprefix("expert_") for a in aspects)
+    return ", ".join("overall" if a == "USR_Overall" else a.replace("_", " ") for a in aspects)
+
+
+def table1_page(table1: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 for the data at hand as shown (:func:`.experiments.table1` is the saved one): per dataset its
+    systems, items per system pair (a range where the pairs differ), human ratings and automatic raters by name."""
+    humans = (scores[scores["rater_kind"] == "human"].drop_duplicates(["dataset", "rater"])
+              .groupby("dataset", sort=False)["rater"].agg(list))
+    rows = []
+    for row in table1.itertuples(index=False):
+        low, high = int(row.items_min), int(row.items_max)
+        rows.append({"Domain": row.domain, "Data": row.data, "Systems": int(row.systems),
+                     "Items per system pair": f"{low:,}" if low == high else f"{low:,}–{high:,}",
+                     "Human ratings": human_ratings_label(humans.get(_BY_LABEL.get(row.data, row.data), [])),
+                     "Automatic raters": ", ".join(rater_label(r) for r in row.automatic.split(", "))})
+    return pd.DataFrame(rows)
+
+
+def published_table1_page(published: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Table 1 (:func:`.published.published_table1`) with its headers in words."""
+    return published.rename(columns={"domain": "Domain", "data": "Data", "metrics": "Metrics", "systems": "Systems",
+                                     "ratings_per_pair": "Items per system pair"})
+
+
+def examples_page(examples: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figs. 2-3's worked examples (:func:`.published.worked_examples`) as two tables: Φ and sample-level accuracy
+    against the paper's, and the counts behind §5's reading of C₅ (errors and severe errors by the system they
+    favour, the metric outcome d̂)."""
+    scores = examples[["total_error", "margin_human", "margin_metric", "favi", "paper_favi", "sample_accuracy",
+                       "paper_sample_accuracy"]].set_axis(
+        ["errors E", "mar(d)", "mar(d̂)", "Φ", "paper's Φ", "sample-level accuracy", "paper's accuracy"], axis=1)
+    counts = examples[["errors_for_first", "errors_for_second", "severe_for_first", "severe_for_second",
+                       "metric_plus", "metric_tie", "metric_minus"]].set_axis(
+        ["errors for π₁", "errors for π₂", "severe for π₁", "severe for π₂", "d̂ +", "d̂ =", "d̂ −"], axis=1)
+    return scores.rename_axis("matrix"), counts.rename_axis("matrix")
+
+
+def margins_page(margins: pd.DataFrame) -> pd.DataFrame:
+    """§2's margins (:func:`.published.margin_example`) with headers in words, the paper's values beside ours."""
+    out = margins.rename(index=rater_label)
+    out.columns = pd.MultiIndex.from_tuples(
+        [("", "items"), ("here (% of items)", "better"), ("here (% of items)", "worse"),
+         ("here (% of items)", "margin"), ("paper (%)", "better"), ("paper (%)", "worse"), ("paper (%)", "margin")])
+    return out.rename_axis("rater")
+
+
+def _setting(frame: pd.DataFrame) -> pd.Index:
+    labels = [f"{rater_label(r)} on {DATASETS[d][0]}" for d, r in zip(frame["dataset"], frame["rater"])]
+    return pd.Index(labels, name="setting")
+
+
+def graphs_page(graphs: pd.DataFrame) -> pd.DataFrame:
+    """The win graphs' summary (:func:`.experiments.graph_summary`): per setting the significant pairs of the
+    humans and of the metric and the share of pairs whose verdicts agree, with ties dropped and split."""
+    columns = {}
+    for ties, words in (("drop", "ties dropped"), ("half", "ties split")):
+        columns[(words, "significant for humans")] = graphs[f"human_edges_{ties}"].to_numpy()
+        columns[(words, "significant for the metric")] = graphs[f"metric_edges_{ties}"].to_numpy()
+        columns[(words, "verdicts agree")] = graphs[f"agreement_{ties}"].to_numpy()
+    out = pd.DataFrame(columns, index=_setting(graphs))
+    out.insert(0, ("", "pairs"), graphs["pairs"].to_numpy())
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out
+
+
+#: Fig. 4's domain comparison (:func:`.checks.domain_comparison`): its rows as shown, and how each is written
+_DOMAIN_ROWS = [
+    ("settings", "settings", "count"),
+    ("min_mean_abs_favi", "lowest mean |Φ|", "value"),
+    ("median_mean_abs_favi", "median mean |Φ|", "value"),
+    ("max_mean_abs_favi", "highest mean |Φ|", "value"),
+    ("median_sd_abs_favi", "median sd of |Φ| over pairs", "value"),
+    ("median_null_mean_abs_favi", "median mean |Φ| without favoritism", "value"),
+    ("median_excess", "median excess of mean |Φ| over it", "value"),
+    ("mt_lower_share", "couples of settings where MT's mean |Φ| is lower", "share"),
+    ("mt_excess_lower_share", "couples where MT's excess is lower", "share"),
+]
+
+
+def domains_page(domains: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 4's domain comparison turned on its side (one column per domain), its values written out: counts as
+    integers, shares as percentages, the rest to two decimals, "—" where a value does not apply."""
+    frame = domains.set_index("domain")
+
+    def written(value, kind):
+        if pd.isna(value):
+            return "—"
+        return f"{int(value)}" if kind == "count" else f"{value:.0%}" if kind == "share" else f"{value:.2f}"
+
+    rows = {label: [written(frame.loc[d, key], kind) for d in frame.index] for key, label, kind in _DOMAIN_ROWS}
+    return pd.DataFrame(rows, index=frame.index).T.rename_axis(None, axis=1)
+
+
+def appendix_d_page(cases: pd.DataFrame) -> pd.DataFrame:
+    """Appendix D's case studies (:func:`.published.appendix_d`): the paper's metric and data, the setting standing
+    in here (:data:`.published.APPENDIX_D_MATCH`, named in words), and the three values here and in the paper."""
+    here = [setting_name(m[0], m[2]) if m else "not reachable" for m in map(APPENDIX_D_MATCH.get, cases.index)]
+    out = pd.DataFrame({("", "paper's data"): cases["paper_data"], ("", "here"): here})
+    for key, words in (("sample", "sample-level accuracy"), ("mean_abs_favi", "mean |Φ|"),
+                       ("system", "system-level accuracy")):
+        out[(words, "here")] = cases[key]
+        out[(words, "paper")] = cases[f"paper_{key}"]
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out.rename_axis("paper's metric")
+
+
+def correlations_page(fig5: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 5's correlations (:func:`.published.fig5_correlations`) with headers in words."""
+    return fig5.rename(columns={"spearman_rho": "Spearman's ρ", "pairs": "pairs", "paper": "paper's ρ"})
+
+
+def symmetry_page(symmetry: pd.DataFrame) -> pd.DataFrame:
+    """App. C.2.1's symmetry table (:func:`.published.symmetry_table`) with headers in words."""
+    return symmetry.rename(columns={"items": "items", "accuracy": "same preference in both orders",
+                                    "alpha_nominal": "Krippendorff's α, nominal", "alpha_ordinal": "α, ordinal"})
+
+
+def h2h_page(h2h_metric: pd.DataFrame) -> pd.DataFrame:
+    """ChatGPT's head-to-head judgments as a metric (:func:`.experiments.h2h_favi`) with headers in words."""
+    return h2h_metric.rename(columns={"aspect": "aspect", "order": "presentation order", "pairs": "system pairs",
+                                      "sample_accuracy": "sample-level accuracy",
+                                      "system_accuracy": "system-level accuracy", "mean_abs_favi": "mean |Φ|"})
+
+
+def attenuation_page(attenuation: pd.DataFrame) -> pd.DataFrame:
+    """The attenuation reading (:func:`.experiments.attenuation_table`) with headers in words."""
+    return attenuation.rename(columns={
+        "pairs": "pairs", "favours_weaker": "Φ favours the humans' weaker system",
+        "rho_favi_attenuation": "Spearman's ρ of Φ and −mar(d)/E",
+        "favours_weaker_significant": f"… among pairs with p < {ATTENUATION_ALPHA:g}"})
+
+
+def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:
+    """Lemmas 1-2's checks (:func:`.experiments.lemma_checks`) as two plain columns (the check is no row label)."""
+    out = lemmas.reset_index().set_axis(["check", "value"], axis=1)
+    out["value"] = [f"{v:.1e}" if isinstance(v, float) and not float(v).is_integer() else f"{int(v):,}"
+                    for v in out["value"]]
+    return out
+

@@ -1,0 +1,233 @@
+"""Chapter ``04_favoritism``'s win graphs (the paper's Fig. 1 and Figs. 8-13) placed and drawn for the page: a layered
+drawing in inches (rows from :func:`analysis.favi.graph_layers`, the order within a row chosen to keep arrows
+uncrossed, waypoints for the arrows that pass over rows), each system a box with its name (long names on two
+lines), each win an arrow from the border of the winner's box to the border of the loser's."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+
+from ... import favi
+
+#: the colour of a metric's win that the humans' graph does not imply (drawn dashed as well)
+NOT_IMPLIED = "#C44E52"
+#: the font size of node labels, tick labels and legends (points); titles are one point larger
+FONT = 9
+
+
+def node_label(name, width: int = 11) -> str:
+    """A system's name on two lines when it is longer than ``width`` characters: cut at the space, underscore,
+    hyphen or lower-to-upper-case step that makes the longer line shortest (pieces of at least three characters;
+    a cut at a separator wins a tie). Shorter names, and names without such a cut, stay as they are."""
+    name = str(name)
+    if len(name) <= width:
+        return name
+    best = None
+    for match in re.finditer(r"[ _\-]|(?<=[a-z0-9])(?=[A-Z(])", name):
+        head, tail = name[:match.end()].rstrip(), name[match.end():].lstrip()
+        if min(len(head), len(tail)) < 3:
+            continue
+        key = (max(len(head), len(tail)), match.end() == match.start())
+        if best is None or key < best[0]:
+            best = (key, f"{head}\n{tail}")
+    return name if best is None else best[1]
+
+
+@dataclass
+class GraphLayout:
+    """A win graph placed in inches: node centres ``pos``, box sizes ``size`` (width, height), the drawn
+    ``labels``, the ``layers`` (top row first), the bends of every arrow that spans more than one row ``routes``
+    (edge -> the points it passes, one per row crossed), and the extent ``width`` x ``height`` (x from -width/2, y
+    from ``top`` down)."""
+
+    pos: dict
+    size: dict
+    labels: dict
+    layers: list
+    routes: dict
+    width: float
+    height: float
+    top: float
+
+
+def text_size(text: str, fontsize: float) -> tuple[float, float]:
+    """The width and height in inches of a (multi-line) label at ``fontsize`` points."""
+    prop = FontProperties(size=fontsize)
+    lines = text.split("\n")
+    width = max(TextPath((0, 0), line, size=fontsize, prop=prop).get_extents().width for line in lines)
+    return width / 72, len(lines) * fontsize * 1.2 / 72
+
+
+def crossings(graph, order: list[list]) -> int:
+    """How many pairs of links between adjacent rows of ``order`` cross (links between non-adjacent rows and
+    inside a row are not counted)."""
+    index = {n: (r, k) for r, members in enumerate(order) for k, n in enumerate(members)}
+    total = 0
+    for r in range(len(order) - 1):
+        links = [(index[u][1], index[v][1]) for u in order[r] for v in graph.successors(u)
+                 if index[v][0] == r + 1]
+        total += sum((a1 - a2) * (b1 - b2) < 0 for i, (a1, b1) in enumerate(links) for a2, b2 in links[i + 1:])
+    return total
+
+
+def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
+    """The nodes of each layer ordered left to right to keep the links between rows uncrossed: barycentre sweeps,
+    alternately down (a node at the mean position of its predecessors) and up (of its successors), starting from
+    the given order; the order with the fewest :func:`crossings` seen is kept (the first of equals)."""
+    order = [list(m) for m in layers]
+    best, fewest = [list(m) for m in order], crossings(graph, order)
+
+    def place(members):
+        return {n: k - (len(members) - 1) / 2 for k, n in enumerate(members)}
+
+    for sweep in range(sweeps):
+        down = sweep % 2 == 0
+        for r in (range(1, len(order)) if down else range(len(order) - 2, -1, -1)):
+            known = {}
+            for members in order:
+                known.update(place(members))
+            neighbours = graph.predecessors if down else graph.successors
+
+            def centre(node, neighbours=neighbours, known=known):
+                xs = [known[m] for m in neighbours(node) if m in known]
+                return float(np.mean(xs)) if xs else known[node]
+
+            order[r] = sorted(order[r], key=centre)  # stable: equal centres keep their order
+        count = crossings(graph, order)
+        if count < fewest:
+            best, fewest = [list(m) for m in order], count
+    return best
+
+
+def _with_waypoints(graph, layers: list[list]):
+    """The layers with a waypoint (a tuple ``("via", u, v, row)``) in every row an edge u -> v passes over, and the
+    graph of rows-adjacent links through them (the classic layered drawing: long arrows pass between the boxes)."""
+    import networkx as nx
+
+    row = {n: r for r, members in enumerate(layers) for n in members}
+    linked = nx.DiGraph()
+    linked.add_nodes_from(graph.nodes)
+    rows = [list(m) for m in layers]
+    for u, v in graph.edges:
+        chain = [u] + [("via", str(u), str(v), r) for r in range(row[u] + 1, row[v])] + [v]
+        for r, point in zip(range(row[u] + 1, row[v]), chain[1:-1]):
+            rows[r].append(point)
+        linked.add_edges_from(zip(chain[:-1], chain[1:]))
+    return rows, linked
+
+
+def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap: float = 0.2) -> GraphLayout:
+    """Place a win graph top-down in inches: layers from :func:`analysis.favi.graph_layers` ``row_step`` apart,
+    the boxes of a layer side by side ``gap`` apart in :func:`_ordered_layers`' order (waypoints of the longer
+    arrows included, :func:`_with_waypoints`), each layer centred on x = 0."""
+    layers = favi.graph_layers(graph)
+    rows, linked = _with_waypoints(graph, layers)
+    rows = _ordered_layers(linked, rows)
+    labels = {n: node_label(n) for n in graph.nodes}
+    size = {}
+    for node, text in labels.items():
+        w, h = text_size(text, fontsize)
+        size[node] = (w + 0.14, h + 0.08)
+    pos, width = {}, 0.0
+    for r, members in enumerate(rows):
+        widths = [size[n][0] if n in size else 0.04 for n in members]
+        span = sum(widths) + gap * (len(members) - 1)
+        width = max(width, span)
+        x = -span / 2
+        for node, w in zip(members, widths):
+            pos[node] = (x + w / 2, -r * row_step)
+            x += w + gap
+    routes = {}
+    for u, v in graph.edges:
+        routes[(u, v)] = [pos[p] for p in sorted((p for p in pos if isinstance(p, tuple) and p[0] == "via"
+                                                   and p[1:3] == (str(u), str(v))), key=lambda p: p[3])]
+    tallest = max((s[1] for s in size.values()), default=0.3)
+    return GraphLayout(pos={n: pos[n] for n in graph.nodes}, size=size, labels=labels,
+                       layers=[[n for n in members if n in size] for members in rows], routes=routes,
+                       width=width + 0.1, height=row_step * (len(rows) - 1) + tallest + 0.1, top=tallest / 2 + 0.05)
+
+
+def spread(centre, size, towards, share: float = 0.3):
+    """The point of a box an arrow aims at: its centre moved sideways towards the arrow's other end (by ``share``
+    of the horizontal distance, at most a third of the box's width), so that arrows meeting at one box end apart."""
+    shift = float(np.clip(share * (towards[0] - centre[0]), -size[0] / 3, size[0] / 3))
+    return centre[0] + shift, centre[1]
+
+
+def box_exit(aim, half_size, towards, centre=None, margin: float = 0.02):
+    """Where the segment from ``aim`` (a point inside the box; default its ``centre``) towards the point
+    ``towards`` leaves the box around ``centre`` of half width and height ``half_size`` (grown by ``margin``): an
+    arrow drawn from there starts, or ends, at the box's border."""
+    (ax_, ay), (hw, hh) = aim, half_size
+    cx, cy = centre if centre is not None else aim
+    dx, dy = towards[0] - ax_, towards[1] - ay
+    # the segment leaves the box at the first side it crosses: right or left, top or bottom
+    scales = [((cx + np.sign(dx) * (hw + margin)) - ax_) / dx if dx else np.inf,
+              ((cy + np.sign(dy) * (hh + margin)) - ay) / dy if dy else np.inf]
+    t = min(1.0, *scales)
+    return ax_ + t * dx, ay + t * dy
+
+
+def smooth_path(points) -> Path:
+    """A curve through ``points`` (Catmull-Rom, as cubic Bézier pieces); two points give a straight line."""
+    points = np.asarray(points, dtype=float)
+    if len(points) == 2:
+        return Path(points, [Path.MOVETO, Path.LINETO])
+    padded = np.vstack([points[0], points, points[-1]])
+    vertices, codes = [points[0]], [Path.MOVETO]
+    for k in range(1, len(padded) - 2):
+        p0, p1, p2, p3 = padded[k - 1:k + 3]
+        vertices += [p1 + (p2 - p0) / 6, p2 - (p3 - p1) / 6, p2]
+        codes += [Path.CURVE4] * 3
+    return Path(np.array(vertices), codes)
+
+
+def arrow_points(layout: GraphLayout, u, v) -> list:
+    """The points the arrow u -> v passes: from the border of u's box (aimed a little towards the arrow's next
+    point, :func:`spread`) through its waypoints to the border of v's box."""
+    points = [layout.pos[u], *layout.routes.get((u, v), []), layout.pos[v]]
+    points[0] = box_exit(spread(points[0], layout.size[u], points[1]), np.divide(layout.size[u], 2), points[1],
+                         centre=points[0])
+    points[-1] = box_exit(spread(points[-1], layout.size[v], points[-2]), np.divide(layout.size[v], 2), points[-2],
+                          centre=points[-1])
+    return points
+
+
+def draw_win_graph(ax, graph, reference=None, title: str = "", layout: GraphLayout | None = None) -> None:
+    """A win graph in ``ax`` from its :class:`GraphLayout` (axes units are inches: give ``ax`` the layout's size);
+    each system a box with its name, each win an arrow from the winner's box to the loser's border. With a
+    ``reference`` graph (the humans'), the arrows its transitive closure does not contain are red and dashed."""
+    import networkx as nx
+
+    layout = layout or layout_win_graph(graph)
+    boxes = {}
+    for node, (x, y) in layout.pos.items():
+        w, h = layout.size[node]
+        boxes[node] = FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=0.05",
+                                     fc="#eef3fa", ec="#4C72B0", lw=0.8, zorder=2)
+        ax.add_patch(boxes[node])
+        ax.text(x, y, layout.labels[node], ha="center", va="center", fontsize=FONT, linespacing=1.1, zorder=3)
+    closure = nx.transitive_closure(reference) if reference is not None else None
+    for u, v in graph.edges:
+        implied = closure is None or closure.has_edge(u, v)
+        style = {"arrowstyle": "-|>", "mutation_scale": 10, "lw": 1.0, "zorder": 1,
+                 "color": "#555555" if implied else NOT_IMPLIED, "ls": "-" if implied else "--"}
+        (xu, yu), (xv, yv) = layout.pos[u], layout.pos[v]
+        if yu == yv:  # a win inside a cycle's row: a bow over the boxes between
+            ax.add_patch(FancyArrowPatch((xu, yu), (xv, yv), patchA=boxes[u], patchB=boxes[v], shrinkA=0, shrinkB=1,
+                                         connectionstyle="arc3,rad=0.45", **style))
+            continue
+        ax.add_patch(FancyArrowPatch(path=smooth_path(arrow_points(layout, u, v)), **style))
+    ax.set_xlim(-layout.width / 2, layout.width / 2)
+    ax.set_ylim(layout.top - layout.height, layout.top)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_axis_off()
+    ax.set_title(title + (" (a cycle: no edge removed)" if graph.graph.get("cyclic") else ""), fontsize=FONT + 1,
+                 loc="left")
