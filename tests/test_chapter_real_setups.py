@@ -142,6 +142,8 @@ def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
     assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
     note = ch.degenerate_note({"setups": rows})
     assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
+    metric = ch.degenerate_note({"setups": rows.assign(metric=["JS_2", "Chrfpp"])})
+    assert "(X d JS-2)" in metric  # metrics as the paper spells them
     assert ch.degenerate_note({"setups": rows.iloc[1:]}) == (
         "BT has a finite maximum-likelihood fit in all 1 setups.")
 

@@ -34,7 +34,7 @@ def degenerate_note(frames: dict[str, pd.DataFrame]) -> str:
         hit = frame[frame["bt_degenerate"]]
         named = ""
         if 0 < len(hit) <= 6 and set(KEYS) <= set(frame.columns):
-            named = " (" + ", ".join(" ".join(map(str, key)) for key in hit[KEYS].itertuples(index=False)) + ")"
+            named = " (" + ", ".join(f"{c} {d} {metric_label(m)}" for c, d, m in hit[KEYS].itertuples(index=False)) + ")"
         counts.append(f"{len(hit):,} of {len(frame):,} {label}{named}")
     if not any(frame["bt_degenerate"].any() for frame in frames.values()):
         return "BT has a finite maximum-likelihood fit in all " + " and ".join(
