@@ -75,10 +75,10 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # (paired-section5)=
 # ## §5's totals and Appendix A.3
 #
-# Counted as BT-eval's notebook counts (instances once per dataset; setups and pairs once per metric): the totals
-# §5 reports, those of the datasets Appendix A.3 lists, those of that list with WMT19 lt-en added (A.3 lists WMT19's
-# language pairs without lt-en, which our WMT19 data has; added at our size, with WMT19's number of metrics), and
-# ours.
+# Counted as the notebook of the paper's code, BT-eval {cite:p}`peyrard2021bteval`, counts them (instances once per
+# dataset; setups and pairs once per metric): the totals §5 reports, those of the datasets Appendix A.3 lists, those
+# of that list with WMT19 lt-en added (A.3 lists WMT19's language pairs without lt-en, which our WMT19 data has;
+# added at our size, with WMT19's number of metrics), and ours.
 
 # %% tags=["hide-input"]
 paper_a3 = ch.paper_inventory()
@@ -98,9 +98,10 @@ show(section5)
 #
 # For every setup and every pair of mechanisms: *Disagree* = share of system pairs ordered differently
 # ((1 − Kendall τ<sub>b</sub>) / 2), *≠ SotA* = whether the best systems differ, *≠ Top-3* = whether the top-3 sets
-# differ. Then the unweighted mean over setups, with a 95% bootstrap interval over setups. Run twice: with the
-# paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a draw) and with each tie
-# as half a win.
+# differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds Elo {cite:p}`elo1978rating` and TrueSkill
+# {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
+# Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
+# draw) and with each tie as half a win.
 
 # %%
 per_setup = {}
@@ -156,11 +157,10 @@ show(grain, 2)
 display(Markdown(ch.table3_grain_text(grain)))
 
 # %% [markdown]
-# The notebook of the paper's code, BT-eval {cite:p}`peyrard2021bteval`, has a function that draws such test sets (a
-# fraction of the test instances, "to mimic the 20% use of dataset for test set"). So here each cell averages, over
-# the dataset's setups whose metric is in the column's family (BLEU: BLEU or BLEU-1…4; ROUGE: ROUGE-1, -2, -L;
-# ROUGE-WE: -1, -2), test sets drawn that way, compared with the paper's tie handling. The same cells on the full
-# test sets are kept as a second reading.
+# BT-eval's notebook has a function that draws such test sets (a fraction of the test instances, "to mimic the 20%
+# use of dataset for test set"). So here each cell averages, over the dataset's setups whose metric is in the
+# column's family (BLEU: BLEU or BLEU-1…4; ROUGE: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way,
+# compared with the paper's tie handling. The same cells on the full test sets are kept as a second reading.
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
@@ -276,7 +276,8 @@ for k, key in enumerate(fig5_keys):
 #   systems weigh most. A random sample of the pooled pairs is tested (drawn uniformly, which keeps the pooled
 #   weights). The sign test is run as BT-eval's code runs it: the system BT prefers counts its strict wins among
 #   *all* instances, ties kept in *n*.
-# * **Full test sets**, textbook tests (the sign test drops ties), on a random sample of pairs per setup.
+# * **Full test sets**, textbook tests (the sign test drops ties, one of the versions {cite:t}`coakley1996versions`
+#   compare), on a random sample of pairs per setup.
 #
 # The numbers of draws and pairs are in the figure's caption.
 
