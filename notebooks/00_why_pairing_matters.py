@@ -14,10 +14,11 @@
 # %% [markdown]
 # # Why pairing matters (Peyrard et al. 2021, §2–3, Appendices A.1, B, F)
 #
-# Every NLP system is scored on the *same* test instances, so evaluation scores come **paired**: instance *l* gives
-# one score to each system. MEAN and MEDIAN summarise each system's scores on their own and throw that pairing away;
-# the Bradley–Terry model (BT) is built from instance-level comparisons and keeps it. This chapter rebuilds the
-# paper's small, exact illustrations of the difference:
+# {cite:t}`peyrard2021better` start from a plain fact: every NLP system is scored on the *same* test instances, so
+# evaluation scores come **paired**: instance *l* gives one score to each system. MEAN and MEDIAN summarise each
+# system's scores on their own and throw that pairing away; the Bradley–Terry model {cite:p}`bradley1952rank` (BT) is
+# built from instance-level comparisons and keeps it. This chapter rebuilds the paper's small, exact illustrations of
+# the difference:
 #
 # * **Fig. 1** — three systems with equal means where MEDIAN and BT disagree;
 # * **Table 2 / Appendix A.1** — permuting one system's type strengths keeps both marginals but changes the pairing;
@@ -25,8 +26,8 @@
 # * **Prop. 1 / Appendix B** — for two systems, BT decides by the sign of the median of differences;
 # * **Appendix F** — BT can change the order of two systems when a third one is added.
 #
-# Everything below is computed by the `analysis` package; the numbers in the text are read from the computed
-# tables, not typed in.
+# Everything below is computed when the chapter runs; the numbers in the text are read from the computed tables, not
+# typed in.
 #
 # ```{include} ../claims/00_why_pairing_matters.md
 # ```
@@ -69,10 +70,10 @@ assert all(checks.values()), checks
 out.table(fig1_scores, "paired_fig1_scores")
 out.table(fig1_aggregates, "paired_fig1_aggregates")
 show(fig1_scores.T)
-show(fig1_aggregates)
+show(fig1_aggregates.rename(columns=str.upper))
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example")
+out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example", ch.fig1_caption(fig1_aggregates))
 display(Markdown(ch.fig1_text(fig1_scores, fig1_aggregates)))
 
 # %% [markdown]
@@ -81,8 +82,7 @@ display(Markdown(ch.fig1_text(fig1_scores, fig1_aggregates)))
 #
 # Appendix A.1 generates pairings with fixed marginals: test instances come in *k* types, and on type *t*, system
 # *S* scores ~ N(λ<sub>t,S</sub>, 1). Permuting *S*'s type strengths (the columns of its row in Table 2) leaves the
-# marginal distribution of *S* (a mixture over types) unchanged but pairs its scores with different *B* scores. We
-# draw `n_per_type` instances of each type for all 5! = 120 permutations.
+# marginal distribution of *S* (a mixture over types) unchanged but pairs its scores with different *B* scores.
 
 # %%
 table2 = out.table(ch.table2_strengths(), "paired_table2_strengths")
@@ -91,6 +91,8 @@ show(table2)
 # %%
 pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")), "paired_appA1_permutations", index=False)
 summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
+display(Markdown(f"We draw {n_per_type:,} instances of each type for all {len(pairings)} permutations of *S*'s "
+                 "type strengths; the summary over all of them, then five examples spread over the range of P(S > B):"))
 show(summary.T.rename(columns={0: "value"}))
 show(ch.pairings_examples(pairings))
 
@@ -110,7 +112,7 @@ display(Markdown(ch.pairings_text(pairings, summary)))
 # %% tags=["hide-input"]
 fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
 fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
-out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings")
+out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings", ch.fig2_caption(fig2_pairings, fig2_table))
 show(fig2_table)
 display(Markdown(ch.fig2_text(fig2_table)))
 
@@ -120,12 +122,14 @@ display(Markdown(ch.fig2_text(fig2_table)))
 #
 # For two systems BT has a closed form: λ<sub>A</sub> is the number of instances *A* wins, so BT prefers *A* iff *A*
 # wins on more instances than *B*. Prop. 1 states this as *M*<sub>A−B</sub> > 0, the median of the paired
-# differences. We check it on `n_prop1_setups` random setups of four kinds: continuous scores with odd and even
-# test-set sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
+# differences. We check it numerically on random setups of four kinds: continuous scores with odd and even test-set
+# sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
 
 # %% tags=["hide-input"]
 prop1 = out.table(ch.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
 prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
+display(Markdown(f"{len(prop1):,} random setups, the kinds in turn; per kind (its number of setups first), the share "
+                 "of setups where BT's decision equals each sign, and where MEAN and MEDIAN agree with BT:"))
 show(prop1_summary)
 
 # %% tags=["remove-input"]
@@ -151,15 +155,15 @@ show(ch.prop1_non_implications(prop1))
 
 # %%
 appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
-show(appf_table, 4)
+show(ch.appendix_f_display(appf_table), 4)
 
 # %% tags=["remove-input"]
 display(Markdown(ch.appendix_f_text(appf_table)))
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/paired.toml)
-out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=summary, fig2_summary=fig2_table,
-                          prop1_setups=prop1, appendix_f=appf_table), "paired_pairing_claim_values", index=False)
+_ = out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=summary, fig2_summary=fig2_table,
+                              prop1_setups=prop1, appendix_f=appf_table), "paired_pairing_claim_values", index=False)
 
 # %% [markdown]
 # ## What differs from the paper, and why
@@ -179,5 +183,5 @@ out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=summ
 # * **Prop. 1** — tested on random setups of several kinds, including an even number of instances and tied
 #   scores, which the proof does not treat separately.
 # * **Appendix F** — besides the printed *C*, we compute the cyclic *C*, which we read as the intended example.
-# * **Ties** — BT here counts a tie as half a win (`ties="half"`). The paper's code counted a tie as a win for the
-#   later system (`ties="loss"`); Appendix F shows all three policies.
+# * **Ties** — BT here counts a tie as half a win for each system. The paper's code {cite:p}`peyrard2021bteval`
+#   counted a tie as a win for the later system; Appendix F shows all three policies.

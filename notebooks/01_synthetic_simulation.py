@@ -14,8 +14,8 @@
 # %% [markdown]
 # # The 2,880-setup simulation (Peyrard et al. 2021, §4, Appendix A.2, Fig. 3)
 #
-# Real evaluation data never tells us which system is truly best. The paper therefore simulates evaluation setups
-# whose latent system strengths λ are known, aggregates the simulated scores with MEAN, MEDIAN and BT, and measures
+# Real evaluation data never tells us which system is truly best. {cite:t}`peyrard2021better` therefore simulate
+# evaluation setups whose latent system strengths λ are known, aggregates the simulated scores with MEAN, MEDIAN and BT, and measures
 # Kendall's τ between each aggregate and λ. Two difficulties are switched on separately and together:
 #
 # * **outliers** — a fraction *f* of test instances whose scores do not come from the systems' own distributions;
@@ -23,9 +23,9 @@
 #   (easy and hard instances), which is where the pairing of scores starts to matter.
 #
 # The grid is the paper's: *N*<sub>types</sub> ∈ {1, 3, 5, 10} × *f* ∈ {0, 0.01, 0.025} × *N*<sub>sys</sub> ∈ {2, 3,
-# 5, 10, 25, 50} × *M* ∈ {10, 30, 100, 200} test instances × 10 datasets = 2,880 setups. The generator is
-# `analysis.simulate`; its docstring states every modelling choice the paper leaves open. Every number in the text
-# below is read from the computed tables.
+# 5, 10, 25, 50} × *M* ∈ {10, 30, 100, 200} test instances × 10 datasets = 2,880 setups. The compendium's generator
+# documents every modelling choice the paper leaves open (listed at the end of this chapter). Every number in the
+# text below is read from the computed tables.
 #
 # ```{include} ../claims/01_synthetic_simulation.md
 # ```
@@ -65,8 +65,8 @@ runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
 
 # %% tags=["hide-input"]
 example = ch.example_setup(seed, offset_scale)
-out.figure(ch.plot_example_setup(example), "paired_sim_example_setup")
-show(ch.example_aggregates(example))
+out.figure(ch.plot_example_setup(example), "paired_sim_example_setup", ch.example_caption(example))
+show(ch.example_aggregates(example).rename(columns=ch.MECHANISM_LABELS))
 
 # %% tags=["remove-input"]
 display(Markdown(ch.example_story(example)))
@@ -77,20 +77,21 @@ display(Markdown(ch.example_story(example)))
 #
 # Every setup is scored with MEAN, MEDIAN and BT (BT with the paper's tie handling, which cannot matter here: the
 # scores are continuous). A point is the mean τ over the setups of a panel at one x value; the bars are 95%
-# percentile-bootstrap intervals over those setups (`n_resamples` resamples).
+# percentile-bootstrap intervals over those setups.
 
 # %%
 per_setup = out.table(runner.run("MEAN, MEDIAN, BT"), "paired_fig3_per_setup", index=False)
 summary = out.table(runner.panels(per_setup), "paired_fig3_summary", index=False)
-display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {runner.timings['MEAN, MEDIAN, BT']:.1f} s."))
+display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {runner.timings['MEAN, MEDIAN, BT']:.1f} s; "
+                 f"the intervals below resample them {n_resamples:,} times."))
 
 # %% [markdown]
 # The figure, then the mean τ over each group of setups (the panels' subsets; (e) and (f) mix the last two rows
 # with the others):
 
 # %% tags=["hide-input"]
-_ = ch.report(out, per_setup, summary, ch.PAPER, "Fig. 3 — Kendall's τ to the latent strengths (Section 4 generator)",
-              "paired_fig3_simulation", "paired_fig3_headline")
+_ = ch.report(out, per_setup, summary, ch.PAPER, ch.fig3_caption("section4", per_setup, ch.PAPER, n_resamples),
+             "paired_fig3_simulation", "paired_fig3_headline")
 
 # %% tags=["remove-input"]
 values = {"section4": ch.fig3_claim_values(summary, per_setup, "section4")}
@@ -103,15 +104,14 @@ display(Markdown(ch.panels_text(summary, values["section4"])))
 # The outliers the paper's text describes permute each outlier instance's scores among the systems: a permuted
 # score comes from another system's distribution, which under the Section 4 model is close to the system's own.
 #
-# **The published code's outliers.** `simulations.py` in the BT-eval repository does not permute scores: it adds
-# rows of 100·U[0, 1] scores, redrawn until they rank the systems *against* their latent order (Kendall τ < 0).
+# **The published code's outliers.** The simulation script of the paper's code, BT-eval {cite:p}`peyrard2021bteval`,
+# does not permute scores: it adds rows of 100·U[0, 1] scores, redrawn until they rank the systems *against* their latent order (Kendall τ < 0).
 # On the Section 4 scale (λ ∈ [0, 1], σ = 1) these are huge, adversarial outliers. The grid below is the same
 # seed and datasets, with those outliers in place of the permuted ones.
 
 # %%
 adversarial, adversarial_summary = ch.variant(out, runner, "adversarial outliers", "paired_fig3_adversarial",
-                                              "Fig. 3 with the published code's adversarial outliers",
-                                              outliers="adversarial")
+                                              "code-outliers", "paired_fig3_simulation", outliers="adversarial")
 values["code-outliers"] = ch.fig3_claim_values(adversarial_summary, adversarial, "code-outliers")
 display(Markdown(ch.panels_text(adversarial_summary, values["code-outliers"])))
 
@@ -123,7 +123,7 @@ display(Markdown(ch.panels_text(adversarial_summary, values["code-outliers"])))
 
 # %%
 appendix, appendix_summary = ch.variant(out, runner, "Appendix A.2 strengths", "paired_fig3_appendix_a2",
-                                        "Fig. 3 under Appendix A.2's per-type strengths", strengths="appendix_a2")
+                                        "appendix-a2", "paired_fig3_simulation", strengths="appendix_a2")
 
 # %% tags=["remove-input"]
 values["appendix-a2"] = ch.fig3_claim_values(appendix_summary, appendix, "appendix-a2")
@@ -141,7 +141,8 @@ _ = out.table(pd.concat(values.values(), ignore_index=True), "paired_fig3_claim_
 # %% [markdown]
 # ## Beyond the paper: Elo and TrueSkill
 #
-# Appendices G and H present Elo and TrueSkill, the paper's sequential alternatives to BT, and repeat the real-data
+# Appendices G and H present Elo {cite:p}`elo1978rating` and TrueSkill {cite:p}`herbrich2007trueskill`, the paper's
+# sequential alternatives to BT, and repeat the real-data
 # comparison of Table 1 with them (chapter 02); the paper does not simulate them. Here they run on exactly the
 # same datasets as Fig. 3 (same seeds), with the paper's tie handling and the packages' default parameters (Elo
 # k = 20; TrueSkill μ = 25, σ = 25/3).
@@ -152,9 +153,10 @@ out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
 everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
 
 # %% tags=["hide-input"]
+sequential = ("bt", "elo", "trueskill")  # plotted; the table below has all five
 _ = ch.report(out, everything, everything_summary, ch.ALL,
-              "Fig. 3 for BT, Elo and TrueSkill (MEAN and MEDIAN: the figure above; all five: the table below)",
-              "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline", plotted=("bt", "elo", "trueskill"))
+              ch.fig3_caption("section4", everything, sequential, n_resamples, reference="paired_fig3_simulation"),
+              "paired_fig3_all_mechanisms", "paired_fig3_all_mechanisms_headline", plotted=sequential)
 
 # %% tags=["remove-input"]
 display(Markdown(ch.sequential_text(everything)))
@@ -162,17 +164,19 @@ display(Markdown(ch.sequential_text(everything)))
 # %% [markdown]
 # ## Beyond the paper: ties
 #
-# Continuous scores never tie. Rounded scores (here to multiples of the `tie_resolution` parameter, like integer
-# ratings) can tie, and then the tie policy decides who wins the tied comparisons. The paper's code counts a tie as a win for the later
-# column of each pair (`ties="loss"`), which depends on the arbitrary column order; `ties="half"` gives each
-# system half a win. Same seeds again; only the rounding is new.
+# Continuous scores never tie. Rounded scores (like integer ratings) can tie, and then the tie policy decides who wins
+# the tied comparisons. The paper's code counts a tie as a win for the later column of each pair, which depends on
+# the arbitrary column order; the other policy gives each system half a win. Same seeds again; only the rounding is
+# new.
 
 # %%
-tied = ch.ties_table(runner.run("ties: loss", ch.PAPER, resolution=tie_resolution),
-                     runner.run("ties: half", ["bt"], ties="half", resolution=tie_resolution))
+tied = ch.ties_table(runner.run("ties to the later column", ch.PAPER, resolution=tie_resolution),
+                     runner.run("ties as half wins", ["bt"], ties="half", resolution=tie_resolution))
 out.table(tied, "paired_sim_ties_per_setup", index=False)
 ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples), "paired_sim_ties_summary")
-show(ties_summary)
+display(Markdown(f"Scores rounded to multiples of {tie_resolution:g}; per subset of setups, the share of comparisons "
+                 "that tie and the mean τ of each mechanism:"))
+show(ch.ties_display(ties_summary))
 
 # %% tags=["remove-input"]
 display(Markdown(ch.ties_text(ties_summary.loc["all (g, h)"], tie_resolution)))
@@ -194,10 +198,11 @@ show(runner.timing_table(), 1)
 # * **No published numbers to match.** Fig. 3 is a plot without a table, so its claims are read from §4's text
 #   (which mechanism fails where), each with the test stated in its claims row.
 # * **Generator.** The text and the published code disagree, and the text disagrees with itself:
-#   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the `strengths`
-#     parameter. The offset distribution is not in the text; the `offset_scale` parameter takes the code's.
+#   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the third reading above.
+#     The offset distribution is not in the text; the offsets here are uniform on the code's scale (a parameter of
+#     the chapter).
 #   - The text's outliers (scores permuted across systems, here by a derangement so that no system keeps its own
-#     score) are the default; the code's adversarial rows are the `outliers` parameter.
+#     score) are the default; the code's adversarial rows are the second reading above.
 #   - The code normalises the latent strengths to a fixed sum, while A.2 draws each uniformly; we follow the text.
 #     The code *appends* outlier rows and draws a whole number of instances per type, so its setups have slightly
 #     different sizes from *M*; here every setup has exactly *M* instances, split between types as evenly as

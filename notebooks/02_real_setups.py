@@ -14,21 +14,21 @@
 # %% [markdown]
 # # Real evaluation setups (Peyrard et al. 2021, §5, Tables 1, 3, 4, Figs. 4–6, Appendices C, D, F, H)
 #
-# Do MEAN, MEDIAN and BT actually disagree on real NLP evaluations? The paper aggregated every real setup — one
-# dataset scored by one metric — with each mechanism and counted how often they order system pairs differently,
-# pick a different best system (≠ SotA) or a different top 3. This chapter repeats that on the setups the data
-# layer rebuilds (see `data/README.md`; their sizes are in the inventory below):
+# Do MEAN, MEDIAN and BT actually disagree on real NLP evaluations? {cite:t}`peyrard2021better` aggregated every
+# real setup — one dataset scored by one metric — with each mechanism and counted how often they order system pairs
+# differently, pick a different best system (≠ SotA) or a different top 3. This chapter repeats that on the setups
+# the compendium rebuilds from public data (each source is pinned, with its checksum and licence, in the data
+# registry; their sizes are in the inventory below):
 #
 # | collection | status |
 # | --- | --- |
-# | TAC-08/09/11, TopicalChat (`tc`), PersonaChat (`pc`) | the paper's exact score matrices |
-# | WMT17/18/19 to-English | the paper's system outputs; metric scores recomputed from text |
-# | CNN/DM (REALSumm) | stand-in for the paper's CNN/DM setup |
-# | COCO (val2014) | stand-in for the paper's MSCOCO setup |
+# | TAC-08/09/11, TopicalChat (TC) {cite:p}`gopalakrishnan2019topicalchat`, PersonaChat (PC) {cite:p}`zhang2018personalizing` | the paper's exact score matrices |
+# | WMT17 (Bojar et al. 2017), WMT18 {cite:p}`bojar2018findings`, WMT19 {cite:p}`barrault2019findings`, to English | the paper's system outputs; metric scores recomputed from text |
+# | CNN/DM, from REALSumm {cite:p}`bhandari2020realsumm` | stand-in for the paper's CNN/DM setup |
+# | COCO val2014 {cite:p}`chen2015microsoft` | stand-in for the paper's MSCOCO setup |
 #
-# Every number in the text below is read from the computed tables; the paper's published numbers are read from
-# `data/published/paired.toml` (typed in once, with the table or figure they come from) and always shown next to
-# ours.
+# Every number in the text below is read from the computed tables; the paper's published numbers are typed in once,
+# each with the table or figure it comes from, and always shown next to ours.
 #
 # ```{include} ../claims/02_real_setups.md
 # ```
@@ -69,16 +69,16 @@ out = outputs(ch, globals(), data={
 setups = list(ch.iter_setups(load_table("paired_setups"), collections))
 timings = Timings()
 inventory, inventory_summary = ch.inventory(setups)
-show(inventory_summary, 0)
+show(inventory_summary.rename(columns={"instances": "instances (median)", "systems": "systems (median)"}), 0)
 
 # %% [markdown]
 # (paired-section5)=
 # ## §5's totals and Appendix A.3
 #
-# Counted as BT-eval's notebook counts (instances once per dataset; setups and pairs once per metric): the totals
-# §5 reports, those of the datasets Appendix A.3 lists, those of that list with WMT19 lt-en added (A.3 lists WMT19's
-# language pairs without lt-en, which our WMT19 data has; added at our size, with WMT19's number of metrics), and
-# ours.
+# Counted as the notebook of the paper's code, BT-eval {cite:p}`peyrard2021bteval`, counts them (instances once per
+# dataset; setups and pairs once per metric): the totals §5 reports, those of the datasets Appendix A.3 lists, those
+# of that list with WMT19 lt-en added (A.3 lists WMT19's language pairs without lt-en, which our WMT19 data has;
+# added at our size, with WMT19's number of metrics), and ours.
 
 # %% tags=["hide-input"]
 paper_a3 = ch.paper_inventory()
@@ -98,19 +98,23 @@ show(section5)
 #
 # For every setup and every pair of mechanisms: *Disagree* = share of system pairs ordered differently
 # ((1 − Kendall τ<sub>b</sub>) / 2), *≠ SotA* = whether the best systems differ, *≠ Top-3* = whether the top-3 sets
-# differ. Then the unweighted mean over setups, with a 95% bootstrap interval over setups. Run twice: with the
-# paper's tie handling (`ties="loss"`: BT and Elo count a tie as a win for the later column; TrueSkill a draw) and
-# with `ties="half"`.
+# differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds Elo {cite:p}`elo1978rating` and TrueSkill
+# {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
+# Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
+# draw) and with each tie as half a win.
 
 # %%
 per_setup = {}
 for policy in ("loss", "half"):
-    with timings.measure(f"Tables 1/4, ties={policy} (5 mechanisms, every setup)"):
+    with timings.measure(f"Tables 1 and 4, {ch.TIE_LABELS[policy]} (every mechanism and setup)"):
         per_setup[policy] = ch.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
-display(Markdown(f"One row per setup and tie policy, with every measure for all 10 pairs of mechanisms: "
-                 f"`paired_real_setups_per_setup_ties-loss.csv` and `-half.csv` ({len(per_setup['loss'])} rows each)."))
-display(Markdown(ch.degenerate_note({f"setups under ties={p!r}": per_setup[p] for p in ("loss", "half")})))
+display(Markdown(
+    f"Every measure for all {len(ch.mechanism_pairs(ch.MECHANISMS))} pairs of mechanisms, one row per setup "
+    f"({len(per_setup['loss'])} rows): "
+    + " and ".join(out.download(f"paired_real_setups_per_setup_ties-{p}", f"with {ch.TIE_LABELS[p]}")
+                   for p in ("loss", "half")) + "."))
+display(Markdown(ch.degenerate_note({f"setups with {ch.TIE_LABELS[p]}": per_setup[p] for p in ("loss", "half")})))
 
 # %%
 PAIRS = ch.mechanism_pairs(ch.MECHANISMS)
@@ -120,13 +124,21 @@ ours = {p: ch.summarise(per_setup[p], PAIRS, rng=stream(seed, "table1"), n_resam
         for p in ("loss", "half")}
 for p in ("loss", "half"):
     out.table(ours[p], f"paired_table4_ties-{p}")
-by_policy = {f"ties={p}": ours[p] for p in ("loss", "half")}
+by_policy = {f"ties={p}": ours[p] for p in ("loss", "half")}  # the saved tables' column labels
 table1 = out.table(ch.side_by_side(by_policy, ch.TABLE1_PAIRS), "paired_table1_side_by_side")
-display(Markdown("**Table 1** (ours: mean over setups, 95% bootstrap interval):"))
-display(table1)
 table4 = out.table(ch.side_by_side(by_policy, ch.published_table4().index), "paired_table4_side_by_side")  # paper row order
-display(Markdown("**Table 4** (Elo and TrueSkill added):"))
-display(table4)
+on_page = {f"ours, {ch.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
+display(Markdown("**Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap "
+                 f"interval ({out.download('paired_table1_side_by_side', 'as a table')}):"))
+show(ch.side_by_side_long(on_page, ch.TABLE1_PAIRS))
+
+# %% tags=["hide-input"]
+out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_table4().index)),
+           "paired_table4_paper_vs_ours", ch.table4_caption(per_setup["loss"], n_resamples))
+display(Markdown("Table 4 in numbers: " + out.download("paired_table4_side_by_side", "the paper's beside ours")
+                 + "; ours with their intervals, " + " and ".join(
+                     out.download(f"paired_table4_ties-{p}", f"with {ch.TIE_LABELS[p]}") for p in ("loss", "half"))
+                 + "."))
 
 # %% tags=["remove-input"]
 display(Markdown(ch.table1_text(ours["loss"], ours["half"])))
@@ -145,11 +157,10 @@ show(grain, 2)
 display(Markdown(ch.table3_grain_text(grain)))
 
 # %% [markdown]
-# BT-eval's notebook has the function that draws such test sets (`global_impact_subsampling`: a fraction of the
-# test instances, "to mimic the 20% use of dataset for test set"). So here each cell averages, over the dataset's
-# setups whose metric is in the column's family (BLEU: BLEU or BLEU-1…4; ROUGE: ROUGE-1, -2, -L; ROUGE-WE: -1, -2),
-# `table3_draws` test sets of `table3_fraction` of the setup's instances, compared with the paper's tie handling.
-# The same cells on the full test sets are kept as a second reading.
+# BT-eval's notebook has a function that draws such test sets (a fraction of the test instances, "to mimic the 20%
+# use of dataset for test set"). So here each cell averages, over the dataset's setups whose metric is in the
+# column's family (BLEU: BLEU or BLEU-1…4; ROUGE: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way,
+# compared with the paper's tie handling. The same cells on the full test sets are kept as a second reading.
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
@@ -158,26 +169,30 @@ table3 = ch.table3_side_by_side(table3_draws_frame, per_setup["loss"])
 out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]], "paired_table3_side_by_side",
           index=False)
 out.table(table3, "paired_table3_readings", index=False)
-display(Markdown(ch.degenerate_note({"sub-sampled test sets": table3_draws_frame})))
+display(Markdown(f"{table3_draws:,} test sets of {table3_fraction:.0%} of the instances per setup. "
+                 + ch.degenerate_note({"sub-sampled test sets": table3_draws_frame})))
+display(Markdown("How close each reading comes to the paper's cells ("
+                 + out.download("paired_table3_readings", "every cell, the paper's beside both readings") + "):"))
 show(ch.table3_agreement(table3), 3)
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_table3(table3), "paired_table3_disagree")
-out.figure(ch.plot_table3_scatter(table3), "paired_table3_paper_vs_ours")
+out.figure(ch.plot_table3(table3), "paired_table3_disagree", ch.table3_caption(table3, table3_draws, table3_fraction))
+out.figure(ch.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
+           ch.table3_scatter_caption(table3, table3_draws, table3_fraction))
 
 # %% tags=["remove-input"]
 display(Markdown(ch.table3_notes(table3, inventory)))
 
 # %% [markdown]
-# **Does the reading change Table 1?** BT-eval's Table 1 function (`global_impact_table_1`) runs on the full
-# setups. The same comparisons averaged over the sub-sampled test sets (first averaged per setup), for the record:
+# **Does the reading change Table 1?** BT-eval's function for Table 1 runs on the full setups. The same comparisons
+# averaged over the sub-sampled test sets (first averaged per setup), for the record:
 
 # %% tags=["hide-input"]
 subsampled = ch.summarise(ch.per_setup_draw_means(table3_draws_frame), ch.TABLE1_PAIRS,
                           rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
 table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub-samples": subsampled}
 table1_readings = out.table(ch.side_by_side(table1_by_reading, ch.TABLE1_PAIRS), "paired_table1_readings")
-display(table1_readings)
+show(ch.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, ch.TABLE1_PAIRS))
 display(Markdown(ch.table1_readings_text(table1_by_reading)))
 
 # %% [markdown]
@@ -191,8 +206,8 @@ display(Markdown(ch.table1_readings_text(table1_by_reading)))
 # the dialogue datasets; *BLEU-1 … BLEU-4* are the n-gram orders recomputed here for WMT and COCO.
 #
 # BT-eval's code draws panel (c) differently from the text: for each size it picks a dataset uniformly and one of its
-# metrics, and draws `min(size, instances)` instances, so a setup smaller than the size enters whole. That reading is
-# the dashed line in (c) (`fig4_paper_draws` draws per size).
+# metrics, and draws as many instances as the size asks for, or the whole setup when it is smaller. That reading is
+# the dashed line in (c).
 
 # %%
 with timings.measure("Fig. 4 sub-samples (MEAN, MEDIAN, BT)"):
@@ -210,13 +225,14 @@ display(Markdown(ch.degenerate_note({"sub-samples": fig4}) + " By test-set size:
     f"{size}: {share:.0%}" for size, share in fig4.groupby("size")["bt_degenerate"].mean().items()) + "."))
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement")
+out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement",
+           ch.fig4_caption(fig4, fig4_paper_draws))
 
 # %% tags=["remove-input"]
 labels = {ch.pair_name(p): ch.pair_label(p) for p in ch.TABLE1_PAIRS}
+readings = {"sub-samples (bars)": fig4_summary["size"], "BT-eval's draws (dashed)": fig4_paper_summary}
 sizes_table = pd.concat({reading: s.pivot(index="size", columns="pair", values="disagree")[list(labels)].rename(
-    columns=labels) for reading, s in (("bars", fig4_summary["size"]), ("BT-eval's draws", fig4_paper_summary))},
-    axis=1)
+    columns=labels) for reading, s in readings.items()}, axis=1)
 display(Markdown("Disagreement per test-set size (rows) and pair of mechanisms (columns):"))
 show(sizes_table, 3)
 largest = [s for s in subsample_sizes if s > inventory.instances.max()]
@@ -232,23 +248,20 @@ if largest:
 #
 # The paper's tool prints, for each pair of systems, the probability that the row system beats the column system.
 # Here: P(row > column) as the BT model fitted to all systems gives it, λ<sub>row</sub> / (λ<sub>row</sub> +
-# λ<sub>column</sub>) (`ties="half"`), with * where the sign test rejects P = ½ at α (ties dropped).
+# λ<sub>column</sub>) with ties as half wins, with * where the sign test rejects P = ½ (ties dropped).
+#
+# The paper does not say which MT setup its Fig. 5 shows (its caption: "machine translation with ROUGE-1"), so the
+# systems and numbers cannot be compared; the figures show the tool's view for one of our setups, on the metric the
+# paper names and on a metric made for MT. Colours are modelled probabilities from the BT fit of all systems, not the
+# observed share of instances won.
 
 # %% tags=["hide-input"]
-fig5_panels = []
 fig5_keys = dict.fromkeys(ch.pick_setup(setups, w)[0] for w in (fig5_setup, [*fig5_setup[:2], "Chrfpp"]))
-for key in fig5_keys:
-    matrix = dict(setups)[key]
-    prob, marks = ch.bt_probability_matrix(matrix, alpha)
-    fig5_panels.append((key, prob, marks))
+for k, key in enumerate(fig5_keys):
+    prob, marks = ch.bt_probability_matrix(dict(setups)[key], alpha)
     out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(ch.plot_fig5(fig5_panels, alpha), "paired_fig5_bt_matrix")
-
-# %% [markdown]
-# The paper does not say which MT setup its Fig. 5 shows (its caption: "machine translation with ROUGE-1"), so the
-# systems and numbers cannot be compared; the figure shows the tool's view, on ROUGE-1 as in the paper and, beside
-# it, on chrF++, a metric made for MT. Colours are modelled probabilities from the BT fit of all systems, not the
-# observed share of instances won.
+    out.figure(ch.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric" if k else "paired_fig5_bt_matrix",
+               ch.fig5_caption(key, prob.index, alpha, reference="paired_fig5_bt_matrix" if k else None))
 
 # %% [markdown]
 # (paired-fig6)=
@@ -258,12 +271,15 @@ out.figure(ch.plot_fig5(fig5_panels, alpha), "paired_fig5_bt_matrix")
 # (*i*, *j*): how often test *j* finds a significant difference when test *i* does; the diagonal: how often test *i*
 # does at all. Two readings:
 #
-# * **BT-eval's draws** (the paper's figure): `sig_paper_draws` times a dataset uniformly, one of its metrics, and
-#   `table3_fraction` of its test instances; every system pair of every draw pooled, so the datasets with the most
-#   systems weigh most. `sig_paper_pairs` of the pooled pairs are tested (drawn uniformly, which keeps the pooled
+# * **BT-eval's draws** (the paper's figure): many times a dataset uniformly, one of its metrics, and the same share
+#   of its test instances as for Table 3; every system pair of every draw pooled, so the datasets with the most
+#   systems weigh most. A random sample of the pooled pairs is tested (drawn uniformly, which keeps the pooled
 #   weights). The sign test is run as BT-eval's code runs it: the system BT prefers counts its strict wins among
 #   *all* instances, ties kept in *n*.
-# * **Full test sets**, textbook tests (the sign test drops ties), at most `sig_max_pairs` random pairs per setup.
+# * **Full test sets**, textbook tests (the sign test drops ties, one of the versions {cite:t}`coakley1996versions`
+#   compare), on a random sample of pairs per setup.
+#
+# The numbers of draws and pairs are in the figure's caption.
 
 # %%
 with timings.measure("Fig. 6 significance tests"):
@@ -279,9 +295,9 @@ out.table(sig_matrix, "paired_fig6_agreement")
 PAPER_FIG6 = ch.published_fig6()
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig6({"the paper's Fig. 6": PAPER_FIG6,
-                         f"ours, BT-eval's draws ({len(sig_pairs_paper):,} pairs)": sig_matrix_paper,
-                         f"ours, full test sets ({len(sig_pairs):,} pairs)": sig_matrix}), "paired_fig6_significance")
+out.figure(ch.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
+                         "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance",
+           ch.fig6_caption(len(sig_pairs_paper), len(sig_pairs), alpha, sig_paper_draws, table3_fraction, sig_max_pairs))
 
 # %% tags=["remove-input"]
 fig6_cells = ch.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
@@ -295,8 +311,8 @@ display(Markdown(ch.fig6_text(fig6_cells, sig_matrix, ch.pooled_pairs_profile(si
 # For every triple of systems (*a*, *b*, *c*) of every setup: BT on *a* and *b* alone prefers the one that wins
 # more instances; BT fitted on all three can order them differently (a violation of independence of irrelevant
 # alternatives). *Reversed*: the order flips; *tied*: a strict order becomes a tie, as in the paper's example.
-# The search runs on the full setups and on one sub-sample per setup of each size in `iia_sizes`
-# (`ties="half"`).
+# The search runs on the full setups and on one sub-sample per setup of each of several smaller sizes (the rows of
+# the first table below), with ties as half wins.
 #
 # It needs no model fits. Every pair of systems is compared on the same *n* instances, and in such a balanced
 # design BT's likelihood equations, *W*<sub>i</sub> = *n* Σ<sub>j</sub> λ<sub>i</sub> / (λ<sub>i</sub> +
@@ -349,20 +365,21 @@ show(timings.table(), 1)
 # ```
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
-#   system outputs, but the metric scores are recomputed here (sacrebleu, rouge-score; see `data/README.md`),
-#   with lexical metrics only (no ROUGE-WE, S3, MoverScore or BERTScore on WMT: they need model weights). CNN/DM
-#   (from REALSumm) and COCO are stand-ins for setups whose scores were never published; COCO has no METEOR (it
-#   needs Java). Our setups and system pairs therefore differ from the paper's (both counted in §5's totals above),
+#   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and chrF++ with
+#   sacreBLEU {cite:p}`post2018call`, ROUGE {cite:p}`lin2004rouge` with the rouge-score package), with lexical
+#   metrics only (no ROUGE-WE, S3, MoverScore or BERTScore {cite:p}`zhang2020bertscore` on WMT: they need model
+#   weights). CNN/DM (from REALSumm {cite:p}`bhandari2020realsumm`) and COCO are stand-ins for setups whose scores
+#   were never published; COCO has no METEOR (it needs Java). Our setups and system pairs therefore differ from the paper's (both counted in §5's totals above),
 #   and so can every average.
 # * **Tie handling.** The paper's code counts a tie as a win for the later column (BT, Elo), which depends on the
-#   arbitrary column order; both it and `ties="half"` are shown.
-# * **Table 3** is read as an average over sub-samples of `table3_fraction` of each setup's instances (the
-#   paper's code), not over the full test sets; Tables 1 and 4 are on the full test sets (both readings of Table 1
+#   arbitrary column order; both it and ties as half wins are shown.
+# * **Table 3** is read as an average over sub-samples of a share of each setup's instances (as the paper's code
+#   draws them), not over the full test sets; Tables 1 and 4 are on the full test sets (both readings of Table 1
 #   shown). ≠ SotA and ≠ Top-3 cells carry the noise of the paper's draws, so a cell is compared within two
 #   standard deviations of that noise.
 # * **Top-3 sets with a tie at the boundary.** Ties between aggregates at the top-1 or top-3 boundary are cut by
-#   column order here (the earlier system is kept). The paper's code cut them with `np.argsort(-scores)[:k]`, whose
-#   default quicksort keeps the earlier column too for small numbers of systems but leaves the order of tied values
+#   column order here (the earlier system is kept). The paper's code cut them with numpy's default sort
+#   (quicksort), which keeps the earlier column too for small numbers of systems but leaves the order of tied values
 #   unspecified for more. The table above counts the setups whose ≠ SotA or ≠ Top-3 result would change if such
 #   ties were cut the other way (the later column kept).
 # * **Fig. 4** sub-samples the test-set sizes the paper's text lists; sizes larger than a setup are skipped. BT-eval's

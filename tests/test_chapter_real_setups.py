@@ -142,6 +142,8 @@ def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
     assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
     note = ch.degenerate_note({"setups": rows})
     assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
+    metric = ch.degenerate_note({"setups": rows.assign(metric=["JS_2", "Chrfpp"])})
+    assert "(X d JS-2)" in metric  # metrics as the paper spells them
     assert ch.degenerate_note({"setups": rows.iloc[1:]}) == (
         "BT has a finite maximum-likelihood fit in all 1 setups.")
 
@@ -415,3 +417,84 @@ def test_fig6_text_names_the_leading_test_and_handles_no_mood_pair():
     matrix = agreement.agreement_matrix(never[tests] < 0.05)
     text = ch.fig6_text(ch.fig6_cells(never, matrix, ch.published_fig6(), 0.05), matrix, profile)
     assert "is too for none (no pair is significant by Mood's)" in text
+
+
+# --- the page: tables that fit the text column, legible figures, captions computed from the data ---------------------
+
+def _legibility(fig):
+    """(the problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for, its PNG width)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
+    problems = legibility_problems(fig, png_width(buffer.getvalue()))
+    plt.close(fig)
+    return problems, png_width(buffer.getvalue())
+
+
+def test_side_by_side_long_has_a_row_per_pair_and_measure_and_the_same_cells():
+    ours = {"ours, a": _summary({("mean_bt", "disagree"): 0.09}), "ours, b": _summary()}
+    long = ch.side_by_side_long(ours, ch.TABLE1_PAIRS)
+    wide = ch.side_by_side(ours, ch.TABLE1_PAIRS)
+    assert list(long.columns) == ["paper", "ours, a", "ours, b"] and long.index.names == ["mechanisms", "measure"]
+    assert len(long) == 3 * len(ch.TABLE1_PAIRS)
+    assert long.loc[("MEAN vs. BT", "Disagree"), "paper"] == "9%" == wide.loc["MEAN vs. BT", ("Disagree", "paper")]
+    assert long.loc[("MEAN vs. BT", "Disagree"), "ours, a"] == "9% (5–15)"
+    assert not any("=" in c for c in long.columns)  # no tie-policy codes in the headers
+
+
+def test_table3_figures_are_legible_and_their_captions_count_the_cells():
+    setups = _setups()
+    side = ch.table3_side_by_side(ch.fraction_subsamples(setups, 0.2, 3, rng=2),
+                                  ch.disagreement_rows(setups, "loss", ch.PAPER))
+    for fig in (ch.plot_table3(side), ch.plot_table3_scatter(side)):
+        problems, width = _legibility(fig)
+        assert problems == [] and width < 1300
+    caption = ch.table3_caption(side, 3, 0.2)
+    assert "the mean over 3 test sets of 20% of each setup's instances" in caption
+    assert "6 of the paper's 141 cells have ours" in caption  # TAC08's BLEU and ROUGE columns, three pairs each
+    scatter = ch.table3_scatter_caption(side, 3, 0.2)
+    assert scatter.startswith(f"Each of the paper's Table 3 cells that we can compute ({int(side.ours.notna().sum())} "
+                              "of 423)")
+
+
+def test_table4_fig4_fig6_are_legible_with_computed_captions():
+    ours = {"ours, ties to the later column": _summary(), "ours, ties as half wins": _summary()}
+    paper = ch.published_table4()
+    problems, width = _legibility(ch.plot_table4(ours, paper, list(paper.index)))
+    assert problems == [] and width < 1300
+    caption = ch.table4_caption(pd.DataFrame(index=range(7)), 500)
+    assert caption.startswith("Tables 1 and 4 of the paper against ours on 7 setups") and "(500 resamples)" in caption
+    setups = _setups()
+    fig4 = ch.subsampled_disagreement(setups, [10, 20], 2, rng=0)
+    summaries = ch.fig4_summaries(fig4, rng=0, n_resamples=30)
+    paper_sizes = ch.fig4_summaries(ch.paper_size_draws(setups, [10, 20], 2, rng=1), rng=0, n_resamples=30)["size"]
+    problems, width = _legibility(ch.plot_fig4(summaries, fig4, paper_sizes))
+    assert problems == [] and width < 1300
+    assert "12 test sets of 10 and 20 instances drawn from 3 setups" in ch.fig4_caption(fig4, 50)
+    assert "(50 per size" in ch.fig4_caption(fig4, 50)
+    panels = {"(a) the paper's Fig. 6": ch.published_fig6(), "(b) ours": ch.published_fig6()}
+    problems, width = _legibility(ch.plot_fig6(panels))
+    assert problems == [] and width < 1300
+    caption = ch.fig6_caption(5000, 16434, 0.05, 1000, 0.2, 100)
+    assert "(5,000 pairs)" in caption and "(16,434 pairs)" in caption and "at most 100 random system pairs" in caption
+    assert "every system pair" in ch.fig6_caption(5000, 16434, 0.05, 1000, 0.2, None)
+
+
+def test_fig5_shortens_wmt_names_only_when_they_stay_distinct_and_says_so():
+    assert ch.short_system_names(["uedin.6749", "online-B.0", "NEU"]) == {"uedin.6749": "uedin",
+                                                                          "online-B.0": "online-B", "NEU": "NEU"}
+    assert ch.short_system_names(["a.1", "a.2"]) == {"a.1": "a.1", "a.2": "a.2"}
+    matrix = random_scores(np.random.default_rng(3), 40, 16)
+    prob, marks = ch.bt_probability_matrix(matrix, 0.05)
+    problems, width = _legibility(ch.plot_fig5(prob, marks))
+    assert problems == [] and width < 1300
+    caption = ch.fig5_caption(("WMT19", "de-en", "ROUGE_1"), ["uedin.6749", "NEU"], 0.05)
+    assert "the 2 systems of WMT19 de-en scored by ROUGE-1" in caption and "submission numbers" in caption
+    assert "The paper's Fig. 5" in caption
+    second = ch.fig5_caption(("WMT19", "de-en", "Chrfpp"), ["NEU", "JHU"], 0.05, reference="first")
+    assert "scored by chrF++" in second and "{numref}`first`" in second and "submission numbers" not in second

@@ -98,3 +98,56 @@ def test_readings_sequential_and_ties_text_branch_on_the_numbers():
     assert "costs BT accuracy" in simulation.ties_text(row, 1.0)
     assert "within the resampling noise" in simulation.ties_text(row.replace({0.1: -0.1}), 1.0)
     assert "does better here" in simulation.ties_text(row.replace({0.2: -0.2, 0.1: -0.3, 0.3: -0.1}), 1.0)
+
+
+# -- figures for the page: two panels per row, captions computed from the runs ----------------------------------------
+
+def _legibility(fig):
+    """(the problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for, its PNG width)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
+    problems = legibility_problems(fig, png_width(buffer.getvalue()))
+    plt.close(fig)
+    return problems, png_width(buffer.getvalue())
+
+
+def test_fig3_is_laid_out_two_panels_per_row_and_legible():
+    runner = simulation.GridRunner(3, GRID, 2, 100.0, 20)
+    panels = runner.panels(runner.run("a"))
+    fig = simulation.plot_fig3(panels, simulation.PAPER)
+    assert [ax.get_title() for ax in fig.axes[:2]] == ["(a) easy cases", "(b) easy cases"]
+    assert not fig._suptitle  # the caption says what the figure is
+    problems, width = _legibility(fig)
+    assert problems == [] and width < 1200
+    problems, _ = _legibility(simulation.plot_example_setup(simulation.example_setup(2021, 100.0)))
+    assert problems == []
+
+
+def test_fig3_captions_count_the_setups_and_name_the_reading():
+    per_setup = pd.DataFrame({"tau_mean": range(16)})
+    caption = simulation.fig3_caption("section4", per_setup, simulation.PAPER, 1000)
+    first, legend = caption.split("\n\n")
+    assert first.startswith("Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and "
+                            "BT on 16 simulated setups: Section 4's generator")
+    assert "(1,000 resamples)" in legend and "numref" not in legend and "two panels per row" in legend
+    variant = simulation.fig3_caption("code-outliers", per_setup, simulation.PAPER, 50, reference="fig_main")
+    assert "{cite:p}`peyrard2021bteval`" in variant and "as {numref}`fig_main`; only the generator's" in variant
+    sequential = simulation.fig3_caption("section4", per_setup, ("bt", "elo", "trueskill"), 50, reference="fig_main")
+    assert "rankings by BT, Elo and TrueSkill" in sequential and "applies Elo and TrueSkill to real data only" in sequential
+    example = simulation.example_setup(2021, 100.0)
+    assert simulation.example_caption(example).startswith(
+        "Scores of 3 simulated systems on 30 test instances of 3 types, sorted by type, with 1 outlier instance")
+
+
+def test_ties_table_is_shown_with_its_policies_in_words():
+    summary = pd.DataFrame({"tie rate": [0.2], "BT ties=loss": [0.5], "BT ties=half": [0.6], "half − loss": [0.1]})
+    shown = simulation.ties_display(summary)
+    assert list(shown.columns) == ["tie rate", "BT, ties to the later column", "BT, ties as half wins",
+                                   "difference (half wins − later column)"]
+    assert not any("=" in c for c in shown.columns)

@@ -130,3 +130,51 @@ def test_appendix_f_text_and_claim_values():
     assert not held[("fig1-intro", "median of A above median of B")]  # §1 against §3: equal medians
     spread = values[values.key == "appF-printed-spread"].value
     assert len(spread) == 3 and (spread > 0.1).all()
+
+
+# --- figures for the page: captions computed from the data, figures legible in the book's text column ---------------
+
+def _legibility(fig):
+    """The problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for (empty: it is accepted)."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
+    problems = legibility_problems(fig, png_width(buffer.getvalue()))
+    plt.close(fig)
+    return problems, png_width(buffer.getvalue())
+
+
+def test_fig1_and_fig2_fit_the_text_column():
+    from analysis.plotting import CONTENT_PX
+
+    scores = why_pairing.fig1_scores()
+    problems, width = _legibility(why_pairing.plot_fig1(scores, why_pairing.fig1_aggregates(scores)))
+    assert problems == [] and width < 1.7 * CONTENT_PX
+    pairings = why_pairing.fig2_pairings(200, rng=1)
+    problems, width = _legibility(why_pairing.plot_fig2(pairings, why_pairing.fig2_summary(pairings)))
+    assert problems == [] and width < 1.7 * CONTENT_PX
+
+
+def test_fig1_and_fig2_captions_state_the_computed_data():
+    scores = why_pairing.fig1_scores()
+    caption = why_pairing.fig1_caption(why_pairing.fig1_aggregates(scores))
+    assert caption.startswith("Scores of 3 systems (A, B, C) on five test instances, all with mean 10:")
+    assert "\n\n" in caption and "The paper's Fig. 1" in caption
+    unequal = why_pairing.fig1_aggregates(scores.assign(C=scores["C"] + 1))
+    assert "with means A 10, B 10, C 11:" in why_pairing.fig1_caption(unequal)
+    pairings = why_pairing.fig2_pairings(400, rng=1)
+    caption = why_pairing.fig2_caption(pairings, why_pairing.fig2_summary(pairings))
+    assert caption.startswith("The same two samples of 400 synthetic scores paired in 3 ways (sorted, shifted, "
+                              "independent)") and "The paper's Fig. 2" in caption
+
+
+def test_appendix_f_is_shown_with_its_tie_policies_in_words():
+    shown = why_pairing.appendix_f_display(why_pairing.appendix_f_table())
+    assert "ties" not in shown.columns and set(shown["tie policy"]) == set(why_pairing.TIE_POLICIES.values())
+    text = why_pairing.appendix_f_text(why_pairing.appendix_f_table())
+    assert "(with ties as half a win each: A 0.262, B 0.410, C 0.328)" in text and "`" not in text

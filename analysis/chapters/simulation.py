@@ -109,10 +109,20 @@ def plot_example_setup(example: simulate.SimulatedSetup) -> plt.Figure:
                 label=f"{col} (λ = {example.latent[col]:.2f})")
     for i in np.flatnonzero(example.outlier[order]):
         ax.axvspan(i - 0.4, i + 0.4, color="0.85", zorder=0)
-    ax.set_xlabel("test instance (sorted by type; grey: outlier)")
+    ax.set_xlabel("test instance, sorted by type (grey: an outlier)")
     ax.set_ylabel("score")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=9, loc="upper left")
     return fig
+
+
+def example_caption(example: simulate.SimulatedSetup) -> str:
+    """The example setup's caption, its sizes computed from the setup."""
+    n, k = example.scores.shape
+    types, outliers = len(np.unique(example.instance_type)), int(example.outlier.sum())
+    return (f"Scores of {k} simulated systems on {n} test instances of {types} types, sorted by type, with "
+            f"{outliers} outlier instance{'s' if outliers != 1 else ''} shaded grey; each system's latent strength λ "
+            "in the legend.\n\n"
+            "One setup of Section 4's generator, drawn with the chapter's seed; not a figure of the paper.")
 
 
 def example_aggregates(example: simulate.SimulatedSetup) -> pd.DataFrame:
@@ -120,9 +130,10 @@ def example_aggregates(example: simulate.SimulatedSetup) -> pd.DataFrame:
                         | {"latent λ": example.latent})
 
 
-def plot_fig3(summary: pd.DataFrame, names, title: str) -> plt.Figure:
-    """Eight panels (a)-(h): mean tau per x value with its 95% bootstrap interval, one line per mechanism."""
-    fig, axes = plt.subplots(2, 4, figsize=(12, 6.5), sharey=True)
+def plot_fig3(summary: pd.DataFrame, names) -> plt.Figure:
+    """Fig. 3's eight panels (a)-(h), two per row (the paper's figure has four): mean tau per x value with its 95%
+    bootstrap interval, one line per mechanism, one legend on top; the caption is :func:`fig3_caption`."""
+    fig, axes = plt.subplots(4, 2, figsize=(7.6, 9.8), sharey=True)
     for ax, (label, panel_title, _, x) in zip(axes.flat, simulate.FIG3_PANELS):
         part = summary[(summary.panel == label) & summary.mechanism.isin(names)]
         part = part.assign(order=part.mechanism.map({n: i for i, n in enumerate(names)}))
@@ -131,12 +142,46 @@ def plot_fig3(summary: pd.DataFrame, names, title: str) -> plt.Figure:
         ax.set_xlabel(X_LABELS[x])
         ax.set_title(f"({label}) {panel_title}", fontsize=11)
     for ax in axes[:, 0]:
-        ax.set_ylabel("Kendall's τ with the latent λ")
+        ax.set_ylabel("Kendall's τ with λ")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.suptitle(title, y=1.0)
-    fig.legend(handles, labels, ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 0.975), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.955))
+    fig.legend(handles, labels, ncol=len(names), loc="upper center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.97), h_pad=1.2)
     return fig
+
+
+#: what each reading of the generator is, for :func:`fig3_caption` (the notebook's labels of the grid runs)
+READINGS = {
+    "section4": "Section 4's generator (type offsets shared by all systems) with the text's outliers (scores permuted "
+                "among the systems)",
+    "code-outliers": "Section 4's generator with the outliers of the paper's published code {cite:p}`peyrard2021bteval` "
+                     "(rows of 100·U[0, 1] scores that rank the systems against their latent order) in place of the "
+                     "permuted ones",
+    "appendix-a2": "Appendix A.2's generator read literally (latent strengths drawn per instance type and system; the "
+                   "truth is each system's expected score) with the text's outliers",
+}
+
+
+def fig3_caption(reading: str, per_setup: pd.DataFrame, names, n_resamples: int, reference: str | None = None) -> str:
+    """A Fig. 3 caption: the mechanisms plotted, the reading of the generator (:data:`READINGS`), the number of
+    setups and of bootstrap resamples (computed), and how the figure differs from the paper's. ``reference``: the
+    label of the main Fig. 3, for the variants."""
+    shown = [MECHANISM_LABELS[n] for n in names]
+    listed = ", ".join(shown[:-1]) + " and " + shown[-1]
+    extra = [n for n in names if n not in PAPER]
+    first = (f"Kendall's τ between the latent system strengths λ and the rankings by {listed} on {len(per_setup):,} "
+             f"simulated setups: {READINGS[reading]}.")
+    legend = ["Panels (a)–(h) are the paper's (the setups each averages are named in its title); a point is the mean "
+              f"τ over the panel's setups at one x value, the bars 95% percentile-bootstrap intervals over those "
+              f"setups ({n_resamples:,} resamples)."]
+    if extra:
+        legend.append("Not in the paper, which applies " + " and ".join(MECHANISM_LABELS[n] for n in extra)
+                      + " to real data only (its Appendices G and H); the setups are the very datasets of "
+                      + (f"{{numref}}`{reference}`" if reference else "the paper's Fig. 3") + ", same seeds.")
+    elif reference:
+        legend.append(f"The same seeds and datasets as {{numref}}`{reference}`; only the generator's reading differs.")
+    legend.append("Simulated here on the paper's grid, as its own draws are not published; two panels per row where "
+                  "the paper has four, and bootstrap intervals where its code draws a multiple of the standard error.")
+    return first + "\n\n" + " ".join(legend)
 
 
 def headline(per_setup: pd.DataFrame, names=PAPER) -> pd.DataFrame:
@@ -148,11 +193,11 @@ def headline(per_setup: pd.DataFrame, names=PAPER) -> pd.DataFrame:
     return table
 
 
-def report(out: Outputs, per_setup: pd.DataFrame, panels: pd.DataFrame, names, title: str, name: str,
+def report(out: Outputs, per_setup: pd.DataFrame, panels: pd.DataFrame, names, caption: str, name: str,
            headline_name: str | None = None, plotted=None) -> pd.DataFrame:
-    """Save and show one Fig. 3 (of the mechanisms ``plotted``, default ``names``), then show the headline table of
-    ``names`` on its setups (saved too when ``headline_name``)."""
-    out.figure(plot_fig3(panels, plotted or names, title), name)
+    """Save and show one Fig. 3 (of the mechanisms ``plotted``, default ``names``) with its ``caption``, then show
+    the headline table of ``names`` on its setups (saved too when ``headline_name``)."""
+    out.figure(plot_fig3(panels, plotted or names), name, caption)
     table = headline(per_setup, names)
     if headline_name:
         out.table(table, headline_name)
@@ -160,12 +205,13 @@ def report(out: Outputs, per_setup: pd.DataFrame, panels: pd.DataFrame, names, t
     return table
 
 
-def variant(out: Outputs, runner: GridRunner, label: str, name: str, title: str, **options):
-    """One alternative reading: run the grid, save its per-setup and panel tables and its Fig. 3, show its
-    headline table. Returns (per_setup, panels)."""
+def variant(out: Outputs, runner: GridRunner, label: str, name: str, reading: str, reference: str, **options):
+    """One alternative reading (a key of :data:`READINGS`): run the grid, save its per-setup and panel tables and
+    its Fig. 3 (captioned against the main one, labelled ``reference``), show its headline table. Returns
+    (per_setup, panels)."""
     frame = out.table(runner.run(label, PAPER, **options), f"{name}_per_setup", index=False)
     panels = out.table(runner.panels(frame), f"{name}_summary", index=False)
-    report(out, frame, panels, PAPER, title, name)
+    report(out, frame, panels, PAPER, fig3_caption(reading, frame, PAPER, runner.n_resamples, reference), name)
     return frame, panels
 
 
@@ -319,6 +365,16 @@ def ties_table(tied_loss: pd.DataFrame, tied_half: pd.DataFrame) -> pd.DataFrame
     keys = list(simulate.GRID_KEYS)
     return tied_loss.rename(columns={"tau_bt": "tau_bt_loss"}).merge(
         tied_half[keys + ["tau_bt"]].rename(columns={"tau_bt": "tau_bt_half"}), on=keys, validate="one_to_one")
+
+
+#: the ties summary's columns as the page shows them (the saved table keeps the package's short names)
+TIES_COLUMNS = {"BT ties=loss": "BT, ties to the later column", "BT ties=half": "BT, ties as half wins",
+                "half − loss": "difference (half wins − later column)"}
+
+
+def ties_display(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`ties_summary` for the page: the tie policies in words (:data:`TIES_COLUMNS`)."""
+    return summary.rename(columns=TIES_COLUMNS)
 
 
 def ties_summary(table: pd.DataFrame, *, rng, n_resamples: int) -> pd.DataFrame:

@@ -53,6 +53,7 @@ from .experiments import (
 )
 from .figures import (
     PAIR_COLORS,
+    TABLE3_SHORT,
     TASK_SHORT,
     metric_label,
     plot_fig4,
@@ -60,6 +61,8 @@ from .figures import (
     plot_fig6,
     plot_table3,
     plot_table3_scatter,
+    plot_table4,
+    short_system_names,
 )
 from .published import (
     TABLE3_DATASETS,
@@ -72,6 +75,7 @@ from .published import (
     published_table3,
     published_table4,
     side_by_side,
+    side_by_side_long,
     table3_agreement,
     table3_dataset,
     table3_grain,
@@ -95,13 +99,20 @@ from .setups import (
     subsample,
 )
 from .text import (
+    TIE_LABELS,
     degenerate_note,
+    fig4_caption,
+    fig5_caption,
+    fig6_caption,
     fig6_text,
     iia_text,
     table1_readings_text,
     table1_text,
+    table3_caption,
     table3_grain_text,
     table3_notes,
+    table3_scatter_caption,
+    table4_caption,
 )
 
 CHAPTER = "02_real_setups"
@@ -136,14 +147,16 @@ __all__ = [
     "significance_agreement", "subsampled_disagreement", "summarise", "tie_break_counts", "tie_break_sensitivity",
     # published values and side by side
     "TABLE3_DATASETS", "TABLE3_EXACT", "TABLE3_FRACTION", "TABLE3_GROUPS", "TABLE3_PAPER_DRAWS", "paper_inventory",
-    "published_fig6", "published_table3", "published_table4", "side_by_side", "table3_agreement", "table3_dataset",
+    "published_fig6", "published_table3", "published_table4", "side_by_side", "side_by_side_long", "table3_agreement", "table3_dataset",
     "table3_grain", "table3_side_by_side", "table3_swaps",
     # figures
-    "PAIR_COLORS", "TASK_SHORT", "metric_label", "plot_fig4", "plot_fig5", "plot_fig6", "plot_table3",
-    "plot_table3_scatter",
+    "PAIR_COLORS", "TABLE3_SHORT", "TASK_SHORT", "metric_label", "plot_fig4", "plot_fig5", "plot_fig6", "plot_table3",
+    "plot_table3_scatter", "plot_table4", "short_system_names",
     # page text
-    "degenerate_note", "fig6_text", "iia_text", "table1_readings_text", "table1_text", "table3_grain_text",
+    "TIE_LABELS", "degenerate_note", "fig6_text", "iia_text", "table1_readings_text", "table1_text", "table3_grain_text",
     "table3_notes",
+    # figure captions
+    "fig4_caption", "fig5_caption", "fig6_caption", "table3_caption", "table3_scatter_caption", "table4_caption",
     # claim values
     "fig4_values", "fig6_cells", "fig6_values", "iia_values", "section5_values", "table3_values", "table_values",
     # from the methods and the shared chapter module, as the notebook and tests use them through this package

@@ -3,6 +3,8 @@ probability matrices and Fig. 6's agreement matrices."""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -24,58 +26,98 @@ def metric_label(metric: str) -> str:
 
 # -- Table 3 --------------------------------------------------------------------------------------------------------
 
+#: the paper's short column headers of Table 3 (its pairs of mechanisms)
+TABLE3_SHORT = {"mean_bt": "Mean/BT", "median_bt": "Med/BT", "mean_median": "Mean/Med"}
+
+
 def _table3_label(ours: float, paper: float) -> str:
     paper_text = "–" if np.isnan(paper) else f"{paper:.2f}"
     if np.isnan(ours):
-        return "" if np.isnan(paper) else f"no data\n({paper_text})"
+        return "" if np.isnan(paper) else f"—\n({paper_text})"
     return f"{ours:.2f}\n({paper_text})"
 
 
 def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
-    """Table 3 as heat maps, one per pair of mechanisms: colour = ours (the sub-sample reading), each cell labelled
-    with ours over the paper's value; a cell we cannot compute is grey and says so."""
-    fig, axes = plt.subplots(len(TABLE3_PAIRS), 1, figsize=(9, 6 * len(TABLE3_PAIRS)), sharex=True)
+    """Table 3 in the paper's layout, as one heat map: a row per dataset, a column per metric family and pair of
+    mechanisms (the families side by side, as the paper's column groups). Colour = ours (the sub-sample reading);
+    each cell labelled with ours over the paper's value in brackets; a cell we cannot compute is grey, "—"."""
     part = side[side.measure == measure]
+    columns = pd.MultiIndex.from_product([list(TABLE3_GROUPS), [pair_name(p) for p in TABLE3_PAIRS]])
+    wide = {value: part.pivot_table(index="dataset", columns=["metric_group", "pair"], values=value,
+                                    dropna=False).reindex(index=list(TABLE3_DATASETS), columns=columns)
+            for value in ("ours", "paper")}
+    labels = np.array([[_table3_label(o, p) for o, p in zip(ours_row, paper_row)]
+                       for ours_row, paper_row in zip(wide["ours"].to_numpy(), wide["paper"].to_numpy())], dtype=object)
     vmax = float(np.nanmax(part[["ours", "paper"]].to_numpy()))
-    for ax, pair in zip(axes, TABLE3_PAIRS):
-        cells = part[part.pair == pair_name(pair)]
-        grid = cells.pivot(index="dataset", columns="metric_group", values="ours").reindex(
-            index=list(TABLE3_DATASETS), columns=list(TABLE3_GROUPS))
-        paper = cells.pivot(index="dataset", columns="metric_group", values="paper").reindex_like(grid)
-        labels = [[_table3_label(o, p) for o, p in zip(ours_row, paper_row)]
-                  for ours_row, paper_row in zip(grid.to_numpy(), paper.to_numpy())]
-        ax.set_facecolor("#d9d9d9")
-        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="rocket_r", vmin=0, vmax=vmax,
-                    cbar_kws={"label": f"{MEASURES[measure]} (ours)"}, annot_kws={"fontsize": 10}, linewidths=0.5,
-                    linecolor="white")
-        # seaborn leaves NaN cells unlabelled: write "no data (paper's value)" there
-        for (i, j), label in np.ndenumerate(np.asarray(labels, dtype=object)):
-            if np.isnan(grid.iat[i, j]) and label:
-                ax.text(j + 0.5, i + 0.5, label, ha="center", va="center", fontsize=9, color="0.35")
-        ax.set_title(f"{pair_label(pair)}")
-        ax.grid(False)
-        ax.set_xlabel("")
-        ax.set_ylabel("")
-        ax.tick_params(axis="y", rotation=0)
-    fig.suptitle(f"Table 3, {MEASURES[measure]}: ours on 20% sub-samples\n(the paper's value in brackets; "
-                 "grey: no such metric in our data)", fontsize=12)
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig, ax = plt.subplots(figsize=(9.2, 5.8))
+    ax.set_facecolor("#d9d9d9")
+    grid = wide["ours"].set_axis(range(len(columns)), axis=1)
+    sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="rocket_r", vmin=0, vmax=vmax, linewidths=0.5,
+                linecolor="white", annot_kws={"fontsize": 8},
+                cbar_kws={"label": f"{MEASURES[measure]}, ours", "shrink": 0.7, "pad": 0.02})
+    for (i, j), label in np.ndenumerate(labels):  # seaborn leaves NaN cells unlabelled
+        if np.isnan(grid.iat[i, j]) and label:
+            ax.text(j + 0.5, i + 0.5, label, ha="center", va="center", fontsize=8, color="0.3")
+    ax.set_xticks(np.arange(len(columns)) + 0.5, [TABLE3_SHORT[p] for _, p in columns], rotation=90, fontsize=9)
+    ax.tick_params(axis="y", rotation=0)
+    n_pairs = len(TABLE3_PAIRS)
+    for k, group in enumerate(TABLE3_GROUPS):
+        ax.text((k + 0.5) * n_pairs, -0.25, group, ha="center", va="bottom", fontsize=10)
+        if k:
+            ax.axvline(k * n_pairs, color="white", lw=4)
+    ax.set(xlabel="", ylabel="")
+    ax.grid(False)
     return fig
 
 
 def plot_table3_scatter(side: pd.DataFrame) -> plt.Figure:
     """Every Table 3 cell: the paper's value against ours (sub-sample reading), one panel per measure, the paper's
-    exact data (TAC, TC, PC) apart from the stand-ins."""
+    exact data (TAC, TC, PC) apart from the stand-ins; one legend under the panels."""
     frame = side.dropna(subset=["ours"]).assign(data=lambda f: _data_kind(f.dataset))
-    fig, axes = plt.subplots(1, len(MEASURES), figsize=(15, 4.8))
+    fig, axes = plt.subplots(1, len(MEASURES), figsize=(8.4, 3.3))
+    kinds = sorted(frame.data.unique())
     for ax, (measure, name) in zip(axes, MEASURES.items()):
         part = frame[frame.measure == measure]
-        sns.scatterplot(part, x="paper", y="ours", hue="data", style="data", ax=ax, s=28, alpha=0.8,
-                        legend=ax is axes[0], hue_order=sorted(frame.data.unique()))
+        sns.scatterplot(part, x="paper", y="ours", hue="data", style="data", ax=ax, s=18, alpha=0.8,
+                        legend=ax is axes[0], hue_order=kinds, style_order=kinds)
         top = float(max(part.paper.max(), part.ours.max(), 0.05)) * 1.05
         ax.plot([0, top], [0, top], color="grey", lw=1, ls="--")
-        ax.set(xlim=(0, top), ylim=(0, top), title=name, xlabel="the paper's Table 3", ylabel="ours (20% sub-samples)")
-    axes[0].legend(title="", fontsize=9, loc="upper left")
+        ax.set(xlim=(0, top), ylim=(0, top), title=name, xlabel="the paper's Table 3",
+               ylabel="ours (20% sub-samples)" if ax is axes[0] else "")
+        ax.set_aspect("equal")
+    handles, labels = axes[0].get_legend_handles_labels()
+    axes[0].get_legend().remove()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=len(labels), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+# -- Tables 1 and 4 -------------------------------------------------------------------------------------------------
+
+def plot_table4(ours: dict[str, pd.DataFrame], paper: pd.DataFrame, pairs) -> plt.Figure:
+    """Table 4 (its first three rows are Table 1) as a dot plot, one panel per measure and a row per pair of
+    mechanisms: the paper's percentage (black cross) and ours under each reading in ``ours`` (``{label:
+    summarise() frame}``, a dot with its 95% bootstrap interval)."""
+    fig, axes = plt.subplots(1, len(MEASURES), figsize=(8.4, 0.36 * len(pairs) + 1.6), sharey=True)
+    markers, colors = ["o", "s", "D"], sns.color_palette("colorblind")
+    step = 0.5 / max(1, len(ours))
+    ys = np.arange(len(pairs))[::-1]
+    for ax, (measure, name) in zip(axes, MEASURES.items()):
+        for k, (label, frame) in enumerate(ours.items()):
+            rows = frame.loc[[pair_name(p) for p in pairs]]
+            y = ys + (k - (len(ours) - 1) / 2) * step
+            ax.errorbar(100 * rows[measure], y, xerr=[100 * (rows[measure] - rows[f"{measure}_low"]),
+                                                      100 * (rows[f"{measure}_high"] - rows[measure])],
+                        fmt=markers[k % 3], ms=4, color=colors[k], capsize=2, lw=1, label=label)
+        ax.plot([paper.loc[[p], measure].iloc[0] for p in pairs], ys, "x", color="black", ms=7, mew=1.6,
+                label="the paper")
+        ax.set(title=name, xlabel="% (setups)" if measure != "disagree" else "% (system pairs)")
+        ax.set_xlim(left=0)
+    axes[0].set_yticks(ys, [pair_label(p) for p in pairs])
+    axes[0].set_ylim(-0.6, len(pairs) - 0.4)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles[-1:] + handles[:-1], labels[-1:] + labels[:-1], loc="upper center", bbox_to_anchor=(0.5, 0.02),
+               ncol=len(labels), frameon=False, columnspacing=1.2, handletextpad=0.3)
     fig.tight_layout()
     return fig
 
@@ -84,10 +126,11 @@ def plot_table3_scatter(side: pd.DataFrame) -> plt.Figure:
 
 def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_sizes: pd.DataFrame | None = None
               ) -> plt.Figure:
-    """Fig. 4's three panels, each bar labelled with the number of setups behind it; ``paper_sizes`` (the
-    :func:`fig4_summaries`-style size summary of :func:`paper_size_draws`) adds BT-eval's own size curve to (c)."""
-    fig = plt.figure(figsize=(12, 9.5))
-    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.3], height_ratios=[1.15, 1])
+    """Fig. 4's three panels, (a) across the top and (b), (c) below, each bar labelled with the number of setups
+    behind it; ``paper_sizes`` (the :func:`fig4_summaries`-style size summary of :func:`paper_size_draws`) adds
+    BT-eval's own size curve to (c). One legend above the panels."""
+    fig = plt.figure(figsize=(8.4, 7.4))
+    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.25], height_ratios=[1.2, 1])
     top = fig.add_subplot(grid[0, :])
     axes = [top, fig.add_subplot(grid[1, 0], sharey=top), fig.add_subplot(grid[1, 1], sharey=top)]
     labels = {pair_name(p): pair_label(p) for p in TABLE1_PAIRS}
@@ -100,7 +143,7 @@ def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_size
         frame = frame.assign(order=frame.pair.map({p: i for i, p in enumerate(labels)})).sort_values(
             ["order"], kind="stable")
         values = dodged_errorbars(ax, frame, x=by, hue="pair", y="disagree", colors=PAIR_COLORS, labels=labels,
-                                  kind="bar", width=0.66)
+                                  kind="bar", width=0.7)
         if by == "metric":
             ax.set_xticks(range(len(values)), [f"{metric_label(v)} ({setups_per[by][v]})" for v in values],
                           rotation=50, ha="right", rotation_mode="anchor")
@@ -108,54 +151,71 @@ def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_size
             names = [f"{v:g}" if by == "size" else TASK_SHORT.get(v, v) for v in values]
             ax.set_xticks(range(len(values)), [f"{n}\n({setups_per[by][v]})" for n, v in zip(names, values)])
         ax.set_title(title)
-        ax.set_xlabel(f"{xlabel} (setups behind each bar)")
+        ax.set_xlabel(f"{xlabel} (setups)")
+        ax.set_xlim(-0.6, len(values) - 0.4)
     if paper_sizes is not None:
         sizes = list(dict.fromkeys(summaries["size"]["size"]))
         for pair, part in paper_sizes.groupby("pair", sort=False):
             part = part[part["size"].isin(sizes)]
             axes[2].plot([sizes.index(s) for s in part["size"]], part.disagree, "--o", ms=3, lw=1,
                          color=PAIR_COLORS[pair])
-        axes[2].plot([], [], "--o", ms=3, lw=1, color="grey", label="BT-eval's draws (a setup smaller than\n"
-                     "the size enters whole)")
-        axes[2].legend(fontsize=8, loc="upper right")
-    for ax in axes[:2]:
-        ax.set_ylabel("share of system pairs ordered differently")
-    axes[0].legend(fontsize=9, loc="upper left")
-    fig.tight_layout()
+        axes[2].plot([], [], "--o", ms=3, lw=1, color="grey", label="(c) BT-eval's draws")
+    axes[0].set_ylabel("pairs ordered differently")
+    axes[1].set_ylabel("pairs ordered differently")
+    plt.setp(axes[2].get_yticklabels(), visible=False)
+    legend = {}
+    for ax in (axes[0], axes[2]):
+        legend |= {label: handle for handle, label in zip(*ax.get_legend_handles_labels()) if label not in legend}
+    fig.legend(list(legend.values()), list(legend), loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(legend),
+               frameon=False, fontsize=10, columnspacing=1.2, handlelength=1.6)
+    fig.tight_layout(h_pad=1.0)
     return fig
 
 
 # -- Fig. 5 ---------------------------------------------------------------------------------------------------------
 
-def plot_fig5(panels: list, alpha: float) -> plt.Figure:
-    """One heat map per ``(key, prob, marks)`` of :func:`bt_probability_matrix`: BT's modelled probability that the
-    row system beats the column system (not an observed win rate), * where the sign test rejects P = 1/2."""
-    n = max(len(prob) for _, prob, _ in panels)
-    fig, axes = plt.subplots(len(panels), 1, figsize=(0.62 * n + 4, (0.48 * n + 2.2) * len(panels)), squeeze=False)
-    for ax, (key, prob, marks) in zip(axes[:, 0], panels):
-        annot = prob.map(lambda v: "" if np.isnan(v) else f"{v:.2f}") + marks
-        sns.heatmap(prob, annot=annot, fmt="", cmap="vlag", center=0.5, vmin=0, vmax=1, ax=ax,
-                    annot_kws={"fontsize": 8.5}, square=True, cbar_kws={"label": "BT's modelled P(row beats column)", "shrink": 0.8})
-        ax.set_title(f"{key[0]} {key[1]}, {metric_label(key[2])}", fontsize=11)
-        ax.set_xlabel("column system")
-        ax.set_ylabel("row system")
-        ax.grid(False)
-    fig.suptitle(f"BT pairwise probabilities λ_row / (λ_row + λ_column), systems by BT strength;\n"
-                 f"* sign test p < {alpha} (ties dropped)", fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
+def short_system_names(names) -> dict[str, str]:
+    """System names without WMT's trailing submission numbers (``uedin.6749`` -> ``uedin``), for axis labels; a
+    name is kept whole when shortening would make two alike."""
+    short = {name: re.sub(r"\.\d+$", "", str(name)) for name in names}
+    counts = pd.Series(list(short.values())).value_counts()
+    return {name: s if counts[s] == 1 else str(name) for name, s in short.items()}
+
+
+def plot_fig5(prob: pd.DataFrame, marks: pd.DataFrame) -> plt.Figure:
+    """One setup's BT probability matrix (:func:`bt_probability_matrix`): BT's modelled probability that the row
+    system beats the column system (not an observed win rate), * where the sign test rejects P = 1/2; systems by
+    BT strength, named without submission numbers (:func:`short_system_names`)."""
+    n = len(prob)
+    names = short_system_names(prob.index)
+    cell = min(0.6, 6.2 / n)
+    fig, ax = plt.subplots(figsize=(cell * n + 2.4, cell * n + 1.6))
+    annot = prob.map(lambda v: "" if np.isnan(v) else f"{v:.2f}") + marks
+    font = 8 if n > 10 else 10
+    sns.heatmap(prob.rename(index=names, columns=names), annot=annot, fmt="", cmap="vlag", center=0.5, vmin=0,
+                vmax=1, ax=ax, annot_kws={"fontsize": font}, square=True,
+                cbar_kws={"label": "BT's P(row beats column)", "shrink": 0.6, "pad": 0.02})
+    ax.tick_params(labelsize=9)
+    ax.tick_params(axis="y", rotation=0)
+    ax.set_xlabel("column system")
+    ax.set_ylabel("row system")
+    ax.grid(False)
     return fig
 
 
 # -- Fig. 6 ---------------------------------------------------------------------------------------------------------
 
 def plot_fig6(panels: dict[str, pd.DataFrame]) -> plt.Figure:
-    """One heat map per {title: agreement matrix}."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4.5))
+    """One heat map per {title: agreement matrix}, side by side with one shared row axis."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(2.75 * len(panels) + 0.6, 3.3), sharey=True)
     for ax, (title, frame) in zip(np.atleast_1d(axes), panels.items()):
-        sns.heatmap(frame.astype(float), annot=True, fmt=".2f", vmin=0, vmax=1, cmap="mako_r", ax=ax, cbar=False)
-        ax.set_title(title)
+        sns.heatmap(frame.astype(float), annot=True, fmt=".2f", vmin=0, vmax=1, cmap="mako_r", ax=ax, cbar=False,
+                    square=True, annot_kws={"fontsize": 10})
+        ax.set_title(title, fontsize=10)
         ax.set_xlabel("test j")
-        ax.set_ylabel("test i")
+        ax.set_ylabel("test i" if ax is np.atleast_1d(axes)[0] else "")
+        ax.tick_params(axis="x", rotation=45, labelsize=9)
+        ax.tick_params(axis="y", rotation=0, labelsize=9)
         ax.grid(False)
     fig.tight_layout()
     return fig

@@ -64,6 +64,17 @@ def side_by_side(ours: dict[str, pd.DataFrame], pairs) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 
+def side_by_side_long(ours: dict[str, pd.DataFrame], pairs) -> pd.DataFrame:
+    """Tables 1/4 for the page: a row per (pair of mechanisms, measure), the paper's percentage and each of ours
+    (``{column label: summarise() frame}``) as "mean% (95% interval)" in columns, so that a few readings fit the text
+    column; the same cells as :func:`side_by_side`."""
+    wide = side_by_side(ours, pairs)
+    rows = {(pair, measure): wide.loc[pair, measure] for pair in wide.index for measure in MEASURES.values()}
+    table = pd.DataFrame(rows).T
+    table.index.names = ["mechanisms", "measure"]
+    return table[["paper", *ours]]
+
+
 # -- Table 3 --------------------------------------------------------------------------------------------------------
 
 def table3_dataset(collection: str, dataset: str) -> str:

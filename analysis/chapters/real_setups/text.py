@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...agreement import pair_label, pair_name
+from .figures import metric_label, short_system_names
 from .published import (
     TABLE3_EXACT,
     TABLE3_PAPER_DRAWS,
@@ -16,6 +17,9 @@ from .published import (
     table3_swaps,
 )
 from .setups import KEYS, MEASURES, TABLE1_PAIRS
+
+#: The two tie policies of the chapter in words, for the page (the package's ``ties=`` codes are not for readers).
+TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins"}
 
 #: Fig. 6's tests as the text names them.
 TEST_NAMES = {"t-test": "the paired t-test", "Mood": "Mood's test", "sign": "the sign test",
@@ -30,7 +34,7 @@ def degenerate_note(frames: dict[str, pd.DataFrame]) -> str:
         hit = frame[frame["bt_degenerate"]]
         named = ""
         if 0 < len(hit) <= 6 and set(KEYS) <= set(frame.columns):
-            named = " (" + ", ".join(" ".join(map(str, key)) for key in hit[KEYS].itertuples(index=False)) + ")"
+            named = " (" + ", ".join(f"{c} {d} {metric_label(m)}" for c, d, m in hit[KEYS].itertuples(index=False)) + ")"
         counts.append(f"{len(hit):,} of {len(frame):,} {label}{named}")
     if not any(frame["bt_degenerate"].any() for frame in frames.values()):
         return "BT has a finite maximum-likelihood fit in all " + " and ".join(
@@ -135,7 +139,7 @@ def table1_text(loss: pd.DataFrame, half: pd.DataFrame) -> str:
             "differ."]
     moved = [m for m in MEASURES if h.loc["mean_bt", f"{m}_high"] < o.loc["mean_bt", f"{m}_low"]
              or h.loc["mean_bt", f"{m}_low"] > o.loc["mean_bt", f"{m}_high"]]
-    text.append("Giving ties half a win (`ties=\"half\"`) changes MEAN vs. BT to " + ", ".join(
+    text.append("Giving each tied system half a win changes MEAN vs. BT to " + ", ".join(
         f"{MEASURES[m]} {h.loc['mean_bt', m]:.0%} (from {o.loc['mean_bt', m]:.0%})" for m in MEASURES) + "; "
         + ("the intervals of the two policies do not overlap for " + ", ".join(MEASURES[m] for m in moved)
            + ": the paper's rule, which hands every tie to the later column and so orders tied systems by their "
@@ -196,3 +200,90 @@ def iia_text(by_size: pd.DataFrame, iia: pd.DataFrame, shares: pd.Series) -> str
         text += (f" Alone, the winner of a reversed pair wins a median {shares.median():.1%} of their comparisons "
                  f"(maximum {shares.max():.1%}); a third system that beats the two unevenly can tip such a balance.")
     return text
+
+
+# -- figure captions (what each shows, on which data, how it differs from the paper's) ------------------------------
+
+def _percent(fraction: float) -> str:
+    return f"{fraction:.0%}"
+
+
+def table3_caption(side: pd.DataFrame, draws: int, fraction: float, measure: str = "disagree") -> str:
+    """Table 3's heat map (:func:`.figures.plot_table3`): the cells, the draws behind ours, and the data."""
+    part = side[side.measure == measure]
+    return (f"Table 3's *{MEASURES[measure]}* cells, laid out as in the paper: a row per dataset, a column per metric "
+            f"family and pair of mechanisms; each cell ours (the mean over {draws:,} test sets of "
+            f"{_percent(fraction)} of each setup's instances, which sets the colour) over the paper's value in "
+            f"brackets. {int(part.ours.notna().sum())} of the paper's {len(part)} cells have ours; grey with "
+            "\"—\": no such metric in our data.\n\n"
+            "TAC, TC and PC are the paper's own score matrices. WMT's metric scores are recomputed from the paper's "
+            "system outputs, and CNN/DM and MSCOCO are stand-ins with other systems, so their cells are not expected "
+            "to match. The paper's ≠ SotA and ≠ Top-3 rows are compared in the next figure.")
+
+
+def table3_scatter_caption(side: pd.DataFrame, draws: int, fraction: float) -> str:
+    """The scatter of every Table 3 cell against the paper (:func:`.figures.plot_table3_scatter`)."""
+    have = side.ours.notna()
+    return (f"Each of the paper's Table 3 cells that we can compute ({int(have.sum())} of {len(side)}), the paper's "
+            f"value against ours, per measure; ours are means over {draws:,} test sets of {_percent(fraction)} of "
+            "each setup's instances. Dashed: equal values.\n\n"
+            "Dots: the paper's own score matrices (TAC, TC, PC); crosses: recomputed metrics (WMT) and stand-in "
+            "setups (CNN/DM, COCO). The paper prints the table only.")
+
+
+def table4_caption(per_setup: pd.DataFrame, n_resamples: int) -> str:
+    """Tables 1 and 4 as a dot plot (:func:`.figures.plot_table4`), ours against the paper's."""
+    return (f"Tables 1 and 4 of the paper against ours on {len(per_setup)} setups: for each pair of mechanisms, the "
+            "share of system pairs they order differently (Disagree) and the shares of setups where their best "
+            "systems (≠ SotA) or their top-3 sets (≠ Top-3) differ.\n\n"
+            "Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for "
+            f"the later column) and with ties as half wins, with 95% bootstrap intervals over setups ({n_resamples:,} "
+            "resamples). The first three rows are the paper's Table 1. The paper prints both tables as numbers, "
+            "without intervals; our setups differ from its own (see the totals above).")
+
+
+def fig4_caption(fig4: pd.DataFrame, paper_draws: int) -> str:
+    """Fig. 4 (:func:`.figures.plot_fig4`): the sub-samples behind the bars, BT-eval's draws, and the differences."""
+    sizes = [f"{s:,}" for s in sorted(fig4["size"].unique())]
+    sizes = ", ".join(sizes[:-1]) + " and " + sizes[-1] if len(sizes) > 1 else sizes[0]
+    setups = len(fig4[KEYS].drop_duplicates())
+    return (f"How often MEAN, MEDIAN and BT order system pairs differently on sub-sampled test sets, (a) per metric, "
+            f"(b) per task and (c) per test-set size, with 95% bootstrap intervals; in brackets under each label, the "
+            f"number of setups behind the bars.\n\n"
+            f"{len(fig4):,} test sets of {sizes} instances drawn from {setups} setups (a size larger than a setup is "
+            f"skipped), compared with the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
+            f"({paper_draws:,} per size, a setup smaller than the size entering whole). The paper's Fig. 4 has the "
+            "same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one BLEU "
+            "score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for "
+            "WMT and COCO.")
+
+
+def fig5_caption(key: tuple, systems, alpha: float, reference: str | None = None) -> str:
+    """A Fig. 5 matrix (:func:`.figures.plot_fig5`) of ``systems`` (its row labels); ``reference``: the label of the
+    first matrix, for the second."""
+    collection, dataset, metric = key
+    first = (f"BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + "
+             f"λ(column)) from one BT fit with ties as half wins, for the {len(systems)} systems of {collection} "
+             f"{dataset} scored by {metric_label(metric)}, ordered by BT strength; an asterisk marks the pairs where "
+             f"the sign test (ties dropped) rejects P = ½ at α = {alpha:g}.")
+    shortened = any(short != str(name) for name, short in short_system_names(systems).items())
+    names = " System names without WMT's submission numbers." if shortened else ""
+    if reference:
+        return first + f"\n\nThe same view as {{numref}}`{reference}` on another metric; not in the paper." + names
+    return first + ("\n\nThe paper's Fig. 5 shows this view for a machine-translation setup scored by ROUGE-1 that it "
+                    "does not name, so its systems and numbers cannot be compared; the colours here are modelled "
+                    "probabilities, not the observed share of instances won." + names)
+
+
+def fig6_caption(paper_pairs: int, full_pairs: int, alpha: float, draws: int, fraction: float,
+                 max_pairs: int | None) -> str:
+    """Fig. 6 (:func:`.figures.plot_fig6`): the three matrices, the pairs behind ours and how they were drawn."""
+    per_setup = f"at most {max_pairs:,} random system pairs per setup" if max_pairs else "every system pair"
+    return (f"How often test *j* finds a significant difference (α = {alpha:g}) among the system pairs where test *i* "
+            "does (the diagonal: how often test *i* does at all), for the paired t-test, Mood's median test, the sign "
+            f"test and Wilcoxon's signed-rank test: (a) the paper's Fig. 6, (b) ours with the draws of the paper's "
+            f"code ({paper_pairs:,} pairs), (c) ours on the full test sets ({full_pairs:,} pairs).\n\n"
+            f"(b) pools the system pairs of {draws:,} draws of a dataset, one of its metrics and {_percent(fraction)} "
+            "of its test instances, and runs the sign test as that code does (ties kept in the count); (c) tests "
+            f"{per_setup} on all instances with textbook tests (the sign test drops ties). The paper's figure is "
+            "one matrix.")

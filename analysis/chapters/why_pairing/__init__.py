@@ -3,7 +3,8 @@ Fig. 1, Table 2 / Appendix A.1, Fig. 2, Prop. 1 / Appendix B, Appendix F). By jo
 
 * :mod:`.experiments`: the computations per paper item (scores, pairings, random setups, the three-system example)
 * :mod:`.figures`: Figs. 1 and 2
-* :mod:`.text`: the page's sentences, computed from the tables, and the values the claims registry reads
+* :mod:`.text`: the page's sentences and figure captions, computed from the tables, and the values the claims
+  registry reads
 """
 
 from __future__ import annotations
@@ -25,12 +26,16 @@ from .experiments import (
     prop1_summary,
     table2_strengths,
 )
-from .figures import plot_fig1, plot_fig2
+from .figures import FIG1_AGGREGATES, plot_fig1, plot_fig2
 from .text import (
     PROP1_DECISIONS,
+    TIE_POLICIES,
+    appendix_f_display,
     appendix_f_text,
     claim_values,
+    fig1_caption,
     fig1_text,
+    fig2_caption,
     fig2_text,
     pairings_text,
     prop1_non_implications,
@@ -53,8 +58,9 @@ __all__ = [
     "fig2_summary", "fixed_marginal_pairings", "pairings_examples", "pairings_summary", "prop1_random_setup",
     "prop1_setups", "prop1_summary", "table2_strengths",
     # figures
-    "plot_fig1", "plot_fig2",
-    # page text and claim values
-    "PROP1_DECISIONS", "appendix_f_text", "claim_values", "fig1_text", "fig2_text", "pairings_text",
+    "FIG1_AGGREGATES", "plot_fig1", "plot_fig2",
+    # page text, captions and claim values
+    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "appendix_f_text", "claim_values", "fig1_caption",
+    "fig1_text", "fig2_caption", "fig2_text", "pairings_text",
     "prop1_non_implications", "prop1_text", "ranking",
 ]

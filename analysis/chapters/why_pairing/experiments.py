@@ -91,7 +91,7 @@ def pairings_summary(pairings: pd.DataFrame) -> pd.DataFrame:
 
 def pairings_examples(pairings: pd.DataFrame) -> pd.DataFrame:
     """Five pairings spread over the range of P(S > B): the two lowest, the median one, the two highest."""
-    return pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]]
+    return pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]].reset_index(drop=True)
 
 
 # -- Fig. 2 ---------------------------------------------------------------------------------------------------------

@@ -11,6 +11,10 @@ import pandas as pd
 
 from ... import pairwise
 
+#: BT's tie policies in words, for the page (the package's ``ties=`` codes are not for readers)
+TIE_POLICIES = {"half": "ties as half a win each", "drop": "ties dropped",
+                "loss": "ties as wins for the later system (the paper's code)"}
+
 #: The three decisions of Prop. 1 and the column of :func:`.experiments.prop1_setups` that holds each one's sign.
 PROP1_DECISIONS = {"MEAN": "mean sign", "MEDIAN": "median sign", "BT (median of differences)": "median(A-B) sign"}
 
@@ -51,6 +55,19 @@ def fig1_text(scores: pd.DataFrame, aggregates: pd.DataFrame) -> str:
                     + ("can: " + ranking(aggregates.loc[[a, b], "bt"]) + "."
                        if not np.isclose(aggregates.loc[a, "bt"], aggregates.loc[b, "bt"]) else "cannot either."))
     return " ".join(text)
+
+
+def fig1_caption(aggregates: pd.DataFrame) -> str:
+    """Fig. 1's caption: what the two panels show, that the scores are constructed, and how the figure differs from
+    the paper's (which shows the scores only)."""
+    means = aggregates["mean"]
+    equal = (f"all with mean {means.iloc[0]:g}" if np.allclose(means, means.iloc[0])
+             else "with means " + ", ".join(f"{s} {v:g}" for s, v in means.items()))
+    return (f"Scores of {len(aggregates)} systems ({', '.join(aggregates.index)}) on five test instances, "
+            f"{equal}: (a) each system's score per instance, (b) MEAN, MEDIAN and BT per system.\n\n"
+            "Constructed scores: the paper does not print its own, and these satisfy every property its caption and "
+            "text state. The paper's Fig. 1 shows the scores only; panel (b) is added here, with BT's strengths "
+            "rescaled so that the largest equals the largest mean (strengths have no unit of their own).")
 
 
 # -- Table 2 / Appendix A.1 -----------------------------------------------------------------------------------------
@@ -96,6 +113,21 @@ def fig2_text(summary: pd.DataFrame) -> str:
         text.append(f"{name.capitalize()}: P(B > A) = {row['P(B > A)']:.2f}, BT prefers *{row['BT prefers']}* and "
                     f"{verb} MEAN and MEDIAN.")
     return " ".join(text)
+
+
+def fig2_caption(pairings: dict, summary: pd.DataFrame) -> str:
+    """Fig. 2's caption: the pairings, the data (their size, computed) and how they differ from the paper's."""
+    n = len(next(iter(pairings.values()))[0])
+    names = [name.removesuffix(" pairing") for name in summary.index]
+    return (f"The same two samples of {n:,} synthetic scores paired in {len(names)} ways ({', '.join(names)}): each "
+            "point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A* (top) and "
+            "*B* (right), the means (dashed), the medians (dotted, and ▲ ► on the axes), the diagonal where both "
+            "scores are equal, and the half-plane holding more instances, the one BT prefers, shaded.\n\n"
+            "The scores are a two-mode mixture (an easy and a hard instance type), *B* slightly better on average, "
+            "so the marginals, means and medians of the panels are identical by construction (their values are in "
+            "the table below). The paper's Fig. 2 shows densities of data it does not publish; its caption puts "
+            "the system BT prefers on the other side of the diagonal, and we follow its body text, which matches "
+            "its axes.")
 
 
 # -- Prop. 1 / Appendix B -------------------------------------------------------------------------------------------
@@ -144,6 +176,15 @@ def _spread(row: pd.Series) -> float:
     return float(row[["A", "B", "C"]].max() - row[["A", "B", "C"]].min())
 
 
+def _policies(codes) -> str:
+    return "with " + " or with ".join(TIE_POLICIES[c] for c in codes)
+
+
+def appendix_f_display(table: pd.DataFrame) -> pd.DataFrame:
+    """Appendix F's table for the page: the tie policy in words (:data:`TIE_POLICIES`) instead of its code."""
+    return table.assign(ties=table["ties"].map(TIE_POLICIES)).rename(columns={"ties": "tie policy"})
+
+
 def appendix_f_text(table: pd.DataFrame, tol: float = 1e-9) -> str:
     """Appendix F's example under every tie policy: B's strength alone, and with the printed and the cyclic C."""
     alone = table[table.systems == "A, B"].set_index("ties")
@@ -151,7 +192,8 @@ def appendix_f_text(table: pd.DataFrame, tol: float = 1e-9) -> str:
     if np.allclose(alone["B"], alone["B"].iloc[0], atol=tol):
         text.append(f"Alone, *B* has strength {alone['B'].iloc[0]:.4f} under every tie policy.")
     else:
-        text.append("Alone, *B* has strength " + ", ".join(f"{v:.4f} ({k})" for k, v in alone["B"].items()) + ".")
+        text.append("Alone, *B* has strength " + ", ".join(f"{v:.4f} ({TIE_POLICIES[k]})" for k, v in alone["B"].items())
+                    + ".")
     for which in ("cyclic", "printed"):
         rows = table[table.systems == f"A, B, C {which}"].set_index("ties")
         equal = [k for k, r in rows.iterrows() if _spread(r) <= tol]
@@ -161,10 +203,11 @@ def appendix_f_text(table: pd.DataFrame, tol: float = 1e-9) -> str:
             text.append(f"{label} all three strengths are {rows['A'].iloc[0]:.4f} under every policy: *B* is no "
                         "longer better than *A*.")
         else:
-            text.append(f"{label} the strengths are equal under " + (", ".join(equal) if equal else "no policy")
-                        + " (`half`: " + ", ".join(f"{s} {rows.loc['half', s]:.3f}" for s in "ABC") + "), and *B* "
+            text.append(f"{label} the strengths are equal " + (_policies(equal) if equal else "under no policy")
+                        + " (with " + TIE_POLICIES["half"] + ": "
+                        + ", ".join(f"{s} {rows.loc['half', s]:.3f}" for s in "ABC") + "), and *B* "
                         + ("stays above *A* under every policy." if len(b_first) == len(rows) else
-                           "stays above *A* under " + (", ".join(b_first) if b_first else "no policy") + "."))
+                           "stays above *A* " + (_policies(b_first) if b_first else "under no policy") + "."))
     return " ".join(text)
 
 
