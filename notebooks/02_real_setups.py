@@ -23,7 +23,7 @@
 # | collection | status |
 # | --- | --- |
 # | TAC-08/09/11, TopicalChat (TC) {cite:p}`gopalakrishnan2019topicalchat`, PersonaChat (PC) {cite:p}`zhang2018personalizing` | the paper's exact score matrices |
-# | WMT17 (Bojar et al. 2017), WMT18 {cite:p}`bojar2018findings`, WMT19 {cite:p}`barrault2019findings`, to English | the paper's system outputs; metric scores recomputed from text |
+# | WMT17 {cite:p}`bojar2017findings`, WMT18 {cite:p}`bojar2018findings`, WMT19 {cite:p}`barrault2019findings`, to English | the paper's system outputs; metric scores recomputed from text |
 # | CNN/DM, from REALSumm {cite:p}`bhandari2020realsumm` | stand-in for the paper's CNN/DM setup |
 # | COCO val2014 {cite:p}`chen2015microsoft` | stand-in for the paper's MSCOCO setup |
 #
