@@ -41,7 +41,7 @@ def raw_text(coverage: pd.DataFrame) -> str:
         return text + "No judgment is left out of the divisions of Fig. 1."
     worst = coverage.loc[coverage["left_out_of_divisions"].idxmax()]
     return text + (f"The divisions of Fig. 1 leave out the workers with REF or HUMAN items whose raws stay unknown, on "
-                   f"both sides of the comparison (last column): {len(losing)} of {len(coverage)} pairs lose some "
+                   f"both sides of the comparison: {len(losing)} of {len(coverage)} pairs lose some "
                    f"judgments, {_name(worst['collection'], worst['pair'])} the most "
                    f"({worst['left_out_of_divisions']:.0%} of its judgments).")
 
