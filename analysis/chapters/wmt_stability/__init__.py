@@ -82,7 +82,6 @@ from .packages import (
     fig5_pair,
     human_pairs,
     pair_info,
-    pair_title,
     trajectory_panels,
 )
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
@@ -138,7 +137,7 @@ __all__ = [
     "CHAPTER", "PARAMETERS", "ws",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
-    "pair_title", "trajectory_panels",
+    "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
     "replication_csv",
