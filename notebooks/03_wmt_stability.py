@@ -14,14 +14,14 @@
 # %% [markdown]
 # # The stability of WMT system rankings (Knowles 2021)
 #
-# WMT ranks translation systems by the mean of crowd workers' 0–100 direct-assessment (DA) scores, each first
-# standardised per worker (a z score over all of the worker's judgments). Knowles asks what that standardisation
-# really removes: if workers see different mixes of systems, a system judged next to a strong one (a human
-# translation, a reference) loses, and one judged next to weak ones gains. She finds that rankings from segment
-# rating *with* document context (SR+DC, where a HIT holds whole documents of a few systems) react to removing or
-# degrading one system far more than rankings *without* it (SR-DC, where a HIT holds every system). This chapter
-# rebuilds the paper with `analysis.wmt` (the scoring and significance procedure) and `analysis.wmt_stability`
-# (perturbations, vectorised over judgments):
+# {cite:t}`knowles2021stability` asks how stable the system rankings of WMT's translation tasks are. WMT ranks
+# translation systems by the mean of crowd workers' 0–100 direct-assessment (DA) scores, each first standardised per
+# worker (a z score over all of the worker's judgments). Knowles asks what that standardisation really removes: if
+# workers see different mixes of systems, a system judged next to a strong one (a human translation, a reference)
+# loses, and one judged next to weak ones gains. She finds that rankings from segment rating *with* document context
+# (SR+DC, where a HIT holds whole documents of a few systems) react to removing or degrading one system far more than
+# rankings *without* it (SR-DC, where a HIT holds every system). This chapter rebuilds the WMT scoring and
+# significance procedure and the paper's perturbations, vectorised over judgments:
 #
 # * **§3 and Appendix A** — the official system scores and significance clusters replicated;
 # * **§5** — the toy example, **Table 1** (item types) and **§5.1** (who saw references);
@@ -32,10 +32,12 @@
 # * beyond the paper: how much of the instability survives a bootstrap over HITs, one of §8's remedies, and which
 #   rank-sum test reproduces WMT.
 #
-# **Data.** The paper used 2018 (SR-DC) and 2019–2020 (SR+DC and SR-DC). The 2019–2020 per-judgment files are
+# **Data.** The paper used 2018 (SR-DC) and 2019–2020 (SR+DC and SR-DC)
+# {cite:p}`bojar2018findings,barrault2019findings,barrault2020findings`. The 2019–2020 per-judgment files are
 # published on the WMT19 and WMT20 results pages (statmt.org) but not reachable here; 2018's are, but for de-en (only
-# its segment scores), and the 2021 and 2022 to-English packages (SR+DC, with HIT ids, HUMAN systems and REF items)
-# stand in for the paper's SR+DC years. 2020 is replicated from its segment scores. See *What differs* at the end.
+# its segment scores), and the 2021 and 2022 to-English packages {cite:p}`akhbardeh2021findings,kocmi2022findings`
+# (SR+DC, with HIT ids, HUMAN systems and REF items) stand in for the paper's SR+DC years. 2020 is replicated from its
+# segment scores. See *What differs* at the end.
 #
 # **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*. Items are of four types: SYSTEM
 # (a system's translation), REPEAT (the same translation again, to check consistency; counts like SYSTEM), REF (the
@@ -80,41 +82,23 @@ with timings.measure("code the pairs, recover raw scores"):
     info = ch.pair_info(judgments)
 
 # %% [markdown]
-# (wmt-raw)=
-# ## Raw scores
-#
-# The judgment files read here hold each judgment's worker z; they give the raw score itself only in the Facebook
-# package and where a segment was judged once (its official segment raw *is* the judgment's). The raw scores are
-# published: in each package's `ad-good-raw-redup.csv` (2018's with the WMT18 results, statmt.org, not reachable
-# here; the 2021–22 ones in the organisers' repositories, too large for this compendium's mirror), and the 2021–22
-# to-English folders also publish each worker's raw mean and sd (`ad-<xxen>-trk-mean-sd.txt`, in the mirror), from
-# which raw = mean + sd · z gives every raw of those packages exactly. This chapter does not use them yet; it
-# recovers the raw scores from the z and the official segment scores. Within a worker, raw = mean + sd · z exactly,
-# so two known raws fix every raw of that worker; and a segment's official raw mean over n judgments fixes the last
-# unknown one of them, which adds known raws to other workers; the two are iterated. Removing judgments needs no
-# raw scores at all (standardising is invariant to a worker's affine map); only the divisions of Fig. 1 do.
-
-# %%
-coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
-show(ch.by_pair(coverage))
-display(Markdown(ch.raw_text(coverage)))
-
-# %% [markdown]
 # (wmt-replication)=
 # ## §3 and Appendix A: replicating the official rankings
 #
 # The WMT procedure (§3): z per worker over all their judgments (ddof = 1); SYSTEM and REPEAT judgments averaged
 # per (system, segment), then per system; a line below a system iff a Wilcoxon rank-sum test finds it better
 # (p < 0.05) than *every* system below it. Every pair with judgments or segment scores, against the official
-# system scores and clusters (`clusters.csv` where published, else the line rule on the official significance
-# table). "1-sided" is the one-sided rank-sum test (is the upper system better?), "old" the paper's p from scipy
-# < 1.7 (half the two-sided p); "verdicts differing" counts the published pairwise significance verdicts ours
-# contradicts; max Δraw is blank where some raw scores stay unknown. The baseline is each package's own score and
-# Wilcoxon files, not the Findings papers' tables that Knowles compared with. The packages publish each judgment's
-# z, so this checks the averaging and the significance test; standardisation itself is checked on the Facebook
-# package, which publishes raw scores (and a test checks that the standardisation pool of *What differs* gives every
-# published z). 2019's reachable copy holds only its rankings (its judgments are published on the WMT19 results
-# page, statmt.org, not reachable here), so it is not in the count. The full table is `wmt_replication.csv`; the rows that are not exact:
+# system scores and clusters (the package's cluster file where published, else the line rule on the official
+# significance table). "1-sided" is the one-sided rank-sum test (is the upper system better?), "old" the paper's p
+# from scipy < 1.7 (half the two-sided p); "verdicts differing" counts the published pairwise significance verdicts
+# ours contradicts; max Δraw is missing (—) where some raw scores stay unknown ({ref}`wmt-raw`). The baseline is each
+# package's own score and Wilcoxon files, not the Findings papers' tables that Knowles compared with. The packages
+# publish each judgment's z, so this checks the averaging and the significance test; standardisation itself is
+# checked on the Facebook package, which publishes raw scores (and a test checks that the standardisation pool of
+# *What differs* gives every published z). 2019's reachable copy holds only its rankings (its judgments are
+# published on the WMT19 results page, statmt.org, not reachable here), so it is not in the count. Every pair is in
+# {download}`the replication table <../03_wmt_stability/wmt_replication.csv>`; the pairs that are not replicated
+# exactly:
 
 # %%
 with timings.measure("§3 replication"):
@@ -165,10 +149,12 @@ show(out.table(ch.table1(judgments), "wmt_table1_item_types"))
 
 # %%
 composition = ch.ref_shares(ch.ws.composition(judgments[judgments["collection"].isin(packages)]))
-show(ch.by_pair(out.table(composition, "wmt_section51_ref_shares", index=False)))
+out.table(composition, "wmt_section51_ref_shares", index=False)
+out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares", ch.ref_shares_caption(composition))
 
 # %%
-display(Markdown(ch.ref_share_text(composition)))
+display(Markdown(ch.ref_share_text(composition) + " Every pair's shares, of workers and of HITs: "
+                 + out.download("wmt_section51_ref_shares", "the HIT composition table") + "."))
 
 # %% [markdown]
 # (wmt-table2)=
@@ -200,7 +186,7 @@ show(table2)
 
 # %%
 table3 = out.table(ch.table3(per_pair), "wmt_table3_remove_lowest_highest")
-show(table3)
+show(ch.with_experiment_labels(table3))
 lines = ch.lines_per_pair(coded, variant=variant, alpha=alpha)
 removed = ch.extremes(coded, variant=variant, alpha=alpha)
 
@@ -208,28 +194,45 @@ removed = ch.extremes(coded, variant=variant, alpha=alpha)
 display(Markdown(ch.table3_text(shares, published.frame("wmt", "table3"), removed, lines, info)))
 
 # %% [markdown]
+# (wmt-raw)=
+# ### Raw scores for Fig. 1
+#
+# Fig. 1 divides raw scores, so it needs them. The judgment files read here hold each judgment's worker z; they give
+# the raw score itself only in the Facebook package and where a segment was judged once (its official segment raw
+# *is* the judgment's). The raw scores are published: in each package's file of raw judgments (2018's with the WMT18
+# results, statmt.org, not reachable here; the 2021–22 ones in the organisers' repositories, too large for this
+# compendium's mirror), and the 2021–22 to-English folders also publish each worker's raw mean and standard
+# deviation (in the mirror), from which raw = mean + sd · z gives every raw of those packages exactly. This chapter
+# does not use them yet; it recovers the raw scores from the z and the official segment scores. Within a worker,
+# raw = mean + sd · z exactly, so two known raws fix every raw of that worker; and a segment's official raw mean over
+# n judgments fixes the last unknown one of them, which adds known raws to other workers; the two are iterated.
+# Removing judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the
+# divisions of Fig. 1 do.
+
+# %%
+coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
+display(Markdown(ch.raw_text(coverage) + " Every pair's coverage: "
+                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + "."))
+
+# %% [markdown]
 # (wmt-fig1)=
 # ### Fig. 1: degrade the HUMAN and REF scores
+#
+# How our curves compare with the paper's is in the claims table at the top.
 
 # %%
 fig1 = out.table(ch.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
-out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref")
-
-# %% [markdown]
-# Fig. 1: solid lines are ours, dashed the paper's (values from the author's repository; the figure prints none).
-# The divisions leave out the workers whose raw scores stay unknown (see *Raw scores*). How our curves compare with
-# the paper's is in the claims table at the top.
+out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref", ch.fig1_caption(fig1))
 
 # %% [markdown]
 # (wmt-fig23)=
 # ## §5.3: ranking trajectories (Figs. 2–3)
 #
 # The paper's case studies (2020 en-de and zh-en) need 2020's per-judgment files, published on the WMT20 results
-# page (statmt.org) but not reachable here; the pairs shown are the SR+DC pairs whose ranks move most under
-# division, and for contrast the SR-DC pair that moves most. HUMAN systems are scored but left out of the ranking and
-# clusters, as in the paper's figures; a black × marks a significance line, and d-n is the ranking after dividing
-# HUMAN and REF raw scores by n. "Ranks moved" counts (system, divisor) cells whose rank differs from the original;
-# the panels show the extreme cases, not typical ones.
+# page (statmt.org) but not reachable here; the pairs shown are the two SR+DC pairs whose ranks move most under
+# division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
+# after dividing HUMAN and REF raw scores by n. "Ranks moved" counts (system, divisor) cells whose rank differs from
+# the original.
 
 # %%
 with timings.measure("Figs. 2-3"):
@@ -238,8 +241,11 @@ with timings.measure("Figs. 2-3"):
     moved = ch.most_affected(trajectories)
     shown = ch.trajectory_panels(moved, info)
     traj_summary = out.table(ch.trajectory_summary(trajectories, info, shown), "wmt_trajectory_summary", index=False)
-out.figure(ch.plot_trajectories({ch.pair_title(k, info): trajectories[k] for k in shown}), "wmt_fig2_fig3_trajectories")
-show(moved.rename("ranks moved over all divisors").to_frame().head(8))
+for key, name, role in ch.trajectory_figures(shown, info):
+    out.figure(ch.plot_trajectory(trajectories[key]), name, ch.trajectory_caption(traj_summary, key, role, divisors))
+
+# %%
+show(ch.moved_view(moved))
 display(Markdown(ch.trajectory_text(traj_summary, removed)))
 
 # %% [markdown]
@@ -248,9 +254,9 @@ display(Markdown(ch.trajectory_text(traj_summary, removed)))
 
 # %%
 fig4_pairs = ch.fig4_pairs(coded)
-out.figure(ch.plot_fig4({ch.pair_title(k, info): ch.cooccurrence_share(coded[k][0], "hit") for k in fig4_pairs}),
-           "wmt_fig4_cooccurrence")
 fig4 = out.table(ch.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", index=False)
+for key, name in ch.fig4_figures(fig4):
+    out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, ch.fig4_caption(fig4, key))
 display(Markdown(ch.fig4_text(fig4)))
 
 # %% [markdown]
@@ -264,9 +270,9 @@ display(Markdown(ch.fig4_text(fig4)))
 fig5_key = ch.fig5_pair(coded)
 fig5_rows = judgments[(judgments["collection"] == fig5_key[0]) & (judgments["pair"] == fig5_key[1])]
 matrix = ch.document_matrix(fig5_rows, coded[fig5_key][1])
-out.figure(ch.plot_fig5(matrix, ch.pair_title(fig5_key, info)), "wmt_fig5_documents")
 variance = out.table(ch.fig5_variance(matrix, ch.document_matrix(fig5_rows, coded[fig5_key][0].z)),
                      "wmt_fig5_variance", index=False)
+out.figure(ch.plot_fig5(matrix), "wmt_fig5_documents", ch.fig5_caption(variance, *fig5_key))
 documents = ch.document_checks(variance, matrix)
 different = documents.loc[documents["check"] == "fig5_different_documents", "holds"].all()
 display(Markdown(ch.fig5_text(variance, bool(different))))
@@ -279,8 +285,10 @@ display(Markdown(ch.fig5_text(variance, bool(different))))
 # ### Is Δ a property of the protocol, or of noise?
 #
 # Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's Appraise judgments, which have no
-# HIT id): `n_bootstrap` resamples per pair, drawn as a count per HIT. "noise" compares the resampled original
-# ranking with the full data's: how often resampling alone changes a ranking.
+# HIT id), each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below
+# gives it). "None (resampling only)" compares the resampled original ranking with the full data's: how often
+# resampling alone changes a ranking. Each cell: the pairs changed on the full data | their mean number over
+# resamples (the 90% interval).
 
 # %%
 with timings.measure("bootstrap over HITs"):
@@ -290,9 +298,14 @@ out.table(boot, "wmt_bootstrap_per_resample", index=False)
 boot_summary = out.table(ch.bootstrap_summary(boot, per_pair), "wmt_bootstrap_summary", index=False)
 show(ch.bootstrap_view(boot_summary))
 contrast = out.table(ch.style_contrast(boot), "wmt_bootstrap_style_contrast")
-show(contrast)
 noise = out.table(ch.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
-display(Markdown(ch.bootstrap_text(boot_summary, contrast, noise)))
+display(Markdown(ch.resampling_text(boot, seed) + " " + ch.bootstrap_text(boot_summary, contrast, noise)))
+
+# %% [markdown]
+# The share of resamples in which more (or fewer) SR+DC than SR-DC pairs change:
+
+# %%
+show(ch.with_experiment_labels(contrast), 2)
 
 # %% [markdown]
 # (wmt-remedy)=
@@ -305,7 +318,7 @@ display(Markdown(ch.bootstrap_text(boot_summary, contrast, noise)))
 # %%
 with timings.measure("remedy: z per HIT"):
     remedy = ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha, per_pair=per_pair)
-show(out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit"))
+show(ch.with_experiment_labels(out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit")))
 totals = out.table(ch.remedy_totals(remedy), "wmt_remedy_totals", index=False)
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
 display(Markdown(ch.remedy_text(totals, remedy, ch.lines_per_pair(news, variant=variant, alpha=alpha),
@@ -316,13 +329,14 @@ display(Markdown(ch.remedy_text(totals, remedy, ch.lines_per_pair(news, variant=
 # (wmt-variant)=
 # ### Which rank-sum test?
 #
-# Tables 2–3 and Fig. 1 with the paper's scipy < 1.7 p next to the official one-sided test:
+# Tables 2–3 and Fig. 1 with the official one-sided test; where the paper's scipy < 1.7 p gives another count, it
+# follows an arrow (→).
 
 # %%
 with timings.measure("rank-sum variants"):
     variants = out.table(ch.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha,
                                                     computed={variant: per_pair}), "wmt_variant_counts")
-show(variants)
+show(ch.variant_view(variants))
 display(Markdown(ch.variant_text(variants)))
 
 # %%
@@ -336,7 +350,7 @@ checks = out.table(pd.concat([ch.item_type_checks(judgments, plus_packages), ch.
 # ## Run time
 
 # %% tags=["hide-input"]
-show(timings.table())
+show(timings.table(), 1)
 
 # %% [markdown]
 # ## What differs from the paper, and why
@@ -352,21 +366,21 @@ show(timings.table())
 #   included, so our SR-DC pairs are the paper's 2018 pairs with tr-en in place of de-en.
 # * **SR-DC 2019–2020** (the paper's further SR-DC pairs) are not reachable: the SR-DC totals here are 2018 only.
 # * **Raw scores** are recovered from the z and the official segment scores, not read from the organisers' raw files
-#   (published; see *Raw scores*); the divisions leave out the workers whose raws cannot be recovered, on both sides
+#   (published; see {ref}`wmt-raw`); the divisions leave out the workers whose raws cannot be recovered, on both sides
 #   of the comparison.
 # * **The standardisation pool.** The organisers standardised before re-duplicating identical translations; the
 #   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
-#   published z). Knowles standardised with `ad-latest.csv`, which is not reachable here; the published z are what
-#   her replication matched.
+#   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the
+#   published z are what her replication matched.
 # * **The rank-sum test.** The default here is the organisers' one-sided test; the paper's is kept as a parameter
-#   (its effect is shown under *Beyond the paper*).
+#   (its effect is shown under {ref}`wmt-variant`).
 # * **The replication baseline** is each package's own score, Wilcoxon and cluster files, not the Findings papers'
 #   tables that Knowles compared with.
 # * **All stand-ins are monolingual to-English MTurk evaluations.** The paper's Appraise out-of-English SR+DC pairs
-#   (bilingual, standardised per HIT) have no stand-in: the 2021–22 Appraise evaluations are published
-#   (wmt-conference/wmt21-news-systems, `humaneval/newstest2021-EX_and_XY`; wmt-conference/wmt22-news-systems,
-#   `humaneval/DA+SQM`) but too large for this compendium's mirror, so not reachable here; per-HIT z above is only
-#   an approximation of them.
+#   (bilingual, standardised per HIT) have no stand-in: the 2021–22 Appraise evaluations are published (in the
+#   human-evaluation folders of the organisers' WMT21 and WMT22 news-systems repositories on GitHub) but too large
+#   for this compendium's mirror, so not reachable here; per-HIT z above ({ref}`wmt-remedy`) is only an
+#   approximation of them.
 # * **Table 3** takes the highest and lowest system from the ranking with HUMAN systems in it, as the paper's
 #   scripts do, so in some pairs the removed system is a HUMAN one; the compared rankings keep HUMAN systems in
 #   their clusters. The Facebook pairs are shown but left out of the style totals.

@@ -14,24 +14,28 @@
 # %% [markdown]
 # # Global vs pairwise scores: ties, sample size, confidence (Levtsov & Ustalov 2025)
 #
-# A *global* score rates each model on its own (accuracy, F1, ROC AUC, edit distance, chrF); a *pairwise* ranking
-# fits Bradley–Terry (BT) strengths to matches between models, one per test instance and pair, won by the model
+# {cite:t}`levtsov2025confidence` compare two ways of ranking models on one test set. A *global* score rates each
+# model on its own (accuracy, F1, ROC AUC, edit distance, chrF); a *pairwise* ranking fits Bradley–Terry (BT)
+# strengths {cite:p}`bradley1952rank` to matches between models, one per test instance and pair, won by the model
 # whose output is closer to the gold answer (a tie when they are equally close; ties count as half a win for each,
-# as in evalica, which the paper used). The paper samples 12·m·ln(m) matches per model pair (m models) and asks when
-# the two kinds of ranking disagree, how ties and sample size matter, and what over-confident models do to each.
+# as in evalica {cite:p}`ustalov2025evalica`, which the paper used). The paper samples 12·m·ln(m) matches per model
+# pair (m models) and asks when the two kinds of ranking disagree, how ties and sample size matter, and what
+# over-confident models do to each.
 #
-# The paper's three datasets, as reachable here (`analysis.sweeps` fits BT on many sampled match sets at once):
+# The paper's three datasets, as reachable here (BT is fitted on many sampled match sets at once):
 #
-# * **CEval** — the paper's exact text-generation data: Appendix C.1–C.2, Tables 6–7, Fig. 1 (ties), Fig. 2.
-# * **SST-5** — five of the paper's eight baselines, trained here with prrao87's code settings (the other three need
-#   pretrained weights): Appendix B.1–B.2, Tables 3 and 5, Fig. 2.
-# * **A binary stand-in for Jigsaw**, whose submission files are not reachable: SST-5 without its neutral class,
-#   with eight classifiers trained here, one of them 0/1 only like the paper's XGBoost: Appendix A.1–A.3, Tables 2
-#   and 4, Fig. 2. Its numbers stand beside the paper's Jigsaw values; they are not the same models or data.
+# * **CEval** {cite:p}`nguyen2024ceval` — the paper's exact text-generation data: Appendix C.1–C.2, Tables 6–7,
+#   Fig. 1 (ties), Fig. 2.
+# * **SST-5** {cite:p}`socher2013recursive` — five of the paper's eight baselines, trained here with the settings of
+#   Prashanth Rao's fine-grained sentiment code, which the paper re-ran (the other three need pretrained weights):
+#   Appendix B.1–B.2, Tables 3 and 5, Fig. 2.
+# * **A binary stand-in for Jigsaw** (Adams et al., 2017), whose submission files are not reachable: SST-5 without
+#   its neutral class, with classifiers trained here, one of them 0/1 only like the paper's XGBoost: Appendix A.1–A.3,
+#   Tables 2 and 4, Fig. 2. Its numbers stand beside the paper's Jigsaw values; they are not the same models or data.
 # * The synthetic experiments: §5's three random binary models, Fig. 3; and Fig. 4, the paper's flowchart.
 #
-# **Beyond the paper:** the tie and stability experiments on llmfao's real pairwise LLM judgments (evalica's example
-# data, which the paper does not use). Every claim of the paper checked here is a row of the table below, its
+# **Beyond the paper:** the tie and stability experiments on llmfao's real pairwise LLM judgments
+# {cite:p}`ustalov2023llmfao` (evalica's example data, which the paper does not use). Every claim of the paper checked here is a row of the table below, its
 # verdict computed from this chapter's saved tables; *What differs* at the end lists every claim not reproduced and
 # why.
 #
@@ -93,37 +97,38 @@ show(out.table(cv.table1({"CEval": quality["chrf"], "SST-5": gold, "binary stand
 # (gvp-c1)=
 # ## CEval: global scores and BT (Appendix C.1)
 #
-# CEval's counterfactual IMDB reviews: 488 negative/positive reviews rewritten by six methods to flip their
-# sentiment. As in the paper, each output is scored against the expert counterfactual: character edit distance
-# (ED, rapidfuzz's Levenshtein as in jiwer), word error rate (WER, jiwer) and sentence chrF (sacrebleu), each
-# averaged over the 488 reviews; BT from matches decided by chrF, on every review, with the 95% interval over
-# `n_trials` sampled sets of 12·6·ln 6 = 129 matches per pair.
+# CEval's counterfactual IMDB reviews: negative and positive reviews rewritten by several methods to flip their
+# sentiment (Table 1 counts them). As in the paper, each output is scored against the expert counterfactual:
+# character edit distance (ED, rapidfuzz's Levenshtein as in jiwer), word error rate (WER, jiwer) and sentence chrF
+# (sacreBLEU {cite:p}`post2018call`), each averaged over the reviews; BT from matches decided by chrF, on every
+# review, with a 95% interval over sampled match sets (the sentence under the tables gives their number and size).
+# ED, WER and chrF here and in the paper, with their difference:
 
 # %%
 with timings.measure("Appendix C.1"):
     scores = ch.global_scores(quality, rng=stream(seed, "appC1 bt interval"), n_trials=n_trials)
 out.table(scores, "gvp_ceval_global_scores", index=False)
 c1 = out.table(ch.appendix_c1(scores), "gvp_appendix_c1")
-show(c1)
+show(ch.side_by_side(c1, ["ed", "wer"]))
+show(ch.side_by_side(c1, ["chrf", "bt"]))
 
 # %%
-display(Markdown(ch.c1_text(scores, texts)))
+display(Markdown(ch.sampling_text(quality["chrf"], n_trials) + " " + ch.c1_text(scores, texts)))
 
 # %% [markdown]
 # (gvp-table7)=
 # ## Table 7: Spearman correlations on CEval
 #
-# Ours, the table as printed, the same correlations computed from the paper's own Appendix C.1 and from the six
-# original rows of its Appendix C.2, and (last) the printed BT row against both recomputations.
+# One row per pair of measures: ours, the table as printed, and the same correlations computed from the paper's own
+# Appendix C.1 and from the six original rows of its Appendix C.2.
 
 # %%
 table7 = out.table(ch.spearman_table(scores, ["ed", "wer", "chrf", "bt"]), "gvp_table7_spearman")
-show(table7)
-show(ch.published_matrix("table7").rename_axis("printed in the paper"))
-show(ch.spearman_table(ch.published_c1(), ["ed", "wer", "chrf", "bt"]).rename_axis("from the paper's C.1"))
-show(ch.spearman_table(ch.published_c2_originals(), ["ed", "wer", "chrf", "bt"]).rename_axis("from the paper's C.2"))
+show(ch.correlation_pairs({
+    "here": table7, "printed in the paper": ch.published_matrix("table7"),
+    "from the paper's C.1": ch.spearman_table(ch.published_c1(), ["ed", "wer", "chrf", "bt"]),
+    "from the paper's C.2": ch.spearman_table(ch.published_c2_originals(), ["ed", "wer", "chrf", "bt"])}), 2)
 consistency = out.table(cv.paper_consistency(), "gvp_paper_consistency", index=False)
-show(consistency[consistency["item"] == "table7"])
 values.update(cv.correlation_values(table7, "table7"))
 display(Markdown(ch.table7_text(table7, consistency)))
 
@@ -142,9 +147,9 @@ with timings.measure("Appendix C.2, Table 6"):
     both = {name: quality[name].join(quality_penalised[name]) for name in quality}
     scores_c2 = ch.global_scores(both, rng=stream(seed, "appC2 bt interval"), n_trials=n_trials)
 out.table(scores_c2, "gvp_appendix_c2", index=False)
-show(scores_c2.set_index("model"))
+show(ch.versus_paper(scores_c2.set_index("model"), ["ed", "wer", "chrf", "bt"]))
 table6 = out.table(ch.penalised_ap(scores_c2), "gvp_table6_penalised_ap")
-show(table6)
+show(ch.labelled(table6))
 values.update(cv.ceval_values(scores, scores_c2))
 display(Markdown(ch.table6_text(table6, scores_c2)))
 
@@ -153,15 +158,16 @@ display(Markdown(ch.table6_text(table6, scores_c2)))
 # ## Fig. 1: how many ties can BT take?
 #
 # Each sampled match between two of the five generation models (Crowd, human-written, left out: the paper says
-# "five models" without naming them) is turned into a tie with probability p; BT on 12·5·ln 5 = 96 matches per
-# pair, `n_trials` times per p, against the ranking by mean chrF.
+# "five models" without naming them) is turned into a tie with probability p; BT on 12·m·ln m matches per pair,
+# many times per p, against the ranking by mean chrF (the caption gives the numbers).
 
 # %%
 with timings.measure("Fig. 1 tie sweep"):
-    sweep = ch.tie_sweep(quality["chrf"][list(ch.FIG1_MODELS)], ch.tie_grid(tie_step), rng=stream(seed, "fig1 tie sweep"),
-                         n_trials=n_trials)
+    fig1_quality = quality["chrf"][list(ch.FIG1_MODELS)]
+    sweep = ch.tie_sweep(fig1_quality, ch.tie_grid(tie_step), rng=stream(seed, "fig1 tie sweep"), n_trials=n_trials)
 out.table(sweep, "gvp_fig1_tie_sweep", index=False)
-out.figure(ch.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep")
+out.figure(ch.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep", ch.tie_sweep_caption(
+    sweep, ch.FIG1_MODELS, sweeps.sample_size(len(ch.FIG1_MODELS), len(fig1_quality)), n_trials))
 values.update(cv.fig1_values(sweep))
 display(Markdown(ch.tie_sweep_text(sweep)))
 
@@ -169,8 +175,8 @@ display(Markdown(ch.tie_sweep_text(sweep)))
 # (gvp-b1)=
 # ## SST-5: Appendix B.1 and Table 3, with baselines trained here
 #
-# `make data` trains (or applies) the five baselines that need no pretrained weights on SST-5 (table
-# `sst5_baselines`), with the pipelines and settings of prrao87/fine-grained-sentiment, whose code the paper re-ran:
+# `make data` trains (or applies) the five baselines that need no pretrained weights on SST-5, with the pipelines and
+# settings of Prashanth Rao's fine-grained sentiment code, which the paper re-ran:
 # TextBlob and VADER (their scores cut into five equal-width bins), logistic regression and a linear SVM on TF-IDF
 # features, and fastText. Decision values are the class scores that code's explainer produces: probabilities for
 # logistic regression and fastText, a modified-Huber SGD's probabilities for the SVM, and
@@ -178,16 +184,16 @@ display(Markdown(ch.tie_sweep_text(sweep)))
 # fine-tuned Transformer need downloaded weights and are left out (their paper rows are shown empty). Accuracy and
 # F1 come from the predictions, BT from the decision values: for the SVM and the lexicon models these come from
 # different code, so the most confident class need not be the predicted one. A model wins a match on a sentence
-# when its decision value for the gold class is higher.
+# when its decision value for the gold class is higher. Appendix B.1 here and in the paper, then Table 3 (one row per
+# pair of measures):
 
 # %%
 with timings.measure("SST-5 Appendix B.1, Table 3"):
     b1 = cls.appendix_b1(baselines, rng=stream(seed, "appB1 bt interval"), n_trials=n_trials)
 out.table(b1, "gvp_appendix_b1_sst5")
-show(b1)
+show(ch.versus_paper(b1, ["acc", "f1", "bt"]))
 table3 = out.table(ch.spearman_table(b1.dropna(subset=["acc"]), ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
-show(table3)
-show(ch.published_matrix("table3").rename_axis("printed in the paper (8 models)"))
+show(ch.correlation_pairs({"here": table3, "printed in the paper (8 models)": ch.published_matrix("table3")}), 2)
 values.update(cv.correlation_values(table3, "table3"))
 display(Markdown(cls.sst5_text(b1, sweeps.matches(gold).tie_share(), sweeps.matches(binary).tie_share())
                  + " " + cls.table3_text(b1["acc"].notna().sum(), consistency)))
@@ -199,8 +205,8 @@ display(Markdown(cls.sst5_text(b1, sweeps.matches(gold).tie_share(), sweeps.matc
 # Binarising puts 1 on each model's most confident class and 0 elsewhere. Appendix B.2 is the binarised models on
 # their own; Table 5 puts each model next to an adjusted copy — binarised, or penalised (binarised only where the
 # most confident class is wrong) — and asks whether a measure ranks the five originals above the five copies:
-# average precision (AP), originals relevant, 1 when every original is above every copy. `ap_low` and `ap_high`
-# are BT's interval over sampled match sets; `paper_low` and `paper_high` the interval the paper prints for BT.
+# average precision (AP), originals relevant, 1 when every original is above every copy. For BT, "AP low" and "AP
+# high" are its interval over sampled match sets, "paper's low" and "paper's high" the interval the paper prints.
 
 # %%
 with timings.measure("SST-5 Appendix B.2, Table 5"):
@@ -208,12 +214,12 @@ with timings.measure("SST-5 Appendix B.2, Table 5"):
     sst5_copies, sst5_ap = cls.sst5_copies(baselines, "binarized", rng=stream(seed, "table5 binarised"), n_trials=n_trials)
     sst5_penalised, sst5_penalised_ap = cls.sst5_copies(baselines, "penalized", rng=stream(seed, "table5 penalised"), n_trials=n_trials)
 out.table(b2, "gvp_appendix_b2_sst5")
-show(b2)
+show(ch.versus_paper(b2, ["acc", "f1", "bt"]))
 out.table(sst5_copies, "gvp_table5_sst5_binarised")
 out.table(sst5_penalised, "gvp_table5_sst5_penalised")
 table5 = out.table(cls.ap_versus_paper({"binary": sst5_ap, "penalized": sst5_penalised_ap}, "table5"),
                    "gvp_table5_sst5", index=False)
-show(table5.set_index(["experiment", "measure"]))
+show(ch.labelled(table5.set_index(["experiment", "measure"])))
 values.update(cv.sst5_values(b1, b2, sweeps.matches(binary).tie_share()))
 display(Markdown(cls.sst5_binarised_text(b2, b1, sst5_copies, table5)))
 
@@ -222,9 +228,9 @@ display(Markdown(cls.sst5_binarised_text(b2, b1, sst5_copies, table5)))
 # ## The binary stand-in for Jigsaw: Appendix A.1 and Table 2
 #
 # The paper's Jigsaw data — nine Kaggle submissions for toxicity detection, with a gold standard rebuilt by majority
-# vote — is not reachable. Standing in: SST-5's 1,821 test sentences without the neutral class (negative vs
-# positive), with eight classifiers trained by `make data` on the 6,920 training sentences (table
-# `sst5_binary_baselines`): TF-IDF logistic regression, a calibrated linear SVM, naive Bayes, fastText,
+# vote — is not reachable. Standing in: SST-5's test sentences without the neutral class (negative vs positive;
+# Table 1 counts them), with classifiers trained by `make data` on its training sentences: TF-IDF logistic
+# regression, a calibrated linear SVM, naive Bayes, fastText,
 # 15-nearest neighbours, VADER and TextBlob (their scores mapped to [0, 1]), and a fully grown decision tree whose
 # decision values are 0 or 1 only — the role of the paper's XGBoost. The gold labels are SST's own. A model wins a
 # match when its P(positive) is closer to the label.
@@ -234,10 +240,10 @@ with timings.measure("binary stand-in: Appendix A.1, Table 2"):
     a1 = cls.appendix_a1(binary_scores, labels, rng=stream(seed, "appA1 bt interval"), n_trials=n_trials)
     binary_ties = sweeps.matches(cls.binary_quality(cls.binarise(binary_scores), labels)).tie_share()
 out.table(a1, "gvp_appendix_a1_binary")
-show(a1)
+show(ch.versus_paper(a1, ["acc", "auc", "bt", "f1", "bt_bin"]))
 table2 = out.table(ch.spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
-show(table2)
-show(ch.published_matrix("table2").rename_axis("printed in the paper (Jigsaw, 9 models)"))
+show(ch.correlation_pairs({"here (stand-in)": table2,
+                           "printed in the paper (Jigsaw, 9 models)": ch.published_matrix("table2")}), 2)
 values.update(cv.correlation_values(table2, "table2"))
 display(Markdown(cls.binary_a1_text(a1, table2, sweeps.matches(binary_quality).tie_share(), binary_ties)))
 
@@ -248,9 +254,10 @@ display(Markdown(cls.binary_a1_text(a1, table2, sweeps.matches(binary_quality).t
 # §6 inflates the models' confidence in two ways and adds the adjusted copies to the originals: **binarised**
 # (every decision value rounded to 0 or 1) and **penalised** (rounded only where the model is wrong, so every
 # mistake becomes a confident one). A good measure ranks the originals above their copies. The paper's "Accuracy"
-# column in A.2–A.3 is read here as 1 − MAE (§6: "instead of calculating accuracy, we computed the MAE"). Both are
-# shown: `acc` is the accuracy, `one_minus_mae` the paper's "Accuracy" column. In Table 4, `ap_low` and `ap_high`
-# are BT's AP interval over sampled match sets, `paper_low` and `paper_high` the interval the paper prints.
+# column in A.2–A.3 is read here as 1 − MAE (§6: "instead of calculating accuracy, we computed the MAE"); the
+# saved tables hold both. Table 4 sums them up (for BT, "AP low" and "AP high" are its interval over sampled match
+# sets, "paper's low" and "paper's high" the interval the paper prints); the tables behind it, originals and copies
+# model by model, are downloads:
 
 # %%
 with timings.measure("binary stand-in: Appendix A.2-A.3, Table 4"):
@@ -260,11 +267,11 @@ with timings.measure("binary stand-in: Appendix A.2-A.3, Table 4"):
                                          "Penalized", rng=stream(seed, "table4 penalised"), n_trials=n_trials)
 out.table(a2, "gvp_appendix_a2_binary")
 out.table(a3, "gvp_appendix_a3_binary")
-show(a2)
-show(a3)
+display(Markdown(f"{out.download('gvp_appendix_a2_binary', 'Appendix A.2 (binarised copies)')}, "
+                 f"{out.download('gvp_appendix_a3_binary', 'Appendix A.3 (penalised copies)')}."))
 table4 = out.table(cls.ap_versus_paper({"binary": binary_ap, "penalized": penalised_ap}, "table4"),
                    "gvp_table4_binary", index=False)
-show(table4.set_index(["experiment", "measure"]))
+show(ch.labelled(table4.set_index(["experiment", "measure"])))
 values.update(cv.binary_values(a1, table2, a2, a3, binary_ties))
 display(Markdown(cls.table4_text(table4, a2, a3)))
 
@@ -273,8 +280,8 @@ display(Markdown(cls.table4_text(table4, a2, a3)))
 # ## §5: three random binary models
 #
 # Three models answer a binary task with uniformly random labels; the paper reports equal global scores and a BT
-# ranking correlating negatively with them, and reads it as a bias of pairwise comparison. Repeated
-# `n_random_repeats` times:
+# ranking correlating negatively with them, and reads it as a bias of pairwise comparison. Over repetitions (their
+# number is set in the parameters cell; the sentence below gives it), the Spearman correlation of BT with accuracy:
 
 # %%
 with timings.measure("three random binary models"):
@@ -288,10 +295,10 @@ display(Markdown(ch.random_binary_text(random_models)))
 # (gvp-fig2)=
 # ## Fig. 2: how many comparisons per pair?
 #
-# BT rankings from 10 to 1,000 comparisons per pair (drawn with replacement, `n_stability_trials` times each)
-# against the BT ranking from 100,000 comparisons per pair; the red line is 12·m·ln m. The paper shows Jigsaw ("a
-# similar effect was observed across the other datasets"); here CEval's chrF matches, the binary stand-in and
-# SST-5.
+# BT rankings from a grid of comparisons per pair, each drawn with replacement many times, against the BT ranking
+# from a very large number of comparisons per pair (the caption gives the numbers); the red line is 12·m·ln m. The
+# paper shows Jigsaw ("a similar effect was observed across the other datasets"); here CEval's chrF matches, the
+# binary stand-in and SST-5.
 
 # %%
 with timings.measure("Fig. 2 stability"):
@@ -301,7 +308,8 @@ with timings.measure("Fig. 2 stability"):
                                     n_trials=n_stability_trials)
 for name, (curve, _) in zip(("ceval", "binary", "sst5"), stability.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
-out.figure(ch.plot_stability(stability), "gvp_fig2_stability")
+out.figure(ch.plot_stability(stability), "gvp_fig2_stability",
+           ch.stability_caption(stability, n_stability_trials, ch.REFERENCE_SIZE))
 values.update(cv.stability_values(stability, ("ceval", "binary", "sst5")))
 display(Markdown(ch.stability_text(stability)))
 
@@ -321,7 +329,8 @@ with timings.measure("Fig. 2 with ties"):
                                      n_trials=n_stability_trials)}
 for title, (curve, _) in list(tie_curves.items())[1:]:
     out.table(curve, f"gvp_fig2_stability_ceval_ties_{title.split('%')[0]}", index=False)
-out.figure(ch.plot_stability(tie_curves), "gvp_fig2_stability_ties")
+out.figure(ch.plot_stability(tie_curves), "gvp_fig2_stability_ties",
+           ch.stability_caption(tie_curves, n_stability_trials, ch.REFERENCE_SIZE, ties=True))
 values.update(cv.tie_cost_values(tie_curves))
 display(Markdown(ch.tie_cost_text(tie_curves)))
 
@@ -340,7 +349,7 @@ display(Markdown(ch.tie_cost_text(tie_curves)))
 with timings.measure("Fig. 3 detection"):
     detection = ch.detection_curve(ch.difference_grid(), rng=stream(seed, "fig3 detection"), n_repeats=n_fig3_repeats)
 out.table(detection, "gvp_fig3_detection", index=False)
-out.figure(ch.plot_detection(detection), "gvp_fig3_detection")
+out.figure(ch.plot_detection(detection), "gvp_fig3_detection", ch.detection_caption(detection, n_fig3_repeats))
 values.update(cv.detection_values(detection))
 display(Markdown(ch.detection_text(detection)))
 
@@ -349,11 +358,10 @@ display(Markdown(ch.detection_text(detection)))
 # ## Fig. 4: global scores or pairwise comparisons?
 #
 # The paper closes with a flowchart. The text copy of the paper holds only its caption, so it is redrawn here from
-# the caption and the recommendations of §§5–8. The claims rows at the top of the chapter say which of the
-# findings behind its branches hold here.
+# the caption and the recommendations of §§5–8.
 
 # %%
-out.figure(ch.plot_flowchart(), "gvp_fig4_flowchart")
+out.figure(ch.plot_flowchart(), "gvp_fig4_flowchart", ch.FLOWCHART_CAPTION)
 
 # %% [markdown]
 # (gvp-llmfao)=
@@ -362,9 +370,9 @@ out.figure(ch.plot_flowchart(), "gvp_fig4_flowchart")
 # llmfao (evalica's example data; the paper does not use it) holds judgments of LLMs by crowd workers, prompt by
 # prompt, with their own ties. It is not instance-aligned like the paper's data: each pair of models is judged a
 # different number of times, many pairs never (counts below). The reference ranking is BT on every judgment.
-# Fig. 1's experiment turns each judgment into a tie with probability p (`n_llmfao_trials` times per p); stability
-# is measured by resampling each pair's judgments (bootstrap) and by ranking two disjoint random subsets of the
-# judgments against each other.
+# Fig. 1's experiment turns each judgment into a tie with probability p, many times per p; stability is measured by
+# resampling each pair's judgments (bootstrap; the table gives the twelve strongest models' ranges) and by ranking
+# two disjoint random subsets of the judgments against each other.
 
 # %%
 with timings.measure("llmfao"):
@@ -376,19 +384,20 @@ with timings.measure("llmfao"):
 out.table(llmfao_sweep, "gvp_llmfao_tie_sweep", index=False)
 out.table(llmfao_ranks, "gvp_llmfao_bootstrap_ranks")
 out.table(split_half, "gvp_llmfao_split_half", index=False)
-out.figure(llm.plot_llmfao(llmfao_sweep, split_half), "gvp_llmfao")
-show(llmfao_ranks.head(12))
+out.figure(llm.plot_llmfao(llmfao_sweep, split_half), "gvp_llmfao",
+           ch.llmfao_caption(rule, llmfao_sweep, split_half, n_llmfao_trials))
+show(ch.ranks_view(llmfao_ranks))
 values.update(cv.llmfao_values(llmfao_sweep))
 display(Markdown(llm.llmfao_text(rule, llmfao_sweep, llmfao_ranks, llmfao_rho, split_half)))
 
 # %%
-out.table(cv.tidy(values), "gvp_claim_values", index=False)
+claim_values = out.table(cv.tidy(values), "gvp_claim_values", index=False)
 
 # %% [markdown]
 # ## Run time
 
 # %% tags=["hide-input"]
-show(timings.table())
+show(timings.table(), 1)
 
 # %% [markdown]
 # ## What differs from the paper, and why
@@ -409,7 +418,7 @@ show(timings.table())
 # * **BT** here is the fit on every instance with a 95% interval over sampled match sets; the paper's point values
 #   are presumably from one sampled set (it does not say).
 # * **Penalised strings**: the paper gives neither their length nor their alphabet; ours are random letters and
-#   spaces of a fixed length (see `ch.penalise`).
+#   spaces of a fixed length (see {ref}`gvp-c2`).
 # * **Fig. 1's models**: the paper does not name them; we take every CEval method but Crowd (the human-written
 #   counterfactuals), and compare each trial's BT with the ranking by mean chrF.
 # * **Fig. 3** follows our reading of a one-paragraph description; the paper's exact simulation is unknown.

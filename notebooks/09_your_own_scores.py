@@ -15,10 +15,11 @@
 # # Your own scores: compare any systems with every method in the book
 #
 # You have per-instance scores for a few systems (one score per test instance and system, from any metric or
-# rater). This chapter asks of them what the four papers ask of theirs: **which system is best, by how much, is the
-# ranking robust, and do the aggregation methods agree?** It runs on a shipped example (`examples/`, described in
-# `examples/README.md`): the TopicalChat dialogue responses of five systems scored by chrF++, one of the paired
-# paper's own setups.
+# rater). This chapter asks of them what the four papers ask of theirs — {cite:t}`peyrard2021better`,
+# {cite:t}`knowles2021stability`, {cite:t}`vondaniken2024favi` and {cite:t}`levtsov2025confidence`: **which system
+# is best, by how much, is the ranking robust, and do the aggregation methods agree?** It runs on an example shipped
+# with the compendium (its provenance is described beside it): one of the paired paper's own setups, dialogue
+# responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by chrF++.
 #
 # **Run it on your file.** Either the command line, which prints the same tables (two commands from a fresh clone):
 #
@@ -34,11 +35,12 @@
 # .venv/bin/papermill /tmp/yours.ipynb /tmp/yours-out.ipynb -p scores_path $PWD/my_scores.csv -p output_root /tmp/yours
 # ```
 #
-# Accepted files: **long** CSV/Parquet with columns `instance, system, score` (extra columns such as `metric` are
-# selected with `where`), **wide** CSV/Parquet with one column per system (the Pairformance / BT-eval layout), or an
-# mt-metrics-eval **`.score`** file (`system<TAB>score` per line). A file that cannot be compared fairly — a
-# missing column, a duplicated (instance, system) row, systems scored on different instances, a missing or
-# non-numeric score, fewer than two systems — stops with an error naming the file and the line or column.
+# Accepted files: **long** CSV/Parquet with columns `instance, system, score` (a file with extra columns, such as a
+# metric's name, is cut to one slice of them in the parameters cell), **wide** CSV/Parquet with one column per
+# system (the layout of the paired paper's code {cite:p}`peyrard2021bteval`), or a **score file** of Google's
+# mt-metrics-eval {cite:p}`mtmetricseval` (system, a tab, the score, per line). A file that cannot be compared
+# fairly — a missing column, a duplicated (instance, system) row, systems scored on different instances, a missing
+# or non-numeric score, fewer than two systems — stops with an error naming the file and the line or column.
 
 # %% tags=["parameters"]
 scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
@@ -64,8 +66,7 @@ from analysis.plotting import set_theme, show
 set_theme()
 out = outputs(ch, globals())
 scores = ch.load(scores_path, format, where=where, align=align, lower_is_better=lower_is_better)
-display(Markdown(f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from `{scores_path}`"
-                 + (" (scores negated: lower was better)." if lower_is_better else ".")))
+display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 
 # %% [markdown]
 # ## Which system is best, and by how much?
@@ -74,9 +75,11 @@ display(Markdown(f"**{scores.shape[1]} systems × {scores.shape[0]:,} test insta
 # resampled with replacement; {cite:t}`peyrard2021better` §2–3, Appendix G):
 #
 # * **MEAN** and **MEDIAN** summarise each system's scores on their own;
-# * **BT** (Bradley–Terry) is fitted to the instance-by-instance comparisons of every pair of systems; its strengths
-#   sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled chance that *A* beats *B*;
-# * **Elo** and **TrueSkill** rate the same comparisons one game at a time, in a fixed order.
+# * **BT** (Bradley–Terry, {cite:t}`bradley1952rank`) is fitted to the instance-by-instance comparisons of every
+#   pair of systems; its strengths sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled
+#   chance that *A* beats *B*;
+# * **Elo** {cite:p}`elo1978rating` and **TrueSkill** {cite:p}`herbrich2007trueskill` rate the same comparisons
+#   one game at a time, in a fixed order.
 #
 # The ranks column gives each system's rank under the five mechanisms in that order.
 
@@ -86,20 +89,21 @@ out.table(result.systems, "yours_systems")
 show(ch.ranking_table(result))
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_mechanisms(result), "yours_mechanisms")
+out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption(result))
 
 # %% [markdown]
 # ## Which differences are real?
 #
 # For each pair, the share of test instances on which the row system scores higher (a tie counts half) — the
-# pairwise view the paired paper recommends (its Fig. 5) — with the sign test (which tests exactly whether this
-# share differs from ½) and Wilcoxon's signed-rank test (which also weighs the size of the differences).
+# pairwise view the paired paper recommends (its Fig. 5) — with the sign test, ties split as
+# {cite:t}`coakley1996versions` recommend (it tests exactly whether this share differs from ½), and Wilcoxon's
+# signed-rank test (which also weighs the size of the differences).
 
 # %% tags=["hide-input"]
 out.table(result.prob, "yours_prob_better")
 out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
-out.figure(ch.plot_prob(result, alpha), "yours_pairwise")
+out.figure(ch.plot_prob(result, alpha), "yours_pairwise", ch.pairwise_caption(result, alpha))
 
 # %% [markdown]
 # ## Do the mechanisms agree on this data?
@@ -109,7 +113,8 @@ out.figure(ch.plot_prob(result, alpha), "yours_pairwise")
 # set.
 
 # %%
-show(out.table(result.disagreement, "yours_disagreement"))
+out.table(result.disagreement, "yours_disagreement")
+show(ch.disagreement_view(result), 2)
 
 # %% tags=["remove-input"]
 display(Markdown(ch.disagreement_text(result)))
@@ -130,14 +135,19 @@ show(ch.stability_summary(result))
 # ## What this analysis does not do (yet)
 #
 # * **Human ratings.** This analysis compares systems on one score column and does not compare a metric with
-#   human ratings; to ask whether a metric favours some systems relative to the humans (the Favi-Score), call the
-#   Favi-Score chapter's functions on two instances × systems matrices with the same instances and systems, one of
-#   human and one of metric scores (for example two `analysis.data.scorefiles.read_scores` results, each rater
-#   selected with `where`): `analysis.favi.favi_table(human, metric)` gives Φ and the sign accuracies of every pair
-#   of systems, `analysis.favi.favi_uncertainty(human, metric)` adds a bootstrap interval and a permutation test.
-# * **Elo and TrueSkill intervals** use `n_resamples_sequential` resamples (100 by default) rather than
-#   `n_resamples`, because each resample replays every game; their intervals are therefore coarser. A resampled
-#   test set also replays the games in another order than the file's, and Elo and TrueSkill depend on that order,
-#   so their estimate on the file can fall outside their own interval.
+#   human ratings; to ask whether a metric favours some systems relative to the humans (the Favi-Score of
+#   {cite:t}`vondaniken2024favi`), call the Favi-Score functions on two instances × systems matrices with the same
+#   instances and systems, one of human and one of metric scores (for example two files read as above, each cut to
+#   one rater):
+#
+#   ```python
+#   from analysis import favi
+#   favi.favi_table(human, metric)        # Φ and the sign accuracies of every pair of systems
+#   favi.favi_uncertainty(human, metric)  # with a bootstrap interval and a permutation test
+#   ```
+# * **Elo and TrueSkill intervals** use fewer resamples than MEAN, MEDIAN and BT (the parameters cell sets both
+#   numbers; the first figure's caption gives them), because each resample replays every game; their intervals are
+#   therefore coarser. A resampled test set also replays the games in another order than the file's, and Elo and
+#   TrueSkill depend on that order, so their estimate on the file can fall outside their own interval.
 # * **Order dependence.** Elo and TrueSkill depend on the order of the games (pairs in column order, instances in
 #   row order, as in the paper's tool); BT, MEAN and MEDIAN do not.

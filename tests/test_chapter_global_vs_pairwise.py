@@ -505,3 +505,118 @@ def test_sst5_binarised_text_branches_on_accuracy():
     assert "below its B.1 accuracy for 8 of its 8 models" in text and "fewer than half of the sentences" in text
     text = tc.sst5_binarised_text(b2.assign(acc=b1["acc"]), b1, copies.assign(acc=0.7), t5)
     assert "for no model" in text and "the best model here is right on 70%" in text
+
+
+# --- figures, captions and tables for the page (issue 26) ------------------------------------------------------------
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+from analysis.plotting import _render, legibility_problems, png_width, set_theme  # noqa: E402
+
+
+def legible(fig) -> int:
+    """The saved width of ``fig`` after checking that the book can show it (no problem found)."""
+    import matplotlib.pyplot as plt
+
+    width = png_width(_render(fig, "png"))
+    problems = legibility_problems(fig, width)
+    plt.close(fig)
+    assert not problems, problems
+    return width
+
+
+def stability_curves(titles) -> dict:
+    sizes = np.arange(10, 1001, 10)
+    curve = pd.DataFrame({"comparisons": sizes, "changes_mean": 1 / np.sqrt(sizes), "changes_p95": 2 / np.sqrt(sizes),
+                          "changed_share": 0.5})
+    return {t: (curve, 129) for t in titles}
+
+
+def test_every_figure_fits_the_book_column_with_legible_text():
+    set_theme()
+    grid = np.round(np.arange(0, 1.01, 0.01), 2)
+    sweep = pd.DataFrame({"tie_probability": grid, "spearman_mean": 1 - grid ** 4, "spearman_low": 0.7 - grid ** 4,
+                          "spearman_high": 1.0, "tie_share": 0.39 + 0.6 * grid})
+    assert legible(gvp.plot_tie_sweep(sweep)) <= 1100
+    assert legible(gvp.plot_stability(stability_curves(["a", "b", "c"]))) <= 1100
+    detection = pd.DataFrame([{"difference": d, "matches": n, "pairwise": 0.5 + d * 3, "global": 0.5 + d * 4}
+                              for n in (16, 129, 1000) for d in np.linspace(0, 0.1, 11)])
+    assert legible(gvp.plot_detection(detection)) <= 1100
+    assert legible(gvp.plot_flowchart()) <= 1100
+    curve = pd.DataFrame({"share": [0.1, 0.5], "judgments": [893.0, 4465.0], "spearman_mean": [0.6, 0.9],
+                          "spearman_low": [0.5, 0.8]})
+    assert legible(llm.plot_llmfao(sweep, curve)) <= 1100
+
+
+def test_the_flowchart_joins_every_box():
+    """Fig. 4 redrawn: one arrow into every box but the start, each from the box above or to the left."""
+    import matplotlib.pyplot as plt
+
+    fig = gvp.plot_flowchart()
+    ax = fig.axes[0]
+    boxes = [t for t in ax.texts if t.get_bbox_patch() is not None]
+    arrows = [a for a in ax.texts if isinstance(a, matplotlib.text.Annotation) and a.arrow_patch is not None]
+    assert len(boxes) == 2 * len(gvp.FLOWCHART) + 2 and len(arrows) == len(boxes) - 1
+    targets = {id(a.xycoords) for a in arrows}
+    assert sum(id(b) in targets for b in boxes) == len(boxes) - 1  # every box but the start is entered
+    plt.close(fig)
+
+
+def test_captions_compute_their_numbers():
+    grid = np.round(np.arange(0, 1.01, 0.01), 2)
+    sweep = pd.DataFrame({"tie_probability": grid, "tie_share": 0.39 + 0.6 * grid})
+    caption = gvp.tie_sweep_caption(sweep, ["A", "B", "C"], 96, 1000)
+    assert "of 3 CEval generation models" in caption and "(0 to 1 in 101 steps)" in caption
+    assert "1,000 sampled sets of 96 matches per pair" in caption and "here A, B and C" in caption
+    caption = gvp.stability_caption(stability_curves(["CEval", "SST-5"]), 100, 100_000)
+    assert "on 100,000 comparisons per pair" in caption and "(10 to 1,000 in 100 steps)" in caption
+    assert "over 100 sampled sets" in caption and "CEval and SST-5" in caption and "Jigsaw" in caption
+    assert "shows no curve" in gvp.stability_caption(stability_curves(["x"]), 10, 5, ties=True)
+    detection = pd.DataFrame({"difference": [0.0, 0.05, 0.1] * 2, "matches": [16] * 3 + [1000] * 3})
+    caption = gvp.detection_caption(detection, 50)
+    assert "(0 to 0.1 in 3 steps)" in caption and "with 16 and 1,000 matches" in caption and "50 repetitions" in caption
+    rule = {"judgments": 8931, "models": 59}
+    curve = pd.DataFrame({"share": [0.25, 0.5]})
+    caption = gvp.llmfao_caption(rule, sweep, curve, 200)
+    assert "llmfao's 8,931 crowd judgments of 59 LLMs" in caption and "own 39% included" in caption
+    assert "(25% and 50% of them)" in caption and "{cite:p}`ustalov2023llmfao`" in caption
+    assert "\n\n" in gvp.FLOWCHART_CAPTION
+
+
+def test_sampling_text_states_the_rule_with_its_numbers():
+    quality = pd.DataFrame(np.zeros((488, 6)))
+    assert tx.sampling_text(quality, 1000) == ("BT's 95% interval comes from 1,000 sampled sets of 12·6·ln 6 = 129 "
+                                               "matches per pair (from 488 instances).")
+    assert "of all 50 matches per pair" in tx.sampling_text(pd.DataFrame(np.zeros((50, 6))), 10)
+
+
+def test_views_show_measures_in_words_next_to_the_paper():
+    frame = pd.DataFrame({"acc": [0.4, np.nan], "f1": [0.3, np.nan], "bt": [0.2, np.nan], "bt_low": [0.1, np.nan],
+                          "bt_high": [0.25, np.nan], "bt_bin": [0.2, np.nan], "paper_acc": [0.41, 0.5],
+                          "paper_bt": [0.1, 0.2], "paper_f1": [0.3, 0.4]}, index=pd.Index(["SVM", "BERT"], name="model"))
+    view = gvp.versus_paper(frame, ["acc", "f1", "bt"])
+    assert list(view.columns) == [("accuracy", "here"), ("accuracy", "paper"), ("F1", "here"), ("F1", "paper"),
+                                  ("BT", "here"), ("BT", "95% interval"), ("BT", "paper"), ("BT (binarised)", "")]
+    assert view.loc["SVM", ("BT", "95% interval")] == "0.100–0.250" and pd.isna(view.loc["BERT", ("BT", "95% interval")])
+    matrix = pd.DataFrame([[1, 0.5, 0.2], [0.5, 1, 0.9], [0.2, 0.9, 1]], index=["ed", "wer", "bt"],
+                          columns=["ed", "wer", "bt"])
+    pairs = gvp.correlation_pairs({"here": matrix, "paper": matrix.drop(index="bt", columns="bt")})
+    assert list(pairs.index) == ["ED – WER", "ED – BT", "WER – BT"] and pairs.loc["WER – BT", "here"] == 0.9
+    assert pairs["paper"].isna().tolist() == [False, True, True]
+    c1 = pd.concat({"here": matrix, "paper": matrix, "difference": matrix[["ed"]]}, axis=1)
+    assert list(gvp.side_by_side(c1, ["ed", "bt"]).columns) == [("ED", "here"), ("ED", "paper"), ("ED", "difference"),
+                                                                 ("BT", "here"), ("BT", "paper")]
+    table = pd.DataFrame({"ap": [1.0], "ap_low": [1.0]}, index=pd.MultiIndex.from_tuples([("binary", "mae")]))
+    shown = gvp.labelled(table)
+    assert list(shown.columns) == ["AP", "AP low"] and shown.index[0] == ("binarised copies", "MAE")
+    ranks = pd.DataFrame({"bt": [0.04, 0.03], "rank": [1.0, 2.0], "rank_low": [1.0, 2.0], "rank_high": [3.0, 15.025]},
+                         index=["GPT 4", "command"])
+    view = gvp.ranks_view(ranks, top=1)
+    assert len(view) == 1 and view.loc["GPT 4", "95% of resampled ranks"] == "1.0–3.0" and view["rank"].iloc[0] == 1
+
+
+def test_versus_paper_without_paper_columns_has_one_header_row():
+    frame = pd.DataFrame({"acc": [0.8], "bt": [0.2], "bt_low": [0.1], "bt_high": [0.3], "sharpness": [0.5]})
+    assert list(gvp.versus_paper(frame, ["acc", "bt"]).columns) == ["accuracy", "BT", "BT 95% interval", "sharpness"]

@@ -258,13 +258,17 @@ def test_fig5_variance_checks_and_text():
     assert "on raw scores but not on z scores" in ch.fig5_text(mixed, True)
 
 
+FIG4 = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["zh-en", "zh-en"],
+                     "style": ["SR+DC", "SR-DC"], "systems": [13, 14], "hits": [400, 350],
+                     "mean_share": [0.47, 0.99], "min_share": [0.38, 0.98], "max_share": [0.56, 1.0],
+                     "hits_with_every_system": [0.0, 0.95]})
+
+
 def test_fig4_text_both_ways():
-    summary = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["zh-en", "zh-en"],
-                            "style": ["SR+DC", "SR-DC"], "systems": [13, 14], "hits": [400, 350],
-                            "mean_share": [0.47, 0.99], "min_share": [0.38, 0.98], "max_share": [0.56, 1.0],
-                            "hits_with_every_system": [0.0, 0.95]})
-    assert "the paper's §5.4 point" in ch.fig4_text(summary)
-    assert "do not differ here" in ch.fig4_text(summary.assign(min_share=0.6))
+    text = ch.fig4_text(FIG4)
+    assert "the paper's §5.4 point" in text and "as few as 38%" in text and "95% or more" in text
+    assert "do not differ here" in ch.fig4_text(FIG4.assign(min_share=0.6))
+    assert ch.fig4_text(FIG4.iloc[:1]) == ""  # one style: nothing to contrast
 
 
 def test_item_type_and_human_seen_checks():
@@ -370,9 +374,10 @@ def test_bootstrap_text_computes_its_comparisons():
                              "SR+DC fewer": [0.0, 0.0, 0.3]}).set_index(["experiment", "measure"])
     text = ch.bootstrap_text(summary, contrast, noise)
     assert "changes more orders than every one of the 2 perturbations" in text
-    assert "1 of the 2 perturbations change more clusters than resampling alone does (divide_1.25)" in text
+    assert "1 of the 2 perturbations change more clusters than resampling alone does (divide by 1.25)" in text
     assert "more than any perturbation" not in text and "weak evidence" not in text
-    assert "at most half of the resamples for cluster after remove_human" in text
+    assert "at most half of the resamples for clusters after remove HUMAN and REF" in text
+    assert "_" not in text  # experiments in words, not their codes
     noise["exceeds_noise"] = False
     text = ch.bootstrap_text(summary, contrast.assign(**{"SR+DC more": 1.0}), noise)
     assert "weak evidence" in text and "holds in most resamples for every perturbation" in text
@@ -384,3 +389,147 @@ def test_every_claim_reads_a_table_the_notebook_saves():
     notebook = (ROOT / "notebooks" / "03_wmt_stability.py").read_text(encoding="utf-8")
     sources = {c.source for c in claims.load() if c.paper == "wmt" and c.source}
     assert sources and all(f'"{source.removesuffix(".csv")}"' in notebook for source in sources), sources
+
+
+# --- figures, captions and views for the page (issue 26) -------------------------------------------------------------
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+from analysis.plotting import _render, legibility_problems, png_width, set_theme  # noqa: E402
+
+
+def legible(fig) -> int:
+    """The saved width of ``fig`` after checking that the book can show it (no problem found)."""
+    import matplotlib.pyplot as plt
+
+    width = png_width(_render(fig, "png"))
+    problems = legibility_problems(fig, width)
+    plt.close(fig)
+    assert not problems, problems
+    return width
+
+
+def trajectory_frame(n: int, name_length: int = 12) -> pd.DataFrame:
+    systems = [f"S{k:02d}".ljust(name_length, "x") for k in range(n)]
+    rows = []
+    for d, setting in enumerate(["original", "d-1.25", "d-2", "d-10"]):
+        order = systems[d:] + systems[:d]
+        rows += [{"setting": setting, "system": s, "rank": k + 1, "z": 0.0, "line_below": k % 5 == 4}
+                 for k, s in enumerate(order)]
+    return pd.DataFrame(rows)
+
+
+def test_every_figure_fits_the_book_column_with_legible_text():
+    set_theme()
+    fractions = ch.fig1_fractions(per_pair_frame([
+        (c, p, style, f"divide_{d:g}", True, False, p == "a")
+        for c, p, style in (("newstest2021-toen", "a", "SR+DC"), ("newstest2018", "d", "SR-DC"))
+        for d in ch.DIVISOR_TICKS]))
+    assert legible(ch.plot_fig1(fractions)) <= 1200
+    # 20 systems with names as long as WMT 2018's (28 characters): one pair per figure stays readable
+    assert legible(ch.plot_trajectory(trajectory_frame(20, 28))) <= 1425
+    assert legible(ch.plot_trajectory(trajectory_frame(5))) < legible(ch.plot_trajectory(trajectory_frame(5, 28)))
+    names = [f"System-{k}.{k}" for k in range(16)]
+    share = pd.DataFrame(np.full((16, 16), 0.5), index=names, columns=names)
+    assert legible(ch.plot_cooccurrence(share)) <= 1425
+    matrix = pd.DataFrame(np.random.default_rng(0).uniform(0, 100, (100, 12)), columns=names[:12])
+    assert legible(ch.plot_fig5(matrix)) <= 1100
+    composition = pd.DataFrame({"collection": ["newstest2018"] * 13 + ["newstest2022-toen"] * 17,
+                                "pair": [f"p{k}" for k in range(30)], "workers_saw_ref": 0.5,
+                                "workers_saw_human": [0.0] * 29 + [0.3],
+                                "paper_workers_saw_ref": [0.5] + [np.nan] * 29})
+    assert legible(ch.plot_ref_shares(composition)) <= 1000
+
+
+def test_setting_labels_in_words():
+    assert [ch.setting_label(s) for s in ("original", "d-1.25", "d-10")] == ["original", "÷1.25", "÷10"]
+
+
+def test_fig1_caption_counts_the_pairs_of_each_line():
+    fractions = pd.DataFrame({"divisor": [1.25, 10.0, 1.25, 2.0], "style": ["SR+DC", "SR+DC", "SR-DC", "SR+DC"],
+                              "measure": "rank", "source": ["here", "here", "here", "paper"],
+                              "changed": 1, "pairs": [12, 12, 11, 25], "fraction": 0.1})
+    caption = ch.fig1_caption(fractions)
+    assert "divided by 1.25 to 10" in caption and "here, 12 SR+DC pairs" in caption
+    assert "and 11 SR-DC pairs" in caption and "the paper's 25 SR+DC and 0 SR-DC pairs" in caption
+    assert "{cite:p}`knowles2021wmtstabilitycode`" in caption and "\n\n" in caption  # a caption, then a legend
+
+
+def test_trajectory_figures_and_captions():
+    info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2022-toen", "newstest2018"],
+                         "pair": ["de-en", "zh-en", "zh-en"], "year": [2021, 2022, 2018],
+                         "style": ["SR+DC", "SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
+    shown = [("newstest2021-toen", "de-en"), ("newstest2022-toen", "zh-en"), ("newstest2018", "zh-en")]
+    figures = ch.trajectory_figures(shown, info)
+    assert [(name, role) for _, name, role in figures] == [
+        ("wmt_fig2_trajectories", "fig2"), ("wmt_fig3_trajectories", "fig3"), ("wmt_fig23_trajectories_sr_dc", "contrast")]
+    assert [k for k, _, _ in ch.trajectory_figures(shown[2:], info)] == shown[2:]  # no SR+DC pair: the contrast only
+    summary = pd.DataFrame({"collection": [k[0] for k in shown], "pair": [k[1] for k in shown],
+                            "style": ["SR+DC", "SR+DC", "SR-DC"], "divisions": 5, "ranks_moved": [60, 41, 16],
+                            "divisions_with_other_clusters": [5, 4, 0], "shown": True})
+    first = ch.trajectory_caption(summary, shown[0], "fig2", [1.25, 1.5, 2, 4, 10])
+    assert "de-en, 2021 to-English (SR+DC)" in first and "the paper's Fig. 2 (en-de 2020" in first
+    assert "move most. 60 (system, divisor) ranks" in first and "under 5 of 5 divisions" in first
+    second = ch.trajectory_caption(summary, shown[1], "fig3", [2])
+    assert "Fig. 3 (zh-en 2020" in second and "second most. 41" in second and "divided by 2 before" in second
+    contrast = ch.trajectory_caption(summary, shown[2], "contrast", [1.25, 10])
+    assert "For contrast" in contrast and "zh-en, 2018 (SR-DC)" in contrast and "under 0 of 5" in contrast
+    with pytest.raises(KeyError):
+        ch.trajectory_caption(summary, ("newstest2018", "xx-en"), "fig2", [2])
+
+
+def test_fig4_figures_and_captions():
+    assert ch.fig4_figures(FIG4) == [(("newstest2022-toen", "zh-en"), "wmt_fig4_cooccurrence"),
+                                     (("newstest2018", "zh-en"), "wmt_fig4_cooccurrence_sr_dc")]
+    plus = ch.fig4_caption(FIG4, ("newstest2022-toen", "zh-en"))
+    assert "on average 47% (from 38% to 56%)" in plus and "0% of its 400 HITs hold all 13 systems" in plus
+    assert "the paper's Fig. 4 counts the HITs of en-lt 2019".lower() in plus.lower()
+    minus = ch.fig4_caption(FIG4, ("newstest2018", "zh-en"))
+    assert "95% of its 350 HITs hold all 14 systems" in minus and "For contrast" in minus
+
+
+def test_fig5_and_ref_share_captions():
+    variance = pd.DataFrame({"scores": ["raw", "z"], "documents": [107, 107], "systems": [11, 11],
+                             "cells_judged": [0.89, 0.89]})
+    caption = ch.fig5_caption(variance, "newstest2021-toen", "ru-en")
+    assert "ru-en, 2021 to-English (SR+DC)" in caption and "89% of the 107 × 11 cells" in caption
+    composition = pd.DataFrame({"collection": ["newstest2018", "newstest2018", "newstest2022-toen"],
+                                "pair": ["a", "b", "c"], "paper_workers_saw_ref": [0.1, np.nan, np.nan]})
+    caption = ch.ref_shares_caption(composition)
+    assert "by package (2018, 2022)" in caption and "the 1 2018 shares the paper prints" in caption
+
+
+def test_views_put_experiments_and_tests_in_words():
+    assert ch.experiment_label("divide_1.25") == "divide by 1.25"
+    assert ch.experiment_label("remove_human") == "remove HUMAN and REF"
+    frame = pd.DataFrame({"experiment": ["divide_2", "noise"], "measure": "rank", "x": [1, 2]})
+    assert ch.with_experiment_labels(frame)["experiment"].tolist() == ["divide by 2", "none (resampling only)"]
+    indexed = ch.with_experiment_labels(frame.set_index(["experiment", "measure"]))
+    assert indexed.index.get_level_values("experiment").tolist() == ["divide by 2", "none (resampling only)"]
+    variants = pd.DataFrame({(m, v): ["1/13", "2/13"] for m in ("rank", "cluster", "both")
+                             for v in ("greater", "scipy<1.7")},
+                            index=pd.MultiIndex.from_tuples([("divide_2", "SR+DC"), ("divide_2", "SR-DC")],
+                                                            names=["experiment", "style"]))
+    variants.loc[("divide_2", "SR-DC"), ("cluster", "scipy<1.7")] = "3/13"
+    view = ch.variant_view(variants)
+    assert list(view.columns) == ["Δrank", "Δcluster", "Δboth"]
+    assert view["Δcluster"].tolist() == ["1/13", "2/13 → 3/13"] and view.index[0] == ("divide by 2", "SR+DC")
+    moved = pd.Series([60, 41], index=pd.MultiIndex.from_tuples([("newstest2021-toen", "de-en"),
+                                                                 ("wikipedia2021-fb", "hi-bn")]))
+    assert ch.moved_view(moved)[["package", "pair"]].values.tolist() == [["2021", "de-en"], ["2021 FB", "hi-bn"]]
+
+
+def test_replication_view_marks_missing_values_once():
+    rows = replication_rows(year=[2022, 2020, 2021], n_systems=5, max_abs_raw_diff=[np.nan, 0.0, 0.0],
+                            **{"verdicts_differ_scipy<1.7": [0, 0, 1]})
+    view = ch.replication_view(rows)
+    assert view["max Δraw"].isna().tolist() == [True, False, False]  # shown as the one missing mark
+    assert len(ch.replication_exceptions(view)) == 2  # de-en's z differ, hi-bn's clusters differ
+
+
+def test_resampling_text():
+    boot = pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]})
+    assert ch.resampling_text(boot, 2021) == ("Each pair's HITs are resampled 3 times (seed 2021), one stream per "
+                                              "pair.")

@@ -28,3 +28,89 @@ def test_cli_on_the_example_equals_the_chapter_and_round_trips_json(tmp_path, ca
     for name in ("systems", "prob", "sign_p", "wilcoxon_p", "disagreement", "stability"):
         pd.testing.assert_frame_equal(getattr(loaded, name), getattr(direct, name), check_dtype=False, obj=name)
     assert {p.name for p in (tmp_path / "figs").iterdir()} >= {"systems.csv", "mechanisms.png", "pairwise.svg"}
+
+
+# --- tables, figures and captions for the page (issue 26) ------------------------------------------------------------
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from analysis.plotting import _render, legibility_problems, png_width, set_theme  # noqa: E402
+
+
+def legible(fig) -> int:
+    """The saved width of ``fig`` after checking that the book can show it (no problem found)."""
+    import matplotlib.pyplot as plt
+
+    width = png_width(_render(fig, "png"))
+    problems = legibility_problems(fig, width)
+    plt.close(fig)
+    assert not problems, problems
+    return width
+
+
+@pytest.fixture(scope="module")
+def many():
+    """20 systems with names up to 36 characters, the size of a large shared task."""
+    rng = np.random.default_rng(0)
+    names = [f"system-{k:02d}-" + "a-rather-long-model-name"[: k + 4] for k in range(20)]
+    scores = pd.DataFrame(rng.normal(0, 1, (60, 20)) + np.linspace(0, 1, 20), columns=names)
+    return compare.compare(scores, rng=1, n_resamples=20, n_resamples_sequential=5)
+
+
+@pytest.fixture(scope="module")
+def few():
+    return compare.compare(your_own_scores.load(your_own_scores.EXAMPLE), rng=2021, n_resamples=20,
+                           n_resamples_sequential=5)
+
+
+def test_figures_fit_the_book_column_from_two_to_twenty_systems(few, many):
+    set_theme()
+    two = compare.compare(pd.DataFrame({"A": [0.1, 0.5, 0.3], "B": [0.2, 0.4, 0.1]}), rng=0, n_resamples=10,
+                          n_resamples_sequential=5)
+    for result in (two, few, many):
+        assert legible(your_own_scores.plot_mechanisms(result)) <= 1425
+        assert legible(your_own_scores.plot_prob(result)) <= 1425
+    assert legible(your_own_scores.plot_mechanisms(few)) <= 900  # a few systems: near the column's width
+
+
+def test_many_systems_get_short_turned_labels_and_marks_only(many):
+    import matplotlib.pyplot as plt
+
+    fig = your_own_scores.plot_prob(many)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert max(map(len, labels)) <= your_own_scores.LABEL_CHARS and any(s.endswith("…") for s in labels)
+    assert ax.get_xticklabels()[0].get_rotation() == 60
+    cells = [t.get_text() for t in ax.texts]
+    assert cells and not any(c[:1].isdigit() for c in cells)  # no shares printed at 20 systems, only the marks
+    plt.close(fig)
+
+
+def test_short_name_and_decimals():
+    assert your_own_scores.short_name("abc") == "abc"
+    assert your_own_scores.short_name("x" * 30, 10) == "x" * 9 + "…"
+    assert [your_own_scores.decimals(v) for v in ([1517.9], [26.7, 24.4], [0.27], [0.0])] == [0, 1, 3, 3]
+
+
+def test_ranking_table_rounds_each_mechanism_to_its_scale(few):
+    table = your_own_scores.ranking_table(few)
+    assert table["Elo"].str.fullmatch(r"\d+ \[\d+, \d+\]").all()
+    assert table["TrueSkill"].str.fullmatch(r"\d+\.\d \[\d+\.\d, \d+\.\d\]").all()
+    assert table["MEAN"].str.fullmatch(r"0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]").all()
+
+
+def test_captions_and_views_compute_their_numbers(few):
+    caption = your_own_scores.mechanisms_caption(few)
+    assert "of the 5 systems" in caption and "over the 60 test instances (20 resamples" in caption
+    assert "5 for Elo and TrueSkill" in caption
+    sign = int(np.triu(few.sign_p.to_numpy() < 0.05, 1).sum())
+    assert f"p < 0.05 ({sign} of 10)" in your_own_scores.pairwise_caption(few)
+    view = your_own_scores.disagreement_view(few)
+    assert set(view["different best system"]) <= {"yes", "no"} and len(view) == 10
+    assert "read from the shipped example." in your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), EXAMPLE)
+    mine = your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), "/tmp/mine.csv", lower_is_better=True)
+    assert mine == "**2 systems × 3 test instances** read from your file (scores negated: lower was better)."

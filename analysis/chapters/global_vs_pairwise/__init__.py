@@ -8,8 +8,9 @@ parameters, and its machinery split by dataset and by job —
   Tables 2 and 4);
 * :mod:`.llmfao`: Figs. 1-2's questions on llmfao's real judgments, beyond the paper;
 * :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
-* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.text` and :mod:`.text_classification`: the
-  sentences for the page, computed from the tables;
+* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.captions`: their captions; :mod:`.text` and
+  :mod:`.text_classification`: the sentences for the page, computed from the tables; :mod:`.views`: the tables as
+  shown (measures in words, ours next to the paper's);
 * :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
   its own appendices (``gvp_paper_consistency.csv``) and Table 1.
 
@@ -20,6 +21,14 @@ claims-value ones from their modules (``cls.*``, ``llm.*``, ``cv.*``).
 from __future__ import annotations
 
 from ..common import SEED, Param
+from .captions import (
+    FLOWCHART_CAPTION,
+    THRESHOLD,
+    detection_caption,
+    llmfao_caption,
+    stability_caption,
+    tie_sweep_caption,
+)
 from .ceval import (
     CEVAL_MODELS,
     CEVAL_REFERENCE,
@@ -38,6 +47,7 @@ from .published import appendix_c1, published_c1, published_c2_originals, publis
 from .shared import spearman_table
 from .stability import (
     FIG3_SIZES,
+    REFERENCE_SIZE,
     detection_curve,
     difference_grid,
     random_binary_models,
@@ -51,12 +61,14 @@ from .text import (
     c1_text,
     detection_text,
     random_binary_text,
+    sampling_text,
     stability_text,
     table6_text,
     table7_text,
     tie_cost_text,
     tie_sweep_text,
 )
+from .views import LABELS, correlation_pairs, interval, label, labelled, ranks_view, side_by_side, versus_paper
 
 CHAPTER = "05_global_vs_pairwise"
 PARAMETERS = {
@@ -75,12 +87,15 @@ PARAMETERS = {
 }
 
 __all__ = [
+    "FLOWCHART_CAPTION", "LABELS", "REFERENCE_SIZE", "THRESHOLD", "correlation_pairs", "detection_caption", "interval",
+    "label", "labelled", "llmfao_caption", "ranks_view", "side_by_side", "stability_caption", "tie_sweep_caption",
+    "versus_paper",
     "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
     "PARAMETERS",
     "appendix_c1", "c1_text", "ceval_outputs", "copy_displacement", "detection_curve", "detection_text", "difference_grid",
     "global_scores", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
     "plot_stability", "plot_tie_sweep", "published_c1", "published_c2_originals", "published_matrix",
-    "random_binary_models", "random_binary_summary", "random_binary_text",
+    "random_binary_models", "random_binary_summary", "random_binary_text", "sampling_text",
     "spearman_table", "stability_panels", "stability_text", "table6_text", "table7_text", "text_quality",
     "tie_cost_text", "tie_grid", "tie_stability", "tie_sweep", "tie_sweep_text",
 ]

@@ -42,18 +42,26 @@ def plot_stability(curves: dict):
 
 
 def plot_detection(curve: pd.DataFrame):
+    """Fig. 3: the probability of the correct order against the difference, one colour per number of matches, solid
+    for pairwise (BT), dashed for the global score; the legend below the axes, keyed by colour and by line style."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7, 4.6))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    handles = []
     for colour, (n, part) in zip(colours, curve.groupby("matches")):
-        ax.plot(part["difference"], part["pairwise"], color=colour, label=f"pairwise (BT), {n} matches")
-        ax.plot(part["difference"], part["global"], color=colour, linestyle="--", label=f"global (mean), {n}")
-    ax.set_xlabel("1 - f: B's decision values are f times A's in distribution (mean gap (1 - f)/2)")
+        ax.plot(part["difference"], part["pairwise"], color=colour)
+        ax.plot(part["difference"], part["global"], color=colour, linestyle="--")
+        handles.append(Line2D([], [], color=colour, label=f"{n:,} matches"))
+    handles += [Line2D([], [], color="black", label="pairwise (BT)"),
+                Line2D([], [], color="black", linestyle="--", label="global (mean)")]
+    ax.set_xlabel("difference 1 − f (B's decision values are f times A's)")
     ax.set_ylabel("probability of the correct order")
     ax.set_ylim(0.45, 1.02)
-    ax.legend(fontsize=7, ncol=2, loc="lower right")
-    fig.tight_layout()
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=9, frameon=False,
+               handlelength=1.6, columnspacing=1.2)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 
@@ -73,26 +81,39 @@ FLOWCHART_END = "pairwise comparisons\n(scores vary widely, no model over-confid
 
 
 def plot_flowchart():
+    """Fig. 4 redrawn: the questions top to bottom, each "yes" leading right to its outcome, each "no" down to the
+    next question; every arrow joins the edges of the two boxes it links."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5.4))
+    fig, ax = plt.subplots(figsize=(7.4, 5.0))
     ax.set_axis_off()
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 10)
-    question = {"boxstyle": "round,pad=0.5", "facecolor": "#dbe9f6", "edgecolor": "#31688e"}
-    outcome = {"boxstyle": "round,pad=0.5", "facecolor": "#f3f3f3", "edgecolor": "#555555"}
-    arrow = {"arrowstyle": "-|>", "color": "#333333", "shrinkA": 0, "shrinkB": 0}
-    ys = np.linspace(8.4, 3.4, len(FLOWCHART))
-    ax.text(2.6, 9.8, "Comparing models on one test set", ha="center", va="center", fontsize=10, weight="bold")
-    ax.annotate("", xy=(2.6, ys[0] + 0.75), xytext=(2.6, 9.45), arrowprops=arrow)
+    question = {"boxstyle": "round,pad=0.45", "facecolor": "#dbe9f6", "edgecolor": "#31688e"}
+    outcome = {"boxstyle": "round,pad=0.45", "facecolor": "#f3f3f3", "edgecolor": "#555555"}
+    start = {"boxstyle": "round,pad=0.45", "facecolor": "white", "edgecolor": "#31688e"}
+    arrow = {"arrowstyle": "-|>", "color": "#333333", "shrinkA": 6, "shrinkB": 6, "lw": 1.2}  # clear of the pads
+    ys = np.linspace(7.6, 2.7, len(FLOWCHART))
+    node = ax.text(3.0, 9.5, "Comparing models on one test set", ha="center", va="center", fontsize=10,
+                   weight="bold", bbox=start)
+
+    def link(source, target, label=None, side="down"):
+        """An arrow from ``source``'s edge to ``target``'s, labelled beside its middle."""
+        a, b = ((0.5, 0), (0.5, 1)) if side == "down" else ((1, 0.5), (0, 0.5))
+        ax.annotate("", xy=b, xycoords=target, xytext=a, textcoords=source, arrowprops=arrow)
+        if label:
+            ax.annotate(label, xy=(0.5, 0) if side == "down" else (1, 0.5), xycoords=source, fontsize=9,
+                        xytext=(8, -18) if side == "down" else (14, 6), textcoords="offset points")
+
+    previous, label = node, None
     for y, (text, down, side) in zip(ys, FLOWCHART):
-        ax.text(2.6, y, text, ha="center", va="center", fontsize=9, bbox=question)
-        ax.text(7.7, y, side, ha="center", va="center", fontsize=8.5, bbox=outcome)
-        ax.annotate("", xy=(5.9, y), xytext=(5.0, y), arrowprops=arrow)
-        ax.text(5.45, y + 0.25, "yes", ha="center", fontsize=8)
-        ax.annotate("", xy=(2.6, y - 1.75), xytext=(2.6, y - 0.75), arrowprops=arrow)
-        ax.text(2.75, y - 1.25, down, va="center", fontsize=8)
-    ax.text(2.6, ys[-1] - 2.5, FLOWCHART_END, ha="center", va="center", fontsize=8.5, bbox=outcome)
+        box = ax.text(3.0, y, text, ha="center", va="center", fontsize=9.5, bbox=question)
+        link(previous, box, label)
+        end = ax.text(8.2, y, side, ha="center", va="center", fontsize=9.5, bbox=outcome)
+        link(box, end, "yes", side="right")
+        previous, label = box, down
+    last = ax.text(3.0, ys[-1] - (ys[0] - ys[1]), FLOWCHART_END, ha="center", va="center", fontsize=9.5, bbox=outcome)
+    link(previous, last, label)
     fig.tight_layout()
     return fig
 
@@ -110,13 +131,13 @@ def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame):
     left.axhline(0.8, color="grey", linestyle=":", label="0.8")
     left.set_xlabel(f"share of ties (the data's own {sweep['tie_share'].min():.0%}, plus synthetic)")
     left.set_ylabel("Spearman with BT on all judgments")
-    left.set_title("Fig. 1 on llmfao: adding ties", fontsize=10)
+    left.set_title("(a) ties added to the judgments", fontsize=10)
     left.legend(fontsize=8, loc="lower left")
     right.plot(curve["judgments"], curve["spearman_mean"], marker="o", label="mean Spearman")
     right.plot(curve["judgments"], curve["spearman_low"], linestyle=":", label="2.5% percentile")
     right.set_xlabel("judgments in each of two disjoint random subsets")
     right.set_ylabel("Spearman between the two BT rankings")
-    right.set_title("Stability on llmfao: split halves", fontsize=10)
+    right.set_title("(b) rankings from two disjoint subsets", fontsize=10)
     right.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig

@@ -36,6 +36,9 @@ def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd
 
 # -- Fig. 2: comparisons needed for a stable ranking ------------------------------------------------------------------
 
+#: comparisons per pair behind Fig. 2's reference ranking
+REFERENCE_SIZE = 100_000
+
 
 def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilities=None) -> dict:
     """Fig. 2 on several datasets: ``panels`` maps a title to its (instances x models) quality frame, ``rngs`` gives
@@ -45,7 +48,8 @@ def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilit
     out = {}
     for (title, quality), rng, p in zip(panels.items(), rngs, ties, strict=True):
         m = sweeps.matches(quality)
-        out[title] = (sweeps.stability_curve(m, sizes, rng, n_trials=n_trials, tie_probability=float(p)),
+        out[title] = (sweeps.stability_curve(m, sizes, rng, n_trials=n_trials, reference_size=REFERENCE_SIZE,
+                                             tie_probability=float(p)),
                       sweeps.sample_size(len(m.systems), 10**9))
     return out
 

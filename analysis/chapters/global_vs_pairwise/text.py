@@ -14,6 +14,7 @@ from .ceval import penalty_rise
 from .claim_values import at_marker
 from .published import published_c1
 from .shared import spearman_table
+from .stability import REFERENCE_SIZE
 
 #: a printed value with three decimals stands for anything within half a unit of its last digit
 PRINTED_3 = 0.0005
@@ -65,7 +66,7 @@ def table7_text(ours: pd.DataFrame, consistency: pd.DataFrame) -> str:
     rows = consistency[consistency["item"] == "table7"]
     off = {src: float((g["printed"] - g["recomputed"]).abs().max()) for src, g in rows.groupby("source")}
     c1, c2 = off["Appendix C.1"], off["Appendix C.2 (six originals)"]
-    text = ("Ours (top) and the same correlations computed from the paper's own Appendix C.1 values (bottom) "
+    text = ("Ours and the same correlations computed from the paper's own Appendix C.1 values "
             + ("agree to the printed two decimals. " if gap < PRINTED_2 else f"differ by up to {gap:.2f}. "))
     if c1 <= PRINTED_2:
         return text + "The paper's printed BT row follows from its Appendix C.1."
@@ -152,7 +153,8 @@ def tie_cost_text(curves: dict) -> str:
     parts = [f"{title}: {at[title]:.2f} at {marker} and {curve['changes_mean'].iloc[-1]:.2f} at "
              f"{curve['comparisons'].iloc[-1]:.0f}" for title, (curve, marker) in curves.items()]
     rises = bool(np.all(np.diff(list(at.values())) > 0))
-    return ("Mean number of misplaced models, against the ranking from 100,000 untied comparisons per pair — "
+    return (f"Mean number of misplaced models, against the ranking from {REFERENCE_SIZE:,} untied comparisons per "
+            "pair — "
             + "; ".join(parts) + ". " + (
                 "At 12·m·ln m the count rises with every step up in the tie probability: a tie carries no evidence "
                 "about the order, so with more ties more comparisons are needed for the same stability."
@@ -167,7 +169,8 @@ def random_binary_text(table: pd.DataFrame) -> str:
     sampled = table["spearman_sampled"]
     paper = published.item("gvp", "section5_random_binary")["spearman_bt"]
     at_paper = float((sampled.round(2) == paper).mean())
-    text = (f"The three accuracies differ by {spread.mean():.3f} on average (up to {spread.max():.3f}). "
+    text = (f"Over {n:,} repetitions, the three accuracies differ by {spread.mean():.3f} on average (up to "
+            f"{spread.max():.3f}). "
             + ("BT fitted on every instance orders the models as accuracy does in every repetition: a model's wins "
                "minus losses against another equal its correct answers minus the other's. " if full == 1 else
                f"BT fitted on every instance orders the models as accuracy does in {full:.0%} of the {n} "
@@ -239,3 +242,12 @@ def llmfao_text(rule: dict, sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: 
                    f"{half['judgments']:,.0f} each) give rankings that correlate {half['spearman_mean']:.2f} on average "
                    f"(2.5% percentile {half['spearman_low']:.2f}), a model moving {half['rank_displacement']:.1f} "
                    "places between them on average.")
+
+
+def sampling_text(quality: pd.DataFrame, n_trials: int, what: str = "BT's 95% interval comes from") -> str:
+    """The paper's sampling rule on ``quality`` (instances x models) in words: ``what`` {n_trials} sampled sets of
+    12·m·ln m matches per pair (fewer when the instances run out), with m and the count computed."""
+    m, n = quality.shape[1], quality.shape[0]
+    size = sample_size(m, n)
+    rule = f"12·{m}·ln {m} = {size:,}" if size < n or sample_size(m, 10**9) == size else f"all {n:,}"
+    return f"{what} {n_trials:,} sampled sets of {rule} matches per pair (from {n:,} instances)."

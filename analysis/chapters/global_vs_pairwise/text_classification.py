@@ -39,8 +39,8 @@ def sst5_text(b1: pd.DataFrame, tie_share_gold: float, tie_share_binary: float) 
     order = " > ".join(here["bt"].sort_values(ascending=False).index)
     paper_bt = b1["paper_bt"].dropna()
     return (f"Accuracy and F1 equal the paper's to its printed third decimal for {join(exact) or 'no model'}: the paper "
-            "re-ran prrao87's code, whose pipelines are rebuilt here with its settings, and its F1 is the "
-            "support-weighted one. " + ("They differ for " + "; ".join(others) + ". " if others else "")
+            "re-ran Prashanth Rao's fine-grained sentiment code, whose pipelines are rebuilt here with its settings, "
+            "and its F1 is the support-weighted one. " + ("They differ for " + "; ".join(others) + ". " if others else "")
             + f"BT on the gold-class decision values orders the models {order}: the SVM is "
             f"{_place(here['bt'], 'SVM')} of {len(here)} here, {_place(paper_bt, 'SVM')} of {len(paper_bt)} in the "
             f"paper's B.1. {tie_share_gold:.0%} of the matches on raw decision values are ties, {tie_share_binary:.0%} "

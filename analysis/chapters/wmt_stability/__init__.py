@@ -8,13 +8,24 @@ Modules by job: :mod:`.packages` (the packages shown, each pair's coded judgment
 experiments, the data behind Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published`
 (ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.claim_values` (the tidy values and checks
 that ``data/published/claims/wmt.toml`` reads), :mod:`.figures`, :mod:`.text` (sentences computed from the tables)
-and :mod:`.views` (compact tables for the page)."""
+and :mod:`.views` (compact tables for the page), :mod:`.captions` (the figures' captions)."""
 
 from __future__ import annotations
 
 from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
+from .captions import (
+    PAPER_PAIRS,
+    fig1_caption,
+    fig4_caption,
+    fig4_figures,
+    fig5_caption,
+    pair_label,
+    ref_shares_caption,
+    trajectory_caption,
+    trajectory_figures,
+)
 from .claim_values import (
     MEASURES,
     change_shares,
@@ -51,7 +62,17 @@ from .experiments import (
     trajectories,
     variant_sensitivity,
 )
-from .figures import DIVISOR_TICKS, HERE, STYLE_COLORS, plot_fig1, plot_fig4, plot_fig5, plot_trajectories
+from .figures import (
+    DIVISOR_TICKS,
+    HERE,
+    STYLE_COLORS,
+    plot_cooccurrence,
+    plot_fig1,
+    plot_fig5,
+    plot_ref_shares,
+    plot_trajectory,
+    setting_label,
+)
 from .packages import (
     CHANGE_COLUMNS,
     PACKAGES,
@@ -61,7 +82,6 @@ from .packages import (
     fig5_pair,
     human_pairs,
     pair_info,
-    pair_title,
     trajectory_panels,
 )
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
@@ -82,12 +102,25 @@ from .text import (
     ref_share_text,
     remedy_text,
     replication_text,
+    resampling_text,
     share_range,
     table3_text,
     trajectory_text,
     variant_text,
 )
-from .views import PACKAGE_SHORT, bootstrap_view, by_pair, replication_exceptions, replication_view
+from .views import (
+    EXPERIMENT_LABELS,
+    PACKAGE_SHORT,
+    VARIANT_LABELS,
+    bootstrap_view,
+    by_pair,
+    experiment_label,
+    moved_view,
+    replication_exceptions,
+    replication_view,
+    variant_view,
+    with_experiment_labels,
+)
 
 CHAPTER = "03_wmt_stability"
 PARAMETERS = {
@@ -104,7 +137,7 @@ __all__ = [
     "CHAPTER", "PARAMETERS", "ws",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
-    "pair_title", "trajectory_panels",
+    "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
     "replication_csv",
@@ -120,10 +153,15 @@ __all__ = [
     # published
     "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
     # figures
-    "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_fig1", "plot_fig4", "plot_fig5", "plot_trajectories",
+    "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
+    "plot_trajectory", "setting_label",
     # text
     "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "ref_share_text", "remedy_text", "replication_text",
-    "share_range", "table3_text", "trajectory_text", "variant_text",
+    "resampling_text", "share_range", "table3_text", "trajectory_text", "variant_text",
+    # captions
+    "PAPER_PAIRS", "fig1_caption", "fig4_caption", "fig4_figures", "fig5_caption", "pair_label", "ref_shares_caption",
+    "trajectory_caption", "trajectory_figures",
     # views
-    "PACKAGE_SHORT", "bootstrap_view", "by_pair", "replication_exceptions", "replication_view",
+    "EXPERIMENT_LABELS", "PACKAGE_SHORT", "VARIANT_LABELS", "bootstrap_view", "by_pair", "experiment_label",
+    "moved_view", "replication_exceptions", "replication_view", "variant_view", "with_experiment_labels",
 ]

@@ -1,19 +1,27 @@
-"""Figs. 1-5 (matplotlib / seaborn)."""
+"""Figs. 1-5 and the Sec. 5.1 shares (matplotlib / seaborn), laid out for the book's text column: one pair per
+figure (Figs. 2-5), panels no wider than the column allows, no title that repeats the caption."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from .views import PACKAGE_SHORT
+
 STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
 HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
 DIVISOR_TICKS = [1.25, 1.5, 2.0, 4.0, 10.0]
+#: the systems' colours in Figs. 2-3: tab20's dark shades first, then its light ones, so that systems next to each
+#: other in the ranking never get two shades of one hue
+TRAJECTORY_COLORS = [k for k in range(0, 20, 2)] + [k for k in range(1, 20, 2)]
 
 
 def plot_fig1(fractions: pd.DataFrame):
+    """Fig. 1: per measure (Δrank, Δcluster, Δboth) the share of pairs changed against the divisor, ours (solid)
+    and the paper's (dashed); three narrow panels side by side, one x label and the legend below them."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(7.6, 3.5), sharey=True)
     for ax, measure in zip(axes, ("rank", "cluster", "both")):
         for (style, source), rows in fractions[fractions["measure"] == measure].groupby(["style", "source"]):
             rows = rows.sort_values("divisor")
@@ -23,73 +31,116 @@ def plot_fig1(fractions: pd.DataFrame):
                     alpha=1.0 if source == "here" else 0.6,
                     label=f"{style}, {HERE[style] if source == 'here' else 'paper, 2018-20'} ({rows['pairs'].iloc[0]} pairs)")
         ax.set_xticks(list(range(len(DIVISOR_TICKS))), [f"{d:g}" for d in DIVISOR_TICKS])
-        ax.set_xlabel("divisor of REF and HUMAN raw scores")
         ax.set_title(f"Δ{measure}")
         ax.set_ylim(-0.03, 1.03)
-    axes[0].set_ylabel("fraction of language pairs changed")
+    axes[0].set_ylabel("share of pairs changed")
+    axes[1].set_xlabel("HUMAN and REF raw scores divided by")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
 
-def plot_trajectories(panels: dict):
-    """Figs. 2-3: one panel per pair; rank (top = best) per setting, significance lines marked with a black x."""
+def setting_label(setting: str) -> str:
+    """A setting of :func:`~.experiments.trajectories` as a tick label: ``d-1.25`` → ``÷1.25``."""
+    return "÷" + setting.removeprefix("d-") if setting.startswith("d-") else setting
+
+
+def plot_trajectory(t: pd.DataFrame):
+    """Figs. 2-3 for one pair: the rank of each MT system (top = best) on the original data and after each division,
+    its name at both ends of its line, a black x where a significance line falls below a rank. The height grows
+    with the number of systems; the names stand outside the axes."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 5.6), squeeze=False)
-    for ax, (title, t) in zip(axes[0], panels.items()):
-        settings = list(dict.fromkeys(t["setting"]))
-        x = {s: k for k, s in enumerate(settings)}
-        first = t[t["setting"] == "original"].sort_values("rank")
-        palette = plt.get_cmap("tab20")(np.linspace(0, 1, 20))
-        for k, system in enumerate(first["system"]):
-            rows = t[t["system"] == system]
-            ax.plot([x[s] for s in rows["setting"]], rows["rank"], marker="o", markersize=3, linewidth=1.2,
-                    color=palette[k % 20])
-            ax.annotate(system, (-0.1, rows["rank"].iloc[0]), ha="right", va="center", fontsize=7)
-            ax.annotate(system, (len(settings) - 0.9, rows["rank"].iloc[-1]), ha="left", va="center", fontsize=7)
-        lines = t[t["line_below"]]
-        ax.scatter([x[s] for s in lines["setting"]], lines["rank"] + 0.5, marker="x", color="black", s=30, zorder=3)
-        ax.set_xticks(range(len(settings)), settings, rotation=30)
-        ax.set_xlabel("HUMAN and REF raw scores divided by d (d-n)")
-        ax.set_xlim(-2.6, len(settings) + 1.6)
-        ax.invert_yaxis()
-        ax.set_yticks([])
-        ax.set_ylabel("rank (top = best)")
-        ax.set_title(title, fontsize=10)
-        for side in ("left", "right", "top"):
-            ax.spines[side].set_visible(False)
+    settings = list(dict.fromkeys(t["setting"]))
+    x = {s: k for k, s in enumerate(settings)}
+    first = t[t["setting"] == "original"].sort_values("rank")
+    label_in = 0.068 * max(len(s) for s in first["system"]) + 0.2  # a name's width at 9 pt, in inches
+    fig, ax = plt.subplots(figsize=(4.4 + 2 * label_in, 0.9 + 0.3 * len(first)))
+    palette = plt.get_cmap("tab20")(np.linspace(0, 1, 20))[TRAJECTORY_COLORS]
+    for k, system in enumerate(first["system"]):
+        rows = t[t["system"] == system]
+        ax.plot([x[s] for s in rows["setting"]], rows["rank"], marker="o", markersize=3.5, linewidth=1.5,
+                color=palette[k % 20])
+        for end, offset, align in ((0, -6, "right"), (-1, 6, "left")):
+            ax.annotate(system, (x[rows["setting"].iloc[end]], rows["rank"].iloc[end]), xytext=(offset, 0),
+                        textcoords="offset points", ha=align, va="center", fontsize=9, color="#222222")
+    lines = t[t["line_below"]]
+    ax.scatter([x[s] for s in lines["setting"]], lines["rank"] + 0.5, marker="x", color="black", s=30, zorder=3,
+               linewidths=1.5)
+    ax.set_xticks(range(len(settings)), [setting_label(s) for s in settings])
+    ax.tick_params(axis="x", labelsize=10)
+    ax.set_xlabel("HUMAN and REF raw scores divided by")
+    ax.set_xlim(-0.25, len(settings) - 0.75)
+    ax.set_ylim(len(first) + 0.7, 0.3)
+    ax.set_yticks([])
+    ax.grid(axis="y", visible=False)
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
     fig.tight_layout()
     return fig
 
 
-def plot_fig4(panels: dict):
+def plot_cooccurrence(share: pd.DataFrame):
+    """Fig. 4 for one pair: of the HITs holding the row system, the percentage also holding the column system."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(7.2 * len(panels), 6.4), squeeze=False)
-    for ax, (title, share) in zip(axes[0], panels.items()):
-        sns.heatmap(share * 100, ax=ax, vmin=0, vmax=100, cmap="viridis", annot=True, fmt=".0f",
-                    annot_kws={"fontsize": 6}, cbar_kws={"label": "% of the row system's HITs"}, square=True)
-        ax.set_title(title, fontsize=10)
-        ax.tick_params(labelsize=7)
+    n = len(share)
+    fig, ax = plt.subplots(figsize=(2.4 + 0.36 * n, 1.6 + 0.36 * n))
+    sns.heatmap(share * 100, ax=ax, vmin=0, vmax=100, cmap="viridis", annot=True, fmt=".0f",
+                annot_kws={"fontsize": 8}, cbar_kws={"label": "% of the row system's HITs", "shrink": 0.7},
+                square=True)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.tick_params(labelsize=9)
+    ax.set_xticklabels(ax.get_xticklabels(), rotation=60, ha="right", rotation_mode="anchor")
     fig.tight_layout()
     return fig
 
 
-def plot_fig5(matrix: pd.DataFrame, title: str):
+def plot_fig5(matrix: pd.DataFrame):
+    """Fig. 5: mean raw score per (test document, system), documents and systems best first; grey = not judged."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    fig, ax = plt.subplots(figsize=(7, 7.5))
+    fig, ax = plt.subplots(figsize=(6.2, 6.6))
     ax.set_facecolor("#e6e6e6")  # not judged: light grey, distinct from any score
     ax.grid(False)
     sns.heatmap(matrix, ax=ax, cmap="viridis", vmin=0, vmax=100, yticklabels=False,
-                cbar_kws={"label": "mean raw score of the document's judged segments (grey: not judged)"})
+                cbar_kws={"label": "mean raw score (grey: not judged)"})
     ax.set_ylabel(f"{len(matrix)} test documents, best first")
     ax.set_xlabel("system, best first (mean over documents)")
-    ax.set_title(title, fontsize=10)
-    ax.tick_params(axis="x", labelsize=7)
+    ax.tick_params(axis="x", labelsize=9)
+    ax.set_xticklabels(ax.get_xticklabels(), rotation=60, ha="right", rotation_mode="anchor")
+    fig.tight_layout()
+    return fig
+
+
+def plot_ref_shares(composition: pd.DataFrame):
+    """Sec. 5.1 per pair: the share of workers who judged a REF item, of those who judged a ranked HUMAN system's
+    output (where one is ranked), and the paper's share for the 2018 pairs it prints; pairs grouped by package."""
+    import matplotlib.pyplot as plt
+
+    rows = composition.reset_index(drop=True)
+    y = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(6.0, 1.2 + 0.22 * len(rows)))
+    ax.scatter(rows["workers_saw_ref"], y, color="#4C72B0", s=28, label="here: saw a REF item", zorder=3)
+    human = rows["workers_saw_human"] > 0
+    ax.scatter(rows.loc[human, "workers_saw_human"], y[human], color="#DD8452", marker="^", s=32, zorder=3,
+               label="here: saw a HUMAN system")
+    paper = rows["paper_workers_saw_ref"].notna()
+    ax.scatter(rows.loc[paper, "paper_workers_saw_ref"], y[paper], color="black", marker="x", s=40, zorder=4,
+               label="paper: saw a REF item")
+    labels = [f"{p} {PACKAGE_SHORT.get(c, c)}" for c, p in zip(rows["collection"], rows["pair"])]
+    ax.set_yticks(y, labels)
+    ax.tick_params(axis="y", labelsize=9)
+    for k in np.flatnonzero(rows["collection"].to_numpy()[1:] != rows["collection"].to_numpy()[:-1]):
+        ax.axhline(k + 0.5, color="grey", linewidth=0.8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(-0.03, 1.03)
+    ax.xaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0))
+    ax.set_xlabel("share of the pair's workers")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06 - 1.0 / len(rows)), ncol=2, fontsize=9, frameon=False)
     fig.tight_layout()
     return fig

@@ -43,12 +43,6 @@ def human_pairs(coded: dict) -> list:
     return [k for k, (pj, _, _) in coded.items() if pj.human.any()]
 
 
-def pair_title(key: tuple[str, str], info: pd.DataFrame) -> str:
-    collection, pair = key
-    year, style = info.loc[key, ["year", "style"]]
-    return f"{pair} {year} ({style}, {collection})"
-
-
 def trajectory_panels(moved: pd.Series, info: pd.DataFrame, n_sr_plus: int = 2) -> list:
     """The ``n_sr_plus`` SR+DC pairs whose ranks move most under division, then the SR-DC pair that moves most."""
     style = [info.loc[k, "style"] for k in moved.index]

@@ -77,7 +77,7 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     theirs["group"] = "ALL " + theirs["style"]
     theirs = theirs.drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):
-        ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index).fillna("")
+        ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index)  # NaN: the paper has no such row
     return ours
 
 

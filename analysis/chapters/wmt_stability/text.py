@@ -8,7 +8,7 @@ import pandas as pd
 
 from .claim_values import share_of
 from .packages import STYLE_TOTALS
-from .views import PACKAGE_SHORT
+from .views import PACKAGE_SHORT, experiment_label
 
 
 def _name(collection: str, pair: str) -> str:
@@ -41,7 +41,7 @@ def raw_text(coverage: pd.DataFrame) -> str:
         return text + "No judgment is left out of the divisions of Fig. 1."
     worst = coverage.loc[coverage["left_out_of_divisions"].idxmax()]
     return text + (f"The divisions of Fig. 1 leave out the workers with REF or HUMAN items whose raws stay unknown, on "
-                   f"both sides of the comparison (last column): {len(losing)} of {len(coverage)} pairs lose some "
+                   f"both sides of the comparison: {len(losing)} of {len(coverage)} pairs lose some "
                    f"judgments, {_name(worst['collection'], worst['pair'])} the most "
                    f"({worst['left_out_of_divisions']:.0%} of its judgments).")
 
@@ -64,7 +64,7 @@ def replication_text(done: pd.DataFrame, printed: dict, missing_line) -> str:
     text[-1] += "."
     text.append(f"The ranking order matches in {int(done['order_match'].sum())} of {len(done)}.")
     text.append(
-        f"With the official one-sided test (`greater`) the clusters match in {int(done['clusters_match_greater'].sum())} "
+        f"With the official one-sided test the clusters match in {int(done['clusters_match_greater'].sum())} "
         f"of {int(done['clusters_match_greater'].notna().sum())} pairs and contradict "
         f"{int(done['verdicts_differ_greater'].sum())} of the published pairwise verdicts; with the paper's scipy < 1.7 "
         f"p (half the two-sided p, whichever direction the data lean) they match in "
@@ -78,7 +78,7 @@ def replication_text(done: pd.DataFrame, printed: dict, missing_line) -> str:
         if getattr(r, "official_files_agree", True) is False and r.verdicts_differ_greater == 0:
             text.append(f"The cluster mismatch of {_name(r.collection, r.pair)} is the official files disagreeing with "
                         "each other: ours follows every pairwise verdict of the package's Wilcoxon table, which its "
-                        "`clusters.csv` does not.")
+                        "cluster file does not.")
         else:
             text.append(f"The clusters of {_name(r.collection, r.pair)} differ from the official ones for a reason not "
                         "found here.")
@@ -90,8 +90,8 @@ def replication_text(done: pd.DataFrame, printed: dict, missing_line) -> str:
         name = _name(collection, pair)
         if a and b:
             text.append(f"{name}, which the paper reports missing a significance line, matches here under both tests, "
-                        "so the paper's miss must come from what differs in its pipeline (it standardised with "
-                        "`ad-latest.csv` and compared with the Findings tables).")
+                        "so the paper's miss must come from what differs in its pipeline (it standardised the organisers' "
+                        "file of all judgments, not reachable here, and compared with the Findings tables).")
         else:
             which = [w for w, ok in (("the official test", a), ("the paper's p", b)) if not ok]
             text.append(f"{name}, which the paper reports missing a significance line, differs here too with "
@@ -177,7 +177,7 @@ def trajectory_text(summary: pd.DataFrame, removed: pd.DataFrame) -> str:
              for r in shown.itertuples(index=False)]
     plus = shown[shown["style"] == "SR+DC"]
     both = (plus["ranks_moved"] > 0) & (plus["divisions_with_other_clusters"] > 0)
-    text = "In the panels: " + "; ".join(parts) + ". "
+    text = "In the figures: " + "; ".join(parts) + ". "
     if len(plus) and both.all():
         text += ("As in the paper's Figs. 2–3, the SR+DC rankings shown reshuffle as the human scores are degraded, "
                  "their clusters included, with no change to any MT system's own raw scores.")
@@ -191,21 +191,18 @@ def trajectory_text(summary: pd.DataFrame, removed: pd.DataFrame) -> str:
 
 
 def fig4_text(summary: pd.DataFrame) -> str:
-    """Fig. 4 in numbers: how often a system's HITs hold a given other system, and how many HITs hold every one."""
-    parts = [f"{r.pair} {PACKAGE_SHORT.get(r.collection, r.collection)} ({r.style}): a system's HITs hold a given other "
-             f"system {r.mean_share:.0%} of the time on average (range {r.min_share:.0%}–{r.max_share:.0%}), and "
-             f"{r.hits_with_every_system:.0%} of the HITs hold every system" for r in summary.itertuples(index=False)]
-    text = "Fig. 4, as shares of the row system's HITs (the paper shows counts): " + "; ".join(parts) + "."
+    """Fig. 4's verdict (the figures' captions give the numbers): whether a system meets some other system in fewer
+    than half of its HITs in SR+DC while most SR-DC HITs hold every system (Sec. 5.4); empty without both styles."""
     plus, minus = summary[summary["style"] == "SR+DC"], summary[summary["style"] == "SR-DC"]
-    if len(plus) and len(minus):
-        if (plus["min_share"] < 0.5).any() and (minus["hits_with_every_system"].min()
-                                                > plus["hits_with_every_system"].max()):
-            text += (" In SR+DC a system meets some other system in fewer than half of its HITs, while most SR-DC "
-                     "HITs hold every system: which systems a system's scores are standardised against differs from "
-                     "system to system in SR+DC, the paper's §5.4 point.")
-        else:
-            text += " The two styles do not differ here as the paper's §5.4 describes."
-    return text
+    if not (len(plus) and len(minus)):
+        return ""
+    if (plus["min_share"] < 0.5).any() and (minus["hits_with_every_system"].min()
+                                            > plus["hits_with_every_system"].max()):
+        return (f"In SR+DC a system meets some other system in fewer than half of its HITs (as few as "
+                f"{plus['min_share'].min():.0%}), while {minus['hits_with_every_system'].min():.0%} or more of the "
+                "SR-DC HITs hold every system: which systems a system's scores are standardised against differs from "
+                "system to system in SR+DC, the paper's §5.4 point.")
+    return "The two styles do not differ here as the paper's §5.4 describes."
 
 
 def fig5_text(variance: pd.DataFrame, different_documents: bool) -> str:
@@ -249,7 +246,7 @@ def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame, noise: pd.Data
             text.append(f"For SR+DC, resampling alone changes more {what} than every one of the {len(rows)} "
                         "perturbations does on the full data." if more.empty else
                         f"For SR+DC, {len(more)} of the {len(rows)} perturbations change more {what} than resampling "
-                        f"alone does ({', '.join(more['experiment'])}).")
+                        f"alone does ({', '.join(map(experiment_label, more['experiment']))}).")
         text.append("Most perturbations, then, change no more SR+DC rankings than which HITs were collected does: a "
                     "changed order or cluster on its own is weak evidence about the protocol." if max(beats) < 0.5
                     else "Some perturbations change more SR+DC rankings than resampling alone does.")
@@ -260,10 +257,11 @@ def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame, noise: pd.Data
     perturbations = [e for e in contrast.index.get_level_values(0).unique() if e != "noise"]
     cells = {(e, m): contrast.loc[(e, m), "SR+DC more"] for e in perturbations for m in ("rank", "cluster")}
     text.append("Against the unperturbed ranking *of the same resample*, more SR+DC than SR-DC pairs change their "
-                "order in " + ", ".join(f"{cells[(e, 'rank')]:.0%} ({e})" for e in perturbations)
+                "order in " + ", ".join(f"{cells[(e, 'rank')]:.0%} ({experiment_label(e)})" for e in perturbations)
                 + " of the resamples, and their clusters in "
-                + ", ".join(f"{cells[(e, 'cluster')]:.0%} ({e})" for e in perturbations) + ".")
-    weak = [f"{m} after {e}" for (e, m), v in cells.items() if v <= 0.5]
+                + ", ".join(f"{cells[(e, 'cluster')]:.0%} ({experiment_label(e)})" for e in perturbations) + ".")
+    weak = [f"{'order' if m == 'rank' else 'clusters'} after {experiment_label(e)}" for (e, m), v in cells.items()
+            if v <= 0.5]
     text.append("So the contrast of Tables 2–3 holds in most resamples for every perturbation and measure" if not weak
                 else "The contrast of Tables 2–3 holds in at most half of the resamples for " + ", ".join(weak))
     text[-1] += ("; it cannot tell the protocol apart from the other differences between these packages (year, "
@@ -301,3 +299,9 @@ def variant_text(variants: pd.DataFrame) -> str:
     return ("Every count is the same with both tests: the lines they disagree on are not in the pairs' perturbed "
             "rankings here." if same else
             "The counts differ between the tests in some rows: the lines they disagree on matter here.")
+
+
+def resampling_text(boot: pd.DataFrame, seed: int) -> str:
+    """How the bootstrap resamples were drawn: their number per pair and the seed, in words."""
+    return (f"Each pair's HITs are resampled {boot['resample'].nunique():,} times (seed {seed}), one stream per "
+            "pair.")

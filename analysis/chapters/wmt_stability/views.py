@@ -1,11 +1,43 @@
-"""Compact tables as read on the page: short package names, the replication and bootstrap views."""
+"""Compact tables as read on the page: short package names, experiments in words, the replication, bootstrap and
+rank-sum-variant views."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
+
+from ...plotting import MISSING
 
 PACKAGE_SHORT = {"newstest2018": "2018", "newstest2019": "2019", "newstest2020": "2020", "newstest2021-toen": "2021",
                  "wikipedia2021-fb": "2021 FB", "newstest2022-toen": "2022"}
+
+
+#: the experiments of :data:`analysis.wmt_stability.EXPERIMENTS` (and the bootstrap's "noise") in words
+EXPERIMENT_LABELS = {"remove_human": "remove HUMAN and REF", "remove_lowest": "remove the lowest system",
+                     "remove_highest": "remove the highest system", "noise": "none (resampling only)"}
+#: the rank-sum variants of :data:`analysis.wmt.RANK_SUM_VARIANTS` in words
+VARIANT_LABELS = {"greater": "WMT's one-sided test", "scipy<1.7": "the paper's scipy < 1.7 p"}
+
+
+def experiment_label(experiment: str) -> str:
+    """An experiment in words: ``divide_2`` → ``divide by 2``, ``remove_human`` → ``remove HUMAN and REF``."""
+    if experiment.startswith("divide_"):
+        return "divide by " + experiment.removeprefix("divide_")
+    return EXPERIMENT_LABELS.get(experiment, experiment)
+
+
+def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its ``experiment`` column or index level in words (:func:`experiment_label`), for display."""
+    out = frame.copy()
+    if "experiment" in out.columns:
+        out["experiment"] = out["experiment"].map(experiment_label)
+    if "experiment" in (out.index.names or []):
+        if isinstance(out.index, pd.MultiIndex):
+            level = out.index.names.index("experiment")
+            out.index = out.index.set_levels(out.index.levels[level].map(experiment_label), level=level)
+        else:
+            out.index = out.index.map(experiment_label)
+    return out
 
 
 def by_pair(frame: pd.DataFrame) -> pd.DataFrame:
@@ -19,10 +51,10 @@ def replication_view(table: pd.DataFrame) -> pd.DataFrame:
     rows = table[table["data"] != "ranking only"]
 
     def yes(value):
-        return "" if pd.isna(value) else ("yes" if value else "no")
+        return np.nan if pd.isna(value) else ("yes" if value else "no")
 
     def sci(value):
-        return "" if pd.isna(value) else f"{value:.0e}"
+        return np.nan if pd.isna(value) else f"{value:.0e}"
 
     view = pd.DataFrame({
         "collection": rows["collection"], "pair": rows["pair"], "from": rows["data"], "systems": rows["n_systems"],
@@ -31,7 +63,7 @@ def replication_view(table: pd.DataFrame) -> pd.DataFrame:
         "same clusters (1-sided / old)": [f"{yes(a)} / {yes(b)}" for a, b in zip(
             rows["clusters_match_greater"], rows["clusters_match_scipy<1.7"])],
         "verdicts differing (1-sided / old)": [
-            "" if pd.isna(a) else f"{a:.0f} / {b:.0f}"
+            np.nan if pd.isna(a) else f"{a:.0f} / {b:.0f}"
             for a, b in zip(rows["verdicts_differ_greater"], rows["verdicts_differ_scipy<1.7"])],
     })
     return by_pair(view)
@@ -39,9 +71,9 @@ def replication_view(table: pd.DataFrame) -> pd.DataFrame:
 
 def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
     """The bootstrap summary as read on the page: per measure "observed | mean over resamples (90% interval)"."""
-    view = summary.set_index(["style", "experiment"])[["pairs"]].copy()
+    view = with_experiment_labels(summary).set_index(["style", "experiment"])[["pairs"]].copy()
     for m in ("rank", "cluster", "both"):
-        observed = summary[f"{m}_observed"].map(lambda v: "–" if pd.isna(v) else f"{v:.0f}")
+        observed = summary[f"{m}_observed"].map(lambda v: MISSING if pd.isna(v) else f"{v:.0f}")
         view[f"Δ{m}: observed | resampled mean (90%)"] = [
             f"{o} | {mean:.1f} ({interval})" for o, mean, interval in
             zip(observed, summary[f"{m}_mean"], summary[f"{m}_interval"])]
@@ -50,7 +82,25 @@ def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
 
 def replication_exceptions(view: pd.DataFrame) -> pd.DataFrame:
     """The rows of :func:`replication_view` that are not an exact replication."""
-    exact = (view["max Δz"].map(lambda v: v == "" or float(v) <= 1e-9) & (view["same order"] == "yes")
+    exact = (view["max Δz"].map(lambda v: pd.isna(v) or float(v) <= 1e-9) & (view["same order"] == "yes")
              & (view["same clusters (1-sided / old)"] == "yes / yes")
-             & (view["verdicts differing (1-sided / old)"].isin(["0 / 0", ""])))
+             & view["verdicts differing (1-sided / old)"].map(lambda v: pd.isna(v) or v == "0 / 0"))
     return view[~exact]
+
+
+def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
+    """The rank-sum variant counts (:func:`~.experiments.variant_sensitivity`) as one cell per (experiment, style)
+    and measure: the count with WMT's test, followed by ``→`` and the count with the paper's p where they differ."""
+    out = pd.DataFrame(index=variants.index)
+    for measure in ("rank", "cluster", "both"):
+        ours, paper = variants[(measure, "greater")], variants[(measure, "scipy<1.7")]
+        out[f"Δ{measure}"] = [a if a == b else f"{a} → {b}" for a, b in zip(ours, paper)]
+    return with_experiment_labels(out)
+
+
+def moved_view(moved: pd.Series, top: int = 8) -> pd.DataFrame:
+    """The ``top`` pairs of :func:`~.experiments.most_affected`, by package (short name) and pair."""
+    head = moved.head(top)
+    return pd.DataFrame({"package": [PACKAGE_SHORT.get(c, c) for c, _ in head.index],
+                         "pair": [p for _, p in head.index],
+                         "ranks moved over all divisions": head.to_numpy()})
