@@ -40,9 +40,9 @@ MECHANISM_COLORS = {
 #: the salt of the ids in saved SVGs (matplotlib's default is a random one per process)
 SVG_HASHSALT = "analysis-compendium"
 
-#: the width of the book's text column in CSS px (sphinx-book-theme at a 1,400 px window, measured in Chromium); the
-#: theme shows an image at its natural size up to this width and scales wider ones down to it
-CONTENT_PX = 784
+#: the width of the book's text column in CSS px (sphinx-book-theme at a 1,400 px window, measured in Chromium by
+#: the browser test); the theme shows an image at its natural size up to this width and scales wider ones down to it
+CONTENT_PX = 768
 #: the smallest text a reader is shown, in CSS px, once a figure is scaled to the text column
 MIN_TEXT_PX = 9.0
 #: a figure is not to be shown at less than this share of its natural width (wider ones are re-laid out instead)

@@ -211,7 +211,7 @@ show(runner.timing_table(), 1)
 # * **Error bars.** The paper says bootstrap intervals; its code draws a multiple of the standard error of the
 #   mean. Here they are percentile-bootstrap intervals over setups.
 # * **Undefined τ.** When an aggregate is constant (for example BT on two systems that win equally often), τ is
-#   undefined; the code's NaN was silently dropped from the averages, here it counts as 0.
+#   undefined; the code silently dropped these undefined values from the averages, here they count as 0.
 # * **Panel subsets.** The caption does not say which setups panels (e)–(h) average over. The published code
 #   labels them "types (with outliers)", "outliers (varying types)" and "all cases" but averages every setup in the
 #   first two; here (e) keeps the setups that have outliers and (f) those with several types, so that each panel

@@ -104,7 +104,7 @@ def stability_summary(comparison: Comparison) -> pd.DataFrame:
 
 #: the longest system name a figure prints (longer ones are cut, with an ellipsis; the tables keep them whole)
 LABEL_CHARS = 18
-#: the widest a figure may be, in inches (the book shows 784 px; 9.5 in is the widest it shows at 55%)
+#: the widest a figure may be, in inches (the book shows 768 px; 9.3 in at 150 dpi is the widest it shows at 55%)
 MAX_WIDTH = 9.0
 
 

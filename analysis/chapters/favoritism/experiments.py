@@ -99,7 +99,7 @@ def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
     disagree = pairs[~pairs["system_sign_agrees"]]
     return pd.DataFrame([
         {"check": "pairs evaluated", "value": len(pairs)},
-        {"check": "pairs without any error (Φ undefined, returned as NaN)", "value": int((pairs["total_error"] == 0).sum())},
+        {"check": "pairs without any error (Φ undefined, so left empty)", "value": int((pairs["total_error"] == 0).sum())},
         {"check": "Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value": float((defined["favi"] - via_margins).abs().max())},
         {"check": "Lemma 2: pairs with Φ = 0", "value": len(zero)},
         {"check": "Lemma 2: ... of which the margin signs differ", "value": int((~zero["system_sign_agrees"]).sum())},

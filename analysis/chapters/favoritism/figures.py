@@ -20,7 +20,7 @@ from .wingraphs import FONT, NOT_IMPLIED, draw_win_graph, layout_win_graph, text
 
 COLORS = {"sample": "#DD8452", "system": "#4C72B0", "favi": "#55A868", "null": "#8C8C8C"}
 #: the widest figure the book shows without shrinking it below 55% of its width (inches at 150 dpi)
-MAX_WIDTH = 9.4
+MAX_WIDTH = 9.1
 
 
 # -- Fig. 4 --------------------------------------------------------------------------------------------------------
