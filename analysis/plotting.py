@@ -131,9 +131,8 @@ class Outputs:
             raise ValueError(f"figure {name!r}: a caption is required (what it shows, on which data, and how it "
                              "differs from the paper's version)")
         alt = alt or plain_first_sentence(caption)
-        png = _render(fig, "png", metadata={"Software": None})
+        png, problems = render_for_page(fig)
         if legible:
-            problems = legibility_problems(fig, png_width(png))
             if problems:
                 plt.close(fig)
                 raise ValueError(f"figure {name!r} is not legible in the book's {CONTENT_PX} px text column: "
@@ -174,6 +173,13 @@ def _render(fig: plt.Figure, fmt: str, **kwargs) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=SAVE_DPI, bbox_inches="tight", **kwargs)
     return buffer.getvalue()
+
+
+def render_for_page(fig: plt.Figure) -> tuple[bytes, list[str]]:
+    """``fig`` as the PNG the book shows (no timestamp) and the reasons it could not be read there
+    (:func:`legibility_problems`; empty when it can)."""
+    png = _render(fig, "png", metadata={"Software": None})
+    return png, legibility_problems(fig, png_width(png))
 
 
 def png_width(png: bytes) -> int:

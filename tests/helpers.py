@@ -22,3 +22,22 @@ def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int, le
     if levels:
         values = np.round(values * levels / 4)
     return pd.DataFrame(values, columns=[f"sys{i}" for i in range(n_systems)])
+
+
+def page_check(fig) -> tuple[list[str], int]:
+    """(the problems :meth:`analysis.plotting.Outputs.figure` would refuse ``fig`` for, the width in px of the PNG
+    the book would show); closes the figure."""
+    import matplotlib.pyplot as plt
+
+    from analysis.plotting import png_width, render_for_page
+
+    png, problems = render_for_page(fig)
+    plt.close(fig)
+    return problems, png_width(png)
+
+
+def legible(fig) -> int:
+    """The width in px of the PNG the book would show for ``fig``, after checking it could be read there."""
+    problems, width = page_check(fig)
+    assert not problems, problems
+    return width

@@ -9,7 +9,7 @@ from matplotlib.patches import FancyArrowPatch
 
 from analysis import favi
 from analysis.chapters import favoritism
-from analysis.plotting import _render, legibility_problems, png_width
+from tests.helpers import page_check
 
 
 def test_head_to_head_ratings_are_oriented_lexicographically():
@@ -274,9 +274,7 @@ def _pairs_with_intervals(systems=LONG_NAMES, items=80, dataset="wmt22-ende", ra
 
 def _legible(fig):
     """The problems :class:`analysis.plotting.Outputs` would refuse the figure for (empty: it is accepted)."""
-    problems = legibility_problems(fig, png_width(_render(fig, "png")))
-    plt.close(fig)
-    return problems
+    return page_check(fig)[0]
 
 
 def test_node_label_cuts_long_names_where_the_longer_line_is_shortest():

@@ -513,18 +513,8 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-from analysis.plotting import _render, legibility_problems, png_width, set_theme  # noqa: E402
-
-
-def legible(fig) -> int:
-    """The saved width of ``fig`` after checking that the book can show it (no problem found)."""
-    import matplotlib.pyplot as plt
-
-    width = png_width(_render(fig, "png"))
-    problems = legibility_problems(fig, width)
-    plt.close(fig)
-    assert not problems, problems
-    return width
+from analysis.plotting import set_theme  # noqa: E402
+from tests.helpers import legible  # noqa: E402
 
 
 def stability_curves(titles) -> dict:

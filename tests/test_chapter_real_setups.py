@@ -421,19 +421,7 @@ def test_fig6_text_names_the_leading_test_and_handles_no_mood_pair():
 
 # --- the page: tables that fit the text column, legible figures, captions computed from the data ---------------------
 
-def _legibility(fig):
-    """(the problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for, its PNG width)."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
-    problems = legibility_problems(fig, png_width(buffer.getvalue()))
-    plt.close(fig)
-    return problems, png_width(buffer.getvalue())
+from tests.helpers import page_check as _legibility  # noqa: E402
 
 
 def test_side_by_side_long_has_a_row_per_pair_and_measure_and_the_same_cells():

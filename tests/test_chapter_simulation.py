@@ -102,19 +102,7 @@ def test_readings_sequential_and_ties_text_branch_on_the_numbers():
 
 # -- figures for the page: two panels per row, captions computed from the runs ----------------------------------------
 
-def _legibility(fig):
-    """(the problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for, its PNG width)."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
-    problems = legibility_problems(fig, png_width(buffer.getvalue()))
-    plt.close(fig)
-    return problems, png_width(buffer.getvalue())
+from tests.helpers import page_check as _legibility  # noqa: E402
 
 
 def test_fig3_is_laid_out_two_panels_per_row_and_legible():

@@ -134,19 +134,7 @@ def test_appendix_f_text_and_claim_values():
 
 # --- figures for the page: captions computed from the data, figures legible in the book's text column ---------------
 
-def _legibility(fig):
-    """The problems :class:`analysis.plotting.Outputs` would refuse ``fig`` for (empty: it is accepted)."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    from analysis.plotting import SAVE_DPI, legibility_problems, png_width
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=SAVE_DPI, bbox_inches="tight")
-    problems = legibility_problems(fig, png_width(buffer.getvalue()))
-    plt.close(fig)
-    return problems, png_width(buffer.getvalue())
+from tests.helpers import page_check as _legibility  # noqa: E402
 
 
 def test_fig1_and_fig2_fit_the_text_column():

@@ -38,18 +38,8 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from analysis.plotting import _render, legibility_problems, png_width, set_theme  # noqa: E402
-
-
-def legible(fig) -> int:
-    """The saved width of ``fig`` after checking that the book can show it (no problem found)."""
-    import matplotlib.pyplot as plt
-
-    width = png_width(_render(fig, "png"))
-    problems = legibility_problems(fig, width)
-    plt.close(fig)
-    assert not problems, problems
-    return width
+from analysis.plotting import set_theme  # noqa: E402
+from tests.helpers import legible  # noqa: E402
 
 
 @pytest.fixture(scope="module")
