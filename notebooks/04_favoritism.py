@@ -133,7 +133,7 @@ assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
 show(ch.lemmas_page(lemmas))
 
 # %% [markdown]
-# The claims rows for Lemmas 1 and 2 read this table; Φ is undefined (NaN) for a pair without errors (E = 0). The last
+# The claims rows for Lemmas 1 and 2 read this table; Φ is undefined, and left out, for a pair without errors (E = 0). The last
 # row counts pairs whose margins keep their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails.
 #
 # (favi-section2)=
