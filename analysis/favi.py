@@ -385,3 +385,108 @@ def preference_symmetry(original, reversed_back) -> Symmetry:
         confusion=confusion_matrix(o, r), n_items=len(o), accuracy=float((o == r).mean()),
         alpha_nominal=float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")),
         alpha_ordinal=float(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal")))
+
+
+# --- beyond the paper: the pairs' cells, halves, clustered bootstrap, multiple testing ------------------------------
+
+@dataclass(frozen=True)
+class PairCells:
+    """Per (item, pair) the confusion cell of a pair's ratings on an item: ``code`` (items x pairs) holds
+    3 * (1 - human sign) + (1 - metric sign), i.e. 0..8 in the row-major order of :data:`CELLS`, and -1 where the
+    item lacks one of the pair's four scores. ``items`` are the rows' labels, ``system_a`` < ``system_b`` (as
+    strings) the pairs' systems (only pairs with at least one usable item)."""
+
+    items: pd.Index
+    system_a: np.ndarray
+    system_b: np.ndarray
+    code: np.ndarray
+
+    def table(self, rows=None) -> pd.DataFrame:
+        """:func:`favi_table` on the items selected by the boolean mask ``rows`` (all items when None); a pair
+        without any selected item has ``n_items`` 0 and a NaN Φ."""
+        code = self.code if rows is None else np.where(np.asarray(rows, dtype=bool)[:, None], self.code, -1)
+        return _table(self.system_a, self.system_b, code)
+
+
+def pair_cells(human: pd.DataFrame, metric: pd.DataFrame) -> PairCells:
+    """The per-(item, pair) confusion cells behind :func:`favi_table` (same checks, same pairs, same order):
+    ``pair_cells(h, m).table()`` equals ``favi_table(h, m)``."""
+    system_a, system_b, code = _pair_codes(human, metric)
+    items = _score_matrix(human, "human scores").index
+    return PairCells(items=items, system_a=system_a, system_b=system_b, code=code)
+
+
+def human_ties(code: np.ndarray) -> np.ndarray:
+    """Where the humans tie (=) in cells of :class:`PairCells` (False where the item is not usable)."""
+    return (code >= 0) & (code // 3 == 1)
+
+
+def metric_ties(code: np.ndarray) -> np.ndarray:
+    """Where the metric ties (=) in cells of :class:`PairCells` (False where the item is not usable)."""
+    return (code >= 0) & (code % 3 == 1)
+
+
+def favi_bootstrap(human: pd.DataFrame, metric: pd.DataFrame, *, groups=None, n_resamples: int = 1000, rng=None,
+                   level: float = 0.95) -> pd.DataFrame:
+    """Beyond the paper: a percentile bootstrap interval (``low``, ``high``) for every pair's Φ, resampling whole
+    ``groups`` of items (e.g. documents: one label per row of ``human``, a cluster bootstrap) with replacement,
+    or single items when ``groups`` is None. One draw is shared by all pairs; resamples without an error are
+    skipped. With ``groups=None`` and every item usable by some pair, the interval equals
+    :func:`favi_uncertainty`'s for the same ``rng`` state (the same draws)."""
+    n_resamples = check_count(n_resamples, "n_resamples")
+    level = check_number(level, "level", low=0, high=1, low_open=True, high_open=True)
+    rng = check_rng(rng)
+    cells = pair_cells(human, metric)
+    table = cells.table()
+    if groups is None:
+        label = np.arange(len(cells.items))
+    else:
+        group = pd.Series(groups)
+        if len(group) != len(cells.items):
+            raise ValueError(f"groups has {len(group)} labels for {len(cells.items)} items")
+        if group.isna().any():
+            raise ValueError("groups contains a missing label: every item needs its group")
+        label = pd.factorize(group.to_numpy())[0]
+    usable = (cells.code >= 0).any(axis=1)
+    code, label = cells.code[usable], pd.factorize(label[usable])[0]
+    valid = code >= 0
+    cost = np.where(valid, COST.ravel()[np.where(valid, code, 0)], 0).astype(np.float64)
+    error = (valid & ~np.isin(code, _DIAGONAL)).astype(np.float64)
+    n_groups = int(label.max()) + 1 if len(label) else 0
+    draws = rng.integers(0, n_groups, size=(n_resamples, n_groups))
+    rows = np.arange(n_resamples)[:, None] * n_groups
+    counts = np.bincount((rows + draws).ravel(), minlength=n_resamples * n_groups).reshape(n_resamples, n_groups)
+    weights = counts[:, label].astype(np.float64)  # an item weighs as often as its group was drawn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = (weights @ cost) / (weights @ error)
+    boot[~np.isfinite(boot)] = np.nan
+    tail = (1 - level) / 2 * 100
+    finite = np.isfinite(boot).any(axis=0)
+    low = np.full(boot.shape[1], np.nan)
+    high = np.full(boot.shape[1], np.nan)
+    if finite.any():
+        low[finite], high[finite] = (np.nanpercentile(boot[:, finite], q, axis=0) for q in (tail, 100 - tail))
+    return table.assign(low=low, high=high)
+
+
+def benjamini_hochberg(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (the step-up false discovery rate procedure): reject at FDR q where the
+    adjusted value is <= q. p_(k) * m / k, made monotone from the largest down, capped at 1; NaN (a test not run)
+    stays NaN and does not count among the m tests. Equals ``scipy.stats.false_discovery_control(p)``."""
+    p = real_array(pvalues, "p-values")
+    if p.ndim != 1:
+        raise ValueError(f"p-values must be one-dimensional, got shape {p.shape}")
+    present = ~np.isnan(p)
+    if ((p[present] < 0) | (p[present] > 1)).any():
+        raise ValueError("p-values must lie in [0, 1]")
+    out = np.full(p.shape, np.nan)
+    values = p[present]
+    m = len(values)
+    if m:
+        order = np.argsort(values, kind="stable")
+        scaled = values[order] * m / np.arange(1, m + 1)
+        adjusted = np.minimum.accumulate(scaled[::-1])[::-1]
+        back = np.empty(m)
+        back[order] = np.minimum(adjusted, 1.0)
+        out[present] = back
+    return out

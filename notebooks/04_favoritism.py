@@ -44,6 +44,7 @@ n_resamples = 1000  # bootstrap resamples and sign-flip permutations per Φ; no-
 alpha = 0.05  # significance level of the sign tests of the win graphs and of the test that Φ is zero
 sign_test_ties = "drop"  # sign test with ties dropped (the conventional test) or shared by "half" between the systems
 summeval_aspect = "expert_consistency"  # the SummEval expert rating in Figs. 4-5 (Appendix D uses consistency)
+n_splits = 20  # random halvings of the items per dataset for the split-half attenuation reading
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
@@ -53,6 +54,7 @@ from IPython.display import Markdown, display
 from analysis.chapters import favoritism as ch
 from analysis.chapters.common import Timings, outputs
 from analysis.data import load_table
+from analysis.data.favi import TEXT_DATASETS, output_texts, wmt22_zhen_documents
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
 
@@ -62,6 +64,7 @@ timings = Timings()
 with timings.measure("load the tables"):
     scores = load_table("favi_scores")
     h2h = load_table("favi_llm_h2h")
+    texts = {d: output_texts(d) for d in TEXT_DATASETS if d in datasets}  # the registered system outputs
 
 
 def selected(cases):
@@ -102,6 +105,7 @@ out.table(pairs[ch.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
 out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
 table1 = out.table(ch.table1(scores, pairs), "favi_table1_data", index=False)
 show(ch.table1_page(table1, scores))
+display(Markdown(ch.table1_text(table1, ch.published_table1())))
 
 # %% [markdown]
 # The paper's Table 1, for comparison:
@@ -191,8 +195,9 @@ display(Markdown(ch.graphs_text(layers, per_system, graphs, cases)))
 # ## Fig. 4: sign accuracies and mean |Φ| per metric
 
 # %%
+ties = out.table(ch.tie_shares(pairs), "favi_tie_shares", index=False)
 with timings.measure("per-metric summary"):
-    summary = ch.metric_summary(pairs, alpha=alpha, ties=sign_test_ties)
+    summary = ch.with_ties(ch.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), ties)
 out.table(summary, "favi_fig4_summary", index=False)
 fig4 = ch.fig4_scope(summary, summeval_aspect)
 out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi", ch.fig4_caption(fig4, summeval_aspect))
@@ -200,7 +205,6 @@ display(Markdown(f"The values drawn, for all four SummEval aspects and with the 
                  f"{out.download('favi_fig4_summary', 'Fig. 4 as CSV')}."))
 
 # %%
-ties = out.table(ch.tie_shares(pairs), "favi_tie_shares", index=False)
 domains = out.table(ch.domain_comparison(fig4), "favi_domain_comparison", index=False)
 show(ch.domains_page(domains))
 display(Markdown(ch.fig4_text(domains, ties, fig4, ties_link=out.download("favi_tie_shares",
@@ -210,12 +214,35 @@ display(Markdown(ch.fig4_text(domains, ties, fig4, ties_link=out.download("favi_
 # Grey ticks in Fig. 4: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper, see the last
 # section).
 #
+# (favi-ties)=
+# ### Ties, made visible
+#
+# Sample-level accuracy (Def. 11) counts a *matching tie*, humans and metric both saying "=", as agreement, so it
+# rises with how often the humans tie. Fig. 4's values beside the tie shares, and the accuracy without the matching
+# ties' credit (only agreeing + and − count), for the settings on the paper's data and the zh-en stand-in:
+
+# %%
+show(ch.fig4_ties_page(fig4))
+
+# %% [markdown]
+# Where the systems' outputs are registered, a tie can be traced to identical outputs (the same text from both
+# systems):
+
+# %%
+identical_cases = [c for c in map(tuple, fig4[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
+identical = out.table(ch.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
+                      index=False)
+show(ch.identical_page(identical))
+display(Markdown(ch.identical_text(identical)))
+#
 # (favi-appendix-d)=
 # ## Appendix D: the case studies
 
 # %%
 appendix_d = out.table(ch.appendix_d(summary), "favi_appendix_d_cases")
 show(ch.appendix_d_page(appendix_d))
+show(ch.appendix_d_ties_page(appendix_d))
+display(Markdown(ch.readings_text(appendix_d)))
 
 # %%
 fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
@@ -289,7 +316,35 @@ display(Markdown(ch.h2h_text(h2h_metric)))
 
 # %%
 out.figure(ch.plot_noise(summary), "favi_noise_vs_observed", ch.noise_caption(summary, n_resamples))
-display(Markdown(ch.noise_text(pairs, summary, alpha)))
+tests = out.table(ch.multiple_testing(pairs, alpha=alpha, n_resamples=n_resamples), "favi_multiple_testing",
+                  index=False)
+display(Markdown(ch.noise_text(pairs, summary, alpha, tests)))
+
+# %% [markdown]
+# Thousands of tests at once: the share of significant pairs is read after a Benjamini–Hochberg correction over
+# the whole family (a false-discovery-rate bound at the significance level of the parameters), per dataset:
+
+# %%
+show(ch.multiple_testing_page(tests))
+
+# %% [markdown]
+# (favi-document-bootstrap)=
+# ### Segments come in documents
+#
+# The item bootstrap treats WMT's segments as independent, but they come in documents (a document's segments share
+# a topic, a domain and often their errors). WMT22 zh-en's document ids are registered, so there its Φ intervals are
+# also drawn by resampling whole documents:
+
+# %%
+if "wmt22-zhen" in datasets:
+    documents = wmt22_zhen_documents()
+    with timings.measure("document bootstrap (WMT22 zh-en)"):
+        intervals = ch.document_bootstrap(scores, pairs, documents, dataset="wmt22-zhen", n_resamples=n_resamples,
+                                          rng=stream(seed, "document bootstrap"))
+    out.table(intervals, "favi_document_bootstrap_pairs", index=False)
+    doc_summary = out.table(ch.bootstrap_summary(intervals), "favi_document_bootstrap", index=False)
+    show(ch.bootstrap_page(doc_summary))
+    display(Markdown(ch.bootstrap_text(doc_summary, documents, "wmt22-zhen")))
 
 # %% [markdown]
 # But the test only says that the metric's margin differs from the humans' (each error's cost is the metric's
@@ -301,12 +356,24 @@ display(Markdown(ch.noise_text(pairs, summary, alpha)))
 attenuation = out.table(ch.attenuation_table(pairs), "favi_attenuation")
 show(ch.attenuation_page(attenuation))
 display(Markdown(ch.attenuation_text(attenuation, table1)))
+
+# %% [markdown]
+# On the same items, though, Φ = (mar(d̂) − mar(d))/E and −mar(d)/E share the humans' margin: noise in that margin
+# alone correlates them. A split-half design removes the shared term: the items are halved at random, each pair is
+# oriented by its human winner on one half and Φ is computed on the other (both ways round, over several halvings).
+
+# %%
+with timings.measure("split-half attenuation"):
+    split = out.table(ch.split_half_attenuation(scores, datasets, n_splits=n_splits,
+                                                rng=stream(seed, "split halves")), "favi_attenuation_split_half")
+show(ch.split_half_page(attenuation, split))
+display(Markdown(ch.split_half_text(attenuation, split)))
 checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers), "favi_claim_checks",
                    index=False)
 
 # %% [markdown]
-# Reading Φ next to −mar(d)/E separates the cases; the intervals and p-values treat items as independent, which
-# WMT's documents are not.
+# Reading Φ next to −mar(d)/E separates the cases; outside WMT22 zh-en the intervals and p-values treat items as
+# independent, which WMT's documents are not (the document bootstrap above shows by how much that narrows them).
 
 # %% [markdown]
 # ## Run time

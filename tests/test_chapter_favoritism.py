@@ -423,13 +423,16 @@ def test_figure_captions_name_their_data_and_count_what_they_state():
 def test_table1_page_names_the_ratings_and_writes_item_ranges():
     table1 = pd.DataFrame({"domain": ["summarization", "dialogue"], "data": ["SummEval", "USR TopicalChat"],
                            "systems": [16, 5], "items_min": [100, 1200], "items_max": [100, 1315],
-                           "automatic": ["BLEU, ROUGE_L", "S3_pyr"]})
+                           "automatic": ["BLEU, ROUGE_L", "S3_pyr"], "systems_rated": [16, 6],
+                           "systems_compared_min": [16, 4], "systems_compared_max": [16, 5]})
     scores = pd.DataFrame({"dataset": ["summeval", "summeval", "summeval", "usr-tc"],
                            "rater": ["expert_coherence", "expert_fluency", "BLEU", "USR_Overall"],
                            "rater_kind": ["human", "human", "metric", "human"]})
     page = favoritism.table1_page(table1, scores)
-    assert page.columns.tolist() == ["Domain", "Data", "Systems", "Items per system pair", "Human ratings",
-                                     "Automatic raters"]
+    assert page.columns.tolist() == ["Domain", "Data", "Systems with human ratings", "Systems compared by Φ",
+                                     "Items per system pair", "Human ratings", "Automatic raters"]
+    assert page["Systems with human ratings"].tolist() == [16, 6]
+    assert page["Systems compared by Φ"].tolist() == ["16", "4–5"]
     assert page["Items per system pair"].tolist() == ["100", "1,200–1,315"]
     assert page["Human ratings"].tolist() == ["experts' coherence, fluency", "overall"]
     assert page["Automatic raters"].tolist() == ["BLEU, ROUGE-L", "S3-pyr"]

@@ -110,6 +110,14 @@ def _lexical_mt(dataset: str, reference: DataFile, outputs: dict[str, DataFile],
     return parts, [reference, *outputs.values()]
 
 
+def _wmt22_ende_outputs() -> dict[str, DataFile]:
+    """WMT22 en-de: the registered output of every system (named as in the MQM file) and reference B."""
+    text = source_files("wmt22-ende-text")
+    outputs = {re.search(r"\.hyp\.(.+)\.de$", f.path).group(1): f for f in text if ".hyp." in f.path}
+    outputs["refB"] = find("wmt22-ende-text", "txt/references/generaltest2022.en-de.ref.B.de")
+    return outputs
+
+
 def _wmt22_ende(root) -> tuple[list, list]:
     parts, inputs = [], []
     for path, rater, kind in (("rescale_data/seg/de.mqm", "MQM", "human"),
@@ -122,8 +130,7 @@ def _wmt22_ende(root) -> tuple[list, list]:
         parts.append(_rows(MT, "wmt22-ende", rater, "llm", read_mtme_scores(f, root)))
         inputs.append(f)
     text = source_files("wmt22-ende-text")
-    outputs = {re.search(r"\.hyp\.(.+)\.de$", f.path).group(1): f for f in text if ".hyp." in f.path}
-    outputs["refB"] = find("wmt22-ende-text", "txt/references/generaltest2022.en-de.ref.B.de")
+    outputs = _wmt22_ende_outputs()
     more, used = _lexical_mt("wmt22-ende", find("wmt22-ende-text", "txt/references/generaltest2022.en-de.ref.A.de"),
                              outputs, root)
     inputs += used + [f for f in text if f not in used]  # the source text is registered for readers, not scored
@@ -149,6 +156,23 @@ def _wmt22_zhen(root) -> tuple[list, list]:
 WMT21_TEXT_NAMES = {"Nemo": "NVIDIA-NeMo"}
 
 
+def _wmt21_ende_outputs(systems) -> dict[str, DataFile]:
+    """WMT21 en-de: the registered output of each of ``systems`` (the MQM file's names) that has one: the 8 MT
+    systems and references A and D (reference C is the metrics' reference)."""
+    text = source_files("wmt21-ende-text")
+    by_name = {re.search(r"\.hyp\.(.+)\.de$", t.path).group(1): t for t in text if ".hyp." in t.path}
+    outputs = {}
+    for system in systems:
+        name = WMT21_TEXT_NAMES.get(system, system)
+        if name in by_name:
+            outputs[system] = by_name[name]
+        elif re.fullmatch(r"ref-[AD]", system):
+            outputs[system] = find("wmt21-ende-text", f"txt/references/newstest2021.en-de.ref.{system[-1]}.de")
+    if len(outputs) != 10:
+        raise DataError(f"wmt21-ende: expected the text of 8 MT systems and 2 references, found {sorted(outputs)}")
+    return outputs
+
+
 def _wmt21_ende(root) -> tuple[list, list]:
     f = find("mqm-wmt21", "newstest2021/ende/mqm_newstest2021_ende.avg_seg_scores.tsv")
     mqm = read_table(f, root, sep=r"\s+", na_values=["None"],
@@ -158,16 +182,7 @@ def _wmt21_ende(root) -> tuple[list, list]:
     mqm = pd.DataFrame({"item": mqm["seg_id"] - 1, "system": mqm["system"], "score": mqm["mqm_avg_score"]})
     parts, inputs = [_rows(MT, "wmt21-ende", "MQM", "human", mqm)], [f]
     text = source_files("wmt21-ende-text")
-    by_name = {re.search(r"\.hyp\.(.+)\.de$", t.path).group(1): t for t in text if ".hyp." in t.path}
-    outputs = {}
-    for system in pd.unique(mqm["system"]):
-        name = WMT21_TEXT_NAMES.get(system, system)
-        if name in by_name:
-            outputs[system] = by_name[name]
-        elif re.fullmatch(r"ref-[AD]", system):
-            outputs[system] = find("wmt21-ende-text", f"txt/references/newstest2021.en-de.ref.{system[-1]}.de")
-    if len(outputs) != 10:
-        raise DataError(f"wmt21-ende: expected the text of 8 MT systems and 2 references, found {sorted(outputs)}")
+    outputs = _wmt21_ende_outputs(pd.unique(mqm["system"]))
     more, used = _lexical_mt("wmt21-ende", find("wmt21-ende-text", "txt/references/newstest2021.en-de.ref.C.de"),
                              outputs, root)
     inputs += used + [t for t in text if t not in used]
@@ -221,6 +236,46 @@ def _usr(root) -> tuple[list, list]:
             long = long.stack().rename("score").reset_index()
             parts.append(_rows("dialogue", dataset, metric, "metric", long))
     return parts, inputs
+
+
+#: the datasets whose system outputs are registered (:func:`output_texts`)
+TEXT_DATASETS = ("wmt22-ende", "wmt21-ende", "summeval")
+
+
+def output_texts(dataset: str, root=None) -> pd.DataFrame:
+    """The registered system outputs of ``dataset`` (one of :data:`TEXT_DATASETS`) as (item, system, text), with
+    the item labels and system names of ``favi_scores``: WMT22 en-de's 9 systems and reference B, WMT21 en-de's 8
+    MT systems and references A and D, SummEval's 16 systems' summaries."""
+    if dataset not in TEXT_DATASETS:
+        raise ValueError(f"no registered outputs for {dataset!r}; they exist for {list(TEXT_DATASETS)}")
+    if dataset == "summeval":
+        docs = load_pickle(find("summeval", "SUM/SummEval/data.pkl"), root)
+        rows = [(str(doc_id), system, entry["sys_summ"]) for doc_id, doc in docs.items()
+                for system, entry in doc["sys_summs"].items()]
+        return pd.DataFrame(rows, columns=["item", "system", "text"])
+    if dataset == "wmt22-ende":
+        outputs = _wmt22_ende_outputs()
+    else:
+        mqm = read_table(find("mqm-wmt21", "newstest2021/ende/mqm_newstest2021_ende.avg_seg_scores.tsv"), root,
+                         sep=r"\s+", na_values=["None"], dtype={"system": str})
+        outputs = _wmt21_ende_outputs(pd.unique(mqm["system"]))
+    frames = []
+    for system, f in outputs.items():
+        lines = read_lines(f, root)
+        frames.append(pd.DataFrame({"item": [str(i) for i in range(len(lines))], "system": system, "text": lines}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def wmt22_zhen_documents(root=None) -> pd.Series:
+    """WMT22 zh-en's document of every segment (mt-metrics-eval's ``zh-en.docs``: ``domain<TAB>document`` per
+    line, in source order), indexed by the item labels of ``favi_scores``."""
+    f = find("mtme-wmt22-zhen", "raw_wmt22/documents/zh-en.docs")
+    lines = read_lines(f, root)
+    fields = [line.split("\t") for line in lines]
+    bad = [n for n, parts in enumerate(fields, 1) if len(parts) != 2]
+    if bad:
+        raise DataError(f"{f.path}:{bad[0]}: expected 'domain<TAB>document'")
+    return pd.Series([parts[1] for parts in fields], index=[str(i) for i in range(len(fields))], name="document")
 
 
 def build_scores(root=None, jobs: int | None = None) -> tuple[pd.DataFrame, list[DataFile]]:

@@ -16,6 +16,10 @@ Split by job:
 * :mod:`.checks`: the tidy tables the claims registry reads (tie shares, per-system Φ, win-graph rows, the domain
   comparison of Fig. 4, claim values and boolean checks)
 * :mod:`.text`: the chapter's prose computed from those tables
+* :mod:`.ties`: ties made visible (tie shares beside Fig. 4 and App. D, the two readings of sample-level accuracy,
+  the metric ties that are identical outputs)
+* :mod:`.uncertainty`: the document-level bootstrap, the Benjamini-Hochberg correction of the sign-flip tests and
+  the split-half attenuation reading
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from .experiments import (
     settings,
     symmetry_confusion,
     table1,
+    table1_counts,
 )
 from .figures import (
     COLORS,
@@ -88,10 +93,12 @@ from .published import (
 )
 from .tables import (
     appendix_d_page,
+    appendix_d_ties_page,
     attenuation_page,
     correlations_page,
     domains_page,
     examples_page,
+    fig4_ties_page,
     graphs_page,
     h2h_page,
     human_ratings_label,
@@ -114,6 +121,27 @@ from .text import (
     stance,
     strength,
     symmetry_text,
+    table1_text,
+)
+from .ties import (
+    TIE_COLUMNS,
+    between_readings,
+    identical_output_ties,
+    identical_page,
+    identical_text,
+    readings_text,
+    with_ties,
+)
+from .uncertainty import (
+    bootstrap_page,
+    bootstrap_summary,
+    bootstrap_text,
+    document_bootstrap,
+    multiple_testing,
+    multiple_testing_page,
+    split_half_attenuation,
+    split_half_page,
+    split_half_text,
 )
 from .wingraphs import (
     GraphLayout,
@@ -135,6 +163,7 @@ PARAMETERS = {
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "sign_test_ties": Param("str", choices=("drop", "half")),
     "summeval_aspect": Param("str", choices=SUMMEVAL_ASPECTS),
+    "n_splits": Param("int", low=1, quick=5),
 }
 
 __all__ = [
@@ -152,4 +181,9 @@ __all__ = [
     "setting_name", "setting_table", "settings", "smooth_path", "spread", "stance", "standins", "strength",
     "symmetry_confusion", "symmetry_page", "symmetry_table", "symmetry_text", "table1", "table1_page", "tie_shares",
     "win_graph_layers", "worked_examples",
+    "TIE_COLUMNS", "between_readings", "identical_output_ties", "identical_page", "identical_text", "readings_text",
+    "with_ties", "table1_counts", "table1_text", "bootstrap_summary", "bootstrap_text", "document_bootstrap",
+    "multiple_testing", "split_half_attenuation", "split_half_page", "split_half_text", "fig4_ties_page",
+    "appendix_d_ties_page",
+    "bootstrap_page", "multiple_testing_page",
 ]

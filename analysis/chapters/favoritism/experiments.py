@@ -27,6 +27,8 @@ SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", 
 KEYS = ["domain", "dataset", "aspect", "rater"]
 #: the level below which :func:`attenuation_table` counts a pair's Φ as significant
 ATTENUATION_ALPHA = 0.05
+#: the Spearman ρ between Φ and −mar(d)/E from which the chapter reads Φ as attenuation (a strong correlation)
+ATTENUATION_RHO = 0.5
 PER_PAIR_COLUMNS = [*KEYS, "system_a", "system_b", "n_items", *favi.CELLS, "favi", "sample_accuracy",
                     "system_sign_agrees"]
 
@@ -115,7 +117,7 @@ def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
 def table1(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     """Table 1 for the data at hand: per dataset, its automatic raters, the systems compared (those in at least one
     evaluated pair: with human ratings, without the :data:`EXCLUDED_SYSTEMS`) and the items per system pair (|E|; a
-    range where the pairs differ, also as ``items_min`` and ``items_max``)."""
+    range where the pairs differ, also as ``items_min`` and ``items_max``), with :func:`table1_counts`' columns."""
     rows = []
     for dataset, part in pairs.groupby("dataset", sort=False):
         kinds = scores[scores["dataset"] == dataset].drop_duplicates("rater")
@@ -127,6 +129,26 @@ def table1(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
                      "systems": len(set(part["system_a"]) | set(part["system_b"])),
                      "ratings_per_pair": f"{low}" if low == high else f"{low}-{high}",
                      "items_min": int(low), "items_max": int(high), "automatic": ", ".join(automatic)})
+    return pd.DataFrame(rows).join(table1_counts(scores, pairs).drop(columns="dataset"))
+
+
+def table1_counts(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset of ``pairs`` (in its order): the systems with human ratings, the systems Φ actually compares
+    (those in one automatic rater's pairs: the fewest and the most over its raters), the human-rated items per
+    system (fewest, most), whether every system is rated on the same items, and the dataset's items (segments,
+    documents, contexts)."""
+    rows = []
+    for dataset, part in pairs.groupby("dataset", sort=False):
+        data = scores[scores["dataset"] == dataset]
+        human = data[data["rater_kind"] == "human"].dropna(subset=["score"])
+        compared = [len(set(g["system_a"]) | set(g["system_b"])) for _, g in part.groupby("rater")]
+        rated = human.groupby(["rater", "system"])["item"].nunique()
+        shared = human.groupby(["rater", "item"])["system"].nunique()
+        rows.append({"dataset": dataset, "systems_rated": int(human["system"].nunique()),
+                     "same_rated_items": bool((shared == human["system"].nunique()).sum() == rated.max()),
+                     "systems_compared_min": min(compared), "systems_compared_max": max(compared),
+                     "rated_items_min": int(rated.min()), "rated_items_max": int(rated.max()),
+                     "dataset_items": int(data["item"].nunique())})
     return pd.DataFrame(rows)
 
 

@@ -11,6 +11,7 @@ from scipy import stats
 from ... import favi
 from ...data import published
 from .experiments import dataset_label
+from .ties import between_readings
 
 #: Appendix D's case studies -> the (dataset, aspect, rater) standing in for each here (None: nothing reachable)
 APPENDIX_D_MATCH = {
@@ -100,8 +101,17 @@ def margin_example(pairs: pd.DataFrame, dataset: str = "wmt22-ende") -> pd.DataF
     return pd.DataFrame(rows).set_index("rater").astype(float)
 
 
+#: Appendix D's tie columns (name in :func:`appendix_d` -> column of Fig. 4's summary with ties)
+_TIE_CASE_COLUMNS = {"sample_without_tie_credit": "sample_accuracy_without_tie_credit",
+                     "human_tie_share": "human_tie_share", "metric_tie_share": "metric_tie_share",
+                     "matching_tie_share": "matching_tie_share"}
+
+
 def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
-    """Appendix D's case studies next to the setting standing in for each here (:data:`APPENDIX_D_MATCH`)."""
+    """Appendix D's case studies next to the setting standing in for each here (:data:`APPENDIX_D_MATCH`), with
+    the tie shares of that setting (``summary``: Fig. 4's summary with ties, :func:`.ties.with_ties`), the
+    sample-level accuracy without the matching ties' credit, and whether the paper's sample-level accuracy lies
+    between that and Def. 11's reading (:func:`.ties.between_readings`)."""
     rows = []
     for case in published.item("favi", "appendix_d")["rows"]:
         match = APPENDIX_D_MATCH[case["metric"]]
@@ -115,8 +125,12 @@ def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
                      "here": f"{match[2]} on {dataset_label(match[0])}" if match else "not reachable",
                      "sample": ours.get("sample_accuracy", np.nan), "paper_sample": case["sample"],
                      "mean_abs_favi": ours.get("mean_abs_favi", np.nan), "paper_mean_abs_favi": case["mean_abs_favi"],
-                     "system": ours.get("system_accuracy", np.nan), "paper_system": case["system"]})
-    return pd.DataFrame(rows).set_index("paper_metric")
+                     "system": ours.get("system_accuracy", np.nan), "paper_system": case["system"],
+                     **{name: ours.get(column, np.nan) for name, column in _TIE_CASE_COLUMNS.items()}})
+    out = pd.DataFrame(rows).set_index("paper_metric")
+    out["paper_between"] = [between_readings(p, lo, hi) for p, lo, hi in
+                            zip(out["paper_sample"], out["sample_without_tie_credit"], out["sample"])]
+    return out
 
 
 # -- Appendix C.2.1 ---------------------------------------------------------------------------------------------------

@@ -25,14 +25,16 @@ def human_ratings_label(aspects) -> str:
 
 
 def table1_page(table1: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 for the data at hand as shown (:func:`.experiments.table1` is the saved one): per dataset its
-    systems, items per system pair (a range where the pairs differ), human ratings and automatic raters by name."""
+    """Table 1 for the data at hand as shown (:func:`.experiments.table1` is the saved one): per dataset the
+    systems with human ratings and those Φ compares (a range over the automatic raters), items per system pair (a range where the pairs differ), human ratings and automatic raters by name."""
     humans = (scores[scores["rater_kind"] == "human"].drop_duplicates(["dataset", "rater"])
               .groupby("dataset", sort=False)["rater"].agg(list))
     rows = []
     for row in table1.itertuples(index=False):
         low, high = int(row.items_min), int(row.items_max)
-        rows.append({"Domain": row.domain, "Data": row.data, "Systems": int(row.systems),
+        low_s, high_s = int(row.systems_compared_min), int(row.systems_compared_max)
+        rows.append({"Domain": row.domain, "Data": row.data, "Systems with human ratings": int(row.systems_rated),
+                     "Systems compared by Φ": f"{low_s}" if low_s == high_s else f"{low_s}–{high_s}",
                      "Items per system pair": f"{low:,}" if low == high else f"{low:,}–{high:,}",
                      "Human ratings": human_ratings_label(humans.get(_BY_LABEL.get(row.data, row.data), [])),
                      "Automatic raters": ", ".join(rater_label(r) for r in row.automatic.split(", "))})
@@ -160,3 +162,35 @@ def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:
                     for v in out["value"]]
     return out
 
+
+
+def fig4_ties_page(fig4: pd.DataFrame, datasets=("wmt22-ende", "wmt21-ende", "summeval", "wmt22-zhen")) -> pd.DataFrame:
+    """Fig. 4's values with the tie shares (:func:`.ties.with_ties`) for the settings on the paper's own data and
+    the zh-en stand-in (the dialogue stand-in's are in the saved table): how often the humans, the metric and both
+    tie, sample-level accuracy in both readings, system-level accuracy and mean |Φ|."""
+    part = fig4[fig4["dataset"].isin(datasets)]
+    part = part.iloc[pd.Index(datasets).get_indexer(part["dataset"]).argsort(kind="stable")]
+    return pd.DataFrame({
+        ("ties", "humans"): part["human_tie_share"].to_numpy(),
+        ("ties", "metric"): part["metric_tie_share"].to_numpy(),
+        ("ties", "both"): part["matching_tie_share"].to_numpy(),
+        ("sample-level accuracy", "without tie credit"): part["sample_accuracy_without_tie_credit"].to_numpy(),
+        ("sample-level accuracy", "Def. 11"): part["sample_accuracy"].to_numpy(),
+        ("", "system-level accuracy"): part["system_accuracy"].to_numpy(),
+        ("", "mean |Φ|"): part["mean_abs_favi"].to_numpy(),
+    }, index=pd.Index([setting_name(d, r) for d, r in zip(part["dataset"], part["rater"])], name="setting"))
+
+
+def appendix_d_ties_page(cases: pd.DataFrame) -> pd.DataFrame:
+    """Appendix D's sample-level accuracy in its two readings (:func:`.published.appendix_d`): the tie shares of the
+    setting standing in here, the accuracy without and with the matching ties' credit, the paper's, and whether
+    the paper's lies between the two; rows without a setting here are left out."""
+    here = cases.dropna(subset=["sample"])
+    return pd.DataFrame({
+        ("ties", "humans"): here["human_tie_share"], ("ties", "metric"): here["metric_tie_share"],
+        ("ties", "both"): here["matching_tie_share"],
+        ("sample-level accuracy", "without tie credit"): here["sample_without_tie_credit"],
+        ("sample-level accuracy", "Def. 11"): here["sample"],
+        ("sample-level accuracy", "paper"): here["paper_sample"],
+        ("sample-level accuracy", "paper's between the two"): here["paper_between"].map({True: "yes", False: "no"}),
+    }).rename_axis("paper's metric")

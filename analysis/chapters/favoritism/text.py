@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .experiments import dataset_label
+from .experiments import ATTENUATION_RHO, dataset_label
 from .figures import aspect_label, rater_label
 
 
@@ -46,6 +46,46 @@ def _system(per_system: pd.DataFrame, case: tuple, system: str):
     hit = _case(per_system, *case)
     hit = hit[hit["system"] == system]
     return None if hit.empty else hit.iloc[0]
+
+
+# -- Table 1 -------------------------------------------------------------------------------------------------------
+
+#: the paper's Table 1 columns -> our dataset label
+_PAPER_TABLE1 = {"WMT21": "WMT21 en-de", "WMT22": "WMT22 en-de", "SummEval": "SummEval"}
+
+
+def table1_text(table1: pd.DataFrame, published: pd.DataFrame) -> str:
+    """Table 1 in words: where Φ compares fewer systems than have human ratings (and why), and the rated items per
+    system pair against the paper's |E|, with whether the data can explain a difference."""
+    ours = table1.set_index("data")
+    text = []
+    fewer = ours[ours["systems_compared_max"] < ours["systems_rated"]]
+    if len(fewer):
+        listing = "; ".join(
+            f"{name} {int(r['systems_rated'])} rated, {_range(r['systems_compared_min'], r['systems_compared_max'])} "
+            "compared" for name, r in fewer.iterrows())
+        text.append(f"Φ compares fewer systems than have human ratings where a rater covers fewer systems or a "
+                    f"reference is left out: {listing}.")
+    for paper_row in published.itertuples(index=False):
+        name = _PAPER_TABLE1.get(paper_row.domain)
+        if name not in ours.index:
+            continue
+        r = ours.loc[name]
+        if int(r["items_max"]) == int(paper_row.ratings_per_pair):
+            continue
+        same = ("the same segments for every one of its" if r["same_rated_items"] else "different segments for its")
+        text.append(
+            f"{name}: the human ratings cover {int(r['rated_items_max']):,} of the {int(r['dataset_items']):,} "
+            f"segments, {same} {int(r['systems_rated'])} systems, against the paper's |E| = "
+            f"{int(paper_row.ratings_per_pair):,}." + (
+                " No choice of systems changes that count, and the data mark no other subset, so the difference "
+                "cannot be explained from the data (the paper does not say how it counted)."
+                if r["same_rated_items"] else " The paper does not say which systems' segments it counted."))
+    return " ".join(text)
+
+
+def _range(low, high) -> str:
+    return f"{int(low)}" if low == high else f"{int(low)}–{int(high)}"
 
 
 # -- §2 ------------------------------------------------------------------------------------------------------------
@@ -222,21 +262,30 @@ def h2h_text(h2h_metric: pd.DataFrame) -> str:
 
 # -- beyond the paper: noise and attenuation --------------------------------------------------------------------------
 
-def noise_text(pairs: pd.DataFrame, summary: pd.DataFrame, alpha: float) -> str:
-    """How many Φ a metric without favoritism would rarely give, and how far above that level the means are."""
+def noise_text(pairs: pd.DataFrame, summary: pd.DataFrame, alpha: float, tests: pd.DataFrame | None = None) -> str:
+    """How many Φ a metric without favoritism would rarely give (with ``tests``, :func:`.uncertainty.
+    multiple_testing`, also after the Benjamini-Hochberg correction), and how far above that level the means are."""
     share = (pairs["p_value"] < alpha).mean()
     above = (summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum()
     ratio = (summary["mean_abs_favi"] / summary["null_mean_abs_favi"]).groupby(summary["dataset"], sort=False).median()
     ratios = ", ".join(f"{dataset_label(d)} {r:.1f}" for d, r in ratio.items())
-    return (f"{share:.0%} of the {len(pairs):,} pairs have a Φ that chance alone would rarely give (p < {alpha}), and "
-            f"{above} of {len(summary)} settings have a mean |Φ| above the no-favoritism level; the median ratio of the "
-            f"observed to that level per dataset: {ratios}.")
+    if tests is None:
+        first = f"{share:.0%} of the {len(pairs):,} pairs have a Φ that chance alone would rarely give (p < {alpha})"
+    else:
+        row = tests.set_index("data").loc["all datasets"]
+        first = (f"Of the {int(row['tests']):,} pairs tested, {row['significant_share']:.0%} have p < {alpha}; read as "
+                 f"one family with the Benjamini–Hochberg correction (false discovery rate {alpha}), "
+                 f"{row['significant_bh_share']:.0%} have a Φ that chance alone would rarely give (a permutation "
+                 f"p-value cannot be smaller than {row['smallest_p']:.2g}, which bounds what the correction keeps)")
+    return (f"{first}, and {above} of {len(summary)} settings have a mean |Φ| above the no-favoritism level; the "
+            f"median ratio of the observed to that level per dataset: {ratios}.")
 
 
 def attenuation_text(attenuation: pd.DataFrame, table1: pd.DataFrame) -> str:
     """Where Φ tracks the attenuation -mar(d)/E (favouring the humans' weaker system) and where it does not."""
     items = table1.set_index("data")["items_max"]
-    tracks = attenuation[(attenuation["favours_weaker"] > 0.5) & (attenuation["rho_favi_attenuation"] >= 0.5)]
+    tracks = attenuation[(attenuation["favours_weaker"] > 0.5)
+                         & (attenuation["rho_favi_attenuation"] >= ATTENUATION_RHO)]
     rest = attenuation.drop(index=tracks.index)
 
     def listing(frame):
@@ -247,7 +296,8 @@ def attenuation_text(attenuation: pd.DataFrame, table1: pd.DataFrame) -> str:
     text = ["Share of pairs whose Φ favours the humans' weaker system, Spearman's ρ between Φ and −mar(d)/E, and "
             "the items per pair:"]
     if len(tracks):
-        text.append(f"where Φ follows −mar(d)/E strongly (ρ ≥ 0.5) and mostly favours the weaker system — "
+        text.append(f"where Φ follows −mar(d)/E strongly (ρ ≥ {ATTENUATION_RHO:g}) and mostly favours the weaker "
+                    "system — "
                     f"{listing(tracks)} — Φ measures attenuation (or the noise in the humans' own margins) more than "
                     "a preference for particular systems.")
     if len(rest):

@@ -1,0 +1,142 @@
+"""Chapter ``04_favoritism``: ties made visible (issue 28). Sample-level accuracy (Def. 11) counts a *matching tie*
+(human and metric both "=") as agreement, so it moves with how often the humans tie. Here: the tie shares beside
+Fig. 4's and Appendix D's values, the two readings of sample-level accuracy (with and without the matching ties'
+credit) around the paper's printed values, where the metric ties come from identical outputs (the datasets whose
+texts are registered), and Table 1's systems and items as the data hold them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import favi
+from .experiments import KEYS, dataset_label, score_matrices
+from .figures import setting_name
+
+#: the tie columns that :func:`with_ties` adds to Fig. 4's summary (from :func:`.checks.tie_shares`)
+TIE_COLUMNS = ["human_tie_share", "metric_tie_share", "matching_tie_share", "sample_accuracy_without_tie_credit"]
+
+
+def with_ties(summary: pd.DataFrame, ties: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 4's per-metric summary (:func:`.experiments.metric_summary`) with the tie shares of each setting:
+    how often the humans tie, the metric ties, both tie, and the sample-level accuracy without the matching ties'
+    credit (the lower reading; ``sample_accuracy`` is the upper, Def. 11's)."""
+    out = summary.merge(ties[[*KEYS, *TIE_COLUMNS]], on=KEYS, how="left", validate="one_to_one")
+    if out[TIE_COLUMNS].isna().any().any():
+        raise ValueError("some settings of the summary have no tie shares")
+    return out
+
+
+def between_readings(paper: float, low: float, high: float) -> bool:
+    """Whether a printed sample-level accuracy lies between our two readings (without and with the matching ties'
+    credit), ends included at the printed value's rounding: |paper| rounded to its decimals."""
+    if any(pd.isna(v) for v in (paper, low, high)):
+        return False
+    decimals = len(f"{paper}".split(".")[1]) if "." in f"{paper}" else 0
+    half = 0.5 * 10 ** -decimals
+    return bool(low - half <= paper <= high + half)
+
+
+def readings_text(cases: pd.DataFrame) -> str:
+    """Which of Appendix D's printed sample-level accuracies lie between our two readings, in words (``cases``:
+    :func:`.published.appendix_d` with its tie columns)."""
+    usable = cases.dropna(subset=["sample", "sample_without_tie_credit"])
+    if usable.empty:
+        return ""
+    parts = {True: [], False: []}
+    for metric, row in usable.iterrows():
+        parts[bool(row["paper_between"])].append(
+            f"{metric} ({row['sample_without_tie_credit']:.3f} to {row['sample']:.3f} around the paper's "
+            f"{row['paper_sample']:g})")
+    text = ["Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one "
+            "that credits only agreeing + and −."]
+    if parts[True]:
+        text.append(f"The paper's value lies between the two for {_join(parts[True])}.")
+    if parts[False]:
+        text.append(f"It lies outside them for {_join(parts[False])}: ties do not explain that difference.")
+    return " ".join(text)
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- where the metric ties come from: identical outputs -----------------------------------------------------------
+
+def _text_codes(texts: pd.DataFrame, items: pd.Index, systems) -> np.ndarray:
+    """items x systems integer codes of the outputs (equal codes: identical texts), -1 where no text."""
+    codes = pd.Series(pd.factorize(texts["text"])[0], index=pd.MultiIndex.from_frame(texts[["item", "system"]]))
+    wide = codes.unstack("system").reindex(index=items, columns=list(systems))
+    return wide.fillna(-1).to_numpy(dtype=np.int64)
+
+
+def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], cases) -> pd.DataFrame:
+    """Per case (dataset, aspect, rater) whose dataset has registered outputs (``texts``: dataset -> item, system,
+    text): over the pairs of systems that both have outputs, the usable (item, pair) comparisons, how many have
+    identical outputs, the metric's ties and how many of them are identical outputs, the same for the humans."""
+    rows = []
+    for dataset, aspect, rater in cases:
+        if dataset not in texts:
+            continue
+        matrices = score_matrices(scores, dataset)
+        cells = favi.pair_cells(matrices[aspect], matrices[rater])
+        systems = np.array(sorted(set(cells.system_a) | set(cells.system_b), key=str), dtype=object)
+        codes = _text_codes(texts[dataset], cells.items, systems)
+        where = {s: k for k, s in enumerate(systems)}
+        a = np.array([where[s] for s in cells.system_a])
+        b = np.array([where[s] for s in cells.system_b])
+        with_text = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+        usable = (cells.code >= 0) & with_text
+        same = usable & (codes[:, a] == codes[:, b])
+        metric_ties, human_ties = favi.metric_ties(cells.code) & usable, favi.human_ties(cells.code) & usable
+        n_metric, n_human = int(metric_ties.sum()), int(human_ties.sum())
+        rows.append({"dataset": dataset, "aspect": aspect, "rater": rater,
+                     "pairs_with_text": int(with_text.any(axis=0).sum()), "comparisons": int(usable.sum()),
+                     "identical_outputs": int(same.sum()),
+                     "matching_ties_identical": int((metric_ties & human_ties & same).sum()), "metric_ties": n_metric,
+                     "metric_ties_identical": int((metric_ties & same).sum()),
+                     "metric_ties_identical_share": (metric_ties & same).sum() / n_metric if n_metric else np.nan,
+                     "human_ties": n_human, "human_ties_identical": int((human_ties & same).sum()),
+                     "human_ties_identical_share": (human_ties & same).sum() / n_human if n_human else np.nan})
+    return pd.DataFrame(rows)
+
+
+def identical_page(identical: pd.DataFrame) -> pd.DataFrame:
+    """:func:`identical_output_ties` as shown: per setting the comparisons, the identical outputs, and the metric's
+    and the humans' ties with the share that identical outputs explain."""
+    out = pd.DataFrame({
+        ("", "comparisons"): identical["comparisons"].to_numpy(),
+        ("", "identical outputs"): identical["identical_outputs"].to_numpy(),
+        ("metric", "ties"): identical["metric_ties"].to_numpy(),
+        ("metric", "share from identical outputs"): identical["metric_ties_identical_share"].to_numpy(),
+        ("humans", "ties"): identical["human_ties"].to_numpy(),
+        ("humans", "share from identical outputs"): identical["human_ties_identical_share"].to_numpy(),
+    }, index=pd.Index([setting_name(d, r) for d, r in zip(identical["dataset"], identical["rater"])], name="setting"))
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out
+
+
+def identical_text(identical: pd.DataFrame) -> str:
+    """Where the metrics' ties come from, in words (the settings of :func:`identical_output_ties`)."""
+    if identical.empty:
+        return ""
+    per_setting = _join([f"{setting_name(r['dataset'], r['rater'])} {r['metric_ties_identical_share']:.0%}"
+                         for _, r in identical.iterrows()])
+    every = int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum())
+    text = [f"Share of the metric's ties that are identical outputs: {per_setting}.",
+            f"{every} of the {len(identical)} raters tie every pair of identical outputs."]
+    for dataset, part in identical.groupby("dataset", sort=False):
+        row = part.iloc[0]
+        if row["identical_outputs"] == 0:
+            continue
+        text.append(
+            f"On {dataset_label(dataset)} {row['identical_outputs'] / row['comparisons']:.1%} of the comparisons are "
+            f"of identical outputs; the humans tie {row['human_ties_identical'] / row['identical_outputs']:.0%} of "
+            f"them, which makes {row['human_ties_identical_share']:.0%} of the humans' ties, and the matching ties on "
+            f"identical outputs are {_span(part['matching_ties_identical'] / part['comparisons'])} of the comparisons.")
+    return " ".join(text)
+
+
+def _span(values: pd.Series) -> str:
+    low, high = f"{values.min():.1%}", f"{values.max():.1%}"
+    return low if low == high else f"{low}–{high}"
