@@ -248,3 +248,79 @@ def test_preference_symmetry_of_a_perfect_and_of_a_positional_judge():
     positional = favi.preference_symmetry(original, -original)  # always prefers the first-shown output
     assert positional.accuracy == pytest.approx(1 / 6) and positional.alpha_nominal < 0
     assert positional.confusion[0, 2] == 3 and positional.confusion[2, 0] == 2
+
+
+# --- pair cells, clustered bootstrap, Benjamini-Hochberg (issue 28) ----------------------------------------------------
+
+def _random_scores(seed, items=40, systems="abcd"):
+    rng = np.random.default_rng(seed)
+    human = pd.DataFrame(rng.integers(0, 3, (items, len(systems))).astype(float), columns=list(systems))
+    metric = pd.DataFrame(rng.integers(0, 3, (items, len(systems))).astype(float), columns=list(systems))
+    return human, metric
+
+
+def test_pair_cells_give_back_the_table_and_select_items():
+    human, metric = _random_scores(0)
+    human.iloc[3, 1] = np.nan
+    cells = favi.pair_cells(human, metric)
+    pd.testing.assert_frame_equal(cells.table(), favi.favi_table(human, metric))
+    first = np.arange(len(human)) < 15
+    pd.testing.assert_frame_equal(cells.table(first), favi.favi_table(human.iloc[:15], metric.iloc[:15]))
+    none = cells.table(np.zeros(len(human), dtype=bool))
+    assert (none["n_items"] == 0).all() and none["favi"].isna().all()
+
+
+def test_human_and_metric_ties_read_the_cells():
+    # cells: (+,+)=0, (+,=)=1, (=,+)=3, (=,=)=4, (-,=)=7, not usable=-1
+    code = np.array([[0, 1, 3], [4, 7, -1]])
+    assert favi.human_ties(code).tolist() == [[False, False, True], [True, False, False]]
+    assert favi.metric_ties(code).tolist() == [[False, True, False], [True, True, False]]
+
+
+def test_item_bootstrap_equals_the_one_of_favi_uncertainty_and_singleton_groups_change_nothing():
+    human, metric = _random_scores(1)
+    reference = favi.favi_uncertainty(human, metric, n_resamples=300, rng=7)
+    items = favi.favi_bootstrap(human, metric, n_resamples=300, rng=7)
+    singletons = favi.favi_bootstrap(human, metric, groups=[f"d{i}" for i in range(len(human))], n_resamples=300,
+                                     rng=7)
+    np.testing.assert_allclose(items[["low", "high"]], reference[["low", "high"]])
+    np.testing.assert_allclose(singletons[["low", "high"]], reference[["low", "high"]])
+
+
+def test_one_group_leaves_nothing_to_resample_and_clusters_widen_the_interval():
+    human, metric = _random_scores(2)
+    one = favi.favi_bootstrap(human, metric, groups=["doc"] * len(human), n_resamples=50, rng=0)
+    np.testing.assert_allclose(one["low"], one["favi"])
+    np.testing.assert_allclose(one["high"], one["favi"])
+    # every item copied 10 times inside its own document: documents carry the information of one item each
+    copies = pd.concat([human] * 10, ignore_index=True), pd.concat([metric] * 10, ignore_index=True)
+    groups = np.tile(np.arange(len(human)), 10)
+    by_item = favi.favi_bootstrap(*copies, n_resamples=400, rng=3)
+    by_doc = favi.favi_bootstrap(*copies, groups=groups, n_resamples=400, rng=3)
+    assert ((by_doc["high"] - by_doc["low"]) > 2 * (by_item["high"] - by_item["low"])).mean() > 0.8
+
+
+def test_bootstrap_refuses_groups_that_do_not_fit():
+    human, metric = _random_scores(3)
+    with pytest.raises(ValueError, match="40 items"):
+        favi.favi_bootstrap(human, metric, groups=["a"] * 3, n_resamples=5, rng=0)
+    with pytest.raises(ValueError, match="missing label"):
+        favi.favi_bootstrap(human, metric, groups=[None] + ["a"] * 39, n_resamples=5, rng=0)
+
+
+def test_benjamini_hochberg_by_hand_and_against_scipy():
+    # m = 4: p*m/k = 0.04, 0.06, 0.0533, 0.8 -> monotone from the top: 0.04, 0.0533, 0.0533, 0.8
+    np.testing.assert_allclose(favi.benjamini_hochberg([0.01, 0.03, 0.04, 0.8]), [0.04, 0.16 / 3, 0.16 / 3, 0.8])
+    p = np.random.default_rng(4).uniform(size=200) ** 4
+    np.testing.assert_allclose(favi.benjamini_hochberg(p), stats.false_discovery_control(p))
+    with_nan = favi.benjamini_hochberg([0.01, np.nan, 0.03])
+    assert np.isnan(with_nan[1]) and np.allclose(with_nan[[0, 2]], [0.02, 0.03])
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        favi.benjamini_hochberg([0.5, 1.5])
+
+
+@given(arrays(np.float64, st.integers(1, 50), elements=st.floats(0, 1)))
+def test_benjamini_hochberg_is_monotone_and_never_below_the_p_value(p):
+    adjusted = favi.benjamini_hochberg(p)
+    order = np.argsort(p, kind="stable")
+    assert (np.diff(adjusted[order]) >= -1e-12).all() and (adjusted >= p - 1e-12).all() and (adjusted <= 1).all()

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from ... import favi
+from ...validation import check_rng
 from .experiments import ATTENUATION_RHO, KEYS, dataset_label, score_matrices, settings
 
 # -- the document-level bootstrap -----------------------------------------------------------------------------------
@@ -91,6 +92,7 @@ def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng
     ``favours_weaker``: the share of (pair, split, direction) whose Φ on the evaluation half favours the system the
     humans rate lower on the orientation half; ``rho``: Spearman's ρ between that Φ and −mar(d)/E of the
     orientation half (no item shared), averaged over the splits."""
+    rng = check_rng(rng)
     plan = settings(scores, datasets)
     rows = []
     for dataset, group in plan.groupby("dataset", sort=False):
@@ -134,7 +136,8 @@ def split_half_text(same: pd.DataFrame, split: pd.DataFrame) -> str:
     """How far the split-half design moves the attenuation reading, per dataset: where the pattern (Φ favours the
     humans' weaker system in most pairs, ρ >= :data:`.experiments.ATTENUATION_RHO`) holds on split halves, where it
     held only on the same items, and where it never held."""
-    both = same[["favours_weaker", "rho_favi_attenuation"]].join(split[["favours_weaker", "rho"]], rsuffix="_split")
+    both = same[["favours_weaker", "rho_favi_attenuation"]].join(
+        split[["favours_weaker", "rho"]].rename(columns={"favours_weaker": "favours_weaker_split"}))
     parts = [f"{name}: {row['favours_weaker']:.0%} → {row['favours_weaker_split']:.0%}, ρ "
              f"{row['rho_favi_attenuation']:.2f} → {row['rho']:.2f}" for name, row in both.iterrows()]
     pattern_same = (both["favours_weaker"] > 0.5) & (both["rho_favi_attenuation"] >= ATTENUATION_RHO)

@@ -1,0 +1,184 @@
+"""Chapter 04 (analysis.chapters.favoritism), issue 28: ties made visible, Table 1's counts, the document bootstrap,
+the Benjamini-Hochberg reading of the sign-flip tests and the split-half attenuation reading, on hand-made inputs."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.chapters import favoritism
+
+
+def _long(dataset, matrices: dict, kinds: dict) -> pd.DataFrame:
+    """A favi_scores-like table from {rater: items x systems DataFrame} and {rater: rater_kind}."""
+    frames = []
+    for rater, matrix in matrices.items():
+        long = matrix.rename_axis(index="item", columns="system").stack(future_stack=True).rename("score")
+        frames.append(long.reset_index().assign(domain="d", dataset=dataset, rater=rater, rater_kind=kinds[rater]))
+    out = pd.concat(frames, ignore_index=True)
+    out["item"] = out["item"].astype(str)
+    return out[["domain", "dataset", "item", "system", "rater", "rater_kind", "score"]]
+
+
+# --- ties -------------------------------------------------------------------------------------------------------------
+
+def test_between_readings_widens_the_ends_by_the_printed_rounding():
+    assert favoritism.between_readings(0.31, 0.258, 0.422)
+    assert not favoritism.between_readings(0.07, 0.202, 0.215)
+    assert favoritism.between_readings(0.3, 0.304, 0.5)  # 0.3 stands for [0.25, 0.35)
+    assert not favoritism.between_readings(0.348, 0.3486, 0.5)  # three decimals: half a thousandth
+    assert not favoritism.between_readings(0.3, np.nan, 0.5)
+
+
+def test_with_ties_adds_the_tie_columns_and_refuses_a_setting_without_them():
+    keys = {"domain": ["d", "d"], "dataset": ["x", "x"], "aspect": ["h", "h"], "rater": ["m", "n"]}
+    summary = pd.DataFrame({**keys, "sample_accuracy": [0.5, 0.6]})
+    ties = pd.DataFrame({**keys, "human_tie_share": [0.4, 0.4], "metric_tie_share": [0.1, 0.2],
+                         "matching_tie_share": [0.05, 0.1], "sample_accuracy_without_tie_credit": [0.45, 0.5]})
+    out = favoritism.with_ties(summary, ties)
+    assert out["metric_tie_share"].tolist() == [0.1, 0.2] and out["sample_accuracy"].tolist() == [0.5, 0.6]
+    with pytest.raises(ValueError, match="no tie shares"):
+        favoritism.with_ties(summary, ties.iloc[:1])
+
+
+def _summary_with_ties():
+    return pd.DataFrame({
+        "domain": "d", "dataset": ["summeval", "wmt22-ende", "wmt22-ende"],
+        "aspect": ["expert_consistency", "MQM", "MQM"], "rater": ["ROUGE_L", "GEMBA-DA-ChatGPT", "BLEU"],
+        "pairs": 10, "sample_accuracy": [0.215, 0.475, 0.422], "system_accuracy": [0.6, 0.7, 0.7],
+        "mean_abs_favi": [0.3, 0.2, 0.2], "human_tie_share": [0.67, 0.51, 0.54], "metric_tie_share": [0.01, 0.59, 0.21],
+        "matching_tie_share": [0.01, 0.32, 0.16], "sample_accuracy_without_tie_credit": [0.202, 0.154, 0.258]})
+
+
+def test_appendix_d_says_which_printed_accuracies_lie_between_the_readings():
+    cases = favoritism.appendix_d(_summary_with_ties())
+    assert cases["paper_between"].to_dict() == {"BertScore": False, "ROUGE": False, "ChatGPT": True, "BLEU": True}
+    assert cases.loc["BLEU", "sample_without_tie_credit"] == 0.258
+    page = favoritism.appendix_d_ties_page(cases)
+    assert list(page.index) == ["ROUGE", "ChatGPT", "BLEU"]  # BertScore has no setting here
+    assert page[("sample-level accuracy", "paper's between the two")].tolist() == ["no", "yes", "yes"]
+    text = favoritism.readings_text(cases)
+    assert "ChatGPT (0.154 to 0.475 around the paper's 0.348) and BLEU (0.258 to 0.422" in text
+    assert "outside them for ROUGE (0.202 to 0.215" in text
+
+
+def test_fig4_ties_page_keeps_the_paper_datasets_in_order():
+    page = favoritism.fig4_ties_page(_summary_with_ties())
+    assert list(page.index) == ["GEMBA-DA-ChatGPT on WMT22 en-de", "BLEU on WMT22 en-de", "ROUGE-L on SummEval"]
+    assert page.shape[1] == 7 and page[("ties", "both")].tolist() == [0.32, 0.16, 0.01]
+
+
+def test_identical_outputs_are_counted_among_the_ties():
+    items = pd.Index(["0", "1", "2"])
+    human = pd.DataFrame({"a": [1.0, 2.0, 1.0], "b": [1.0, 1.0, 1.0], "c": [3.0, 2.0, 1.0]}, index=items)
+    metric = pd.DataFrame({"a": [5.0, 5.0, 1.0], "b": [5.0, 4.0, 2.0], "c": [5.0, 5.0, 2.0]}, index=items)
+    scores = _long("summeval", {"H": human, "M": metric}, {"H": "human", "M": "metric"})
+    texts = pd.DataFrame({"item": ["0", "0", "0", "1", "1", "1", "2", "2"],
+                          "system": ["a", "b", "c", "a", "b", "c", "a", "b"],
+                          "text": ["s", "s", "t", "u", "v", "u", "w", "w"]})  # c has no text for item 2
+    row = favoritism.identical_output_ties(scores, {"summeval": texts}, [("summeval", "H", "M")]).iloc[0]
+    # by hand (item 2 has no text for c, so 3 + 3 + 1 comparisons):
+    # pairs (a,b), (a,c), (b,c); item 0: H 1,1,3 M 5,5,5; item 1: H 2,1,2 M 5,4,5; item 2: H 1,1,1 M 1,2,2 (c: no text)
+    assert row["comparisons"] == 7 and row["identical_outputs"] == 3  # (a,b)@0, (a,c)@1, (a,b)@2
+    assert row["metric_ties"] == 4 and row["metric_ties_identical"] == 2  # ties: (a,b)@0 (a,c)@0 (b,c)@0 (a,c)@1
+    assert row["human_ties"] == 3 and row["human_ties_identical"] == 3  # (a,b)@0, (a,c)@1, (a,b)@2
+    assert row["matching_ties_identical"] == 2 and row["metric_ties_identical_share"] == 0.5
+    text = favoritism.identical_text(pd.DataFrame([row]))
+    assert "M on SummEval 50%" in text and "0 of the 1 raters tie every pair" in text
+    assert "On SummEval 42.9% of the comparisons are of identical outputs; the humans tie 100% of them" in text
+
+
+# --- Table 1 ------------------------------------------------------------------------------------------------------------
+
+def test_table1_counts_rated_and_compared_systems_and_the_text_explains_what_it_can():
+    rng = np.random.default_rng(0)
+    human = pd.DataFrame(rng.normal(size=(6, 4)), columns=list("abcd"), index=[str(i) for i in range(6)])
+    human.iloc[4:] = np.nan  # 4 of 6 items rated, for every system
+    metric = human.copy()[["a", "b", "c"]].assign(d=np.nan) + 1  # the metric covers three systems
+    scores = _long("wmt21-ende", {"MQM": human, "BLEU": metric}, {"MQM": "human", "BLEU": "metric"})
+    pairs = favoritism.per_pair(scores, ["wmt21-ende"], n_resamples=5, rng=0)
+    counts = favoritism.table1_counts(scores, pairs).iloc[0]
+    assert (counts["systems_rated"], counts["systems_compared_min"], counts["systems_compared_max"]) == (4, 3, 3)
+    assert counts["rated_items_max"] == 4 and counts["dataset_items"] == 6 and counts["same_rated_items"]
+    table1 = favoritism.table1(scores, pairs)
+    published = pd.DataFrame([{"domain": "WMT21", "ratings_per_pair": 500}])
+    text = favoritism.table1_text(table1, published)
+    assert "WMT21 en-de 4 rated, 3 compared" in text
+    assert "cover 4 of the 6 segments, the same segments for every one of its 4 systems" in text
+    assert "cannot be explained from the data" in text
+    assert "500" in text and favoritism.table1_text(table1, published.assign(ratings_per_pair=4)).count("|E|") == 0
+
+
+# --- multiple testing, document bootstrap, split halves ----------------------------------------------------------------
+
+def test_multiple_testing_reads_the_family_with_benjamini_hochberg():
+    pairs = pd.DataFrame({"dataset": ["summeval"] * 3 + ["usr-tc"] * 2,
+                          "p_value": [0.001, 0.02, 0.04, 0.03, np.nan]})
+    tests = favoritism.multiple_testing(pairs, alpha=0.05, n_resamples=999).set_index("data")
+    # 4 tests: adjusted 0.004, 0.04, 0.04, 0.04 (0.04*4/4=0.04, 0.03*4/3=0.04, 0.02*4/2=0.04) -> all at FDR 0.05
+    assert tests.loc["all datasets", "tests"] == 4 and tests.loc["all datasets", "significant_bh_share"] == 1.0
+    strict = favoritism.multiple_testing(pairs, alpha=0.035, n_resamples=999)
+    by_data = strict.set_index("data")
+    assert by_data.loc["SummEval", "significant_share"] == 2 / 3
+    assert by_data.loc["SummEval", "significant_bh_share"] == 1 / 3
+    assert tests.loc["all datasets", "smallest_p"] == 0.001
+    text = favoritism.noise_text(pairs.assign(p_value=pairs["p_value"].fillna(1)),
+                                 pd.DataFrame({"dataset": ["summeval"], "mean_abs_favi": [0.3],
+                                               "null_mean_abs_favi": [0.1]}), 0.035, strict)
+    assert "Of the 4 pairs tested, 75% have p < 0.035" in text and "25% have a Φ that chance" in text
+
+
+def _mt_scores(documents=12, per_document=10, systems="abcde", seed=0):
+    """Items in documents whose metric errors are shared within a document (a document effect)."""
+    rng = np.random.default_rng(seed)
+    n = documents * per_document
+    items = [str(i) for i in range(n)]
+    quality = np.linspace(0, 1, len(systems))
+    human = pd.DataFrame(quality + rng.normal(0, 1, (n, len(systems))), columns=list(systems), index=items)
+    doc_effect = np.repeat(rng.normal(0, 2, (documents, len(systems))), per_document, axis=0)
+    metric = human + doc_effect
+    docs = pd.Series(np.repeat([f"doc{k}" for k in range(documents)], per_document), index=items)
+    return _long("wmt22-zhen", {"MQM": human, "COMET-22": metric}, {"MQM": "human", "COMET-22": "metric"}), docs
+
+
+def test_document_bootstrap_is_wider_when_errors_cluster_in_documents():
+    scores, docs = _mt_scores()
+    pairs = favoritism.per_pair(scores, ["wmt22-zhen"], n_resamples=300, rng=1)
+    intervals = favoritism.document_bootstrap(scores, pairs, docs, dataset="wmt22-zhen", n_resamples=300, rng=2)
+    assert len(intervals) == 10 and (intervals["doc_low"] <= intervals["favi"]).all()
+    summary = favoritism.bootstrap_summary(intervals).set_index("rater")
+    assert summary.loc["all raters", "width_ratio"] > 1.3
+    again = favoritism.document_bootstrap(scores, pairs, docs, dataset="wmt22-zhen", n_resamples=300, rng=2)
+    pd.testing.assert_frame_equal(intervals, again)
+    assert "intervals are a median" in favoritism.bootstrap_text(summary.reset_index(), docs, "wmt22-zhen")
+    with pytest.raises(ValueError, match="without a document"):
+        favoritism.document_bootstrap(scores, pairs, docs.iloc[1:], dataset="wmt22-zhen", n_resamples=5, rng=0)
+
+
+def test_split_halves_keep_the_attenuation_of_a_noise_metric_and_lose_that_of_noisy_humans():
+    rng = np.random.default_rng(0)
+    n, systems = 400, list("abcdef")
+    items = [str(i) for i in range(n)]
+    # real quality differences, a metric that knows none of them: attenuation survives the split
+    human = pd.DataFrame(np.linspace(0, 2, 6) + rng.normal(0, 1, (n, 6)), columns=systems, index=items).round(0)
+    noise = pd.DataFrame(rng.normal(0, 1, (n, 6)), columns=systems, index=items)
+    real = _long("summeval", {"H": human, "M": noise}, {"H": "human", "M": "metric"})
+    # no quality differences at all: on the same items Φ tracks −mar(d)/E through the shared human margin only
+    many = [f"s{k:02d}" for k in range(30)]  # many systems, so that ρ over their pairs is not a few systems' luck
+    flat = pd.DataFrame(rng.normal(0, 1, (200, 30)), columns=many, index=items[:200]).round(0)
+    null = _long("usr-tc", {"H": flat, "M": pd.DataFrame(rng.normal(0, 1, (200, 30)), columns=many, index=items[:200])},
+                 {"H": "human", "M": "metric"})
+    scores = pd.concat([real, null], ignore_index=True)
+    split = favoritism.split_half_attenuation(scores, ["summeval", "usr-tc"], n_splits=4, rng=5)
+    pairs = favoritism.per_pair(scores, ["summeval", "usr-tc"], n_resamples=5, rng=0)
+    same = favoritism.attenuation_table(pairs)
+    assert split.loc["SummEval", "favours_weaker"] > 0.9 and split.loc["SummEval", "rho"] > 0.6
+    assert same.loc["USR TopicalChat", "rho_favi_attenuation"] > 0.5  # the shared term
+    assert abs(split.loc["USR TopicalChat", "rho"]) < 0.2
+    assert abs(split.loc["USR TopicalChat", "favours_weaker"] - 0.5) < 0.1
+    again = favoritism.split_half_attenuation(scores, ["summeval", "usr-tc"], n_splits=4, rng=5)
+    pd.testing.assert_frame_equal(split, again)
+    text = favoritism.split_half_text(same, split)
+    assert "holds without the shared term on SummEval" in text
+    assert "It holds on the same items only on USR TopicalChat" in text
+    page = favoritism.split_half_page(same, split)
+    assert page.shape == (2, 4)
