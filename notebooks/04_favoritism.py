@@ -403,8 +403,11 @@ show(timings.table(), digits=1)
 #   {cite:p}`wu2023large`.
 # * **Sign test and ties.** The paper cites {cite:t}`coakley1996versions` without saying which version; we drop ties
 #   and show the split version beside it.
-# * **Sample-level accuracy** counts matching ties as correct, so it depends on how often the humans tie; SummEval's
-#   human ratings here are means of three experts (the tie shares are linked under
-#   {numref}`favi_fig4_accuracy_and_favi`).
-# * **Not in the paper:** intervals and tests for Φ, the attenuation reading, and ChatGPT's head-to-head judgments
-#   as a metric.
+# * **Sample-level accuracy** counts matching ties as correct (Def. 11), so it depends on how often the humans tie;
+#   SummEval's human ratings here are means of three experts. Fig. 4's and App. D's values are given with and
+#   without that credit ({ref}`favi-ties`), and App. D's printed values are checked against both readings.
+# * **Table 1** counts the systems with human ratings and, beside them, those Φ compares (a rater may cover fewer
+#   systems, and a metric's reference is left out).
+# * **Not in the paper:** intervals and tests for Φ (a document bootstrap on WMT22 zh-en, the tests read as one
+#   family with the Benjamini–Hochberg correction), the attenuation reading on the same items and on split halves,
+#   and ChatGPT's head-to-head judgments as a metric.

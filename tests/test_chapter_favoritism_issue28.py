@@ -182,3 +182,44 @@ def test_split_halves_keep_the_attenuation_of_a_noise_metric_and_lose_that_of_no
     assert "It holds on the same items only on USR TopicalChat" in text
     page = favoritism.split_half_page(same, split)
     assert page.shape == (2, 4)
+
+
+# --- audit follow-ups: App. D.3's comparisons, the 120 SummEval pairs ---------------------------------------------------
+
+def test_appendix_d3_checks_compare_among_the_en_de_raters():
+    fig4 = pd.DataFrame({"dataset": "wmt22-ende", "rater": ["GEMBA-DA-ChatGPT", "BLEU", "chrF", "SEScoreX"],
+                         "system_accuracy": [0.68, 0.67, 0.69, 0.77], "sample_accuracy": [0.47, 0.42, 0.41, 0.43],
+                         "mean_abs_favi": [0.23, 0.18, 0.17, 0.19], "null_mean_abs_favi": 0.0})
+    inputs = dict(values=pd.DataFrame({"key": ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
+                                               "fig5b.median_abs_favi_top_accuracy",
+                                               "fig5b.median_abs_favi_other_accuracy",
+                                               "section6.rho_abs_favi_agreement_pairs",
+                                               "section6.rho_sample_accuracy_agreement_pairs",
+                                               "section6.rho_mean_abs_favi_system_accuracy_metrics",
+                                               "section6.rho_sample_accuracy_system_accuracy_metrics"],
+                                       "value": [0.3, 0.1, 0.1, 0.2, -0.3, 0.2, -0.1, 0.4]}),
+                  domains=pd.DataFrame({"domain": ["machine translation"]}),
+                  layers=pd.DataFrame(columns=["dataset", "graph", "rater", "system", "layer"]))
+    yes = favoritism.claim_checks(fig4=fig4, **inputs).set_index("key")["holds"]
+    assert yes[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
+                "appD3.chatgpt_highest_mean_abs_favi", "appD3.bleu_lowest_system_accuracy"]].all()
+    no = favoritism.claim_checks(fig4=fig4.assign(sample_accuracy=[0.4, 0.42, 0.41, 0.43],
+                                                  system_accuracy=[0.9, 0.7, 0.69, 0.77]), **inputs)
+    no = no.set_index("key")["holds"]
+    assert not no[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
+                   "appD3.bleu_lowest_system_accuracy"]].any()
+
+
+def test_claim_values_put_the_printed_summeval_shares_on_the_120_pair_grid():
+    rng = np.random.default_rng(0)
+    pairs = pd.DataFrame({"total_error": 5, "favi": rng.normal(size=40), "system_sign_agrees": rng.random(40) > 0.5,
+                          "sample_accuracy": rng.random(40)})
+    fig4 = pd.DataFrame({"mean_abs_favi": rng.random(5), "system_accuracy": rng.random(5),
+                         "sample_accuracy": rng.random(5)})
+    h2h = pd.DataFrame({"response": ["A", "B", "A"]})
+    no_ties = pd.DataFrame(columns=["dataset", "aspect", "rater"])
+    values = favoritism.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
+                                     summeval_aspect="expert_consistency", null_rhos=np.zeros(3))
+    v = values.set_index("key")["value"]
+    assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
+    assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits

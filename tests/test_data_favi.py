@@ -124,3 +124,26 @@ def test_mtme_reader_accepts_any_whitespace_and_names_bad_lines(monkeypatch):
     monkeypatch.setattr("analysis.data.raw.read_verified", lambda *_: b"A\tabc\n")
     with pytest.raises(DataError, match=r"x.seg.score:1: score 'abc'"):
         favidata.read_mtme_scores(f)
+
+
+@needs_mirror
+def test_output_texts_use_the_scores_labels_and_the_files_lines(scores, fetched):
+    for dataset, systems in (("wmt22-ende", 10), ("wmt21-ende", 10), ("summeval", 16)):
+        texts = favidata.output_texts(dataset, fetched)
+        part = scores[scores["dataset"] == dataset]
+        assert texts["system"].nunique() == systems and not texts.duplicated(["item", "system"]).any()
+        assert set(texts["system"]) <= set(part["system"]) and set(texts["item"]) <= set(part["item"])
+    hyp = read_verified(find("wmt22-ende-text", "txt/system-outputs/generaltest2022.en-de.hyp.Online-W.de"), fetched)
+    texts = favidata.output_texts("wmt22-ende", fetched).set_index(["item", "system"])["text"]
+    assert texts[("17", "Online-W")] == hyp.decode().split("\n")[17]
+    with pytest.raises(ValueError, match="no registered outputs"):
+        favidata.output_texts("usr-tc", fetched)
+
+
+@needs_mirror
+def test_wmt22_zhen_documents_cover_every_item_in_contiguous_blocks(scores, fetched):
+    docs = favidata.wmt22_zhen_documents(fetched)
+    items = set(scores.loc[scores["dataset"] == "wmt22-zhen", "item"])
+    assert len(docs) == 1875 and set(docs.index) == items and docs.nunique() == 256
+    starts = (docs != docs.shift()).sum()
+    assert starts == docs.nunique()  # a document's segments are consecutive

@@ -27,7 +27,8 @@ CASE_NOTES = {
     ("wmt22-ende", "BLEU"): (
         "13", False,
         "Sentence BLEU {cite:p}`papineni2002bleu` is computed here for the systems whose outputs are reachable; "
-        "the paper's {paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are not."),
+        "the paper's {paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are published in "
+        "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here."),
     ("summeval", "ROUGE_L"): (
         "11", False,
         "The paper does not say which ROUGE it uses; ROUGE-L {cite:p}`lin2004rouge` is computed here from the "
@@ -122,8 +123,9 @@ def fig6_caption(cases) -> str:
     notes = []
     for dataset, _, rater in cases:
         if (dataset, rater) == ("wmt22-zhen", "COMET-22"):
-            notes.append("The paper's Fig. 6 is COMET-22 on WMT22 en-de, whose scores are not reachable here: "
-                         "COMET-22 on WMT22 zh-en stands in, with other systems and another human reference.")
+            notes.append("The paper's Fig. 6 is COMET-22 on WMT22 en-de, whose scores are published in "
+                         "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 "
+                         "zh-en stands in, with other systems and another human reference.")
         elif (dataset, rater) in CASE_NOTES:
             notes.append(f"{setting_name(dataset, rater)} is panel (c) of the paper's Fig. "
                          f"{CASE_NOTES[(dataset, rater)][0]}.")

@@ -15,6 +15,8 @@ from .experiments import KEYS, setting_table
 
 #: Table 1's nine WMT22 en-de systems give C(9, 2) pairs: the denominator of the paper's system-level shares there
 PAIRS_OF_NINE = 36
+#: SummEval's 16 systems give C(16, 2) pairs: the denominator of App. D.2's system-level accuracies
+PAIRS_OF_SIXTEEN = 120
 #: the pairs whose sample-level accuracy counts as "very high" (§7.1, Fig. 5b): the top tenth
 TOP_SHARE = 0.1
 
@@ -165,6 +167,9 @@ def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataF
                        ("appD_chatgpt_system", cases["ChatGPT"]["system"]),
                        ("appD_bleu_system", cases["BLEU"]["system"])):
         values[f"pairs36.{key}"] = round(share * PAIRS_OF_NINE) / PAIRS_OF_NINE
+    for key, share in (("appD_rouge_system", cases["ROUGE"]["system"]),
+                       ("appD_bertscore_system", cases["BertScore"]["system"])):
+        values[f"pairs120.{key}"] = round(share * PAIRS_OF_SIXTEEN) / PAIRS_OF_SIXTEEN
     rouge = ties[(ties["dataset"] == "summeval") & (ties["aspect"] == summeval_aspect) & (ties["rater"] == "ROUGE_L")]
     if len(rouge):
         values["appD.implied_human_tie_share_rouge"] = implied_human_tie_share(cases["ROUGE"]["sample"], rouge.iloc[0])
@@ -192,9 +197,26 @@ def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFr
     checks["section6.favi_beats_accuracy_metrics"] = bool(
         abs(v["section6.rho_mean_abs_favi_system_accuracy_metrics"])
         > abs(v["section6.rho_sample_accuracy_system_accuracy_metrics"]))
+    checks |= _appendix_d3_checks(fig4)
     human = layers[(layers["dataset"] == "wmt22-ende") & (layers["graph"] == "human")]
     if len(human):
         widest = human[human["rater"] == human.groupby("rater")["system"].size().idxmax()]
         top = set(widest.loc[widest["layer"] == 0, "system"])
         checks["fig1.refB_and_onlineW_top_of_mqm_graph"] = {"refB", "Online-W"} <= top
     return pd.DataFrame({"key": list(checks), "holds": list(checks.values())})
+
+
+def _appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, bool]:
+    """App. D.3's comparisons among the WMT22 en-de metrics, on the raters reachable for it: ChatGPT has one of the
+    lower system-level accuracies (at most the median), the highest sample-level accuracy and the highest mean |Φ|;
+    BLEU has the lowest system-level accuracy."""
+    if "dataset" not in fig4.columns:
+        return {}
+    en = fig4[fig4["dataset"] == "wmt22-ende"].set_index("rater")
+    if not {"GEMBA-DA-ChatGPT", "BLEU"} <= set(en.index):
+        return {}
+    chat, bleu = en.loc["GEMBA-DA-ChatGPT"], en.loc["BLEU"]
+    return {"appD3.chatgpt_lower_system_accuracy": bool(chat["system_accuracy"] <= en["system_accuracy"].median()),
+            "appD3.chatgpt_highest_sample_accuracy": bool(chat["sample_accuracy"] >= en["sample_accuracy"].max()),
+            "appD3.chatgpt_highest_mean_abs_favi": bool(chat["mean_abs_favi"] >= en["mean_abs_favi"].max()),
+            "appD3.bleu_lowest_system_accuracy": bool(bleu["system_accuracy"] <= en["system_accuracy"].min())}
