@@ -148,7 +148,7 @@ def _wmt22_zhen(root) -> tuple[list, list]:
         f = find("gemba", f"mt-metrics-eval-v2/wmt22/metric-scores/zh-en/GEMBA-{model}-DA-refA.seg.score")
         parts.append(_rows(MT, "wmt22-zhen", rater, "llm", read_mtme_scores(f, root)))
         inputs.append(f)
-    inputs.append(find("mtme-wmt22-zhen", "raw_wmt22/documents/zh-en.docs"))  # document ids, for readers
+    inputs.append(find("mtme-wmt22-zhen", "raw_wmt22/documents/zh-en.docs"))  # document ids (wmt22_zhen_documents)
     return parts, inputs
 
 

@@ -144,8 +144,8 @@ def split_half_text(same: pd.DataFrame, split: pd.DataFrame) -> str:
     pattern_split = (both["favours_weaker_split"] > 0.5) & (both["rho"] >= ATTENUATION_RHO)
     text = [f"With each pair oriented on one half of the items and Φ computed on the other (the share of pairs whose "
             f"Φ favours the humans' weaker system and ρ, same items → split halves): {'; '.join(parts)}."]
-    real = ("the metrics' errors shrink the humans' real margins: attenuation rather than noise in the human margins "
-            "alone")
+    real = ("the metrics' errors shrink the humans' real margins, which is attenuation rather than noise in the human "
+            "margins alone")
     groups = ((pattern_split, f"The pattern (most pairs favour the weaker system, ρ ≥ {ATTENUATION_RHO:g}) holds "
                               "without the shared term on {}: there " + real + "."),
               (pattern_same & ~pattern_split, "It holds on the same items only on {}: there the shared term made it."),
