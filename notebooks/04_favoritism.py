@@ -344,7 +344,8 @@ if "wmt22-zhen" in datasets:
     out.table(intervals, "favi_document_bootstrap_pairs", index=False)
     doc_summary = out.table(ch.bootstrap_summary(intervals), "favi_document_bootstrap", index=False)
     show(ch.bootstrap_page(doc_summary))
-    display(Markdown(ch.bootstrap_text(doc_summary, documents, "wmt22-zhen")))
+    display(Markdown(ch.bootstrap_text(doc_summary, documents, "wmt22-zhen") + " Every pair's two intervals: "
+                     + out.download("favi_document_bootstrap_pairs", "document and item bootstrap per pair") + "."))
 
 # %% [markdown]
 # But the test only says that the metric's margin differs from the humans' (each error's cost is the metric's
