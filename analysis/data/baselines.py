@@ -69,7 +69,7 @@ def _binned(scores: np.ndarray) -> np.ndarray:
     return np.asarray(pd.cut(scores, bins=5, labels=list(CLASSES)), dtype=int)
 
 
-def _simulated(centres: np.ndarray) -> np.ndarray:
+def simulated_scores(centres: np.ndarray) -> np.ndarray:
     """prrao87's ``explainer.py`` class scores for a lexicon model: a normal density (sd 0.5) over the classes 1-5
     centred on ``centres`` (which may be 6: its binning lets the top score fall outside the classes)."""
     from scipy.stats import norm
@@ -95,8 +95,8 @@ def _lexicon_scores(texts) -> tuple[np.ndarray, np.ndarray]:
 def _lexicon(test: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     polarity, compound = _lexicon_scores(test["text"])
     classes = np.array(CLASSES)
-    return {"TextBlob": (_binned(polarity), _simulated(np.digitize(5 * (polarity + 1) / 2, classes) + 1)),
-            "VADER": (_binned(compound), _simulated(np.digitize(5 * compound, classes) + 1))}
+    return {"TextBlob": (_binned(polarity), simulated_scores(np.digitize(5 * (polarity + 1) / 2, classes) + 1)),
+            "VADER": (_binned(compound), simulated_scores(np.digitize(5 * compound, classes) + 1))}
 
 
 def _linear(train: pd.DataFrame, test: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:

@@ -7,9 +7,11 @@ parameters, and its machinery split by dataset and by job —
 * :mod:`.classification`: SST-5 (Appendix B, Tables 3 and 5) and the binary stand-in for Jigsaw (Appendix A,
   Tables 2 and 4);
 * :mod:`.llmfao`: Figs. 1-2's questions on llmfao's real judgments, beyond the paper;
+* :mod:`.self_check`: the paper checked against itself (Tables 2-7 from its own appendices); :mod:`.protocol`: the
+  changes that bring the chapter closer to the paper's protocol, measured before and after;
 * :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
 * :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.captions`: their captions; :mod:`.text` and
-  :mod:`.text_classification`: the sentences for the page, computed from the tables; :mod:`.views`: the tables as
+  :mod:`.text_classification`, :mod:`.text_checks`: the sentences for the page, computed from the tables; :mod:`.views`: the tables as
   shown (measures in words, ours next to the paper's);
 * :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
   its own appendices (``gvp_paper_consistency.csv``) and Table 1.
@@ -33,12 +35,14 @@ from .ceval import (
     CEVAL_MODELS,
     CEVAL_REFERENCE,
     FIG1_MODELS,
+    FIRST_PENALTY_LENGTH,
     GLOBAL,
     ceval_outputs,
     copy_displacement,
     global_scores,
     penalise,
     penalised_ap,
+    penalty_length_from_paper,
     penalty_rise,
     text_quality,
 )
@@ -68,7 +72,17 @@ from .text import (
     tie_cost_text,
     tie_sweep_text,
 )
-from .views import LABELS, correlation_pairs, interval, label, labelled, ranks_view, side_by_side, versus_paper
+from .views import (
+    LABELS,
+    correlation_pairs,
+    interval,
+    label,
+    labelled,
+    ranks_view,
+    self_check_view,
+    side_by_side,
+    versus_paper,
+)
 
 CHAPTER = "05_global_vs_pairwise"
 PARAMETERS = {
@@ -84,16 +98,19 @@ PARAMETERS = {
     "llmfao_tie_step": Param("number", low=0, high=1, low_open=True, quick=0.5),
     "split_half_shares": Param("number", low=0, high=0.5, low_open=True, many=True, quick=[0.25, 0.5]),
     "stability_tie_probabilities": Param("number", low=0, high=1, high_open=True, many=True, quick=[0.5]),
+    "lexicon_centre": Param("str", choices=("prediction", "explainer")),
+    "binary_gold": Param("str", choices=("sst", "majority")),
+    "penalty_length": Param("int", low=1, optional=True),
 }
 
 __all__ = [
     "FLOWCHART_CAPTION", "LABELS", "REFERENCE_SIZE", "THRESHOLD", "correlation_pairs", "detection_caption", "interval",
-    "label", "labelled", "llmfao_caption", "ranks_view", "side_by_side", "stability_caption", "tie_sweep_caption",
+    "label", "labelled", "llmfao_caption", "ranks_view", "self_check_view", "side_by_side", "stability_caption", "tie_sweep_caption",
     "versus_paper",
-    "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
+    "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIRST_PENALTY_LENGTH", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
     "PARAMETERS",
     "appendix_c1", "c1_text", "ceval_outputs", "copy_displacement", "detection_curve", "detection_text", "difference_grid",
-    "global_scores", "penalise", "penalised_ap", "penalty_rise", "plot_detection", "plot_flowchart",
+    "global_scores", "penalise", "penalised_ap", "penalty_length_from_paper", "penalty_rise", "plot_detection", "plot_flowchart",
     "plot_stability", "plot_tie_sweep", "published_c1", "published_c2_originals", "published_matrix",
     "random_binary_models", "random_binary_summary", "random_binary_text", "sampling_text",
     "spearman_table", "stability_panels", "stability_text", "table6_text", "table7_text", "text_quality",

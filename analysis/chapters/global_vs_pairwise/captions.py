@@ -70,10 +70,13 @@ def llmfao_caption(rule: dict, sweep: pd.DataFrame, curve: pd.DataFrame, n_trial
     """The llmfao figure (``rule``: :func:`~.llmfao.sampling_rule`; ``sweep``: :func:`~.llmfao.tie_sweep`;
     ``curve``: :func:`~.llmfao.split_half_curve`)."""
     return (f"BT on llmfao's {rule['judgments']:,} crowd judgments of {rule['models']} LLMs "
-            "{cite:p}`ustalov2023llmfao`. (a) Spearman correlation with BT on every judgment when each judgment is "
-            "turned into a tie with probability p, against the share of ties that results (the data's own "
-            f"{sweep['tie_share'].min():.0%} included): mean and middle 95% of {n_trials:,} trials; dotted, "
+            "{cite:p}`ustalov2023llmfao`. (a) Spearman correlation between BT on one random half of the judgments, "
+            "each turned into a tie with probability p, and BT on the other half, against the share of ties in the "
+            f"first half (the data's own {sweep['tie_share'].min():.0%} included): mean and middle 95% of "
+            f"{n_trials:,} trials; dotted, "
             f"{THRESHOLD}. (b) Spearman correlation between the BT rankings of two disjoint random subsets, against "
             f"the judgments in each ({join(f'{s:.0%}' for s in curve['share'])} of them): mean and 2.5% percentile "
             f"of {n_trials:,} trials.\n\n"
-            "Not in the paper: its Figs. 1-2's questions asked of real pairwise judgments with their own ties.")
+            "Not in the paper, which never uses llmfao: its Figs. 1-2's questions asked of real pairwise judgments "
+            "with their own ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the "
+            "trials.")

@@ -3,8 +3,8 @@ where no other saved table holds them machine-readably — Levtsov & Ustalov (20
 
 * :func:`tidy` turns a ``{key: value}`` dict into the saved ``gvp_claim_values.csv`` (numbers in ``value``,
   booleans in ``holds``); the other functions return such dicts, one per paper item.
-* :func:`paper_consistency` recomputes printed numbers of the paper from its own appendices (the ``consistent``
-  rule: Tables 2, 3 and 7 against Appendices A.1, B.1, C.1 and C.2).
+* :func:`paper_consistency` (from :mod:`.self_check`) recomputes printed numbers of the paper from its own
+  appendices (the ``consistent`` rule: Tables 2-7 against Appendices A-C).
 * :func:`table1` is Table 1 (§4) for the data at hand.
 """
 
@@ -18,7 +18,7 @@ from scipy.stats import spearmanr
 
 from ...data import published
 from .ceval import copy_displacement
-from .published import published_c2_originals
+from .self_check import paper_consistency as paper_consistency
 
 
 def tidy(values: dict) -> pd.DataFrame:
@@ -42,38 +42,6 @@ def correlation_values(matrix: pd.DataFrame, item: str) -> dict:
 def _rank(values: pd.Series, model: str) -> int:
     """1-based rank of ``model`` by ``values``, highest first (ties share the best place)."""
     return int(values.rank(ascending=False, method="min")[model])
-
-
-# -- the paper against its own appendices -----------------------------------------------------------------------------
-
-
-def paper_consistency() -> pd.DataFrame:
-    """Printed correlations recomputed from the paper's own appendices: Table 7's BT row from C.1 and from C.2's six
-    original rows, Table 3's accuracy-F1 from B.1 (neither column has ties there), Table 2's six pairs without a tie
-    in A.1 (its accuracy column has one, whose ranking the paper does not say), and the BT place of the SVM in B.1
-    and B.2 (§5 says it "rose to the top"). Columns: item, pair, printed, recomputed, source."""
-    def spearman(frame, a, b):
-        return float(spearmanr(frame[a], frame[b]).statistic)
-
-    t7, t3, t2 = (published.item("gvp", n) for n in ("table7", "table3", "table2"))
-    c1, c2 = published.frame("gvp", "appendix_c1"), published_c2_originals()
-    b1, b2 = published.frame("gvp", "appendix_b1"), published.frame("gvp", "appendix_b2")
-    a1 = published.frame("gvp", "appendix_a1")
-    rows = []
-    for source, frame in (("Appendix C.1", c1), ("Appendix C.2 (six originals)", c2)):
-        for k, m in enumerate(("ed", "wer", "chrf")):
-            rows.append({"item": "table7", "pair": f"{m}-bt", "printed": t7["matrix"][k][3],
-                         "recomputed": spearman(frame, m, "bt"), "source": source})
-    rows.append({"item": "table3", "pair": "acc-f1", "printed": t3["matrix"][0][2],
-                 "recomputed": spearman(b1, "acc", "f1"), "source": "Appendix B.1"})
-    cols = t2["columns"]
-    for a, b in (("auc", "bt"), ("auc", "f1"), ("auc", "bt_bin"), ("bt", "f1"), ("bt", "bt_bin"), ("f1", "bt_bin")):
-        rows.append({"item": "table2", "pair": f"{a}-{b}", "printed": t2["matrix"][cols.index(a)][cols.index(b)],
-                     "recomputed": spearman(a1, a, b), "source": "Appendix A.1"})
-    for source, frame in (("Appendix B.1", b1), ("Appendix B.2", b2)):
-        rows.append({"item": "sec5-svm", "pair": "svm-bt-rank", "printed": 1,
-                     "recomputed": _rank(frame.set_index("model")["bt"], "SVM"), "source": source})
-    return pd.DataFrame(rows)
 
 
 # -- Table 1 ----------------------------------------------------------------------------------------------------------

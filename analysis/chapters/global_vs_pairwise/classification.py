@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
+from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
 from ... import aggregate, sweeps
 from ...data import published
-from ...data.baselines import CLASSES, one_hot
+from ...data.baselines import CLASSES, one_hot, simulated_scores
 from ...sweeps import copies_ap
+from .shared import bt_ap_interval as bt_ap_interval
 from .text_classification import binary_a1_text as binary_a1_text
 from .text_classification import sst5_binarised_text as sst5_binarised_text
 from .text_classification import sst5_text as sst5_text
@@ -33,16 +34,6 @@ def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
 
 
 # -- average precision of the originals over their adjusted copies (Tables 4-6) ---------------------------------------
-
-
-def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, confidence: float = 0.95) -> tuple:
-    """The paper's BT interval for an AP (Tables 4-6): the AP of the BT ranking of each of ``n_trials`` sampled
-    match sets (12·m·ln m per pair), and its central ``confidence`` percentiles."""
-    draws = sweeps.bradley_terry_trials(sweeps.matches(quality), rng, n_trials)
-    relevant = quality.columns.isin(list(originals))
-    aps = np.array([average_precision_score(relevant, row) for row in draws])
-    tail = (1 - confidence) / 2 * 100
-    return float(np.percentile(aps, tail)), float(np.percentile(aps, 100 - tail))
 
 
 def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int):
@@ -72,6 +63,32 @@ def sst5_values(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarr
         predictions[model] = rows["prediction"].to_numpy()
         values[model] = rows[score_columns].to_numpy()
     return labels, predictions, values
+
+
+#: the models whose decision values prrao87's explainer simulates (a normal density around a class)
+LEXICON = ("TextBlob", "VADER")
+
+
+def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
+    """The lexicon models' simulated decision values centred on the class they predict (the paper takes the class
+    with the highest decision value as the model's output, Sec. 5), instead of on the explainer's own binning of
+    the score; other models unchanged."""
+    unknown = set(models) - set(baselines["model"])
+    if unknown:
+        raise ValueError(f"no such model in the baselines: {sorted(unknown)}")
+    out = baselines.copy()
+    rows = out["model"].isin(list(models)).to_numpy()
+    out.loc[rows, [f"score_{c}" for c in CLASSES]] = simulated_scores(out.loc[rows, "prediction"].to_numpy(float))
+    return out
+
+
+def argmax_accuracy(baselines: pd.DataFrame) -> pd.DataFrame:
+    """Per model: the accuracy of its predictions and of the class with its highest decision value (equal when the
+    decision values agree with the predictions)."""
+    labels, predictions, values = sst5_values(baselines)
+    return pd.DataFrame({m: {"acc": float((predictions[m] == labels).mean()),
+                             "argmax_acc": float((most_confident(values[m]) == labels).mean())}
+                         for m in predictions}).T.rename_axis("model")
 
 
 def most_confident(values: np.ndarray) -> np.ndarray:
@@ -157,6 +174,18 @@ def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
     if scores.isna().any().any():
         raise ValueError("some model has no score for some test sentence")
     return labels.astype(int), scores.rename_axis(columns=None)
+
+
+def majority_gold(scores: pd.DataFrame) -> tuple[pd.Series, int]:
+    """The paper's Jigsaw gold standard rebuilt the same way for the stand-in (Sec. 4: "the majority vote from the
+    model-generated responses"): per sentence the class most models predict (decision value above 0.5); an even
+    split (possible with an even number of models) goes to the side of the mean decision value, 0 when that is
+    exactly 0.5. Returns the labels and the number of even splits."""
+    votes = binarise(scores).sum(axis=1)
+    half = scores.shape[1] / 2
+    split = votes == half
+    labels = (votes > half) | (split & (scores.mean(axis=1) > 0.5))
+    return labels.astype(int).rename("label"), int(split.sum())
 
 
 def binary_quality(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:

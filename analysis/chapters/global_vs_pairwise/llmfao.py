@@ -4,9 +4,11 @@ pairwise LLM judgments (8,931 judgments of 59 models, 39% ties), which the paper
 llmfao is not instance-aligned: each judgment compares one pair on one prompt, and a pair is judged between 1 and 60
 times (927 of the 1,711 pairs at all). The paper's rule of 12·m·ln m comparisons per pair (2,886 for 59 models)
 therefore always falls back to "all available", and its Fig. 2 protocol — drawing k comparisons per pair with
-replacement — cannot add information a pair does not have. So here: the reference ranking is BT on every judgment
-(ties as half wins); Fig. 1's experiment turns each judgment into a tie with probability p; stability is measured
-by resampling each pair's judgments (bootstrap) and by keeping a random share of all judgments.
+replacement — cannot add information a pair does not have. So here (ties as half wins): Fig. 1's experiment turns
+each judgment of one random half into a tie with probability p and compares its BT ranking with BT on the other half
+(a reference fitted on every judgment would contain each trial's own judgments and flatter the agreement);
+stability is measured by resampling each pair's judgments (bootstrap, against BT on every judgment) and by ranking
+two disjoint random parts of the judgments against each other.
 
 The figure is in :mod:`.figures`, the sentences in :mod:`.text`; the notebook reads them from here as ``llm.*``.
 """
@@ -60,19 +62,44 @@ def _fit(wins: np.ndarray) -> np.ndarray:
     return out
 
 
-def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
-    """Fig. 1 on llmfao: every judgment (the paper's rule falls back to all of them), each turned into a tie with
-    probability p, ``n_trials`` times per p; the Spearman correlation of each trial's BT with the reference and the
-    share of ties after the injection."""
+def paired_spearman(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Spearman's rho of each row of ``a`` with the same row of ``b`` (trials x systems each); NaN where either row
+    is NaN or constant."""
+    a, b = np.atleast_2d(np.asarray(a, float)), np.atleast_2d(np.asarray(b, float))
+    bad = (np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1) | (np.nan_to_num(np.ptp(a, axis=1)) < 1e-12)
+           | (np.nan_to_num(np.ptp(b, axis=1)) < 1e-12))
+    ra = stats.rankdata(np.nan_to_num(a), axis=1)
+    rb = stats.rankdata(np.nan_to_num(b), axis=1)
+    ra -= ra.mean(axis=1, keepdims=True)
+    rb -= rb.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (ra * rb).sum(axis=1) / np.sqrt((ra**2).sum(axis=1) * (rb**2).sum(axis=1))
+    return np.where(bad, np.nan, rho)
+
+
+def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int, share: float = 0.5) -> pd.DataFrame:
+    """Fig. 1 on llmfao, with a reference the trials do not contain: each trial splits the judgments at random into
+    two disjoint parts of ``share`` each (a judgment in neither when ``share`` < 0.5), fits BT on the first as it is
+    (the reference) and on the second with each judgment turned into a tie with probability p; per p the Spearman
+    correlation between the two (mean and middle 95%), the share of ties in the second part (the data's own
+    included) and the share of trials left out because a part has no finite BT estimate (:func:`_fit`). At p = 0
+    this is :func:`split_half_curve` at ``share``."""
+    if not 0 < float(share) <= 0.5:
+        raise ValueError(f"the share of each part must be in (0, 0.5], got {share}")
     gen = np.random.default_rng(rng)
-    ref = reference(j).reindex(list(j.systems)).to_numpy()
     ones = np.ones((n_trials, len(j)))
+    own = (j.outcome == 0)[None, :]
     rows = []
     for p in probabilities:
+        u = gen.random(ones.shape)
+        reference_part, trial_part = u < share, u >= 1 - share
         mask = gen.random(ones.shape) < float(p)
-        strengths = _fit(comparisons.win_matrices(j, "half", ones, mask))
-        rows.append({"tie_probability": float(p), "tie_share": float((mask | (j.outcome == 0)[None, :]).mean()),
-                     **spearman_summary(spearman_rows(strengths, ref))})
+        ref = _fit(comparisons.win_matrices(j, "half", reference_part * ones))
+        trial = _fit(comparisons.win_matrices(j, "half", trial_part * ones, mask))
+        rho = paired_spearman(trial, ref)
+        ties = ((mask | own) & trial_part).sum() / trial_part.sum()
+        rows.append({"tie_probability": float(p), "tie_share": float(ties), **spearman_summary(rho),
+                     "left_out": float(np.isnan(rho).mean())})
     return pd.DataFrame(rows)
 
 
@@ -116,3 +143,14 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
                      "rank_displacement": float(displacement.mean()) if fitted.any() else np.nan,
                      "left_out": float((~fitted).mean())})
     return pd.DataFrame(rows)
+
+
+def ceval_reading(sweep: pd.DataFrame, quality: pd.DataFrame, level: float = 0.8) -> dict:
+    """CEval's Fig. 1 read as the llmfao tie sweep is (for :func:`~.text.llmfao_text`): its mean correlation
+    without added ties, the largest tie probability whose mean correlation is at least ``level`` (NaN if none), and
+    the share of its matches (``quality``: instances x models) tied of their own."""
+    defined = sweep.dropna(subset=["spearman_mean"])
+    above = defined[defined["spearman_mean"] >= level]["tie_probability"]
+    return {"no_ties": float(defined["spearman_mean"].iloc[0]) if len(defined) else np.nan,
+            "at_level": float(above.max()) if len(above) else np.nan,
+            "own_ties": float(sweeps.matches(quality).tie_share())}

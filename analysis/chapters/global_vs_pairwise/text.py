@@ -206,16 +206,22 @@ def detection_text(curve: pd.DataFrame) -> str:
 # -- llmfao (beyond the paper) ----------------------------------------------------------------------------------------
 
 
-def llmfao_text(rule: dict, sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray,
-                curve: pd.DataFrame, level: float = 0.8) -> str:
-    """llmfao: what the paper's sampling rule asks of it, how far added ties keep the correlation with the
-    reference at or above ``level`` — next to what two disjoint subsets with as many decided judgments give, since
-    every tie-sweep trial keeps the judgments the reference was fitted on — and the bootstrap and split-half
-    stability."""
+def _largest_share(sweep: pd.DataFrame, column: str, level: float) -> float:
+    """The largest value of ``column`` at which the mean correlation is still at least ``level`` (NaN if none)."""
     above = sweep.dropna(subset=["spearman_mean"])
     above = above[above["spearman_mean"] >= level]
+    return float(above[column].max()) if len(above) else np.nan
+
+
+def llmfao_text(rule: dict, sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray,
+                curve: pd.DataFrame, ceval: dict | None = None, level: float = 0.8) -> str:
+    """llmfao: what the paper's sampling rule asks of it; the tie sweep against a disjoint half (how far added ties
+    keep the mean correlation at or above ``level``), next to CEval's Fig. 1 read the same way (``ceval``: its
+    correlation without added ties, ``no_ties``, the largest tie probability at ``level``, ``at_level``, and the
+    share of its chrF matches tied of their own, ``own_ties``); then the bootstrap and split-half stability."""
     width = ranks["rank_high"] - ranks["rank_low"]
     half = curve.iloc[-1]
+    first = curve.iloc[0]
     text = (f"llmfao has {rule['judgments']:,} judgments of {rule['models']} models, {rule['tie_share']:.0%} of them "
             f"ties; {rule['pairs_compared']} of the {rule['pairs']:,} pairs are judged at all, a median of "
             f"{rule['median_per_pair']:.0f} times (at most {rule['max_per_pair']}). The paper's rule asks "
@@ -223,25 +229,28 @@ def llmfao_text(rule: dict, sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: 
             f"{rule['pairs_with_enough']} pairs have that many, so the rule "
             + ("always falls back to all judgments. " if rule["pairs_with_enough"] == 0 else
                "falls back to all judgments for the others. "))
-    if len(above):
-        ties = float(above["tie_share"].max())
-        share = (1 - ties) / (1 - rule["tie_share"])  # the split share with as many decided judgments
-        near = curve.iloc[(curve["share"] - share).abs().argmin()]
-        text += (f"Adding ties: the correlation with the ranking from all judgments stays at or above {level} until "
-                 f"{ties:.0%} of the judgments are ties (the data's own included); but every such trial keeps the "
-                 "very judgments the reference was fitted on. Two disjoint random subsets of "
-                 f"{near['share']:.0%} of the judgments each, about as many decided judgments as at that tie share, "
-                 f"correlate {near['spearman_mean']:.2f} on average: "
-                 + (f"below {level}, so the tie sweep flatters BT here. " if near["spearman_mean"] < level else
-                    f"also at least {level}. "))
+    start = sweep.dropna(subset=["spearman_mean"]).iloc[0] if sweep["spearman_mean"].notna().any() else None
+    at = _largest_share(sweep, "tie_share", level)
+    if start is None:
+        text += "Adding ties: no trial gives BT a ranking. "
     else:
-        text += f"Adding ties: the correlation with the ranking from all judgments is below {level} at every share. "
-    return text + (f"Resampling each pair's judgments: the mean Spearman correlation with the reference is "
+        text += (f"Adding ties to one random half and ranking it against the other half: without added ties the "
+                 f"halves correlate {start['spearman_mean']:.2f} on average; "
+                 + (f"the mean stays at or above {level} until {at:.0%} of the judgments are ties (the data's own "
+                    "included). " if np.isfinite(at) else f"the mean is below {level} at every share of ties. "))
+    if ceval is not None and start is not None:
+        text += (f"Read the same way, CEval's Fig. 1 (whose chrF matches have {ceval['own_ties']:.1%} ties of their "
+                 f"own, so its tie probability is its share of ties) starts at {ceval['no_ties']:.2f} and stays at or "
+                 f"above {level} up to {ceval['at_level']:.0%} ties; its reference is the mean chrF on the very "
+                 "reviews its matches are drawn from, not a disjoint half, so only where each curve crosses "
+                 f"{level} compares, not its height. ")
+    return text + (f"Resampling each pair's judgments: the mean Spearman correlation with BT on every judgment is "
                    f"{np.nanmean(rho_boot):.2f}, but a model's 95% rank range spans {width.median():.0f} places for "
-                   f"the median model (up to {width.max():.0f}). Two disjoint random halves of the judgments (about "
-                   f"{half['judgments']:,.0f} each) give rankings that correlate {half['spearman_mean']:.2f} on average "
-                   f"(2.5% percentile {half['spearman_low']:.2f}), a model moving {half['rank_displacement']:.1f} "
-                   "places between them on average.")
+                   f"the median model (up to {width.max():.0f}). Two disjoint random parts of "
+                   f"{first['judgments']:,.0f} judgments each correlate {first['spearman_mean']:.2f} on average; two "
+                   f"halves (about {half['judgments']:,.0f} each) {half['spearman_mean']:.2f} (2.5% percentile "
+                   f"{half['spearman_low']:.2f}), a model moving {half['rank_displacement']:.1f} places between them on "
+                   "average.")
 
 
 def sampling_text(quality: pd.DataFrame, n_trials: int, what: str = "BT's 95% interval comes from") -> str:

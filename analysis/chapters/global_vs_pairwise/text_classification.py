@@ -76,8 +76,11 @@ def sst5_binarised_text(b2: pd.DataFrame, b1: pd.DataFrame, copies: pd.DataFrame
     best = float(originals["acc"].max())
     text = (f"Binarised on their own (B.2), BT orders the models {order}; the paper's B.2 puts {top} on top. The most "
             "confident class differs from the predicted one for " + (join(changed) if changed else "no model")
-            + " (their decision values come from other code than their predictions, see B.1), so their B.2 accuracy "
-            f"differs from B.1's. The paper's B.2 accuracy is below its B.1 accuracy for {lower} of its {len(paper)} "
+            + (" (its decision values come from other code than its predictions, see B.1), so its B.2 accuracy "
+               "differs from B.1's. " if len(changed) == 1 else
+               " (their decision values come from other code than their predictions, see B.1), so their B.2 accuracy "
+               "differs from B.1's. ")
+            + f"The paper's B.2 accuracy is below its B.1 accuracy for {lower} of its {len(paper)} "
             "models while its F1 " + ("equals B.1's for every model" if same_f1 else "differs from B.1's")
             + ": we could not tell what that column measures. With the copies (Table 5): ")
     text += (f"accuracy puts {ap_phrase(_ap(table5, 'binary', 'acc'), n, 2 * n)}, F1 "

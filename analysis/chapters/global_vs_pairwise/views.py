@@ -16,7 +16,9 @@ LABELS = {
     "one_minus_mae": "1 − MAE", "ap": "AP", "ap_low": "AP low", "ap_high": "AP high", "paper_ap": "paper's AP",
     "paper_low": "paper's low", "paper_high": "paper's high", "ap_higher_is_better": "AP, read as higher is better",
     "binary": "binarised copies", "penalized": "penalised copies", "rank_low": "rank, 2.5%",
-    "rank_high": "rank, 97.5%",
+    "rank_high": "rank, 97.5%", "paper_bt": "paper's BT", "paper_bt_renormalised": "paper's BT over these models",
+    "paper_place": "paper's place", "bt_before": "BT before", "place_before": "place before", "bt_after": "BT after",
+    "place_after": "place after",
 }
 
 
@@ -84,3 +86,35 @@ def ranks_view(ranks: pd.DataFrame, top: int = 12) -> pd.DataFrame:
     return pd.DataFrame({"BT strength": head["bt"], "rank": head["rank"].astype(int),
                          "95% of resampled ranks": interval(head["rank_low"], head["rank_high"], 1)},
                         index=head.index)
+
+
+def _pair(pair: str) -> str:
+    """A consistency table's ``pair`` in words: two measures, one measure, the B.2 ratio or the SVM's place."""
+    special = {"svm/textblob": "BT of the SVM / BT of TextBlob", "svm-bt-rank": "the SVM's BT place"}
+    if pair in special:
+        return special[pair]
+    return " – ".join(label(p) for p in pair.split("-"))
+
+
+def _span(low: float, high: float, digits: int) -> str:
+    """An interval in words: ``low–high``, or ``low to high`` when a minus sign would run into the dash."""
+    sep = "–" if low >= 0 else " to "
+    return f"{low:.{digits}f}{sep}{high:.{digits}f}"
+
+
+def self_check_view(consistency: pd.DataFrame, items, agree: pd.Series) -> pd.DataFrame:
+    """Rows of the paper-against-itself table (:func:`~.self_check.paper_consistency`) for ``items``, as read: the
+    paper item, what is recomputed and from which appendix, the printed value (an interval as ``low–high``), the
+    recomputed one (ties as average ranks), its range over the orders of the printed ties where they matter, and
+    whether they agree (``agree``: :func:`~.self_check.agrees`)."""
+    from .text_checks import ITEMS
+
+    rows = consistency[consistency["item"].isin(list(items))]
+    digits = {"sec5-svm": 0, "appB2-ratio": 1}
+    printed = [_span(r.printed_low, r.printed_high, 2) if pd.notna(r.printed_low) else
+               f"{r.printed:.{digits.get(r.item, 2)}f}" for r in rows.itertuples()]
+    ties = [_span(r.tie_low, r.tie_high, 3) if r.tie_high - r.tie_low > 1e-9 else np.nan for r in rows.itertuples()]
+    return pd.DataFrame({"paper item": rows["item"].map(lambda i: ITEMS.get(i, i)),
+                         "recomputed": rows["pair"].map(_pair), "from": rows["source"], "printed": printed,
+                         "from the appendix": rows["recomputed"], "over the orders of ties": ties,
+                         "agrees": agree.loc[rows.index].map({True: "yes", False: "no"})}).reset_index(drop=True)
