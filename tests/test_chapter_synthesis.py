@@ -61,12 +61,13 @@ def test_tradeoff_table_and_claim_values():
                             "reordered": [False, False, True, False, True, True, True, False, False, False]})
     iia = pd.DataFrame({"mechanism": ["bt", "elo", "trueskill", "mean", "median"], "checks": [10] * 5,
                         "violations": [1, 3, 2, 0, 0]})
-    sim = pd.DataFrame({"outlier_fraction": [0, 0.025], **{f"tau_{m}": [0.8, 0.6] for m in stability.MECHANISMS}})
+    sim = pd.DataFrame({"outlier_fraction": [0, 0.025, 0, 0.025], "outliers": ["permute"] * 2 + ["adversarial"] * 2,
+                        **{f"tau_{m}": [0.8, 0.7, 0.8, 0.6] for m in stability.MECHANISMS}})
     trade = stability.tradeoff(removal, iia, sim)
     t = trade.set_index("mechanism")
     assert t.loc["bt", "reordered_any"] == 0.5 and t.loc["elo", "reordered_any"] == 1.0
     assert t.loc["elo", "iia_violation_share"] == pytest.approx(0.3)
-    assert t.loc["mean", "tau_drop"] == pytest.approx(0.2)
+    assert t.loc["mean", "tau_drop"] == pytest.approx(0.2) and t.loc["mean", "tau_drop_permute"] == pytest.approx(0.1)
     v = ch.stability_values(trade)
     assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] is False  # TrueSkill ties BT at 0.5
     assert v["bt_more_robust_than_mean"] is False
@@ -113,6 +114,11 @@ def test_perturbations_cover_every_experiment_for_both_mechanisms():
     pd.testing.assert_frame_equal(runs, again)
     summary = wmt_pairs.summary(runs)
     assert set(summary.columns) == {"experiment", "mechanism", "runs", "reordered", "pairs_reordered"}
+    fake = pd.DataFrame({"mechanism": "z", "experiment": ["remove_best"] * 10 + ["remove_random_mid"] * 10,
+                         "reordered": [True] * 10 + [False] * 10})
+    test = wmt_pairs.ends_against_null(fake).iloc[0]
+    assert test["ends_reordered"] == 1 and test["null_reordered"] == 0
+    assert test["p_value"] == pytest.approx(1 / 184756)  # one table of C(20, 10) is this extreme
 
 
 # --- study 3 -------------------------------------------------------------------------------------------------------
@@ -175,7 +181,8 @@ def test_sweeps_are_seeded_and_real_tie_costs_are_shares():
 def _values():
     return ch.claim_values(
         stability={"alone_reordered_max": 0.0, "bt_reordered": 0.3, "bt_most_stable_pairwise": True,
-                   "bt_iia_share": 0.01, "bt_tau_drop": 0.05, "mean_tau_drop": 0.1, "bt_more_robust_than_mean": True},
+                   "bt_iia_share": 0.01, "bt_tau_drop": 0.05, "mean_tau_drop": 0.1, "bt_tau_drop_permute": 0.01,
+                   "mean_tau_drop_permute": 0.0, "bt_more_robust_than_mean": True},
         wmt={"z_ends_reordered": 0.5, "bt_ends_reordered": 0.7, "bt_more_stable_ends": False,
              "z_null_reordered": 0.4, "bt_null_reordered": 0.6, "z_ends_above_null": True},
         favoritism={"bt_minus_mean_rho": 0.01, "bt_minus_mean_rho_low": -0.02, "bt_minus_mean_rho_high": 0.04,
@@ -183,6 +190,7 @@ def _values():
                     "bt_follows_phi_more": False},
         ties={"stable_share_half": 0.2, "misplaced_half": 0.19, "misplaced_drop": 0.2, "rho_tie_rate_half": 0.25,
               "pairs_moved_drop": 0.01, "pairs_moved_loss": 0.08, "loss_injected_excess": 0.5,
+              "half_injected_cost": 0.02,
               "injected_probability": 0.1, "loss_moves_more_than_drop": True})
 
 
@@ -194,7 +202,7 @@ def test_sentences_change_with_the_saved_values(tmp_path):
     pairs = pd.DataFrame({"preferences": [10, 30], "tie_share": [0.0, 0.1], "pairs_ordered_differently": [1, 2],
                           "system_pairs": [10, 10]})
     assert "paired aggregation is not more stable here" in ch.wmt_text(v, pairs, 0)
-    saved.loc[(saved.study == "wmt") & (saved.measure == "bt_more_stable_ends"), "value"] = "True"
+    saved.loc[(saved.study == "wmt") & (saved.measure == "bt_more_stable_ends"), "holds"] = True
     assert "paired aggregation is more stable here" in ch.wmt_text(ch.values_of(saved, "wmt"), pairs, 0)
     summary = pd.DataFrame({"mechanism": ["mean", "median", "bt"], "pairs": [100] * 3, "flipped": [0.3, 0.5, 0.3]})
     fav = ch.values_of(saved, "favoritism")
@@ -204,6 +212,7 @@ def test_sentences_change_with_the_saved_values(tmp_path):
     costs = pd.DataFrame({"tie_rate": [0.1, 0.2]})
     tv = ch.values_of(saved, "ties")
     assert "does not stabilise most" in ch.ties_text(tv, None, costs)
+    assert "adds 2.0% of misplaced systems with ties as half wins and 52% when they go" in ch.ties_text(tv, None, costs)
     tv["stable_share_half"] = 0.75
     assert "stabilises most" in ch.ties_text(tv, None, costs)
     text = ch.guide(ch.values_of(saved, "stability"), ch.values_of(saved, "wmt"), fav, tv,
@@ -221,9 +230,10 @@ def test_claims_verdicts_follow_the_saved_values(tmp_path):
     assert (table["verdict"] != "not run").all(), table[table.verdict == "not run"]["reason"]
     assert table.loc["s4-marker-stable", "verdict"] == "not reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "reproduced"
+    assert table.loc["s1-bt-iia", "our value"] == "1.0%"  # the saved number, shown in the claim's format
     values = _values()
     values.loc[values.measure == "stable_share_half", "value"] = 0.6
-    values.loc[values.measure == "bt_most_stable_pairwise", "value"] = False
+    values.loc[values.measure == "bt_most_stable_pairwise", "holds"] = False
     values.to_csv(folder / "synthesis_claim_values.csv", index=False)
     table = claims.evaluate(registry, tmp_path).set_index("id")
     assert table.loc["s4-marker-stable", "verdict"] == "reproduced"

@@ -10,6 +10,8 @@ from ...plotting import MECHANISM_COLORS, MECHANISM_LABELS
 from .ties import POLICIES
 from .wmt_pairs import EXPERIMENT_LABELS
 
+#: label offsets (points) and alignment: Elo and TrueSkill often sit close together, so Elo's label goes below-left
+LABEL_AT = {"elo": ((-6, -13), "right"), "trueskill": ((6, 4), "left")}
 POLICY_COLORS = {"half": "#1b9e77", "drop": "#7570b3", "loss": "#d95f02"}
 POLICY_SHORT = {"half": "tie = half a win", "drop": "ties dropped", "loss": "tie = win for later system"}
 
@@ -18,12 +20,14 @@ def plot_tradeoff(table: pd.DataFrame) -> plt.Figure:
     """(a) reordering after removing a system against τ to the latent ranking; (b) against the τ lost to outliers."""
     fig, axes = plt.subplots(1, 2, figsize=(7.6, 3.6), sharex=True)
     for ax, column, title in ((axes[0], "tau_clean", "(a) agreement with the truth"),
-                              (axes[1], "tau_drop", "(b) τ lost to outliers")):
+                              (axes[1], "tau_drop", "(b) τ lost to adversarial outliers")):
         for row in table.itertuples():
             ax.scatter(row.reordered_any, getattr(row, column), s=60, color=MECHANISM_COLORS[row.mechanism],
                        marker="s" if row.scores_alone else "o", zorder=3)
+            offset, align = LABEL_AT.get(row.mechanism, ((6, 4), "left"))
             ax.annotate(MECHANISM_LABELS[row.mechanism], (row.reordered_any, getattr(row, column)),
-                        xytext=(5, 4), textcoords="offset points", fontsize=10)
+                        xytext=offset, textcoords="offset points", fontsize=10, ha=align)
+        ax.margins(y=0.15)
         ax.set_title(title, fontsize=11)
         ax.set_xlabel("setups reordered by removing\nthe best or the worst system")
         ax.grid(alpha=0.3)

@@ -121,26 +121,32 @@ def real_setup_tests(setups, n_triples: int, rng, mechanisms=MECHANISMS) -> tupl
 
 def simulation(seed: int, n_datasets: int, grid=SIM_GRID, mechanisms=MECHANISMS) -> pd.DataFrame:
     """The paired paper's simulation (:func:`analysis.simulate.run_grid`) on a small grid, every mechanism, ties
-    as half: one row per simulated setup with ``tau_<mechanism>``."""
-    return simulate.run_grid(seed=seed, grid=grid, n_datasets=check_count(n_datasets, "n_datasets"),
-                             mechanism_names=mechanisms, ties="half")
+    as half, under both outlier models (the text's permuted scores and the published code's adversarial ones; the
+    clean cells are the same draws): one row per simulated setup and outlier model with ``tau_<mechanism>``."""
+    n_datasets = check_count(n_datasets, "n_datasets")
+    return pd.concat([simulate.run_grid(seed=seed, grid=grid, n_datasets=n_datasets, mechanism_names=mechanisms,
+                                        ties="half", outliers=model).assign(outliers=model)
+                      for model in simulate.OUTLIER_MODELS], ignore_index=True)
 
 
 def tradeoff(removal: pd.DataFrame, iia: pd.DataFrame, sim: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
     """One row per mechanism: the share of setups whose remaining order changes when the best / the worst system is
     removed, the share of IIA checks violated, the mean Kendall τ to the latent ranking in the simulation without
-    outliers and with the most outliers, and the drop between the two (robustness: smaller is more robust)."""
+    outliers, and what the most outliers cost it under each outlier model (``tau_drop_<model>``; ``tau_drop`` is
+    the adversarial one; smaller is more robust)."""
     by = removal.groupby(["mechanism", "removed"])["reordered"].mean().unstack()
     viol = iia.groupby("mechanism")[["violations", "checks"]].sum()
     low, high = sim["outlier_fraction"].min(), sim["outlier_fraction"].max()
-    clean, dirty = sim[sim.outlier_fraction == low], sim[sim.outlier_fraction == high]
+    clean = sim[(sim.outlier_fraction == low) & (sim.outliers == sim.outliers.iloc[0])]
     rows = []
     for m in mechanisms:
-        tau_clean, tau_dirty = clean[f"tau_{m}"].mean(), dirty[f"tau_{m}"].mean()
+        tau_clean = clean[f"tau_{m}"].mean()
+        drops = {f"tau_drop_{model}": tau_clean - part[part.outlier_fraction == high][f"tau_{m}"].mean()
+                 for model, part in sim.groupby("outliers", sort=False)}
         rows.append({"mechanism": m, "reordered_best": by.loc[m, "best"], "reordered_worst": by.loc[m, "worst"],
                      "iia_violation_share": viol.loc[m, "violations"] / viol.loc[m, "checks"]
                      if m in viol.index and viol.loc[m, "checks"] else np.nan,
-                     "tau_clean": tau_clean, "tau_outliers": tau_dirty, "tau_drop": tau_clean - tau_dirty,
+                     "tau_clean": tau_clean, **drops, "tau_drop": drops.get("tau_drop_adversarial", np.nan),
                      "scores_alone": m in ALONE})
     frame = pd.DataFrame(rows)
     frame["reordered_any"] = frame[["reordered_best", "reordered_worst"]].mean(axis=1)

@@ -19,11 +19,13 @@ def stability_values(trade: pd.DataFrame) -> dict:
         "bt_iia_share": float(t.loc["bt", "iia_violation_share"]),
         "bt_tau_drop": float(t.loc["bt", "tau_drop"]),
         "mean_tau_drop": float(t.loc["mean", "tau_drop"]),
+        "bt_tau_drop_permute": float(t.loc["bt", "tau_drop_permute"]),
+        "mean_tau_drop_permute": float(t.loc["mean", "tau_drop_permute"]),
         "bt_more_robust_than_mean": bool(t.loc["bt", "tau_drop"] < t.loc["mean", "tau_drop"]),
     }
 
 
-def wmt_values(summary: pd.DataFrame) -> dict:
+def wmt_values(summary: pd.DataFrame, null_test: pd.DataFrame | None = None) -> dict:
     s = summary.set_index(["experiment", "mechanism"])["reordered"]
     ends = ["remove_best", "remove_worst"]
     z_ends, bt_ends = s.loc[[(e, "z") for e in ends]].mean(), s.loc[[(e, "bt") for e in ends]].mean()
@@ -32,7 +34,10 @@ def wmt_values(summary: pd.DataFrame) -> dict:
     if ("remove_random_mid", "z") in s.index:
         out["z_null_reordered"] = float(s[("remove_random_mid", "z")])
         out["bt_null_reordered"] = float(s[("remove_random_mid", "bt")])
-        out["z_ends_above_null"] = bool(z_ends > s[("remove_random_mid", "z")])
+        if null_test is not None:
+            p = float(null_test.set_index("mechanism").loc["z", "p_value"])
+            out["z_ends_null_p"] = p
+            out["z_ends_above_null"] = bool(z_ends > s[("remove_random_mid", "z")] and p < 0.05)
     return out
 
 
@@ -56,11 +61,15 @@ def ties_values(marker: pd.DataFrame, costs: pd.DataFrame, sweep: pd.DataFrame) 
             "pairs_moved_drop": float(costs["pairs_moved_drop"].mean()),
             "pairs_moved_loss": float(costs["pairs_moved_loss"].mean()),
             "loss_injected_excess": float(by_p[("loss", low)] - by_p[("half", low)]),
+            "half_injected_cost": float(by_p[("half", low)] - by_p[("half", 0.0)]) if ("half", 0.0) in by_p.index
+            else float("nan"),
             "loss_moves_more_than_drop": bool(costs["pairs_moved_loss"].mean() > costs["pairs_moved_drop"].mean()),
             "injected_probability": float(low)}
 
 
 def claim_values(**studies: dict) -> pd.DataFrame:
-    """One row per (study, measure) with its ``value``."""
-    rows = [{"study": study, "measure": k, "value": v} for study, values in studies.items() for k, v in values.items()]
-    return pd.DataFrame(rows)
+    """One row per (study, measure): a number in ``value`` or a yes/no in ``holds`` (the registry's qualitative
+    tests read ``holds``; keeping the two apart keeps ``value`` numeric in the saved file)."""
+    rows = [{"study": study, "measure": k, "value": float("nan") if isinstance(v, bool) else float(v),
+             "holds": v if isinstance(v, bool) else None} for study, values in studies.items() for k, v in values.items()]
+    return pd.DataFrame(rows, columns=["study", "measure", "value", "holds"])

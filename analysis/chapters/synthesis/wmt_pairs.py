@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ... import bt, comparisons, wmt_stability
 from ...agreement import order_changes
@@ -132,3 +133,20 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
     out = runs.groupby(["experiment", "mechanism"], sort=False).agg(
         runs=("reordered", "size"), reordered=("reordered", "mean"), pairs_reordered=("pair_share", "mean"))
     return out.reset_index()
+
+
+def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per mechanism: how often removing the best or the worst system reorders the rest, how often removing a random
+    mid-ranked one does, and the one-sided Fisher exact p that the ends reorder more often (every run counted as
+    independent, which the null's repeated draws per language pair are not quite)."""
+    rows = []
+    for m, part in runs.groupby("mechanism", sort=False):
+        ends = part[part["experiment"].isin(["remove_best", "remove_worst"])]["reordered"]
+        null = part[part["experiment"] == "remove_random_mid"]["reordered"]
+        p = np.nan
+        if len(ends) and len(null):
+            table = [[int(ends.sum()), int((~ends).sum())], [int(null.sum()), int((~null).sum())]]
+            p = float(stats.fisher_exact(table, alternative="greater").pvalue)
+        rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean() if len(ends) else np.nan,
+                     "null_runs": len(null), "null_reordered": null.mean() if len(null) else np.nan, "p_value": p})
+    return pd.DataFrame(rows)
