@@ -61,8 +61,8 @@ if metrics is not None:
     paired = paired[paired["metric"].isin(metrics)]
 setups = list(ch.stability.iter_setups(paired, collections))
 timings = Timings()
-display(Markdown(f"Studies 1 and 4 use {len(setups)} real setups of the paired chapter: every dataset of the "
-                 f"collections asked for, scored with the metrics asked for (those that score every dataset)."))
+display(Markdown(f"Studies 1 and 4 use {len(setups)} real setups of the paired chapter: "
+                 f"{len({key[:2] for key, _ in setups})} datasets, scored with {', '.join(metrics) if metrics else 'every metric'}."))
 
 # %% [markdown]
 # (synthesis-stability)=
@@ -235,8 +235,8 @@ show(timings.table(), 1)
 # ```{include} ../claims/06_synthesis_differs.md
 # ```
 #
-# * **Setups.** Studies 1 and 4 use one metric per dataset (ROUGE-L, the one metric every dataset has) to keep the
-#   chapter within minutes; the other metrics are a parameter away.
+# * **Setups.** By default studies 1 and 4 use one metric per dataset (ROUGE-L, which scores every dataset) to keep
+#   the chapter within minutes; the other metrics are a parameter away.
 # * **Pairs inside WMT.** No worker scored two systems on the same segment or document in these packages, so the
 #   paired preferences compare a worker's scores of two systems within one HIT, across its documents. Knowles'
 #   division of raw human scores is left out: raw scores are missing for many judgments, and dividing them moves
