@@ -217,7 +217,11 @@ def test_sentences_change_with_the_saved_values(tmp_path):
     assert "stabilises most" in ch.ties_text(tv, None, costs)
     text = ch.guide(ch.values_of(saved, "stability"), ch.values_of(saved, "wmt"), fav, tv,
                     {"wmt_pairs": 17, "favi_settings": 60, "favi_datasets": 6, "tie_setups": 24})
-    assert text.count("{ref}`synthesis-") == 6 and "17 language pairs" in text
+    assert text.count("{ref}`synthesis-") == 6 and "17 language pairs" in text and "never count it" in text
+    tv["loss_moves_more_than_drop"] = False
+    assert "never count it" not in ch.guide(ch.values_of(saved, "stability"), ch.values_of(saved, "wmt"), fav, tv,
+                                            {"wmt_pairs": 17, "favi_settings": 60, "favi_datasets": 6,
+                                             "tie_setups": 24})
 
 
 def test_claims_verdicts_follow_the_saved_values(tmp_path):

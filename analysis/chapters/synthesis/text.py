@@ -159,8 +159,11 @@ def guide(stab: dict, wmt: dict, fav: dict, ties: dict, sizes: dict) -> str:
         + " ({ref}`synthesis-ties`, claim *s4-marker-stable*).")
     items.append(
         f"* **Ties.** Count a tie as half a win or drop it (the two differ on {_pct(ties['pairs_moved_drop'])} of "
-        f"system pairs); never count it for one side (the later system: {_pct(ties['pairs_moved_loss'])} of pairs "
-        f"reordered, and {_pct(ties['loss_injected_excess'])} of systems more out of place once ties are injected) "
+        f"system pairs); "
+        + ("never count it for one side" if ties["loss_moves_more_than_drop"] else
+           "counting it for one side moved these rankings no more than dropping it, but still depends on column order")
+        + f" (the later system: {_pct(ties['pairs_moved_loss'])} of pairs reordered, and "
+        f"{_pct(ties['loss_injected_excess'])} of systems more out of place once ties are injected) "
         f"({{ref}}`synthesis-ties`, claim *s4-loss-costs*). Evidence: {sizes['tie_setups']} setups, one metric each.")
     return "\n".join(items)
 
