@@ -42,7 +42,7 @@ from .files import atomic_write
 from .paths import generated_dir, repo_root
 
 PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von Däniken et al. 2024",
-          "gvp": "Levtsov & Ustalov 2025"}
+          "gvp": "Levtsov & Ustalov 2025", "synthesis": "This compendium (beyond the papers)"}
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsistent", "not testable here",
             "not run")
 STATUSES = ("exact", "stand-in", "not reachable")

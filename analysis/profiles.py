@@ -17,12 +17,14 @@ def chapter_modules() -> tuple:
         global_vs_pairwise,
         real_setups,
         simulation,
+        synthesis,
         why_pairing,
         wmt_stability,
         your_own_scores,
     )
 
-    return why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise, your_own_scores
+    return (why_pairing, simulation, real_setups, wmt_stability, favoritism, global_vs_pairwise, synthesis,
+            your_own_scores)
 
 
 def _quick() -> dict[str, dict]:

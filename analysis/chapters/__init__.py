@@ -22,6 +22,8 @@ Chapters, their notebooks and the paper items they rebuild:
   shared, figures, text): Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random
   binary models; SST-5 (App. B, Tables 3 and 5) and the binary stand-in for Jigsaw (App. A, Tables 2 and 4);
   llmfao beyond the paper
+* :mod:`.synthesis` (``06_synthesis``; stability, wmt_pairs, favoritism, ties, values, figures, text): beyond the
+  papers, the four papers' questions asked of each other's data
 * :mod:`.your_own_scores` (``09_your_own_scores``): a user's score file through every method
 * :mod:`.common` (all): outputs from the notebook's parameters, parameter rules, timings, labels
 """

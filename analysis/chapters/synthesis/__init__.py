@@ -1,0 +1,57 @@
+"""Chapter ``06_synthesis``: the four papers' questions asked of each other's data (beyond the papers).
+
+By job:
+
+* :mod:`.stability`: study 1, Knowles' remove-a-system test and App. F's IIA search for every mechanism on the
+  paired chapter's real setups, beside a small re-run of the paired paper's simulation
+* :mod:`.wmt_pairs`: study 2, Bradley–Terry on the paired preferences inside WMT's DA judgments against z-means
+* :mod:`.favoritism`: study 3, whether a metric's Favi-Score moves its BT ranking more than its mean ranking
+* :mod:`.ties`: study 4, the tie-probability sweep and the comparison-stability curve on the real setups
+* :mod:`.values`: the claim values (``data/published/claims/synthesis.toml``)
+* :mod:`.figures`, :mod:`.text`: the figures; the page's sentences, the practitioner's guide and the captions
+"""
+
+from __future__ import annotations
+
+from ..common import SEED, Param
+from . import favoritism, stability, ties, wmt_pairs
+from .figures import plot_favoritism, plot_ties, plot_tradeoff, plot_wmt
+from .text import (
+    favoritism_caption,
+    favoritism_text,
+    guide,
+    stability_text,
+    ties_caption,
+    ties_text,
+    tradeoff_caption,
+    values_of,
+    wmt_caption,
+    wmt_text,
+)
+from .values import claim_values, favoritism_values, stability_values, ties_values, wmt_values
+
+CHAPTER = "06_synthesis"
+FAVI_DATASETS = ("wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc")
+PARAMETERS = {
+    "seed": SEED,
+    "collections": Param("str", many=True, optional=True, quick=["Dialogue", "WMT19"]),
+    "metrics": Param("str", many=True, optional=True),
+    "iia_triples": Param("int", low=1, quick=5),
+    "sim_datasets": Param("int", low=1, quick=2),
+    "wmt_collections": Param("str", many=True, optional=True, quick=["wikipedia2021-fb"]),
+    "null_draws": Param("int", low=0, quick=2),
+    "favi_datasets": Param("str", many=True, choices=FAVI_DATASETS, quick=["usr-tc", "usr-pc"]),
+    "n_resamples": Param("int", low=1, quick=50),
+    "sweep_sizes": Param("int", low=1, many=True, quick=[10, 100]),
+    "sweep_trials": Param("int", low=1, quick=5),
+    "tie_probabilities": Param("number", low=0, high=1, many=True, quick=[0.0, 0.5]),
+}
+
+__all__ = [
+    "CHAPTER", "FAVI_DATASETS", "PARAMETERS",
+    "favoritism", "stability", "ties", "wmt_pairs",
+    "plot_favoritism", "plot_ties", "plot_tradeoff", "plot_wmt",
+    "favoritism_caption", "favoritism_text", "guide", "stability_text", "ties_caption", "ties_text",
+    "tradeoff_caption", "values_of", "wmt_caption", "wmt_text",
+    "claim_values", "favoritism_values", "stability_values", "ties_values", "wmt_values",
+]

@@ -1,0 +1,137 @@
+"""Study 3 — favoritism and aggregation (von Däniken et al. 2024 × Peyrard et al. 2021).
+
+For each Favi-Score dataset and each (human rating, automatic rater) of it, both sets of scores are aggregated into
+a ranking by every mechanism; a system pair is *flipped* by a mechanism when the automatic rater's ranking orders it
+differently from the human one under the same mechanism. Each pair's Favi-Score Φ (:func:`analysis.favi.favi_table`)
+says how much the rater's sample-level errors favour one of the two systems. By Lemma 1, Φ·E is exactly the shift of
+the pair's win margin, and BT on a balanced design orders systems by their wins, so the expectation is that BT's
+flips follow Φ more closely than MEAN's, which sees score sizes rather than wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ... import aggregate, favi
+
+MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
+#: systems left out per dataset: WMT22's refA is the reference the metrics score against (as chapter 04)
+EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
+
+
+def settings(scores: pd.DataFrame, datasets) -> list[tuple[str, str, str, str]]:
+    """(domain, dataset, human rater, automatic rater) for every human rating against every automatic rater."""
+    unknown = sorted(set(datasets) - set(scores["dataset"].unique()))
+    if unknown:
+        raise ValueError(f"no Favi-Score data for datasets {unknown}")
+    kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
+    out = []
+    for dataset in datasets:
+        part = kinds[kinds["dataset"] == dataset]
+        for human in part[part["rater_kind"] == "human"]["rater"]:
+            out += [(part["domain"].iloc[0], dataset, human, r) for r in part[part["rater_kind"] != "human"]["rater"]]
+    return out
+
+
+def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The human's and the rater's items x systems matrices on the systems both rated and the items on which every
+    one of those systems has both scores (the mechanisms need complete score matrices)."""
+    part = scores[(scores["dataset"] == dataset) & scores["rater"].isin([human, rater])
+                  & ~scores["system"].isin(EXCLUDED_SYSTEMS.get(dataset, ()))]
+    if part.duplicated(["item", "rater", "system"]).any():
+        raise ValueError(f"{dataset}: more than one score for some (item, rater, system)")
+    wide = part.pivot_table(index="item", columns=["rater", "system"], values="score", aggfunc="first")
+    h, m = wide[human], wide[rater]
+    systems = sorted(set(h.columns[h.notna().any()]) & set(m.columns[m.notna().any()]))
+    h, m = h[systems], m[systems]
+    items = h.notna().all(axis=1) & m.notna().all(axis=1)
+    return h[items].rename_axis(index=None, columns=None), m[items].rename_axis(index=None, columns=None)
+
+
+def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
+    """Per system pair of :func:`analysis.favi.favi_table`: Φ, the human's and the rater's win margins, and per
+    mechanism ``flip_<m>``: the rater's aggregate orders the pair differently from the human's (a tie in one and an
+    order in the other counts)."""
+    table = favi.favi_table(human, metric)
+    out = table[["system_a", "system_b", "n_items", "margin_human", "margin_metric", "favi"]].copy()
+    for name, fn in fns.items():
+        h = pd.Series(np.asarray(fn(human), float), index=human.columns)
+        m = pd.Series(np.asarray(fn(metric), float), index=metric.columns)
+        a, b = out["system_a"], out["system_b"]
+        sh = np.sign(h[a].to_numpy() - h[b].to_numpy())
+        sm = np.sign(m[a].to_numpy() - m[b].to_numpy())
+        out[f"flip_{name}"] = sh != sm
+        out[f"favours_{name}"] = np.where(sh != sm, np.sign(sm - sh), 0)  # +1: the rater moved a up
+    return out
+
+
+def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: int = 10) -> pd.DataFrame:
+    """:func:`flips` for every setting of ``datasets`` (settings with fewer than ``min_items`` complete items or
+    fewer than three systems are skipped), with the setting's keys."""
+    fns = aggregate.mechanisms("half", mechanisms)
+    frames = []
+    for domain, dataset, human, rater in settings(scores, datasets):
+        h, m = complete_pair(scores, dataset, human, rater)
+        if len(h) < min_items or h.shape[1] < 3:
+            continue
+        frames.append(flips(h, m, fns).assign(domain=domain, dataset=dataset, human=human, rater=rater,
+                                              items=len(h)))
+    if not frames:
+        raise ValueError("no setting has enough complete items")
+    return pd.concat(frames, ignore_index=True)
+
+
+def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
+    """Per mechanism: the share of pairs flipped, the flip share among the pairs with |Φ| above the median |Φ| and
+    among the rest, Spearman's ρ between |Φ| and flipping, and among flipped pairs with Φ ≠ 0 the share moved in
+    the direction Φ favours."""
+    valid = pairs[pairs["favi"].notna()]
+    strong = valid["favi"].abs() > valid["favi"].abs().median()
+    rows = []
+    for m in mechanisms:
+        flip = valid[f"flip_{m}"].astype(bool)
+        moved = flip & (valid["favi"] != 0)
+        rows.append({"mechanism": m, "pairs": len(valid), "flipped": flip.mean(),
+                     "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
+                     "rho_abs_phi": stats.spearmanr(valid["favi"].abs(), flip).statistic,
+                     "with_phi": (np.sign(valid["favi"][moved]) == valid[f"favours_{m}"][moved]).mean()
+                     if moved.any() else np.nan})
+    frame = pd.DataFrame(rows)
+    frame["phi_gap"] = frame["flipped_high_phi"] - frame["flipped_low_phi"]
+    return frame
+
+
+def by_dataset(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
+    """Per dataset and mechanism: settings, pairs, the share flipped and Spearman's ρ(|Φ|, flip)."""
+    rows = []
+    for dataset, part in pairs[pairs["favi"].notna()].groupby("dataset", sort=False):
+        for m in mechanisms:
+            flip = part[f"flip_{m}"].astype(bool)
+            rho = stats.spearmanr(part["favi"].abs(), flip).statistic if flip.nunique() > 1 else np.nan
+            rows.append({"dataset": dataset, "mechanism": m, "settings": part.groupby(["human", "rater"]).ngroups,
+                         "pairs": len(part), "flipped": flip.mean(), "rho_abs_phi": rho})
+    return pd.DataFrame(rows)
+
+
+def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean", *, n_resamples: int = 1000,
+                   rng=None, level: float = 0.95) -> dict:
+    """ρ(|Φ|, flip of ``first``) − ρ(|Φ|, flip of ``second``) over all pairs, with a percentile interval from a
+    bootstrap over settings (a setting's pairs share its items and raters, so settings are the resampled unit)."""
+    gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    valid = pairs[pairs["favi"].notna()].reset_index(drop=True)
+    phi = valid["favi"].abs().to_numpy()
+    f1, f2 = (valid[f"flip_{m}"].to_numpy(float) for m in (first, second))
+    groups = valid.groupby(["dataset", "human", "rater"], sort=False).indices
+    members = list(groups.values())
+
+    def diff(idx):
+        return stats.spearmanr(phi[idx], f1[idx]).statistic - stats.spearmanr(phi[idx], f2[idx]).statistic
+
+    draws = np.array([diff(np.concatenate([members[g] for g in gen.integers(0, len(members), len(members))]))
+                      for _ in range(n_resamples)])
+    tail = (1 - level) / 2 * 100
+    return {"first": first, "second": second, "difference": diff(np.arange(len(valid))),
+            "low": float(np.nanpercentile(draws, tail)), "high": float(np.nanpercentile(draws, 100 - tail)),
+            "settings": len(members), "pairs": len(valid)}

@@ -1,0 +1,153 @@
+"""Study 1 — stability against robustness (Knowles 2021 × Peyrard et al. 2021).
+
+Knowles' remove-the-best / remove-the-worst test and Appendix F's search for independence-of-irrelevant-alternatives
+(IIA) violations, both run with every mechanism on every real setup of the paired chapter, beside each mechanism's
+agreement with the latent ranking and its robustness to outliers in a small re-run of the paired paper's simulation.
+
+MEAN and MEDIAN score each system alone, so neither test can reorder the other systems under them: their rows are
+computed like every other one and serve as a sanity line.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import numpy as np
+import pandas as pd
+
+from ... import aggregate, comparisons, simulate
+from ...agreement import order_changes
+from ...validation import check_count, check_rng
+
+MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
+#: mechanisms that score a system alone: removing or adding another system cannot change their order of the rest
+ALONE = ("mean", "median")
+KEYS = ["collection", "dataset", "metric"]
+#: the small simulation grid (a corner of the paired paper's Appendix A.2 grid)
+SIM_GRID = {"n_types": (1, 5), "outlier_fraction": (0.0, 0.025), "n_systems": (5, 10), "n_instances": (30, 100)}
+
+
+def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
+    """``((collection, dataset, metric), score matrix)`` for every setup of the ``paired_setups`` table, systems in
+    the source's column order (Elo and TrueSkill depend on it)."""
+    missing = set(KEYS + ["instance", "system", "score"]) - set(table.columns)
+    if missing:
+        raise ValueError(f"the table lacks columns {sorted(missing)}; expected the paired_setups schema")
+    if collections is not None:
+        unknown = sorted(set(collections) - set(table["collection"].unique()))
+        if unknown:
+            raise ValueError(f"no setups for collections {unknown}")
+        table = table[table["collection"].isin(list(collections))]
+    for key, group in table.groupby(KEYS, sort=False, observed=True):
+        systems = pd.unique(group["system"])
+        matrix = group.pivot(index="instance", columns="system", values="score")[systems]
+        if matrix.isna().any().any():
+            raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
+        yield tuple(key), matrix.rename_axis(index=None, columns=None)
+
+
+def _scores(fn, matrix: pd.DataFrame) -> pd.Series:
+    return pd.Series(np.asarray(fn(matrix), float), index=matrix.columns)
+
+
+def remove_one(matrix: pd.DataFrame, fns: dict) -> list[dict]:
+    """Knowles' test for each mechanism of ``fns`` on one score matrix: remove the mechanism's own best, then its
+    own worst system, aggregate the rest again, and count the pairs of remaining systems now ordered differently."""
+    rows = []
+    for name, fn in fns.items():
+        full = _scores(fn, matrix)
+        for which, system in (("best", full.idxmax()), ("worst", full.idxmin())):
+            rest = matrix.drop(columns=system)
+            k = rest.shape[1]
+            changed = order_changes(full, _scores(fn, rest)) if k >= 2 else 0
+            rows.append({"mechanism": name, "removed": which, "pairs": k * (k - 1) // 2, "pairs_reordered": changed,
+                         "reordered": changed > 0})
+    return rows
+
+
+def _triples(k: int, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` distinct sorted triples of ``range(k)`` (all of them when there are at most ``n``)."""
+    every = np.array(list(itertools.combinations(range(k), 3)))
+    if len(every) <= n:
+        return every
+    return every[np.sort(gen.choice(len(every), size=n, replace=False))]
+
+
+def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dict]:
+    """Appendix F's question for every mechanism on the same ``n_triples`` random triples of systems: does adding
+    the third system change the mechanism's order of the other two? Each triple gives three checks (each system
+    once the irrelevant alternative); a pair tied when alone is not counted (as in Appendix F). BT is decided
+    exactly from the win counts (a balanced design: BT orders systems by their total wins); the other mechanisms
+    are run on the pair and on the triple."""
+    gen = check_rng(rng)
+    k = matrix.shape[1]
+    if k < 3:
+        return []
+    triples = _triples(k, check_count(n_triples, "n_triples"), gen)
+    wins = comparisons.win_matrix(comparisons.from_scores(matrix), "half")
+    rows = []
+    checks = [(t[x], t[y], t[z]) for t in triples for x, y, z in ((0, 1, 2), (0, 2, 1), (1, 2, 0))]
+    a, b, c = (np.array(v) for v in zip(*checks))
+    for name, fn in fns.items():
+        if name == "bt":
+            alone = np.sign(wins[a, b] - wins[b, a])
+            together = np.sign(wins[a, b] + wins[a, c] - wins[b, a] - wins[b, c])
+        else:
+            alone, together = np.zeros(len(a)), np.zeros(len(a))
+            for n, (i, j, m) in enumerate(checks):
+                pair = _scores(fn, matrix.iloc[:, [i, j]]).to_numpy()
+                order = sorted((i, j, m))  # the triple in column order, as the mechanism sees it in the setup
+                trio = _scores(fn, matrix.iloc[:, order]).to_numpy()
+                alone[n] = np.sign(pair[0] - pair[1])
+                together[n] = np.sign(trio[order.index(i)] - trio[order.index(j)])
+        counted = alone != 0
+        rows.append({"mechanism": name, "checks": int(counted.sum()),
+                     "violations": int((counted & (together != alone)).sum())})
+    return rows
+
+
+def real_setup_tests(setups, n_triples: int, rng, mechanisms=MECHANISMS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(remove-one rows, IIA rows): one row per setup, mechanism (and removed system) with the setup's keys."""
+    gen = check_rng(rng)
+    fns = aggregate.mechanisms("half", mechanisms)
+    removal, iia = [], []
+    for key, matrix in setups:
+        head = dict(zip(KEYS, key)) | {"systems": matrix.shape[1], "instances": matrix.shape[0]}
+        removal += [head | row for row in remove_one(matrix, fns)]
+        iia += [head | row for row in iia_checks(matrix, fns, n_triples, gen)]
+    return pd.DataFrame(removal), pd.DataFrame(iia)
+
+
+def simulation(seed: int, n_datasets: int, grid=SIM_GRID, mechanisms=MECHANISMS) -> pd.DataFrame:
+    """The paired paper's simulation (:func:`analysis.simulate.run_grid`) on a small grid, every mechanism, ties
+    as half, under both outlier models (the text's permuted scores and the published code's adversarial ones; the
+    clean cells are the same draws): one row per simulated setup and outlier model with ``tau_<mechanism>``."""
+    n_datasets = check_count(n_datasets, "n_datasets")
+    return pd.concat([simulate.run_grid(seed=seed, grid=grid, n_datasets=n_datasets, mechanism_names=mechanisms,
+                                        ties="half", outliers=model).assign(outliers=model)
+                      for model in simulate.OUTLIER_MODELS], ignore_index=True)
+
+
+def tradeoff(removal: pd.DataFrame, iia: pd.DataFrame, sim: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
+    """One row per mechanism: the share of setups whose remaining order changes when the best / the worst system is
+    removed, the share of IIA checks violated, the mean Kendall τ to the latent ranking in the simulation without
+    outliers, and what the most outliers cost it under each outlier model (``tau_drop_<model>``; ``tau_drop`` is
+    the adversarial one; smaller is more robust)."""
+    by = removal.groupby(["mechanism", "removed"])["reordered"].mean().unstack()
+    viol = iia.groupby("mechanism")[["violations", "checks"]].sum()
+    low, high = sim["outlier_fraction"].min(), sim["outlier_fraction"].max()
+    clean = sim[(sim.outlier_fraction == low) & (sim.outliers == sim.outliers.iloc[0])]
+    rows = []
+    for m in mechanisms:
+        tau_clean = clean[f"tau_{m}"].mean()
+        drops = {f"tau_drop_{model}": tau_clean - part[part.outlier_fraction == high][f"tau_{m}"].mean()
+                 for model, part in sim.groupby("outliers", sort=False)}
+        rows.append({"mechanism": m, "reordered_best": by.loc[m, "best"], "reordered_worst": by.loc[m, "worst"],
+                     "iia_violation_share": viol.loc[m, "violations"] / viol.loc[m, "checks"]
+                     if m in viol.index and viol.loc[m, "checks"] else np.nan,
+                     "tau_clean": tau_clean, **drops, "tau_drop": drops.get("tau_drop_adversarial", np.nan),
+                     "scores_alone": m in ALONE})
+    frame = pd.DataFrame(rows)
+    frame["reordered_any"] = frame[["reordered_best", "reordered_worst"]].mean(axis=1)
+    return frame

@@ -1,0 +1,152 @@
+"""Study 2 — paired comparisons inside WMT (Knowles 2021 × Peyrard et al. 2021).
+
+WMT's direct assessments score one system's translation at a time; its official ranking standardises each worker's
+scores (z) and averages them. The same worker, in the same HIT, scores several systems, so the data also hold
+paired evidence: in one HIT, the worker's mean score of system A against their mean score of system B. (No worker
+ever scored two systems on the same segment or document in these packages: the pairs are within a HIT, across its
+documents; :func:`same_segment_pairs` counts them.) Bradley-Terry on those preferences (ties as half a win each) is
+then put through Knowles' perturbations beside the official z-means: remove HUMAN systems and REF items, remove the
+best and the worst system, and, as a matched null, remove a random mid-ranked system.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ... import bt, comparisons, wmt_stability
+from ...agreement import order_changes
+from ...validation import check_count, check_rng
+
+MECHANISMS = {"z": "z-score mean (official)", "bt": "BT on paired preferences"}
+EXPERIMENTS = ("remove_human", "remove_best", "remove_worst", "remove_random_mid")
+EXPERIMENT_LABELS = {"remove_human": "HUMAN and REF removed", "remove_best": "best removed",
+                     "remove_worst": "worst removed", "remove_random_mid": "random mid system removed (null)"}
+
+
+def same_segment_pairs(judgments: pd.DataFrame) -> int:
+    """How many (worker, document, segment) groups hold SYSTEM/REPEAT judgments of more than one system."""
+    scored = judgments[judgments["item_type"].isin(["SYSTEM", "REPEAT"])]
+    n = scored.groupby(["collection", "pair", "worker", "document", "segment"], observed=True)["system"].nunique()
+    return int((n > 1).sum())
+
+
+def preferences(pair: wmt_stability.PairJudgments) -> pd.DataFrame:
+    """One row per (worker, HIT, pair of systems both scored in it): ``left``, ``right`` (names, left < right) and
+    ``winner`` ("left", "right" or "tie"), from the worker's mean z of each system's SYSTEM/REPEAT items in that HIT.
+    Within one worker z is an increasing affine function of the raw score, so the preference is the raw one too.
+    Judgments without a HIT id are grouped by worker alone."""
+    rows = pair.scored
+    hit = np.where(pair.hit >= 0, pair.hit, -1 - pair.worker)  # no HIT: the worker's whole session
+    frame = pd.DataFrame({"worker": pair.worker[rows], "hit": hit[rows], "system": pair.system[rows],
+                          "z": pair.z[rows]})
+    means = frame.groupby(["worker", "hit", "system"], sort=True)["z"].mean().reset_index()
+    both = means.merge(means, on=["worker", "hit"], suffixes=("_l", "_r"))
+    both = both[both["system_l"] < both["system_r"]]
+    names = np.asarray(pair.systems, dtype=object)
+    diff = both["z_l"].to_numpy() - both["z_r"].to_numpy()
+    return pd.DataFrame({"left": names[both["system_l"].to_numpy()], "right": names[both["system_r"].to_numpy()],
+                         "winner": np.select([diff > 0, diff < 0], ["left", "right"], "tie")})
+
+
+def bt_scores(prefs: pd.DataFrame, remove=()) -> pd.Series:
+    """BT strengths (ties as half) from :func:`preferences` without the systems in ``remove``."""
+    keep = prefs[~prefs["left"].isin(list(remove)) & ~prefs["right"].isin(list(remove))]
+    if keep.empty:
+        raise ValueError("no paired preference is left")
+    c = comparisons.from_judgments(keep["left"], keep["right"], keep["winner"])
+    return bt.fit(comparisons.win_matrix(c, "half"), systems=c.systems).series()
+
+
+def z_scores(pair: wmt_stability.PairJudgments, remove=(), remove_human: bool = False) -> pd.Series:
+    """The official ranking's system scores (z means, restandardised after the perturbation)."""
+    r = wmt_stability.perturbed_ranking(pair, remove=list(remove), remove_human=remove_human)
+    return pd.Series(r.scores, index=list(r.systems))
+
+
+def perturbations(judgments: pd.DataFrame, n_null: int, rng) -> pd.DataFrame:
+    """Every experiment of :data:`EXPERIMENTS` on one language pair's judgments, for both mechanisms: one row per
+    (experiment, draw, mechanism) with the number of remaining systems, the pairs of them the perturbed ranking
+    orders differently from the original one, and whether any is. Best and worst are each mechanism's own; the
+    null removes the same random system for both, one that neither ranks first or last and that is not HUMAN."""
+    gen = check_rng(rng)
+    n_null = check_count(n_null, "n_null", minimum=0)
+    pair = wmt_stability.code_pair(judgments)
+    prefs = preferences(pair)
+    scorers = {"z": lambda **kw: z_scores(pair, **kw), "bt": lambda remove=(), remove_human=False: bt_scores(
+        prefs, list(remove) + ([s for s, h in zip(pair.systems, pair.human) if h] if remove_human else []))}
+    full = {m: scorers[m]() for m in scorers}
+    humans = [s for s, h in zip(pair.systems, pair.human) if h]
+    ends = {s for f in full.values() for s in (f.idxmax(), f.idxmin())}
+    middle = sorted(set(full["z"].index) & set(full["bt"].index) - ends - set(humans))
+    plan = [("remove_worst", 0, None), ("remove_best", 0, None)]
+    if humans or pair.ref.any():
+        plan.insert(0, ("remove_human", 0, None))
+    picks = gen.choice(len(middle), size=n_null, replace=True) if middle and n_null else []
+    plan += [("remove_random_mid", d, middle[p]) for d, p in enumerate(picks)]
+    rows = []
+    for experiment, draw, system in plan:
+        for m, score in scorers.items():
+            if experiment == "remove_human":
+                after = score(remove_human=True)
+            else:
+                target = {"remove_best": full[m].idxmax(), "remove_worst": full[m].idxmin()}.get(experiment, system)
+                after = score(remove=[target])
+            k = len(after)
+            changed = order_changes(full[m], after)
+            rows.append({"experiment": experiment, "draw": draw, "mechanism": m, "systems": k,
+                         "pairs": k * (k - 1) // 2, "pairs_reordered": changed, "reordered": changed > 0})
+    return pd.DataFrame(rows)
+
+
+def sr_dc_study(table: pd.DataFrame, n_null: int, rng, collections=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(perturbation rows, one row per language pair with its numbers of systems and paired preferences and the
+    Kendall disagreement of the two original rankings) for every SR+DC language pair of the ``wmt_judgments``
+    table (optionally only ``collections``)."""
+    gen = check_rng(rng)
+    data = table[table["style"] == "SR+DC"]
+    if collections is not None:
+        data = data[data["collection"].isin(list(collections))]
+    if data.empty:
+        raise ValueError("no SR+DC judgments for the collections asked for")
+    runs, pairs = [], []
+    for (collection, lp), group in data.groupby(["collection", "pair"], sort=True, observed=True):
+        rows = perturbations(group, n_null, gen)
+        runs.append(rows.assign(collection=collection, pair=lp))
+        coded = wmt_stability.code_pair(group)
+        prefs = preferences(coded)
+        z, b = z_scores(coded), bt_scores(prefs)
+        common = z.index.intersection(b.index)
+        k = len(common)
+        pairs.append({"collection": collection, "pair": lp, "systems": len(coded.systems),
+                      "preferences": len(prefs), "tie_share": float((prefs["winner"] == "tie").mean()),
+                      "pairs_ordered_differently": order_changes(z[common], b[common]),
+                      "system_pairs": k * (k - 1) // 2})
+    return pd.concat(runs, ignore_index=True), pd.DataFrame(pairs)
+
+
+def summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per experiment and mechanism: language pairs (draws for the null), the share whose remaining order changes,
+    and the mean share of remaining system pairs reordered."""
+    runs = runs.assign(pair_share=runs["pairs_reordered"] / runs["pairs"].where(runs["pairs"] > 0))
+    out = runs.groupby(["experiment", "mechanism"], sort=False).agg(
+        runs=("reordered", "size"), reordered=("reordered", "mean"), pairs_reordered=("pair_share", "mean"))
+    return out.reset_index()
+
+
+def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per mechanism: how often removing the best or the worst system reorders the rest, how often removing a random
+    mid-ranked one does, and the one-sided Fisher exact p that the ends reorder more often (every run counted as
+    independent, which the null's repeated draws per language pair are not quite)."""
+    rows = []
+    for m, part in runs.groupby("mechanism", sort=False):
+        ends = part[part["experiment"].isin(["remove_best", "remove_worst"])]["reordered"]
+        null = part[part["experiment"] == "remove_random_mid"]["reordered"]
+        p = np.nan
+        if len(ends) and len(null):
+            table = [[int(ends.sum()), int((~ends).sum())], [int(null.sum()), int((~null).sum())]]
+            p = float(stats.fisher_exact(table, alternative="greater").pvalue)
+        rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean() if len(ends) else np.nan,
+                     "null_runs": len(null), "null_reordered": null.mean() if len(null) else np.nan, "p_value": p})
+    return pd.DataFrame(rows)
