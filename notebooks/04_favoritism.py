@@ -234,7 +234,8 @@ identical = out.table(ch.identical_output_ties(scores, texts, identical_cases), 
                       index=False)
 show(ch.identical_page(identical))
 display(Markdown(ch.identical_text(identical)))
-#
+
+# %% [markdown]
 # (favi-appendix-d)=
 # ## Appendix D: the case studies
 

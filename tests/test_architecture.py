@@ -3,6 +3,7 @@ data layer imports no method and no chapter code, methods read no files, and not
 
 import ast
 import graphlib
+import re
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,18 @@ def test_notebooks_are_thin(path):
     stats = notebook_stats(path)
     assert stats["longest_def"] <= 5, f"{path.name}: {stats['longest_def_name']} is {stats['longest_def']} lines"
     assert stats["code"] < stats["markdown"] + 150, stats
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_heading_or_label_is_hidden_in_a_code_cell(path):
+    """A section label ``# (name)=`` or heading ``# ## ...`` in a code cell is a comment, not a section: links to it
+    break and the heading vanishes (a ``# %% [markdown]`` line was missing)."""
+    import jupytext
+
+    for number, cell in enumerate(jupytext.read(path).cells):
+        if cell.cell_type == "code":
+            stray = [line for line in cell.source.splitlines() if re.match(r"#\s*(\([\w-]+\)=|#+ )", line)]
+            assert not stray, f"{path.name}, code cell {number}: {stray} belong in a markdown cell"
 
 
 def test_notebook_stats_counts_what_a_reader_sees(tmp_path):

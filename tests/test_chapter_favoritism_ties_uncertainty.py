@@ -1,4 +1,4 @@
-"""Chapter 04 (analysis.chapters.favoritism), issue 28: ties made visible, Table 1's counts, the document bootstrap,
+"""Chapter 04 (analysis.chapters.favoritism): ties made visible, Table 1's counts, the document bootstrap,
 the Benjamini-Hochberg reading of the sign-flip tests and the split-half attenuation reading, on hand-made inputs."""
 
 import numpy as np
