@@ -14,8 +14,12 @@ mask or a change of raw scores before standardising:
 * ``by``: standardise per worker (WMT's choice) or per HIT (one of Sec. 8's questions).
 
 Removing judgments and restandardising needs no raw scores: per worker, raw is an exact affine function of the
-published z (raw = mean + sd * z), and standardising is invariant to it. Dividing needs raw, which is published for
-every Facebook judgment and for singly judged segments elsewhere; :func:`reconstruct_raw` recovers the rest.
+published z (raw = mean + sd * z), and standardising is invariant to it. Dividing needs raw. ``wmt_judgments``
+holds it for every judgment of 2021-2022 (the organisers' per-worker mean and sd, and the Facebook raw file) and for
+singly judged segments of 2018; :func:`reconstruct_raw` recovers most of the rest of 2018 from the z and the
+official segment sums (and, on 2021-2022 with the raws hidden, serves as a check of both). Where a worker's raws
+stay unknown (two workers in each of two 2018 pairs), ``unknown_raw="keep_z"`` keeps that worker's published z
+undivided instead of dropping the worker, so that the unperturbed ranking stays the official one.
 """
 
 from __future__ import annotations
@@ -231,13 +235,16 @@ def rank_segment_scores(systems, seg_system, seg_score, cluster_exclude=(), vari
 
 def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = False, divide: float = 1.0,
                       raw: np.ndarray | None = None, cluster_exclude=(), weights=None, keep=None, by: str = "worker",
-                      variant: str = "greater", alpha: float = 0.05) -> Ranking:
+                      variant: str = "greater", alpha: float = 0.05, unknown_raw: str = "error") -> Ranking:
     """The ranking after one of Knowles 2021's perturbations (module docstring), restandardised from scratch.
 
-    ``divide`` needs ``raw`` (:func:`reconstruct_raw`) for every judgment of a worker with REF or HUMAN items;
-    workers without such items keep their z, since dividing nothing changes nothing for them. ``keep``: a row mask
-    of the judgments to use at all (default: every one).
+    ``divide`` needs ``raw`` for every judgment of a worker with REF or HUMAN items; workers without such items keep
+    their z, since dividing nothing changes nothing for them. A worker with such items and an unknown raw raises
+    (``unknown_raw="error"``) or keeps its published z undivided (``"keep_z"``). ``keep``: a row mask of the
+    judgments to use at all (default: every one).
     """
+    if unknown_raw not in ("error", "keep_z"):
+        raise ValueError(f"unknown_raw must be 'error' or 'keep_z', got {unknown_raw!r}")
     unknown = sorted(set(remove) - set(pair.systems))
     if unknown:
         raise ValueError(f"cannot remove unknown systems {unknown}")
@@ -258,6 +265,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
         if raw is None:
             raise ValueError("dividing raw scores needs raw (see reconstruct_raw)")
         needs = _any_per_group(group, keep & degraded)[group] & keep
+        if unknown_raw == "keep_z":
+            needs &= ~_any_per_group(group, np.isnan(raw))[group]
         if np.isnan(raw[needs]).any():
             raise ValueError("raw scores are missing for workers with REF or HUMAN items; restrict to covered ones")
         values = np.where(needs, np.where(degraded, raw / divide, raw), pair.z)
@@ -269,7 +278,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
 
 
 def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=DIVISORS, weights=None,
-                by: str = "worker", variant: str = "greater", alpha: float = 0.05, only=None) -> list[dict]:
+                by: str = "worker", variant: str = "greater", alpha: float = 0.05, only=None,
+                unknown_raw: str = "drop") -> list[dict]:
     """Every experiment of Knowles 2021 on one pair: one dict per experiment with ``experiment``, ``n_systems``,
     ``rank_changed``, ``cluster_changed``, ``both_changed``.
 
@@ -279,8 +289,13 @@ def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=
     last / first system of the original ranking, HUMAN systems included, as in her scripts) and ``divide_<d>`` (REF
     and HUMAN raw scores divided by d; HUMAN systems left out of both sides' clusters). For the divisions, workers
     with REF or HUMAN items whose raw scores are not known (``raw`` NaN) are left out of both sides; ``raw`` None
-    skips the divisions. ``only``: the names of :data:`EXPERIMENTS` to run (default all).
+    skips the divisions. ``only``: the names of :data:`EXPERIMENTS` to run (default all). ``unknown_raw``: how the
+    divisions treat workers with REF or HUMAN items and an unknown raw: ``"drop"`` leaves them out of both sides
+    (:func:`divisible`), ``"keep_z"`` keeps their published z undivided on both sides (the unperturbed side is
+    then the full data's ranking).
     """
+    if unknown_raw not in ("drop", "keep_z"):
+        raise ValueError(f"unknown_raw must be 'drop' or 'keep_z', got {unknown_raw!r}")
     wanted = set(EXPERIMENTS if only is None else only)
     unknown = sorted(wanted - set(EXPERIMENTS))
     if unknown:
@@ -306,11 +321,12 @@ def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=
                perturbed_ranking(pair, cluster_exclude=[system], **common))
     divisors = [d for d in divisors if f"divide_{d:g}" in wanted]
     if has_human and raw is not None and divisors:
-        keep = divisible(pair, raw, by)
+        keep = divisible(pair, raw, by) if unknown_raw == "drop" else None
+        mode = "keep_z" if unknown_raw == "keep_z" else "error"
         base = perturbed_ranking(pair, cluster_exclude=humans, keep=keep, **common)
         for d in divisors:
             record(f"divide_{d:g}", perturbed_ranking(pair, divide=d, raw=raw, cluster_exclude=humans, keep=keep,
-                                                     **common), base)
+                                                     unknown_raw=mode, **common), base)
     return rows
 
 
@@ -336,7 +352,7 @@ def resampling_units(pair: PairJudgments) -> np.ndarray:
 
 def bootstrap_experiments(pair: PairJudgments, raw: np.ndarray | None, rng: np.random.Generator, n_resamples: int,
                           *, by: str = "worker", variant: str = "greater", alpha: float = 0.05,
-                          only=None) -> pd.DataFrame:
+                          only=None, unknown_raw: str = "drop") -> pd.DataFrame:
     """The experiments on ``n_resamples`` resamples of the pair's HITs (with replacement; :func:`resampling_units`),
     each drawn as a count per HIT and passed as judgment weights, plus ``noise``: the resampled original ranking
     against the full data's (does resampling alone change the ranking?). One row per (resample, experiment)."""
@@ -347,7 +363,7 @@ def bootstrap_experiments(pair: PairJudgments, raw: np.ndarray | None, rng: np.r
     rows = []
     for b in range(n_resamples):
         weights = np.bincount(rng.integers(0, n_units, n_units), minlength=n_units)[units].astype(float)
-        draw = experiments(pair, raw, weights=weights, only=only, **ranking_options)
+        draw = experiments(pair, raw, weights=weights, only=only, unknown_raw=unknown_raw, **ranking_options)
         resampled = perturbed_ranking(pair, weights=weights, **ranking_options)
         if sorted(resampled.systems) == sorted(full.systems):
             rank, cluster = resampled.changes(full)

@@ -197,22 +197,28 @@ display(Markdown(ch.table3_text(shares, published.frame("wmt", "table3"), remove
 # (wmt-raw)=
 # ### Raw scores for Fig. 1
 #
-# Fig. 1 divides raw scores, so it needs them. The judgment files read here hold each judgment's worker z; they give
-# the raw score itself only in the Facebook package and where a segment was judged once (its official segment raw
-# *is* the judgment's). The raw scores are published: in each package's file of raw judgments (2018's with the WMT18
-# results, statmt.org, not reachable here; the 2021–22 ones in the organisers' repositories, too large for this
-# compendium's mirror), and the 2021–22 to-English folders also publish each worker's raw mean and standard
-# deviation (in the mirror), from which raw = mean + sd · z gives every raw of those packages exactly. This chapter
-# does not use them yet; it recovers the raw scores from the z and the official segment scores. Within a worker,
-# raw = mean + sd · z exactly, so two known raws fix every raw of that worker; and a segment's official raw mean over
-# n judgments fixes the last unknown one of them, which adds known raws to other workers; the two are iterated.
-# Removing judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the
-# divisions of Fig. 1 do.
+# Fig. 1 divides raw scores, so it needs them; the judgment files hold each judgment's worker z. The Facebook
+# package publishes every raw score. The 2021–22 to-English folders publish each worker's raw mean and standard
+# deviation, in two versions (computed with and without the worker's REF items), so raw = mean + sd · z gives every
+# raw score of those packages, if the right version is used. 2018's raw judgments are published with the WMT18
+# results (statmt.org, not reachable here); for 2018 the raws are recovered from the z and the official segment
+# scores: within a worker raw = mean + sd · z exactly, so two known raws fix every raw of that worker, and a
+# segment's official raw mean over n judgments fixes the last unknown one of them; the two are iterated. Removing
+# judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the divisions
+# of Fig. 1 do.
 
 # %%
+with timings.measure("raw scores: variants and the recovery check"):
+    raw_variants = out.table(load_table("wmt_raw_variants"), "wmt_raw_variants", index=False)
+    recovery = out.table(ch.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
+    unperturbed = out.table(ch.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
+                                                       alpha=alpha), "wmt_unperturbed_vs_official", index=False)
 coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
-display(Markdown(ch.raw_text(coverage) + " Every pair's coverage: "
-                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + "."))
+display(Markdown(ch.raw_text(coverage, raw_variants, recovery) + " " + ch.unperturbed_text(unperturbed)
+                 + " Every pair's coverage, the two versions of the workers' mean and sd, and the check: "
+                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + ", "
+                 + out.download("wmt_raw_variants", "the mean/sd versions") + ", "
+                 + out.download("wmt_raw_recovery_check", "the recovery check") + "."))
 
 # %% [markdown]
 # (wmt-fig1)=
@@ -365,9 +371,10 @@ show(timings.table(), 1)
 # * **2018.** de-en has only segment scores here (replicated, not perturbed); tr-en, which the paper left out, is
 #   included, so our SR-DC pairs are the paper's 2018 pairs with tr-en in place of de-en.
 # * **SR-DC 2019–2020** (the paper's further SR-DC pairs) are not reachable: the SR-DC totals here are 2018 only.
-# * **Raw scores** are recovered from the z and the official segment scores, not read from the organisers' raw files
-#   (published; see {ref}`wmt-raw`); the divisions leave out the workers whose raws cannot be recovered, on both sides
-#   of the comparison.
+# * **Raw scores** of 2021–22 come from the organisers' per-worker mean and sd (exact); 2018's are recovered from the
+#   z and the official segment scores, not read from the organisers' raw files (published with the WMT18 results,
+#   statmt.org, not reachable here; see {ref}`wmt-raw`); the few 2018 workers whose raws stay unknown keep their
+#   published z in the divisions.
 # * **The standardisation pool.** The organisers standardised before re-duplicating identical translations; the
 #   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
 #   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the

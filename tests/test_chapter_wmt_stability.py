@@ -75,6 +75,30 @@ def test_replication_of_2018_and_facebook(real):
 
 
 @needs_mirror
+def test_exact_raw_keeps_every_unperturbed_ranking_official_and_the_recovery_agrees(real):
+    t, coded18 = real
+    j = t["wmt_judgments"]
+    recent = ch.coded_pairs(j[j["pair"].isin(["lv-en", "ru-en", "de-en"])], t["wmt_segments"],
+                            ["newstest2021-toen", "newstest2022-toen"])
+    coded = {**coded18, **recent}
+    table = ch.unperturbed_vs_official(coded, t["wmt_official_rankings"], t["wmt_official_clusters"],
+                                       t["wmt_official_wilcoxon"])
+    assert len(table) == 22 and table["order_match"].all() and table["clusters_match"].all()
+    # the divisions' unperturbed side is the full data's ranking, also where 2018 raws stay unknown (et-en, tr-en)
+    for key in [("newstest2018", "et-en"), ("newstest2018", "tr-en"), ("newstest2021-toen", "de-en")]:
+        pj, raw, _ = coded[key]
+        assert np.isnan(raw).any() == (key[0] == "newstest2018")
+        full = ws.perturbed_ranking(pj)
+        same = ws.perturbed_ranking(pj, divide=1.0, raw=raw, unknown_raw="keep_z")
+        assert same.systems == full.systems and (same.clusters == full.clusters).all()
+        ws.perturbed_ranking(pj, divide=2.0, raw=raw, unknown_raw="keep_z")  # runs without dropping anyone
+    # the recovery from segment sums, on the exact raws with all but singly judged segments hidden
+    check = ch.recovery_check(recent, t["wmt_segments"])
+    assert len(check) == 5 and (check["disagreeing"] == 0).all() and (check["recovered"] > 0).all()
+    assert (check["recovered"] <= check["hidden"]).all()
+
+
+@needs_mirror
 def test_section51_ref_shares_of_2018_are_the_papers(real):
     t, _ = real
     j = t["wmt_judgments"]
@@ -282,13 +306,31 @@ def test_item_type_and_human_seen_checks():
 # --- sentences computed from the tables ------------------------------------------------------------------------------
 
 def test_raw_text_both_ways():
-    coverage = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["lv-en", "cs-en"],
-                             "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.4, 1.0],
-                             "workers": [10, 20], "workers_fully_known": [4, 20],
-                             "left_out_of_divisions": [0.6, 0.0]})
-    text = ch.raw_text(coverage)
-    assert "200 of 400" in text and "1 of 2 pairs completely" in text and "lv-en 2022 the most (60%" in text
-    assert "No judgment is left out" in ch.raw_text(coverage.assign(left_out_of_divisions=0.0))
+    coverage = pd.DataFrame({"collection": ["newstest2018", "newstest2018"], "pair": ["et-en", "cs-en"],
+                             "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.9, 1.0],
+                             "workers": [10, 20], "workers_fully_known": [8, 20], "undivided": [0.006, 0.0]})
+    variants = pd.DataFrame({"variant": ["with REF items", "without REF items"], "judgments": [50, 50],
+                             "max_distance_to_integer": [1e-13, 0.5], "share_integer": [1.0, 0.02],
+                             "outside_0_100": [0, 3], "single_segments": [10, 10],
+                             "single_segments_disagreeing": [0, 7]})
+    recovery = pd.DataFrame({"hidden": [40, 10], "recovered": [30, 10], "disagreeing": [0, 0]})
+    text = ch.raw_text(coverage, variants, recovery)
+    assert "(50 judgments)" in text and "gives every one of them as an integer" in text
+    assert "integers for 2.0% of them, 3 values outside 0–100, and contradicts 7 of 10" in text
+    assert "recovers 40 of the 50 hidden raws (80%) and agrees with every one" in text
+    assert "finds 390 of 400 raws (97.5%), every worker of 1 of 2 pairs" in text
+    assert "et-en 2018 (0.6%–0.6% of their judgments)" in text
+    assert "disagrees on 2" in ch.raw_text(coverage, None, recovery.assign(disagreeing=[2, 0]))
+    assert "Every judgment with a REF or HUMAN item" in ch.raw_text(coverage.assign(undivided=0.0))
+    flipped = variants.assign(share_integer=[0.9, 0.02])
+    assert "does **not** give every one" in ch.raw_text(coverage, flipped)
+
+
+def test_unperturbed_text():
+    table = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
+                          "order_match": [True, True], "clusters_match": [True, False]})
+    assert "1 of 2 pairs" in ch.unperturbed_text(table) and "(not: de-en 2022)" in ch.unperturbed_text(table)
+    assert ch.unperturbed_text(table.assign(clusters_match=True)).endswith("order and clusters.")
 
 
 def replication_rows(**changes) -> pd.DataFrame:

@@ -54,6 +54,7 @@ from .experiments import (
     lines_per_pair,
     most_affected,
     raw_coverage,
+    recovery_check,
     remedy_per_hit,
     remedy_view,
     stability_per_pair,
@@ -93,6 +94,7 @@ from .replication import (
     printed_pvalues,
     replication,
     replication_csv,
+    unperturbed_vs_official,
 )
 from .text import (
     bootstrap_text,
@@ -106,6 +108,7 @@ from .text import (
     share_range,
     table3_text,
     trajectory_text,
+    unperturbed_text,
     variant_text,
 )
 from .views import (
@@ -140,10 +143,10 @@ __all__ = [
     "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
-    "replication_csv",
+    "replication_csv", "unperturbed_vs_official",
     # experiments
     "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
-    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "remedy_per_hit", "remedy_view",
+    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "recovery_check", "remedy_per_hit", "remedy_view",
     "stability_per_pair",
     "stability_summary", "style_contrast", "trajectories", "variant_sensitivity",
     # claim values
@@ -156,7 +159,7 @@ __all__ = [
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
     "plot_trajectory", "setting_label",
     # text
-    "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "ref_share_text", "remedy_text", "replication_text",
+    "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "unperturbed_text", "ref_share_text", "remedy_text", "replication_text",
     "resampling_text", "share_range", "table3_text", "trajectory_text", "variant_text",
     # captions
     "PAPER_PAIRS", "fig1_caption", "fig4_caption", "fig4_figures", "fig5_caption", "pair_label", "ref_shares_caption",

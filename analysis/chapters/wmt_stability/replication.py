@@ -190,3 +190,22 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
         worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
         count += len(rows)
     return {"printed": count, "max_abs_diff": worst, "collections": list(dict.fromkeys(printed["collection"]))}
+
+
+def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, variant: str = "greater",
+                            alpha: float = 0.05) -> pd.DataFrame:
+    """The unperturbed side of the experiments (all judgments, every worker, HUMAN systems in the clusters) against
+    the official ranking, per pair with judgments: same order, and same clusters as one of the official sources
+    (``clusters.csv`` or the line rule on the published significance table: they disagree for Facebook hi-bn)."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
+        extra = [s for s in pj.systems if s not in official["systems"]]
+        mine = ws.perturbed_ranking(pj, cluster_exclude=extra, variant=variant, alpha=alpha)
+        order = list(mine.systems) == list(official["systems"])
+        sources = [c for c in (official["clusters_file"], official["clusters_table"]) if c is not None]
+        same = order and any(len(c) == len(mine.clusters) and (np.asarray(c) == mine.clusters).all()
+                             for c in sources)
+        rows.append({"collection": collection, "pair": pair, "n_systems": len(mine.systems), "order_match": order,
+                     "clusters_match": same})
+    return pd.DataFrame(rows)
