@@ -193,6 +193,11 @@ removed = ch.extremes(coded, variant=variant, alpha=alpha)
 # %%
 display(Markdown(ch.table3_text(shares, published.frame("wmt", "table3"), removed, lines, info)))
 
+# %%
+ranges = out.table(ch.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
+display(Markdown(ch.ranges_text(ranges) + " Every cell: "
+                 + out.download("wmt_paper_2018_ranges", "the 2018 ranges table") + "."))
+
 # %% [markdown]
 # (wmt-raw)=
 # ### Raw scores for Fig. 1
@@ -234,9 +239,10 @@ out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref", ch.fig1_caption(
 # (wmt-fig23)=
 # ## §5.3: ranking trajectories (Figs. 2–3)
 #
-# The paper's case studies (2020 en-de and zh-en) need 2020's per-judgment files, published on the WMT20 results
-# page (statmt.org) but not reachable here; the pairs shown are the two SR+DC pairs whose ranks move most under
-# division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
+# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files,
+# published on the WMT20 results page (statmt.org) but not reachable here (their original columns are rebuilt from
+# the 2020 segment scores below, {ref}`wmt-2020-originals`); the pairs shown are the two SR+DC pairs whose ranks
+# move most under division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
 # after dividing HUMAN and REF raw scores by n. "Ranks moved" counts (system, divisor) cells whose rank differs from
 # the original.
 
@@ -253,6 +259,25 @@ for key, name, role in ch.trajectory_figures(shown, info):
 # %%
 show(ch.moved_view(moved))
 display(Markdown(ch.trajectory_text(traj_summary, removed)))
+
+# %% [markdown]
+# (wmt-2020-originals)=
+# ### The paper's own 2020 pairs: the "original" columns
+#
+# The 2020 segment scores are reachable, so the left-most column of Figs. 2 and 3 (the original data, HUMAN
+# systems scored but left out of the clusters) and §5.3's counts can be rebuilt for the paper's own pairs; the
+# divided columns cannot (they need the per-judgment raw scores). System names without their submission ids.
+
+# %%
+assessments = out.table(ch.assessments_per_system(segments), "wmt_section53_assessments", index=False)
+originals = out.table(pd.concat([ch.original_2020(segments, p, variant=variant, alpha=alpha)
+                                 for p in ("en-de", "zh-en")], ignore_index=True), "wmt_2020_originals", index=False)
+footnote17 = out.table(ch.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
+show(ch.original_2020_view(originals, "en-de"), 3)
+
+# %%
+show(ch.original_2020_view(originals, "zh-en"), 3)
+display(Markdown(ch.section53_text(assessments, footnote17)))
 
 # %% [markdown]
 # (wmt-fig4)=

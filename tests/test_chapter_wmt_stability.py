@@ -565,3 +565,37 @@ def test_resampling_text():
     boot = pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]})
     assert ch.resampling_text(boot, 2021) == ("Each pair's HITs are resampled 3 times (seed 2021), one stream per "
                                               "pair.")
+
+
+# --- the paper's own 2020 pairs and the 2018 ranges ------------------------------------------------------------------
+
+def test_base_name_and_2018_ranges_by_hand():
+    assert ch.paper2020.base_name("AFRL.1069") == "AFRL" and ch.paper2020.base_name("HUMAN-B") == "HUMAN-B"
+    assert ch.paper2020.base_name("Online-B.5") == "Online-B"
+    per_pair = pd.DataFrame({"collection": "newstest2018", "experiment": ["remove_lowest"] * 13,
+                             "rank_changed": [True] * 5 + [False] * 8, "cluster_changed": False,
+                             "both_changed": False})
+    ranges = ch.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
+    # Table 3, SR-DC, lowest: rank 4/21 -> 2018 between max(0, 4 - 8) and min(4, 13); ours 5 is outside
+    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "ours_2018"]].tolist() == [0, 4, 5]
+    assert not ranges.loc[("remove_lowest", "rank"), "inside"] and ranges.loc[("remove_lowest", "cluster"), "inside"]
+    # Table 2 prints the 2018 row: the range is that one value (1 of 13 for rank)
+    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high"]].tolist() == [1, 1]
+    assert "remove lowest rank: 5 against 0–4" in ch.ranges_text(ranges.reset_index())
+
+
+@needs_mirror
+def test_the_papers_2020_numbers_from_the_segment_files(real):
+    t, _ = real
+    assessments = ch.assessments_per_system(t["wmt_segments"]).set_index("pair")
+    assert assessments["judgments"].to_dict() == {"en-de": 19102, "zh-en": 34596}  # over 17 systems each
+    assert (assessments["per_system"].round(1) == assessments["paper"]).all()
+    originals = pd.concat([ch.original_2020(t["wmt_segments"], p) for p in ("en-de", "zh-en")], ignore_index=True)
+    # the official clusters (HUMAN systems in) are the published ones: the replication checks them pair by pair
+    checks = ch.footnote17_checks(originals)
+    assert len(checks) == 6 and checks["holds"].all()
+    zh = originals[originals["pair"] == "zh-en"].set_index("system")
+    assert zh.loc["Online-A.1585", "line_below_without_human"] and not zh.loc["Online-A.1585", "line_below_official"]
+    text = ch.section53_text(assessments.reset_index(), checks)
+    assert "1,123.6 assessments per system here (19,102 judgments over 17 systems), 1,123.6 in the paper" in text
+    assert "the same numbers" in text and "6 of the paper's 6 statements" not in text and "6 hold here." in text

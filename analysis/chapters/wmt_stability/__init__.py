@@ -15,6 +15,7 @@ from __future__ import annotations
 from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
+from . import paper2020
 from .captions import (
     PAPER_PAIRS,
     fig1_caption,
@@ -85,6 +86,15 @@ from .packages import (
     pair_info,
     trajectory_panels,
 )
+from .paper2020 import (
+    assessments_per_system,
+    footnote17_checks,
+    original_2020,
+    original_2020_view,
+    paper_2018_ranges,
+    ranges_text,
+    section53_text,
+)
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
 from .replication import (
     REPLICATION_COLUMNS,
@@ -137,7 +147,7 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "CHAPTER", "PARAMETERS", "ws",
+    "CHAPTER", "PARAMETERS", "paper2020", "ws",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
     "trajectory_panels",
@@ -153,6 +163,9 @@ __all__ = [
     "MEASURES", "change_shares", "check_rows", "document_checks", "fig4_summary", "fig5_variance", "growth_checks",
     "human_seen_checks", "item_type_checks", "noise_vs_perturbation", "omega_squared", "remedy_totals",
     "reshuffle_checks", "share_of", "trajectory_summary",
+    # the paper's 2020 pairs and 2018 ranges
+    "assessments_per_system", "footnote17_checks", "original_2020", "original_2020_view", "paper_2018_ranges",
+    "ranges_text", "section53_text",
     # published
     "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
     # figures
