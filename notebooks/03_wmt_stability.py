@@ -54,7 +54,8 @@ seed = 2021  # bootstrap resamples come from numpy.random.default_rng(SeedSequen
 variant = "greater"  # rank-sum p-value: "greater" (reproduces WMT's tables) or "scipy<1.7" (the paper's code)
 alpha = 0.05  # significance level of a cluster line
 divisors = [1.25, 1.5, 2, 4, 10]  # Fig. 1: REF and HUMAN raw scores divided by these before standardising
-n_bootstrap = 50  # bootstrap resamples of HITs per pair
+n_bootstrap = 200  # bootstrap resamples of HITs per pair
+n_null = 100  # random draws per pair of the matched null "remove as many random judgments as HUMAN and REF"
 bootstrap_experiments = ["remove_human", "remove_lowest", "remove_highest", "divide_2"]  # rerun on each resample
 packages = ["newstest2018", "newstest2021-toen", "newstest2022-toen", "wikipedia2021-fb"]  # with judgments
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
@@ -312,12 +313,48 @@ display(Markdown(ch.fig5_text(variance, bool(different))))
 # ## Beyond the paper
 
 # %% [markdown]
+# (wmt-controls)=
+# ### Controls: a matched null, effect sizes, and how close the systems are
+#
+# Δrank and Δcluster are yes/no flags, and a change means little without knowing how often a comparable
+# perturbation that has nothing to do with HIT composition changes the same ranking. Two matched nulls, per pair:
+# remove a mid-ranked system (every one in turn) instead of the lowest or highest one (Table 3), and remove as many
+# random judgments as there are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall τ
+# distance between the rankings (share of system pairs ordered differently) and the number of significant
+# reversals (two systems in strictly ordered clusters that swap them; a swap inside a cluster is a tie by WMT's
+# own rules). Each cell: observed share of pairs (mean null rate over the same pairs).
+
+# %%
+with timings.measure("controls: matched nulls"):
+    null = out.table(ch.null_controls(coded, info, seed=seed, n_draws=n_null, variant=variant, alpha=alpha),
+                     "wmt_null_per_draw", index=False)
+    null_summary = out.table(ch.null_summary(per_pair, null), "wmt_null_controls", index=False)
+    contrast_controls = out.table(ch.contrast_after_controls(null_summary), "wmt_contrast_after_controls",
+                                  index=False)
+    close = out.table(ch.closeness(coded, info, variant=variant, alpha=alpha), "wmt_closeness", index=False)
+    strata = out.table(ch.closeness_strata(close, per_pair, ch.null_rates(null)), "wmt_closeness_strata",
+                       index=False)
+show(ch.null_view(null_summary))
+
+# %% [markdown]
+# The style contrast (SR+DC minus SR-DC, share of pairs changed) as observed, under the matched null, and what is
+# left after subtracting each pair's null rate; and the pairs split at the median closeness of their systems:
+
+# %%
+show(ch.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(columns="control")), 2)
+show(strata.drop(columns="cut").set_index(["stratum", "style"]), 3)
+display(Markdown(ch.controls_text(null_summary, contrast_controls, strata, close, n_null)))
+
+# %% [markdown]
 # (wmt-bootstrap)=
 # ### Is Δ a property of the protocol, or of noise?
 #
-# Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's Appraise judgments, which have no
-# HIT id), each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below
-# gives it). "None (resampling only)" compares the resampled original ranking with the full data's: how often
+# Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's judgments, which have no HIT id),
+# each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below gives
+# it). The count is carried through every step: a judgment counts as often as its HIT was drawn in each worker's
+# mean and sd, and a (system, segment) cell counts as often as its judgments were drawn on average in the system
+# mean and in the rank-sum test (a resample that misses a HIT loses its cells' weight, one that draws it twice
+# doubles it), so the test keeps its power. "None (resampling only)" compares the resampled original ranking with the full data's: how often
 # resampling alone changes a ranking. Each cell: the pairs changed on the full data | their mean number over
 # resamples (the 90% interval).
 
@@ -344,7 +381,8 @@ show(ch.with_experiment_labels(contrast), 2)
 #
 # §8 proposes to "always normalize over annotators (rather than over HITs)": Appraise's 2019–2020 evaluations
 # standardised per HIT, the MTurk packages here per worker (the status quo). They have both ids, so the same
-# experiments can be run with z per HIT, Appraise's choice, to see what the proposal buys:
+# experiments can be run with z per HIT: Appraise's choice applied to MTurk-style data (a worker here does several
+# HITs; an Appraise annotator's HIT is the whole assignment), not a replication of Appraise's evaluations:
 
 # %%
 with timings.measure("remedy: z per HIT"):

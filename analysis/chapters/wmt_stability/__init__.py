@@ -15,7 +15,7 @@ from __future__ import annotations
 from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
-from . import paper2020
+from . import controls, paper2020
 from .captions import (
     PAPER_PAIRS,
     fig1_caption,
@@ -43,6 +43,17 @@ from .claim_values import (
     reshuffle_checks,
     share_of,
     trajectory_summary,
+)
+from .controls import (
+    CONTROLS,
+    closeness,
+    closeness_strata,
+    contrast_after_controls,
+    controls_text,
+    null_controls,
+    null_rates,
+    null_summary,
+    null_view,
 )
 from .experiments import (
     PER_PAIR_COLUMNS,
@@ -142,12 +153,16 @@ PARAMETERS = {
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "divisors": Param("number", many=True, low=1, low_open=True),
     "n_bootstrap": Param("int", low=1, quick=2),
+    "n_null": Param("int", low=1, quick=3),
     "bootstrap_experiments": Param("str", many=True, choices=ws.EXPERIMENTS),
     "packages": Param("str", many=True, choices=tuple(PACKAGES)),
 }
 
 __all__ = [
-    "CHAPTER", "PARAMETERS", "paper2020", "ws",
+    "CHAPTER", "PARAMETERS", "controls", "paper2020", "ws",
+    # controls
+    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "controls_text", "null_controls",
+    "null_rates", "null_summary", "null_view",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
     "trajectory_panels",

@@ -13,7 +13,8 @@ from ... import wmt_stability as ws
 from ...processes import process_pool
 from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
 
-PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS]
+PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
+                    "tau_distance", "reversals"]
 
 
 def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha, by="worker") -> pd.DataFrame:

@@ -326,7 +326,11 @@ def remedy_text(totals: pd.DataFrame, long: pd.DataFrame, lines_worker: pd.Serie
             f"(fewer in {cluster['experiments_per_worker_fewer']}, more in {cluster['experiments_per_hit_fewer']}).",
             f"The original per-HIT rankings have {_compare(lines_hit.sum(), lines_worker.sum())} significance lines "
             f"than the per-worker ones ({lines_hit.sum()} against {lines_worker.sum()} over the {len(lines_worker)} "
-            f"pairs). A worker here did {hits:.1f} HITs on average."]
+            f"pairs). A worker here did {hits:.1f} HITs on average.",
+            f"Fewer lines leave fewer clusters to change, so the two sides start from different baselines: per "
+            f"significance line of the original rankings, the clusters change "
+            f"{int(cluster['per_worker']) / max(int(lines_worker.sum()), 1):.2f} times with z per worker and "
+            f"{int(cluster['per_hit']) / max(int(lines_hit.sum()), 1):.2f} times with z per HIT."]
     clusters = long[long["measure"] == "cluster"].groupby("standardised")["changed"].min()
     text.append("Under either standardisation every perturbation still changes the clusters of some SR+DC pair: "
                 "neither removes the instability." if (clusters > 0).all() else
