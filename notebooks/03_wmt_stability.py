@@ -114,12 +114,15 @@ printed = ch.printed_pvalues(segments, wilcoxon)
 display(Markdown(ch.replication_text(done, printed, [tuple(k) for k in published.item(
     "wmt", "appendix_a_missing_line")["pairs"]])))
 
+# %%
+disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
+                          index=False)
+display(Markdown(ch.rank_sum_disagreement_text(disagreements)))
+
 # %% [markdown]
-# The two tests differ only where the rank sums lean the other way than the means: Online-B scores *below*
-# TRANSSION in z (Facebook hi-bn) but *above* it by rank sums, so the direction-free scipy < 1.7 p draws a line below
-# TRANSSION that WMT's one-sided test does not. The old p is the smaller of the two one-sided p's, so it can only
-# *add* lines; the lines the paper reports *missing* (2019 fi-en, 2020 en-pl) do not come from the test. How the
-# test changes Tables 2–3 and Fig. 1 is shown under *Beyond the paper*.
+# The old p is the smaller of the two one-sided p's, so it can only *add* lines; the lines the paper reports
+# *missing* (2019 fi-en, 2020 en-pl) therefore do not come from the test. How the test changes Tables 2–3 and
+# Fig. 1 is shown under *Beyond the paper*.
 
 # %% [markdown]
 # (wmt-toy)=
@@ -290,6 +293,10 @@ fig4 = out.table(ch.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", i
 for key, name in ch.fig4_figures(fig4):
     out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, ch.fig4_caption(fig4, key))
 display(Markdown(ch.fig4_text(fig4)))
+sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
+fig4_sr_dc = out.table(ch.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
+display(Markdown(ch.fig4_sr_dc_text(fig4_sr_dc) + " Every pair: "
+                 + out.download("wmt_fig4_sr_dc_pairs", "the 2018 HIT composition table") + "."))
 
 # %% [markdown]
 # (wmt-fig5)=
@@ -308,6 +315,17 @@ out.figure(ch.plot_fig5(matrix), "wmt_fig5_documents", ch.fig5_caption(variance,
 documents = ch.document_checks(variance, matrix)
 different = documents.loc[documents["check"] == "fig5_different_documents", "holds"].all()
 display(Markdown(ch.fig5_text(variance, bool(different))))
+
+# %% [markdown]
+# The one-way shares above each ignore the other factor. Fitting documents and systems together answers the
+# question behind §6: since each system is judged on its own subset of documents, do those documents shift its mean
+# by more than the gaps between systems?
+
+# %%
+shifts = out.table(ch.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
+doc_summary = out.table(ch.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
+display(Markdown(ch.documents_text(doc_summary) + " (A system's mean here is over its document cells, as in Fig. 5.) "
+                 + "Every system's shift: " + out.download("wmt_fig5_document_shifts", "the document shifts") + "."))
 
 # %% [markdown]
 # ## Beyond the paper

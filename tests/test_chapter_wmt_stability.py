@@ -162,7 +162,7 @@ def per_pair_frame(rows) -> pd.DataFrame:
     """(collection, pair, style, experiment, rank, cluster, both) tuples as a per-pair table."""
     frame = pd.DataFrame(rows, columns=["collection", "pair", "style", "experiment", "rank_changed",
                                         "cluster_changed", "both_changed"])
-    return frame.assign(year=2021, n_systems=5)[ch.PER_PAIR_COLUMNS]
+    return frame.assign(year=2021, n_systems=5, discordant=0, tau_distance=0.0, reversals=0)[ch.PER_PAIR_COLUMNS]
 
 
 PER_PAIR = per_pair_frame([
@@ -599,3 +599,95 @@ def test_the_papers_2020_numbers_from_the_segment_files(real):
     text = ch.section53_text(assessments.reset_index(), checks)
     assert "1,123.6 assessments per system here (19,102 judgments over 17 systems), 1,123.6 in the paper" in text
     assert "the same numbers" in text and "6 of the paper's 6 statements" not in text and "6 hold here." in text
+
+
+# --- controls ----------------------------------------------------------------------------------------------------------
+
+def test_pair_null_enumerates_mid_systems_and_draws_judgments():
+    from tests.test_wmt_stability import synthetic_pair
+
+    pj = ws.code_pair(synthetic_pair(5))
+    rows = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    original = ws.perturbed_ranking(pj)
+    mid = [s for s in original.systems[1:-1] if "HUMAN" not in s]
+    assert (rows["control"] == "remove_mid").sum() == len(mid)
+    assert (rows["control"] == "remove_random_judgments").sum() == 4
+    again = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    pd.testing.assert_frame_equal(rows, again)  # same seed, same draws
+
+
+def test_null_summary_and_contrast_by_hand():
+    per_pair = pd.DataFrame({
+        "collection": ["c18", "c18", "c21", "c21"], "pair": ["a", "b", "a", "b"],
+        "style": ["SR-DC", "SR-DC", "SR+DC", "SR+DC"], "experiment": "remove_human",
+        "rank_changed": [False, False, True, True], "cluster_changed": [False, True, True, True],
+        "both_changed": [False, False, True, True], "discordant": [0, 0, 1, 2], "tau_distance": [0, 0, 0.1, 0.2],
+        "reversals": [0, 0, 0, 1]})
+    null = pd.DataFrame({
+        "collection": ["c18"] * 2 + ["c18"] * 2 + ["c21"] * 2 + ["c21"] * 2, "pair": list("aabbaabb"),
+        "style": ["SR-DC"] * 4 + ["SR+DC"] * 4, "control": "remove_random_judgments", "draw": [0, 1] * 4,
+        "rank_changed": [True, False, False, False, True, True, True, False],
+        "cluster_changed": False, "both_changed": False, "discordant": 0, "tau_distance": 0.0, "reversals": 0})
+    import analysis.chapters.wmt_stability.controls as co
+
+    old = co.STYLE_TOTALS
+    co.STYLE_TOTALS = ("c18", "c21")
+    try:
+        summary = co.null_summary(per_pair, null).set_index("style")
+    finally:
+        co.STYLE_TOTALS = old
+    # SR-DC: observed rank 0/2, null (0.5 + 0) / 2 = 0.25; SR+DC: observed 1, null (1 + 0.5) / 2 = 0.75
+    assert summary.loc["SR-DC", "rank_null"] == 0.25 and summary.loc["SR+DC", "rank_null"] == 0.75
+    assert summary.loc["SR+DC", "rank_excess"] == 0.25 and summary.loc["SR-DC", "cluster_observed"] == 0.5
+    contrast = co.contrast_after_controls(summary.reset_index()).set_index("measure")
+    assert contrast.loc["rank", "contrast"] == 1.0 and contrast.loc["rank", "null_contrast"] == 0.5
+    assert contrast.loc["rank", "excess_contrast"] == 0.5 and contrast.loc["reversals", "contrast"] == 0.5
+
+
+# --- Fig. 5, two-way -------------------------------------------------------------------------------------------------
+
+def test_two_way_recovers_an_additive_matrix_with_missing_cells():
+    rng = np.random.default_rng(3)
+    doc, sys = rng.normal(0, 5, 8), rng.normal(0, 3, 5)
+    doc -= doc.mean()
+    values = 70 + doc[:, None] + sys[None, :]
+    values[rng.random(values.shape) < 0.3] = np.nan  # unbalanced: each system on its own documents
+    values[0, :] = 70 + doc[0] + sys  # every system judged somewhere
+    matrix = pd.DataFrame(values, index=[f"d{i}" for i in range(8)], columns=list("ABCDE"))
+    mu, d, s = ch.two_way(matrix)
+    fitted = mu + d.to_numpy()[:, None] + s.to_numpy()[None, :]
+    judged = ~np.isnan(values)
+    np.testing.assert_allclose(fitted[judged], values[judged], atol=1e-8)
+    shifts = ch.document_shifts(matrix).set_index("system")
+    np.testing.assert_allclose(shifts["mean"], shifts["adjusted"] + shifts["shift"], atol=1e-8)
+    # the adjusted means differ by the true system gaps, whatever documents each system got
+    adjusted = shifts["adjusted"].reindex(list("ABCDE")).to_numpy()
+    np.testing.assert_allclose(adjusted - adjusted[0], sys - sys[0], atol=1e-8)
+
+
+def test_documents_text_both_ways():
+    base = {"systems": 4, "documents": 9, "sd_document_effects": 5.0, "sd_system_effects": 3.0,
+            "median_abs_shift": 1.0, "max_abs_shift": 2.0, "median_neighbour_gap": 0.5, "shift_beyond_gap": 3,
+            "pairs_reordered": 2, "share_reordered": 2 / 6}
+    text = ch.documents_text(pd.DataFrame([base]))
+    assert "shift its mean by 1.0 points (median; up to 2.0), against a median gap of 0.5" in text
+    assert "3 of 4 systems" in text and "reorders 2 system pairs (33% of them)" in text and "So yes" in text
+    assert "by less than" in ch.documents_text(pd.DataFrame([{**base, "median_abs_shift": 0.1}]))
+
+
+def test_fig4_sr_dc_text():
+    table = pd.DataFrame({"collection": "newstest2018", "pair": ["cs-en", "zh-en"],
+                          "hits_with_every_system": [0.95, 0.85]})
+    text = ch.fig4_sr_dc_text(table)
+    assert "Over all 2 2018 pairs with HIT ids, 85%–95%" in text and "zh-en 2018" in text and "1 of 2" in text
+
+
+@needs_mirror
+def test_rank_sum_disagreements_are_computed(real):
+    t, _ = real
+    table = ch.rank_sum_disagreements(t["wmt_segments"])
+    assert table[["pair", "upper", "lower", "line_from"]].values.tolist() == [
+        ["hi-bn", "TRANSSION.3", "Online-B.5", "scipy<1.7"]]
+    row = table.iloc[0]
+    assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
+    assert "Online-B.5 scores below TRANSSION.3 in z" in ch.rank_sum_disagreement_text(table)

@@ -55,6 +55,7 @@ from .controls import (
     null_summary,
     null_view,
 )
+from .documents import document_shifts, document_summary, documents_text, two_way
 from .experiments import (
     PER_PAIR_COLUMNS,
     bootstrap,
@@ -113,12 +114,15 @@ from .replication import (
     official_ranking,
     official_significance,
     printed_pvalues,
+    rank_sum_disagreement_text,
+    rank_sum_disagreements,
     replication,
     replication_csv,
     unperturbed_vs_official,
 )
 from .text import (
     bootstrap_text,
+    fig4_sr_dc_text,
     fig4_text,
     fig5_text,
     raw_text,
@@ -160,6 +164,8 @@ PARAMETERS = {
 
 __all__ = [
     "CHAPTER", "PARAMETERS", "controls", "paper2020", "ws",
+    # documents (Fig. 5, two-way)
+    "document_shifts", "document_summary", "documents_text", "two_way",
     # controls
     "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "controls_text", "null_controls",
     "null_rates", "null_summary", "null_view",
@@ -168,7 +174,7 @@ __all__ = [
     "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
-    "replication_csv", "unperturbed_vs_official",
+    "replication_csv", "rank_sum_disagreement_text", "rank_sum_disagreements", "unperturbed_vs_official",
     # experiments
     "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
     "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "recovery_check", "remedy_per_hit", "remedy_view",
@@ -187,7 +193,7 @@ __all__ = [
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
     "plot_trajectory", "setting_label",
     # text
-    "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "unperturbed_text", "ref_share_text", "remedy_text", "replication_text",
+    "bootstrap_text", "fig4_sr_dc_text", "fig4_text", "fig5_text", "raw_text", "unperturbed_text", "ref_share_text", "remedy_text", "replication_text",
     "resampling_text", "share_range", "table3_text", "trajectory_text", "variant_text",
     # captions
     "PAPER_PAIRS", "fig1_caption", "fig4_caption", "fig4_figures", "fig5_caption", "pair_label", "ref_shares_caption",

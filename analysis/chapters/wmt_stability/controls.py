@@ -102,8 +102,8 @@ def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
         for experiment in experiments:
             part = observed[observed["experiment"] == experiment]
             keys = list(zip(part["collection"], part["pair"], [control] * len(part)))
-            present = [k in rates.index for k in keys]
-            part = part[present]
+            present = np.array([k in rates.index for k in keys], dtype=bool)
+            part = part.loc[present]
             matched = rates.loc[[k for k, p in zip(keys, present) if p]]
             for style in ("SR-DC", "SR+DC"):
                 mine = (part["style"] == style).to_numpy()

@@ -351,3 +351,12 @@ def resampling_text(boot: pd.DataFrame, seed: int) -> str:
     """How the bootstrap resamples were drawn: their number per pair and the seed, in words."""
     return (f"Each pair's HITs are resampled {boot['resample'].nunique():,} times (seed {seed}), one stream per "
             "pair.")
+
+
+def fig4_sr_dc_text(table: pd.DataFrame) -> str:
+    """§5.4 over every 2018 pair with HIT ids: the share of HITs that hold every system."""
+    share = table["hits_with_every_system"]
+    worst = table.loc[share.idxmin()]
+    return (f"Over all {len(table)} 2018 pairs with HIT ids, {share.min():.0%}–{share.max():.0%} of HITs hold every "
+            f"system (fewest: {_name(worst['collection'], worst['pair'])}), and {int((share >= 0.9).sum())} of "
+            f"{len(table)} pairs have at least 90%.")
