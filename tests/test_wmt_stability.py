@@ -142,13 +142,27 @@ def test_bootstrap_is_deterministic_and_unit_weights_are_the_plain_ranking():
     assert ones.systems == plain.systems
     np.testing.assert_allclose(ones.scores, plain.scores, atol=1e-12)
     # a weight of 2 on every judgment of one HIT is that HIT drawn twice (the copy under its own HIT id, so that it
-    # is not taken for a re-duplicated row)
+    # is not taken for a re-duplicated row): the same z and (system, segment) means as the materialised resample;
+    # each cell then counts the mean multiplicity of its judgments in the system mean (and the rank-sum test)
     twice = synthetic_pair(7)
     doubled = pd.concat([twice, twice[twice["hit"] == "h0-0"].assign(hit="copy")], ignore_index=True)
     weights = np.where(twice["hit"] == "h0-0", 2.0, 1.0)
     coded = ws.code_pair(doubled)
-    np.testing.assert_allclose(ws.perturbed_ranking(pair, weights=weights).scores,
-                               ws.perturbed_ranking(coded).scores, atol=1e-12)
+    z_weighted = wmt.z_scores(pair.z, pair.worker, None, pair.pool, weights)
+    z_doubled = wmt.z_scores(coded.z, coded.worker, None, coded.pool)
+    system, mean, cell_weight = ws.segment_cells(pair, z_weighted, weights)
+    system_d, mean_d = ws.segment_means(coded, z_doubled)
+    np.testing.assert_allclose(mean, mean_d, atol=1e-12)
+    assert (system == system_d).all()
+    counts = np.bincount(pair.key[pair.scored], minlength=len(pair.key_names))
+    counts_d = np.bincount(coded.key[coded.scored], minlength=len(coded.key_names))
+    judged = counts > 0
+    np.testing.assert_allclose(cell_weight, counts_d[judged] / counts[judged])
+    expected = np.bincount(system, cell_weight * mean, len(pair.systems)) / np.bincount(system, cell_weight,
+                                                                                      len(pair.systems))
+    ranking = ws.perturbed_ranking(pair, weights=weights)
+    order = [pair.systems.index(s) for s in ranking.systems]
+    np.testing.assert_allclose(ranking.scores, expected[order], atol=1e-12)
 
 
 def test_cooccurrence_counts_hits_holding_both_systems():
