@@ -670,7 +670,7 @@ def test_documents_text_both_ways():
             "median_abs_shift": 1.0, "max_abs_shift": 2.0, "median_neighbour_gap": 0.5, "shift_beyond_gap": 3,
             "pairs_reordered": 2, "share_reordered": 2 / 6}
     text = ch.documents_text(pd.DataFrame([base]))
-    assert "shift its mean by 1.0 points (median; up to 2.0), against a median gap of 0.5" in text
+    assert "shift its mean by 1.00 points (median; up to 2.00), against a median gap of 0.50" in text
     assert "3 of 4 systems" in text and "reorders 2 system pairs (33% of them)" in text and "So yes" in text
     assert "by less than" in ch.documents_text(pd.DataFrame([{**base, "median_abs_shift": 0.1}]))
 

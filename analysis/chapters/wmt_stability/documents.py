@@ -72,8 +72,8 @@ def documents_text(summary: pd.DataFrame) -> str:
     more = s["median_abs_shift"] > s["median_neighbour_gap"]
     return (f"Fitted together (cell = overall mean + document + system, on the judged cells), document effects have "
             f"a standard deviation of {s['sd_document_effects']:.1f} raw points against {s['sd_system_effects']:.1f} "
-            f"for systems. The documents a system happened to be judged on shift its mean by {s['median_abs_shift']:.1f} "
-            f"points (median; up to {s['max_abs_shift']:.1f}), against a median gap of {s['median_neighbour_gap']:.1f} "
+            f"for systems. The documents a system happened to be judged on shift its mean by {s['median_abs_shift']:.2f} "
+            f"points (median; up to {s['max_abs_shift']:.2f}), against a median gap of {s['median_neighbour_gap']:.2f} "
             f"between neighbouring systems: {int(s['shift_beyond_gap'])} of {int(s['systems'])} systems are shifted by "
             f"more than that gap, and adjusting for documents reorders {int(s['pairs_reordered'])} system pairs "
             f"({s['share_reordered']:.0%} of them). "
