@@ -116,15 +116,18 @@ def system_scores(judgments: pd.DataFrame, value: str = "z") -> pd.DataFrame:
 RANK_SUM_VARIANTS = ("scipy<1.7", "greater")
 
 
-def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater") -> np.ndarray:
+def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater", weights=None) -> np.ndarray:
     """Wilcoxon rank-sum p-values for every ordered pair of groups at once: ``p[i, j]`` for "i is better than j".
 
     ``groups`` (integer codes in ``[0, n_groups)``) and ``scores`` are parallel arrays, one value per observation
     (in WMT, one per (system, segment) average). Instead of one test per pair, the counts of each distinct value per
-    group (an ``n_groups x n_values`` matrix N) give all Mann-Whitney U statistics in one product,
+    group (an ``n_groups x n_values`` matrix N) give all Mann-Whitney U statistics at once,
     ``U[i, j] = N_i . (N_j below + N_j equal / 2)``, and all tie corrections from ``sum (t^3 - t)`` expanded in the
     per-value counts; equal to ``scipy.stats.mannwhitneyu(method="asymptotic")`` pair by pair (tests/test_wmt.py).
-    Groups without observations get NaN.
+    The products over values are sums over observations (a gather and a ``bincount``), not BLAS matrix products,
+    which are slow for these thin matrices on a busy machine. ``weights``: a frequency weight per observation (an
+    observation counted w times, e.g. a bootstrap resample's multiplicity; None = 1). Groups without observations get
+    NaN.
     """
     if variant not in RANK_SUM_VARIANTS:
         raise ValueError(f"variant must be one of {list(RANK_SUM_VARIANTS)}, got {variant!r}")
@@ -136,16 +139,26 @@ def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater") ->
         raise ValueError("scores must be finite")
     if len(groups) and (groups.min() < 0 or groups.max() >= n_groups):
         raise ValueError(f"group codes must lie in [0, {n_groups})")
+    w = np.ones(len(groups)) if weights is None else np.asarray(weights, dtype=float)
+    if w.shape != scores.shape or not (np.isfinite(w).all() and (w >= 0).all()):
+        raise ValueError("weights must be finite, non-negative and one per observation")
     values, inverse = np.unique(scores, return_inverse=True)
-    counts = np.bincount(groups * len(values) + inverse, minlength=n_groups * len(values))
-    counts = counts.reshape(n_groups, len(values)).astype(float)
+    counts = np.bincount(groups * len(values) + inverse, w, minlength=n_groups * len(values))
+    counts = counts.reshape(n_groups, len(values))
     below = np.cumsum(counts, axis=1) - counts
-    u = counts @ (below + counts / 2).T
+    k = n_groups
+    cells = (groups[:, None] * k + np.arange(k)[None, :]).ravel()
+
+    def over_observations(per_value: np.ndarray, factor: np.ndarray) -> np.ndarray:
+        """M[i, j] = sum over observations o of group i of factor[o] * per_value[j, value(o)]."""
+        return np.bincount(cells, (factor[:, None] * per_value[:, inverse].T).ravel(), k * k).reshape(k, k)
+
+    u = over_observations(below + counts / 2, w)
     n = counts.sum(axis=1)
     n_i, n_j = n[:, None], n[None, :]
     cubes = (counts**3).sum(axis=1)
-    ties = (cubes[:, None] + cubes[None, :] + 3 * (counts**2 @ counts.T) + 3 * (counts @ (counts**2).T)
-            - n_i - n_j)
+    cross = over_observations(counts, w * counts[groups, inverse])  # sum_v N_i(v)^2 N_j(v)
+    ties = cubes[:, None] + cubes[None, :] + 3 * cross + 3 * cross.T - n_i - n_j
     total = n_i + n_j
     with np.errstate(invalid="ignore", divide="ignore"):
         sd = np.sqrt(n_i * n_j / 12 * ((total + 1) - ties / (total * (total - 1))))
@@ -198,3 +211,28 @@ def ranking_changes(order_a, clusters_a, order_b, clusters_b) -> tuple[bool, boo
         return [sorted(np.asarray(order)[clusters == c]) for c in np.unique(clusters)]
 
     return order_a != order_b, as_sets(order_a, clusters_a) != as_sets(order_b, clusters_b)
+
+
+def ranking_effect_sizes(order_a, clusters_a, order_b, clusters_b) -> dict:
+    """How far two rankings of the same systems differ, beside :func:`ranking_changes`' yes/no flags:
+    ``discordant`` = the Kendall-tau distance (system pairs ordered differently), ``tau_distance`` = that over all
+    pairs (0 = same order, 1 = reversed), and ``reversals`` = significant reversals, system pairs that one ranking
+    puts in strictly ordered clusters one way and the other the other way (a swap inside a cluster is a tie by
+    WMT's own rules, so it is no reversal)."""
+    order_a, order_b = list(order_a), list(order_b)
+    if sorted(order_a) != sorted(order_b) or len(set(order_a)) != len(order_a):
+        raise ValueError("the two rankings must hold the same systems, each once")
+    k = len(order_a)
+    at_b = {s: i for i, s in enumerate(order_b)}
+    rank_a = np.arange(k)
+    rank_b = np.array([at_b[s] for s in order_a])
+    cluster_a = np.asarray(clusters_a)
+    cluster_b = np.asarray(clusters_b)[rank_b]
+    upper = np.triu(np.ones((k, k), bool), 1)
+    discordant = (np.sign(rank_a[:, None] - rank_a[None, :]) != np.sign(rank_b[:, None] - rank_b[None, :])) & upper
+    da = np.sign(cluster_a[:, None] - cluster_a[None, :])
+    db = np.sign(cluster_b[:, None] - cluster_b[None, :])
+    reversals = (da * db < 0) & upper
+    n_pairs = k * (k - 1) // 2
+    return {"discordant": int(discordant.sum()), "tau_distance": discordant.sum() / n_pairs if n_pairs else 0.0,
+            "reversals": int(reversals.sum())}

@@ -14,8 +14,12 @@ mask or a change of raw scores before standardising:
 * ``by``: standardise per worker (WMT's choice) or per HIT (one of Sec. 8's questions).
 
 Removing judgments and restandardising needs no raw scores: per worker, raw is an exact affine function of the
-published z (raw = mean + sd * z), and standardising is invariant to it. Dividing needs raw, which is published for
-every Facebook judgment and for singly judged segments elsewhere; :func:`reconstruct_raw` recovers the rest.
+published z (raw = mean + sd * z), and standardising is invariant to it. Dividing needs raw. ``wmt_judgments``
+holds it for every judgment of 2021-2022 (the organisers' per-worker mean and sd, and the Facebook raw file) and for
+singly judged segments of 2018; :func:`reconstruct_raw` recovers most of the rest of 2018 from the z and the
+official segment sums (and, on 2021-2022 with the raws hidden, serves as a check of both). Where a worker's raws
+stay unknown (two workers in each of two 2018 pairs), ``unknown_raw="keep_z"`` keeps that worker's published z
+undivided instead of dropping the worker, so that the unperturbed ranking stays the official one.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from . import wmt
+from .wmt_composition import composition, cooccurrence, recover_documents  # noqa: F401  (their home before)
 
 HUMAN_MARK = "HUMAN"
 EXPERIMENTS = ("remove_human", "remove_lowest", "remove_highest", "divide_1.25", "divide_1.5", "divide_2", "divide_4",
@@ -194,50 +199,95 @@ class Ranking:
 def segment_means(pair: PairJudgments, values: np.ndarray, weights=None) -> tuple[np.ndarray, np.ndarray]:
     """(system code, mean) of ``values`` per judged (system, segment), over SYSTEM/REPEAT judgments with a value (NaN
     = left out), each counted ``weights`` times."""
+    system, mean, _ = segment_cells(pair, values, weights)
+    return system, mean
+
+
+def segment_cells(pair: PairJudgments, values: np.ndarray, weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(system code, mean, weight) per judged (system, segment): :func:`segment_means` plus the cell's weight, the
+    mean multiplicity of its judgments (their summed ``weights`` over their number; 1 without weights). A bootstrap
+    resample that draws a cell's HIT twice counts the cell twice in the system mean and in the rank-sum test, as it
+    counts its judgments twice in the z: one resampling unit throughout."""
     rows = pair.scored & ~np.isnan(values)
     w = rows.astype(float) if weights is None else rows * weights
     n_keys = len(pair.key_system)
     key_weight = np.bincount(pair.key, w, n_keys)
     key_sum = np.bincount(pair.key, w * np.where(rows, values, 0.0), n_keys)
     present = key_weight > 0
-    return pair.key_system[present], key_sum[present] / key_weight[present]
+    if weights is None:
+        cell_weight = np.ones(int(present.sum()))
+    else:
+        cell_weight = key_weight[present] / np.bincount(pair.key, rows.astype(float), n_keys)[present]
+    return pair.key_system[present], key_sum[present] / key_weight[present], cell_weight
 
 
 def ranking(pair: PairJudgments, z: np.ndarray, weights=None, cluster_exclude=(), variant: str = "greater",
             alpha: float = 0.05) -> Ranking:
-    """Rank the systems by the mean of their (system, segment) means of ``z`` (:func:`segment_means`), with WMT's
-    significance lines (:func:`rank_segment_scores`)."""
-    return rank_segment_scores(pair.systems, *segment_means(pair, z, weights), cluster_exclude, variant, alpha)
+    """Rank the systems by the mean of their (system, segment) means of ``z`` (:func:`segment_cells`), with WMT's
+    significance lines (:func:`rank_segment_scores`); with ``weights`` (a bootstrap resample), each cell counts its
+    weight in the system mean and the rank-sum test."""
+    system, mean, cell_weight = segment_cells(pair, z, weights)
+    return rank_segment_scores(pair.systems, system, mean, cluster_exclude, variant, alpha,
+                               weights=None if weights is None else cell_weight)
 
 
 def rank_segment_scores(systems, seg_system, seg_score, cluster_exclude=(), variant: str = "greater",
-                        alpha: float = 0.05) -> Ranking:
+                        alpha: float = 0.05, weights=None) -> Ranking:
     """Rank ``systems`` by the mean of their segment scores (``seg_system`` indexes ``systems``) and draw WMT's
     significance lines (:func:`analysis.wmt.significance_lines`) from rank-sum tests on the segment scores; systems
-    in ``cluster_exclude`` (names) are left out of the ranking and its clusters (Knowles 2021's ``_sig`` options)."""
+    in ``cluster_exclude`` (names) are left out of the ranking and its clusters (Knowles 2021's ``_sig`` options).
+    ``weights``: a frequency weight per segment score (None = 1), in the means and the tests."""
+    return rankings_excluding(systems, seg_system, seg_score, [cluster_exclude], variant, alpha, weights)[0]
+
+
+def rankings_excluding(systems, seg_system, seg_score, excludes, variant: str = "greater", alpha: float = 0.05,
+                       weights=None) -> list[Ranking]:
+    """:func:`rank_segment_scores` for several ``cluster_exclude`` lists of the same segment scores in one pass: a
+    rank-sum test between two systems uses only their own scores, so one matrix of p-values serves every subset."""
     names = np.asarray(systems, dtype=object)
     k = len(names)
+    w = np.ones(len(seg_score)) if weights is None else np.asarray(weights, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        scores = np.bincount(seg_system, seg_score, k) / np.bincount(seg_system, minlength=k)
-    ranked = np.flatnonzero(~np.isnan(scores) & ~np.isin(names, list(cluster_exclude)))
-    order = ranked[np.lexsort((names[ranked], -scores[ranked]))]
-    position = np.full(k, -1)
-    position[order] = np.arange(len(order))
-    mine = position[seg_system] >= 0
-    p = wmt.rank_sum_pvalues(position[seg_system[mine]], seg_score[mine], len(order), variant)
-    lines = wmt.significance_lines(p, alpha) if len(order) > 1 else np.zeros(0, bool)
-    return Ranking(tuple(names[order]), scores[order], wmt.clusters_from_lines(lines))
+        scores = np.bincount(seg_system, w * seg_score, k) / np.bincount(seg_system, w, k)
+    seg_system = np.asarray(seg_system)
+    p_all = wmt.rank_sum_pvalues(seg_system, seg_score, k, variant, None if weights is None else w)
+    out = []
+    for exclude in excludes:
+        if callable(exclude):  # a function of the ranking without exclusions, e.g. its first system
+            exclude = exclude(out[0] if out else rankings_excluding(systems, seg_system, seg_score, [()], variant,
+                                                                    alpha, weights)[0])
+        ranked = np.flatnonzero(~np.isnan(scores) & ~np.isin(names, list(exclude)))
+        order = ranked[np.lexsort((names[ranked], -scores[ranked]))]
+        p = p_all[np.ix_(order, order)]
+        lines = wmt.significance_lines(p, alpha) if len(order) > 1 else np.zeros(0, bool)
+        out.append(Ranking(tuple(names[order]), scores[order], wmt.clusters_from_lines(lines)))
+    return out
+
+
+def unperturbed_rankings(pair: PairJudgments, excludes, *, weights=None, by: str = "worker",
+                         variant: str = "greater", alpha: float = 0.05) -> list[Ranking]:
+    """The unperturbed ranking with each list of ``excludes`` left out of the ranking and its clusters (equal to
+    :func:`perturbed_ranking` with ``cluster_exclude``), from one standardisation and one matrix of tests. An
+    exclude may be a function of the first ranking (put ``()`` first), e.g. ``lambda r: [r.systems[0]]``."""
+    group = pair.worker if by == "worker" else pair.hit
+    z = wmt.z_scores(pair.z, group, None, pair.pool, weights)
+    system, mean, cell_weight = segment_cells(pair, z, weights)
+    return rankings_excluding(pair.systems, system, mean, excludes, variant, alpha,
+                              None if weights is None else cell_weight)
 
 
 def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = False, divide: float = 1.0,
                       raw: np.ndarray | None = None, cluster_exclude=(), weights=None, keep=None, by: str = "worker",
-                      variant: str = "greater", alpha: float = 0.05) -> Ranking:
+                      variant: str = "greater", alpha: float = 0.05, unknown_raw: str = "error") -> Ranking:
     """The ranking after one of Knowles 2021's perturbations (module docstring), restandardised from scratch.
 
-    ``divide`` needs ``raw`` (:func:`reconstruct_raw`) for every judgment of a worker with REF or HUMAN items;
-    workers without such items keep their z, since dividing nothing changes nothing for them. ``keep``: a row mask
-    of the judgments to use at all (default: every one).
+    ``divide`` needs ``raw`` for every judgment of a worker with REF or HUMAN items; workers without such items keep
+    their z, since dividing nothing changes nothing for them. A worker with such items and an unknown raw raises
+    (``unknown_raw="error"``) or keeps its published z undivided (``"keep_z"``). ``keep``: a row mask of the
+    judgments to use at all (default: every one).
     """
+    if unknown_raw not in ("error", "keep_z"):
+        raise ValueError(f"unknown_raw must be 'error' or 'keep_z', got {unknown_raw!r}")
     unknown = sorted(set(remove) - set(pair.systems))
     if unknown:
         raise ValueError(f"cannot remove unknown systems {unknown}")
@@ -258,6 +308,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
         if raw is None:
             raise ValueError("dividing raw scores needs raw (see reconstruct_raw)")
         needs = _any_per_group(group, keep & degraded)[group] & keep
+        if unknown_raw == "keep_z":
+            needs &= ~_any_per_group(group, np.isnan(raw))[group]
         if np.isnan(raw[needs]).any():
             raise ValueError("raw scores are missing for workers with REF or HUMAN items; restrict to covered ones")
         values = np.where(needs, np.where(degraded, raw / divide, raw), pair.z)
@@ -269,7 +321,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
 
 
 def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=DIVISORS, weights=None,
-                by: str = "worker", variant: str = "greater", alpha: float = 0.05, only=None) -> list[dict]:
+                by: str = "worker", variant: str = "greater", alpha: float = 0.05, only=None,
+                unknown_raw: str = "drop", against: Ranking | None = None) -> list[dict]:
     """Every experiment of Knowles 2021 on one pair: one dict per experiment with ``experiment``, ``n_systems``,
     ``rank_changed``, ``cluster_changed``, ``both_changed``.
 
@@ -279,8 +332,14 @@ def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=
     last / first system of the original ranking, HUMAN systems included, as in her scripts) and ``divide_<d>`` (REF
     and HUMAN raw scores divided by d; HUMAN systems left out of both sides' clusters). For the divisions, workers
     with REF or HUMAN items whose raw scores are not known (``raw`` NaN) are left out of both sides; ``raw`` None
-    skips the divisions. ``only``: the names of :data:`EXPERIMENTS` to run (default all).
+    skips the divisions. ``only``: the names of :data:`EXPERIMENTS` to run (default all). ``unknown_raw``: how the
+    divisions treat workers with REF or HUMAN items and an unknown raw: ``"drop"`` leaves them out of both sides
+    (:func:`divisible`), ``"keep_z"`` keeps their published z undivided on both sides (the unperturbed side is
+    then the full data's ranking). ``against``: a ranking to compare the unperturbed one with, recorded first as
+    experiment ``noise`` (the bootstrap's full-data ranking).
     """
+    if unknown_raw not in ("drop", "keep_z"):
+        raise ValueError(f"unknown_raw must be 'drop' or 'keep_z', got {unknown_raw!r}")
     wanted = set(EXPERIMENTS if only is None else only)
     unknown = sorted(wanted - set(EXPERIMENTS))
     if unknown:
@@ -288,30 +347,41 @@ def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=
     common = {"weights": weights, "by": by, "variant": variant, "alpha": alpha}
     humans = [s for s, h in zip(pair.systems, pair.human) if h]
     has_human = bool(humans) or bool(pair.ref.any())
-    original = perturbed_ranking(pair, **common)
+    original, base_human, base_low, base_high = unperturbed_rankings(
+        pair, [(), humans, lambda r: [r.systems[-1]], lambda r: [r.systems[0]]], **common)
     rows = []
+    if against is not None and sorted(against.systems) == sorted(original.systems):
+        rows.append({"experiment": "noise", **comparison(original, against)})
 
     def record(name, perturbed, base):
-        rank, cluster = perturbed.changes(base)
-        rows.append({"experiment": name, "n_systems": len(perturbed.systems), "rank_changed": rank,
-                     "cluster_changed": cluster, "both_changed": rank and cluster})
+        rows.append({"experiment": name, **comparison(perturbed, base)})
 
     if has_human and "remove_human" in wanted:
-        record("remove_human", perturbed_ranking(pair, remove_human=True, **common),
-               perturbed_ranking(pair, cluster_exclude=humans, **common))
-    for name, system in (("remove_lowest", original.systems[-1]), ("remove_highest", original.systems[0])):
+        record("remove_human", perturbed_ranking(pair, remove_human=True, **common), base_human)
+    for name, system, base in (("remove_lowest", original.systems[-1], base_low),
+                               ("remove_highest", original.systems[0], base_high)):
         if name not in wanted:
             continue
-        record(name, perturbed_ranking(pair, remove=[system], **common),
-               perturbed_ranking(pair, cluster_exclude=[system], **common))
+        record(name, perturbed_ranking(pair, remove=[system], **common), base)
     divisors = [d for d in divisors if f"divide_{d:g}" in wanted]
     if has_human and raw is not None and divisors:
-        keep = divisible(pair, raw, by)
-        base = perturbed_ranking(pair, cluster_exclude=humans, keep=keep, **common)
+        keep = divisible(pair, raw, by) if unknown_raw == "drop" else None
+        mode = "keep_z" if unknown_raw == "keep_z" else "error"
+        base = base_human if keep is None else perturbed_ranking(pair, cluster_exclude=humans, keep=keep, **common)
         for d in divisors:
             record(f"divide_{d:g}", perturbed_ranking(pair, divide=d, raw=raw, cluster_exclude=humans, keep=keep,
-                                                     **common), base)
+                                                     unknown_raw=mode, **common), base)
     return rows
+
+
+def comparison(perturbed: Ranking, base: Ranking) -> dict:
+    """``n_systems``, the yes/no flags (``rank_changed``, ``cluster_changed``, ``both_changed``) and the effect sizes
+    (:func:`analysis.wmt.ranking_effect_sizes`: ``discordant``, ``tau_distance``, ``reversals``) of a perturbed
+    ranking against its unperturbed side."""
+    rank, cluster = perturbed.changes(base)
+    sizes = wmt.ranking_effect_sizes(perturbed.systems, perturbed.clusters, base.systems, base.clusters)
+    return {"n_systems": len(perturbed.systems), "rank_changed": rank, "cluster_changed": cluster,
+            "both_changed": rank and cluster, **sizes}
 
 
 def divisible(pair: PairJudgments, raw: np.ndarray, by: str = "worker") -> np.ndarray:
@@ -336,7 +406,7 @@ def resampling_units(pair: PairJudgments) -> np.ndarray:
 
 def bootstrap_experiments(pair: PairJudgments, raw: np.ndarray | None, rng: np.random.Generator, n_resamples: int,
                           *, by: str = "worker", variant: str = "greater", alpha: float = 0.05,
-                          only=None) -> pd.DataFrame:
+                          only=None, unknown_raw: str = "drop") -> pd.DataFrame:
     """The experiments on ``n_resamples`` resamples of the pair's HITs (with replacement; :func:`resampling_units`),
     each drawn as a count per HIT and passed as judgment weights, plus ``noise``: the resampled original ranking
     against the full data's (does resampling alone change the ranking?). One row per (resample, experiment)."""
@@ -347,64 +417,7 @@ def bootstrap_experiments(pair: PairJudgments, raw: np.ndarray | None, rng: np.r
     rows = []
     for b in range(n_resamples):
         weights = np.bincount(rng.integers(0, n_units, n_units), minlength=n_units)[units].astype(float)
-        draw = experiments(pair, raw, weights=weights, only=only, **ranking_options)
-        resampled = perturbed_ranking(pair, weights=weights, **ranking_options)
-        if sorted(resampled.systems) == sorted(full.systems):
-            rank, cluster = resampled.changes(full)
-            draw.append({"experiment": "noise", "n_systems": len(full.systems), "rank_changed": rank,
-                         "cluster_changed": cluster, "both_changed": rank and cluster})
+        draw = experiments(pair, raw, weights=weights, only=only, unknown_raw=unknown_raw, against=full,
+                           **ranking_options)
         rows += [dict(r, resample=b) for r in draw]
     return pd.DataFrame(rows)
-
-
-# -- HIT composition and documents (Secs. 5.1, 5.4, 6) ----------------------------------------------------------
-
-
-def composition(judgments: pd.DataFrame) -> pd.DataFrame:
-    """Per (collection, pair): workers (and HITs where known) and the share of them that judged at least one REF
-    item, a HUMAN system's output, or a BAD_REF item (Knowles 2021, Sec. 5.1)."""
-    item = judgments["item_type"].to_numpy(str)
-    j = judgments.assign(saw_ref=item == "REF", saw_bad_ref=item == "BAD_REF",
-                         saw_human=np.char.find(judgments["system"].to_numpy(str), HUMAN_MARK) >= 0
-                         & np.isin(item, wmt.SCORED_TYPES))
-    flags = ["saw_ref", "saw_human", "saw_bad_ref"]
-    per_worker = j.groupby(["collection", "pair", "worker"], sort=False)[flags].any()
-    out = per_worker.groupby(level=[0, 1], sort=False).mean().add_prefix("workers_")
-    out.insert(0, "workers", per_worker.groupby(level=[0, 1], sort=False).size())
-    with_hit = j.dropna(subset=["hit"])
-    per_hit = with_hit.groupby(["collection", "pair", "hit"], sort=False)[flags].any()
-    hits = per_hit.groupby(level=[0, 1], sort=False).mean().add_prefix("hits_")
-    hits.insert(0, "hits", per_hit.groupby(level=[0, 1], sort=False).size())
-    return out.join(hits).reset_index()
-
-
-def cooccurrence(pair: PairJudgments, unit: str = "hit") -> pd.DataFrame:
-    """Systems x systems: in how many HITs (or workers) both systems' outputs were judged (Knowles 2021, Fig. 4);
-    the diagonal counts the HITs holding each system. Only SYSTEM/REPEAT judgments count."""
-    if unit not in ("hit", "worker"):
-        raise ValueError(f"unit must be 'hit' or 'worker', got {unit!r}")
-    codes = pair.hit if unit == "hit" else pair.worker
-    rows = pair.scored & (codes >= 0)
-    k = len(pair.systems)
-    held = np.zeros((codes.max() + 1, k))
-    held[codes[rows], pair.system[rows]] = 1.0
-    used = held.sum(axis=0) > 0
-    matrix = (held.T @ held)[np.ix_(used, used)].astype(int)
-    names = [s for s, u in zip(pair.systems, used) if u]
-    return pd.DataFrame(matrix, index=names, columns=names)
-
-
-def recover_documents(judgments: pd.DataFrame) -> pd.Series:
-    """A test-set document for each judgment of an SR+DC package, whose ``document`` ids are per-HIT instances (one
-    system's translation of one document in one HIT): instances whose segment-id ranges overlap are one document
-    (segment ids are consecutive within a document). Returns a document number per row (NaN without an instance)."""
-    segment = pd.to_numeric(judgments["segment"], errors="coerce")
-    inst = pd.DataFrame({"pair": judgments["pair"], "document": judgments["document"], "segment": segment})
-    spans = inst.dropna().groupby(["pair", "document"])["segment"].agg(["min", "max"]).reset_index()
-    spans = spans.sort_values(["pair", "min", "max"])
-    reach = spans.groupby("pair")["max"].cummax().shift()
-    starts = (spans["pair"] != spans["pair"].shift()).fillna(True) | (spans["min"] > reach).fillna(True)
-    spans["doc"] = np.cumsum(starts.to_numpy(dtype=bool))
-    key = pd.MultiIndex.from_frame(inst[["pair", "document"]])
-    lookup = pd.Series(spans["doc"].to_numpy(), index=pd.MultiIndex.from_frame(spans[["pair", "document"]]))
-    return pd.Series(lookup.reindex(key).to_numpy(), index=judgments.index, name="test_document")

@@ -54,8 +54,9 @@ seed = 2021  # bootstrap resamples come from numpy.random.default_rng(SeedSequen
 variant = "greater"  # rank-sum p-value: "greater" (reproduces WMT's tables) or "scipy<1.7" (the paper's code)
 alpha = 0.05  # significance level of a cluster line
 divisors = [1.25, 1.5, 2, 4, 10]  # Fig. 1: REF and HUMAN raw scores divided by these before standardising
-n_bootstrap = 50  # bootstrap resamples of HITs per pair
-bootstrap_experiments = ["remove_human", "remove_lowest", "remove_highest", "divide_2"]  # rerun on each resample
+n_bootstrap = 200  # bootstrap resamples of HITs per pair
+n_null = 100  # random draws per pair of the matched null "remove as many random judgments as HUMAN and REF"
+bootstrap_experiments = ["remove_human", "divide_2"]  # rerun on each resample (Table 3's have the mid-system null)
 packages = ["newstest2018", "newstest2021-toen", "newstest2022-toen", "wikipedia2021-fb"]  # with judgments
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
@@ -113,12 +114,15 @@ printed = ch.printed_pvalues(segments, wilcoxon)
 display(Markdown(ch.replication_text(done, printed, [tuple(k) for k in published.item(
     "wmt", "appendix_a_missing_line")["pairs"]])))
 
+# %%
+disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
+                          index=False)
+display(Markdown(ch.rank_sum_disagreement_text(disagreements)))
+
 # %% [markdown]
-# The two tests differ only where the rank sums lean the other way than the means: Online-B scores *below*
-# TRANSSION in z (Facebook hi-bn) but *above* it by rank sums, so the direction-free scipy < 1.7 p draws a line below
-# TRANSSION that WMT's one-sided test does not. The old p is the smaller of the two one-sided p's, so it can only
-# *add* lines; the lines the paper reports *missing* (2019 fi-en, 2020 en-pl) do not come from the test. How the
-# test changes Tables 2–3 and Fig. 1 is shown under *Beyond the paper*.
+# The old p is the smaller of the two one-sided p's, so it can only *add* lines; the lines the paper reports
+# *missing* (2019 fi-en, 2020 en-pl) therefore do not come from the test. How the test changes Tables 2–3 and
+# Fig. 1 is shown under *Beyond the paper*.
 
 # %% [markdown]
 # (wmt-toy)=
@@ -193,26 +197,37 @@ removed = ch.extremes(coded, variant=variant, alpha=alpha)
 # %%
 display(Markdown(ch.table3_text(shares, published.frame("wmt", "table3"), removed, lines, info)))
 
+# %%
+ranges = out.table(ch.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
+display(Markdown(ch.ranges_text(ranges) + " Every cell: "
+                 + out.download("wmt_paper_2018_ranges", "the 2018 ranges table") + "."))
+
 # %% [markdown]
 # (wmt-raw)=
 # ### Raw scores for Fig. 1
 #
-# Fig. 1 divides raw scores, so it needs them. The judgment files read here hold each judgment's worker z; they give
-# the raw score itself only in the Facebook package and where a segment was judged once (its official segment raw
-# *is* the judgment's). The raw scores are published: in each package's file of raw judgments (2018's with the WMT18
-# results, statmt.org, not reachable here; the 2021–22 ones in the organisers' repositories, too large for this
-# compendium's mirror), and the 2021–22 to-English folders also publish each worker's raw mean and standard
-# deviation (in the mirror), from which raw = mean + sd · z gives every raw of those packages exactly. This chapter
-# does not use them yet; it recovers the raw scores from the z and the official segment scores. Within a worker,
-# raw = mean + sd · z exactly, so two known raws fix every raw of that worker; and a segment's official raw mean over
-# n judgments fixes the last unknown one of them, which adds known raws to other workers; the two are iterated.
-# Removing judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the
-# divisions of Fig. 1 do.
+# Fig. 1 divides raw scores, so it needs them; the judgment files hold each judgment's worker z. The Facebook
+# package publishes every raw score. The 2021–22 to-English folders publish each worker's raw mean and standard
+# deviation, in two versions (computed with and without the worker's REF items), so raw = mean + sd · z gives every
+# raw score of those packages, if the right version is used. 2018's raw judgments are published with the WMT18
+# results (statmt.org, not reachable here); for 2018 the raws are recovered from the z and the official segment
+# scores: within a worker raw = mean + sd · z exactly, so two known raws fix every raw of that worker, and a
+# segment's official raw mean over n judgments fixes the last unknown one of them; the two are iterated. Removing
+# judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the divisions
+# of Fig. 1 do.
 
 # %%
+with timings.measure("raw scores: variants and the recovery check"):
+    raw_variants = out.table(load_table("wmt_raw_variants"), "wmt_raw_variants", index=False)
+    recovery = out.table(ch.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
+    unperturbed = out.table(ch.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
+                                                       alpha=alpha), "wmt_unperturbed_vs_official", index=False)
 coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
-display(Markdown(ch.raw_text(coverage) + " Every pair's coverage: "
-                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + "."))
+display(Markdown(ch.raw_text(coverage, raw_variants, recovery) + " " + ch.unperturbed_text(unperturbed)
+                 + " Every pair's coverage, the two versions of the workers' mean and sd, and the check: "
+                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + ", "
+                 + out.download("wmt_raw_variants", "the mean/sd versions") + ", "
+                 + out.download("wmt_raw_recovery_check", "the recovery check") + "."))
 
 # %% [markdown]
 # (wmt-fig1)=
@@ -228,9 +243,10 @@ out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref", ch.fig1_caption(
 # (wmt-fig23)=
 # ## §5.3: ranking trajectories (Figs. 2–3)
 #
-# The paper's case studies (2020 en-de and zh-en) need 2020's per-judgment files, published on the WMT20 results
-# page (statmt.org) but not reachable here; the pairs shown are the two SR+DC pairs whose ranks move most under
-# division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
+# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files,
+# published on the WMT20 results page (statmt.org) but not reachable here (their original columns are rebuilt from
+# the 2020 segment scores below, {ref}`wmt-2020-originals`); the pairs shown are the two SR+DC pairs whose ranks
+# move most under division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
 # after dividing HUMAN and REF raw scores by n. "Ranks moved" counts (system, divisor) cells whose rank differs from
 # the original.
 
@@ -249,6 +265,25 @@ show(ch.moved_view(moved))
 display(Markdown(ch.trajectory_text(traj_summary, removed)))
 
 # %% [markdown]
+# (wmt-2020-originals)=
+# ### The paper's own 2020 pairs: the "original" columns
+#
+# The 2020 segment scores are reachable, so the left-most column of Figs. 2 and 3 (the original data, HUMAN
+# systems scored but left out of the clusters) and §5.3's counts can be rebuilt for the paper's own pairs; the
+# divided columns cannot (they need the per-judgment raw scores). System names without their submission ids.
+
+# %%
+assessments = out.table(ch.assessments_per_system(segments), "wmt_section53_assessments", index=False)
+originals = out.table(pd.concat([ch.original_2020(segments, p, variant=variant, alpha=alpha)
+                                 for p in ("en-de", "zh-en")], ignore_index=True), "wmt_2020_originals", index=False)
+footnote17 = out.table(ch.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
+show(ch.original_2020_view(originals, "en-de"), 3)
+
+# %%
+show(ch.original_2020_view(originals, "zh-en"), 3)
+display(Markdown(ch.section53_text(assessments, footnote17)))
+
+# %% [markdown]
 # (wmt-fig4)=
 # ## §5.4: which systems share a HIT (Fig. 4)
 
@@ -258,6 +293,10 @@ fig4 = out.table(ch.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", i
 for key, name in ch.fig4_figures(fig4):
     out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, ch.fig4_caption(fig4, key))
 display(Markdown(ch.fig4_text(fig4)))
+sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
+fig4_sr_dc = out.table(ch.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
+display(Markdown(ch.fig4_sr_dc_text(fig4_sr_dc) + " Every pair: "
+                 + out.download("wmt_fig4_sr_dc_pairs", "the 2018 HIT composition table") + "."))
 
 # %% [markdown]
 # (wmt-fig5)=
@@ -278,15 +317,62 @@ different = documents.loc[documents["check"] == "fig5_different_documents", "hol
 display(Markdown(ch.fig5_text(variance, bool(different))))
 
 # %% [markdown]
+# The one-way shares above each ignore the other factor. Fitting documents and systems together answers the
+# question behind §6: since each system is judged on its own subset of documents, do those documents shift its mean
+# by more than the gaps between systems?
+
+# %%
+shifts = out.table(ch.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
+doc_summary = out.table(ch.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
+display(Markdown(ch.documents_text(doc_summary) + " (A system's mean here is over its document cells, as in Fig. 5.) "
+                 + "Every system's shift: " + out.download("wmt_fig5_document_shifts", "the document shifts") + "."))
+
+# %% [markdown]
 # ## Beyond the paper
+
+# %% [markdown]
+# (wmt-controls)=
+# ### Controls: a matched null, effect sizes, and how close the systems are
+#
+# Δrank and Δcluster are yes/no flags, and a change means little without knowing how often a comparable
+# perturbation that has nothing to do with HIT composition changes the same ranking. Two matched nulls, per pair:
+# remove a mid-ranked system (every one in turn) instead of the lowest or highest one (Table 3), and remove as many
+# random judgments as there are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall τ
+# distance between the rankings (share of system pairs ordered differently) and the number of significant
+# reversals (two systems in strictly ordered clusters that swap them; a swap inside a cluster is a tie by WMT's
+# own rules). Each cell: observed share of pairs (mean null rate over the same pairs).
+
+# %%
+with timings.measure("controls: matched nulls"):
+    null = out.table(ch.null_controls(coded, info, seed=seed, n_draws=n_null, variant=variant, alpha=alpha),
+                     "wmt_null_per_draw", index=False)
+    null_summary = out.table(ch.null_summary(per_pair, null), "wmt_null_controls", index=False)
+    contrast_controls = out.table(ch.contrast_after_controls(null_summary), "wmt_contrast_after_controls",
+                                  index=False)
+    close = out.table(ch.closeness(coded, info, variant=variant, alpha=alpha), "wmt_closeness", index=False)
+    strata = out.table(ch.closeness_strata(close, per_pair, ch.null_rates(null)), "wmt_closeness_strata",
+                       index=False)
+show(ch.null_view(null_summary))
+
+# %% [markdown]
+# The style contrast (SR+DC minus SR-DC, share of pairs changed) as observed, under the matched null, and what is
+# left after subtracting each pair's null rate; and the pairs split at the median closeness of their systems:
+
+# %%
+show(ch.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(columns="control")), 2)
+show(strata.drop(columns="cut").set_index(["stratum", "style"]), 3)
+display(Markdown(ch.controls_text(null_summary, contrast_controls, strata, close, n_null)))
 
 # %% [markdown]
 # (wmt-bootstrap)=
 # ### Is Δ a property of the protocol, or of noise?
 #
-# Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's Appraise judgments, which have no
-# HIT id), each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below
-# gives it). "None (resampling only)" compares the resampled original ranking with the full data's: how often
+# Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's judgments, which have no HIT id),
+# each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below gives
+# it). The count is carried through every step: a judgment counts as often as its HIT was drawn in each worker's
+# mean and sd, and a (system, segment) cell counts as often as its judgments were drawn on average in the system
+# mean and in the rank-sum test (a resample that misses a HIT loses its cells' weight, one that draws it twice
+# doubles it), so the test keeps its power. "None (resampling only)" compares the resampled original ranking with the full data's: how often
 # resampling alone changes a ranking. Each cell: the pairs changed on the full data | their mean number over
 # resamples (the 90% interval).
 
@@ -313,7 +399,8 @@ show(ch.with_experiment_labels(contrast), 2)
 #
 # §8 proposes to "always normalize over annotators (rather than over HITs)": Appraise's 2019–2020 evaluations
 # standardised per HIT, the MTurk packages here per worker (the status quo). They have both ids, so the same
-# experiments can be run with z per HIT, Appraise's choice, to see what the proposal buys:
+# experiments can be run with z per HIT: Appraise's choice applied to MTurk-style data (a worker here does several
+# HITs; an Appraise annotator's HIT is the whole assignment), not a replication of Appraise's evaluations:
 
 # %%
 with timings.measure("remedy: z per HIT"):
@@ -365,9 +452,10 @@ show(timings.table(), 1)
 # * **2018.** de-en has only segment scores here (replicated, not perturbed); tr-en, which the paper left out, is
 #   included, so our SR-DC pairs are the paper's 2018 pairs with tr-en in place of de-en.
 # * **SR-DC 2019–2020** (the paper's further SR-DC pairs) are not reachable: the SR-DC totals here are 2018 only.
-# * **Raw scores** are recovered from the z and the official segment scores, not read from the organisers' raw files
-#   (published; see {ref}`wmt-raw`); the divisions leave out the workers whose raws cannot be recovered, on both sides
-#   of the comparison.
+# * **Raw scores** of 2021–22 come from the organisers' per-worker mean and sd (exact); 2018's are recovered from the
+#   z and the official segment scores, not read from the organisers' raw files (published with the WMT18 results,
+#   statmt.org, not reachable here; see {ref}`wmt-raw`); the few 2018 workers whose raws stay unknown keep their
+#   published z in the divisions.
 # * **The standardisation pool.** The organisers standardised before re-duplicating identical translations; the
 #   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
 #   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the

@@ -75,6 +75,30 @@ def test_replication_of_2018_and_facebook(real):
 
 
 @needs_mirror
+def test_exact_raw_keeps_every_unperturbed_ranking_official_and_the_recovery_agrees(real):
+    t, coded18 = real
+    j = t["wmt_judgments"]
+    recent = ch.coded_pairs(j[j["pair"].isin(["lv-en", "ru-en", "de-en"])], t["wmt_segments"],
+                            ["newstest2021-toen", "newstest2022-toen"])
+    coded = {**coded18, **recent}
+    table = ch.unperturbed_vs_official(coded, t["wmt_official_rankings"], t["wmt_official_clusters"],
+                                       t["wmt_official_wilcoxon"])
+    assert len(table) == 22 and table["order_match"].all() and table["clusters_match"].all()
+    # the divisions' unperturbed side is the full data's ranking, also where 2018 raws stay unknown (et-en, tr-en)
+    for key in [("newstest2018", "et-en"), ("newstest2018", "tr-en"), ("newstest2021-toen", "de-en")]:
+        pj, raw, _ = coded[key]
+        assert np.isnan(raw).any() == (key[0] == "newstest2018")
+        full = ws.perturbed_ranking(pj)
+        same = ws.perturbed_ranking(pj, divide=1.0, raw=raw, unknown_raw="keep_z")
+        assert same.systems == full.systems and (same.clusters == full.clusters).all()
+        ws.perturbed_ranking(pj, divide=2.0, raw=raw, unknown_raw="keep_z")  # runs without dropping anyone
+    # the recovery from segment sums, on the exact raws with all but singly judged segments hidden
+    check = ch.recovery_check(recent, t["wmt_segments"])
+    assert len(check) == 5 and (check["disagreeing"] == 0).all() and (check["recovered"] > 0).all()
+    assert (check["recovered"] <= check["hidden"]).all()
+
+
+@needs_mirror
 def test_section51_ref_shares_of_2018_are_the_papers(real):
     t, _ = real
     j = t["wmt_judgments"]
@@ -138,7 +162,7 @@ def per_pair_frame(rows) -> pd.DataFrame:
     """(collection, pair, style, experiment, rank, cluster, both) tuples as a per-pair table."""
     frame = pd.DataFrame(rows, columns=["collection", "pair", "style", "experiment", "rank_changed",
                                         "cluster_changed", "both_changed"])
-    return frame.assign(year=2021, n_systems=5)[ch.PER_PAIR_COLUMNS]
+    return frame.assign(year=2021, n_systems=5, discordant=0, tau_distance=0.0, reversals=0)[ch.PER_PAIR_COLUMNS]
 
 
 PER_PAIR = per_pair_frame([
@@ -282,13 +306,31 @@ def test_item_type_and_human_seen_checks():
 # --- sentences computed from the tables ------------------------------------------------------------------------------
 
 def test_raw_text_both_ways():
-    coverage = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["lv-en", "cs-en"],
-                             "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.4, 1.0],
-                             "workers": [10, 20], "workers_fully_known": [4, 20],
-                             "left_out_of_divisions": [0.6, 0.0]})
-    text = ch.raw_text(coverage)
-    assert "200 of 400" in text and "1 of 2 pairs completely" in text and "lv-en 2022 the most (60%" in text
-    assert "No judgment is left out" in ch.raw_text(coverage.assign(left_out_of_divisions=0.0))
+    coverage = pd.DataFrame({"collection": ["newstest2018", "newstest2018"], "pair": ["et-en", "cs-en"],
+                             "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.9, 1.0],
+                             "workers": [10, 20], "workers_fully_known": [8, 20], "undivided": [0.006, 0.0]})
+    variants = pd.DataFrame({"variant": ["with REF items", "without REF items"], "judgments": [50, 50],
+                             "max_distance_to_integer": [1e-13, 0.5], "share_integer": [1.0, 0.02],
+                             "outside_0_100": [0, 3], "single_segments": [10, 10],
+                             "single_segments_disagreeing": [0, 7]})
+    recovery = pd.DataFrame({"hidden": [40, 10], "recovered": [30, 10], "disagreeing": [0, 0]})
+    text = ch.raw_text(coverage, variants, recovery)
+    assert "(50 judgments)" in text and "gives every one of them as an integer" in text
+    assert "integers for 2.0% of them, 3 values outside 0–100, and contradicts 7 of 10" in text
+    assert "recovers 40 of the 50 hidden raws (80%) and agrees with every one" in text
+    assert "finds 390 of 400 raws (97.5%), every worker of 1 of 2 pairs" in text
+    assert "et-en 2018 (0.6%–0.6% of their judgments)" in text
+    assert "disagrees on 2" in ch.raw_text(coverage, None, recovery.assign(disagreeing=[2, 0]))
+    assert "Every judgment with a REF or HUMAN item" in ch.raw_text(coverage.assign(undivided=0.0))
+    flipped = variants.assign(share_integer=[0.9, 0.02])
+    assert "does **not** give every one" in ch.raw_text(coverage, flipped)
+
+
+def test_unperturbed_text():
+    table = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
+                          "order_match": [True, True], "clusters_match": [True, False]})
+    assert "1 of 2 pairs" in ch.unperturbed_text(table) and "(not: de-en 2022)" in ch.unperturbed_text(table)
+    assert ch.unperturbed_text(table.assign(clusters_match=True)).endswith("order and clusters.")
 
 
 def replication_rows(**changes) -> pd.DataFrame:
@@ -523,3 +565,129 @@ def test_resampling_text():
     boot = pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]})
     assert ch.resampling_text(boot, 2021) == ("Each pair's HITs are resampled 3 times (seed 2021), one stream per "
                                               "pair.")
+
+
+# --- the paper's own 2020 pairs and the 2018 ranges ------------------------------------------------------------------
+
+def test_base_name_and_2018_ranges_by_hand():
+    assert ch.paper2020.base_name("AFRL.1069") == "AFRL" and ch.paper2020.base_name("HUMAN-B") == "HUMAN-B"
+    assert ch.paper2020.base_name("Online-B.5") == "Online-B"
+    per_pair = pd.DataFrame({"collection": "newstest2018", "experiment": ["remove_lowest"] * 13,
+                             "rank_changed": [True] * 5 + [False] * 8, "cluster_changed": False,
+                             "both_changed": False})
+    ranges = ch.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
+    # Table 3, SR-DC, lowest: rank 4/21 -> 2018 between max(0, 4 - 8) and min(4, 13); ours 5 is outside
+    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "ours_2018"]].tolist() == [0, 4, 5]
+    assert not ranges.loc[("remove_lowest", "rank"), "inside"] and ranges.loc[("remove_lowest", "cluster"), "inside"]
+    # Table 2 prints the 2018 row: the range is that one value (1 of 13 for rank)
+    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high"]].tolist() == [1, 1]
+    assert "remove lowest rank: 5 against 0–4" in ch.ranges_text(ranges.reset_index())
+
+
+@needs_mirror
+def test_the_papers_2020_numbers_from_the_segment_files(real):
+    t, _ = real
+    assessments = ch.assessments_per_system(t["wmt_segments"]).set_index("pair")
+    assert assessments["judgments"].to_dict() == {"en-de": 19102, "zh-en": 34596}  # over 17 systems each
+    assert (assessments["per_system"].round(1) == assessments["paper"]).all()
+    originals = pd.concat([ch.original_2020(t["wmt_segments"], p) for p in ("en-de", "zh-en")], ignore_index=True)
+    # the official clusters (HUMAN systems in) are the published ones: the replication checks them pair by pair
+    checks = ch.footnote17_checks(originals)
+    assert len(checks) == 6 and checks["holds"].all()
+    zh = originals[originals["pair"] == "zh-en"].set_index("system")
+    assert zh.loc["Online-A.1585", "line_below_without_human"] and not zh.loc["Online-A.1585", "line_below_official"]
+    text = ch.section53_text(assessments.reset_index(), checks)
+    assert "1,123.6 assessments per system here (19,102 judgments over 17 systems), 1,123.6 in the paper" in text
+    assert "the same numbers" in text and "6 of the paper's 6 statements" not in text and "6 hold here." in text
+
+
+# --- controls ----------------------------------------------------------------------------------------------------------
+
+def test_pair_null_enumerates_mid_systems_and_draws_judgments():
+    from tests.test_wmt_stability import synthetic_pair
+
+    pj = ws.code_pair(synthetic_pair(5))
+    rows = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    original = ws.perturbed_ranking(pj)
+    mid = [s for s in original.systems[1:-1] if "HUMAN" not in s]
+    assert (rows["control"] == "remove_mid").sum() == len(mid)
+    assert (rows["control"] == "remove_random_judgments").sum() == 4
+    again = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    pd.testing.assert_frame_equal(rows, again)  # same seed, same draws
+
+
+def test_null_summary_and_contrast_by_hand():
+    per_pair = pd.DataFrame({
+        "collection": ["c18", "c18", "c21", "c21"], "pair": ["a", "b", "a", "b"],
+        "style": ["SR-DC", "SR-DC", "SR+DC", "SR+DC"], "experiment": "remove_human",
+        "rank_changed": [False, False, True, True], "cluster_changed": [False, True, True, True],
+        "both_changed": [False, False, True, True], "discordant": [0, 0, 1, 2], "tau_distance": [0, 0, 0.1, 0.2],
+        "reversals": [0, 0, 0, 1]})
+    null = pd.DataFrame({
+        "collection": ["c18"] * 2 + ["c18"] * 2 + ["c21"] * 2 + ["c21"] * 2, "pair": list("aabbaabb"),
+        "style": ["SR-DC"] * 4 + ["SR+DC"] * 4, "control": "remove_random_judgments", "draw": [0, 1] * 4,
+        "rank_changed": [True, False, False, False, True, True, True, False],
+        "cluster_changed": False, "both_changed": False, "discordant": 0, "tau_distance": 0.0, "reversals": 0})
+    import analysis.chapters.wmt_stability.controls as co
+
+    old = co.STYLE_TOTALS
+    co.STYLE_TOTALS = ("c18", "c21")
+    try:
+        summary = co.null_summary(per_pair, null).set_index("style")
+    finally:
+        co.STYLE_TOTALS = old
+    # SR-DC: observed rank 0/2, null (0.5 + 0) / 2 = 0.25; SR+DC: observed 1, null (1 + 0.5) / 2 = 0.75
+    assert summary.loc["SR-DC", "rank_null"] == 0.25 and summary.loc["SR+DC", "rank_null"] == 0.75
+    assert summary.loc["SR+DC", "rank_excess"] == 0.25 and summary.loc["SR-DC", "cluster_observed"] == 0.5
+    contrast = co.contrast_after_controls(summary.reset_index()).set_index("measure")
+    assert contrast.loc["rank", "contrast"] == 1.0 and contrast.loc["rank", "null_contrast"] == 0.5
+    assert contrast.loc["rank", "excess_contrast"] == 0.5 and contrast.loc["reversals", "contrast"] == 0.5
+
+
+# --- Fig. 5, two-way -------------------------------------------------------------------------------------------------
+
+def test_two_way_recovers_an_additive_matrix_with_missing_cells():
+    rng = np.random.default_rng(3)
+    doc, sys = rng.normal(0, 5, 8), rng.normal(0, 3, 5)
+    doc -= doc.mean()
+    values = 70 + doc[:, None] + sys[None, :]
+    values[rng.random(values.shape) < 0.3] = np.nan  # unbalanced: each system on its own documents
+    values[0, :] = 70 + doc[0] + sys  # every system judged somewhere
+    matrix = pd.DataFrame(values, index=[f"d{i}" for i in range(8)], columns=list("ABCDE"))
+    mu, d, s = ch.two_way(matrix)
+    fitted = mu + d.to_numpy()[:, None] + s.to_numpy()[None, :]
+    judged = ~np.isnan(values)
+    np.testing.assert_allclose(fitted[judged], values[judged], atol=1e-8)
+    shifts = ch.document_shifts(matrix).set_index("system")
+    np.testing.assert_allclose(shifts["mean"], shifts["adjusted"] + shifts["shift"], atol=1e-8)
+    # the adjusted means differ by the true system gaps, whatever documents each system got
+    adjusted = shifts["adjusted"].reindex(list("ABCDE")).to_numpy()
+    np.testing.assert_allclose(adjusted - adjusted[0], sys - sys[0], atol=1e-8)
+
+
+def test_documents_text_both_ways():
+    base = {"systems": 4, "documents": 9, "sd_document_effects": 5.0, "sd_system_effects": 3.0,
+            "median_abs_shift": 1.0, "max_abs_shift": 2.0, "median_neighbour_gap": 0.5, "shift_beyond_gap": 3,
+            "pairs_reordered": 2, "share_reordered": 2 / 6}
+    text = ch.documents_text(pd.DataFrame([base]))
+    assert "shift its mean by 1.00 points (median; up to 2.00), against a median gap of 0.50" in text
+    assert "3 of 4 systems" in text and "reorders 2 system pairs (33% of them)" in text and "So yes" in text
+    assert "by less than" in ch.documents_text(pd.DataFrame([{**base, "median_abs_shift": 0.1}]))
+
+
+def test_fig4_sr_dc_text():
+    table = pd.DataFrame({"collection": "newstest2018", "pair": ["cs-en", "zh-en"],
+                          "hits_with_every_system": [0.95, 0.85]})
+    text = ch.fig4_sr_dc_text(table)
+    assert "Over all 2 2018 pairs with HIT ids, 85%–95%" in text and "zh-en 2018" in text and "1 of 2" in text
+
+
+@needs_mirror
+def test_rank_sum_disagreements_are_computed(real):
+    t, _ = real
+    table = ch.rank_sum_disagreements(t["wmt_segments"])
+    assert table[["pair", "upper", "lower", "line_from"]].values.tolist() == [
+        ["hi-bn", "TRANSSION.3", "Online-B.5", "scipy<1.7"]]
+    row = table.iloc[0]
+    assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
+    assert "Online-B.5 scores below TRANSSION.3 in z" in ch.rank_sum_disagreement_text(table)

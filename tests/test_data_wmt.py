@@ -1,7 +1,10 @@
 """The WMT tables (analysis.data.wmt): judgment counts and the official rankings, p-values and clusters."""
 
 import numpy as np
+import pandas as pd
+import pytest
 
+from analysis.data import wmt
 from tests.helpers import needs_mirror
 
 
@@ -37,3 +40,33 @@ def test_official_tables(wmt_tables):
     c = wmt_tables["wmt_official_clusters"]
     assert c.groupby("collection")["pair"].nunique().to_dict() == {"newstest2018": 14, "wikipedia2021-fb": 4}
     assert (c.groupby(["collection", "pair"])["end_of_cluster"].last()).all()
+
+
+def test_parse_worker_mean_sd_and_raw_by_hand():
+    text = '[1] "W1"\n[1] 50\n[1] 10\n\n[1] "W2"\n[1] 70.5\n[1] NA\n'
+    frame = wmt.parse_worker_mean_sd(text)
+    assert frame["worker"].tolist() == ["W1", "W2"]
+    assert frame["mean"].tolist() == [50.0, 70.5] and frame["sd"].iloc[0] == 10 and np.isnan(frame["sd"].iloc[1])
+    judgments = pd.DataFrame({"worker": ["W1", "W1", "W3"], "z": [1.5, -2.0, 0.0]})
+    raw = wmt.raw_from_mean_sd(judgments, frame)
+    np.testing.assert_allclose(raw[:2], [65.0, 30.0])  # 50 + 10 * 1.5, 50 - 10 * 2
+    assert np.isnan(raw[2])  # W3 is not listed
+    for bad in ('[1] "W1"\n[1] 50\n', 'W1 50 10\n', '[1] W1\n[1] 50\n[1] 10\n', '[1] "W1"\n[1] x\n[1] 1\n',
+                '[1] "W1"\n[1] 1\n[1] 1\n[1] "W1"\n[1] 1\n[1] 1\n'):
+        with pytest.raises(ValueError):
+            wmt.parse_worker_mean_sd(bad)
+
+
+@needs_mirror
+def test_exact_raw_for_every_2021_22_judgment(wmt_tables):
+    j = wmt_tables["wmt_judgments"]
+    recent = j[j["year"] >= 2021]
+    assert recent["raw"].notna().all()
+    assert (recent["raw"] == recent["raw"].round()).all() and recent["raw"].between(0, 100).all()
+    v = wmt_tables["wmt_raw_variants"].set_index(["collection", "pair", "variant"])
+    assert len(v) == 26
+    with_refs = v.xs("with REF items", level="variant")
+    assert (with_refs["share_integer"] == 1).all() and (with_refs["max_distance_to_integer"] < 1e-9).all()
+    assert (with_refs["single_segments_disagreeing"] == 0).all() and (with_refs["judgments_without_worker"] == 0).all()
+    without = v.xs("without REF items", level="variant")
+    assert (without["single_segments_disagreeing"] > 0).all() and (without["share_integer"] < 0.1).all()

@@ -142,13 +142,27 @@ def test_bootstrap_is_deterministic_and_unit_weights_are_the_plain_ranking():
     assert ones.systems == plain.systems
     np.testing.assert_allclose(ones.scores, plain.scores, atol=1e-12)
     # a weight of 2 on every judgment of one HIT is that HIT drawn twice (the copy under its own HIT id, so that it
-    # is not taken for a re-duplicated row)
+    # is not taken for a re-duplicated row): the same z and (system, segment) means as the materialised resample;
+    # each cell then counts the mean multiplicity of its judgments in the system mean (and the rank-sum test)
     twice = synthetic_pair(7)
     doubled = pd.concat([twice, twice[twice["hit"] == "h0-0"].assign(hit="copy")], ignore_index=True)
     weights = np.where(twice["hit"] == "h0-0", 2.0, 1.0)
     coded = ws.code_pair(doubled)
-    np.testing.assert_allclose(ws.perturbed_ranking(pair, weights=weights).scores,
-                               ws.perturbed_ranking(coded).scores, atol=1e-12)
+    z_weighted = wmt.z_scores(pair.z, pair.worker, None, pair.pool, weights)
+    z_doubled = wmt.z_scores(coded.z, coded.worker, None, coded.pool)
+    system, mean, cell_weight = ws.segment_cells(pair, z_weighted, weights)
+    system_d, mean_d = ws.segment_means(coded, z_doubled)
+    np.testing.assert_allclose(mean, mean_d, atol=1e-12)
+    assert (system == system_d).all()
+    counts = np.bincount(pair.key[pair.scored], minlength=len(pair.key_names))
+    counts_d = np.bincount(coded.key[coded.scored], minlength=len(coded.key_names))
+    judged = counts > 0
+    np.testing.assert_allclose(cell_weight, counts_d[judged] / counts[judged])
+    expected = np.bincount(system, cell_weight * mean, len(pair.systems)) / np.bincount(system, cell_weight,
+                                                                                      len(pair.systems))
+    ranking = ws.perturbed_ranking(pair, weights=weights)
+    order = [pair.systems.index(s) for s in ranking.systems]
+    np.testing.assert_allclose(ranking.scores, expected[order], atol=1e-12)
 
 
 def test_cooccurrence_counts_hits_holding_both_systems():
@@ -184,3 +198,61 @@ def test_bad_input_is_a_clear_error():
         wmt.rank_sum_pvalues([0, 1], [0.0, np.nan], 2)
     with pytest.raises(ValueError, match="unknown experiments"):
         ws.experiments(pair, only=["remove_everything"])
+
+
+# --- effect sizes, weighted tests, one p-value matrix for every exclusion, controls ----------------------------------
+
+def test_effect_sizes_by_hand():
+    # same systems, B and C swapped inside one cluster: one discordant pair, no significant reversal
+    sizes = wmt.ranking_effect_sizes(["A", "B", "C", "D"], [0, 1, 1, 2], ["A", "C", "B", "D"], [0, 1, 1, 2])
+    assert sizes == {"discordant": 1, "tau_distance": 1 / 6, "reversals": 0}
+    # A above D in strictly ordered clusters in one, D above A in strictly ordered clusters in the other
+    sizes = wmt.ranking_effect_sizes(["A", "B", "D"], [0, 1, 2], ["D", "B", "A"], [0, 1, 2])
+    assert sizes["discordant"] == 3 and sizes["tau_distance"] == 1.0 and sizes["reversals"] == 3
+    # a swap across clusters that merge in the other ranking is no significant reversal
+    sizes = wmt.ranking_effect_sizes(["A", "B"], [0, 1], ["B", "A"], [0, 0])
+    assert sizes == {"discordant": 1, "tau_distance": 1.0, "reversals": 0}
+    with pytest.raises(ValueError):
+        wmt.ranking_effect_sizes(["A", "B"], [0, 1], ["A", "C"], [0, 1])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_weighted_rank_sum_equals_duplicated_observations(seed):
+    rng = np.random.default_rng(seed)
+    n, k = 60, 4
+    groups = rng.integers(0, k, n)
+    scores = np.round(rng.normal(size=n), 1)  # ties on purpose
+    weights = rng.integers(0, 4, n)
+    weighted = wmt.rank_sum_pvalues(groups, scores, k, "greater", weights.astype(float))
+    duplicated = wmt.rank_sum_pvalues(np.repeat(groups, weights), np.repeat(scores, weights), k, "greater")
+    np.testing.assert_allclose(weighted, duplicated, equal_nan=True, atol=1e-12)
+    np.testing.assert_allclose(wmt.rank_sum_pvalues(groups, scores, k, "greater", np.ones(n)),
+                               wmt.rank_sum_pvalues(groups, scores, k, "greater"), equal_nan=True)
+    with pytest.raises(ValueError):
+        wmt.rank_sum_pvalues(groups, scores, k, "greater", -np.ones(n))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_one_pvalue_matrix_serves_every_exclusion(seed):
+    pj = ws.code_pair(synthetic_pair(seed))
+    excludes = [(), ["HUMAN-X"], ["A"], ["D", "HUMAN-X"]]
+    together = ws.unperturbed_rankings(pj, excludes)
+    for exclude, ranking in zip(excludes, together):
+        alone = ws.perturbed_ranking(pj, cluster_exclude=exclude)
+        assert ranking.systems == alone.systems and (ranking.clusters == alone.clusters).all()
+        np.testing.assert_allclose(ranking.scores, alone.scores)
+    last = ws.unperturbed_rankings(pj, [(), lambda r: [r.systems[-1]]])[1]
+    assert last.systems == together[0].systems[:-1]
+
+
+def test_weighted_cells_count_as_often_as_their_judgments_were_drawn():
+    pj = ws.code_pair(synthetic_pair(4))
+    # integer weights per judgment = duplicating every judgment that many times; with all weights 2 nothing changes
+    twice = ws.perturbed_ranking(pj, weights=np.full(pj.n, 2.0))
+    once = ws.perturbed_ranking(pj)
+    assert twice.systems == once.systems and (twice.clusters == once.clusters).all()
+    system, _, cell_weight = ws.segment_cells(pj, pj.z, np.full(pj.n, 2.0))
+    assert np.allclose(cell_weight, 2.0) and len(system) == len(cell_weight)
+    _, _, plain = ws.segment_cells(pj, pj.z)
+    assert (plain == 1).all()

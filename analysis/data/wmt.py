@@ -89,6 +89,22 @@ WMT_OFFICIAL_CLUSTERS = {
     "end_of_cluster": "bool",
 }
 
+WMT_RAW_VARIANTS = {
+    "collection": "string",
+    "year": "int16",
+    "pair": "string",
+    "variant": "string",
+    "workers_listed": "int32",
+    "workers_judging": "int32",
+    "judgments_without_worker": "int32",
+    "judgments": "int32",
+    "max_distance_to_integer": "float64",
+    "share_integer": "float64",
+    "outside_0_100": "int32",
+    "single_segments": "int32",
+    "single_segments_disagreeing": "int32",
+}
+
 #: collection -> (registry source, folder inside the repository, year, style)
 COLLECTIONS = {
     "newstest2018": ("wmt18-humaneval", "newstest2018-humaneval/analysis/", 2018, "SR-DC"),
@@ -145,11 +161,17 @@ def _na(values: pd.Series) -> pd.Series:
 def build_judgments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     """One row per quality-controlled DA judgment (the ``ad-<pair>-good-stnd-redup.csv`` files).
 
-    ``z`` is the published worker-standardised score. ``raw`` is the 0-100 slider score where it is known: every
-    judgment of ``wikipedia2021-fb`` (its ``ad-good-raw-redup.csv`` lists the same judgments in the same order, which
-    is checked), and elsewhere a SYSTEM/REPEAT judgment whose (system, segment) was judged exactly once, so that the
-    official segment file's RAW.SCR is its raw score. ``document`` is the published ``rid`` (a per-HIT document
-    instance in 2021-2022; absent in 2018).
+    ``z`` is the published worker-standardised score. ``raw`` is the 0-100 slider score:
+
+    * ``wikipedia2021-fb``: from its ``ad-good-raw-redup.csv`` (same judgments in the same order, checked);
+    * ``newstest2021-toen`` and ``newstest2022-toen``: raw = mean + sd * z with the worker's mean and sd from the
+      organisers' ``ad-<xxen>-trk-mean-sd.txt`` (the variant *with* REF items, the one that reproduces the published
+      z: every value is an integer in [0, 100] to 1e-6, checked; see :func:`raw_variants`), for every judgment;
+    * ``newstest2018``: only a SYSTEM/REPEAT judgment whose (system, segment) was judged exactly once, so that the
+      official segment file's RAW.SCR is its raw score (2018 publishes no per-worker mean and sd).
+
+    Wherever a singly judged segment's RAW.SCR is known it is checked against the raw of the first two bullets.
+    ``document`` is the published ``rid`` (a per-HIT document instance in 2021-2022; absent in 2018).
     """
     parts, inputs = [], []
     for collection in ("newstest2018", "newstest2021-toen", "wikipedia2021-fb", "newstest2022-toen"):
@@ -185,16 +207,104 @@ def build_judgments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
                 "raw": np.nan,
                 "time": pd.to_numeric(frame["time"].replace("NA", np.nan)),
             })
+            single = _raw_of_single_judgments(out, segments[pair]) if pair in segments else np.full(len(out), np.nan)
+            mean_sd = _files(collection, rf"ad-{m.group(1)}-trk-mean-sd\.txt") if collection != "wikipedia2021-fb" else []
             if pair in raw_by_pair:
                 r = raw_by_pair[pair]
                 same = ["WorkerId", "sys_id", "type", "sid"]
                 if len(r) != len(frame) or not (r[same].to_numpy() == frame[same].to_numpy()).all():
                     raise ValueError(f"{raw_file.path} and {f.path} do not list the same {pair} judgments in order")
                 out["raw"] = r["score"].astype(float).to_numpy()
-            elif pair in segments:
-                out["raw"] = _raw_of_single_judgments(out, segments[pair])
+            elif mean_sd:
+                [(ms_file, _)] = mean_sd
+                inputs.append(ms_file)
+                values = raw_from_mean_sd(out, read_worker_mean_sd(ms_file, root))
+                out["raw"] = _checked_integers(values, f"{ms_file.path} with {f.path}")
+            else:
+                out["raw"] = single
+            known = ~np.isnan(single)
+            if (out["raw"].to_numpy()[known] != single[known]).any():
+                raise ValueError(f"{f.path}: raw disagrees with the segment file's RAW.SCR of singly judged segments")
             parts.append(out)
     return pd.concat(parts, ignore_index=True), inputs
+
+
+def read_worker_mean_sd(f: DataFile, root=None) -> pd.DataFrame:
+    """The organisers' per-worker raw mean and sd (``ad-<xxen>-trk-mean-sd[-no-refs].txt``; :func:`parse_worker_mean_sd`)."""
+    return parse_worker_mean_sd(read_verified(f, root).decode("utf-8"), f.path)
+
+
+def parse_worker_mean_sd(text: str, where: str = "mean/sd file") -> pd.DataFrame:
+    """Parse R's print format, three lines per worker (``[1] "WORKER"``, ``[1] mean``, ``[1] sd``; ``NA`` for the sd
+    of a one-judgment worker) into columns worker, mean, sd."""
+    values = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"\[1\] (.+)", line.strip())
+        if not m:
+            raise ValueError(f"{where}: line {number} is not an R print line: {line!r}")
+        values.append(m.group(1))
+    if len(values) % 3:
+        raise ValueError(f"{where}: {len(values)} values, not three per worker")
+    workers = values[0::3]
+    if not all(len(w) >= 2 and w.startswith('"') and w.endswith('"') for w in workers):
+        raise ValueError(f"{where}: expected a quoted worker id every third line")
+    try:
+        mean = [float(v) if v != "NA" else np.nan for v in values[1::3]]
+        sd = [float(v) if v != "NA" else np.nan for v in values[2::3]]
+    except ValueError as exc:
+        raise ValueError(f"{where}: a mean or sd is not a number: {exc}") from None
+    frame = pd.DataFrame({"worker": [w[1:-1] for w in workers], "mean": mean, "sd": sd})
+    if frame["worker"].duplicated().any():
+        raise ValueError(f"{where}: a worker is listed twice")
+    return frame
+
+
+def raw_from_mean_sd(judgments: pd.DataFrame, mean_sd: pd.DataFrame) -> np.ndarray:
+    """raw = mean + sd * z per judgment, with its worker's mean and sd (unrounded; NaN for an unlisted worker)."""
+    by_worker = mean_sd.set_index("worker")
+    mean = judgments["worker"].map(by_worker["mean"]).to_numpy(float)
+    sd = judgments["worker"].map(by_worker["sd"]).to_numpy(float)
+    return mean + sd * judgments["z"].to_numpy(float)
+
+
+def _checked_integers(values: np.ndarray, what: str, tolerance: float = 1e-6) -> np.ndarray:
+    rounded = np.round(values)
+    bad = ~(np.abs(values - rounded) <= tolerance) | (rounded < 0) | (rounded > 100)
+    if bad.any():
+        raise ValueError(f"{what}: {int(bad.sum())} raw scores are not integers in [0, 100] (or the worker is missing)")
+    return rounded
+
+
+def raw_variants(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """Which per-worker mean/sd variant reproduces the published z: per (collection, pair, variant), how far
+    mean + sd * z lies from an integer (a DA slider score is an integer 0-100) and how many values leave [0, 100]."""
+    records, inputs = [], []
+    for collection in ("newstest2021-toen", "newstest2022-toen"):
+        _, _, year, _ = COLLECTIONS[collection]
+        segments = {m.group(1): _read_segments(f, root) for f, m in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv")}
+        inputs += [f for f, _ in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv")]
+        for f, m in _files(collection, r"ad-(\w{4})-good-stnd-redup\.csv"):
+            pair = _pair(m.group(1))
+            frame = _read_judgments(f, root)
+            judgments = pd.DataFrame({"worker": frame["WorkerId"], "system": frame["sys_id"], "segment": frame["sid"],
+                                      "item_type": frame["type"], "z": frame["score"].astype(float)})
+            inputs.append(f)
+            single = _raw_of_single_judgments(judgments, segments[pair])
+            for variant, suffix in (("with REF items", ""), ("without REF items", "-no-refs")):
+                [(ms_file, _)] = _files(collection, rf"ad-{m.group(1)}-trk-mean-sd{suffix}\.txt")
+                inputs.append(ms_file)
+                mean_sd = read_worker_mean_sd(ms_file, root)
+                values = raw_from_mean_sd(judgments, mean_sd)
+                distance = np.abs(values - np.round(values))
+                known = ~np.isnan(single)
+                records.append((collection, year, pair, variant, len(mean_sd), judgments["worker"].nunique(),
+                                int(np.isnan(values).sum()), len(values), float(np.nanmax(distance)),
+                                float(np.mean(distance <= 1e-6)), int(((values < -1e-6) | (values > 100 + 1e-6)).sum()),
+                                int(known.sum()), int((np.round(values[known]) != single[known]).sum())))
+    columns = list(WMT_RAW_VARIANTS)
+    return pd.DataFrame(records, columns=columns), inputs
 
 
 def _raw_of_single_judgments(judgments: pd.DataFrame, segments: pd.DataFrame) -> np.ndarray:
@@ -367,9 +477,13 @@ def build_clusters(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
 TABLES = (
     Table("wmt_judgments", WMT_JUDGMENTS, (
         ("wmt18-humaneval", r"good-stnd-redup|ad-seg-scores"),
-        ("wmt21-humaneval", r"good-stnd-redup|ad-good-raw-redup|ad-seg-scores"),
-        ("wmt22-humaneval", r"good-stnd-redup|ad-seg-scores"),
+        ("wmt21-humaneval", r"good-stnd-redup|ad-good-raw-redup|ad-seg-scores|trk-mean-sd\.txt"),
+        ("wmt22-humaneval", r"good-stnd-redup|ad-seg-scores|trk-mean-sd\.txt"),
     ), build_judgments),
+    Table("wmt_raw_variants", WMT_RAW_VARIANTS, (
+        ("wmt21-humaneval", r"newstest2021-toen/.*(good-stnd-redup|ad-seg-scores|trk-mean-sd)"),
+        ("wmt22-humaneval", r"good-stnd-redup|ad-seg-scores|trk-mean-sd"),
+    ), raw_variants),
     Table("wmt_segments", WMT_SEGMENTS, tuple(
         (s, r"ad-seg-scores") for s in ("wmt18-humaneval", "wmt20-da", "wmt21-humaneval", "wmt22-humaneval")
     ), build_segments),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
+from . import controls, paper2020
 from .captions import (
     PAPER_PAIRS,
     fig1_caption,
@@ -43,6 +44,18 @@ from .claim_values import (
     share_of,
     trajectory_summary,
 )
+from .controls import (
+    CONTROLS,
+    closeness,
+    closeness_strata,
+    contrast_after_controls,
+    controls_text,
+    null_controls,
+    null_rates,
+    null_summary,
+    null_view,
+)
+from .documents import document_shifts, document_summary, documents_text, two_way
 from .experiments import (
     PER_PAIR_COLUMNS,
     bootstrap,
@@ -54,6 +67,7 @@ from .experiments import (
     lines_per_pair,
     most_affected,
     raw_coverage,
+    recovery_check,
     remedy_per_hit,
     remedy_view,
     stability_per_pair,
@@ -84,6 +98,15 @@ from .packages import (
     pair_info,
     trajectory_panels,
 )
+from .paper2020 import (
+    assessments_per_system,
+    footnote17_checks,
+    original_2020,
+    original_2020_view,
+    paper_2018_ranges,
+    ranges_text,
+    section53_text,
+)
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
 from .replication import (
     REPLICATION_COLUMNS,
@@ -91,11 +114,15 @@ from .replication import (
     official_ranking,
     official_significance,
     printed_pvalues,
+    rank_sum_disagreement_text,
+    rank_sum_disagreements,
     replication,
     replication_csv,
+    unperturbed_vs_official,
 )
 from .text import (
     bootstrap_text,
+    fig4_sr_dc_text,
     fig4_text,
     fig5_text,
     raw_text,
@@ -106,6 +133,7 @@ from .text import (
     share_range,
     table3_text,
     trajectory_text,
+    unperturbed_text,
     variant_text,
 )
 from .views import (
@@ -129,34 +157,43 @@ PARAMETERS = {
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "divisors": Param("number", many=True, low=1, low_open=True),
     "n_bootstrap": Param("int", low=1, quick=2),
+    "n_null": Param("int", low=1, quick=3),
     "bootstrap_experiments": Param("str", many=True, choices=ws.EXPERIMENTS),
     "packages": Param("str", many=True, choices=tuple(PACKAGES)),
 }
 
 __all__ = [
-    "CHAPTER", "PARAMETERS", "ws",
+    "CHAPTER", "PARAMETERS", "controls", "paper2020", "ws",
+    # documents (Fig. 5, two-way)
+    "document_shifts", "document_summary", "documents_text", "two_way",
+    # controls
+    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "controls_text", "null_controls",
+    "null_rates", "null_summary", "null_view",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
     "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
-    "replication_csv",
+    "replication_csv", "rank_sum_disagreement_text", "rank_sum_disagreements", "unperturbed_vs_official",
     # experiments
     "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
-    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "remedy_per_hit", "remedy_view",
+    "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "recovery_check", "remedy_per_hit", "remedy_view",
     "stability_per_pair",
     "stability_summary", "style_contrast", "trajectories", "variant_sensitivity",
     # claim values
     "MEASURES", "change_shares", "check_rows", "document_checks", "fig4_summary", "fig5_variance", "growth_checks",
     "human_seen_checks", "item_type_checks", "noise_vs_perturbation", "omega_squared", "remedy_totals",
     "reshuffle_checks", "share_of", "trajectory_summary",
+    # the paper's 2020 pairs and 2018 ranges
+    "assessments_per_system", "footnote17_checks", "original_2020", "original_2020_view", "paper_2018_ranges",
+    "ranges_text", "section53_text",
     # published
     "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
     # figures
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
     "plot_trajectory", "setting_label",
     # text
-    "bootstrap_text", "fig4_text", "fig5_text", "raw_text", "ref_share_text", "remedy_text", "replication_text",
+    "bootstrap_text", "fig4_sr_dc_text", "fig4_text", "fig5_text", "raw_text", "unperturbed_text", "ref_share_text", "remedy_text", "replication_text",
     "resampling_text", "share_range", "table3_text", "trajectory_text", "variant_text",
     # captions
     "PAPER_PAIRS", "fig1_caption", "fig4_caption", "fig4_figures", "fig5_caption", "pair_label", "ref_shares_caption",

@@ -3,6 +3,8 @@ bootstrap over HITs, one of Sec. 8's remedies and the rank-sum variant."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -11,7 +13,8 @@ from ... import wmt_stability as ws
 from ...processes import process_pool
 from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
 
-PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS]
+PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
+                    "tau_distance", "reversals"]
 
 
 def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha, by="worker") -> pd.DataFrame:
@@ -19,7 +22,8 @@ def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, al
     rows = []
     for (collection, pair), (pj, raw, _) in coded.items():
         year, style = info.loc[(collection, pair), ["year", "style"]]
-        for r in ws.experiments(pj, raw, divisors=divisors, variant=variant, alpha=alpha, by=by):
+        for r in ws.experiments(pj, raw, divisors=divisors, variant=variant, alpha=alpha, by=by,
+                                unknown_raw="keep_z"):
             rows.append({"collection": collection, "year": year, "pair": pair, "style": style, **r})
     return pd.DataFrame(rows, columns=PER_PAIR_COLUMNS)
 
@@ -59,12 +63,11 @@ def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.D
     """Figs. 2-3: the ranking of the original data and after each division (HUMAN systems scored but left out of
     the ranking and clusters, as in the paper's figures); one row per (setting, system) with ``line_below``."""
     humans = [s for s, h in zip(pj.systems, pj.human) if h]
-    keep = ws.divisible(pj, raw)
     settings = [("original", 1.0)] + [(f"d-{d:g}", d) for d in divisors]
     rows = []
     for label, d in settings:
-        r = ws.perturbed_ranking(pj, divide=d, raw=raw, cluster_exclude=humans, keep=keep, variant=variant,
-                                 alpha=alpha)
+        r = ws.perturbed_ranking(pj, divide=d, raw=raw, cluster_exclude=humans, variant=variant, alpha=alpha,
+                                 unknown_raw="keep_z")
         below = np.append(np.diff(r.clusters) > 0, False)
         rows += [{"setting": label, "system": s, "rank": k + 1, "z": z, "line_below": b}
                  for k, (s, z, b) in enumerate(zip(r.systems, r.scores, below))]
@@ -109,15 +112,17 @@ def hits_per_worker(coded: dict) -> float:
 
 
 def raw_coverage(coded: dict) -> pd.DataFrame:
-    """Per pair: judgments and workers, how many raw scores are published and how many are recovered
-    (:func:`analysis.wmt_stability.reconstruct_raw`), and the judgments the divisions cannot use."""
+    """Per pair: judgments and workers, the share of raw scores in the table (``raw_published``: the organisers'
+    raw file or per-worker mean and sd, or a singly judged segment's raw) and known after
+    :func:`analysis.wmt_stability.reconstruct_raw`, and the judgments whose worker the divisions leave undivided
+    (REF or HUMAN items but an unknown raw: the worker keeps its published z)."""
     rows = []
     for (collection, pair), (pj, raw, c) in coded.items():
-        unusable = int((~ws.divisible(pj, raw)).sum())
+        undivided = int((~ws.divisible(pj, raw)).sum())
         rows.append({"collection": collection, "pair": pair, "judgments": c["judgments"],
                      "raw_published": c["raw_published"] / c["judgments"], "raw_known": c["raw_known"] / c["judgments"],
                      "workers": c["workers"], "workers_fully_known": c["workers_known"],
-                     "left_out_of_divisions": unusable / c["judgments"]})
+                     "undivided": undivided / c["judgments"]})
     return pd.DataFrame(rows)
 
 
@@ -134,7 +139,7 @@ def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, e
     does not depend on the number of worker processes."""
     keys = [k for k in coded if k[0] in STYLE_TOTALS]
     seeds = np.random.SeedSequence(seed).spawn(len(keys))
-    options = {"variant": variant, "alpha": alpha, "only": list(experiments)}
+    options = {"variant": variant, "alpha": alpha, "only": list(experiments), "unknown_raw": "keep_z"}
     tasks = [(k, coded[k][0], coded[k][1], s, n_resamples, options) for k, s in zip(keys, seeds)]
     with process_pool(workers) as pool:
         parts = list(pool.map(_bootstrap_one, tasks))
@@ -226,3 +231,26 @@ def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha, com
             out.append({"variant": variant, "experiment": experiment, "style": style,
                         **{c.replace("_changed", ""): _fraction(part[c]) for c in CHANGE_COLUMNS}})
     return pd.DataFrame(out).pivot(index=["experiment", "style"], columns="variant")
+
+
+def recovery_check(coded: dict, segments: pd.DataFrame,
+                   collections=("newstest2021-toen", "newstest2022-toen")) -> pd.DataFrame:
+    """The recovery from z and segment sums (:func:`analysis.wmt_stability.reconstruct_raw`, used for 2018) checked
+    against the exact 2021-22 raws: per pair, hide every raw but those of singly judged segments (what 2018 has),
+    recover, and count the hidden raws recovered and those that disagree with the exact ones."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        if collection not in collections:
+            continue
+        if np.isnan(pj.raw).any():
+            raise ValueError(f"{collection} {pair}: the check needs every raw score")
+        counts = np.bincount(pj.key[pj.scored], minlength=len(pj.key_names))
+        single = pj.scored & (counts[pj.key] == 1)
+        hidden = replace(pj, raw=np.where(single, pj.raw, np.nan))
+        seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
+        recovered, _ = ws.reconstruct_raw(hidden, seg)
+        was_hidden = ~single
+        found = was_hidden & ~np.isnan(recovered)
+        rows.append({"collection": collection, "pair": pair, "hidden": int(was_hidden.sum()),
+                     "recovered": int(found.sum()), "disagreeing": int((recovered[found] != pj.raw[found]).sum())})
+    return pd.DataFrame(rows)

@@ -8,6 +8,8 @@ import pandas as pd
 
 from .views import PACKAGE_SHORT
 
+#: the years of the paper's pairs per style (Table 2): SR-DC 2018-20, SR+DC 2019-20
+PAPER_YEARS = {"SR-DC": "paper, 2018–20", "SR+DC": "paper, 2019–20"}
 STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
 HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
 DIVISOR_TICKS = [1.25, 1.5, 2.0, 4.0, 10.0]
@@ -29,7 +31,7 @@ def plot_fig1(fractions: pd.DataFrame):
                     rows["fraction"], marker="o" if source == "here" else "s",
                     linestyle="-" if source == "here" else "--", color=STYLE_COLORS[style],
                     alpha=1.0 if source == "here" else 0.6,
-                    label=f"{style}, {HERE[style] if source == 'here' else 'paper, 2018-20'} ({rows['pairs'].iloc[0]} pairs)")
+                    label=f"{style}, {HERE[style] if source == 'here' else PAPER_YEARS[style]} ({rows['pairs'].iloc[0]} pairs)")
         ax.set_xticks(list(range(len(DIVISOR_TICKS))), [f"{d:g}" for d in DIVISOR_TICKS])
         ax.set_title(f"Δ{measure}")
         ax.set_ylim(-0.03, 1.03)

@@ -190,3 +190,71 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
         worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
         count += len(rows)
     return {"printed": count, "max_abs_diff": worst, "collections": list(dict.fromkeys(printed["collection"]))}
+
+
+def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, variant: str = "greater",
+                            alpha: float = 0.05) -> pd.DataFrame:
+    """The unperturbed side of the experiments (all judgments, every worker, HUMAN systems in the clusters) against
+    the official ranking, per pair with judgments: same order, and same clusters as one of the official sources
+    (``clusters.csv`` or the line rule on the published significance table: they disagree for Facebook hi-bn)."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
+        extra = [s for s in pj.systems if s not in official["systems"]]
+        mine = ws.perturbed_ranking(pj, cluster_exclude=extra, variant=variant, alpha=alpha)
+        order = list(mine.systems) == list(official["systems"])
+        sources = [c for c in (official["clusters_file"], official["clusters_table"]) if c is not None]
+        same = order and any(len(c) == len(mine.clusters) and (np.asarray(c) == mine.clusters).all()
+                             for c in sources)
+        rows.append({"collection": collection, "pair": pair, "n_systems": len(mine.systems), "order_match": order,
+                     "clusters_match": same})
+    return pd.DataFrame(rows)
+
+
+def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Where the two rank-sum variants draw different lines, over every pair with official segment scores: per
+    line that one variant draws and the other does not, the system above it, the system below it that decides (the
+    one the upper system is not significantly better than under the other variant), their mean z and both p-values,
+    and ``p_lower_better``, the one-sided p of the lower system being better (below 0.5: the rank sums lean its way)."""
+    rows = []
+    for (collection, pair), seg in segments.groupby(["collection", "pair"], sort=True):
+        codes, names = pd.factorize(seg["system"], sort=True)
+        z = seg["z"].to_numpy(float)
+        ranked = {v: ws.rank_segment_scores(tuple(names), codes, z, (), v, alpha) for v in wmt.RANK_SUM_VARIANTS}
+        greater, old = ranked["greater"], ranked["scipy<1.7"]
+        lines = {v: np.diff(r.clusters) > 0 for v, r in ranked.items()}
+        for i in np.flatnonzero(lines["greater"] != lines["scipy<1.7"]):
+            order = list(greater.systems)
+            position = {s: k for k, s in enumerate(names)}
+            idx = [position[s] for s in order]
+            p = {v: wmt.rank_sum_pvalues(codes, z, len(names), v) for v in wmt.RANK_SUM_VARIANTS}
+            upper = idx[i]
+            below = idx[i + 1:]
+            with_line = "greater" if lines["greater"][i] else "scipy<1.7"
+            without = "scipy<1.7" if with_line == "greater" else "greater"
+            deciding = [j for j in below if not p[without][upper, j] < alpha]
+            for j in deciding:
+                rows.append({"collection": collection, "pair": pair, "line_from": with_line, "upper": names[upper],
+                             "lower": names[j], "z_upper": greater.scores[i], "z_lower": float(np.mean(z[codes == j])),
+                             "p_greater": p["greater"][upper, j], "p_old": p["scipy<1.7"][upper, j],
+                             "p_lower_better": p["greater"][j, upper]})
+        del old
+    return pd.DataFrame(rows, columns=["collection", "pair", "line_from", "upper", "lower", "z_upper", "z_lower",
+                                       "p_greater", "p_old", "p_lower_better"])
+
+
+def rank_sum_disagreement_text(table: pd.DataFrame) -> str:
+    """The sentence on why the two tests differ, computed from :func:`rank_sum_disagreements`."""
+    from .text import _name
+
+    if table.empty:
+        return "The two rank-sum tests draw the same lines in every pair with official segment scores."
+    parts = []
+    for r in table.itertuples(index=False):
+        lean = "above" if r.p_lower_better < 0.5 else "below"
+        parts.append(f"in {_name(r.collection, r.pair)}, {r.lower} scores {'below' if r.z_lower < r.z_upper else 'above'} "
+                     f"{r.upper} in z ({r.z_lower:.3f} against {r.z_upper:.3f}) but lies {lean} it by rank sums, so "
+                     f"{'the scipy < 1.7 p' if r.line_from == 'scipy<1.7' else 'the one-sided test'} draws a line below "
+                     f"{r.upper} (p = {r.p_old if r.line_from == 'scipy<1.7' else r.p_greater:.3f}) that the other "
+                     f"does not (p = {r.p_greater if r.line_from == 'scipy<1.7' else r.p_old:.3f})")
+    return "The two tests differ only where the rank sums lean the other way than the means: " + "; ".join(parts) + "."

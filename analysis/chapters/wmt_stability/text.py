@@ -28,22 +28,64 @@ def share_range(values: pd.Series) -> str:
     return f"{values.min():.0%}–{values.max():.0%}"
 
 
-def raw_text(coverage: pd.DataFrame) -> str:
-    """How many raw scores the files read here give and the recovery finds, and what the divisions leave out."""
-    n = coverage["judgments"].sum()
-    given = coverage["raw_published"].mul(coverage["judgments"]).sum()
-    known = coverage["raw_known"].mul(coverage["judgments"]).sum()
-    complete = int((coverage["workers_fully_known"] == coverage["workers"]).sum())
-    text = (f"The judgment files read here give the raw score of {given:,.0f} of {n:,} judgments; the recovery finds "
-            f"{known:,.0f} ({known / n:.1%}), and every worker of {complete} of {len(coverage)} pairs completely. ")
-    losing = coverage[coverage["left_out_of_divisions"] > 0]
-    if losing.empty:
-        return text + "No judgment is left out of the divisions of Fig. 1."
-    worst = coverage.loc[coverage["left_out_of_divisions"].idxmax()]
-    return text + (f"The divisions of Fig. 1 leave out the workers with REF or HUMAN items whose raws stay unknown, on "
-                   f"both sides of the comparison: {len(losing)} of {len(coverage)} pairs lose some "
-                   f"judgments, {_name(worst['collection'], worst['pair'])} the most "
-                   f"({worst['left_out_of_divisions']:.0%} of its judgments).")
+def raw_text(coverage: pd.DataFrame, variants: pd.DataFrame | None = None, recovery: pd.DataFrame | None = None) -> str:
+    """Where the raw scores come from (``variants``: the ``wmt_raw_variants`` table, which per-worker mean/sd file
+    reproduces the published z), how the recovery from segment sums checks them (``recovery``:
+    :func:`.experiments.recovery_check`), and what the divisions leave undivided."""
+    text = []
+    if variants is not None and len(variants):
+        with_refs = variants[variants["variant"] == "with REF items"]
+        without = variants[variants["variant"] == "without REF items"]
+        n = int(with_refs["judgments"].sum())
+        exact = bool((with_refs["share_integer"] == 1).all() and (with_refs["outside_0_100"] == 0).all()
+                     and (with_refs["single_segments_disagreeing"] == 0).all())
+        verdict = ("gives every one of them as an integer in 0–100" if exact else
+                   "does **not** give every one of them as an integer in 0–100")
+        text.append(
+            f"For the {len(with_refs)} pairs of 2021–22 ({n:,} judgments), raw = mean + sd · z with the organisers' "
+            f"per-worker mean and sd computed *with* REF items {verdict} (at most "
+            f"{with_refs['max_distance_to_integer'].max():.0e} from an integer) and agrees with every singly judged "
+            f"segment's official raw; the file computed *without* REF items gives integers for "
+            f"{without['share_integer'].mul(without['judgments']).sum() / without['judgments'].sum():.1%} of them, "
+            f"{int(without['outside_0_100'].sum()):,} values outside 0–100, and contradicts "
+            f"{int(without['single_segments_disagreeing'].sum()):,} of "
+            f"{int(without['single_segments'].sum()):,} singly judged segments. So the published z were standardised "
+            f"with REF items in each worker's pool, and the with-REF file gives the exact raw used below.")
+    if recovery is not None and len(recovery):
+        hidden = int(recovery["hidden"].sum())
+        found = int(recovery["recovered"].sum())
+        wrong = int(recovery["disagreeing"].sum())
+        text.append(f"As a check, the recovery from z and the official segment sums (used for 2018, which publishes "
+                    f"no per-worker mean and sd), run on 2021–22 with the raws of all but singly judged segments "
+                    f"hidden, recovers {found:,} of the {hidden:,} hidden raws ({found / hidden:.0%}) and "
+                    + ("agrees with every one." if wrong == 0 else f"**disagrees on {wrong:,}**."))
+    old = coverage[~coverage["collection"].isin(["newstest2021-toen", "newstest2022-toen", "wikipedia2021-fb"])]
+    if len(old):
+        n = old["judgments"].sum()
+        known = old["raw_known"].mul(old["judgments"]).sum()
+        complete = int((old["workers_fully_known"] == old["workers"]).sum())
+        text.append(f"In 2018 the recovery finds {known:,.0f} of {n:,} raws ({known / n:.1%}), every worker of "
+                    f"{complete} of {len(old)} pairs completely.")
+    undivided = coverage[coverage["undivided"] > 0]
+    if undivided.empty:
+        text.append("Every judgment with a REF or HUMAN item in its worker's pool is divided in Fig. 1.")
+    else:
+        text.append(f"The divisions of Fig. 1 cannot divide the raws of workers with REF or HUMAN items whose raws "
+                    f"stay unknown; those keep their published z on both sides (no judgment is dropped, so the "
+                    f"unperturbed ranking is the official one): {_names(undivided)} "
+                    f"({undivided['undivided'].min():.1%}–{undivided['undivided'].max():.1%} of their judgments).")
+    return " ".join(text)
+
+
+def unperturbed_text(table: pd.DataFrame) -> str:
+    """Whether the unperturbed side of every experiment is the official ranking
+    (:func:`.replication.unperturbed_vs_official`)."""
+    same = table["order_match"] & table["clusters_match"]
+    text = (f"Without any perturbation, the ranking of {int(same.sum())} of {len(table)} pairs with judgments equals "
+            "the official one, order and clusters")
+    if same.all():
+        return text + "."
+    return text + f" (not: {_names(table[~same])})."
 
 
 def replication_text(done: pd.DataFrame, printed: dict, missing_line) -> str:
@@ -284,7 +326,11 @@ def remedy_text(totals: pd.DataFrame, long: pd.DataFrame, lines_worker: pd.Serie
             f"(fewer in {cluster['experiments_per_worker_fewer']}, more in {cluster['experiments_per_hit_fewer']}).",
             f"The original per-HIT rankings have {_compare(lines_hit.sum(), lines_worker.sum())} significance lines "
             f"than the per-worker ones ({lines_hit.sum()} against {lines_worker.sum()} over the {len(lines_worker)} "
-            f"pairs). A worker here did {hits:.1f} HITs on average."]
+            f"pairs). A worker here did {hits:.1f} HITs on average.",
+            f"Fewer lines leave fewer clusters to change, so the two sides start from different baselines: per "
+            f"significance line of the original rankings, the clusters change "
+            f"{int(cluster['per_worker']) / max(int(lines_worker.sum()), 1):.2f} times with z per worker and "
+            f"{int(cluster['per_hit']) / max(int(lines_hit.sum()), 1):.2f} times with z per HIT."]
     clusters = long[long["measure"] == "cluster"].groupby("standardised")["changed"].min()
     text.append("Under either standardisation every perturbation still changes the clusters of some SR+DC pair: "
                 "neither removes the instability." if (clusters > 0).all() else
@@ -305,3 +351,12 @@ def resampling_text(boot: pd.DataFrame, seed: int) -> str:
     """How the bootstrap resamples were drawn: their number per pair and the seed, in words."""
     return (f"Each pair's HITs are resampled {boot['resample'].nunique():,} times (seed {seed}), one stream per "
             "pair.")
+
+
+def fig4_sr_dc_text(table: pd.DataFrame) -> str:
+    """§5.4 over every 2018 pair with HIT ids: the share of HITs that hold every system."""
+    share = table["hits_with_every_system"]
+    worst = table.loc[share.idxmin()]
+    return (f"Over all {len(table)} 2018 pairs with HIT ids, {share.min():.0%}–{share.max():.0%} of HITs hold every "
+            f"system (fewest: {_name(worst['collection'], worst['pair'])}), and {int((share >= 0.9).sum())} of "
+            f"{len(table)} pairs have at least 90%.")

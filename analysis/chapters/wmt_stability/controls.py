@@ -1,0 +1,237 @@
+"""Controls that make "SR+DC rankings are less stable" readable: a matched null for each perturbation (remove a
+mid-ranked system instead of the lowest / highest; remove as many random judgments as the HUMAN and REF ones),
+how close each pair's systems are, and the contrast between the styles before and after subtracting the null."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt_stability as ws
+from ...processes import process_pool
+from .packages import CHANGE_COLUMNS, STYLE_TOTALS
+
+#: the controls, and the paper's perturbations each one is matched with
+CONTROLS = {
+    "remove_mid": ("remove a mid-ranked system", ("remove_lowest", "remove_highest")),
+    "remove_random_judgments": ("remove as many random judgments as HUMAN and REF", ("remove_human",)),
+}
+SIZE_COLUMNS = ["discordant", "tau_distance", "reversals"]
+
+
+def closeness(coded: dict, info: pd.DataFrame, *, variant: str, alpha: float) -> pd.DataFrame:
+    """Per pair: how close its systems are in the original ranking (HUMAN systems left out): the median gap in z
+    between neighbours and the z range (best minus worst)."""
+    rows = []
+    for (collection, pair), (pj, _, _) in coded.items():
+        humans = [s for s, h in zip(pj.systems, pj.human) if h]
+        r = ws.perturbed_ranking(pj, cluster_exclude=humans, variant=variant, alpha=alpha)
+        gaps = -np.diff(r.scores)
+        rows.append({"collection": collection, "pair": pair, "style": info.loc[(collection, pair), "style"],
+                     "n_systems": len(r.systems), "median_gap": float(np.median(gaps)) if len(gaps) else np.nan,
+                     "z_range": float(r.scores[0] - r.scores[-1]) if len(r.scores) else np.nan,
+                     "clusters": int(r.clusters.max()) + 1 if len(r.clusters) else 0})
+    return pd.DataFrame(rows)
+
+
+def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, variant: str, alpha: float) -> list:
+    """One pair's null draws (dicts with ``control``, ``draw`` and :func:`analysis.wmt_stability.comparison`):
+
+    * ``remove_mid``: every system between the first and the last of the original ranking (HUMAN systems aside),
+      removed in turn, against the original with its clusters recomputed without it (as Table 3); enumerated, so
+      the rate is exact and needs no draws;
+    * ``remove_random_judgments``: ``n_draws`` times, as many judgments as the pair's REF items and HUMAN-system
+      judgments, drawn at random from all of them, removed; against the original (HUMAN systems out of both
+      sides' clusters, as Table 2).
+    """
+    options = {"variant": variant, "alpha": alpha}
+    humans = [s for s, h in zip(pj.systems, pj.human) if h]
+    original = ws.perturbed_ranking(pj, **options)
+    rows = []
+    mid = [s for s in original.systems[1:-1] if s not in humans]
+    for k, system in enumerate(mid):
+        perturbed = ws.perturbed_ranking(pj, remove=[system], **options)
+        base = ws.perturbed_ranking(pj, cluster_exclude=[system], **options)
+        rows.append({"control": "remove_mid", "draw": k, **ws.comparison(perturbed, base)})
+    degraded = int((pj.ref | pj.human[pj.system]).sum())
+    if degraded:
+        base = ws.perturbed_ranking(pj, cluster_exclude=humans, **options)
+        for k in range(n_draws):
+            keep = np.ones(pj.n, bool)
+            keep[rng.choice(pj.n, degraded, replace=False)] = False
+            perturbed = ws.perturbed_ranking(pj, keep=keep, cluster_exclude=humans, **options)
+            rows.append({"control": "remove_random_judgments", "draw": k, **ws.comparison(perturbed, base)})
+    return rows
+
+
+def _null_one(args):
+    key, pj, seed, n_draws, options = args
+    rows = pair_null(pj, np.random.default_rng(seed), n_draws, **options)
+    return pd.DataFrame(rows).assign(collection=key[0], pair=key[1])
+
+
+def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, variant: str, alpha: float,
+                  workers: int | None = None) -> pd.DataFrame:
+    """:func:`pair_null` for every pair of the style totals, each pair with its own seed spawned from ``seed`` (the
+    result does not depend on the number of worker processes)."""
+    keys = [k for k in coded if k[0] in STYLE_TOTALS]
+    seeds = np.random.SeedSequence(seed).spawn(len(keys))
+    tasks = [(k, coded[k][0], s, n_draws, {"variant": variant, "alpha": alpha}) for k, s in zip(keys, seeds)]
+    with process_pool(workers) as pool:
+        table = pd.concat(list(pool.map(_null_one, tasks)), ignore_index=True)
+    table["style"] = [info.loc[(c, p), "style"] for c, p in zip(table["collection"], table["pair"])]
+    first = ["collection", "pair", "style", "control", "draw"]
+    return table[first + [c for c in table.columns if c not in first]]
+
+
+def null_rates(null: pd.DataFrame) -> pd.DataFrame:
+    """Per (pair, control): the share of draws that change rank / clusters / both, and the mean effect sizes."""
+    columns = CHANGE_COLUMNS + SIZE_COLUMNS
+    out = null.groupby(["collection", "pair", "style", "control"], sort=False)[columns].mean()
+    return out.reset_index()
+
+
+def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
+    """Per style, perturbation and measure: the share of pairs the perturbation changes, the mean null rate over the
+    same pairs (its matched control), their difference (the excess), and the mean number of significant reversals
+    and Kendall-tau distance, observed and under the null."""
+    rates = null_rates(null).set_index(["collection", "pair", "control"])
+    rows = []
+    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    for control, (_, experiments) in CONTROLS.items():
+        for experiment in experiments:
+            part = observed[observed["experiment"] == experiment]
+            keys = list(zip(part["collection"], part["pair"], [control] * len(part)))
+            present = np.array([k in rates.index for k in keys], dtype=bool)
+            part = part.loc[present]
+            matched = rates.loc[[k for k, p in zip(keys, present) if p]]
+            for style in ("SR-DC", "SR+DC"):
+                mine = (part["style"] == style).to_numpy()
+                if not mine.any():
+                    continue
+                row = {"experiment": experiment, "control": control, "style": style, "pairs": int(mine.sum())}
+                for c in CHANGE_COLUMNS:
+                    name = c.replace("_changed", "")
+                    row[f"{name}_observed"] = float(part.loc[mine, c].mean())
+                    row[f"{name}_null"] = float(matched.loc[mine, c].mean())
+                    row[f"{name}_excess"] = row[f"{name}_observed"] - row[f"{name}_null"]
+                for c in ("reversals", "tau_distance"):
+                    row[f"{c}_observed"] = float(part.loc[mine, c].mean())
+                    row[f"{c}_null"] = float(matched.loc[mine, c].mean())
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def contrast_after_controls(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per perturbation and measure: SR+DC minus SR-DC, in the share changed (the paper's contrast) and in the
+    excess over the matched null (the contrast the controls leave)."""
+    rows = []
+    for (experiment, control), part in summary.groupby(["experiment", "control"], sort=False):
+        by = part.set_index("style")
+        if not {"SR-DC", "SR+DC"} <= set(by.index):
+            continue
+        for measure in ("rank", "cluster", "both"):
+            rows.append({"experiment": experiment, "control": control, "measure": measure,
+                         "contrast": by.loc["SR+DC", f"{measure}_observed"] - by.loc["SR-DC", f"{measure}_observed"],
+                         "null_contrast": by.loc["SR+DC", f"{measure}_null"] - by.loc["SR-DC", f"{measure}_null"],
+                         "excess_contrast": by.loc["SR+DC", f"{measure}_excess"] - by.loc["SR-DC", f"{measure}_excess"]})
+        rows.append({"experiment": experiment, "control": control, "measure": "reversals",
+                     "contrast": by.loc["SR+DC", "reversals_observed"] - by.loc["SR-DC", "reversals_observed"],
+                     "null_contrast": by.loc["SR+DC", "reversals_null"] - by.loc["SR-DC", "reversals_null"],
+                     "excess_contrast": (by.loc["SR+DC", "reversals_observed"] - by.loc["SR+DC", "reversals_null"])
+                     - (by.loc["SR-DC", "reversals_observed"] - by.loc["SR-DC", "reversals_null"])})
+    return pd.DataFrame(rows)
+
+
+def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame,
+                     experiment: str = "remove_human", control: str = "remove_random_judgments") -> pd.DataFrame:
+    """Pairs split at the median of their median neighbour gap (all pairs of the style totals): per (stratum,
+    style), the number of pairs, their median gap and z range, the share whose clusters ``experiment`` changes, and
+    the mean null rate of ``control`` for the same measure."""
+    close = close[close["collection"].isin(STYLE_TOTALS)].copy()
+    cut = close["median_gap"].median()
+    close["stratum"] = np.where(close["median_gap"] < cut, "closer", "farther")
+    key = ["collection", "pair"]
+    observed = per_pair[per_pair["experiment"] == experiment].set_index(key)["cluster_changed"]
+    null = rates[rates["control"] == control].set_index(key)["cluster_changed"]
+    close = close.join(observed.rename("observed"), on=key).join(null.rename("null"), on=key)
+    rows = []
+    for (stratum, style), part in close.groupby(["stratum", "style"], sort=True):
+        rows.append({"stratum": stratum, "style": style, "pairs": len(part), "median_gap": part["median_gap"].median(),
+                     "z_range": part["z_range"].median(), "cluster_changed": part["observed"].mean(),
+                     "null_cluster_changed": part["null"].mean()})
+    return pd.DataFrame(rows).assign(cut=cut)
+
+
+def _pct(value: float) -> str:
+    return "—" if pd.isna(value) else f"{value:.0%}"
+
+
+def null_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`null_summary` as read on the page: per perturbation and style, "observed (null)" per measure."""
+    from .views import experiment_label
+
+    view = pd.DataFrame({"perturbation": summary["experiment"].map(experiment_label),
+                         "matched null": summary["control"].map(lambda c: CONTROLS[c][0]),
+                         "style": summary["style"], "pairs": summary["pairs"]})
+    for m, label in (("rank", "Δrank"), ("cluster", "Δcluster"), ("both", "Δboth")):
+        view[f"{label}: observed (null)"] = [f"{_pct(o)} ({_pct(n)})" for o, n in
+                                             zip(summary[f"{m}_observed"], summary[f"{m}_null"])]
+    view["Kendall τ distance: observed (null)"] = [f"{o:.3f} ({n:.3f})" for o, n in
+                                                   zip(summary["tau_distance_observed"], summary["tau_distance_null"])]
+    view["significant reversals per pair: observed (null)"] = [
+        f"{o:.2f} ({n:.2f})" for o, n in zip(summary["reversals_observed"], summary["reversals_null"])]
+    return view.set_index(["perturbation", "matched null", "style"])
+
+
+def controls_text(summary: pd.DataFrame, contrast: pd.DataFrame, strata: pd.DataFrame, close: pd.DataFrame,
+                  n_draws: int) -> str:
+    """What the matched nulls, the effect sizes and the closeness strata say about the style contrast."""
+    from .views import experiment_label
+
+    s = summary.set_index(["control", "style"])
+    text = []
+    if ("remove_mid", "SR+DC") in s.index and ("remove_mid", "SR-DC") in s.index:
+        plus, minus = s.loc[("remove_mid", "SR+DC")].iloc[0], s.loc[("remove_mid", "SR-DC")].iloc[0]
+        text.append(f"Removing a mid-ranked system instead (every one in turn) changes the order of SR+DC rankings "
+                    f"in {plus['rank_null']:.0%} of cases and their clusters in {plus['cluster_null']:.0%} (SR-DC: "
+                    f"{minus['rank_null']:.0%} and {minus['cluster_null']:.0%}).")
+    if ("remove_random_judgments", "SR+DC") in s.index and ("remove_random_judgments", "SR-DC") in s.index:
+        plus = s.loc[("remove_random_judgments", "SR+DC")]
+        minus = s.loc[("remove_random_judgments", "SR-DC")]
+        text.append(f"Removing as many random judgments as there are HUMAN and REF ones ({n_draws} draws per pair) "
+                    f"changes the order of SR+DC rankings in {plus['rank_null']:.0%} of draws and their clusters in "
+                    f"{plus['cluster_null']:.0%} (SR-DC: {minus['rank_null']:.0%} and {minus['cluster_null']:.0%}); "
+                    f"removing the HUMAN and REF judgments themselves changes {plus['rank_observed']:.0%} and "
+                    f"{plus['cluster_observed']:.0%} of SR+DC pairs, {minus['rank_observed']:.0%} and "
+                    f"{minus['cluster_observed']:.0%} of SR-DC pairs. (The random judgments are mostly SYSTEM "
+                    "judgments, which enter the system means directly; REF items enter only through each worker's "
+                    "mean and sd, so this null is the stronger perturbation.)")
+    cells = contrast[contrast["measure"].isin(["rank", "cluster", "both"])]
+    survive = cells[cells["excess_contrast"] > 0]
+    text.append(f"SR+DC minus SR-DC in the share of pairs changed is positive in "
+                f"{int((cells['contrast'] > 0).sum())} of {len(cells)} cells (perturbation × measure); after "
+                f"subtracting each pair's matched null it stays positive in {len(survive)} of {len(cells)}"
+                + (f" ({', '.join(f'{experiment_label(e)} {m}' for e, m in zip(survive['experiment'], survive['measure']))})"
+                   if len(survive) else "") + ".")
+    reversals = summary["reversals_observed"].mul(summary["pairs"]).sum()
+    text.append(f"Significant reversals (two systems in strictly ordered clusters that swap them): "
+                f"{reversals:.0f} over all these perturbations and pairs, and {summary['reversals_null'].max():.2f} per "
+                "pair at most under the nulls: every change seen is a swap inside a cluster (a tie by WMT's rules) "
+                "or a line that appears or disappears." if reversals == 0 else
+                f"Significant reversals (two systems in strictly ordered clusters that swap them): {reversals:.0f} "
+                "over all these perturbations and pairs.")
+    news = close[close["collection"].isin(STYLE_TOTALS)]
+    med = news.groupby("style")[["median_gap", "z_range"]].median()
+    if {"SR+DC", "SR-DC"} <= set(med.index):
+        text.append(f"The SR+DC stand-in systems are closer: median neighbour gap in z {med.loc['SR+DC', 'median_gap']:.3f} "
+                    f"against {med.loc['SR-DC', 'median_gap']:.3f} in 2018, z range {med.loc['SR+DC', 'z_range']:.2f} "
+                    f"against {med.loc['SR-DC', 'z_range']:.2f}.")
+    closer = strata[strata["stratum"] == "closer"].set_index("style")
+    if {"SR+DC", "SR-DC"} <= set(closer.index):
+        text.append(f"Among the closer half of the pairs (median gap below {strata['cut'].iloc[0]:.3f}), removing HUMAN "
+                    f"and REF changes the clusters of {closer.loc['SR+DC', 'cluster_changed']:.0%} of "
+                    f"{closer.loc['SR+DC', 'pairs']:.0f} SR+DC and {closer.loc['SR-DC', 'cluster_changed']:.0%} of "
+                    f"{closer.loc['SR-DC', 'pairs']:.0f} SR-DC pairs (null: "
+                    f"{closer.loc['SR+DC', 'null_cluster_changed']:.0%} and {closer.loc['SR-DC', 'null_cluster_changed']:.0%}).")
+    return " ".join(text)

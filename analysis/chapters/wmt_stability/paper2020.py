@@ -1,0 +1,171 @@
+"""The paper's own 2020 numbers from the official 2020 segment scores (Sec. 5.3, Figs. 2-3's "original" columns,
+footnote 17), and the range of counts the paper's 21-pair SR-DC totals allow for its 2018 subset (Tables 2-3,
+Fig. 1) against ours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt_stability as ws
+from ...data import published
+
+#: the paper's SR-DC pairs: 13 of 2018, 5 of 2019 and 3 of 2020 (Table 2)
+PAPER_SR_DC_2018, PAPER_SR_DC_ALL = 13, 21
+
+
+def base_name(system: str) -> str:
+    """``AFRL.1069`` -> ``AFRL`` (2020's segment files name a system by name and submission id)."""
+    head, _, tail = system.rpartition(".")
+    return head if head and tail.isdigit() else system
+
+
+def assessments_per_system(segments: pd.DataFrame, pairs=("en-de", "zh-en")) -> pd.DataFrame:
+    """§5.3: judgments per system in 2020 (the official segment files' judgment counts summed, over systems), next
+    to the paper's."""
+    paper = published.item("wmt", "section53")["assessments_per_system"]
+    rows = []
+    for pair in pairs:
+        seg = segments[(segments["collection"] == "newstest2020") & (segments["pair"] == pair)]
+        if seg.empty:
+            raise ValueError(f"no 2020 segment scores for {pair}")
+        n_systems = seg["system"].nunique()
+        rows.append({"pair": pair, "systems": n_systems, "judgments": int(seg["n"].sum()),
+                     "per_system": seg["n"].sum() / n_systems, "paper": paper.get(pair, np.nan)})
+    return pd.DataFrame(rows)
+
+
+def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater", alpha: float = 0.05) -> pd.DataFrame:
+    """Figs. 2-3's "original" column for a 2020 pair, from the official segment z: the ranking with HUMAN systems
+    scored but left out of the clusters (as the paper's figures), and the clusters with them in (the official
+    ranking). One row per system, best first."""
+    seg = segments[(segments["collection"] == "newstest2020") & (segments["pair"] == pair)]
+    if seg.empty:
+        raise ValueError(f"no 2020 segment scores for {pair}")
+    codes, names = pd.factorize(seg["system"], sort=True)
+    names = tuple(names)
+    humans = [s for s in names if ws.HUMAN_MARK in s]
+    z = seg["z"].to_numpy(float)
+    without = ws.rank_segment_scores(names, codes, z, humans, variant, alpha)
+    full = ws.rank_segment_scores(names, codes, z, (), variant, alpha)
+    line_without = dict(zip(without.systems, np.append(np.diff(without.clusters) > 0, False)))
+    line_full = dict(zip(full.systems, np.append(np.diff(full.clusters) > 0, False)))
+    cluster_without = dict(zip(without.systems, without.clusters))
+    return pd.DataFrame({
+        "pair": pair, "rank": np.arange(1, len(full.systems) + 1), "system": full.systems, "z": full.scores,
+        "human": [s in humans for s in full.systems],
+        "cluster_without_human": [cluster_without.get(s, -1) for s in full.systems],
+        "line_below_without_human": [bool(line_without.get(s, False)) for s in full.systems],
+        "cluster_official": full.clusters, "line_below_official": [bool(line_full[s]) for s in full.systems]})
+
+
+def _row(table: pd.DataFrame, pair: str, name: str) -> pd.Series:
+    rows = table[(table["pair"] == pair) & (table["system"].map(base_name) == name)]
+    if len(rows) != 1:
+        raise ValueError(f"{pair}: expected one system named {name}, found {len(rows)}")
+    return rows.iloc[0]
+
+
+def _line_between(table: pd.DataFrame, pair: str, upper: str, lower: str, column: str) -> bool:
+    """Whether a line lies between two systems (listed best first): in ``column``'s clusters they differ."""
+    part = table[table["pair"] == pair]
+    if column == "cluster_without_human":
+        part = part[~part["human"]]
+    a, b = _row(part, pair, upper), _row(part, pair, lower)
+    return bool(a[column] != b[column])
+
+
+def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
+    """§5.3 and footnote 17 against ours: each statement the paper makes about the "original" 2020 rankings, with
+    the paper's value (true) and ours."""
+    spec = published.item("wmt", "section53")
+    rows = []
+    for pair, a, b in spec["same_cluster"]:
+        rows.append((f"{pair}: {a} and {b} in one cluster (HUMAN systems left out of the clusters)", True,
+                     not _line_between(originals, pair, a, b, "cluster_without_human")))
+    for pair, a, b in spec["above"]:
+        higher = bool(_row(originals, pair, a)["z"] > _row(originals, pair, b)["z"])
+        rows.append((f"{pair}: {a} above {b}", True, higher))
+    for pair, a, b in spec["line_between_without_human"]:
+        rows.append((f"{pair}: a line between {a} and {b} with HUMAN systems left out of the clusters", True,
+                     _line_between(originals, pair, a, b, "cluster_without_human")))
+    for pair, a, b in spec["no_line_between_official"]:
+        rows.append((f"{pair}: no line between {a} and {b} in the official clusters (HUMAN systems in)", True,
+                     not _line_between(originals, pair, a, b, "cluster_official")))
+    for pair in spec["top_alone_official"]:
+        part = originals[originals["pair"] == pair]
+        top = part.iloc[0]
+        rows.append((f"{pair}: the top system ({base_name(top['system'])}) alone in the top official cluster", True,
+                     bool((part["cluster_official"] == part["cluster_official"].iloc[0]).sum() == 1)))
+        rows.append((f"{pair}: the top system ({base_name(top['system'])}) alone in the top cluster with HUMAN "
+                     "systems left out", True,
+                     bool((part.loc[~part["human"], "cluster_without_human"] == 0).sum() == 1)))
+    return pd.DataFrame(rows, columns=["statement", "paper", "ours"]).assign(holds=lambda t: t["paper"] == t["ours"])
+
+
+def paper_2018_ranges(per_pair: pd.DataFrame) -> pd.DataFrame:
+    """Tables 2-3 and Fig. 1, SR-DC: the paper gives 2018 on its own only in Table 2; elsewhere it prints totals over
+    21 pairs (13 of 2018), which bound its 2018 count to [max(0, total - 8), min(total, 13)]. Ours (13 pairs of 2018,
+    tr-en in place of de-en) beside the range."""
+    totals = []
+    t2 = {r[0]: r for r in published.item("wmt", "table2")["rows"]}
+    for k, measure in enumerate(("rank", "cluster", "both"), start=2):
+        totals.append(("remove_human", measure, t2["ALL SR-DC"][k][0], t2["'18 (-DC)"][k][0]))
+    for r in published.item("wmt", "table3")["rows"]:
+        if r[1] == "SR-DC":
+            totals += [(r[0], m, r[k][0], None) for k, m in enumerate(("rank", "cluster", "both"), start=2)]
+    for r in published.item("wmt", "fig1")["rows"]:
+        if r[1] == "SR-DC":
+            totals += [(f"divide_{r[0]:g}", m, r[k][0], None) for k, m in enumerate(("rank", "cluster", "both"),
+                                                                                    start=2)]
+    ours = per_pair[per_pair["collection"] == "newstest2018"]
+    rows = []
+    for experiment, measure, total, known in totals:
+        part = ours[ours["experiment"] == experiment]
+        other = PAPER_SR_DC_ALL - PAPER_SR_DC_2018
+        low, high = (known, known) if known is not None else (max(0, total - other), min(total, PAPER_SR_DC_2018))
+        mine = int(part[f"{measure}_changed"].sum())
+        rows.append({"experiment": experiment, "measure": measure, "paper_total": f"{total}/{PAPER_SR_DC_ALL}",
+                     "paper_2018_low": low, "paper_2018_high": high, "ours_2018": mine, "pairs": len(part),
+                     "inside": low <= mine <= high})
+    return pd.DataFrame(rows)
+
+
+def original_2020_view(originals: pd.DataFrame, pair: str) -> pd.DataFrame:
+    """One 2020 pair's "original" column for the page: rank, system, z and where the lines fall."""
+    part = originals[originals["pair"] == pair]
+    mark = {True: "line", False: ""}
+    return pd.DataFrame({"rank": part["rank"].to_numpy(), "system": part["system"].map(base_name).to_numpy(),
+                         "z": part["z"].to_numpy(),
+                         "line below, HUMAN out of the clusters (Figs. 2–3)": [
+                             "(HUMAN)" if h else mark[b] for h, b in zip(part["human"],
+                                                                       part["line_below_without_human"])],
+                         "line below, official (HUMAN in)": part["line_below_official"].map(mark).to_numpy()})
+
+
+def section53_text(assessments: pd.DataFrame, checks: pd.DataFrame) -> str:
+    """§5.3's assessments per system and footnote 17's statements, ours beside the paper's."""
+    parts = [f"{r.pair}: {r.per_system:,.1f} assessments per system here ({r.judgments:,} judgments over "
+             f"{r.systems} systems), {r.paper:,.1f} in the paper" for r in assessments.itertuples(index=False)]
+    same = np.isclose(assessments["per_system"].round(1), assessments["paper"]).all()
+    text = ("The official 2020 segment files give " + "; ".join(parts) + " — "
+            + ("the same numbers." if same else "**not** the paper's numbers.") + " ")
+    held = int(checks["holds"].sum())
+    text += (f"Of the paper's {len(checks)} statements about the original 2020 rankings, {held} hold here"
+             + ("." if held == len(checks) else f" (not: {'; '.join(checks.loc[~checks['holds'], 'statement'])}).")
+             + " The divisions themselves need the 2020 per-judgment raw scores, which are not reachable here.")
+    return text
+
+
+def ranges_text(ranges: pd.DataFrame) -> str:
+    """Whether our 2018 SR-DC counts lie in the range the paper's totals allow for its 2018 pairs."""
+    inside = ranges["inside"]
+    text = (f"Table 2 prints the paper's 2018 SR-DC row on its own; Table 3 and Fig. 1 print only totals over its 21 "
+            f"SR-DC pairs, 13 of them from 2018, which bound its 2018 count. Our 2018 count lies in that range for "
+            f"{int(inside.sum())} of {len(ranges)} cells")
+    if inside.all():
+        return text + "."
+    out = ranges[~inside]
+    return text + " (outside: " + "; ".join(
+        f"{r.experiment.replace('_', ' ')} {r.measure}: {r.ours_2018} against {r.paper_2018_low}–{r.paper_2018_high}"
+        for r in out.itertuples(index=False)) + ")."
