@@ -239,8 +239,8 @@ show(timings.table(), 1)
 #   the chapter within minutes; the other metrics are a parameter away.
 # * **Pairs inside WMT.** No worker scored two systems on the same segment or document in these packages, so the
 #   paired preferences compare a worker's scores of two systems within one HIT, across its documents. Knowles'
-#   division of raw human scores is left out: raw scores are missing for many judgments, and dividing them moves
-#   only the pairs that involve a HUMAN system.
+#   division of the HUMAN systems' raw scores is left out: a worker's preference between two other systems does not
+#   change with it, so for BT it moves only the preferences that involve a HUMAN system.
 # * **Clusters.** Knowles counts changes of significance clusters too; Study 2 counts only changes of order.
 # * **Simulation.** Study 1's simulation is a small corner of the paired paper's grid (see its table), re-run here
 #   rather than read from the simulation chapter.
