@@ -395,20 +395,34 @@ def _link(row) -> str:
     return f"{{doc}}`{_cell(row['item'])} </book/_generated/notebooks/{row['chapter']}>`"
 
 
+#: the compendium's own findings test hypotheses, not published results: their verdicts read in these words on the
+#: pages (``claims.csv`` keeps the one vocabulary of VERDICTS), and their "paper" column is the expectation
+OWN_FINDINGS = "synthesis"
+OWN_WORDS = {"reproduced": "holds", "reproduced in part": "holds in part", "not reproduced": "does not hold"}
+
+
+def verdict_words(verdict: str, paper: str) -> str:
+    """How a verdict reads on the pages: the registry's word, or for the compendium's own findings OWN_WORDS'."""
+    return OWN_WORDS.get(verdict, verdict) if paper == OWN_FINDINGS else verdict
+
+
 def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
     """A markdown table of claims; with ``reason`` (the rows share one verdict) the reason replaces the verdict."""
-    head = ["Item", "Claim", "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
+    own = set(rows.paper) == {OWN_FINDINGS}
+    head = ["Item", "Claim", "Expected" if own else "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in rows.iterrows():
         cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _cell(row["paper value"]) or "—",
-                 _cell(row["our value"]) or "—"] + ([_cell(row["reason"])] if reason else [f"**{row['verdict']}**"])
+                 _cell(row["our value"]) or "—"] + ([_cell(row["reason"])] if reason
+                                                    else [f"**{verdict_words(row['verdict'], row['paper'])}**"])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def _counts(rows: pd.DataFrame) -> str:
     counts = rows.verdict.value_counts()
-    return ", ".join(f"{counts[v]} {v}" for v in VERDICTS if v in counts)
+    paper = rows.paper.iloc[0] if rows.paper.nunique() == 1 else None
+    return ", ".join(f"{counts[v]} {verdict_words(v, paper)}" for v in VERDICTS if v in counts)
 
 
 def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:
@@ -451,7 +465,8 @@ def chapter_differences(table: pd.DataFrame, chapter: str) -> str:
     for name in VERDICTS:
         group = rows[rows.verdict == name]
         if len(group):
-            parts.append(f"**{name.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True))
+            words = verdict_words(name, group.paper.iloc[0]) if group.paper.nunique() == 1 else name
+            parts.append(f"**{words.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True))
     return "\n".join(parts)
 
 

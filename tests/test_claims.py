@@ -234,6 +234,18 @@ def test_the_pages_are_generated_from_the_same_rows(tmp_path, outputs):
     assert "a stand-in" in differs and "MEAN and BT disagree" in differs and "**Not reproduced** (1)" in differs
 
 
+def test_the_compendiums_own_findings_read_as_holds_or_not_against_an_expectation():
+    rows = pd.DataFrame({"paper": ["synthesis"] * 3, "item": ["S1", "S2", "S3"], "claim": ["c"] * 3,
+                         "paper value": ["0"] * 3, "our value": ["0"] * 3, "reason": ["", "r", "r"],
+                         "verdict": ["reproduced", "not reproduced", "reproduced in part"], "section": [""] * 3,
+                         "chapter": ["06_synthesis"] * 3, "headline": [True] * 3})
+    opening = claims.chapter_opening(rows, "06_synthesis")
+    assert "1 holds, 1 holds in part, 1 does not hold" in opening and "| Expected |" in opening
+    assert "reproduced" not in opening
+    assert "**Does not hold** (1)" in claims.chapter_differences(rows, "06_synthesis")
+    assert claims.verdict_words("not reproduced", "wmt") == "not reproduced"
+
+
 def test_the_cli_runs_it():
     from analysis.__main__ import main
 
