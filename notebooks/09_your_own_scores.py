@@ -46,13 +46,13 @@
 scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
 format = "auto"  # "auto", "long", "wide" or "mtme"
 where = None  # long format: {"metric": "BLEU"} keeps one slice of a file with several metrics
-align = "exact"  # "exact": refuse systems scored on different instances; "intersect": keep the common ones
-lower_is_better = False  # True for error metrics (TER, MQM penalties): scores are negated
+align = "auto"  # systems scored on different instances: "pairwise" (auto's choice) compares each pair on the instances both have; "intersect" keeps the common ones; "exact" refuses
+lower_is_better = False  # True for error metrics (TER, MQM penalties): the lowest ranks first
 ties = "half"  # BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
 seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
 n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
-alpha = 0.05  # significance level of the pairwise tests
+alpha = 0.05  # significance level of the pairwise tests (after Holm's adjustment for the number of pairs)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
@@ -65,7 +65,7 @@ from analysis.plotting import set_theme, show
 
 set_theme()
 out = outputs(ch, globals())
-scores = ch.load(scores_path, format, where=where, align=align, lower_is_better=lower_is_better)
+scores = ch.load(scores_path, format, where=where, align=align)
 display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 
 # %% [markdown]
@@ -79,12 +79,16 @@ display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 #   pair of systems; its strengths sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled
 #   chance that *A* beats *B*;
 # * **Elo** {cite:p}`elo1978rating` and **TrueSkill** {cite:p}`herbrich2007trueskill` rate the same comparisons
-#   one game at a time, in a fixed order.
+#   one game at a time; since their result depends on the order of the games, both the estimate and every
+#   resample are averaged over random orders, so that each estimate lies inside its interval.
 #
-# The ranks column gives each system's rank under the five mechanisms in that order.
+# Beside BT, each system's 95% interval of its rank (over the same resamples) and its statistically tied group: a
+# new group starts at a system that every system of the group above beats significantly (sign test, adjusted for
+# the number of pairs). The ranks column gives each system's rank under the five mechanisms in that order.
 
 # %%
-result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential)
+result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential,
+                 alpha=alpha, lower_is_better=lower_is_better)
 out.table(result.systems, "yours_systems")
 show(ch.ranking_table(result))
 
@@ -97,12 +101,16 @@ out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption
 # For each pair, the share of test instances on which the row system scores higher (a tie counts half) — the
 # pairwise view the paired paper recommends (its Fig. 5) — with the sign test, ties split as
 # {cite:t}`coakley1996versions` recommend (it tests exactly whether this share differs from ½), and Wilcoxon's
-# signed-rank test (which also weighs the size of the differences).
+# signed-rank test (which also weighs the size of the differences). With many systems, many pairs are tested, so
+# the p-values are adjusted for their number (Holm's step-down method, which keeps the chance of any false
+# finding below the level; Benjamini–Hochberg's, which keeps the share of false findings below it, is an option).
 
 # %% tags=["hide-input"]
 out.table(result.prob, "yours_prob_better")
 out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
+out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
+out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
 out.figure(ch.plot_prob(result, alpha), "yours_pairwise", ch.pairwise_caption(result, alpha))
 
 # %% [markdown]
@@ -147,7 +155,7 @@ show(ch.stability_summary(result))
 #   ```
 # * **Elo and TrueSkill intervals** use fewer resamples than MEAN, MEDIAN and BT (the parameters cell sets both
 #   numbers; the first figure's caption gives them), because each resample replays every game; their intervals are
-#   therefore coarser. A resampled test set also replays the games in another order than the file's, and Elo and
-#   TrueSkill depend on that order, so their estimate on the file can fall outside their own interval.
-# * **Order dependence.** Elo and TrueSkill depend on the order of the games (pairs in column order, instances in
-#   row order, as in the paper's tool); BT, MEAN and MEDIAN do not.
+#   therefore coarser.
+# * **Order dependence.** The paper's tool plays Elo's and TrueSkill's games in one fixed order (pairs in column
+#   order, instances in row order); here they are averaged over random orders instead, so they can differ from the
+#   paper's tool on the same data (the compendium's chapters on the paired paper use the paper's order).

@@ -29,7 +29,7 @@ def test_comparison_intervals_equal_the_generic_bootstrap():
 def test_stability_finds_bt_reordering_and_never_mean():
     """App. F's cyclic example: removing C from the Condorcet cycle changes BT's order of A and B, never MEAN's."""
     scores = pd.DataFrame({"A": [1.0, 2, 3], "B": [2.0, 3, 1], "C": [3.0, 1, 2.5]})
-    table = compare.stability(scores, compare.mechanisms("half"))
+    table = compare.stability(scores.to_numpy(), scores.columns, "half", True, 5, np.random.default_rng(0))
     assert not table[table.mechanism == "mean"].reordered.any()
     assert table.loc[table.mechanism == "bt", "pairs"].tolist() == [1, 1]
 
@@ -41,3 +41,210 @@ def test_cli_reports_a_bad_file_as_an_error_with_exit_code_2(tmp_path):
                             cwd=ROOT)
     assert result.returncode == 2 and "error:" in result.stderr and "at least two systems" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- hostile input (issue 30, item 8): each case a correct result or a one-line error naming the problem -------------
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from analysis.__main__ import main  # noqa: E402
+
+FAST = ["--n-resamples", "20", "--n-resamples-sequential", "2"]
+
+
+def _run(capsys, *args):
+    code = main(["compare", *map(str, args), *FAST])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _error(capsys, *args) -> str:
+    code, _, err = _run(capsys, *args)
+    lines = [x for x in err.splitlines() if x.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def _systems(tmp_path, capsys, *args) -> pd.DataFrame:
+    out = tmp_path / "r.json"
+    code, _, err = _run(capsys, *args, "--json", out)
+    assert code == 0, err
+    return compare.from_dict(json.loads(out.read_text())).systems
+
+
+WIDE = pd.DataFrame({"A": [0.1, 0.5, 0.3, 0.9], "B": [0.2, 0.4, 0.1, 0.3], "C": [0.0, 0.6, 0.2, 0.5]})
+
+
+@pytest.mark.parametrize("case", ["to_csv_index", "id_column"])
+def test_an_index_or_id_column_is_not_a_system(tmp_path, capsys, case):
+    path = tmp_path / "w.csv"
+    if case == "to_csv_index":
+        WIDE.to_csv(path)
+    else:
+        WIDE.rename_axis("id").reset_index().to_csv(path, index=False)
+    assert list(_systems(tmp_path, capsys, path).index) == ["A", "B", "C"]
+
+
+def test_mtme_with_a_missing_middle_line_is_refused_under_every_alignment(tmp_path, capsys):
+    path = tmp_path / "m.seg.score"
+    lines = [f"A\t{v}" for v in (0.1, 0.2, 0.3)] + [f"B\t{v}" for v in (0.5, 0.6)]
+    path.write_text("\n".join(lines) + "\n")
+    for align in ("exact", "intersect", "pairwise", "auto"):
+        assert "'B' has 2" in _error(capsys, path, "--align", align)
+
+
+@pytest.mark.parametrize("header, problem", [("A,A,B", "names column 'A' twice"),
+                                             ("instance,system,score,score", "names column 'score' twice"),
+                                             ("instance,system,Score,score", "names column 'score' twice")])
+def test_duplicate_headers_are_refused(tmp_path, capsys, header, problem):
+    path = tmp_path / "d.csv"
+    path.write_text(header + "\n" + "\n".join(",".join(["1"] * len(header.split(","))) for _ in range(3)) + "\n")
+    message = _error(capsys, path)
+    assert problem in message and "line 1" in message
+
+
+def test_lower_is_better_keeps_mean_and_median_in_the_files_units(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    systems = _systems(tmp_path, capsys, path, "--lower-is-better")
+    np.testing.assert_allclose(systems["mean"], WIDE.mean())
+    assert (systems["mean_low"] <= systems["mean"]).all() and (systems["mean"] <= systems["mean_high"]).all()
+    assert systems["mean_rank"].tolist() == [3, 1, 2]  # the lowest mean ranks first
+    assert systems["bt_rank"].loc["A"] == 3
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["--where", "metric=BLEU"], "this file is wide"),
+    (["--where", "metric=BLEU", "--where", "metric=chrF"], "--where names column 'metric' twice"),
+])
+def test_where_on_a_wide_file_or_twice_on_a_column_is_refused(tmp_path, capsys, args, problem):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    assert problem in _error(capsys, path, *args)
+
+
+def test_where_on_a_score_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "m.seg.score"
+    path.write_text("A\t1\nA\t2\nB\t0\nB\t3\n")
+    assert "mt-metrics-eval score file" in _error(capsys, path, "--where", "metric=x")
+
+
+def test_where_selects_numeric_columns(tmp_path, capsys):
+    path = tmp_path / "l.csv"
+    rows = [(i, s, float(i + (s == "B")), r) for r in (1, 2) for i in range(3) for s in "AB"]
+    pd.DataFrame(rows, columns=["instance", "system", "score", "rater"]).to_csv(path, index=False)
+    systems = _systems(tmp_path, capsys, path, "--where", "rater=1")
+    assert systems["instances"].tolist() == [3, 3]
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--alpha", "2"], "--alpha"), (["--alpha", "-1"], "--alpha"), (["--alpha", "0"], "--alpha"),
+    (["--alpha", "1"], "--alpha"), (["--alpha", "nan"], "--alpha"), (["--n-resamples", "1"], "--n-resamples"),
+    (["--seed", "-1"], "--seed"), (["--seed", "x"], "--seed"), (["--n-resamples-sequential", "1"], "--n-resamples-seq"),
+])
+def test_bad_options_are_refused_naming_the_option(tmp_path, capsys, args, option):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    code = main(["compare", str(path), *FAST, *args])  # the bad option comes last and wins
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(f"error: {option}") and len(err.strip().splitlines()) == 1
+
+
+def test_huge_scores_are_refused_and_json_is_strict(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    (WIDE * 1e308).to_csv(path, index=False)
+    assert "overflow" in _error(capsys, path)
+    small = tmp_path / "s.csv"
+    WIDE.to_csv(small, index=False)
+    out = tmp_path / "r.json"
+    assert main(["compare", str(small), *FAST, "--json", str(out)]) == 0
+    json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+def test_datetime_scores_are_refused(tmp_path, capsys):
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"instance": [0, 0], "system": ["a", "b"],
+                  "score": pd.to_datetime(["2024-01-01", "2024-01-02"])}).to_parquet(path)
+    assert "dates or times" in _error(capsys, path)
+
+
+def test_names_that_look_missing_are_names(tmp_path, capsys):
+    path = tmp_path / "l.csv"
+    rows = [(i, s, float(i * k)) for i in range(4) for k, s in enumerate(["None", "NA", "null", "nan"])]
+    pd.DataFrame(rows, columns=["instance", "system", "score"]).to_csv(path, index=False)
+    assert sorted(_systems(tmp_path, capsys, path).index) == ["NA", "None", "nan", "null"]
+
+
+@pytest.mark.parametrize("target", ["json", "out"])
+def test_the_input_is_never_overwritten(tmp_path, capsys, target):
+    path = tmp_path / ("systems.csv" if target == "out" else "w.csv")
+    WIDE.to_csv(path, index=False)
+    before = path.read_bytes()
+    args = ["--json", path] if target == "json" else ["--out", tmp_path]
+    assert "overwrite the input" in _error(capsys, path, *args)
+    assert path.read_bytes() == before
+
+
+def test_unwritable_outputs_fail_before_computing(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    assert "does not exist" in _error(capsys, path, "--json", tmp_path / "no" / "such" / "r.json")
+    (tmp_path / "f").write_text("")
+    assert "not a folder" in _error(capsys, path, "--out", tmp_path / "f")
+
+
+def test_memory_is_bounded_by_blocks():
+    """2 systems x 500,000 instances: the resamples are drawn in blocks whose size the block bound fixes, and the
+    stream does not depend on the block size."""
+    from analysis.compare import intervals
+
+    gen = np.random.default_rng(0)
+    blocks = list(intervals.index_blocks(gen, 500_000, 1000, 2))
+    assert max(b.size for _, b in blocks) * 2 <= intervals.BLOCK and sum(len(b) for _, b in blocks) == 1000
+    one = np.random.default_rng(1).integers(0, 7, size=(30, 7))
+    old, intervals.BLOCK = intervals.BLOCK, 30
+    try:
+        pieces = np.vstack([b for _, b in intervals.index_blocks(np.random.default_rng(1), 7, 30, 1)])
+    finally:
+        intervals.BLOCK = old
+    np.testing.assert_array_equal(one, pieces)
+
+
+@pytest.mark.parametrize("text", [
+    "instance;system;score\n0;a;1\n0;b;2\n1;a;3\n1;b;1\n",
+    "instance\tsystem\tscore\n0\ta\t1\n0\tb\t2\n1\ta\t3\n1\tb\t1\n",
+    "# scores of my run\n# second comment\ninstance,system,score\n0,a,1\n0,b,2\n1,a,3\n1,b,1\n",
+    "Instance,System,Score\n0,a,1\n0,b,2\n1,a,3\n1,b,1\n",
+    "instance,system,score,\n0,a,1,\n0,b,2,\n1,a,3,\n1,b,1,\n",
+])
+def test_separators_comments_capitals_and_trailing_commas(tmp_path, capsys, text):
+    path = tmp_path / "l.csv"
+    path.write_text(text)
+    systems = _systems(tmp_path, capsys, path)
+    assert systems["mean"].to_dict() == {"a": 2.0, "b": 1.5}
+
+
+def test_errors_name_the_right_line_after_comments(tmp_path, capsys):
+    path = tmp_path / "l.csv"
+    path.write_text("# a comment\ninstance;system;score\n0;a;1\n0;b;oops\n")
+    assert "'oops' on line 4 is not a number" in _error(capsys, path)
+
+
+def test_json_is_identical_across_identical_runs(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    texts = []
+    for k in range(2):
+        out = tmp_path / f"r{k}.json"
+        assert main(["compare", str(path), *FAST, "--json", str(out)]) == 0
+        texts.append(out.read_text())
+    assert texts[0] == texts[1]
+
+
+def test_names_no_font_can_draw_become_row_numbers():
+    from analysis.chapters import your_own_scores as ch
+
+    labels = ch.tick_labels(["模型甲", "base", "🤖 bot"])
+    assert labels == ["#1", "base", "#3"]

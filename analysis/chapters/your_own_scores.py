@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ..compare import MECHANISMS, Comparison
+from ..compare import MECHANISMS, Comparison, report
 from ..data.scorefiles import read_scores
 from ..paths import repo_root
 from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS
@@ -23,7 +23,7 @@ PARAMETERS = {
     "scores_path": Param("str"),
     "format": Param("str", choices=("auto", "long", "wide", "mtme")),
     "where": Param("dict", optional=True),
-    "align": Param("str", choices=("exact", "intersect")),
+    "align": Param("str", choices=("auto", "exact", "intersect", "pairwise")),
     "lower_is_better": Param("bool"),
     "ties": Param("str", choices=("half", "loss")),
     "seed": SEED,
@@ -35,25 +35,29 @@ PARAMETERS = {
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
 
 
-def load(path, fmt: str = "auto", *, where=None, align: str = "exact", lower_is_better: bool = False) -> pd.DataFrame:
-    """:func:`~analysis.data.scorefiles.read_scores`, with a relative ``path`` read from the repository root."""
+def load(path, fmt: str = "auto", *, where=None, align: str = "auto") -> pd.DataFrame:
+    """:func:`~analysis.data.scorefiles.read_scores`, with a relative ``path`` read from the repository root; the
+    scores as in the file (:func:`analysis.compare.compare` takes the direction)."""
     path = Path(path)
     if not path.is_absolute():
         path = repo_root() / path
-    return read_scores(path, fmt, where=where, align=align, lower_is_better=lower_is_better)
+    return read_scores(path, fmt, where=where, align=align)
 
 
 def source_text(scores: pd.DataFrame, path, lower_is_better: bool = False) -> str:
     """What was read, in words: systems × instances, from the shipped example or the reader's own file."""
     where = "the shipped example" if Path(path).as_posix().endswith(EXAMPLE) else "your file"
-    return (f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from {where}"
-            + (" (scores negated: lower was better)." if lower_is_better else "."))
+    present = int(scores.notna().to_numpy().sum())
+    missing = (f"; {present:,} of {scores.size:,} scores present, so each pair of systems is compared on the "
+               "instances both have" if present < scores.size else "")
+    return (f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from {where}{missing}"
+            + (" (lower is better: every mechanism ranks the lowest first)." if lower_is_better else "."))
 
 
 def disagreement_text(comparison: Comparison) -> str:
     """One sentence on how often the mechanisms pick a different best system on this data."""
     d = comparison.disagreement
-    best = {m: comparison.systems[m].idxmax() for m in MECHANISMS}
+    best = {m: comparison.systems[f"{m}_rank"].idxmin() for m in MECHANISMS}
     differing = int(d["top1_differs"].sum())
     names = ", ".join(f"{MECHANISM_LABELS[m]}: {s}" for m, s in best.items())
     return (f"The best system by each mechanism — {names}. {differing} of {len(d)} pairs of mechanisms disagree on "
@@ -61,23 +65,16 @@ def disagreement_text(comparison: Comparison) -> str:
             f"{d['disagree'].mean():.0%} of the system pairs differently.")
 
 
-def decimals(values) -> int:
-    """Decimals that give the largest of ``values`` three significant digits (Elo ~1500: 0; BT ~0.2: 3)."""
-    largest = float(np.nanmax(np.abs(np.asarray(values, dtype=float)))) if len(values) else 0.0
-    return int(np.clip(2 - np.floor(np.log10(largest)), 0, 6)) if largest > 0 else 3
+decimals = report.decimals
 
 
 def ranking_table(comparison: Comparison) -> pd.DataFrame:
-    """One row per system, sorted by BT: each mechanism's score with its interval (three significant digits for the
-    mechanism's largest score), and the rank under each."""
-    systems = comparison.systems.sort_values("bt", ascending=False)
-    table = pd.DataFrame(index=systems.index)
-    for name in MECHANISMS:
-        est, low, high = (systems[c] for c in (name, f"{name}_low", f"{name}_high"))
-        k = decimals(est)
-        table[MECHANISM_LABELS[name]] = [f"{e:.{k}f} [{lo:.{k}f}, {hi:.{k}f}]" for e, lo, hi in zip(est, low, high)]
-    ranks = systems[[f"{m}_rank" for m in MECHANISMS]].astype(int)
-    table["ranks (MEAN/MEDIAN/BT/Elo/TS)"] = ranks.astype(str).agg("/".join, axis=1)
+    """One row per system, sorted by BT: BT with its interval, BT's 95% rank interval and tied group, every other
+    mechanism's score with its interval (three significant digits for the mechanism's largest score), and the rank
+    under each (:func:`analysis.compare.report.ranking_table`)."""
+    table = report.ranking_table(comparison)
+    ranks = report.rank_view(comparison).reindex(table.index)
+    table["ranks (MEAN/MEDIAN/BT/Elo/TS)"] = ranks.to_numpy()
     return table
 
 
@@ -92,12 +89,7 @@ def disagreement_view(comparison: Comparison) -> pd.DataFrame:
                          "different top-3 set": yes(d["top3_differs"])}, index=d.index)
 
 
-def stability_summary(comparison: Comparison) -> pd.DataFrame:
-    """Per mechanism: which system was removed (best, worst) and how many pairs of the others changed order."""
-    s = comparison.stability.copy()
-    s["result"] = [f"{r.system}: {r.pairs_reordered} of {r.pairs} pairs reordered" for r in s.itertuples()]
-    out = s.pivot(index="mechanism", columns="removed", values="result").reindex(list(MECHANISMS))
-    return out.rename(index=MECHANISM_LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
+stability_summary = report.stability_summary
 
 
 # -- figures: laid out for the book's text column, whatever the number of systems -------------------------------------
@@ -114,6 +106,36 @@ def short_name(name, limit: int = LABEL_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+def drawable(text: str) -> bool:
+    """Whether the figure font (or its fallbacks) has a glyph for every character of ``text``."""
+    return all(ord(ch) in _charmap() for ch in text)
+
+
+def _charmap() -> set:
+    global _CHARS
+    if _CHARS is None:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        _CHARS = set()
+        for family in plt.rcParams["font.sans-serif"][:6] + ["DejaVu Sans"]:
+            try:
+                path = font_manager.findfont(family, fallback_to_default=False)
+            except ValueError:
+                continue
+            _CHARS |= set(FT2Font(path).get_charmap())
+    return _CHARS
+
+
+_CHARS = None
+
+
+def tick_labels(order) -> list[str]:
+    """Tick labels for systems in table order: the short name, or "#k" (its row in the table) for a name with a
+    character no installed font can draw (CJK or emoji on a machine without such fonts)."""
+    return [short_name(s) if drawable(short_name(s)) else f"#{k + 1}" for k, s in enumerate(order)]
+
+
 def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     """One row per mechanism (MEAN, MEDIAN, BT, Elo, TrueSkill), systems along x in BT order (best first): each
     system's score and its 95% bootstrap interval. The rows keep their height whatever the number of systems; the
@@ -124,15 +146,15 @@ def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     fig, axes = plt.subplots(len(MECHANISMS), 1, figsize=(width, 1.25 * len(MECHANISMS) + 1.2), sharex=True)
     x = np.arange(n)
     for ax, name in zip(axes, MECHANISMS):
-        # an interval as a segment: a percentile interval need not contain the estimate (Elo and TrueSkill replay
-        # resampled games in another order than the file's)
+        # every interval contains its estimate (Elo and TrueSkill: both averaged over random game orders)
         ax.vlines(x, systems[f"{name}_low"], systems[f"{name}_high"], color=MECHANISM_COLORS[name], lw=1.8)
         ax.plot(x, systems[name], "o", ms=5, color=MECHANISM_COLORS[name])
         ax.set_ylabel(MECHANISM_LABELS[name], fontsize=10)
         ax.tick_params(axis="y", labelsize=9)
         ax.margins(x=0.5 / max(n, 1) + 0.02, y=0.15)
-    turn = 0 if n <= 6 and max(len(short_name(s)) for s in systems.index) <= 10 else 60
-    axes[-1].set_xticks(x, [short_name(s) for s in systems.index], rotation=turn, ha="right" if turn else "center",
+    labels = tick_labels(systems.index)
+    turn = 0 if n <= 6 and max(len(s) for s in labels) <= 10 else 60
+    axes[-1].set_xticks(x, labels, rotation=turn, ha="right" if turn else "center",
                         rotation_mode="anchor", fontsize=9)
     axes[-1].set_xlabel("system (best first by BT)")
     fig.align_ylabels(axes)
@@ -140,10 +162,11 @@ def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     return fig
 
 
-def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
+def plot_prob(comparison: Comparison, alpha: float | None = None) -> plt.Figure:
     """P(row beats column) on the test instances (ties as half), * sign test, † Wilcoxon, p < alpha. The cells print
     their share while that stays legible (up to 10 systems), and only the test marks beyond; the figure's side
     grows with the number of systems up to :data:`MAX_WIDTH`."""
+    alpha = comparison.settings.get("alpha", 0.05) if alpha is None else alpha
     order = comparison.systems.sort_values("bt", ascending=False).index
     prob = comparison.prob.loc[order, order]
     marks = comparison.marked_prob(alpha).loc[order, order]
@@ -152,12 +175,12 @@ def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
         marks = marks.map(lambda v: v.lstrip("0123456789."))
     side = float(np.clip(1.2 + 0.62 * n, 3.5, MAX_WIDTH - 1.8))
     fig, ax = plt.subplots(figsize=(side + 1.8, side + 0.6))
-    names = [short_name(s) for s in order]
+    names = tick_labels(order)
     sns.heatmap(prob.astype(float).set_axis(names).set_axis(names, axis=1), annot=marks, fmt="", cmap="vlag",
                 center=0.5, vmin=0, vmax=1, ax=ax, annot_kws={"fontsize": 9 if n <= 10 else 8}, square=True,
                 cbar_kws={"label": "share of instances the row system wins", "shrink": 0.8})
     ax.set(xlabel="", ylabel="")
-    ax.set_title(f"* sign test, † Wilcoxon: p < {alpha:g}", fontsize=10)
+    ax.set_title(f"* sign test, † Wilcoxon: adjusted p < {alpha:g}", fontsize=10)
     ax.tick_params(labelsize=9)
     ax.tick_params(axis="y", labelrotation=0)
     if n > 6:
@@ -170,22 +193,28 @@ def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
 def mechanisms_caption(comparison: Comparison) -> str:
     """The caption of :func:`plot_mechanisms`, with the resamples behind its intervals."""
     s = comparison.settings
-    return (f"Each mechanism's score for each of the {len(comparison.systems)} systems with its 95% percentile-bootstrap "
+    kind = "BCa" if s.get("interval") == "bca" else "percentile"
+    return (f"Each mechanism's score for each of the {len(comparison.systems)} systems with its 95% {kind}-bootstrap "
             f"interval over the {s.get('n_instances', 0):,} test instances ({s.get('n_resamples', 0):,} resamples for "
             f"MEAN, MEDIAN and BT, {s.get('n_resamples_sequential', 0):,} for Elo and TrueSkill); systems in BT's "
-            "order, best first.\n\n"
+            f"order, best first. Elo and TrueSkill are averaged over {s.get('n_orders', 0)} random orders of the games "
+            "(each resample over one), so neither depends on the file's order; every interval contains its "
+            "estimate.\n\n"
             "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill "
-            "are ratings. Names longer than a tick label allows are shortened; the table above has them whole.")
+            "are ratings. Names longer than a tick label allows are shortened (names no installed font can draw "
+            "are shown as their row in the table, #k); the table above has them whole.")
 
 
-def pairwise_caption(comparison: Comparison, alpha: float = 0.05) -> str:
-    """The caption of :func:`plot_prob`, with the number of pairs each test finds significant."""
-    sign = int(np.triu(comparison.sign_p.to_numpy() < alpha, 1).sum())
-    wilcoxon = int(np.triu(comparison.wilcoxon_p.to_numpy() < alpha, 1).sum())
+def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
+    """The caption of :func:`plot_prob`, with the number of pairs each test finds significant after adjustment."""
+    alpha = comparison.settings.get("alpha", 0.05) if alpha is None else alpha
+    how = {"holm": "Holm's", "bh": "Benjamini and Hochberg's", "none": "no"}[comparison.settings.get("adjust", "holm")]
+    sign = int(np.triu(comparison.sign_p_adj.to_numpy() < alpha, 1).sum())
+    wilcoxon = int(np.triu(comparison.wilcoxon_p_adj.to_numpy() < alpha, 1).sum())
     n = len(comparison.systems)
     pairs = n * (n - 1) // 2
     return (f"For each pair of the {n} systems, the share of test instances on which the row system scores higher "
             f"(a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} ({sign} of "
-            f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}). Systems in BT's order, best "
-            "first.\n\nThe paired paper's Fig. 5 draws the same pairwise view with BT's modelled probabilities "
-            "{cite:p}`peyrard2021better`; here the observed shares.")
+            f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}), with {how} adjustment for "
+            "the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 draws the same "
+            "pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the observed shares.")

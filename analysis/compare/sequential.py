@@ -1,0 +1,144 @@
+"""Elo and TrueSkill without the file's game order: each rating averaged over random orders of the games.
+
+Elo and TrueSkill rate one game at a time, so their result depends on the order of the games. The paper's tool
+plays them pair by pair (:func:`analysis.aggregate.elo`); a resampled test set replays them in another order, and
+its percentile interval then need not contain the estimate on the file. Here both the estimate and every
+bootstrap resample are averaged over random orders: the games of one instance (every pair of systems both scored on
+it) are played together, instances in a random order and, within an instance, the pairs in a random rotation of a
+random permutation. Games of judgment files (one game per judgment) are played in a random permutation.
+
+The kernels are compiled with numba and reuse the TrueSkill update of :mod:`analysis._kernels` (equal to the
+``trueskill`` package's ``rate_1vs1``, tested there).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .. import _kernels
+
+ELO_K, ELO_INITIAL = 20.0, 1500.0
+TIE_CODES = {"half": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kernels.TIE_LOSS}
+
+
+@numba.njit(cache=True)
+def _outcome(a, b, tie_code):
+    """(play?, score of the first system, drawn?) for scores a, b; NaN (not scored) is no game."""
+    if a != a or b != b:
+        return False, 0.0, False
+    if a > b:
+        return True, 1.0, False
+    if a < b:
+        return True, 0.0, False
+    if tie_code == 1:  # drop
+        return False, 0.0, False
+    if tie_code == 0:  # half
+        return True, 0.5, True
+    return True, 0.0, False  # loss: the later column wins
+
+
+@numba.njit(cache=True)
+def scores_kernel(values, rows, pair_i, pair_j, rotation, trueskill, k, initial, sigma0, beta, tau, margin,
+                  tie_code):
+    """Ratings after every pair's game on each instance in ``rows`` (in that order); the pairs of the r-th
+    instance played from position ``rotation[r]`` of the (already permuted) pair arrays. Returns (ratings, ok)."""
+    n_systems = values.shape[1]
+    rating = np.full(n_systems, initial)
+    sigma = np.full(n_systems, sigma0)
+    n_pairs = pair_i.shape[0]
+    beta2, tau2 = beta * beta, tau * tau
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        for q in range(n_pairs):
+            p = (q + rotation[r]) % n_pairs
+            i, j = pair_i[p], pair_j[p]
+            play, s, drawn = _outcome(values[row, i], values[row, j], tie_code)
+            if not play:
+                continue
+            if trueskill:
+                if drawn:
+                    ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
+                elif s == 1.0:
+                    ok = _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
+                else:
+                    ok = _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
+                if not ok:
+                    return rating, False
+            else:
+                expected = 1.0 / (10.0 ** ((rating[j] - rating[i]) / 400.0) + 1.0)
+                delta = k * (s - expected)
+                rating[i] += delta
+                rating[j] -= delta
+    return rating, True
+
+
+@numba.njit(cache=True)
+def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, sigma0, beta, tau, margin):
+    """Ratings after the games ``order`` (indices into left/right/outcome: +1 left won, -1 right won, 0 draw)."""
+    rating = np.full(n_systems, initial)
+    sigma = np.full(n_systems, sigma0)
+    beta2, tau2 = beta * beta, tau * tau
+    for g in range(order.shape[0]):
+        m = order[g]
+        i, j, o = left[m], right[m], outcome[m]
+        if trueskill:
+            if o == 0:
+                ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
+            elif o > 0:
+                ok = _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
+            else:
+                ok = _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
+            if not ok:
+                return rating, False
+        else:
+            s = 1.0 if o > 0 else (0.0 if o < 0 else 0.5)
+            expected = 1.0 / (10.0 ** ((rating[j] - rating[i]) / 400.0) + 1.0)
+            delta = k * (s - expected)
+            rating[i] += delta
+            rating[j] -= delta
+    return rating, True
+
+
+def _params(name: str):
+    import trueskill as ts
+
+    if name == "elo":
+        return False, ELO_K, ELO_INITIAL, 0.0, 1.0, 0.0, 0.0
+    env = ts.TrueSkill(backend=None)
+    margin = ts.calc_draw_margin(ts.DRAW_PROBABILITY, 2, env)
+    return True, 0.0, ts.MU, ts.SIGMA, ts.BETA, ts.TAU, margin
+
+
+def rate_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.random.Generator, ties: str) -> np.ndarray:
+    """One random-order replay of the instances ``rows`` (with repeats: a bootstrap resample) of a score matrix
+    (NaN = not scored) by ``name`` ("elo" or "trueskill"); ``gen`` draws the order."""
+    s = values.shape[1]
+    i, j = np.triu_indices(s, 1)
+    perm = gen.permutation(len(i))
+    order = gen.permutation(rows)
+    rotation = gen.integers(0, len(i), size=len(order))
+    code = TIE_CODES["half" if (name == "trueskill" and ties == "loss") else ties]
+    rating, ok = scores_kernel(values, order.astype(np.int64), i[perm].astype(np.int64), j[perm].astype(np.int64),
+                               rotation.astype(np.int64), *_params(name), code)
+    if not ok:
+        raise FloatingPointError(f"a {name} update left its numerical range")
+    return rating
+
+
+def rate_games(n_systems: int, left, right, outcome, name: str, games: np.ndarray,
+               gen: np.random.Generator) -> np.ndarray:
+    """One random-order replay of the games ``games`` (indices, with repeats) of a judgment file."""
+    order = gen.permutation(games).astype(np.int64)
+    rating, ok = games_kernel(n_systems, left, right, outcome, order, *_params(name))
+    if not ok:
+        raise FloatingPointError(f"a {name} update left its numerical range")
+    return rating
+
+
+def in_file_order(n_systems: int, left, right, outcome, name: str) -> np.ndarray:
+    """Ratings after the games in the file's order (what evalica's and the ``trueskill`` package's loops give)."""
+    rating, ok = games_kernel(n_systems, left, right, outcome, np.arange(len(left), dtype=np.int64), *_params(name))
+    if not ok:
+        raise FloatingPointError(f"a {name} update left its numerical range")
+    return rating
