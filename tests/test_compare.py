@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import aggregate, compare, pairwise
+from analysis import aggregate, bt, compare, pairwise
 from tests.helpers import random_scores
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -248,3 +248,82 @@ def test_names_no_font_can_draw_become_row_numbers():
 
     labels = ch.tick_labels(["模型甲", "base", "🤖 bot"])
     assert labels == ["#1", "base", "#3"]
+
+
+# --- incomplete score files (item 1): each pair on the instances both systems have ------------------------------------
+
+import evalica  # noqa: E402
+
+from analysis.compare import evidence  # noqa: E402
+from analysis.comparisons import comparison_counts  # noqa: E402
+
+
+def _incomplete(seed=0, n=40, s=5, share=0.2):
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.normal(0, 1, (n, s)) + np.linspace(0, 1, s), 1)
+    values[rng.random((n, s)) < share] = np.nan
+    return pd.DataFrame(values, columns=[f"s{k}" for k in range(s)])
+
+
+def test_incomplete_bt_equals_evalica_on_every_pairs_common_instances():
+    scores = _incomplete()
+    result = compare.compare(scores, rng=0, n_resamples=10, n_resamples_sequential=0)
+    xs, ys, winners = [], [], []
+    values = scores.to_numpy()
+    for i in range(values.shape[1]):
+        for j in range(i + 1, values.shape[1]):
+            for a, b in zip(values[:, i], values[:, j]):
+                if np.isnan(a) or np.isnan(b):
+                    continue
+                xs.append(scores.columns[i])
+                ys.append(scores.columns[j])
+                winners.append(evalica.Winner.X if a > b else evalica.Winner.Y if a < b else evalica.Winner.Draw)
+    ref = evalica.bradley_terry(xs, ys, winners, tolerance=1e-12, limit=100_000).scores
+    ref = (ref / ref.sum()).reindex(scores.columns)
+    # the reported fit stops by the paper's rule (squared change < 1e-9); the same comparisons fitted to a tight
+    # tolerance agree with evalica to its own tolerance
+    np.testing.assert_allclose(result.systems["bt"], ref, atol=1e-4)
+    comps = evidence.instance_comparisons(values, scores.columns)
+    wins = np.asarray(evidence.credit_matrix(comps, "half").sum(axis=0)).reshape(5, 5)
+    np.testing.assert_allclose(bt.fit(wins, tol=1e-20, max_iter=100_000).strengths[0], ref, atol=1e-7)
+    assert result.settings["alignment"] == "pairwise" and result.settings["n_comparisons"] == len(xs)
+
+
+def test_pair_counts_and_tests_use_each_pairs_common_instances():
+    scores = _incomplete(1)
+    values = scores.to_numpy()
+    tables = evidence.pairwise_tables(values, scores.columns)
+    for i, j in [(0, 1), (2, 4)]:
+        both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
+        x, y = values[both, i], values[both, j]
+        assert tables["common"].iat[i, j] == both.sum()
+        assert tables["prob"].iat[i, j] == pytest.approx((np.sum(x > y) + 0.5 * np.sum(x == y)) / both.sum())
+        assert tables["sign_p"].iat[i, j] == pytest.approx(pairwise.sign_test(x, y).pvalue)
+        assert tables["wilcoxon_p"].iat[i, j] == pytest.approx(pairwise.wilcoxon(x, y).pvalue)
+    complete = scores.fillna(0.0).to_numpy()
+    wins, ties, common = evidence.pair_counts(complete)
+    ref_wins, ref_ties = comparison_counts(complete)
+    np.testing.assert_array_equal(wins, ref_wins)
+    np.testing.assert_array_equal(ties, ref_ties)
+
+
+def test_adjusted_mean_removes_instance_difficulty():
+    """Scores that are exactly instance effect + system effect: the adjusted mean is the system effect plus the
+    average instance effect whatever is missing, while MEAN over each system's own instances is not."""
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0, 3, 30), np.array([0.0, 0.5, 1.0, 1.5])
+    values = a[:, None] + b[None, :]
+    values[rng.random(values.shape) < 0.3] = np.nan
+    values[0] = a[0] + b  # every system has at least one instance in common with every other
+    np.testing.assert_allclose(evidence.adjusted_mean(values), b + a.mean(), atol=1e-8)
+    complete = a[:, None] + b[None, :] + rng.normal(0, 1, (30, 4))
+    np.testing.assert_allclose(evidence.adjusted_mean(complete), complete.mean(axis=0), atol=1e-12)
+
+
+def test_incomplete_files_say_so_on_the_first_line(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    _incomplete(2).to_csv(path, index=False)
+    code, out, err = _run(capsys, path)
+    assert code == 0 and "incomplete: each pair compared on the instances both systems have" in err.splitlines()[0]
+    assert out.splitlines()[0].startswith("5 systems x 40 instances; INCOMPLETE")
+    assert "not comparable" in out and "adjusted MEAN" in out
