@@ -41,8 +41,9 @@ def add_arguments(cmp) -> None:
                      help="BT and Elo: a tie is half a win (half) or a win for the later column (loss, the paper's code)")
     cmp.add_argument("--seed", default="2021", help="the bootstrap's random seed (an integer >= 0)")
     cmp.add_argument("--n-resamples", default="1000", help="bootstrap resamples for MEAN, MEDIAN, BT (>= 2)")
-    cmp.add_argument("--n-resamples-sequential", default="100",
-                     help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default 100)")
+    cmp.add_argument("--n-resamples-sequential", default="auto",
+                     help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default: 100, "
+                     "or fewer but at least 20 where 100 would replay more than 40 million games)")
     cmp.add_argument("--alpha", default="0.05", help="significance level of the pairwise tests (between 0 and 1)")
     cmp.add_argument("--interval", default="percentile", choices=["percentile", "bca"],
                      help="bootstrap interval: percentile (default) or BCa (bias-corrected and accelerated)")
@@ -65,7 +66,8 @@ def _integer(text, option: str, low: int) -> int:
 def options(args) -> dict:
     """The numeric options, checked (each error names its option)."""
     out = {"seed": _integer(args.seed, "--seed", 0), "n_resamples": _integer(args.n_resamples, "--n-resamples", 2),
-           "n_resamples_sequential": _integer(args.n_resamples_sequential, "--n-resamples-sequential", 0)}
+           "n_resamples_sequential": (None if args.n_resamples_sequential == "auto" else
+                                      _integer(args.n_resamples_sequential, "--n-resamples-sequential", 0))}
     if out["n_resamples_sequential"] == 1:
         raise UsageError("--n-resamples-sequential must be 0 (no Elo/TrueSkill intervals) or >= 2, got 1")
     try:

@@ -18,8 +18,11 @@ from . import evidence, intervals, sequential
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 SEQUENTIAL = ("elo", "trueskill")
-#: random game orders averaged into the Elo and TrueSkill estimates (and in the stability test)
-N_ORDERS = 20
+#: random game orders averaged into the Elo and TrueSkill estimates, and in the stability test's reruns
+N_ORDERS = 10
+N_ORDERS_STABILITY = 3
+#: ``n_resamples_sequential=None``: 100 resamples, or fewer (at least 20) where they would replay more games than this
+SEQUENTIAL_GAMES = 40_000_000
 FRAMES = ("systems", "prob", "prob_low", "prob_high", "common", "sign_p", "wilcoxon_p", "sign_p_adj",
           "wilcoxon_p_adj", "disagreement", "stability")
 
@@ -107,7 +110,8 @@ def _ranks(values) -> np.ndarray:
 
 def check_settings(n_resamples, n_resamples_sequential, confidence, alpha, method, adjust) -> None:
     """Refuse settings that make no interval or no test (the message names the setting)."""
-    for name, value, low in (("n_resamples", n_resamples, 2), ("n_resamples_sequential", n_resamples_sequential, 0)):
+    for name, value, low in (("n_resamples", n_resamples, 2),
+                             ("n_resamples_sequential", 0 if n_resamples_sequential is None else n_resamples_sequential, 0)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     if n_resamples_sequential == 1:
@@ -131,12 +135,14 @@ def _check_magnitude(values: np.ndarray, names) -> None:
 
 
 def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: int = 1000,
-            n_resamples_sequential: int = 100, confidence: float = 0.95, interval: str = "percentile",
+            n_resamples_sequential: int | None = None, confidence: float = 0.95, interval: str = "percentile",
             adjust: str = "holm", alpha: float = 0.05, lower_is_better: bool = False, n_orders: int = N_ORDERS,
             progress: Callable[[str], None] | None = None) -> Comparison:
     """The whole comparison of one score matrix (rows instances, columns systems; NaN = a system not scored on an
     instance, each pair then compared on the instances both have). ``lower_is_better``: the scores are errors;
-    every mechanism ranks the lowest first and MEAN and MEDIAN are reported in the file's units."""
+    every mechanism ranks the lowest first and MEAN and MEDIAN are reported in the file's units.
+    ``n_resamples_sequential`` (Elo and TrueSkill): default 100, or fewer (at least 20) where 100 would replay more
+    than :data:`SEQUENTIAL_GAMES` games; ``settings`` records the number used."""
     check_scores(scores, allow_missing=True)
     check_settings(n_resamples, n_resamples_sequential, confidence, alpha, interval, adjust)
     say = progress or (lambda _: None)
@@ -170,13 +176,13 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     say(f"estimates: {time.perf_counter() - start:.1f} s")
     draws = {m: [] for m in est}
     prob_draws = []
+    if n_resamples_sequential is None:
+        n_resamples_sequential = int(min(100, max(20, SEQUENTIAL_GAMES // max(1, len(comps)))))
     n_seq = min(n_resamples_sequential, n_resamples)
     for first, idx in intervals.index_blocks(gen, n, n_resamples, s):
-        picked = values[idx]  # k x n x s
-        draws["mean"].append(np.nanmean(picked, axis=1) if not complete else picked.mean(axis=1))
-        draws["median"].append(np.nanmedian(picked, axis=1) if not complete else np.median(picked, axis=1))
-        del picked
         weights = intervals.counts(idx, n)
+        draws["mean"].append(intervals.resampled_means(values, weights))
+        draws["median"].append(intervals.resampled_medians(values, weights))
         stack = intervals.bt_stack(credit, weights, s)
         draws["bt"].append(intervals.bt_strengths(stack))
         prob_draws.append(intervals.prob_from_wins(stack))
@@ -218,7 +224,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     order = np.argsort(-est["bt"], kind="stable")
     groups = intervals.tied_groups(list(order), better)
     systems["group"] = pd.Series(groups, index=order).sort_index().to_numpy()
-    stable = stability(values, names, ties, complete, n_orders, order_gen, est)
+    stable = stability(values, names, ties, complete, min(n_orders, N_ORDERS_STABILITY), order_gen, est)
     settings = {"alignment": "complete" if complete else "pairwise", "ties": ties, "n_resamples": n_resamples,
                 "n_resamples_sequential": n_seq, "n_orders": n_orders, "confidence": confidence,
                 "interval": interval, "adjust": adjust, "alpha": alpha, "lower_is_better": bool(lower_is_better),
@@ -237,8 +243,7 @@ def _jackknife(values, credit, est, complete, s) -> dict:
     """Leave-one-group-out estimates of MEAN, MEDIAN, BT (and the adjusted mean): BCa's acceleration."""
     keep = intervals.jackknife_groups(len(values))
     out = {"bt": intervals.bt_strengths(intervals.bt_stack(credit, keep, s))}
-    masked = np.where(keep[:, :, None] > 0, values[None], np.nan)
-    out["mean"], out["median"] = np.nanmean(masked, axis=1), np.nanmedian(masked, axis=1)
+    out["mean"], out["median"] = intervals.resampled_means(values, keep), intervals.resampled_medians(values, keep)
     if "mean_adj" in est:
         out["mean_adj"] = evidence.adjusted_mean(values, keep)
     return out

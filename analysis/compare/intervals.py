@@ -134,3 +134,29 @@ def tied_groups(order, significant) -> list[int]:
         current.append(system)
         groups.append(number)
     return groups
+
+
+def resampled_means(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(k x systems) mean of each system over its scored units, each unit counted as often as ``weights`` (k x
+    units) says: equal to the mean of the resampled rows, without gathering them."""
+    present = ~np.isnan(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (weights @ np.where(present, values, 0.0)) / (weights @ present)
+
+
+def resampled_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(k x systems) median of each system over its scored units counted by ``weights``: equal to ``np.median`` of
+    the resampled rows (the mean of the two middle values for an even count), from one sort per system."""
+    out = np.empty((len(weights), values.shape[1]))
+    for j in range(values.shape[1]):
+        col = values[:, j]
+        keep = np.flatnonzero(~np.isnan(col))
+        order = keep[np.argsort(col[keep], kind="stable")]
+        sorted_values = col[order]
+        cum = np.cumsum(weights[:, order], axis=1)
+        total = cum[:, -1]
+        lower = (cum >= np.ceil(total / 2)[:, None]).argmax(axis=1)
+        upper = (cum >= (np.floor(total / 2) + 1)[:, None]).argmax(axis=1)
+        with np.errstate(invalid="ignore"):
+            out[:, j] = np.where(total > 0, (sorted_values[lower] + sorted_values[upper]) / 2, np.nan)
+    return out

@@ -13,6 +13,8 @@ The kernels are compiled with numba and reuse the TrueSkill update of :mod:`anal
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -23,22 +25,6 @@ TIE_CODES = {"half": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kern
 
 
 @numba.njit(cache=True)
-def _outcome(a, b, tie_code):
-    """(play?, score of the first system, drawn?) for scores a, b; NaN (not scored) is no game."""
-    if a != a or b != b:
-        return False, 0.0, False
-    if a > b:
-        return True, 1.0, False
-    if a < b:
-        return True, 0.0, False
-    if tie_code == 1:  # drop
-        return False, 0.0, False
-    if tie_code == 0:  # half
-        return True, 0.5, True
-    return True, 0.0, False  # loss: the later column wins
-
-
-@numba.njit(cache=True)
 def scores_kernel(values, rows, pair_i, pair_j, rotation, trueskill, k, initial, sigma0, beta, tau, margin,
                   tie_code):
     """Ratings after every pair's game on each instance in ``rows`` (in that order); the pairs of the r-th
@@ -46,16 +32,31 @@ def scores_kernel(values, rows, pair_i, pair_j, rotation, trueskill, k, initial,
     n_systems = values.shape[1]
     rating = np.full(n_systems, initial)
     sigma = np.full(n_systems, sigma0)
+    row_values = np.empty(n_systems)
     n_pairs = pair_i.shape[0]
     beta2, tau2 = beta * beta, tau * tau
+    scale = math.log(10.0) / 400.0
     for r in range(rows.shape[0]):
-        row = rows[r]
+        row_values[:] = values[rows[r]]
+        start = rotation[r]
         for q in range(n_pairs):
-            p = (q + rotation[r]) % n_pairs
+            p = q + start
+            if p >= n_pairs:
+                p -= n_pairs
             i, j = pair_i[p], pair_j[p]
-            play, s, drawn = _outcome(values[row, i], values[row, j], tie_code)
-            if not play:
+            a, b = row_values[i], row_values[j]
+            if a != a or b != b:
                 continue
+            if a > b:
+                s, drawn = 1.0, False
+            elif a < b:
+                s, drawn = 0.0, False
+            elif tie_code == 1:
+                continue
+            elif tie_code == 0:
+                s, drawn = 0.5, True
+            else:
+                s, drawn = 0.0, False
             if trueskill:
                 if drawn:
                     ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
@@ -66,7 +67,7 @@ def scores_kernel(values, rows, pair_i, pair_j, rotation, trueskill, k, initial,
                 if not ok:
                     return rating, False
             else:
-                expected = 1.0 / (10.0 ** ((rating[j] - rating[i]) / 400.0) + 1.0)
+                expected = 1.0 / (math.exp((rating[j] - rating[i]) * scale) + 1.0)
                 delta = k * (s - expected)
                 rating[i] += delta
                 rating[j] -= delta
