@@ -327,3 +327,69 @@ def test_incomplete_files_say_so_on_the_first_line(tmp_path, capsys):
     assert code == 0 and "incomplete: each pair compared on the instances both systems have" in err.splitlines()[0]
     assert out.splitlines()[0].startswith("5 systems x 40 instances; INCOMPLETE")
     assert "not comparable" in out and "adjusted MEAN" in out
+
+
+# --- intervals that contain their estimate, BCa, adjusted p-values, ranks (items 3-4) ----------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from analysis.compare import intervals  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n=st.integers(4, 25), s=st.integers(2, 5), levels=st.integers(2, 6),
+       missing=st.sampled_from([0.0, 0.15]), method=st.sampled_from(["percentile", "bca"]))
+def test_no_estimate_outside_its_interval(seed, n, s, levels, missing, method):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, levels, (n, s)).astype(float)
+    values[rng.random((n, s)) < missing] = np.nan
+    values[0] = np.arange(s)  # every pair shares an instance
+    values[1] = np.arange(s)[::-1]  # and nobody wins every comparison
+    result = compare.compare(pd.DataFrame(values, columns=[f"s{k}" for k in range(s)]), rng=seed, n_resamples=30,
+                             n_resamples_sequential=5, n_orders=2, interval=method)
+    sys_ = result.systems
+    for name in ("mean", "median", "bt", "elo", "trueskill") + (("mean_adj",) if "mean_adj" in sys_ else ()):
+        assert (sys_[f"{name}_low"] <= sys_[name] + 1e-12).all() and (sys_[name] <= sys_[f"{name}_high"] + 1e-12).all()
+    assert ((1 <= sys_["rank_low"]) & (sys_["rank_low"] <= sys_["rank_high"]) & (sys_["rank_high"] <= s)).all()
+
+
+def test_bca_equals_scipy_on_the_same_resamples():
+    x = np.random.default_rng(7).gamma(2.0, 1.0, 40)
+    ref = stats.bootstrap((x,), np.mean, n_resamples=500, method="BCa", random_state=np.random.default_rng(3),
+                          vectorized=True)
+    idx = np.random.default_rng(3).integers(0, 40, size=(500, 40))
+    draws = x[idx].mean(axis=1)[:, None]
+    jack = np.array([np.delete(x, i).mean() for i in range(40)])[:, None]  # 40 units: one group each
+    low, high = intervals.interval(draws, np.array([x.mean()]), 0.95, "bca", jack)
+    np.testing.assert_allclose([low[0], high[0]], [ref.confidence_interval.low, ref.confidence_interval.high],
+                               rtol=1e-9)
+
+
+def test_holm_and_bh_adjusted_p_values():
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # Holm by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> running max
+    np.testing.assert_allclose(evidence.holm(p), [0.03, 0.06, 0.06, 0.02])
+    matrix = pd.DataFrame(np.nan, index=list("abc"), columns=list("abc"))
+    for (a, b), v in zip([("a", "b"), ("a", "c"), ("b", "c")], [0.01, 0.04, 0.03]):
+        matrix.loc[a, b] = matrix.loc[b, a] = v
+    bh = evidence.adjust(matrix, "bh")
+    ref = stats.false_discovery_control([0.01, 0.04, 0.03], method="bh")
+    np.testing.assert_allclose([bh.loc["a", "b"], bh.loc["a", "c"], bh.loc["b", "c"]], ref)
+    assert evidence.adjust(matrix, "holm").loc["a", "b"] == pytest.approx(0.03)
+
+
+def test_marks_come_from_adjusted_p_values():
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame(rng.normal(0, 1, (30, 4)) + np.array([0, 0.3, 0.6, 1.2]), columns=list("abcd"))
+    result = compare.compare(scores, rng=0, n_resamples=20, n_resamples_sequential=0)
+    marks = result.marked_prob(0.05)
+    assert ((marks.map(lambda t: "*" in t)) == (result.sign_p_adj < 0.05)).all().all()
+    assert (result.sign_p_adj.fillna(0) >= result.sign_p.fillna(0) - 1e-15).all().all()
+
+
+def test_tied_groups_start_where_the_group_above_is_beaten():
+    better = {"a": {"b": False, "c": True, "d": True}, "b": {"c": False, "d": True}, "c": {"d": True}}
+    sig = {x: {y: better.get(x, {}).get(y, False) for y in "abcd"} for x in "abcd"}
+    assert intervals.tied_groups(list("abcd"), sig) == [1, 1, 1, 2]
