@@ -393,3 +393,85 @@ def test_tied_groups_start_where_the_group_above_is_beaten():
     better = {"a": {"b": False, "c": True, "d": True}, "b": {"c": False, "d": True}, "c": {"d": True}}
     sig = {x: {y: better.get(x, {}).get(y, False) for y in "abcd"} for x in "abcd"}
     assert intervals.tied_groups(list("abcd"), sig) == [1, 1, 1, 2]
+
+
+# --- pairwise judgment files (item 2): equal to evalica on the same matches ----------------------------------------------
+
+import trueskill as trueskill_pkg  # noqa: E402
+
+from analysis.compare import judgments, sequential  # noqa: E402
+from analysis.data.scorefiles import read_judgments  # noqa: E402
+
+WINNER = {"left": evalica.Winner.X, "right": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+
+
+def _games(seed=0, m=300, s=5, weights=False):
+    rng = np.random.default_rng(seed)
+    names = [f"m{k}" for k in range(s)]
+    a = rng.integers(0, s, m)
+    b = (a + rng.integers(1, s, m)) % s
+    strength = np.linspace(0, 1.5, s)
+    p = 1 / (1 + np.exp(strength[b] - strength[a]))
+    u = rng.random(m)
+    winner = np.where(u < 0.15, "tie", np.where(rng.random(m) < p, "left", "right"))
+    frame = pd.DataFrame({"left": np.array(names)[a], "right": np.array(names)[b], "winner": winner,
+                          "weight": rng.integers(1, 4, m).astype(float) if weights else np.ones(m)})
+    return frame
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_judgments_equal_evalica(weights):
+    games = _games(weights=weights)
+    result = judgments.compare_judgments(games, rng=0, n_resamples=20, n_resamples_sequential=0, n_orders=1)
+    xs, ys, ws = games["left"].tolist(), games["right"].tolist(), [WINNER[w] for w in games["winner"]]
+    wt = games["weight"].tolist()
+    ref = evalica.bradley_terry(xs, ys, ws, weights=wt, tolerance=1e-12, limit=100_000).scores
+    np.testing.assert_allclose(result.systems["bt"], (ref / ref.sum()).reindex(result.systems.index), atol=1e-4)
+    rate = evalica.average_win_rate(xs, ys, ws, weights=wt).scores
+    np.testing.assert_allclose(result.systems["win_rate"], rate.reindex(result.systems.index), atol=1e-12)
+    index = pd.Index(result.systems.index)
+    mats = evalica.matrices([index.get_loc(x) for x in xs], [index.get_loc(y) for y in ys], ws, index, weights=wt)
+    w, t = mats.win_matrix, mats.tie_matrix
+    with np.errstate(invalid="ignore"):
+        prob = (w + 0.5 * t) / (w + w.T + t)
+    np.fill_diagonal(prob, np.nan)
+    np.testing.assert_allclose(result.prob.to_numpy(), prob, atol=1e-12)
+    off = ~np.eye(len(prob), dtype=bool)
+    assert (result.prob_low.to_numpy()[off] <= prob[off] + 1e-12).all()
+    assert (prob[off] <= result.prob_high.to_numpy()[off] + 1e-12).all()
+
+
+def test_elo_and_trueskill_in_file_order_equal_evalica_and_the_trueskill_package():
+    games = _games(1, m=200)
+    c = judgments.from_judgments(games["left"], games["right"], games["winner"])
+    outcome = c.outcome.astype(np.int64)
+    elo = sequential.in_file_order(len(c.systems), c.left, c.right, outcome, "elo", k=4.0, initial=1000.0)
+    ref = evalica.elo(games["left"].tolist(), games["right"].tolist(), [WINNER[w] for w in games["winner"]]).scores
+    np.testing.assert_allclose(elo, ref.reindex(list(c.systems)), rtol=1e-10)
+    ts = sequential.in_file_order(len(c.systems), c.left, c.right, outcome, "trueskill")
+    env = trueskill_pkg.TrueSkill(backend=None)
+    ratings = {s: env.create_rating() for s in range(len(c.systems))}
+    for a, b, o in zip(c.left, c.right, outcome):
+        w, l = (a, b) if o >= 0 else (b, a)
+        if o == 0:
+            w, l = b, a  # the kernel rates a draw with the right-hand system first, as analysis._kernels does
+        ratings[w], ratings[l] = env.rate_1vs1(ratings[w], ratings[l], drawn=o == 0)
+    np.testing.assert_allclose(ts, [ratings[s].mu for s in range(len(c.systems))], rtol=1e-6)
+
+
+def test_judgment_files_in_every_format_and_winner_spelling(tmp_path, capsys):
+    games = _games(2, m=120)
+    spelled = games.assign(winner=games["winner"].map({"left": "model_a", "right": "model_b", "tie": "tie (bothbad)"}))
+    frame = spelled.rename(columns={"left": "Model_A", "right": "model_b"})[["Model_A", "model_b", "winner"]]
+    paths = {"csv": tmp_path / "j.csv", "parquet": tmp_path / "j.parquet", "jsonl": tmp_path / "j.jsonl"}
+    frame.to_csv(paths["csv"], index=False)
+    frame.to_parquet(paths["parquet"], index=False)
+    frame.to_json(paths["jsonl"], orient="records", lines=True)
+    read = {k: read_judgments(p) for k, p in paths.items()}
+    for k, r in read.items():
+        pd.testing.assert_frame_equal(r[["left", "right", "winner"]], games[["left", "right", "winner"]], obj=k)
+    systems = _systems(tmp_path, capsys, paths["csv"])
+    assert set(systems.index) == set(games["left"]) | set(games["right"])
+    bad = tmp_path / "bad.csv"
+    bad.write_text("model_a,model_b,winner\nx,y,model_a\nx,y,maybe\n")
+    assert "winner 'maybe' on line 3" in _error(capsys, bad)

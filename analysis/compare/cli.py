@@ -144,7 +144,8 @@ def run(args) -> int:
                       interval=args.interval, adjust=args.adjust, progress=say)
         if args.input_format == "judgments" or (args.input_format == "auto" and judgments.is_judgment_file(args.file)):
             games = judgments.read_judgments(args.file, where=opts["where"])
-            print(f"compare: {len(games.systems)} systems, {len(games):,} pairwise judgments from {args.file} "
+            n_sys = len(set(games["left"]) | set(games["right"]))
+            print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
                   "(each judgment one unit of the bootstrap)", file=sys.stderr)
             result = judgments.compare_judgments(games, **common)
         else:

@@ -219,6 +219,8 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         warnings.simplefilter("ignore", RuntimeWarning)  # the diagonal has no value
         p_low, p_high = (np.nanquantile(probs, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0) if len(probs)
                          else (np.full((s, s), np.nan),) * 2)
+    p_low = np.fmin(p_low, tables["prob"].to_numpy())  # every interval contains its estimate
+    p_high = np.fmax(p_high, tables["prob"].to_numpy())
     sign_adj = evidence.adjust(tables["sign_p"], adjust)
     better = (sign_adj.to_numpy() < alpha) & (tables["prob"].to_numpy() > 0.5)
     order = np.argsort(-est["bt"], kind="stable")
@@ -249,13 +251,13 @@ def _jackknife(values, credit, est, complete, s) -> dict:
     return out
 
 
-def disagreement_table(systems: pd.DataFrame) -> pd.DataFrame:
+def disagreement_table(systems: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
     """Table 1's measures on this one setup: per pair of mechanisms, the share of system pairs ordered differently
     and whether the best system and the top-3 set differ."""
     rows = []
-    scores = {m: -systems[f"{m}_rank"].to_numpy(dtype=float) for m in MECHANISMS}
+    scores = {m: -systems[f"{m}_rank"].to_numpy(dtype=float) for m in mechanisms}
     k = min(3, len(systems))
-    for a, b in mechanism_pairs(MECHANISMS):
+    for a, b in mechanism_pairs(mechanisms):
         try:
             share = rank_disagreement(scores[a], scores[b])
         except ValueError:

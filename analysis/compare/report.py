@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..agreement import MECHANISM_LABELS
-from .core import FRAMES, MECHANISMS, Comparison
+from .core import FRAMES, Comparison
 
 WIDTH = 100
 NAME_CHARS = 20
@@ -29,9 +29,18 @@ def cut(name, limit: int = NAME_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+ALL = ("win_rate", "mean", "median", "bt", "elo", "trueskill")
+LABELS = {**MECHANISM_LABELS, "win_rate": "win rate", "mean_adj": "adjusted MEAN"}
+
+
+def present(comparison: Comparison) -> list[str]:
+    """The mechanisms this comparison has (a judgment file has no MEAN and MEDIAN, a win rate instead)."""
+    return [m for m in ALL if m in comparison.systems]
+
+
 def labelled(name: str, settings: dict) -> str:
     """A mechanism's column label; MEAN and MEDIAN say when lower is better (they stay in the file's units)."""
-    label = {"mean_adj": "adjusted MEAN"}.get(name, MECHANISM_LABELS.get(name, name))
+    label = LABELS.get(name, name)
     if settings.get("lower_is_better") and name in ("mean", "median", "mean_adj"):
         label += " (lower is better)"
     return label
@@ -58,15 +67,18 @@ def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
     table["rank (95%)"] = [f"{lo:.0f}–{hi:.0f}" if np.isfinite(lo) else "–"
                            for lo, hi in zip(systems["rank_low"], systems["rank_high"])]
     table["tied group"] = systems["group"].astype(int).to_numpy()
-    for name in ("mean", "median", "elo", "trueskill") + (("mean_adj",) if "mean_adj" in systems else ()):
+    for name in [m for m in present(comparison) if m != "bt"] + (["mean_adj"] if "mean_adj" in systems else []):
         table[labelled(name, s)] = with_interval(systems, name)
+    if s.get("alignment") == "judgments":
+        counts = systems["instances"].to_numpy()
+        table["judgments"] = counts.astype(int) if np.all(counts == np.round(counts)) else counts.round(1)
     if s.get("alignment") == "pairwise":
         table["instances"] = systems["instances"].astype(int).to_numpy()
     return table
 
 
 def rank_view(comparison: Comparison) -> pd.Series:
-    return comparison.systems[[f"{m}_rank" for m in MECHANISMS]].astype(int).astype(str).agg("/".join, axis=1)
+    return comparison.systems[[f"{m}_rank" for m in present(comparison)]].astype(int).astype(str).agg("/".join, axis=1)
 
 
 def first_line(comparison: Comparison) -> str:
@@ -140,8 +152,8 @@ def stability_summary(comparison: Comparison) -> pd.DataFrame:
     s = comparison.stability.copy()
     s["result"] = [f"{r.system}: {r.pairs_reordered} of {r.pairs} pairs reordered" if r.pairs_reordered >= 0
                    else f"{r.system}: the rest cannot be ranked together" for r in s.itertuples()]
-    out = s.pivot(index="mechanism", columns="removed", values="result").reindex(list(MECHANISMS))
-    return out.rename(index=MECHANISM_LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
+    out = s.pivot(index="mechanism", columns="removed", values="result").reindex(present(comparison))
+    return out.rename(index=LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
 
 
 def save_report(result: Comparison, out: str) -> None:

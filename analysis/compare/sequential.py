@@ -137,9 +137,15 @@ def rate_games(n_systems: int, left, right, outcome, name: str, games: np.ndarra
     return rating
 
 
-def in_file_order(n_systems: int, left, right, outcome, name: str) -> np.ndarray:
-    """Ratings after the games in the file's order (what evalica's and the ``trueskill`` package's loops give)."""
-    rating, ok = games_kernel(n_systems, left, right, outcome, np.arange(len(left), dtype=np.int64), *_params(name))
+def in_file_order(n_systems: int, left, right, outcome, name: str, k: float = ELO_K,
+                  initial: float = ELO_INITIAL) -> np.ndarray:
+    """Ratings after the games in the file's order (what evalica's and the ``trueskill`` package's loops give);
+    ``k`` and ``initial`` set Elo's step and start."""
+    params = list(_params(name))
+    if name == "elo":
+        params[1:3] = [float(k), float(initial)]
+    rating, ok = games_kernel(n_systems, np.asarray(left, np.int64), np.asarray(right, np.int64),
+                              np.asarray(outcome, np.int64), np.arange(len(left), dtype=np.int64), *params)
     if not ok:
         raise FloatingPointError(f"a {name} update left its numerical range")
     return rating

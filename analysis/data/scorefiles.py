@@ -326,3 +326,60 @@ def _mtme_matrix(path: Path) -> pd.DataFrame:
                              "mt-metrics-eval file identifies a segment by its line, so a system with a line missing "
                              "cannot be aligned: write None on the line of each segment it lacks")
     return frame.pivot(index="item", columns="system", values="score")[pd.unique(frame["system"])]
+
+
+#: winner cells of a judgment file, by what they mean
+WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b", "b", "right", "y", "2"),
+                "tie": ("tie", "draw", "tie (bothbad)", "tie_bothbad", "both_bad", "bothbad", "both bad", "0",
+                        "equal")}
+
+
+def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.DataFrame:
+    """Pairwise judgments (arena, LLM-judge files) from CSV, Parquet or JSON lines with columns ``model_a``,
+    ``model_b``, ``winner`` (any case) and an optional ``weight``: a frame with ``left``, ``right``, ``winner`` (one
+    of "left", "right", "tie") and ``weight``. A winner cell may also be the winning system's name. Rows are kept in
+    the file's order (the order Elo and TrueSkill would play them in)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ScoreFileError(f"{path}: no such file")
+    try:
+        table = _read_table(path)
+    except ScoreFileError:
+        raise
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+    frame = table.frame.rename(columns={c: str(c).strip().lower() for c in table.frame.columns
+                                        if str(c).strip().lower() in ("model_a", "model_b", "winner", "weight")})
+    missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
+    if missing:
+        raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
+    line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
+    frame = _select(frame, path, where or {})
+    line = line[frame.index]
+    a, b = (frame[c].astype(str).str.strip() for c in ("model_a", "model_b"))
+    cell = frame["winner"].astype(str).str.strip()
+    low = cell.str.lower()
+    winner = pd.Series(np.nan, index=frame.index, dtype=object)
+    for meaning, words in WINNER_WORDS.items():
+        winner[low.isin(words)] = meaning
+    winner[winner.isna() & (cell == a)] = "left"
+    winner[winner.isna() & (cell == b)] = "right"
+    if winner.isna().any():
+        i = np.flatnonzero(winner.isna().to_numpy())[0]
+        raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on line {line.iloc[i]} is neither model_a, model_b, "
+                             "a tie, nor one of the two systems' names")
+    same = (a == b).to_numpy()
+    if same.any():
+        i = np.flatnonzero(same)[0]
+        raise ScoreFileError(f"{path}: line {line.iloc[i]} compares system {a.iloc[i]!r} with itself")
+    weight = np.ones(len(frame))
+    if "weight" in frame.columns:
+        weight = _numeric(frame["weight"], path, "weight", lambda i: f"line {line.iloc[i]}").to_numpy()
+        bad = np.isnan(weight) | (weight < 0)
+        if bad.any():
+            i = np.flatnonzero(bad)[0]
+            raise ScoreFileError(f"{path}: weight on line {line.iloc[i]} must be a number >= 0")
+    out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
+    if len(set(out["left"]) | set(out["right"])) < 2:
+        raise ScoreFileError(f"{path}: needs at least two systems to compare")
+    return out
