@@ -475,3 +475,54 @@ def test_judgment_files_in_every_format_and_winner_spelling(tmp_path, capsys):
     bad = tmp_path / "bad.csv"
     bad.write_text("model_a,model_b,winner\nx,y,model_a\nx,y,maybe\n")
     assert "winner 'maybe' on line 3" in _error(capsys, bad)
+
+
+# --- the human column (item 5): Favi-Score and sign accuracies through analysis.favi -----------------------------------
+
+from analysis.chapters.favoritism import experiments as chapter04  # noqa: E402
+from analysis.compare import human as human_column  # noqa: E402
+
+
+def _human_and_metric(seed=0, n=25, systems=("a", "b", "c", "d")):
+    rng = np.random.default_rng(seed)
+    quality = rng.normal(0, 1, (n, len(systems))) + np.linspace(0, 1, len(systems))
+    human = pd.DataFrame(np.round(quality + rng.normal(0, 0.5, quality.shape)), columns=list(systems))
+    metric = pd.DataFrame(np.round(quality + rng.normal(0, 0.7, quality.shape), 1), columns=list(systems))
+    return human, metric
+
+
+def test_human_column_equals_chapter_04s_per_pair_function():
+    human, metric = _human_and_metric()
+    ours, summary = human_column.human_table(human, metric, n_resamples=200, rng=5)
+    long = []
+    for rater, frame, kind in (("expert", human, "human"), ("metric", metric, "metric")):
+        for item, row in frame.iterrows():
+            for system, score in row.items():
+                long.append(("dialogue", "usr-tc", item, rater, kind, system, score))
+    scores = pd.DataFrame(long, columns=["domain", "dataset", "item", "rater", "rater_kind", "system", "score"])
+    theirs = chapter04.per_pair(scores, ["usr-tc"], n_resamples=200, rng=5)
+    np.testing.assert_allclose(ours["favi"], theirs["favi"])
+    np.testing.assert_allclose(ours["favi_low"], theirs["low"])
+    np.testing.assert_allclose(ours["favi_high"], theirs["high"])
+    np.testing.assert_allclose(ours["favi_p"], theirs["p_value"])
+    np.testing.assert_allclose(ours["sample_accuracy"], theirs["sample_accuracy"])
+    assert summary["pairs"] == 6 and 0 <= summary["sample_accuracy_low"] <= summary["sample_accuracy"]
+
+
+def test_wilson_interval_by_hand():
+    low, high = human_column.wilson(8, 10)
+    z = stats.norm.ppf(0.975)
+    centre = (0.8 + z**2 / 20) / (1 + z**2 / 10)
+    half = z * np.sqrt(0.8 * 0.2 / 10 + z**2 / 400) / (1 + z**2 / 10)
+    assert (low, high) == pytest.approx((centre - half, centre + half))
+
+
+def test_cli_human_column(tmp_path, capsys):
+    human, metric = _human_and_metric(1)
+    hp, mp = tmp_path / "human.csv", tmp_path / "metric.csv"
+    human.to_csv(hp, index=False)
+    metric.to_csv(mp, index=False)
+    code, out, err = _run(capsys, mp, "--human", hp)
+    assert code == 0, err
+    assert "Against the human ratings: sample-level sign accuracy" in out and "Favi-Score" in out
+    assert max(map(len, out.splitlines())) <= 100

@@ -14,7 +14,7 @@ from pathlib import Path
 OUTPUT_FORMATS = ("text", "markdown", "csv", "latex")
 INPUT_FORMATS = ("auto", "long", "wide", "mtme", "judgments")
 OUT_FILES = ("systems.csv", "prob.csv", "prob_low.csv", "prob_high.csv", "common.csv", "sign_p.csv",
-             "wilcoxon_p.csv", "sign_p_adj.csv", "wilcoxon_p_adj.csv", "disagreement.csv", "stability.csv",
+             "wilcoxon_p.csv", "sign_p_adj.csv", "wilcoxon_p_adj.csv", "disagreement.csv", "stability.csv", "human.csv",
              "mechanisms.png", "mechanisms.svg", "pairwise.png", "pairwise.svg")
 WIDTH = 100
 
@@ -49,6 +49,9 @@ def add_arguments(cmp) -> None:
                      help="bootstrap interval: percentile (default) or BCa (bias-corrected and accelerated)")
     cmp.add_argument("--adjust", default="holm", choices=["holm", "bh", "none"],
                      help="p-values adjusted for the number of pairs: Holm (default), Benjamini-Hochberg, or none")
+    cmp.add_argument("--human", metavar="FILE",
+                     help="human ratings of the same instances and systems (any score-file layout; higher is better): "
+                     "adds the sign accuracy and the Favi-Score of every pair of systems")
     cmp.add_argument("--json", metavar="PATH", help="write every result as JSON to PATH ('-': standard output)")
     cmp.add_argument("--out", metavar="DIR", help="also save the tables (CSV) and figures (PNG, SVG) in DIR")
 
@@ -99,6 +102,8 @@ def options(args) -> dict:
 def check_outputs(args) -> None:
     """Refuse outputs that would overwrite the input, and outputs that cannot be written, before any work."""
     source = Path(args.file).resolve()
+    if getattr(args, "human", None) and Path(args.human).resolve() == source:
+        raise UsageError("--human names the score file itself; give the human ratings' file")
     targets = []
     if args.json and args.json != "-":
         targets.append(("--json", Path(args.json)))
@@ -156,7 +161,8 @@ def run(args) -> int:
                         f"(--align pairwise; {int(scores.notna().to_numpy().sum()):,} of "
                         f"{scores.size:,} scores present)"))
             print(first, file=sys.stderr)
-            result = compare(scores, ties=args.ties, lower_is_better=args.lower_is_better, **common)
+            human = read_scores(args.human, align="pairwise") if args.human else None
+            result = compare(scores, ties=args.ties, lower_is_better=args.lower_is_better, human=human, **common)
     except (ScoreFileError, UsageError, ValueError, FloatingPointError) as exc:
         print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -24,7 +24,7 @@ N_ORDERS_STABILITY = 3
 #: ``n_resamples_sequential=None``: 100 resamples, or fewer (at least 20) where they would replay more games than this
 SEQUENTIAL_GAMES = 40_000_000
 FRAMES = ("systems", "prob", "prob_low", "prob_high", "common", "sign_p", "wilcoxon_p", "sign_p_adj",
-          "wilcoxon_p_adj", "disagreement", "stability")
+          "wilcoxon_p_adj", "disagreement", "stability", "human")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,9 @@ class Comparison:
     beats column) with ties as half, with ``prob_low``/``prob_high`` its interval and ``common`` the instances
     (or judgments) of each pair. ``sign_p`` and ``wilcoxon_p``: two-sided p-values per pair, ``*_adj`` adjusted
     for the number of pairs. ``disagreement``: the paired paper's Table 1 measures per pair of mechanisms.
-    ``stability``: per mechanism, whether removing its best or worst system reorders the others."""
+    ``stability``: per mechanism, whether removing its best or worst system reorders the others. ``human`` (empty
+    without human ratings): per pair, the Favi-Score and sign accuracy against the human ratings
+    (:func:`analysis.compare.human.human_table`; the overall accuracies in ``settings["human"]``)."""
 
     systems: pd.DataFrame
     prob: pd.DataFrame
@@ -48,6 +50,7 @@ class Comparison:
     wilcoxon_p_adj: pd.DataFrame
     disagreement: pd.DataFrame
     stability: pd.DataFrame
+    human: pd.DataFrame = field(default_factory=pd.DataFrame)
     settings: dict = field(default_factory=dict)
 
     def marked_prob(self, alpha: float | None = None) -> pd.DataFrame:
@@ -96,7 +99,8 @@ def from_dict(payload: dict) -> Comparison:
         out = pd.DataFrame(d["data"], index=d["index"], columns=d["columns"]).fillna(np.nan)
         return out.rename_axis(index=d.get("index_name"))
 
-    return Comparison(**{name: frame(payload[name]) for name in FRAMES}, settings=payload["settings"])
+    return Comparison(**{name: frame(payload[name]) for name in FRAMES if name in payload},
+                      settings=payload["settings"])
 
 
 def mechanisms(ties: str = "half") -> dict[str, Callable]:
@@ -137,7 +141,7 @@ def _check_magnitude(values: np.ndarray, names) -> None:
 def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: int = 1000,
             n_resamples_sequential: int | None = None, confidence: float = 0.95, interval: str = "percentile",
             adjust: str = "holm", alpha: float = 0.05, lower_is_better: bool = False, n_orders: int = N_ORDERS,
-            progress: Callable[[str], None] | None = None) -> Comparison:
+            human: pd.DataFrame | None = None, progress: Callable[[str], None] | None = None) -> Comparison:
     """The whole comparison of one score matrix (rows instances, columns systems; NaN = a system not scored on an
     instance, each pair then compared on the instances both have). ``lower_is_better``: the scores are errors;
     every mechanism ranks the lowest first and MEAN and MEDIAN are reported in the file's units.
@@ -233,12 +237,18 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
                 "seed": int(rng) if isinstance(rng, (int, np.integer)) else None,
                 "n_instances": int(n), "n_systems": int(s), "n_comparisons": int(len(comps)),
                 "widened": widened}
+    human_frame = pd.DataFrame()
+    if human is not None:
+        from .human import human_table
+
+        human_frame, settings["human"] = human_table(human, scores, n_resamples=n_resamples, rng=gen,
+                                                     confidence=confidence, lower_is_better=lower_is_better)
     frame = pd.DataFrame
     names = tables["prob"].index
     return Comparison(systems, tables["prob"], frame(p_low, index=names, columns=names),
                       frame(p_high, index=names, columns=names), tables["common"], tables["sign_p"],
                       tables["wilcoxon_p"], sign_adj, evidence.adjust(tables["wilcoxon_p"], adjust),
-                      disagreement_table(systems), stable, settings)
+                      disagreement_table(systems), stable, human_frame, settings)
 
 
 def _jackknife(values, credit, est, complete, s) -> dict:

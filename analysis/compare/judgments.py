@@ -154,7 +154,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                 else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
-                      disagreement_table(systems, MECHANISMS), stable, settings)
+                      disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)
 
 
 def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:

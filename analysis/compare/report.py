@@ -137,6 +137,9 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
     print(_wrap("How much the mechanisms disagree (share of system pairs ordered differently; different best "
                 "system; different top-3 set):") + "\n", file=out)
     print(d.to_string(line_width=WIDTH), "\n", file=out)
+    if len(result.human):
+        print(human_text(result) + "\n", file=out)
+        print(human_view(result, cut).to_string(line_width=WIDTH, index=False), "\n", file=out)
     print("Stability: does removing the best / worst system reorder the others?\n", file=out)
     print(stability_summary(result).map(lambda v: cut(v, 44)).to_string(line_width=WIDTH), "\n", file=out, flush=True)
 
@@ -173,3 +176,31 @@ def save_report(result: Comparison, out: str) -> None:
                       ("pairwise", plot_prob(result, result.settings.get("alpha", 0.05)))):
         fig.savefig(folder / f"{name}.png", metadata={"Software": None})
         fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})
+
+
+def human_text(comparison: Comparison) -> str:
+    """The overall sign accuracies against the human ratings, in words (empty without human ratings)."""
+    h = comparison.settings.get("human")
+    if not h:
+        return ""
+    return _wrap(f"Against the human ratings: sample-level sign accuracy {h['sample_accuracy']:.3f} "
+                 f"[{h['sample_accuracy_low']:.3f}, {h['sample_accuracy_high']:.3f}] over {h['items']:,} item pairs; "
+                 f"system-level {h['system_accuracy']:.3f} [{h['system_accuracy_low']:.3f}, "
+                 f"{h['system_accuracy_high']:.3f}] over {h['pairs']} pairs of systems (Wilson intervals). Per pair, "
+                 "the Favi-Score (positive: the scores favour system A relative to the humans) with its bootstrap "
+                 "interval and permutation p-value:")
+
+
+def human_view(comparison: Comparison, names=None) -> pd.DataFrame:
+    """The human column per pair: Favi-Score [interval], p, sample-level sign accuracy [interval], margin signs."""
+    h = comparison.human
+    name = names or str
+    return pd.DataFrame({
+        "system A": [name(x) for x in h["system_a"]], "system B": [name(x) for x in h["system_b"]],
+        "items": h["n_items"].astype(int),
+        "Favi-Score": [f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]" if np.isfinite(v) else "–"
+                       for v, lo, hi in zip(h["favi"], h["favi_low"], h["favi_high"])],
+        "p": [f"{p:.3f}" if np.isfinite(p) else "–" for p in h["favi_p"]],
+        "sign accuracy": [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
+                          zip(h["sample_accuracy"], h["accuracy_low"], h["accuracy_high"])],
+        "same winner": h["system_sign_agrees"].map({True: "yes", False: "no"}).to_numpy()})
