@@ -26,9 +26,9 @@ def test_cli_on_the_example_equals_the_chapter_and_round_trips_json(tmp_path, ca
     assert max(map(len, printed.splitlines())) <= 100
     loaded = compare.from_dict(json.loads(out_json.read_text()))
     direct = compare.compare(your_own_scores.load(your_own_scores.EXAMPLE), rng=2021, **params)
-    for name in compare.FRAMES:
-        pd.testing.assert_frame_equal(getattr(loaded, name), getattr(direct, name), check_dtype=False, obj=name,
-                                      check_index_type="equiv" if name != "human" else False)
+    assert loaded.human.empty and direct.human.empty  # no human ratings given
+    for name in [f for f in compare.FRAMES if f != "human"]:
+        pd.testing.assert_frame_equal(getattr(loaded, name), getattr(direct, name), check_dtype=False, obj=name)
     assert {p.name for p in (tmp_path / "figs").iterdir()} >= {"systems.csv", "mechanisms.png", "pairwise.svg"}
 
 
