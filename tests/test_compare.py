@@ -526,3 +526,25 @@ def test_cli_human_column(tmp_path, capsys):
     assert code == 0, err
     assert "Against the human ratings: sample-level sign accuracy" in out and "Favi-Score" in out
     assert max(map(len, out.splitlines())) <= 100
+
+
+@pytest.mark.parametrize("ties", ["half", "loss"])
+def test_bt_of_an_incomplete_file_from_pair_counts_equals_the_per_instance_comparisons(ties):
+    from analysis.compare.core import _bt
+
+    values = _incomplete(5).to_numpy()
+    comps = evidence.instance_comparisons(values, [str(k) for k in range(values.shape[1])])
+    wins = np.asarray(evidence.credit_matrix(comps, ties).sum(axis=0)).reshape(values.shape[1], -1)
+    np.testing.assert_allclose(_bt(values, ties, False), bt.fit(wins).strengths[0], atol=1e-12)
+    full = np.nan_to_num(values)
+    np.testing.assert_allclose(_bt(full, ties, True), aggregate.bradley_terry(pd.DataFrame(full), ties=ties))
+
+
+def test_resampled_medians_and_means_equal_the_gathered_ones():
+    rng = np.random.default_rng(0)
+    v = np.round(rng.normal(size=(37, 4)), 1)
+    v[rng.random(v.shape) < 0.2] = np.nan
+    idx = rng.integers(0, 37, size=(50, 37))
+    w = intervals.counts(idx, 37)
+    np.testing.assert_array_equal(intervals.resampled_medians(v, w), np.nanmedian(v[idx], axis=1))
+    np.testing.assert_allclose(intervals.resampled_means(v, w), np.nanmean(v[idx], axis=1), atol=1e-14)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import aggregate, bt
+from .. import aggregate, bt, comparisons
 from ..agreement import disagreement as rank_disagreement
 from ..agreement import mechanism_pairs, order_changes, pair_label, top_k_differs
 from ..validation import check_rng, check_scores
@@ -163,12 +163,11 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     n, s = values.shape
     comps = evidence.instance_comparisons(values, names)
     credit = evidence.credit_matrix(comps, ties)
-    wins = np.asarray(credit.sum(axis=0)).reshape(s, s)
     try:
-        bt_est = (aggregate.bradley_terry(pd.DataFrame(values, columns=names), ties=ties).to_numpy() if complete
-                  else bt.fit(wins, systems=names).strengths[0])
+        bt_est = _bt(values, ties, complete)
     except ValueError as exc:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
+    n_orders = _orders(n_orders, len(comps))
     est = {"mean": np.nanmean(values, axis=0), "median": np.nanmedian(values, axis=0), "bt": bt_est}
     if not complete:
         est["mean_adj"] = evidence.adjusted_mean(values)
@@ -278,15 +277,28 @@ def disagreement_table(systems: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataF
     return pd.DataFrame(rows).set_index("pair")
 
 
+def _orders(n_orders: int, games: int) -> int:
+    """Random orders for the Elo/TrueSkill estimates: ``n_orders``, fewer (at least 3) beyond 10 million games."""
+    return int(min(n_orders, max(3, 10_000_000 // max(1, games))))
+
+
+def _bt(values: np.ndarray, ties: str, complete: bool) -> np.ndarray:
+    """BT on every pair's common instances (the complete case through :func:`analysis.aggregate.bradley_terry`)."""
+    if complete:
+        return aggregate.bradley_terry(pd.DataFrame(values), ties=ties).to_numpy()
+    wins, tie_counts, _ = evidence.pair_counts(values)
+    to_left, to_right = comparisons.tie_credit(ties)
+    upper = np.triu(tie_counts, 1)  # a pair's tie credited to its earlier column by to_left, the later by to_right
+    return bt.fit(wins + to_left * upper + to_right * upper.T).strengths[0]
+
+
 def _scores_of(name, values, ties, complete, n_orders, gen) -> np.ndarray:
     if name == "mean":
         return np.nanmean(values, axis=0)
     if name == "median":
         return np.nanmedian(values, axis=0)
     if name == "bt":
-        comps = evidence.instance_comparisons(values, [str(i) for i in range(values.shape[1])])
-        wins = np.asarray(evidence.credit_matrix(comps, ties).sum(axis=0)).reshape(values.shape[1], -1)
-        return bt.fit(wins).strengths[0]
+        return _bt(values, ties, complete)
     rows = np.arange(len(values))
     return np.mean([sequential.rate_scores(values, name, rows, gen, ties) for _ in range(n_orders)], axis=0)
 

@@ -146,17 +146,21 @@ def resampled_means(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def resampled_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """(k x systems) median of each system over its scored units counted by ``weights``: equal to ``np.median`` of
-    the resampled rows (the mean of the two middle values for an even count), from one sort per system."""
+    the resampled rows (the mean of the two middle values for an even count), from one sort per system and one
+    cumulative count per resample."""
+    counts = weights.astype(np.int32)
     out = np.empty((len(weights), values.shape[1]))
     for j in range(values.shape[1]):
         col = values[:, j]
         keep = np.flatnonzero(~np.isnan(col))
         order = keep[np.argsort(col[keep], kind="stable")]
         sorted_values = col[order]
-        cum = np.cumsum(weights[:, order], axis=1)
-        total = cum[:, -1]
-        lower = (cum >= np.ceil(total / 2)[:, None]).argmax(axis=1)
-        upper = (cum >= (np.floor(total / 2) + 1)[:, None]).argmax(axis=1)
-        with np.errstate(invalid="ignore"):
-            out[:, j] = np.where(total > 0, (sorted_values[lower] + sorted_values[upper]) / 2, np.nan)
+        cum = np.cumsum(counts[:, order], axis=1, dtype=np.int32)
+        for r in range(len(cum)):
+            total = int(cum[r, -1])
+            if total == 0:
+                out[r, j] = np.nan
+                continue
+            lower, upper = np.searchsorted(cum[r], [(total + 1) // 2, total // 2 + 1])
+            out[r, j] = (sorted_values[lower] + sorted_values[upper]) / 2
     return out
