@@ -202,7 +202,7 @@ def test_memory_is_bounded_by_blocks():
 
     gen = np.random.default_rng(0)
     blocks = list(intervals.index_blocks(gen, 500_000, 1000, 2))
-    assert max(b.size for _, b in blocks) * 2 <= intervals.BLOCK and sum(len(b) for _, b in blocks) == 1000
+    assert max(b.size for _, b in blocks) <= intervals.BLOCK and sum(len(b) for _, b in blocks) == 1000
     one = np.random.default_rng(1).integers(0, 7, size=(30, 7))
     old, intervals.BLOCK = intervals.BLOCK, 30
     try:
@@ -548,3 +548,13 @@ def test_resampled_medians_and_means_equal_the_gathered_ones():
     w = intervals.counts(idx, 37)
     np.testing.assert_array_equal(intervals.resampled_medians(v, w), np.nanmedian(v[idx], axis=1))
     np.testing.assert_allclose(intervals.resampled_means(v, w), np.nanmean(v[idx], axis=1), atol=1e-14)
+
+
+def test_nan_quantiles_equal_numpys():
+    rng = np.random.default_rng(2)
+    draws = rng.normal(size=(57, 3, 4))
+    draws[rng.random(draws.shape) < 0.3] = np.nan
+    draws[:, 0, 0] = np.nan
+    with pytest.warns(RuntimeWarning):
+        ref = np.nanquantile(draws, [0.025, 0.5, 0.975], axis=0)
+    np.testing.assert_allclose(intervals.nan_quantiles(draws, [0.025, 0.5, 0.975]), ref, atol=1e-12)

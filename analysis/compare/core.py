@@ -212,15 +212,15 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         systems[name], systems[f"{name}_low"], systems[f"{name}_high"] = out, lo, hi
         systems[f"{name}_rank"] = _ranks(est[name])
     ranks = intervals.rank_draws(draws["bt"])
-    systems["rank_low"], systems["rank_high"] = (np.nanquantile(ranks, [(1 - confidence) / 2, (1 + confidence) / 2],
-                                                                axis=0) if len(ranks) else (np.nan, np.nan))
+    q = [(1 - confidence) / 2, (1 + confidence) / 2]
+    systems["rank_low"], systems["rank_high"] = intervals.nan_quantiles(ranks, q) if len(ranks) else (np.nan,) * 2
     systems["instances"] = present.sum(axis=0)
     tables = evidence.pairwise_tables(values, names)
     say(f"pairwise tests: {s * (s - 1) // 2} pairs: {time.perf_counter() - start:.1f} s")
     probs = np.vstack(prob_draws) if prob_draws else np.empty((0, s, s))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the diagonal has no value
-        p_low, p_high = (np.nanquantile(probs, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0) if len(probs)
+        p_low, p_high = (intervals.nan_quantiles(probs, q) if len(probs)
                          else (np.full((s, s), np.nan),) * 2)
     p_low = np.fmin(p_low, tables["prob"].to_numpy())  # every interval contains its estimate
     p_high = np.fmax(p_high, tables["prob"].to_numpy())

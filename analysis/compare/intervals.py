@@ -21,10 +21,11 @@ JACKKNIFE_GROUPS = 100
 METHODS = ("percentile", "bca")
 
 
-def index_blocks(gen: np.random.Generator, n_units: int, n_resamples: int, width: int):
+def index_blocks(gen: np.random.Generator, n_units: int, n_resamples: int, n_systems: int):
     """Yield (first resample, (k x n_units) unit indices) blocks; together they are ``gen.integers(0, n_units,
-    size=(n_resamples, n_units))`` (the stream does not depend on the block size: tested)."""
-    step = max(1, BLOCK // max(1, n_units * max(1, width)))
+    size=(n_resamples, n_units))`` (the stream does not depend on the block size: tested). A block holds about
+    :data:`BLOCK` elements of the largest per-resample array (unit counts, or a systems x systems win matrix)."""
+    step = max(1, BLOCK // max(1, n_units, n_systems * n_systems))
     for start in range(0, n_resamples, step):
         k = min(step, n_resamples - start)
         yield start, gen.integers(0, n_units, size=(k, n_units))
@@ -79,7 +80,7 @@ def interval(draws: np.ndarray, estimate: np.ndarray, confidence: float, method:
         return np.full(s, np.nan), np.full(s, np.nan)
     alpha = (1 - confidence) / 2
     if method == "percentile" or jackknife is None:
-        return tuple(np.nanquantile(draws, [alpha, 1 - alpha], axis=0))
+        return tuple(nan_quantiles(draws, [alpha, 1 - alpha]))
     low, high = np.empty(s), np.empty(s)
     for j in range(s):
         d = draws[:, j][~np.isnan(draws[:, j])]
@@ -164,3 +165,21 @@ def resampled_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
             lower, upper = np.searchsorted(cum[r], [(total + 1) // 2, total // 2 + 1])
             out[r, j] = (sorted_values[lower] + sorted_values[upper]) / 2
     return out
+
+
+def nan_quantiles(draws: np.ndarray, qs) -> np.ndarray:
+    """``np.nanquantile(draws, qs, axis=0)`` (linear interpolation) for any trailing shape, from one sort instead
+    of one call per column; all-NaN columns give NaN."""
+    draws = np.asarray(draws, dtype=float)
+    ordered = np.sort(draws, axis=0)  # NaN last
+    valid = (~np.isnan(draws)).sum(axis=0)
+    out = []
+    for q in qs:
+        pos = q * np.maximum(valid - 1, 0)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, np.maximum(valid - 1, 0))
+        a = np.take_along_axis(ordered, lo[None], axis=0)[0]
+        b = np.take_along_axis(ordered, hi[None], axis=0)[0]
+        value = a + (b - a) * (pos - lo)
+        out.append(np.where(valid > 0, value, np.nan))
+    return np.array(out)

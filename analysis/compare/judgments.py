@@ -119,7 +119,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         systems[f"{name}_rank"] = pd.Series(est[name]).rank(ascending=False, method="min").astype(int).to_numpy()
     ranks = intervals.rank_draws(draws["bt"])
     q = [(1 - confidence) / 2, (1 + confidence) / 2]
-    systems["rank_low"], systems["rank_high"] = np.nanquantile(ranks, q, axis=0)
+    systems["rank_low"], systems["rank_high"] = intervals.nan_quantiles(ranks, q)
     per_system = np.bincount(np.concatenate([left, right]), weights=np.concatenate([c.weight, c.weight]),
                              minlength=s)
     systems["instances"] = per_system
@@ -142,7 +142,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     probs = np.vstack(prob_draws)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        p_low, p_high = np.nanquantile(probs, q, axis=0)
+        p_low, p_high = intervals.nan_quantiles(probs, q)
     p_low, p_high = np.fmin(p_low, prob), np.fmax(p_high, prob)  # every interval contains its estimate
     better = (sign_adj.to_numpy() < alpha) & (prob > 0.5)
     order = np.argsort(-est["bt"], kind="stable")
