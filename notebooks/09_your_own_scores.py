@@ -53,6 +53,8 @@ seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
 n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
 alpha = 0.05  # significance level of the pairwise tests (after Holm's adjustment for the number of pairs)
+incomplete_path = "examples/wmt20_zhen_incomplete.csv"  # an incomplete score file (systems on different instances)
+judgments_path = "examples/llmfao_judgments.csv"  # a pairwise judgment file (model_a, model_b, winner)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
@@ -140,19 +142,63 @@ out.table(result.stability, "yours_stability", index=False)
 show(ch.stability_summary(result))
 
 # %% [markdown]
-# ## What this analysis does not do (yet)
+# ## When systems are scored on different instances
 #
-# * **Human ratings.** This analysis compares systems on one score column and does not compare a metric with
-#   human ratings; to ask whether a metric favours some systems relative to the humans (the Favi-Score of
-#   {cite:t}`vondaniken2024favi`), call the Favi-Score functions on two instances × systems matrices with the same
-#   instances and systems, one of human and one of metric scores (for example two files read as above, each cut to
-#   one rater):
+# Real evaluations are rarely complete: human raters, WMT's direct assessment, arenas and LLM-judge runs score each
+# system on a different subset of the test set. Dropping every instance some system lacks can throw most of the data
+# away; instead, every pair of systems is compared on the instances both have. Bradley–Terry, Elo and TrueSkill need
+# no complete matrix: they are fitted to all these comparisons. MEAN and MEDIAN then average different instances per
+# system and are not comparable; the **adjusted mean** is: it fits score = instance difficulty + system effect to the
+# scores present (a two-way additive model) and reports each system's effect on the average instance. The example is
+# a slice of WMT20 Chinese→English's official segment scores (its provenance is described beside it).
+
+# %%
+partial = compare(ch.load(incomplete_path), rng=seed, n_resamples=n_resamples,
+                  n_resamples_sequential=n_resamples_sequential, alpha=alpha)
+out.table(partial.systems, "yours_incomplete_systems")
+out.table(partial.common, "yours_incomplete_common")
+show(ch.ranking_table(partial))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.incomplete_text(partial)))
+out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms", ch.incomplete_caption(partial))
+
+# %% [markdown]
+# ## Pairwise judgments
 #
-#   ```python
-#   from analysis import favi
-#   favi.favi_table(human, metric)        # Φ and the sign accuracies of every pair of systems
-#   favi.favi_uncertainty(human, metric)  # with a bootstrap interval and a permutation test
-#   ```
+# Arena-style and LLM-judge evaluations record judgments, not scores: which of two systems' outputs was better, or
+# a tie. Such a file (columns `model_a`, `model_b`, `winner`, optionally `weight`) is compared with BT, Elo,
+# TrueSkill and the average win rate, each with an interval over judgments; the tests are sign tests per pair. The
+# example is every judgment between the eight most-judged models of llmfao {cite:p}`ustalov2023llmfao`.
+
+# %%
+from analysis.compare.judgments import compare_judgments
+
+judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed, n_resamples=n_resamples,
+                           n_resamples_sequential=n_resamples_sequential, alpha=alpha)
+out.table(judged.systems, "yours_judgments_systems")
+out.table(judged.prob, "yours_judgments_prob_better")
+show(ch.ranking_table(judged))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.judgments_text(judged)))
+out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms", ch.judgments_caption(judged))
+
+# %% [markdown]
+# ## Human ratings beside the scores
+#
+# Given human ratings of the same instances and systems, the command also asks whether the scores agree with the
+# humans: the sample-level sign accuracy (the share of instance pairs both order the same way) and the system-level
+# one (the share of system pairs with the same winner), each with a Wilson interval, and, per pair of systems, the
+# Favi-Score of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans? — with
+# a bootstrap interval and a permutation test, computed by the same functions as the Favi-Score chapter:
+#
+# ```bash
+# .venv/bin/python -m analysis compare metric_scores.csv --human human_ratings.csv
+# ```
+#
+# ## Limits
+#
 # * **Elo and TrueSkill intervals** use fewer resamples than MEAN, MEDIAN and BT (the parameters cell sets both
 #   numbers; the first figure's caption gives them), because each resample replays every game; their intervals are
 #   therefore coarser.

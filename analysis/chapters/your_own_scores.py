@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ..compare import MECHANISMS, Comparison, report
+from ..compare import Comparison, report
 from ..data.scorefiles import read_scores
 from ..paths import repo_root
-from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS
+from ..plotting import MECHANISM_COLORS
 from .common import SEED, Param
 
 CHAPTER = "09_your_own_scores"
@@ -30,6 +30,8 @@ PARAMETERS = {
     "n_resamples": Param("int", low=1, quick=200),
     "n_resamples_sequential": Param("int", low=1, quick=20),
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+    "incomplete_path": Param("str"),
+    "judgments_path": Param("str"),
 }
 #: The example shipped with the repository (see examples/README.md for its provenance).
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
@@ -57,9 +59,9 @@ def source_text(scores: pd.DataFrame, path, lower_is_better: bool = False) -> st
 def disagreement_text(comparison: Comparison) -> str:
     """One sentence on how often the mechanisms pick a different best system on this data."""
     d = comparison.disagreement
-    best = {m: comparison.systems[f"{m}_rank"].idxmin() for m in MECHANISMS}
+    best = {m: comparison.systems[f"{m}_rank"].idxmin() for m in report.present(comparison)}
     differing = int(d["top1_differs"].sum())
-    names = ", ".join(f"{MECHANISM_LABELS[m]}: {s}" for m, s in best.items())
+    names = ", ".join(f"{report.LABELS[m]}: {s}" for m, s in best.items())
     return (f"The best system by each mechanism — {names}. {differing} of {len(d)} pairs of mechanisms disagree on "
             f"the best system and {int(d['top3_differs'].sum())} on the top-3 set; on average they order "
             f"{d['disagree'].mean():.0%} of the system pairs differently.")
@@ -74,7 +76,8 @@ def ranking_table(comparison: Comparison) -> pd.DataFrame:
     under each (:func:`analysis.compare.report.ranking_table`)."""
     table = report.ranking_table(comparison)
     ranks = report.rank_view(comparison).reindex(table.index)
-    table["ranks (MEAN/MEDIAN/BT/Elo/TS)"] = ranks.to_numpy()
+    label = "/".join(report.LABELS[m] if m != "trueskill" else "TS" for m in report.present(comparison))
+    table[f"ranks ({label})"] = ranks.to_numpy()
     return table
 
 
@@ -143,13 +146,15 @@ def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     systems = comparison.systems.sort_values("bt", ascending=False)
     n = len(systems)
     width = float(np.clip(1.6 + 0.42 * n, 6.0, MAX_WIDTH))
-    fig, axes = plt.subplots(len(MECHANISMS), 1, figsize=(width, 1.25 * len(MECHANISMS) + 1.2), sharex=True)
+    shown = report.present(comparison)
+    fig, axes = plt.subplots(len(shown), 1, figsize=(width, 1.25 * len(shown) + 1.2), sharex=True)
     x = np.arange(n)
-    for ax, name in zip(axes, MECHANISMS):
+    for ax, name in zip(axes, shown):
         # every interval contains its estimate (Elo and TrueSkill: both averaged over random game orders)
-        ax.vlines(x, systems[f"{name}_low"], systems[f"{name}_high"], color=MECHANISM_COLORS[name], lw=1.8)
-        ax.plot(x, systems[name], "o", ms=5, color=MECHANISM_COLORS[name])
-        ax.set_ylabel(MECHANISM_LABELS[name], fontsize=10)
+        color = MECHANISM_COLORS.get(name, "#4C72B0")
+        ax.vlines(x, systems[f"{name}_low"], systems[f"{name}_high"], color=color, lw=1.8)
+        ax.plot(x, systems[name], "o", ms=5, color=color)
+        ax.set_ylabel(report.LABELS[name], fontsize=10)
         ax.tick_params(axis="y", labelsize=9)
         ax.margins(x=0.5 / max(n, 1) + 0.02, y=0.15)
     labels = tick_labels(systems.index)
@@ -218,3 +223,66 @@ def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
             f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}), with {how} adjustment for "
             "the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 draws the same "
             "pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the observed shares.")
+
+
+# -- incomplete files, judgment files, human ratings (issue 30) --------------------------------------------------------
+
+#: one incomplete score file and one pairwise judgment file, shipped beside the first (provenance in examples/README.md)
+INCOMPLETE_EXAMPLE = "examples/wmt20_zhen_incomplete.csv"
+JUDGMENTS_EXAMPLE = "examples/llmfao_judgments.csv"
+
+
+def load_judgments(path):
+    """:func:`~analysis.data.scorefiles.read_judgments`, with a relative ``path`` read from the repository root."""
+    from ..data.scorefiles import read_judgments
+
+    path = Path(path)
+    return read_judgments(path if path.is_absolute() else repo_root() / path)
+
+
+def incomplete_text(comparison: Comparison) -> str:
+    """What an incomplete file changes, in numbers: how many instances each system and each pair has, and whether
+    MEAN's order differs from the adjusted mean's (which removes each instance's difficulty)."""
+    s, common = comparison.systems, comparison.common.to_numpy()
+    pairs = common[np.triu_indices(len(common), 1)]
+    mean_order = list(s.sort_values("mean_rank").index)
+    adjusted_order = list(s.sort_values("mean_adj_rank").index)
+    moved = sum(a != b for a, b in zip(mean_order, adjusted_order))
+    verdict = (f"MEAN and the adjusted mean order the systems differently ({moved} of {len(s)} places differ): MEAN "
+               "rewards systems that happened to be scored on easier instances" if moved else
+               "here MEAN and the adjusted mean happen to order the systems the same way")
+    return (f"Each system is scored on {int(s['instances'].min()):,} to {int(s['instances'].max()):,} of the "
+            f"{comparison.settings['n_instances']:,} instances, and each pair of systems shares {int(pairs.min()):,} "
+            f"to {int(pairs.max()):,} of them: BT, Elo, TrueSkill, P(A > B) and the tests use every pair's shared "
+            f"instances ({comparison.settings['n_comparisons']:,} comparisons in all); {verdict}.")
+
+
+def judgments_text(comparison: Comparison) -> str:
+    """The judgment file in words: systems, judgments, tied groups and the widest rank interval."""
+    s = comparison.systems
+    widest = (s["rank_high"] - s["rank_low"]).idxmax()
+    groups = int(s["group"].max())
+    return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; after Holm's adjustment the sign "
+            f"tests split them into {groups} statistically tied group{'s' if groups > 1 else ''}, and the widest "
+            f"95% rank interval is {widest}'s, from {s.loc[widest, 'rank_low']:.0f} to "
+            f"{s.loc[widest, 'rank_high']:.0f}.")
+
+
+def judgments_caption(comparison: Comparison) -> str:
+    """The caption of :func:`plot_mechanisms` for a judgment file."""
+    s = comparison.settings
+    return (f"Each mechanism's score for each of the {len(comparison.systems)} models of the pairwise example with its "
+            f"95% percentile-bootstrap interval over its {s['n_instances']:,} judgments ({s['n_resamples']:,} "
+            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill, which are averaged over "
+            f"{s['n_orders']} random orders of the judgments); models in BT's order, best first. The win rate is "
+            "each model's share of wins (ties half) averaged over its opponents, as evalica computes it.")
+
+
+def incomplete_caption(comparison: Comparison) -> str:
+    """The caption of :func:`plot_mechanisms` for the incomplete example."""
+    s = comparison.settings
+    return (f"The incomplete example: each mechanism's score for each of the {len(comparison.systems)} systems with "
+            f"its 95% percentile-bootstrap interval over the {s['n_instances']:,} segments ({s['n_resamples']:,} "
+            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each "
+            "system's own segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to "
+            "every pair's shared segments. Systems in BT's order, best first.")
