@@ -546,7 +546,12 @@ def test_resampled_medians_and_means_equal_the_gathered_ones():
     v[rng.random(v.shape) < 0.2] = np.nan
     idx = rng.integers(0, 37, size=(50, 37))
     w = intervals.counts(idx, 37)
-    np.testing.assert_array_equal(intervals.resampled_medians(v, w), np.nanmedian(v[idx], axis=1))
+    np.testing.assert_array_equal(intervals.resampled_medians(v, idx), np.nanmedian(v[idx], axis=1))
+    np.testing.assert_array_equal(intervals.weighted_medians(v, w), np.nanmedian(v[idx], axis=1))
+    full = np.nan_to_num(v)
+    for n in (36, 37):
+        np.testing.assert_array_equal(intervals.resampled_medians(full[:n], idx[:, :n] % n),
+                                      np.median(full[:n][idx[:, :n] % n], axis=1))
     np.testing.assert_allclose(intervals.resampled_means(v, w), np.nanmean(v[idx], axis=1), atol=1e-14)
 
 

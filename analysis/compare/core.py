@@ -20,7 +20,7 @@ MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 SEQUENTIAL = ("elo", "trueskill")
 #: random game orders averaged into the Elo and TrueSkill estimates, and in the stability test's reruns
 N_ORDERS = 10
-N_ORDERS_STABILITY = 3
+N_ORDERS_STABILITY = 2
 #: ``n_resamples_sequential=None``: 100 resamples, or fewer (at least 20) where they would replay more games than this
 SEQUENTIAL_GAMES = 40_000_000
 FRAMES = ("systems", "prob", "prob_low", "prob_high", "common", "sign_p", "wilcoxon_p", "sign_p_adj",
@@ -185,7 +185,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     for first, idx in intervals.index_blocks(gen, n, n_resamples, s):
         weights = intervals.counts(idx, n)
         draws["mean"].append(intervals.resampled_means(values, weights))
-        draws["median"].append(intervals.resampled_medians(values, weights))
+        draws["median"].append(intervals.resampled_medians(values, idx))
         stack = intervals.bt_stack(credit, weights, s)
         draws["bt"].append(intervals.bt_strengths(stack))
         prob_draws.append(intervals.prob_from_wins(stack))
@@ -254,7 +254,7 @@ def _jackknife(values, credit, est, complete, s) -> dict:
     """Leave-one-group-out estimates of MEAN, MEDIAN, BT (and the adjusted mean): BCa's acceleration."""
     keep = intervals.jackknife_groups(len(values))
     out = {"bt": intervals.bt_strengths(intervals.bt_stack(credit, keep, s))}
-    out["mean"], out["median"] = intervals.resampled_means(values, keep), intervals.resampled_medians(values, keep)
+    out["mean"], out["median"] = intervals.resampled_means(values, keep), intervals.weighted_medians(values, keep)
     if "mean_adj" in est:
         out["mean_adj"] = evidence.adjusted_mean(values, keep)
     return out
@@ -278,8 +278,8 @@ def disagreement_table(systems: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataF
 
 
 def _orders(n_orders: int, games: int) -> int:
-    """Random orders for the Elo/TrueSkill estimates: ``n_orders``, fewer (at least 3) beyond 10 million games."""
-    return int(min(n_orders, max(3, 10_000_000 // max(1, games))))
+    """Random orders for the Elo/TrueSkill estimates: ``n_orders``, fewer (at least 3) beyond 5 million games."""
+    return int(min(n_orders, max(3, 5_000_000 // max(1, games))))
 
 
 def _bt(values: np.ndarray, ties: str, complete: bool) -> np.ndarray:

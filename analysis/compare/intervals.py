@@ -145,10 +145,34 @@ def resampled_means(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return (weights @ np.where(present, values, 0.0)) / (weights @ present)
 
 
-def resampled_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def resampled_medians(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """(k x systems) median of each system over the resampled units ``idx`` (k x units) it is scored on: equal to
+    ``np.nanmedian(values[idx], axis=1)``, by a partial sort per system (a full sort where scores are missing)."""
+    k, n = idx.shape
+    out = np.empty((k, values.shape[1]))
+    for j in range(values.shape[1]):
+        col = values[:, j]
+        missing = np.isnan(col)
+        if not missing.any():
+            middle = [(n - 1) // 2, n // 2]
+            part = np.partition(col[idx], middle, axis=1)
+            out[:, j] = (part[:, middle[0]] + part[:, middle[1]]) / 2
+            continue
+        drawn = np.where(missing, np.inf, col)[idx]
+        drawn.sort(axis=1)
+        count = (~missing)[idx].sum(axis=1)
+        lower, upper = np.maximum((count - 1) // 2, 0), np.maximum(count // 2, 0)
+        pick = np.take_along_axis
+        value = (pick(drawn, lower[:, None], axis=1)[:, 0] + pick(drawn, np.minimum(upper, n - 1)[:, None],
+                                                                   axis=1)[:, 0]) / 2
+        out[:, j] = np.where(count > 0, value, np.nan)
+    return out
+
+
+def weighted_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """(k x systems) median of each system over its scored units counted by ``weights``: equal to ``np.median`` of
-    the resampled rows (the mean of the two middle values for an even count), from one sort per system and one
-    cumulative count per resample."""
+    the rows repeated as often as their weights say (the mean of the two middle values for an even count), from
+    one sort per system and one cumulative count per trial (for the jackknife's few 0/1 trials)."""
     counts = weights.astype(np.int32)
     out = np.empty((len(weights), values.shape[1]))
     for j in range(values.shape[1]):
