@@ -563,3 +563,43 @@ def test_nan_quantiles_equal_numpys():
     with pytest.warns(RuntimeWarning):
         ref = np.nanquantile(draws, [0.025, 0.5, 0.975], axis=0)
     np.testing.assert_allclose(intervals.nan_quantiles(draws, [0.025, 0.5, 0.975]), ref, atol=1e-12)
+
+
+# --- output people can use (item 6) -----------------------------------------------------------------------------------
+
+import io  # noqa: E402
+
+from analysis.compare import report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def long_names():
+    rng = np.random.default_rng(0)
+    names = [f"organisation-{k:02d}/a-rather-long-model-name-v{k}" for k in range(12)]
+    scores = pd.DataFrame(rng.normal(0, 1, (40, 12)) + np.linspace(0, 1, 12), columns=names)
+    scores.iloc[:5, 3] = np.nan  # incomplete: the adjusted mean and the instance counts join the table
+    return compare.compare(scores, rng=0, n_resamples=20, n_resamples_sequential=4, n_orders=2)
+
+
+def test_terminal_view_fits_100_columns_with_long_names(long_names):
+    stream = io.StringIO()
+    report.print_report(long_names, "text", stream)
+    lines = stream.getvalue().splitlines()
+    assert max(map(len, lines)) <= 100
+    assert lines[0].startswith("12 systems x 40 instances; INCOMPLETE")
+
+
+@pytest.mark.parametrize("fmt, marker", [("markdown", "| system"), ("csv", "system,BT,"), ("latex", "\\begin{table}")])
+def test_tables_as_markdown_csv_and_latex_keep_full_names(long_names, fmt, marker):
+    stream = io.StringIO()
+    report.print_report(long_names, fmt, stream)
+    text = stream.getvalue()
+    assert marker in text and "organisation-11/a-rather-long-model-name-v11" in text
+
+
+def test_cli_format_option(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    WIDE.to_csv(path, index=False)
+    code, out, _ = _run(capsys, path, "--format", "markdown")
+    assert code == 0 and out.startswith("### systems")
+    assert "--format must be one of" in _error(capsys, path, "--format", "html")

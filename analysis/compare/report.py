@@ -118,7 +118,7 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
             else:
                 print(table.to_latex(caption=title), file=out)
         return
-    print(first_line(result), file=out)
+    print(_wrap(first_line(result)), file=out)
     warning = mean_warning(result)
     if warning:
         print(_wrap(warning), file=out)
