@@ -118,9 +118,10 @@ def _verify_outputs(reproduce, root: str | None) -> int:
 
 
 def _compare(args) -> int:
+    from .chapters.your_own_scores import save_report
     from .compare.cli import run
 
-    return run(args)
+    return run(args, save=save_report)
 
 
 def _data(args, parser) -> int:

@@ -286,3 +286,24 @@ def incomplete_caption(comparison: Comparison) -> str:
             f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each "
             "system's own segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to "
             "every pair's shared segments. Systems in BT's order, best first.")
+
+
+# -- the command's --out folder ---------------------------------------------------------------------------------------
+
+def save_report(result: Comparison, out: str) -> None:
+    """The tables as CSV and the two figures as PNG and SVG in the folder ``out``."""
+    import matplotlib
+
+    from ..compare import FRAMES
+    from ..plotting import set_theme
+
+    matplotlib.use("Agg")
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in FRAMES:
+        getattr(result, name).to_csv(folder / f"{name}.csv", lineterminator="\n")
+    set_theme()
+    for name, fig in (("mechanisms", plot_mechanisms(result)),
+                      ("pairwise", plot_prob(result, result.settings.get("alpha", 0.05)))):
+        fig.savefig(folder / f"{name}.png", metadata={"Software": None})
+        fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})

@@ -30,3 +30,5 @@ from .core import (
 
 __all__ = ["FRAMES", "MECHANISMS", "N_ORDERS", "SEQUENTIAL", "Comparison", "check_settings", "compare",
            "disagreement_table", "from_dict", "mechanisms", "stability"]
+
+from .intervals import bootstrap_bt as _bootstrap_bt  # noqa: F401  (the name tests/test_bt.py knows)

@@ -19,6 +19,23 @@ OUT_FILES = ("systems.csv", "prob.csv", "prob_low.csv", "prob_high.csv", "common
 WIDTH = 100
 
 
+JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
+
+
+def is_judgment_file(path) -> bool:
+    """A table whose header has ``model_a``, ``model_b`` and ``winner`` (any case)."""
+    from ..data.scorefiles import ScoreFileError, _read_table
+
+    path = Path(path)
+    if not path.is_file() or path.name.endswith(".score"):
+        return False
+    try:
+        columns = {str(c).strip().lower() for c in _read_table(path).frame.columns}
+    except (ScoreFileError, ValueError, OSError, UnicodeDecodeError):
+        return False
+    return set(JUDGMENT_COLUMNS) <= columns
+
+
 class UsageError(ValueError):
     """A bad option value; the message names the option."""
 
@@ -134,8 +151,9 @@ def _writable(folder: Path, option: str) -> None:
         raise UsageError(f"{option}: folder {folder} is not writable")
 
 
-def run(args) -> int:
-    from ..data.scorefiles import ScoreFileError, is_complete, read_scores
+def run(args, save=None) -> int:
+    """The command; ``save(result, folder)`` writes the ``--out`` files (the chapter's figures)."""
+    from ..data.scorefiles import ScoreFileError, is_complete, read_judgments, read_scores
     from . import judgments
     from .core import compare
 
@@ -147,8 +165,8 @@ def run(args) -> int:
         common = dict(rng=opts["seed"], n_resamples=opts["n_resamples"],
                       n_resamples_sequential=opts["n_resamples_sequential"], alpha=opts["alpha"],
                       interval=args.interval, adjust=args.adjust, progress=say)
-        if args.input_format == "judgments" or (args.input_format == "auto" and judgments.is_judgment_file(args.file)):
-            games = judgments.read_judgments(args.file, where=opts["where"])
+        if args.input_format == "judgments" or (args.input_format == "auto" and is_judgment_file(args.file)):
+            games = read_judgments(args.file, where=opts["where"])
             n_sys = len(set(games["left"]) | set(games["right"]))
             print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
                   "(each judgment one unit of the bootstrap)", file=sys.stderr)
@@ -177,10 +195,8 @@ def run(args) -> int:
         from .report import print_report
 
         print_report(result, opts["format"])
-    if args.out:
-        from .report import save_report
-
-        save_report(result, args.out)
+    if args.out and save is not None:
+        save(result, args.out)
         print(f"compare: tables and figures in {args.out}", file=sys.stderr)
     print(f"compare: done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,29 +17,7 @@ from ..validation import check_rng
 from . import evidence, intervals, sequential
 from .core import N_ORDERS, N_ORDERS_STABILITY, SEQUENTIAL_GAMES, Comparison, check_settings, disagreement_table
 
-JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
 MECHANISMS = ("win_rate", "bt", "elo", "trueskill")
-
-
-def is_judgment_file(path) -> bool:
-    """A table whose header has ``model_a``, ``model_b`` and ``winner`` (any case)."""
-    from ..data.scorefiles import ScoreFileError, _read_table
-
-    path = Path(path)
-    if not path.is_file() or path.name.endswith(".score"):
-        return False
-    try:
-        columns = {str(c).strip().lower() for c in _read_table(path).frame.columns}
-    except (ScoreFileError, ValueError, OSError, UnicodeDecodeError):
-        return False
-    return set(JUDGMENT_COLUMNS) <= columns
-
-
-def read_judgments(path, where=None) -> pd.DataFrame:
-    """:func:`analysis.data.scorefiles.read_judgments`."""
-    from ..data.scorefiles import read_judgments as read
-
-    return read(path, where=where)
 
 
 def win_rates(stack: np.ndarray) -> np.ndarray:

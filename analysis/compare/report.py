@@ -4,13 +4,12 @@ Markdown, CSV or LaTeX tables, and the files of ``--out``."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..agreement import MECHANISM_LABELS
-from .core import FRAMES, Comparison
+from .core import Comparison
 
 WIDTH = 100
 NAME_CHARS = 20
@@ -157,25 +156,6 @@ def stability_summary(comparison: Comparison) -> pd.DataFrame:
                    else f"{r.system}: the rest cannot be ranked together" for r in s.itertuples()]
     out = s.pivot(index="mechanism", columns="removed", values="result").reindex(present(comparison))
     return out.rename(index=LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
-
-
-def save_report(result: Comparison, out: str) -> None:
-    """The tables as CSV and the two figures as PNG and SVG in the folder ``out``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from ..chapters.your_own_scores import plot_mechanisms, plot_prob
-    from ..plotting import set_theme
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in FRAMES:
-        getattr(result, name).to_csv(folder / f"{name}.csv", lineterminator="\n")
-    set_theme()
-    for name, fig in (("mechanisms", plot_mechanisms(result)),
-                      ("pairwise", plot_prob(result, result.settings.get("alpha", 0.05)))):
-        fig.savefig(folder / f"{name}.png", metadata={"Software": None})
-        fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})
 
 
 def human_text(comparison: Comparison) -> str:
