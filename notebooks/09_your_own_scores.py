@@ -37,10 +37,13 @@
 #
 # Accepted files: **long** CSV/Parquet with columns `instance, system, score` (a file with extra columns, such as a
 # metric's name, is cut to one slice of them in the parameters cell), **wide** CSV/Parquet with one column per
-# system (the layout of the paired paper's code {cite:p}`peyrard2021bteval`), or a **score file** of Google's
-# mt-metrics-eval {cite:p}`mtmetricseval` (system, a tab, the score, per line). A file that cannot be compared
-# fairly — a missing column, a duplicated (instance, system) row, systems scored on different instances, a missing
-# or non-numeric score, fewer than two systems — stops with an error naming the file and the line or column.
+# system (the layout of the paired paper's code {cite:p}`peyrard2021bteval`), a **score file** of Google's
+# mt-metrics-eval {cite:p}`mtmetricseval` (system, a tab, the score, per line), or — on the command line and in
+# the section on pairwise judgments below — **pairwise judgments** (`model_a, model_b, winner`). Systems scored on
+# different instances are compared pair by pair on the instances both have (the section on incomplete files
+# below). A file that cannot be compared fairly — a missing or repeated column, a duplicated (instance, system) row,
+# a non-numeric, infinite or date score, fewer than two systems — stops with an error naming the file and the line
+# or column.
 
 # %% tags=["parameters"]
 scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
