@@ -118,8 +118,12 @@ def _verify_outputs(reproduce, root: str | None) -> int:
 
 
 def _compare(args) -> int:
-    from .chapters.your_own_scores import save_report
     from .compare.cli import run
+
+    def save_report(result, folder):  # the chapter's figures (matplotlib) only when --out asks for them
+        from .chapters.your_own_scores import save_report as save
+
+        save(result, folder)
 
     return run(args, save=save_report)
 
