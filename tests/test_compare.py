@@ -603,3 +603,25 @@ def test_cli_format_option(tmp_path, capsys):
     code, out, _ = _run(capsys, path, "--format", "markdown")
     assert code == 0 and out.startswith("### systems")
     assert "--format must be one of" in _error(capsys, path, "--format", "html")
+
+
+def test_parallel_replays_equal_one_replay_at_a_time_and_repeat_exactly():
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 3, (30, 4)).astype(float)
+    values[rng.random(values.shape) < 0.1] = np.nan
+    rows = rng.integers(0, 30, (11, 30))
+    for name in ("elo", "trueskill"):
+        batch = sequential.replay_scores(values, name, rows, np.random.default_rng(9), "half")
+        again = sequential.replay_scores(values, name, rows, np.random.default_rng(9), "half")
+        assert batch.tobytes() == again.tobytes()
+        gen = np.random.default_rng(9)
+        i, j = np.triu_indices(4, 1)
+        for start in range(0, 11, sequential.BATCH):
+            part = rows[start:start + sequential.BATCH]
+            perms = [gen.permutation(len(i)) for _ in part]
+            orders = [gen.permutation(r) for r in part]
+            rotation = gen.integers(0, len(i), size=(len(part), 30))
+            for k in range(len(part)):
+                one, ok = sequential.scores_kernel(values, orders[k].astype(np.int64), i[perms[k]], j[perms[k]],
+                                                   rotation[k].astype(np.int64), *sequential._params(name), 0)
+                assert ok and one.tobytes() == batch[start + k].tobytes()

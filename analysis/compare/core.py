@@ -174,8 +174,8 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     order_gen = np.random.default_rng(gen.bit_generator.jumped())  # the orders never shift the resamples' stream
     all_rows = np.arange(n)
     for name in SEQUENTIAL:
-        est[name] = np.mean([sequential.rate_scores(values, name, all_rows, order_gen, ties)
-                             for _ in range(n_orders)], axis=0)
+        est[name] = sequential.replay_scores(values, name, np.tile(all_rows, (n_orders, 1)), order_gen,
+                                             ties).mean(axis=0)
     say(f"estimates: {time.perf_counter() - start:.1f} s")
     draws = {m: [] for m in est}
     prob_draws = []
@@ -191,9 +191,10 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         prob_draws.append(intervals.prob_from_wins(stack))
         if not complete:
             draws["mean_adj"].append(evidence.adjusted_mean(values, weights))
-        for r in range(max(0, min(len(idx), n_seq - first))):
-            for name in SEQUENTIAL:
-                draws[name].append(sequential.rate_scores(values, name, idx[r], order_gen, ties)[None])
+        take = max(0, min(len(idx), n_seq - first))
+        for name in SEQUENTIAL:
+            if take:
+                draws[name].append(sequential.replay_scores(values, name, idx[:take], order_gen, ties))
     draws = {m: np.vstack(d) if d else np.empty((0, s)) for m, d in draws.items()}
     say(f"bootstrap: {n_resamples:,} resamples ({n_seq:,} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
     jack = _jackknife(values, credit, est, complete, s) if interval == "bca" else {}
@@ -299,8 +300,8 @@ def _scores_of(name, values, ties, complete, n_orders, gen) -> np.ndarray:
         return np.nanmedian(values, axis=0)
     if name == "bt":
         return _bt(values, ties, complete)
-    rows = np.arange(len(values))
-    return np.mean([sequential.rate_scores(values, name, rows, gen, ties) for _ in range(n_orders)], axis=0)
+    rows = np.tile(np.arange(len(values)), (n_orders, 1))
+    return sequential.replay_scores(values, name, rows, gen, ties).mean(axis=0)
 
 
 def stability(values: np.ndarray, names, ties: str, complete: bool, n_orders: int, gen,

@@ -59,8 +59,8 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     all_games = np.arange(m)
     est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins)}
     for name in ("elo", "trueskill"):
-        est[name] = np.mean([sequential.rate_games(s, left, right, outcome, name, all_games, order_gen)
-                             for _ in range(n_orders)], axis=0)
+        est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
+                                            order_gen).mean(axis=0)
     if n_resamples_sequential is None:
         n_resamples_sequential = int(min(100, max(20, SEQUENTIAL_GAMES // max(1, m))))
     n_seq = min(n_resamples_sequential, n_resamples)
@@ -72,9 +72,10 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         draws["bt"].append(intervals.bt_strengths(stack))
         draws["win_rate"].append(win_rates(stack))
         prob_draws.append(intervals.prob_from_wins(stack))
-        for r in range(max(0, min(len(idx), n_seq - first))):
-            for name in ("elo", "trueskill"):
-                draws[name].append(sequential.rate_games(s, left, right, outcome, name, idx[r], order_gen)[None])
+        take = max(0, min(len(idx), n_seq - first))
+        for name in ("elo", "trueskill"):
+            if take:
+                draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx[:take], order_gen))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
     say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments ({n_seq} for Elo and TrueSkill): "
         f"{time.perf_counter() - start:.1f} s")
@@ -151,9 +152,8 @@ def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:
             rest = names.drop(system)
             try:
                 if name in ("elo", "trueskill"):
-                    games = np.arange(len(left))
-                    after = np.mean([sequential.rate_games(s - 1, left, right, outcome, name, games, gen)
-                                     for _ in range(n_orders)], axis=0)
+                    games = np.tile(np.arange(len(left)), (n_orders, 1))
+                    after = sequential.replay_games(s - 1, left, right, outcome, name, games, gen).mean(axis=0)
                 else:
                     sub = evidence.Comparisons(tuple(map(str, rest)), left, right, outcome.astype(np.int8),
                                                c.weight[keep_games], np.arange(len(left)), len(left))

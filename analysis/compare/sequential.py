@@ -101,6 +101,75 @@ def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, 
     return rating, True
 
 
+@numba.njit(parallel=True, cache=True)
+def scores_batch(values, rows, pair_i, pair_j, rotation, trueskill, k, initial, sigma0, beta, tau, margin, tie_code):
+    """:func:`scores_kernel` for R replays at once (row r of ``rows``, ``pair_i``, ``pair_j``, ``rotation``), in
+    parallel over the machine's cores; each replay writes only its own row, so the result never depends on the
+    threads."""
+    n_replays = rows.shape[0]
+    out = np.empty((n_replays, values.shape[1]))
+    ok = np.ones(n_replays, dtype=np.bool_)
+    for r in numba.prange(n_replays):
+        rating, good = scores_kernel(values, rows[r], pair_i[r], pair_j[r], rotation[r], trueskill, k, initial,
+                                     sigma0, beta, tau, margin, tie_code)
+        out[r] = rating
+        ok[r] = good
+    return out, ok
+
+
+@numba.njit(parallel=True, cache=True)
+def games_batch(n_systems, left, right, outcome, orders, trueskill, k, initial, sigma0, beta, tau, margin):
+    """:func:`games_kernel` for R replays at once (row r of ``orders``), in parallel over the machine's cores."""
+    n_replays = orders.shape[0]
+    out = np.empty((n_replays, n_systems))
+    ok = np.ones(n_replays, dtype=np.bool_)
+    for r in numba.prange(n_replays):
+        rating, good = games_kernel(n_systems, left, right, outcome, orders[r], trueskill, k, initial, sigma0, beta,
+                                    tau, margin)
+        out[r] = rating
+        ok[r] = good
+    return out, ok
+
+
+#: replays run together (bounds the memory of their orders)
+BATCH = 8
+
+
+def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.random.Generator,
+                  ties: str) -> np.ndarray:
+    """(R x systems): one random-order replay (the instances in a random order, each instance's pairs from a random rotation of a random permutation) of each row of ``rows`` (R x instances,
+    instance indices with repeats), run :data:`BATCH` at a time in parallel; the orders are drawn from ``gen`` in
+    row order, so the result is the same on any number of cores."""
+    s = values.shape[1]
+    i, j = np.triu_indices(s, 1)
+    code = TIE_CODES["half" if (name == "trueskill" and ties == "loss") else ties]
+    out = []
+    for start in range(0, len(rows), BATCH):
+        part = rows[start:start + BATCH]
+        perms = np.array([gen.permutation(len(i)) for _ in part])
+        orders = np.array([gen.permutation(r) for r in part], dtype=np.int64)
+        rotation = gen.integers(0, len(i), size=orders.shape).astype(np.int64)
+        ratings, ok = scores_batch(values, orders, i[perms].astype(np.int64), j[perms].astype(np.int64), rotation,
+                                   *_params(name), code)
+        if not ok.all():
+            raise FloatingPointError(f"a {name} update left its numerical range")
+        out.append(ratings)
+    return np.vstack(out) if out else np.empty((0, s))
+
+
+def replay_games(n_systems: int, left, right, outcome, name: str, games: np.ndarray,
+                 gen: np.random.Generator) -> np.ndarray:
+    """(R x systems): one random-order replay of each row of ``games`` (R x judgments, indices with repeats)."""
+    out = []
+    for start in range(0, len(games), BATCH):
+        orders = np.array([gen.permutation(g) for g in games[start:start + BATCH]], dtype=np.int64)
+        ratings, ok = games_batch(n_systems, left, right, outcome, orders, *_params(name))
+        if not ok.all():
+            raise FloatingPointError(f"a {name} update left its numerical range")
+        out.append(ratings)
+    return np.vstack(out) if out else np.empty((0, n_systems))
+
+
 def _params(name: str):
     import trueskill as ts
 
@@ -109,32 +178,6 @@ def _params(name: str):
     env = ts.TrueSkill(backend=None)
     margin = ts.calc_draw_margin(ts.DRAW_PROBABILITY, 2, env)
     return True, 0.0, ts.MU, ts.SIGMA, ts.BETA, ts.TAU, margin
-
-
-def rate_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.random.Generator, ties: str) -> np.ndarray:
-    """One random-order replay of the instances ``rows`` (with repeats: a bootstrap resample) of a score matrix
-    (NaN = not scored) by ``name`` ("elo" or "trueskill"); ``gen`` draws the order."""
-    s = values.shape[1]
-    i, j = np.triu_indices(s, 1)
-    perm = gen.permutation(len(i))
-    order = gen.permutation(rows)
-    rotation = gen.integers(0, len(i), size=len(order))
-    code = TIE_CODES["half" if (name == "trueskill" and ties == "loss") else ties]
-    rating, ok = scores_kernel(values, order.astype(np.int64), i[perm].astype(np.int64), j[perm].astype(np.int64),
-                               rotation.astype(np.int64), *_params(name), code)
-    if not ok:
-        raise FloatingPointError(f"a {name} update left its numerical range")
-    return rating
-
-
-def rate_games(n_systems: int, left, right, outcome, name: str, games: np.ndarray,
-               gen: np.random.Generator) -> np.ndarray:
-    """One random-order replay of the games ``games`` (indices, with repeats) of a judgment file."""
-    order = gen.permutation(games).astype(np.int64)
-    rating, ok = games_kernel(n_systems, left, right, outcome, order, *_params(name))
-    if not ok:
-        raise FloatingPointError(f"a {name} update left its numerical range")
-    return rating
 
 
 def in_file_order(n_systems: int, left, right, outcome, name: str, k: float = ELO_K,
