@@ -14,10 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .profiles import PROFILES
+COMPARE_DESCRIPTION = ("Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95 percent bootstrap "
+                       "intervals), test every pair, give rank intervals and tied groups, measure how much the "
+                       "mechanisms disagree and whether removing the best or worst system reorders the rest.")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["compare"]:  # the command users run most: without the book's machinery (plotting, profiles)
+        from .compare.cli import add_arguments
+
+        cmp = argparse.ArgumentParser(prog="python -m analysis compare", description=COMPARE_DESCRIPTION)
+        add_arguments(cmp)
+        return _compare(cmp.parse_args(argv[1:]))
+    from .profiles import PROFILES
+
     parser = argparse.ArgumentParser(prog="python -m analysis", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("reproduce", help="execute the chapter notebooks with papermill into book/_generated/")
@@ -41,13 +52,10 @@ def main(argv: list[str] | None = None) -> int:
                          add_help=False)
     clm.add_argument("rest", nargs=argparse.REMAINDER)
     cmp = sub.add_parser("compare", help="compare the systems in a score file with every method in the book",
-                         description="Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95 percent "
-                         "bootstrap intervals), test every pair, give rank intervals and tied groups, measure how much "
-                         "the mechanisms disagree and whether removing the best or worst system reorders the rest.")
+                         description=COMPARE_DESCRIPTION)
     from .compare.cli import add_arguments
 
     add_arguments(cmp)
-    argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["claims"]:
         from . import claims
 
