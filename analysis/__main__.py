@@ -14,10 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .profiles import PROFILES
+COMPARE_DESCRIPTION = ("Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95 percent bootstrap "
+                       "intervals), test every pair, give rank intervals and tied groups, measure how much the "
+                       "mechanisms disagree and whether removing the best or worst system reorders the rest.")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["compare"]:  # the command users run most: without the book's machinery (plotting, profiles)
+        from .compare.cli import add_arguments
+
+        cmp = argparse.ArgumentParser(prog="python -m analysis compare", description=COMPARE_DESCRIPTION)
+        add_arguments(cmp)
+        return _compare(cmp.parse_args(argv[1:]))
+    from .profiles import PROFILES
+
     parser = argparse.ArgumentParser(prog="python -m analysis", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("reproduce", help="execute the chapter notebooks with papermill into book/_generated/")
@@ -41,27 +52,10 @@ def main(argv: list[str] | None = None) -> int:
                          add_help=False)
     clm.add_argument("rest", nargs=argparse.REMAINDER)
     cmp = sub.add_parser("compare", help="compare the systems in a score file with every method in the book",
-                         description="Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and TrueSkill (95%% "
-                         "bootstrap intervals), test every pair, measure how much the mechanisms disagree and whether "
-                         "removing the best or worst system reorders the rest.")
-    cmp.add_argument("file", help="CSV/Parquet (long: instance,system,score; or wide: a column per system) or an "
-                     "mt-metrics-eval .score file")
-    cmp.add_argument("--format", default="auto", choices=["auto", "long", "wide", "mtme"])
-    cmp.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
-                     help="long format: keep rows where COLUMN equals VALUE, e.g. --where metric=BLEU (repeatable)")
-    cmp.add_argument("--align", default="exact", choices=["exact", "intersect"],
-                     help="systems scored on different instances: refuse (exact) or keep the common ones")
-    cmp.add_argument("--lower-is-better", action="store_true", help="the metric is an error (lower is better)")
-    cmp.add_argument("--ties", default="half", choices=["half", "loss"],
-                     help="BT and Elo: a tie is half a win (half) or a win for the later column (loss, the paper's code)")
-    cmp.add_argument("--seed", type=int, default=2021)
-    cmp.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples for MEAN, MEDIAN, BT")
-    cmp.add_argument("--n-resamples-sequential", type=int, default=100,
-                     help="bootstrap resamples for Elo and TrueSkill, which replay every game (default 100)")
-    cmp.add_argument("--alpha", type=float, default=0.05, help="significance level of the pairwise tests")
-    cmp.add_argument("--json", metavar="PATH", help="write every result as JSON to PATH ('-': standard output)")
-    cmp.add_argument("--out", metavar="DIR", help="also save the tables (CSV) and figures (PNG, SVG) in DIR")
-    argv = sys.argv[1:] if argv is None else argv
+                         description=COMPARE_DESCRIPTION)
+    from .compare.cli import add_arguments
+
+    add_arguments(cmp)
     if argv[:1] == ["claims"]:
         from . import claims
 
@@ -132,86 +126,14 @@ def _verify_outputs(reproduce, root: str | None) -> int:
 
 
 def _compare(args) -> int:
-    import json
-    import time
+    from .compare.cli import run
 
-    from .compare import compare
-    from .data.scorefiles import ScoreFileError, read_scores
+    def save_report(result, folder):  # the chapter's figures (matplotlib) only when --out asks for them
+        from .chapters.your_own_scores import save_report as save
 
-    where = {}
-    for item in args.where:
-        column, sep, value = item.partition("=")
-        if not sep:
-            print(f"error: --where expects COLUMN=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        where[column] = value
-    start = time.perf_counter()
-    try:
-        scores = read_scores(args.file, args.format, where=where, align=args.align,
-                             lower_is_better=args.lower_is_better)
-    except ScoreFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"compare: {scores.shape[1]} systems x {scores.shape[0]:,} instances from {args.file}", file=sys.stderr)
-    try:
-        result = compare(scores, ties=args.ties, rng=args.seed, n_resamples=args.n_resamples,
-                         n_resamples_sequential=args.n_resamples_sequential,
-                         progress=lambda msg: print(f"  {msg}", file=sys.stderr, flush=True))
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    result.settings.update(file=str(args.file), lower_is_better=args.lower_is_better, alpha=args.alpha)
-    if args.json:
-        text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
-        if args.json == "-":
-            print(text)
-        else:
-            from pathlib import Path
+        save(result, folder)
 
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
-    if args.json != "-":
-        _print_report(result, args.alpha)
-    if args.out:
-        _save_report(result, args.out, args.alpha)
-    print(f"compare: done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    return 0
-
-
-def _print_report(result, alpha: float) -> None:
-    import pandas as pd
-
-    from .chapters.your_own_scores import ranking_table, stability_summary
-
-    with pd.option_context("display.width", 200, "display.max_columns", None, "display.max_colwidth", 60):
-        print("Systems (score [95% interval]) under each mechanism, sorted by BT:\n")
-        print(ranking_table(result).to_string(), "\n")
-        print(f"P(row beats column), ties as half; * sign test, † Wilcoxon, p < {alpha}:\n")
-        print(result.marked_prob(alpha).to_string(), "\n")
-        print("How much the mechanisms disagree on this data (share of system pairs ordered differently; "
-              "different best system; different top-3 set):\n")
-        print(result.disagreement.round(3).to_string(), "\n")
-        print("Stability: does removing the best / worst system reorder the others?\n")
-        print(stability_summary(result).to_string(), "\n", flush=True)
-
-
-def _save_report(result, out: str, alpha: float) -> None:
-    from pathlib import Path
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from .chapters.your_own_scores import plot_mechanisms, plot_prob
-    from .plotting import set_theme
-
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("systems", "prob", "sign_p", "wilcoxon_p", "disagreement", "stability"):
-        getattr(result, name).to_csv(folder / f"{name}.csv", lineterminator="\n")
-    set_theme()
-    for name, fig in (("mechanisms", plot_mechanisms(result)), ("pairwise", plot_prob(result, alpha))):
-        fig.savefig(folder / f"{name}.png", metadata={"Software": None})
-        fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})
-    print(f"compare: tables and figures in {folder}", file=sys.stderr)
+    return run(args, save=save_report)
 
 
 def _data(args, parser) -> int:

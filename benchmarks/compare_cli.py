@@ -1,11 +1,17 @@
-"""Wall time of ``python -m analysis compare`` end to end (a fresh process, as a user runs it): on the shipped
-example and on a synthetic 20-system x 10,000-instance long CSV (``python -m benchmarks.compare_cli``).
+"""Wall time of ``python -m analysis compare`` end to end (a fresh process, as a user runs it), and of its bootstrap
+against evalica's on the same matches (``python -m benchmarks.compare_cli``).
 
-Nothing is asserted; the times are printed for the README (issue 16 aims: under 5 s and under a minute).
+Cases: the shipped example; a synthetic 20-system x 10,000-instance long CSV; WMT20 zh-en's official segment scores
+(17 systems x 2,000 segments, incomplete; when the raw data is there); 100 systems with 100,000 synthetic pairwise
+judgments. Then, on those judgments, the in-process time of the comparison's BT bootstrap (1,000 resamples over
+judgments, with the win rate and the P matrix) against ``evalica.bootstrap(evalica.bradley_terry, ...)`` with
+1,000 percentile resamples of the same judgments, as a ratio. Nothing is asserted; the times are printed for the
+README (issue 30 aims: at most 10 s for the 20 x 10,000 file and for the 100,000 judgments).
 """
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
 import tempfile
@@ -16,6 +22,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
+WMT20 = Path("/work/shared/data/github/WMT-Metrics-task/wmt20-metrics/3e434fc32fd02999c885575df6167c31f60ee996/"
+             "manual-evaluation/DA/ad-seg-scores-zh-en.csv.gz")
 
 
 def timed(args: list[str]) -> float:
@@ -25,6 +33,36 @@ def timed(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def judgments(n_systems: int = 100, n: int = 100_000, seed: int = 0) -> pd.DataFrame:
+    """Synthetic arena judgments: random pairs, BT-distributed outcomes, 10% ties."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n_systems, n)
+    b = (a + rng.integers(1, n_systems, n)) % n_systems
+    skill = rng.normal(0, 1, n_systems)
+    left_wins = rng.random(n) < 1 / (1 + np.exp(skill[b] - skill[a]))
+    winner = np.where(rng.random(n) < 0.1, "tie", np.where(left_wins, "model_a", "model_b"))
+    names = np.array([f"model-{k:03d}" for k in range(n_systems)])
+    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+
+
+def versus_evalica(games: pd.DataFrame) -> tuple[float, float]:
+    import evalica
+
+    from analysis.compare.judgments import compare_judgments
+
+    table = games.rename(columns={"model_a": "left", "model_b": "right"}).assign(
+        winner=games["winner"].map({"model_a": "left", "model_b": "right", "tie": "tie"}), weight=1.0)
+    start = time.perf_counter()
+    compare_judgments(table, rng=0, n_resamples=1000, n_resamples_sequential=0, n_orders=1)
+    ours = time.perf_counter() - start
+    code = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+    start = time.perf_counter()
+    evalica.bootstrap(evalica.bradley_terry, games["model_a"].tolist(), games["model_b"].tolist(),
+                      [code[w] for w in games["winner"]], n_resamples=1000, bootstrap_method="percentile",
+                      random_state=0)
+    return ours, time.perf_counter() - start
+
+
 def main() -> None:
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -32,12 +70,27 @@ def main() -> None:
         values = rng.normal(0, 1, (10_000, 20)) + np.linspace(0, 0.2, 20)
         frame = pd.DataFrame(np.round(values, 2), columns=[f"sys{i:02d}" for i in range(20)])
         frame.rename_axis(index="instance", columns="system").stack().rename("score").reset_index().to_csv(big, index=False)
+        arena = Path(tmp) / "arena.csv"
+        games = judgments()
+        games.to_csv(arena, index=False)
         cases = {
             "example (5 x 60), defaults": ["examples/topicalchat_chrfpp.csv"],
-            "20 x 10,000, defaults (1,000 / 100 resamples)": [str(big)],
+            "20 x 10,000, defaults": [str(big)],
+            "100 systems, 100,000 judgments, defaults": [str(arena)],
         }
+        if WMT20.is_file():
+            wmt = Path(tmp) / "wmt20.csv"
+            with gzip.open(WMT20, "rt") as handle:
+                seg = pd.read_csv(handle, sep=r"\s+")
+            seg.rename(columns={"SID": "instance", "SYS": "system", "Z.SCR": "score"})[
+                ["instance", "system", "score"]].to_csv(wmt, index=False)
+            cases["WMT20 zh-en official segments (17 x 2,000, incomplete), defaults"] = [str(wmt)]
+        timed(["examples/topicalchat_chrfpp.csv"])  # compile and cache the kernels once
         for label, args in cases.items():
             print(f"{label}: {min(timed(args) for _ in range(2)):.1f} s", flush=True)
+        ours, theirs = versus_evalica(games)
+        print(f"BT bootstrap, 1,000 resamples of 100,000 judgments: ours {ours:.1f} s (with win rate and P matrix), "
+              f"evalica {theirs:.1f} s: ratio {ours / theirs:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -37,22 +37,27 @@
 #
 # Accepted files: **long** CSV/Parquet with columns `instance, system, score` (a file with extra columns, such as a
 # metric's name, is cut to one slice of them in the parameters cell), **wide** CSV/Parquet with one column per
-# system (the layout of the paired paper's code {cite:p}`peyrard2021bteval`), or a **score file** of Google's
-# mt-metrics-eval {cite:p}`mtmetricseval` (system, a tab, the score, per line). A file that cannot be compared
-# fairly — a missing column, a duplicated (instance, system) row, systems scored on different instances, a missing
-# or non-numeric score, fewer than two systems — stops with an error naming the file and the line or column.
+# system (the layout of the paired paper's code {cite:p}`peyrard2021bteval`), a **score file** of Google's
+# mt-metrics-eval {cite:p}`mtmetricseval` (system, a tab, the score, per line), or — on the command line and in
+# the section on pairwise judgments below — **pairwise judgments** (`model_a, model_b, winner`). Systems scored on
+# different instances are compared pair by pair on the instances both have (the section on incomplete files
+# below). A file that cannot be compared fairly — a missing or repeated column, a duplicated (instance, system) row,
+# a non-numeric, infinite or date score, fewer than two systems — stops with an error naming the file and the line
+# or column.
 
 # %% tags=["parameters"]
 scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
 format = "auto"  # "auto", "long", "wide" or "mtme"
 where = None  # long format: {"metric": "BLEU"} keeps one slice of a file with several metrics
-align = "exact"  # "exact": refuse systems scored on different instances; "intersect": keep the common ones
-lower_is_better = False  # True for error metrics (TER, MQM penalties): scores are negated
+align = "auto"  # systems scored on different instances: "pairwise" (auto's choice) compares each pair on the instances both have; "intersect" keeps the common ones; "exact" refuses
+lower_is_better = False  # True for error metrics (TER, MQM penalties): the lowest ranks first
 ties = "half"  # BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
 seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
 n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
-alpha = 0.05  # significance level of the pairwise tests
+alpha = 0.05  # significance level of the pairwise tests (after Holm's adjustment for the number of pairs)
+incomplete_path = "examples/wmt20_zhen_incomplete.csv"  # an incomplete score file (systems on different instances)
+judgments_path = "examples/llmfao_judgments.csv"  # a pairwise judgment file (model_a, model_b, winner)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %% tags=["hide-input"]
@@ -65,7 +70,7 @@ from analysis.plotting import set_theme, show
 
 set_theme()
 out = outputs(ch, globals())
-scores = ch.load(scores_path, format, where=where, align=align, lower_is_better=lower_is_better)
+scores = ch.load(scores_path, format, where=where, align=align)
 display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 
 # %% [markdown]
@@ -79,12 +84,16 @@ display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 #   pair of systems; its strengths sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled
 #   chance that *A* beats *B*;
 # * **Elo** {cite:p}`elo1978rating` and **TrueSkill** {cite:p}`herbrich2007trueskill` rate the same comparisons
-#   one game at a time, in a fixed order.
+#   one game at a time; since their result depends on the order of the games, both the estimate and every
+#   resample are averaged over random orders, so that each estimate lies inside its interval.
 #
-# The ranks column gives each system's rank under the five mechanisms in that order.
+# Beside BT, each system's 95% interval of its rank (over the same resamples) and its statistically tied group: a
+# new group starts at a system that every system of the group above beats significantly (sign test, adjusted for
+# the number of pairs). The ranks column gives each system's rank under the five mechanisms in that order.
 
 # %%
-result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential)
+result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential,
+                 alpha=alpha, lower_is_better=lower_is_better)
 out.table(result.systems, "yours_systems")
 show(ch.ranking_table(result))
 
@@ -97,12 +106,16 @@ out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption
 # For each pair, the share of test instances on which the row system scores higher (a tie counts half) — the
 # pairwise view the paired paper recommends (its Fig. 5) — with the sign test, ties split as
 # {cite:t}`coakley1996versions` recommend (it tests exactly whether this share differs from ½), and Wilcoxon's
-# signed-rank test (which also weighs the size of the differences).
+# signed-rank test (which also weighs the size of the differences). With many systems, many pairs are tested, so
+# the p-values are adjusted for their number (Holm's step-down method, which keeps the chance of any false
+# finding below the level; Benjamini–Hochberg's, which keeps the share of false findings below it, is an option).
 
 # %% tags=["hide-input"]
 out.table(result.prob, "yours_prob_better")
 out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
+out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
+out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
 out.figure(ch.plot_prob(result, alpha), "yours_pairwise", ch.pairwise_caption(result, alpha))
 
 # %% [markdown]
@@ -132,22 +145,66 @@ out.table(result.stability, "yours_stability", index=False)
 show(ch.stability_summary(result))
 
 # %% [markdown]
-# ## What this analysis does not do (yet)
+# ## When systems are scored on different instances
 #
-# * **Human ratings.** This analysis compares systems on one score column and does not compare a metric with
-#   human ratings; to ask whether a metric favours some systems relative to the humans (the Favi-Score of
-#   {cite:t}`vondaniken2024favi`), call the Favi-Score functions on two instances × systems matrices with the same
-#   instances and systems, one of human and one of metric scores (for example two files read as above, each cut to
-#   one rater):
+# Real evaluations are rarely complete: human raters, WMT's direct assessment, arenas and LLM-judge runs score each
+# system on a different subset of the test set. Dropping every instance some system lacks can throw most of the data
+# away; instead, every pair of systems is compared on the instances both have. Bradley–Terry, Elo and TrueSkill need
+# no complete matrix: they are fitted to all these comparisons. MEAN and MEDIAN then average different instances per
+# system and are not comparable; the **adjusted mean** is: it fits score = instance difficulty + system effect to the
+# scores present (a two-way additive model) and reports each system's effect on the average instance. The example is
+# a slice of WMT20 Chinese→English's official segment scores (its provenance is described beside it).
+
+# %%
+partial = compare(ch.load(incomplete_path), rng=seed, n_resamples=n_resamples,
+                  n_resamples_sequential=n_resamples_sequential, alpha=alpha)
+out.table(partial.systems, "yours_incomplete_systems")
+out.table(partial.common, "yours_incomplete_common")
+show(ch.ranking_table(partial))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.incomplete_text(partial)))
+out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms", ch.incomplete_caption(partial))
+
+# %% [markdown]
+# ## Pairwise judgments
 #
-#   ```python
-#   from analysis import favi
-#   favi.favi_table(human, metric)        # Φ and the sign accuracies of every pair of systems
-#   favi.favi_uncertainty(human, metric)  # with a bootstrap interval and a permutation test
-#   ```
+# Arena-style and LLM-judge evaluations record judgments, not scores: which of two systems' outputs was better, or
+# a tie. Such a file (columns `model_a`, `model_b`, `winner`, optionally `weight`) is compared with BT, Elo,
+# TrueSkill and the average win rate, each with an interval over judgments; the tests are sign tests per pair. The
+# example is every judgment between the eight most-judged models of llmfao {cite:p}`ustalov2023llmfao`.
+
+# %%
+from analysis.compare.judgments import compare_judgments
+
+judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed, n_resamples=n_resamples,
+                           n_resamples_sequential=n_resamples_sequential, alpha=alpha)
+out.table(judged.systems, "yours_judgments_systems")
+out.table(judged.prob, "yours_judgments_prob_better")
+show(ch.ranking_table(judged))
+
+# %% tags=["remove-input"]
+display(Markdown(ch.judgments_text(judged)))
+out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms", ch.judgments_caption(judged))
+
+# %% [markdown]
+# ## Human ratings beside the scores
+#
+# Given human ratings of the same instances and systems, the command also asks whether the scores agree with the
+# humans: the sample-level sign accuracy (the share of instance pairs both order the same way) and the system-level
+# one (the share of system pairs with the same winner), each with a Wilson interval, and, per pair of systems, the
+# Favi-Score of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans? — with
+# a bootstrap interval and a permutation test, computed by the same functions as the Favi-Score chapter:
+#
+# ```bash
+# .venv/bin/python -m analysis compare metric_scores.csv --human human_ratings.csv
+# ```
+#
+# ## Limits
+#
 # * **Elo and TrueSkill intervals** use fewer resamples than MEAN, MEDIAN and BT (the parameters cell sets both
 #   numbers; the first figure's caption gives them), because each resample replays every game; their intervals are
-#   therefore coarser. A resampled test set also replays the games in another order than the file's, and Elo and
-#   TrueSkill depend on that order, so their estimate on the file can fall outside their own interval.
-# * **Order dependence.** Elo and TrueSkill depend on the order of the games (pairs in column order, instances in
-#   row order, as in the paper's tool); BT, MEAN and MEDIAN do not.
+#   therefore coarser.
+# * **Order dependence.** The paper's tool plays Elo's and TrueSkill's games in one fixed order (pairs in column
+#   order, instances in row order); here they are averaged over random orders instead, so they can differ from the
+#   paper's tool on the same data (the compendium's chapters on the paired paper use the paper's order).

@@ -22,10 +22,12 @@ def test_cli_on_the_example_equals_the_chapter_and_round_trips_json(tmp_path, ca
             "--n-resamples", str(params["n_resamples"]), "--n-resamples-sequential", str(params["n_resamples_sequential"])]
     assert main(args) == 0
     printed = capsys.readouterr().out
-    assert "Systems (score [95% interval])" in printed and "Stability" in printed
+    assert "Systems, best first by BT" in printed and "Stability" in printed
+    assert max(map(len, printed.splitlines())) <= 100
     loaded = compare.from_dict(json.loads(out_json.read_text()))
     direct = compare.compare(your_own_scores.load(your_own_scores.EXAMPLE), rng=2021, **params)
-    for name in ("systems", "prob", "sign_p", "wilcoxon_p", "disagreement", "stability"):
+    assert loaded.human.empty and direct.human.empty  # no human ratings given
+    for name in [f for f in compare.FRAMES if f != "human"]:
         pd.testing.assert_frame_equal(getattr(loaded, name), getattr(direct, name), check_dtype=False, obj=name)
     assert {p.name for p in (tmp_path / "figs").iterdir()} >= {"systems.csv", "mechanisms.png", "pairwise.svg"}
 
@@ -89,6 +91,7 @@ def test_short_name_and_decimals():
 def test_ranking_table_rounds_each_mechanism_to_its_scale(few):
     table = your_own_scores.ranking_table(few)
     assert table["Elo"].str.fullmatch(r"\d+ \[\d+, \d+\]").all()
+    assert table["rank (95%)"].str.fullmatch(r"\d+–\d+").all()
     assert table["TrueSkill"].str.fullmatch(r"\d+\.\d \[\d+\.\d, \d+\.\d\]").all()
     assert table["MEAN"].str.fullmatch(r"0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]").all()
 
@@ -97,10 +100,11 @@ def test_captions_and_views_compute_their_numbers(few):
     caption = your_own_scores.mechanisms_caption(few)
     assert "of the 5 systems" in caption and "over the 60 test instances (20 resamples" in caption
     assert "5 for Elo and TrueSkill" in caption
-    sign = int(np.triu(few.sign_p.to_numpy() < 0.05, 1).sum())
+    sign = int(np.triu(few.sign_p_adj.to_numpy() < 0.05, 1).sum())
     assert f"p < 0.05 ({sign} of 10)" in your_own_scores.pairwise_caption(few)
     view = your_own_scores.disagreement_view(few)
     assert set(view["different best system"]) <= {"yes", "no"} and len(view) == 10
     assert "read from the shipped example." in your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), EXAMPLE)
     mine = your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), "/tmp/mine.csv", lower_is_better=True)
-    assert mine == "**2 systems × 3 test instances** read from your file (scores negated: lower was better)."
+    assert mine == ("**2 systems × 3 test instances** read from your file (lower is better: every mechanism ranks the "
+                    "lowest first).")

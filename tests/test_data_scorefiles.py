@@ -42,19 +42,19 @@ def test_the_formats_give_the_same_matrix_and_the_same_comparison(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ("instance,system\n0,a\n", r"missing column\(s\) \['score'\]"),
     ("instance,system,score\n0,a,1\n0,b,2\n0,a,3\n1,a,1\n1,b,1\n", r"duplicate \(instance, system\) rows: \(0, 'a'\) on line 2, \(0, 'a'\) on line 4"),
-    ("instance,system,score\n0,a,1\n0,b,2\n1,a,1\n", r"different instances \('b' lacks 1 of 2\).*--align intersect"),
+    ("instance,system,score\n0,a,1\n0,b,2\n1,a,1\n", r"different instances \('b' lacks 1 of 2\).*--align pairwise"),
     ("instance,system,score\n0,a,1\n0,b,\n", r"missing score \(NaN\) for system 'b', instance 0 on line 3"),
     ("instance,system,score\n0,a,1\n0,b,x\n", r"score 'x' on line 3 is not a number"),
     ("instance,system,score\n0,a,1\n1,a,2\n", r"at least two systems"),
     ("a,b\n1,2\n3,oops\n", r"score in column 'b' 'oops' on line 3 is not a number"),
-    ("a,b\n1,2\n3,\n", r"missing score \(NaN\) in column 'b' on line 3"),
+    ("a,b\n1,2\n3,\n", r"different instances \('b' lacks 1 of 2\)"),
     ("instance,system,score,metric\n0,a,1,BLEU\n0,b,2,BLEU\n0,a,1,chrF\n0,b,2,chrF\n", r"several values \['BLEU', 'chrF'\]"),
 ])
 def test_bad_long_and_wide_files_name_the_problem_and_the_place(tmp_path, content, message):
     path = tmp_path / "scores.csv"
     path.write_text(content)
     with pytest.raises(ScoreFileError, match=message) as err:
-        read_scores(path)
+        read_scores(path, align="exact")
     assert str(path) in str(err.value)
 
 
@@ -71,12 +71,12 @@ def test_align_intersect_and_where_select_what_can_be_compared(tmp_path):
 def test_bad_mtme_files_and_arguments(tmp_path):
     path = tmp_path / "x.seg.score"
     path.write_text("a\t1\na\t2\nb\t1\n")
-    with pytest.raises(ScoreFileError, match=r"different numbers of segments \{'a': 2, 'b': 1\}"):
-        read_scores(path)
-    assert read_scores(path, align="intersect").shape == (1, 2)
+    for align in ("exact", "intersect", "pairwise"):  # a line is a segment id: a missing line cannot be aligned
+        with pytest.raises(ScoreFileError, match=r"different numbers of lines.*None"):
+            read_scores(path, align=align)
     path.write_text("a\t1\nb\tNone\n")
-    with pytest.raises(ScoreFileError, match="'b' has no score \\(None\\) for segment 0"):
-        read_scores(path)
+    with pytest.raises(ScoreFileError, match="different instances \\('b' lacks 1 of 1\\)"):
+        read_scores(path, align="exact")
     path.write_text("a 1 2\n")
     with pytest.raises(ScoreFileError, match=r"x.seg.score:1: expected"):
         read_scores(path)

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ..compare import MECHANISMS, Comparison
+from ..compare import Comparison, report
 from ..data.scorefiles import read_scores
 from ..paths import repo_root
-from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS
+from ..plotting import MECHANISM_COLORS
 from .common import SEED, Param
 
 CHAPTER = "09_your_own_scores"
@@ -23,61 +23,61 @@ PARAMETERS = {
     "scores_path": Param("str"),
     "format": Param("str", choices=("auto", "long", "wide", "mtme")),
     "where": Param("dict", optional=True),
-    "align": Param("str", choices=("exact", "intersect")),
+    "align": Param("str", choices=("auto", "exact", "intersect", "pairwise")),
     "lower_is_better": Param("bool"),
     "ties": Param("str", choices=("half", "loss")),
     "seed": SEED,
     "n_resamples": Param("int", low=1, quick=200),
     "n_resamples_sequential": Param("int", low=1, quick=20),
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
+    "incomplete_path": Param("str"),
+    "judgments_path": Param("str"),
 }
 #: The example shipped with the repository (see examples/README.md for its provenance).
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
 
 
-def load(path, fmt: str = "auto", *, where=None, align: str = "exact", lower_is_better: bool = False) -> pd.DataFrame:
-    """:func:`~analysis.data.scorefiles.read_scores`, with a relative ``path`` read from the repository root."""
+def load(path, fmt: str = "auto", *, where=None, align: str = "auto") -> pd.DataFrame:
+    """:func:`~analysis.data.scorefiles.read_scores`, with a relative ``path`` read from the repository root; the
+    scores as in the file (:func:`analysis.compare.compare` takes the direction)."""
     path = Path(path)
     if not path.is_absolute():
         path = repo_root() / path
-    return read_scores(path, fmt, where=where, align=align, lower_is_better=lower_is_better)
+    return read_scores(path, fmt, where=where, align=align)
 
 
 def source_text(scores: pd.DataFrame, path, lower_is_better: bool = False) -> str:
     """What was read, in words: systems × instances, from the shipped example or the reader's own file."""
     where = "the shipped example" if Path(path).as_posix().endswith(EXAMPLE) else "your file"
-    return (f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from {where}"
-            + (" (scores negated: lower was better)." if lower_is_better else "."))
+    present = int(scores.notna().to_numpy().sum())
+    missing = (f"; {present:,} of {scores.size:,} scores present, so each pair of systems is compared on the "
+               "instances both have" if present < scores.size else "")
+    return (f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from {where}{missing}"
+            + (" (lower is better: every mechanism ranks the lowest first)." if lower_is_better else "."))
 
 
 def disagreement_text(comparison: Comparison) -> str:
     """One sentence on how often the mechanisms pick a different best system on this data."""
     d = comparison.disagreement
-    best = {m: comparison.systems[m].idxmax() for m in MECHANISMS}
+    best = {m: comparison.systems[f"{m}_rank"].idxmin() for m in report.present(comparison)}
     differing = int(d["top1_differs"].sum())
-    names = ", ".join(f"{MECHANISM_LABELS[m]}: {s}" for m, s in best.items())
+    names = ", ".join(f"{report.LABELS[m]}: {s}" for m, s in best.items())
     return (f"The best system by each mechanism — {names}. {differing} of {len(d)} pairs of mechanisms disagree on "
             f"the best system and {int(d['top3_differs'].sum())} on the top-3 set; on average they order "
             f"{d['disagree'].mean():.0%} of the system pairs differently.")
 
 
-def decimals(values) -> int:
-    """Decimals that give the largest of ``values`` three significant digits (Elo ~1500: 0; BT ~0.2: 3)."""
-    largest = float(np.nanmax(np.abs(np.asarray(values, dtype=float)))) if len(values) else 0.0
-    return int(np.clip(2 - np.floor(np.log10(largest)), 0, 6)) if largest > 0 else 3
+decimals = report.decimals
 
 
 def ranking_table(comparison: Comparison) -> pd.DataFrame:
-    """One row per system, sorted by BT: each mechanism's score with its interval (three significant digits for the
-    mechanism's largest score), and the rank under each."""
-    systems = comparison.systems.sort_values("bt", ascending=False)
-    table = pd.DataFrame(index=systems.index)
-    for name in MECHANISMS:
-        est, low, high = (systems[c] for c in (name, f"{name}_low", f"{name}_high"))
-        k = decimals(est)
-        table[MECHANISM_LABELS[name]] = [f"{e:.{k}f} [{lo:.{k}f}, {hi:.{k}f}]" for e, lo, hi in zip(est, low, high)]
-    ranks = systems[[f"{m}_rank" for m in MECHANISMS]].astype(int)
-    table["ranks (MEAN/MEDIAN/BT/Elo/TS)"] = ranks.astype(str).agg("/".join, axis=1)
+    """One row per system, sorted by BT: BT with its interval, BT's 95% rank interval and tied group, every other
+    mechanism's score with its interval (three significant digits for the mechanism's largest score), and the rank
+    under each (:func:`analysis.compare.report.ranking_table`)."""
+    table = report.ranking_table(comparison)
+    ranks = report.rank_view(comparison).reindex(table.index)
+    label = "/".join(report.LABELS[m] if m != "trueskill" else "TS" for m in report.present(comparison))
+    table[f"ranks ({label})"] = ranks.to_numpy()
     return table
 
 
@@ -92,12 +92,7 @@ def disagreement_view(comparison: Comparison) -> pd.DataFrame:
                          "different top-3 set": yes(d["top3_differs"])}, index=d.index)
 
 
-def stability_summary(comparison: Comparison) -> pd.DataFrame:
-    """Per mechanism: which system was removed (best, worst) and how many pairs of the others changed order."""
-    s = comparison.stability.copy()
-    s["result"] = [f"{r.system}: {r.pairs_reordered} of {r.pairs} pairs reordered" for r in s.itertuples()]
-    out = s.pivot(index="mechanism", columns="removed", values="result").reindex(list(MECHANISMS))
-    return out.rename(index=MECHANISM_LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
+stability_summary = report.stability_summary
 
 
 # -- figures: laid out for the book's text column, whatever the number of systems -------------------------------------
@@ -114,6 +109,36 @@ def short_name(name, limit: int = LABEL_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
+def drawable(text: str) -> bool:
+    """Whether the figure font (or its fallbacks) has a glyph for every character of ``text``."""
+    return all(ord(ch) in _charmap() for ch in text)
+
+
+def _charmap() -> set:
+    global _CHARS
+    if _CHARS is None:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        _CHARS = set()
+        for family in plt.rcParams["font.sans-serif"][:6] + ["DejaVu Sans"]:
+            try:
+                path = font_manager.findfont(family, fallback_to_default=False)
+            except ValueError:
+                continue
+            _CHARS |= set(FT2Font(path).get_charmap())
+    return _CHARS
+
+
+_CHARS = None
+
+
+def tick_labels(order) -> list[str]:
+    """Tick labels for systems in table order: the short name, or "#k" (its row in the table) for a name with a
+    character no installed font can draw (CJK or emoji on a machine without such fonts)."""
+    return [short_name(s) if drawable(short_name(s)) else f"#{k + 1}" for k, s in enumerate(order)]
+
+
 def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     """One row per mechanism (MEAN, MEDIAN, BT, Elo, TrueSkill), systems along x in BT order (best first): each
     system's score and its 95% bootstrap interval. The rows keep their height whatever the number of systems; the
@@ -121,18 +146,20 @@ def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     systems = comparison.systems.sort_values("bt", ascending=False)
     n = len(systems)
     width = float(np.clip(1.6 + 0.42 * n, 6.0, MAX_WIDTH))
-    fig, axes = plt.subplots(len(MECHANISMS), 1, figsize=(width, 1.25 * len(MECHANISMS) + 1.2), sharex=True)
+    shown = report.present(comparison)
+    fig, axes = plt.subplots(len(shown), 1, figsize=(width, 1.25 * len(shown) + 1.2), sharex=True)
     x = np.arange(n)
-    for ax, name in zip(axes, MECHANISMS):
-        # an interval as a segment: a percentile interval need not contain the estimate (Elo and TrueSkill replay
-        # resampled games in another order than the file's)
-        ax.vlines(x, systems[f"{name}_low"], systems[f"{name}_high"], color=MECHANISM_COLORS[name], lw=1.8)
-        ax.plot(x, systems[name], "o", ms=5, color=MECHANISM_COLORS[name])
-        ax.set_ylabel(MECHANISM_LABELS[name], fontsize=10)
+    for ax, name in zip(axes, shown):
+        # every interval contains its estimate (Elo and TrueSkill: both averaged over random game orders)
+        color = MECHANISM_COLORS.get(name, "#4C72B0")
+        ax.vlines(x, systems[f"{name}_low"], systems[f"{name}_high"], color=color, lw=1.8)
+        ax.plot(x, systems[name], "o", ms=5, color=color)
+        ax.set_ylabel(report.LABELS[name], fontsize=10)
         ax.tick_params(axis="y", labelsize=9)
         ax.margins(x=0.5 / max(n, 1) + 0.02, y=0.15)
-    turn = 0 if n <= 6 and max(len(short_name(s)) for s in systems.index) <= 10 else 60
-    axes[-1].set_xticks(x, [short_name(s) for s in systems.index], rotation=turn, ha="right" if turn else "center",
+    labels = tick_labels(systems.index)
+    turn = 0 if n <= 6 and max(len(s) for s in labels) <= 10 else 60
+    axes[-1].set_xticks(x, labels, rotation=turn, ha="right" if turn else "center",
                         rotation_mode="anchor", fontsize=9)
     axes[-1].set_xlabel("system (best first by BT)")
     fig.align_ylabels(axes)
@@ -140,10 +167,11 @@ def plot_mechanisms(comparison: Comparison) -> plt.Figure:
     return fig
 
 
-def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
+def plot_prob(comparison: Comparison, alpha: float | None = None) -> plt.Figure:
     """P(row beats column) on the test instances (ties as half), * sign test, † Wilcoxon, p < alpha. The cells print
     their share while that stays legible (up to 10 systems), and only the test marks beyond; the figure's side
     grows with the number of systems up to :data:`MAX_WIDTH`."""
+    alpha = comparison.settings.get("alpha", 0.05) if alpha is None else alpha
     order = comparison.systems.sort_values("bt", ascending=False).index
     prob = comparison.prob.loc[order, order]
     marks = comparison.marked_prob(alpha).loc[order, order]
@@ -152,12 +180,12 @@ def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
         marks = marks.map(lambda v: v.lstrip("0123456789."))
     side = float(np.clip(1.2 + 0.62 * n, 3.5, MAX_WIDTH - 1.8))
     fig, ax = plt.subplots(figsize=(side + 1.8, side + 0.6))
-    names = [short_name(s) for s in order]
+    names = tick_labels(order)
     sns.heatmap(prob.astype(float).set_axis(names).set_axis(names, axis=1), annot=marks, fmt="", cmap="vlag",
                 center=0.5, vmin=0, vmax=1, ax=ax, annot_kws={"fontsize": 9 if n <= 10 else 8}, square=True,
                 cbar_kws={"label": "share of instances the row system wins", "shrink": 0.8})
     ax.set(xlabel="", ylabel="")
-    ax.set_title(f"* sign test, † Wilcoxon: p < {alpha:g}", fontsize=10)
+    ax.set_title(f"* sign test, † Wilcoxon: adjusted p < {alpha:g}", fontsize=10)
     ax.tick_params(labelsize=9)
     ax.tick_params(axis="y", labelrotation=0)
     if n > 6:
@@ -170,22 +198,112 @@ def plot_prob(comparison: Comparison, alpha: float = 0.05) -> plt.Figure:
 def mechanisms_caption(comparison: Comparison) -> str:
     """The caption of :func:`plot_mechanisms`, with the resamples behind its intervals."""
     s = comparison.settings
-    return (f"Each mechanism's score for each of the {len(comparison.systems)} systems with its 95% percentile-bootstrap "
+    kind = "BCa" if s.get("interval") == "bca" else "percentile"
+    return (f"Each mechanism's score for each of the {len(comparison.systems)} systems with its 95% {kind}-bootstrap "
             f"interval over the {s.get('n_instances', 0):,} test instances ({s.get('n_resamples', 0):,} resamples for "
             f"MEAN, MEDIAN and BT, {s.get('n_resamples_sequential', 0):,} for Elo and TrueSkill); systems in BT's "
-            "order, best first.\n\n"
+            f"order, best first. Elo and TrueSkill are averaged over {s.get('n_orders', 0)} random orders of the games "
+            "(each resample over one), so neither depends on the file's order; every interval contains its "
+            "estimate.\n\n"
             "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill "
-            "are ratings. Names longer than a tick label allows are shortened; the table above has them whole.")
+            "are ratings. Names longer than a tick label allows are shortened (names no installed font can draw "
+            "are shown as their row in the table, #k); the table above has them whole.")
 
 
-def pairwise_caption(comparison: Comparison, alpha: float = 0.05) -> str:
-    """The caption of :func:`plot_prob`, with the number of pairs each test finds significant."""
-    sign = int(np.triu(comparison.sign_p.to_numpy() < alpha, 1).sum())
-    wilcoxon = int(np.triu(comparison.wilcoxon_p.to_numpy() < alpha, 1).sum())
+def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
+    """The caption of :func:`plot_prob`, with the number of pairs each test finds significant after adjustment."""
+    alpha = comparison.settings.get("alpha", 0.05) if alpha is None else alpha
+    how = {"holm": "Holm's", "bh": "Benjamini and Hochberg's", "none": "no"}[comparison.settings.get("adjust", "holm")]
+    sign = int(np.triu(comparison.sign_p_adj.to_numpy() < alpha, 1).sum())
+    wilcoxon = int(np.triu(comparison.wilcoxon_p_adj.to_numpy() < alpha, 1).sum())
     n = len(comparison.systems)
     pairs = n * (n - 1) // 2
     return (f"For each pair of the {n} systems, the share of test instances on which the row system scores higher "
             f"(a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} ({sign} of "
-            f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}). Systems in BT's order, best "
-            "first.\n\nThe paired paper's Fig. 5 draws the same pairwise view with BT's modelled probabilities "
-            "{cite:p}`peyrard2021better`; here the observed shares.")
+            f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}), with {how} adjustment for "
+            "the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 draws the same "
+            "pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the observed shares.")
+
+
+# -- incomplete files, judgment files, human ratings (issue 30) --------------------------------------------------------
+
+#: one incomplete score file and one pairwise judgment file, shipped beside the first (provenance in examples/README.md)
+INCOMPLETE_EXAMPLE = "examples/wmt20_zhen_incomplete.csv"
+JUDGMENTS_EXAMPLE = "examples/llmfao_judgments.csv"
+
+
+def load_judgments(path):
+    """:func:`~analysis.data.scorefiles.read_judgments`, with a relative ``path`` read from the repository root."""
+    from ..data.scorefiles import read_judgments
+
+    path = Path(path)
+    return read_judgments(path if path.is_absolute() else repo_root() / path)
+
+
+def incomplete_text(comparison: Comparison) -> str:
+    """What an incomplete file changes, in numbers: how many instances each system and each pair has, and whether
+    MEAN's order differs from the adjusted mean's (which removes each instance's difficulty)."""
+    s, common = comparison.systems, comparison.common.to_numpy()
+    pairs = common[np.triu_indices(len(common), 1)]
+    mean_order = list(s.sort_values("mean_rank").index)
+    adjusted_order = list(s.sort_values("mean_adj_rank").index)
+    moved = sum(a != b for a, b in zip(mean_order, adjusted_order))
+    verdict = (f"MEAN and the adjusted mean order the systems differently ({moved} of {len(s)} places differ): MEAN "
+               "rewards systems that happened to be scored on easier instances" if moved else
+               "here MEAN and the adjusted mean happen to order the systems the same way")
+    return (f"Each system is scored on {int(s['instances'].min()):,} to {int(s['instances'].max()):,} of the "
+            f"{comparison.settings['n_instances']:,} instances, and each pair of systems shares {int(pairs.min()):,} "
+            f"to {int(pairs.max()):,} of them: BT, Elo, TrueSkill, P(A > B) and the tests use every pair's shared "
+            f"instances ({comparison.settings['n_comparisons']:,} comparisons in all); {verdict}.")
+
+
+def judgments_text(comparison: Comparison) -> str:
+    """The judgment file in words: systems, judgments, tied groups and the widest rank interval."""
+    s = comparison.systems
+    widest = (s["rank_high"] - s["rank_low"]).idxmax()
+    groups = int(s["group"].max())
+    return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; after Holm's adjustment the sign "
+            f"tests split them into {groups} statistically tied group{'s' if groups > 1 else ''}, and the widest "
+            f"95% rank interval is {widest}'s, from {s.loc[widest, 'rank_low']:.0f} to "
+            f"{s.loc[widest, 'rank_high']:.0f}.")
+
+
+def judgments_caption(comparison: Comparison) -> str:
+    """The caption of :func:`plot_mechanisms` for a judgment file."""
+    s = comparison.settings
+    return (f"Each mechanism's score for each of the {len(comparison.systems)} models of the pairwise example with its "
+            f"95% percentile-bootstrap interval over its {s['n_instances']:,} judgments ({s['n_resamples']:,} "
+            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill, which are averaged over "
+            f"{s['n_orders']} random orders of the judgments); models in BT's order, best first. The win rate is "
+            "each model's share of wins (ties half) averaged over its opponents, as evalica computes it.")
+
+
+def incomplete_caption(comparison: Comparison) -> str:
+    """The caption of :func:`plot_mechanisms` for the incomplete example."""
+    s = comparison.settings
+    return (f"The incomplete example: each mechanism's score for each of the {len(comparison.systems)} systems with "
+            f"its 95% percentile-bootstrap interval over the {s['n_instances']:,} segments ({s['n_resamples']:,} "
+            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each "
+            "system's own segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to "
+            "every pair's shared segments. Systems in BT's order, best first.")
+
+
+# -- the command's --out folder ---------------------------------------------------------------------------------------
+
+def save_report(result: Comparison, out: str) -> None:
+    """The tables as CSV and the two figures as PNG and SVG in the folder ``out``."""
+    import matplotlib
+
+    from ..compare import FRAMES
+    from ..plotting import set_theme
+
+    matplotlib.use("Agg")
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in FRAMES:
+        getattr(result, name).to_csv(folder / f"{name}.csv", lineterminator="\n")
+    set_theme()
+    for name, fig in (("mechanisms", plot_mechanisms(result)),
+                      ("pairwise", plot_prob(result, result.settings.get("alpha", 0.05)))):
+        fig.savefig(folder / f"{name}.png", metadata={"Software": None})
+        fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})

@@ -3,22 +3,32 @@
 Three formats:
 
 ``long``
-    CSV or Parquet with columns ``instance``, ``system``, ``score`` (one row per instance and system); extra columns
-    such as ``metric`` or ``rater`` select one slice with ``where={"metric": "BLEU"}``.
+    CSV or Parquet with columns ``instance``, ``system``, ``score`` (one row per instance and system; the names in
+    any case); extra columns such as ``metric`` or ``rater`` select one slice with ``where={"metric": "BLEU"}``.
 ``wide``
     CSV or Parquet with one row per instance and one column per system (the Pairformance and BT-eval layout); a
-    column named ``instance`` becomes the index.
+    column named ``instance`` or ``id`` (or ``index``, ``item``, ``segment``, ``seg_id``), or the unnamed first
+    column ``DataFrame.to_csv()`` writes, is the instances' names, not a system.
 ``mtme``
     mt-metrics-eval score files, ``system<whitespace>score`` per line, each system's segments in order (``None`` =
-    not scored); one file per metric.
+    not scored): the line number within a system is the segment id. One file per metric.
+
+CSV files may use ``,``, ``;``, tab or ``|`` as separator (the header line decides), start with ``#`` comment lines,
+and end lines with a trailing separator. System names are text: ``None``, ``NA``, ``null`` or ``nan`` are names,
+not missing values; a score cell that is empty or one of those words is a missing score.
 
 Every problem is a :class:`ScoreFileError` naming the file and, where there is one, the line or column: missing
-columns, duplicate (instance, system) rows, systems scored on different instances (with ``align="intersect"`` the
-instances every system has are kept instead), missing or non-numeric scores, fewer than two systems.
+or duplicated columns, duplicate (instance, system) rows, missing, non-numeric, infinite or date/time scores,
+fewer than two systems, a ``where`` selection on a file that has no rows to select. Systems scored on different
+instances: ``align="exact"`` refuses, ``"intersect"`` keeps the instances every system has, ``"pairwise"`` keeps
+every score (missing ones as NaN, each pair of systems then compared on the instances both have) and ``"auto"``
+(the default) is ``"exact"`` for a complete file and ``"pairwise"`` otherwise.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from pathlib import Path
 
@@ -26,8 +36,13 @@ import numpy as np
 import pandas as pd
 
 FORMATS = ("auto", "long", "wide", "mtme")
-ALIGN = ("exact", "intersect")
+ALIGN = ("auto", "exact", "intersect", "pairwise")
 LONG_COLUMNS = ("instance", "system", "score")
+#: column names (any case) that name instances in a wide file; "" and "unnamed: 0" are pandas' unnamed index
+ID_COLUMNS = ("instance", "id", "index", "item", "segment", "seg_id", "segment_id", "", "unnamed: 0")
+#: score cells read as "no score"
+MISSING = frozenset({"", "na", "n/a", "nan", "none", "null"})
+SEPARATORS = (",", ";", "\t", "|")
 
 
 class ScoreFileError(ValueError):
@@ -58,27 +73,82 @@ def _shown(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _read_table(path: Path) -> pd.DataFrame:
+class _Table:
+    """A table read from a file, with the file line of its first data row (comments and header before it)."""
+
+    def __init__(self, frame: pd.DataFrame, first_line: int):
+        self.frame, self.first_line = frame, first_line
+
+
+def _read_csv(path: Path) -> _Table:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        head, skipped = "", 0
+        for line in handle:
+            if line.strip() and not line.lstrip().startswith("#"):
+                head = line
+                break
+            skipped += 1
+    if not head:
+        raise ScoreFileError(f"{path}: no header line (the file is empty or only comments)")
     suffix = path.suffix.lower()
-    if suffix in (".parquet", ".pq"):
-        return pd.read_parquet(path)
-    return pd.read_csv(path, sep="\t" if suffix in (".tsv", ".tab") else ",")
+    counts = {s: head.count(s) for s in SEPARATORS}
+    sep = "\t" if suffix in (".tsv", ".tab") and counts["\t"] else max(SEPARATORS, key=lambda s: counts[s])
+    if not counts[sep]:
+        raise ScoreFileError(f"{path}: line {skipped + 1} (the header) has one column {head.strip()!r}; expected "
+                             f"columns separated by ',', ';', tab or '|'")
+    names = [n.strip() for n in next(csv.reader(io.StringIO(head), delimiter=sep))]
+    while len(names) > 1 and names[-1] == "":  # trailing separators
+        names.pop()
+    seen = {}
+    for n in names:
+        key = n.lower() if n.lower() in LONG_COLUMNS else n
+        if key in seen and n:
+            raise ScoreFileError(f"{path}: line {skipped + 1} (the header) names column {n!r} twice; every "
+                                 "column needs its own name")
+        seen[key] = n
+    try:
+        frame = pd.read_csv(path, sep=sep, skiprows=skipped, header=0, names=None, keep_default_na=False,
+                            na_values=[], dtype=str, encoding="utf-8-sig", comment=None, skip_blank_lines=True,
+                            usecols=range(len(names)) if len(names) > 1 else None, index_col=False)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ScoreFileError(f"{path}: cannot be read as a table separated by {sep!r} ({exc})") from None
+    frame.columns = [n if n else "" for n in names][: frame.shape[1]]
+    return _Table(frame, skipped + 2)
+
+
+def _read_table(path: Path) -> _Table:
+    if path.suffix.lower() in (".parquet", ".pq"):
+        frame = pd.read_parquet(path)
+        if frame.columns.duplicated().any():
+            raise ScoreFileError(f"{path}: column {frame.columns[frame.columns.duplicated()][0]!r} appears twice")
+        return _Table(frame.reset_index(drop=True), 2)
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return _Table(pd.read_json(path, lines=True, dtype=False), 1)
+    return _read_csv(path)
+
+
+def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
+    """Long-format column names in any case or with spaces around them, as ``instance``/``system``/``score``."""
+    rename = {c: str(c).strip().lower() for c in frame.columns if str(c).strip().lower() in LONG_COLUMNS}
+    return frame.rename(columns=rename)
 
 
 def detect_format(path: Path, frame: pd.DataFrame | None = None) -> str:
     """``mtme`` for ``*.score`` files, ``long`` for tables with a ``system`` or ``score`` column (the long format's
-    own names; a missing one is then reported), else ``wide``."""
+    own names, any case; a missing one is then reported), else ``wide``."""
     if path.name.endswith(".score"):
         return "mtme"
-    if frame is not None and {"system", "score"} & set(frame.columns):
+    if frame is not None and {"system", "score"} & {str(c).strip().lower() for c in frame.columns}:
         return "long"
     return "wide"
 
 
-def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | None = None, align: str = "exact",
+def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | None = None, align: str = "auto",
                 lower_is_better: bool = False) -> pd.DataFrame:
-    """The score matrix in ``path`` (see the module docstring). ``lower_is_better`` negates the scores, so that
-    higher is better for every mechanism downstream."""
+    """The score matrix in ``path`` (see the module docstring); with ``align="pairwise"`` (or ``"auto"`` on an
+    incomplete file) missing scores are NaN. ``lower_is_better`` negates the scores, so that higher is better for
+    every mechanism downstream (:func:`analysis.compare.compare` takes the file's own scores and the direction
+    instead, and reports MEAN and MEDIAN in the file's units)."""
     path = Path(path)
     if fmt not in FORMATS:
         raise ScoreFileError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
@@ -87,106 +157,229 @@ def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | Non
     if not path.is_file():
         raise ScoreFileError(f"{path}: no such file")
     if fmt == "mtme" or (fmt == "auto" and detect_format(path) == "mtme"):
-        matrix = _mtme_matrix(path, align)
+        if where:
+            raise ScoreFileError(f"{path}: --where selects rows of a long file (instance, system, score, ...); an "
+                                 "mt-metrics-eval score file has no other columns")
+        matrix = _mtme_matrix(path)
     else:
         try:
-            frame = _read_table(path)
-        except (ValueError, OSError, pd.errors.ParserError) as exc:
-            raise ScoreFileError(f"{path}: cannot be read as CSV or Parquet ({exc})") from None
-        fmt = detect_format(path, frame) if fmt == "auto" else fmt
-        matrix = _long_matrix(frame, path, where, align) if fmt == "long" else _wide_matrix(frame, path)
+            table = _read_table(path)
+        except ScoreFileError:
+            raise
+        except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+            raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+        fmt = detect_format(path, table.frame) if fmt == "auto" else fmt
+        if fmt == "long":
+            matrix = _long_matrix(_canonical(table.frame), path, where, table.first_line)
+        else:
+            if where:
+                raise ScoreFileError(f"{path}: --where selects rows of a long file (instance, system, score, ...); "
+                                     "this file is wide (one column per system)")
+            matrix = _wide_matrix(table.frame, path, table.first_line)
     if matrix.shape[1] < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare, found {list(matrix.columns)}")
+    matrix = _aligned(matrix, path, align)
     if len(matrix) == 0:
         raise ScoreFileError(f"{path}: no instance is scored for every system")
     return -matrix if lower_is_better else matrix
 
 
-def _numeric(values: pd.Series, path: Path, what: str, line_of) -> np.ndarray:
-    numbers = pd.to_numeric(values, errors="coerce")
-    bad = numbers.isna() & values.notna()
+def is_complete(matrix: pd.DataFrame) -> bool:
+    """Every system scored on every instance."""
+    return not matrix.isna().to_numpy().any()
+
+
+def _numeric(values: pd.Series, path: Path, what: str, line_of, missing_is: str | None = None) -> pd.Series:
+    """Numbers from a column of text or numbers; the words of :data:`MISSING` are NaN. Dates and times are refused,
+    as are infinite values."""
+    if pd.api.types.is_datetime64_any_dtype(values) or pd.api.types.is_timedelta64_dtype(values):
+        raise ScoreFileError(f"{path}: {what} holds dates or times ({values.dtype}), not numbers")
+    if pd.api.types.is_bool_dtype(values):
+        raise ScoreFileError(f"{path}: {what} holds true/false values, not numbers")
+    if not pd.api.types.is_numeric_dtype(values):
+        text = values.astype(str).str.strip()
+        blank = text.str.lower().isin(MISSING)
+        numbers = pd.to_numeric(text.where(~blank, "nan"), errors="coerce")
+        bad = numbers.isna() & ~blank
+    else:
+        numbers = pd.to_numeric(values, errors="coerce")
+        bad = numbers.isna() & values.notna()
     if bad.any():
         i = np.flatnonzero(bad.to_numpy())[0]
         raise ScoreFileError(f"{path}: {what} {_shown(values.iloc[i])!r} on {line_of(i)} is not a number")
-    return numbers
+    infinite = np.isinf(numbers.to_numpy(dtype=float))
+    if infinite.any():
+        i = np.flatnonzero(infinite)[0]
+        raise ScoreFileError(f"{path}: {what} {_shown(values.iloc[i])!r} on {line_of(i)} is infinite")
+    return numbers.astype(float)
 
 
-def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, align: str) -> pd.DataFrame:
+def _select(frame: pd.DataFrame, path: Path, where: dict) -> pd.DataFrame:
+    for column, value in where.items():
+        if column not in frame.columns:
+            raise ScoreFileError(f"{path}: no column {column!r} to select {value!r} from (columns: "
+                                 f"{list(frame.columns)})")
+        cells = frame[column]
+        numbers = pd.to_numeric(cells, errors="coerce")
+        try:
+            wanted = float(value)
+        except (TypeError, ValueError):
+            wanted = None
+        if wanted is not None and numbers.notna().all():
+            keep = numbers == wanted
+        else:
+            keep = cells.astype(str).str.strip() == str(value)
+        if not keep.any():
+            raise ScoreFileError(f"{path}: column {column!r} has no value {value!r}; it has "
+                                 f"{sorted(set(cells.astype(str)))[:20]}")
+        frame = frame[keep]
+    return frame
+
+
+def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line: int) -> pd.DataFrame:
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
         raise ScoreFileError(f"{path}: missing column(s) {missing} for the long format (columns: {list(frame.columns)})")
-    for column, value in (where or {}).items():
-        if column not in frame.columns:
-            raise ScoreFileError(f"{path}: no column {column!r} to select {value!r} from")
-        if value not in set(frame[column]):
-            raise ScoreFileError(f"{path}: column {column!r} has no value {value!r}; it has {sorted(set(frame[column]))}")
-        frame = frame[frame[column] == value]
+    line = pd.Series(np.arange(len(frame)) + first_line, index=frame.index)
+    frame = _select(frame, path, where or {})
+    line = line[frame.index]
     for column in ("metric", "rater"):
         if column in frame.columns and frame[column].nunique() > 1:
-            raise ScoreFileError(f"{path}: column {column!r} holds several values {sorted(set(frame[column]))}; "
-                                 f"choose one (--where {column}=...)")
+            raise ScoreFileError(f"{path}: column {column!r} holds several values "
+                                 f"{sorted(set(frame[column].astype(str)))}; choose one (--where {column}=...)")
 
-    def line_of(i):  # header is line 1
-        return f"line {frame.index[i] + 2}"
+    def line_of(i):
+        return f"line {line.iloc[i]}"
 
+    instances = frame["instance"]
+    if not pd.api.types.is_numeric_dtype(instances):
+        instances = instances.astype(str).str.strip()
+        as_numbers = pd.to_numeric(instances, errors="coerce")
+        if as_numbers.notna().all():  # instance ids written as numbers stay numbers
+            integral = (as_numbers % 1 == 0).all()
+            instances = as_numbers.astype(np.int64) if integral else as_numbers
     scores = _numeric(frame["score"], path, "score", line_of)
     if scores.isna().any():
         i = np.flatnonzero(scores.isna().to_numpy())[0]
         raise ScoreFileError(f"{path}: missing score (NaN) for system {_shown(frame['system'].iloc[i])!r}, "
-                             f"instance {_shown(frame['instance'].iloc[i])!r} on {line_of(i)}")
-    dup = frame.duplicated(["instance", "system"], keep=False)
+                             f"instance {_shown(instances.iloc[i])!r} on {line_of(i)}; leave the row out "
+                             "where a system has no score")
+    names = frame["system"].astype(str).str.strip()
+    dup = pd.DataFrame({"i": instances.to_numpy(), "s": names.to_numpy()}).duplicated(keep=False).to_numpy()
     if dup.any():
-        rows = frame[dup].head(4)
-        shown = ", ".join(f"({_shown(r.instance)!r}, {_shown(r.system)!r}) on line {i + 2}" for i, r in rows.iterrows())
+        rows = np.flatnonzero(dup)[:4]
+        shown = ", ".join(f"({_shown(instances.iloc[i])!r}, {names.iloc[i]!r}) on {line_of(i)}" for i in rows)
         raise ScoreFileError(f"{path}: duplicate (instance, system) rows: {shown}")
-    long = frame.assign(score=scores)
+    long = pd.DataFrame({"instance": instances.to_numpy(), "system": names.to_numpy(), "score": scores.to_numpy()})
     matrix = long.pivot(index="instance", columns="system", values="score")
-    return _aligned(matrix[pd.unique(long["system"])], path, align)
+    return matrix.reindex(index=pd.unique(long["instance"]), columns=pd.unique(long["system"]))
 
 
 def _aligned(matrix: pd.DataFrame, path: Path, align: str) -> pd.DataFrame:
-    """All systems on the same instances: refuse (naming who misses what) or keep the common instances."""
+    """All systems on the same instances (exact: refuse, naming who misses what; intersect: keep the common
+    instances), or every score kept (pairwise; auto on an incomplete file)."""
+    matrix = matrix.rename_axis(index=None, columns=None)
     missing = matrix.isna().sum()
-    if missing.any():
-        if align == "intersect":
-            return matrix.dropna().rename_axis(index=None, columns=None)
-        short = ", ".join(f"{s!r} lacks {n} of {len(matrix)}" for s, n in missing[missing > 0].items())
-        raise ScoreFileError(f"{path}: systems are scored on different instances ({short}); pass align='intersect' "
-                             "(--align intersect) to keep only the instances every system has")
-    return matrix.rename_axis(index=None, columns=None)
+    if not missing.any() or align in ("pairwise", "auto"):
+        return matrix
+    if align == "intersect":
+        return matrix.dropna()
+    short = ", ".join(f"{s!r} lacks {n} of {len(matrix)}" for s, n in missing[missing > 0].head(5).items())
+    raise ScoreFileError(f"{path}: systems are scored on different instances ({short}); pass align='pairwise' "
+                         "(--align pairwise) to compare each pair on the instances both have, or 'intersect' to keep "
+                         "only the instances every system has")
 
 
-def _wide_matrix(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
-    if "instance" in frame.columns:
-        if frame["instance"].duplicated().any():
-            raise ScoreFileError(f"{path}: duplicate instance "
-                                  f"{_shown(frame['instance'][frame['instance'].duplicated()].iloc[0])!r}")
-        frame = frame.set_index("instance")
+def _wide_matrix(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFrame:
+    columns = list(frame.columns)
+    # empty columns a trailing separator leaves
+    frame = frame[[c for c in columns if not (str(c).startswith("Unnamed: ") or str(c) == "")
+                   or not frame[c].astype(str).str.strip().isin(["", "nan", "None"]).all()]]
+    ids = [c for c in frame.columns if str(c).strip().lower() in ID_COLUMNS]
+    if len(ids) > 1:
+        raise ScoreFileError(f"{path}: several columns name the instances {ids}; keep one")
+    if ids:
+        key = frame[ids[0]]
+        if key.duplicated().any():
+            raise ScoreFileError(f"{path}: duplicate instance {_shown(key[key.duplicated()].iloc[0])!r} in column "
+                                 f"{ids[0]!r}")
+        frame = frame.set_index(ids[0])
     columns = {}
     for column in frame.columns:
-        values = _numeric(frame[column], path, f"score in column {column!r}", lambda i: f"line {i + 2}")
-        if values.isna().any():
-            i = np.flatnonzero(values.isna().to_numpy())[0]
-            raise ScoreFileError(f"{path}: missing score (NaN) in column {column!r} on line {i + 2}")
-        columns[str(column)] = values.astype(float).to_numpy()
+        columns[str(column).strip()] = _numeric(frame[column], path, f"score in column {column!r}",
+                                                lambda i: f"line {i + first_line}").to_numpy()
     return pd.DataFrame(columns, index=frame.index).rename_axis(index=None)
 
 
-def _mtme_matrix(path: Path, align: str) -> pd.DataFrame:
+def _mtme_matrix(path: Path) -> pd.DataFrame:
     text = path.read_text(encoding="utf-8").split("\n")
     if text and text[-1] == "":
         text.pop()
     frame = parse_mtme_lines(text, str(path))
     if frame.empty:
         raise ScoreFileError(f"{path}: no scores")
-    matrix = frame.pivot(index="item", columns="system", values="score")[pd.unique(frame["system"])]
     sizes = frame.groupby("system", sort=False).size()
-    if sizes.nunique() != 1 and align == "exact":
-        raise ScoreFileError(f"{path}: systems have different numbers of segments {sizes.to_dict()}; pass "
-                             "align='intersect' to keep the segments every system has")
-    if matrix.isna().any().any() and align == "exact":
-        item, column = np.argwhere(matrix.isna().to_numpy())[0]
-        system, item = matrix.columns[column], matrix.index[item]
-        raise ScoreFileError(f"{path}: system {system!r} has no score (None) for segment {item}; pass "
-                             "align='intersect' to keep the segments every system has")
-    return _aligned(matrix, path, "intersect")
+    if sizes.nunique() != 1:
+        common = int(sizes.max())
+        odd = ", ".join(f"{s!r} has {n:,}" for s, n in sizes[sizes != common].head(4).items())
+        raise ScoreFileError(f"{path}: systems have different numbers of lines ({odd}, the others {common:,}); an "
+                             "mt-metrics-eval file identifies a segment by its line, so a system with a line missing "
+                             "cannot be aligned: write None on the line of each segment it lacks")
+    return frame.pivot(index="item", columns="system", values="score")[pd.unique(frame["system"])]
+
+
+#: winner cells of a judgment file, by what they mean
+WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b", "b", "right", "y", "2"),
+                "tie": ("tie", "draw", "tie (bothbad)", "tie_bothbad", "both_bad", "bothbad", "both bad", "0",
+                        "equal")}
+
+
+def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.DataFrame:
+    """Pairwise judgments (arena, LLM-judge files) from CSV, Parquet or JSON lines with columns ``model_a``,
+    ``model_b``, ``winner`` (any case) and an optional ``weight``: a frame with ``left``, ``right``, ``winner`` (one
+    of "left", "right", "tie") and ``weight``. A winner cell may also be the winning system's name. Rows are kept in
+    the file's order (the order Elo and TrueSkill would play them in)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ScoreFileError(f"{path}: no such file")
+    try:
+        table = _read_table(path)
+    except ScoreFileError:
+        raise
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+    frame = table.frame.rename(columns={c: str(c).strip().lower() for c in table.frame.columns
+                                        if str(c).strip().lower() in ("model_a", "model_b", "winner", "weight")})
+    missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
+    if missing:
+        raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
+    line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
+    frame = _select(frame, path, where or {})
+    line = line[frame.index]
+    a, b = (frame[c].astype(str).str.strip() for c in ("model_a", "model_b"))
+    cell = frame["winner"].astype(str).str.strip()
+    low = cell.str.lower()
+    winner = pd.Series(np.nan, index=frame.index, dtype=object)
+    for meaning, words in WINNER_WORDS.items():
+        winner[low.isin(words)] = meaning
+    winner[winner.isna() & (cell == a)] = "left"
+    winner[winner.isna() & (cell == b)] = "right"
+    if winner.isna().any():
+        i = np.flatnonzero(winner.isna().to_numpy())[0]
+        raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on line {line.iloc[i]} is neither model_a, model_b, "
+                             "a tie, nor one of the two systems' names")
+    same = (a == b).to_numpy()
+    if same.any():
+        i = np.flatnonzero(same)[0]
+        raise ScoreFileError(f"{path}: line {line.iloc[i]} compares system {a.iloc[i]!r} with itself")
+    weight = np.ones(len(frame))
+    if "weight" in frame.columns:
+        weight = _numeric(frame["weight"], path, "weight", lambda i: f"line {line.iloc[i]}").to_numpy()
+        bad = np.isnan(weight) | (weight < 0)
+        if bad.any():
+            i = np.flatnonzero(bad)[0]
+            raise ScoreFileError(f"{path}: weight on line {line.iloc[i]} must be a number >= 0")
+    out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
+    if len(set(out["left"]) | set(out["right"])) < 2:
+        raise ScoreFileError(f"{path}: needs at least two systems to compare")
+    return out

@@ -1,0 +1,68 @@
+"""The human column: how well the compared scores agree with human ratings of the same instances and systems —
+sample- and system-level sign accuracy and the Favi-Score per pair of systems with its interval and test
+(von Däniken et al. 2024), all through :mod:`analysis.favi`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .. import favi
+
+COLUMNS = ["system_a", "system_b", "n_items", "favi", "favi_low", "favi_high", "favi_p", "sample_accuracy",
+           "accuracy_low", "accuracy_high", "margin_human", "margin_metric", "system_sign_agrees"]
+
+
+def wilson(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a share ``successes / n`` (NaN where n is 0)."""
+    successes, n = np.asarray(successes, float), np.asarray(n, float)
+    z = stats.norm.ppf((1 + confidence) / 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return centre - half, centre + half
+
+
+def align_human(human: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """The human ratings on the scores' instances and systems (NaN where a cell is not rated); refuses ratings that
+    share no system or no instance with the scores."""
+    human = human.copy()
+    human.columns = [str(c) for c in human.columns]
+    systems = [str(c) for c in scores.columns]
+    shared_systems = [s for s in systems if s in human.columns]
+    if len(shared_systems) < 2:
+        raise ValueError(f"the human ratings name {len(shared_systems)} of the compared systems; they need at least "
+                         f"two (ratings' systems: {list(human.columns)[:10]})")
+    index = scores.index
+    if not index.isin(human.index).any():
+        raise ValueError("the human ratings share no instance id with the scores")
+    return human.reindex(index=index, columns=systems)
+
+
+def human_table(human: pd.DataFrame, scores: pd.DataFrame, *, n_resamples: int, rng, confidence: float = 0.95,
+                lower_is_better: bool = False) -> tuple[pd.DataFrame, dict]:
+    """Per pair of systems: the Favi-Score with its bootstrap interval and permutation p-value
+    (:func:`analysis.favi.favi_uncertainty`, the function chapter 04 uses), the sample-level sign accuracy with a
+    Wilson interval, the human and metric margins and whether their signs agree; and the overall sample- and
+    system-level sign accuracies (:func:`analysis.favi.sign_accuracies`). Human ratings: higher is better."""
+    metric = -scores if lower_is_better else scores
+    metric = metric.set_axis([str(c) for c in metric.columns], axis=1)
+    human = align_human(human, metric)
+    table = favi.favi_uncertainty(human, metric, n_resamples=n_resamples, rng=rng, level=confidence)
+    low, high = wilson(table["sample_accuracy"] * table["n_items"], table["n_items"], confidence)
+    out = pd.DataFrame({"system_a": table["system_a"], "system_b": table["system_b"], "n_items": table["n_items"],
+                        "favi": table["favi"], "favi_low": table["low"], "favi_high": table["high"],
+                        "favi_p": table["p_value"], "sample_accuracy": table["sample_accuracy"],
+                        "accuracy_low": low, "accuracy_high": high, "margin_human": table["margin_human"],
+                        "margin_metric": table["margin_metric"],
+                        "system_sign_agrees": table["system_sign_agrees"].astype(bool)})
+    accuracy = favi.sign_accuracies(table)
+    sample_low, sample_high = wilson(accuracy.sample * accuracy.items, accuracy.items, confidence)
+    system_low, system_high = wilson(accuracy.system * accuracy.pairs, accuracy.pairs, confidence)
+    summary = {"sample_accuracy": accuracy.sample, "sample_accuracy_low": float(sample_low),
+               "sample_accuracy_high": float(sample_high), "system_accuracy": accuracy.system,
+               "system_accuracy_low": float(system_low), "system_accuracy_high": float(system_high),
+               "pairs": accuracy.pairs, "items": accuracy.items}
+    return out.reset_index(drop=True), summary

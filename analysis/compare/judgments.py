@@ -1,0 +1,168 @@
+"""Pairwise judgment files (arena, LLM-judge: ``model_a, model_b, winner``) compared with BT, Elo, TrueSkill,
+win rates and the P matrix, each with an interval over judgments (the units of such a file), the sign test per
+pair with adjusted p-values, rank intervals and tied groups."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from .. import bt
+from ..comparisons import from_judgments
+from ..pairwise import sign_test_pvalues
+from ..validation import check_rng
+from . import evidence, intervals, sequential
+from .core import N_ORDERS, N_ORDERS_STABILITY, SEQUENTIAL_GAMES, Comparison, check_settings, disagreement_table
+
+MECHANISMS = ("win_rate", "bt", "elo", "trueskill")
+
+
+def win_rates(stack: np.ndarray) -> np.ndarray:
+    """Average win rate (evalica's ``average_win_rate``): per system, the mean over its opponents of its share of
+    their judgments won, ties as half."""
+    prob = intervals.prob_from_wins(stack)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(prob, axis=2)
+
+
+def _bt(wins) -> np.ndarray:
+    try:
+        return bt.fit(wins).strengths[0]
+    except ValueError as exc:
+        raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
+
+
+def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
+                      n_resamples_sequential: int | None = None, confidence: float = 0.95,
+                      interval: str = "percentile", adjust: str = "holm", alpha: float = 0.05,
+                      n_orders: int = N_ORDERS, progress=None) -> Comparison:
+    """The comparison of a judgment table (``left``, ``right``, ``winner`` in {left, right, tie}, ``weight``):
+    BT (ties as half), win rate, Elo and TrueSkill (averaged over random orders of the judgments; each judgment
+    played once whatever its weight), each with a bootstrap interval over judgments; P(row beats column) with
+    ties as half, the sign test per pair (ties dropped) with adjusted p-values."""
+    check_settings(n_resamples, n_resamples_sequential, confidence, alpha, interval, adjust)
+    say = progress or (lambda _: None)
+    gen = check_rng(rng)
+    start = time.perf_counter()
+    c = from_judgments(games["left"].to_numpy(), games["right"].to_numpy(), games["winner"].to_numpy(),
+                       games["weight"].to_numpy() if "weight" in games else None)
+    names = pd.Index(c.systems, name="system")
+    s, m = len(names), len(c)
+    credit = evidence.credit_matrix(c, "half")
+    wins = np.asarray(credit.sum(axis=0)).reshape(s, s)
+    left, right, outcome = c.left, c.right, c.outcome.astype(np.int64)
+    order_gen = np.random.default_rng(gen.bit_generator.jumped())
+    all_games = np.arange(m)
+    est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins)}
+    for name in ("elo", "trueskill"):
+        est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
+                                            order_gen).mean(axis=0)
+    if n_resamples_sequential is None:
+        n_resamples_sequential = int(min(100, max(20, SEQUENTIAL_GAMES // max(1, m))))
+    n_seq = min(n_resamples_sequential, n_resamples)
+    draws = {k: [] for k in est}
+    prob_draws = []
+    for first, idx in intervals.index_blocks(gen, m, n_resamples, s):
+        weights = intervals.counts(idx, m)
+        stack = intervals.bt_stack(credit, weights, s)
+        draws["bt"].append(intervals.bt_strengths(stack))
+        draws["win_rate"].append(win_rates(stack))
+        prob_draws.append(intervals.prob_from_wins(stack))
+        take = max(0, min(len(idx), n_seq - first))
+        for name in ("elo", "trueskill"):
+            if take:
+                draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx[:take], order_gen))
+    draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
+    say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments ({n_seq} for Elo and TrueSkill): "
+        f"{time.perf_counter() - start:.1f} s")
+    jack = {}
+    if interval == "bca":
+        keep = intervals.jackknife_groups(m)
+        stack = intervals.bt_stack(credit, keep, s)
+        jack = {"bt": intervals.bt_strengths(stack), "win_rate": win_rates(stack)}
+    systems = pd.DataFrame(index=names)
+    widened = {}
+    for name in MECHANISMS:
+        low, high = intervals.interval(draws[name], est[name], confidence, interval if name in jack else "percentile",
+                                       jack.get(name))
+        if len(draws[name]):
+            low, high, flag = intervals.contain(est[name], low, high)
+            if flag.any():
+                widened[name] = [str(x) for x in names[flag]]
+        systems[name], systems[f"{name}_low"], systems[f"{name}_high"] = est[name], low, high
+        systems[f"{name}_rank"] = pd.Series(est[name]).rank(ascending=False, method="min").astype(int).to_numpy()
+    ranks = intervals.rank_draws(draws["bt"])
+    q = [(1 - confidence) / 2, (1 + confidence) / 2]
+    systems["rank_low"], systems["rank_high"] = intervals.nan_quantiles(ranks, q)
+    per_system = np.bincount(np.concatenate([left, right]), weights=np.concatenate([c.weight, c.weight]),
+                             minlength=s)
+    systems["instances"] = per_system
+    plain = pd.Index([str(x) for x in names])
+    strict_wins = np.zeros((s, s))
+    np.add.at(strict_wins, (np.where(outcome > 0, left, right)[outcome != 0],
+                            np.where(outcome > 0, right, left)[outcome != 0]), c.weight[outcome != 0])
+    games_ab = wins + wins.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prob = np.where(games_ab > 0, wins / games_ab, np.nan)
+    np.fill_diagonal(prob, np.nan)
+    i, j = np.triu_indices(s, 1)
+    sign = np.full((s, s), np.nan)
+    tested = games_ab[i, j] > 0
+    p = sign_test_pvalues(np.round(strict_wins[i, j]).astype(int), np.round(strict_wins[j, i]).astype(int))
+    sign[i[tested], j[tested]] = sign[j[tested], i[tested]] = np.asarray(p)[tested]
+    frame = lambda a: pd.DataFrame(a, index=plain, columns=plain)  # noqa: E731
+    sign_p = frame(sign)
+    sign_adj = evidence.adjust(sign_p, adjust)
+    probs = np.vstack(prob_draws)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p_low, p_high = intervals.nan_quantiles(probs, q)
+    p_low, p_high = np.fmin(p_low, prob), np.fmax(p_high, prob)  # every interval contains its estimate
+    better = (sign_adj.to_numpy() < alpha) & (prob > 0.5)
+    order = np.argsort(-est["bt"], kind="stable")
+    systems["group"] = pd.Series(intervals.tied_groups(list(order), better), index=order).sort_index().to_numpy()
+    stable = _stability(c, names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
+    settings = {"alignment": "judgments", "ties": "half", "n_resamples": n_resamples, "n_resamples_sequential": n_seq,
+                "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
+                "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
+                else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened}
+    nan = frame(np.full((s, s), np.nan))
+    return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
+                      disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)
+
+
+def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:
+    """Remove the best, then the worst system of each mechanism with its judgments, re-run, count reordered pairs."""
+    from ..agreement import order_changes
+
+    rows = []
+    s = len(names)
+    for name in MECHANISMS:
+        full = pd.Series(est[name], index=names)
+        for which, system in (("best", full.idxmax()), ("worst", full.idxmin())):
+            k = names.get_loc(system)
+            keep_games = (c.left != k) & (c.right != k)
+            remap = np.cumsum(np.arange(s) != k) - 1
+            left, right = remap[c.left[keep_games]], remap[c.right[keep_games]]
+            outcome = c.outcome[keep_games].astype(np.int64)
+            rest = names.drop(system)
+            try:
+                if name in ("elo", "trueskill"):
+                    games = np.tile(np.arange(len(left)), (n_orders, 1))
+                    after = sequential.replay_games(s - 1, left, right, outcome, name, games, gen).mean(axis=0)
+                else:
+                    sub = evidence.Comparisons(tuple(map(str, rest)), left, right, outcome.astype(np.int8),
+                                               c.weight[keep_games], np.arange(len(left)), len(left))
+                    wins = np.asarray(evidence.credit_matrix(sub, "half").sum(axis=0)).reshape(s - 1, s - 1)
+                    after = bt.fit(wins).strengths[0] if name == "bt" else win_rates(wins[None])[0]
+                changed = order_changes(full[rest], pd.Series(after, index=rest))
+            except ValueError:
+                changed = -1
+            pairs = (s - 1) * (s - 2) // 2
+            rows.append({"mechanism": name, "removed": which, "system": system, "pairs": pairs,
+                         "pairs_reordered": changed, "reordered": changed != 0})
+    return pd.DataFrame(rows)

@@ -1,0 +1,186 @@
+"""The comparison as tables people read: a terminal view within 100 columns (names cut, full names in the files),
+Markdown, CSV or LaTeX tables, and the files of ``--out``."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+
+from ..agreement import MECHANISM_LABELS
+from .core import Comparison
+
+WIDTH = 100
+NAME_CHARS = 20
+
+
+def decimals(values) -> int:
+    """Decimals that give the largest of ``values`` three significant digits (Elo ~1500: 0; BT ~0.2: 3)."""
+    arr = np.abs(np.asarray(values, dtype=float))
+    largest = float(np.nanmax(arr)) if len(arr) and np.isfinite(arr).any() else 0.0
+    return int(np.clip(2 - np.floor(np.log10(largest)), 0, 6)) if largest > 0 else 3
+
+
+def cut(name, limit: int = NAME_CHARS) -> str:
+    """A name shortened to ``limit`` characters with an ellipsis."""
+    name = str(name)
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+ALL = ("win_rate", "mean", "median", "bt", "elo", "trueskill")
+LABELS = {**MECHANISM_LABELS, "win_rate": "win rate", "mean_adj": "adjusted MEAN"}
+
+
+def present(comparison: Comparison) -> list[str]:
+    """The mechanisms this comparison has (a judgment file has no MEAN and MEDIAN, a win rate instead)."""
+    return [m for m in ALL if m in comparison.systems]
+
+
+def labelled(name: str, settings: dict) -> str:
+    """A mechanism's column label; MEAN and MEDIAN say when lower is better (they stay in the file's units)."""
+    label = LABELS.get(name, name)
+    if settings.get("lower_is_better") and name in ("mean", "median", "mean_adj"):
+        label += " (lower is better)"
+    return label
+
+
+def with_interval(systems: pd.DataFrame, name: str) -> list[str]:
+    est, low, high = (systems[c] for c in (name, f"{name}_low", f"{name}_high"))
+    k = decimals(est)
+
+    def f(v):
+        return "–" if not np.isfinite(v) else f"{v:.{k}f}"
+
+    return [f"{f(e)} [{f(lo)}, {f(hi)}]" if np.isfinite(lo) else f(e) for e, lo, hi in zip(est, low, high)]
+
+
+def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
+    """One row per system, sorted by BT: BT's score, 95% rank interval and tied group, then every other mechanism
+    with its interval (and, with missing scores, the adjusted mean and the instances each system has); ``names``
+    maps the system names shown (default: whole)."""
+    systems = comparison.systems.sort_values("bt", ascending=False)
+    s = comparison.settings
+    table = pd.DataFrame(index=pd.Index([names(x) if names else x for x in systems.index], name="system"))
+    table["BT"] = with_interval(systems, "bt")
+    table["rank (95%)"] = [f"{lo:.0f}–{hi:.0f}" if np.isfinite(lo) else "–"
+                           for lo, hi in zip(systems["rank_low"], systems["rank_high"])]
+    table["tied group"] = systems["group"].astype(int).to_numpy()
+    for name in [m for m in present(comparison) if m != "bt"] + (["mean_adj"] if "mean_adj" in systems else []):
+        table[labelled(name, s)] = with_interval(systems, name)
+    if s.get("alignment") == "judgments":
+        counts = systems["instances"].to_numpy()
+        table["judgments"] = counts.astype(int) if np.all(counts == np.round(counts)) else counts.round(1)
+    if s.get("alignment") == "pairwise":
+        table["instances"] = systems["instances"].astype(int).to_numpy()
+    return table
+
+
+def rank_view(comparison: Comparison) -> pd.Series:
+    return comparison.systems[[f"{m}_rank" for m in present(comparison)]].astype(int).astype(str).agg("/".join, axis=1)
+
+
+def first_line(comparison: Comparison) -> str:
+    """What was compared, and how, in one line."""
+    s = comparison.settings
+    if s.get("alignment") == "judgments":
+        return (f"{s['n_systems']} systems, {s['n_instances']:,} pairwise judgments; intervals over judgments "
+                f"({s['interval']}), p-values adjusted by {s['adjust']}.")
+    what = (f"{s['n_systems']} systems x {s['n_instances']:,} instances; "
+            + ("complete" if s.get("alignment") == "complete" else
+               "INCOMPLETE: each pair compared on the instances both systems have (pairwise alignment)"))
+    return what + f"; {s['interval']} intervals over instances, p-values adjusted by {s['adjust']}."
+
+
+def mean_warning(comparison: Comparison) -> str:
+    """Why MEAN and MEDIAN are not comparable on an incomplete file, and the fair alternative (empty if complete)."""
+    s = comparison.systems
+    if comparison.settings.get("alignment") != "pairwise":
+        return ""
+    return (f"Warning: systems are scored on {int(s['instances'].min()):,} to {int(s['instances'].max()):,} "
+            "instances, so MEAN and MEDIAN average different instances and are not comparable between systems; "
+            "the adjusted MEAN (instance difficulty removed by a two-way additive fit) is, as are BT, Elo and "
+            "TrueSkill (fitted to each pair's common instances).")
+
+
+def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
+    """Print the report: ``text`` within :data:`WIDTH` columns, or the tables as ``markdown``, ``csv``, ``latex``."""
+    out = stream or sys.stdout
+    alpha = result.settings.get("alpha", 0.05)
+    if fmt != "text":
+        tables = {"systems": ranking_table(result), "P(row beats column)": result.marked_prob(alpha)}
+        for title, table in tables.items():
+            if fmt == "markdown":
+                print(f"### {title}\n\n{table.to_markdown()}\n", file=out)
+            elif fmt == "csv":
+                print(f"# {title}\n{table.to_csv(lineterminator=chr(10))}", file=out)
+            else:
+                print(table.to_latex(caption=title), file=out)
+        return
+    print(_wrap(first_line(result)), file=out)
+    warning = mean_warning(result)
+    if warning:
+        print(_wrap(warning), file=out)
+    table = ranking_table(result, cut)
+    print("\nSystems, best first by BT: score [95% interval], BT's rank interval and tied group:\n", file=out)
+    print(table.to_string(line_width=WIDTH), "\n", file=out)
+    numbers = {str(x): str(i + 1) for i, x in enumerate(result.systems.sort_values("bt", ascending=False).index)}
+    order = list(numbers)
+    marks = result.marked_prob(alpha).loc[order, order]
+    marks.index = [f"{numbers[x]} {cut(x, 16)}" for x in order]
+    marks.columns = [numbers[x] for x in order]
+    print(_wrap(f"P(row beats column), ties as half, systems numbered in BT order; * sign test, † Wilcoxon, "
+                f"p < {alpha:g} after {result.settings.get('adjust', 'holm')} adjustment:") + "\n", file=out)
+    print(marks.to_string(line_width=WIDTH), "\n", file=out)
+    d = result.disagreement.round(3)
+    print(_wrap("How much the mechanisms disagree (share of system pairs ordered differently; different best "
+                "system; different top-3 set):") + "\n", file=out)
+    print(d.to_string(line_width=WIDTH), "\n", file=out)
+    if len(result.human):
+        print(human_text(result) + "\n", file=out)
+        print(human_view(result, cut).to_string(line_width=WIDTH, index=False), "\n", file=out)
+    print("Stability: does removing the best / worst system reorder the others?\n", file=out)
+    print(stability_summary(result).map(lambda v: cut(v, 44)).to_string(line_width=WIDTH), "\n", file=out, flush=True)
+
+
+def _wrap(text: str) -> str:
+    import textwrap
+
+    return textwrap.fill(text, WIDTH)
+
+
+def stability_summary(comparison: Comparison) -> pd.DataFrame:
+    """Per mechanism: which system was removed (best, worst) and how many pairs of the others changed order."""
+    s = comparison.stability.copy()
+    s["result"] = [f"{r.system}: {r.pairs_reordered} of {r.pairs} pairs reordered" if r.pairs_reordered >= 0
+                   else f"{r.system}: the rest cannot be ranked together" for r in s.itertuples()]
+    out = s.pivot(index="mechanism", columns="removed", values="result").reindex(present(comparison))
+    return out.rename(index=LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
+
+
+def human_text(comparison: Comparison) -> str:
+    """The overall sign accuracies against the human ratings, in words (empty without human ratings)."""
+    h = comparison.settings.get("human")
+    if not h:
+        return ""
+    return _wrap(f"Against the human ratings: sample-level sign accuracy {h['sample_accuracy']:.3f} "
+                 f"[{h['sample_accuracy_low']:.3f}, {h['sample_accuracy_high']:.3f}] over {h['items']:,} item pairs; "
+                 f"system-level {h['system_accuracy']:.3f} [{h['system_accuracy_low']:.3f}, "
+                 f"{h['system_accuracy_high']:.3f}] over {h['pairs']} pairs of systems (Wilson intervals). Per pair, "
+                 "the Favi-Score (positive: the scores favour system A relative to the humans) with its bootstrap "
+                 "interval and permutation p-value:")
+
+
+def human_view(comparison: Comparison, names=None) -> pd.DataFrame:
+    """The human column per pair: Favi-Score [interval], p, sample-level sign accuracy [interval], margin signs."""
+    h = comparison.human
+    name = names or str
+    return pd.DataFrame({
+        "system A": [name(x) for x in h["system_a"]], "system B": [name(x) for x in h["system_b"]],
+        "items": h["n_items"].astype(int),
+        "Favi-Score": [f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]" if np.isfinite(v) else "–"
+                       for v, lo, hi in zip(h["favi"], h["favi_low"], h["favi_high"])],
+        "p": [f"{p:.3f}" if np.isfinite(p) else "–" for p in h["favi_p"]],
+        "sign accuracy": [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
+                          zip(h["sample_accuracy"], h["accuracy_low"], h["accuracy_high"])],
+        "same winner": h["system_sign_agrees"].map({True: "yes", False: "no"}).to_numpy()})
