@@ -3,15 +3,10 @@ and test-set documents from per-HIT document instances. Re-exported by :mod:`ana
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import pandas as pd
 
 from . import wmt
-
-if TYPE_CHECKING:
-    from .wmt_stability import PairJudgments
 
 HUMAN_MARK = "HUMAN"  # as analysis.wmt_stability.HUMAN_MARK
 
@@ -34,9 +29,10 @@ def composition(judgments: pd.DataFrame) -> pd.DataFrame:
     return out.join(hits).reset_index()
 
 
-def cooccurrence(pair: PairJudgments, unit: str = "hit") -> pd.DataFrame:
+def cooccurrence(pair, unit: str = "hit") -> pd.DataFrame:
     """Systems x systems: in how many HITs (or workers) both systems' outputs were judged (Knowles 2021, Fig. 4);
-    the diagonal counts the HITs holding each system. Only SYSTEM/REPEAT judgments count."""
+    the diagonal counts the HITs holding each system. Only SYSTEM/REPEAT judgments count. ``pair`` is an
+    :class:`analysis.wmt_stability.PairJudgments` (not imported here: wmt_stability imports this module)."""
     if unit not in ("hit", "worker"):
         raise ValueError(f"unit must be 'hit' or 'worker', got {unit!r}")
     codes = pair.hit if unit == "hit" else pair.worker

@@ -17,7 +17,7 @@ SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", 
 #: the methods: pure functions on score matrices, comparisons and ratings (the papers' equations)
 METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.compare", "analysis.comparisons",
            "analysis.favi", "analysis.pairwise", "analysis.simulate", "analysis.streams", "analysis.sweeps",
-           "analysis.wmt", "analysis.wmt_stability"}
+           "analysis.wmt", "analysis.wmt_composition", "analysis.wmt_stability"}
 #: the command line of a method package (``python -m analysis compare``: reads files, prints, saves)
 COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report"}
 #: the runner and the book's machinery

@@ -4,12 +4,11 @@ mechanisms, pairs and measures every part of the chapter uses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pandas as pd
 
 from ...validation import check_rng
+from ..common import iter_setups  # noqa: F401  (re-exported: the notebook and tests use it from here)
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 PAPER = ("mean", "median", "bt")
@@ -32,22 +31,6 @@ KEYS = ["collection", "dataset", "metric"]
 
 
 # -- setups ---------------------------------------------------------------------------------------------------------
-
-def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
-    """Yield ``((collection, dataset, metric), score matrix)`` for every setup, in the table's order, with systems in
-    the source's column order (which Elo, TrueSkill and the paper's tie rule depend on)."""
-    missing = set(KEYS + ["instance", "system", "score"]) - set(table.columns)
-    if missing:
-        raise ValueError(f"the table lacks columns {sorted(missing)}; expected the paired_setups schema")
-    if collections is not None:
-        table = table[table["collection"].isin(list(collections))]
-    for key, group in table.groupby(KEYS, sort=False, observed=True):
-        systems = pd.unique(group["system"])
-        matrix = group.pivot(index="instance", columns="system", values="score")[systems]
-        if matrix.isna().any().any():
-            raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
-        yield key, matrix.rename_axis(index=None, columns=None)
-
 
 def subsample(matrix: pd.DataFrame, size: int, rng) -> pd.DataFrame:
     """``size`` test instances drawn without replacement, kept in their original order."""

@@ -11,7 +11,6 @@ computed like every other one and serve as a sanity line.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -19,6 +18,7 @@ import pandas as pd
 from ... import aggregate, comparisons, simulate
 from ...agreement import order_changes
 from ...validation import check_count, check_rng
+from ..common import iter_setups  # noqa: F401  (re-exported: the notebook and tests use it from here)
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 #: mechanisms that score a system alone: removing or adding another system cannot change their order of the rest
@@ -26,25 +26,6 @@ ALONE = ("mean", "median")
 KEYS = ["collection", "dataset", "metric"]
 #: the small simulation grid (a corner of the paired paper's Appendix A.2 grid)
 SIM_GRID = {"n_types": (1, 5), "outlier_fraction": (0.0, 0.025), "n_systems": (5, 10), "n_instances": (30, 100)}
-
-
-def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
-    """``((collection, dataset, metric), score matrix)`` for every setup of the ``paired_setups`` table, systems in
-    the source's column order (Elo and TrueSkill depend on it)."""
-    missing = set(KEYS + ["instance", "system", "score"]) - set(table.columns)
-    if missing:
-        raise ValueError(f"the table lacks columns {sorted(missing)}; expected the paired_setups schema")
-    if collections is not None:
-        unknown = sorted(set(collections) - set(table["collection"].unique()))
-        if unknown:
-            raise ValueError(f"no setups for collections {unknown}")
-        table = table[table["collection"].isin(list(collections))]
-    for key, group in table.groupby(KEYS, sort=False, observed=True):
-        systems = pd.unique(group["system"])
-        matrix = group.pivot(index="instance", columns="system", values="score")[systems]
-        if matrix.isna().any().any():
-            raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
-        yield tuple(key), matrix.rename_axis(index=None, columns=None)
 
 
 def _scores(fn, matrix: pd.DataFrame) -> pd.Series:
