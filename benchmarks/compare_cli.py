@@ -11,7 +11,6 @@ README (issue 30 aims: at most 10 s for the 20 x 10,000 file and for the 100,000
 
 from __future__ import annotations
 
-import gzip
 import subprocess
 import sys
 import tempfile
@@ -22,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
-WMT20 = Path("/work/shared/data/github/WMT-Metrics-task/wmt20-metrics/3e434fc32fd02999c885575df6167c31f60ee996/"
-             "manual-evaluation/DA/ad-seg-scores-zh-en.csv.gz")
+#: filled by ``make data`` (registry source wmt20-da)
+WMT20 = ROOT / ("data/raw/github/WMT-Metrics-task/wmt20-metrics/3e434fc32fd02999c885575df6167c31f60ee996/"
+                "manual-evaluation/DA/ad-seg-scores-zh-en.csv")
 
 
 def timed(args: list[str]) -> float:
@@ -80,8 +80,7 @@ def main() -> None:
         }
         if WMT20.is_file():
             wmt = Path(tmp) / "wmt20.csv"
-            with gzip.open(WMT20, "rt") as handle:
-                seg = pd.read_csv(handle, sep=r"\s+")
+            seg = pd.read_csv(WMT20, sep=r"\s+")
             seg.rename(columns={"SID": "instance", "SYS": "system", "Z.SCR": "score"})[
                 ["instance", "system", "score"]].to_csv(wmt, index=False)
             cases["WMT20 zh-en official segments (17 x 2,000, incomplete), defaults"] = [str(wmt)]

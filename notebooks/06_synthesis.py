@@ -50,7 +50,7 @@ from analysis.chapters.common import Timings, outputs
 from analysis.data import load_table
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
-from analysis.plotting import set_theme, show
+from analysis.plotting import MECHANISM_LABELS, set_theme, show
 from analysis.streams import stream
 
 set_theme()
@@ -88,7 +88,8 @@ trade = out.table(ch.stability.tradeoff(removal, iia, sim), "synthesis_stability
 show(trade.drop(columns=["scores_alone", "reordered_any", "tau_drop"]).rename(columns={
     "reordered_best": "reordered, best removed", "reordered_worst": "reordered, worst removed",
     "iia_violation_share": "IIA violations", "tau_clean": "τ, no outliers", "tau_drop_permute": "τ lost, permuted",
-    "tau_drop_adversarial": "τ lost, adversarial"}).set_index("mechanism"), 3)
+    "tau_drop_adversarial": "τ lost, adversarial"}).assign(mechanism=trade["mechanism"].map(MECHANISM_LABELS))
+     .set_index("mechanism"), 3)
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
@@ -142,7 +143,8 @@ out.table(favi_summary, "synthesis_favi_summary", index=False)
 out.table(pd.DataFrame([favi_diff]), "synthesis_favi_rho_difference", index=False)
 show(favi_summary.drop(columns=["pairs", "phi_gap"]).rename(columns={
     "flipped_high_phi": "flipped, high |Φ|", "flipped_low_phi": "flipped, low |Φ|", "rho_abs_phi": "ρ(|Φ|, flip)",
-    "with_phi": "flips Φ's way"}).set_index("mechanism"), 3)
+    "with_phi": "flips Φ's way"}).assign(mechanism=favi_summary["mechanism"].map(MECHANISM_LABELS))
+     .set_index("mechanism"), 3)
 
 # %% tags=["hide-input"]
 n_settings = favi_pairs.groupby(["dataset", "human", "rater"]).ngroups

@@ -31,8 +31,6 @@ import re
 
 import numpy as np
 import pandas as pd
-from rouge_score import rouge_scorer
-from sacrebleu.metrics import BLEU
 
 from ..processes import process_pool
 from .pickles import load_pickle
@@ -91,6 +89,7 @@ def read_mtme_scores(f: DataFile, root=None) -> pd.DataFrame:
 def sentence_bleu_chrf(hypotheses: list[str], references: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     """Sentence BLEU (sacrebleu) and chrF (:func:`~analysis.data.textmetrics.sentence_chrf`) of each hypothesis
     against its references."""
+    from sacrebleu.metrics import BLEU  # imported here: reading a user's score file needs none of it
     bleu = BLEU(effective_order=True)
     b = np.array([bleu.sentence_score(h, refs).score for h, refs in zip(hypotheses, references)])
     return b, sentence_chrf(hypotheses, references)
@@ -203,6 +202,7 @@ def _summeval(root) -> tuple[list, list]:
     parts = [_rows("summarization", "summeval", f"expert_{a}", "human", frame.rename(columns={a: "score"}))
              for a in SUMMEVAL_ASPECTS]
     bleu, chrf = sentence_bleu_chrf(hyps, refs)
+    from rouge_score import rouge_scorer
     rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=rouge_tokenizer())  # stemmed, cached
     multi = [rouge.score_multi(r, h) for h, r in zip(hyps, refs)]
     metrics = {"BLEU": bleu, "chrF": chrf}
@@ -344,6 +344,7 @@ def build_llm_h2h(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
 
 def lexical_signatures() -> dict[str, str]:
     """sacrebleu's signatures of the sentence BLEU and chrF computed here (:func:`sentence_bleu_chrf`)."""
+    from sacrebleu.metrics import BLEU
     return {"BLEU": sentence_signature(BLEU(effective_order=True)).replace("nrefs:1|", ""),
             "chrF": chrf_signature().replace("nrefs:1|", ""),
             "references": "1 for the WMT datasets, 11 for SummEval",
