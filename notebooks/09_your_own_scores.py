@@ -95,7 +95,8 @@ display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential,
                  alpha=alpha, lower_is_better=lower_is_better)
 out.table(result.systems, "yours_systems")
-show(ch.ranking_table(result))
+for view in ch.ranking_views(result):
+    show(view)
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption(result))
@@ -160,7 +161,8 @@ partial = compare(ch.load(incomplete_path), rng=seed, n_resamples=n_resamples,
                   n_resamples_sequential=n_resamples_sequential, alpha=alpha)
 out.table(partial.systems, "yours_incomplete_systems")
 out.table(partial.common, "yours_incomplete_common")
-show(ch.ranking_table(partial))
+for view in ch.ranking_views(partial):
+    show(view)
 
 # %% tags=["remove-input"]
 display(Markdown(ch.incomplete_text(partial)))
@@ -181,7 +183,8 @@ judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed, n_resamp
                            n_resamples_sequential=n_resamples_sequential, alpha=alpha)
 out.table(judged.systems, "yours_judgments_systems")
 out.table(judged.prob, "yours_judgments_prob_better")
-show(ch.ranking_table(judged))
+for view in ch.ranking_views(judged):
+    show(view)
 
 # %% tags=["remove-input"]
 display(Markdown(ch.judgments_text(judged)))

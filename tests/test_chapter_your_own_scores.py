@@ -88,6 +88,15 @@ def test_short_name_and_decimals():
     assert [your_own_scores.decimals(v) for v in ([1517.9], [26.7, 24.4], [0.27], [0.0])] == [0, 1, 3, 3]
 
 
+def test_ranking_views_split_the_table_to_fit_the_page_and_keep_every_column(few):
+    table = your_own_scores.ranking_table(few)
+    views = your_own_scores.ranking_views(few)
+    assert list(views[0].columns[:3]) == ["BT", "rank (95%)", "tied group"]
+    assert all(view.shape[1] <= your_own_scores.PAGE_COLUMNS for view in views)
+    assert sorted(c for view in views for c in view.columns) == sorted(table.columns)
+    assert all(view.index.equals(table.index) for view in views)
+
+
 def test_ranking_table_rounds_each_mechanism_to_its_scale(few):
     table = your_own_scores.ranking_table(few)
     assert table["Elo"].str.fullmatch(r"\d+ \[\d+, \d+\]").all()

@@ -81,6 +81,22 @@ def ranking_table(comparison: Comparison) -> pd.DataFrame:
     return table
 
 
+#: the most mechanism columns (each "score [low, high]") one table of the page holds beside the system names
+PAGE_COLUMNS = 4
+
+
+def ranking_views(comparison: Comparison) -> list[pd.DataFrame]:
+    """:func:`ranking_table` in tables that fit the book's text column: BT with its rank interval, tied group and the
+    rank under each mechanism first, then the other mechanisms' scores with their intervals, at most PAGE_COLUMNS
+    per table, split evenly."""
+    table = ranking_table(comparison)
+    first = ["BT", "rank (95%)", "tied group", table.columns[-1]]
+    rest = [c for c in table.columns if c not in first]
+    n = -(-len(rest) // PAGE_COLUMNS)
+    size = -(-len(rest) // n) if n else 0
+    return [table[first]] + [table[rest[k:k + size]] for k in range(0, len(rest), size or 1)]
+
+
 def disagreement_view(comparison: Comparison) -> pd.DataFrame:
     """The paired paper's Table 1 measures per pair of mechanisms, in words."""
     d = comparison.disagreement
