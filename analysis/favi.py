@@ -30,7 +30,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .pairwise import sign_test_pvalues
+from .pairwise import adjust_pvalues, sign_test_pvalues
 from .validation import check_count, check_number, check_rng, check_scores, check_tie_policy, real_array
 
 #: Def. 8, the directed error cost; rows = human rating, columns = metric rating, both in the order (+, =, -)
@@ -471,22 +471,6 @@ def favi_bootstrap(human: pd.DataFrame, metric: pd.DataFrame, *, groups=None, n_
 
 def benjamini_hochberg(pvalues) -> np.ndarray:
     """Benjamini-Hochberg adjusted p-values (the step-up false discovery rate procedure): reject at FDR q where the
-    adjusted value is <= q. p_(k) * m / k, made monotone from the largest down, capped at 1; NaN (a test not run)
-    stays NaN and does not count among the m tests. Equals ``scipy.stats.false_discovery_control(p)``."""
-    p = real_array(pvalues, "p-values")
-    if p.ndim != 1:
-        raise ValueError(f"p-values must be one-dimensional, got shape {p.shape}")
-    present = ~np.isnan(p)
-    if ((p[present] < 0) | (p[present] > 1)).any():
-        raise ValueError("p-values must lie in [0, 1]")
-    out = np.full(p.shape, np.nan)
-    values = p[present]
-    m = len(values)
-    if m:
-        order = np.argsort(values, kind="stable")
-        scaled = values[order] * m / np.arange(1, m + 1)
-        adjusted = np.minimum.accumulate(scaled[::-1])[::-1]
-        back = np.empty(m)
-        back[order] = np.minimum(adjusted, 1.0)
-        out[present] = back
-    return out
+    adjusted value is <= q; NaN (a test not run) stays NaN and does not count among the m tests
+    (:func:`analysis.pairwise.adjust_pvalues`)."""
+    return adjust_pvalues(pvalues, "bh")

@@ -244,3 +244,36 @@ def bootstrap_summary(
                 rows.append(({by: value} if by is not None else {}) | {"column": column, **vars(interval),
                                                                           "n": len(values)})
     return pd.DataFrame(rows, columns=([by] if by is not None else []) + ["column", "estimate", "low", "high", "n"])
+
+
+#: multiple-comparison adjustments of :func:`adjust_pvalues`
+ADJUSTMENTS = ("holm", "bh", "none")
+
+
+def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
+    """Adjusted p-values of a family of tests: Holm's (1979) step-down (family-wise error: sorted ascending,
+    p_(k) * (m - k + 1), running maximum, capped at 1) or Benjamini-Hochberg's step-up (false discovery rate,
+    through ``scipy.stats.false_discovery_control``); ``"none"`` returns them unchanged. A NaN (a test not run) stays
+    NaN and does not count among the m tests."""
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"unknown adjustment {method!r}; expected one of {list(ADJUSTMENTS)}")
+    p = real_array(pvalues, "p-values")
+    if p.ndim != 1:
+        raise ValueError(f"p-values must be one-dimensional, got shape {p.shape}")
+    present = ~np.isnan(p)
+    if ((p[present] < 0) | (p[present] > 1)).any():
+        raise ValueError("p-values must lie in [0, 1]")
+    out = p.copy()
+    values = p[present]
+    if method == "none" or not len(values):
+        return out
+    if method == "bh":
+        out[present] = stats.false_discovery_control(values, method="bh")
+        return out
+    m = len(values)
+    order = np.argsort(values, kind="stable")
+    stepped = np.minimum(1.0, np.maximum.accumulate(values[order] * (m - np.arange(m))))
+    back = np.empty(m)
+    back[order] = stepped
+    out[present] = back
+    return out

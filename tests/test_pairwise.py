@@ -202,3 +202,21 @@ def test_bootstrap_mean_refuses_infinite_values():
 def test_bootstrap_mean_refuses_non_real_values():
     with pytest.raises(ValueError, match="must be real numbers"):
         pairwise.bootstrap_mean(["1", "2"], rng=1)
+
+
+def test_adjust_pvalues_by_hand_and_against_scipy_with_untested_pairs_left_out():
+    from scipy import stats
+
+    from analysis.pairwise import adjust_pvalues
+
+    p = [0.01, 0.04, 0.03, 0.005]
+    # Holm by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> running max
+    np.testing.assert_allclose(adjust_pvalues(p, "holm"), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_allclose(adjust_pvalues(p, "bh"), stats.false_discovery_control(p))
+    with_nan = adjust_pvalues([0.01, np.nan, 0.04, 0.03, 0.005], "holm")
+    assert np.isnan(with_nan[1]) and np.allclose(np.delete(with_nan, 1), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_array_equal(adjust_pvalues(p, "none"), p)
+    with pytest.raises(ValueError, match="unknown adjustment"):
+        adjust_pvalues(p, "bonferroni")
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        adjust_pvalues([0.5, 1.5])

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import sparse
 
 from ..comparisons import Comparisons, tie_credit
-from ..pairwise import sign_test, wilcoxon
+from ..pairwise import ADJUSTMENTS, adjust_pvalues, sign_test, wilcoxon
 from ..validation import system_names
 
-ADJUST = ("holm", "bh", "none")
+ADJUST = ADJUSTMENTS
 
 
 def pair_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -106,30 +106,20 @@ def pairwise_tables(values: np.ndarray, names, *, tests: bool = True) -> dict[st
 
 def adjust(p: pd.DataFrame, method: str = "holm") -> pd.DataFrame:
     """Adjusted p-values of a symmetric matrix of pairwise p-values (each pair once): Holm's step-down
-    (family-wise error, the default) or Benjamini-Hochberg (false discovery rate); ``"none"`` leaves them."""
+    (family-wise error, the default) or Benjamini-Hochberg (false discovery rate); ``"none"`` leaves them
+    (:func:`analysis.pairwise.adjust_pvalues`)."""
     if method not in ADJUST:
         raise ValueError(f"unknown adjustment {method!r}; expected one of {list(ADJUST)}")
     values = p.to_numpy(dtype=float)
     i, j = np.triu_indices(len(values), 1)
-    flat = values[i, j]
-    ok = ~np.isnan(flat)
-    adjusted = flat.copy()
-    if method != "none" and ok.any():
-        adjusted[ok] = holm(flat[ok]) if method == "holm" else stats.false_discovery_control(flat[ok], method="bh")
     out = np.full(values.shape, np.nan)
-    out[i, j] = out[j, i] = adjusted
+    out[i, j] = out[j, i] = adjust_pvalues(values[i, j], method)
     return pd.DataFrame(out, index=p.index, columns=p.columns)
 
 
 def holm(p) -> np.ndarray:
-    """Holm's (1979) step-down adjusted p-values: sorted ascending, p_(k) * (m - k + 1), running maximum, cut at 1."""
-    p = np.asarray(p, dtype=float)
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    stepped = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    out = np.empty(m)
-    out[order] = stepped
-    return out
+    """Holm's (1979) step-down adjusted p-values (:func:`analysis.pairwise.adjust_pvalues`)."""
+    return adjust_pvalues(p, "holm")
 
 
 def adjusted_mean(values: np.ndarray, weights: np.ndarray | None = None, *, tol: float = 1e-10,
