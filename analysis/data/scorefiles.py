@@ -117,6 +117,16 @@ def _read_csv(path: Path) -> _Table:
 
 
 def _read_table(path: Path) -> _Table:
+    """The file as a table (CSV, Parquet or JSON lines); a file none of them can read is a ScoreFileError."""
+    try:
+        return _parse_table(path)
+    except ScoreFileError:
+        raise
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+
+
+def _parse_table(path: Path) -> _Table:
     if path.suffix.lower() in (".parquet", ".pq"):
         frame = pd.read_parquet(path)
         if frame.columns.duplicated().any():
@@ -162,12 +172,7 @@ def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | Non
                                  "mt-metrics-eval score file has no other columns")
         matrix = _mtme_matrix(path)
     else:
-        try:
-            table = _read_table(path)
-        except ScoreFileError:
-            raise
-        except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-            raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+        table = _read_table(path)
         fmt = detect_format(path, table.frame) if fmt == "auto" else fmt
         if fmt == "long":
             matrix = _long_matrix(_canonical(table.frame), path, where, table.first_line)
@@ -342,12 +347,7 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
     path = Path(path)
     if not path.is_file():
         raise ScoreFileError(f"{path}: no such file")
-    try:
-        table = _read_table(path)
-    except ScoreFileError:
-        raise
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
+    table = _read_table(path)
     frame = table.frame.rename(columns={c: str(c).strip().lower() for c in table.frame.columns
                                         if str(c).strip().lower() in ("model_a", "model_b", "winner", "weight")})
     missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
