@@ -117,3 +117,17 @@ def test_captions_and_views_compute_their_numbers(few):
     mine = your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), "/tmp/mine.csv", lower_is_better=True)
     assert mine == ("**2 systems × 3 test instances** read from your file (lower is better: every mechanism ranks the "
                     "lowest first).")
+
+
+@pytest.mark.parametrize("adjust, words", [("holm", "Holm's"), ("bh", "Benjamini–Hochberg"), ("none", "without")])
+def test_judgments_text_names_the_adjustment_the_comparison_used(adjust, words):
+    from analysis.compare.judgments import compare_judgments
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 4, 200)
+    b = (a + rng.integers(1, 4, 200)) % 4
+    names = np.array(["m0", "m1", "m2", "m3"])
+    games = pd.DataFrame({"left": names[a], "right": names[b], "winner": np.where(a > b, "left", "right"),
+                          "weight": 1.0})
+    result = compare_judgments(games, rng=0, n_resamples=20, n_resamples_sequential=0, n_orders=1, adjust=adjust)
+    assert words in your_own_scores.judgments_text(result)

@@ -273,12 +273,18 @@ def incomplete_text(comparison: Comparison) -> str:
             f"instances ({comparison.settings['n_comparisons']:,} comparisons in all); {verdict}.")
 
 
+#: how the sentences name the comparison's multiple-comparison adjustment (its ``settings["adjust"]``)
+ADJUSTMENT_WORDS = {"holm": "after Holm's adjustment", "bh": "after the Benjamini–Hochberg adjustment",
+                    "none": "without adjustment for the number of pairs,"}
+
+
 def judgments_text(comparison: Comparison) -> str:
     """The judgment file in words: systems, judgments, tied groups and the widest rank interval."""
     s = comparison.systems
     widest = (s["rank_high"] - s["rank_low"]).idxmax()
     groups = int(s["group"].max())
-    return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; after Holm's adjustment the sign "
+    adjusted = ADJUSTMENT_WORDS[comparison.settings.get("adjust", "holm")]
+    return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; {adjusted} the sign "
             f"tests split them into {groups} statistically tied group{'s' if groups > 1 else ''}, and the widest "
             f"95% rank interval is {widest}'s, from {s.loc[widest, 'rank_low']:.0f} to "
             f"{s.loc[widest, 'rank_high']:.0f}.")
