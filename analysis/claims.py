@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import operator
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -334,7 +335,8 @@ def show(value, fmt: str | None = None) -> str:
         if math.isnan(value):
             return "—"
         if fmt:
-            return format(value, fmt)
+            text = format(value, fmt)
+            return text[1:] if text.startswith("-") and not re.search(r"[1-9]", text) else text  # no "-0%"
         if value == int(value) and abs(value) < 1e15:
             return f"{int(value):,}"
         text = f"{value:.3g}" if abs(value) < 1 else f"{value:,.3f}".rstrip("0").rstrip(".")
@@ -399,6 +401,7 @@ def _link(row) -> str:
 #: pages (``claims.csv`` keeps the one vocabulary of VERDICTS), and their "paper" column is the expectation
 OWN_FINDINGS = "synthesis"
 OWN_WORDS = {"reproduced": "holds", "reproduced in part": "holds in part", "not reproduced": "does not hold"}
+OWN_WORDS_PLURAL = {"reproduced": "hold", "reproduced in part": "hold in part", "not reproduced": "do not hold"}
 
 
 def verdict_words(verdict: str, paper: str) -> str:
@@ -412,8 +415,8 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
     head = ["Item", "Claim", "Expected" if own else "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in rows.iterrows():
-        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _cell(row["paper value"]) or "—",
-                 _cell(row["our value"]) or "—"] + ([_cell(row["reason"])] if reason
+        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _typeset(_cell(row["paper value"])) or "—",
+                 _typeset(_cell(row["our value"])) or "—"] + ([_cell(row["reason"])] if reason
                                                     else [f"**{verdict_words(row['verdict'], row['paper'])}**"])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -422,7 +425,17 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
 def _counts(rows: pd.DataFrame) -> str:
     counts = rows.verdict.value_counts()
     paper = rows.paper.iloc[0] if rows.paper.nunique() == 1 else None
-    return ", ".join(f"{counts[v]} {verdict_words(v, paper)}" for v in VERDICTS if v in counts)
+
+    def words(verdict):  # "7 hold, 4 do not hold", "1 holds"
+        said = verdict_words(verdict, paper)
+        return said if counts[verdict] == 1 or said == verdict else OWN_WORDS_PLURAL[verdict]
+
+    return ", ".join(f"{counts[v]} {words(v)}" for v in VERDICTS if v in counts)
+
+
+def _typeset(value: str) -> str:
+    """A value cell as printed: a true minus sign (U+2212) before a number, not a hyphen."""
+    return re.sub(r"(?<![\w.])-(?=[\d.])", "\u2212", value)
 
 
 def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:

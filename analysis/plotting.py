@@ -277,41 +277,79 @@ _SNAKE = re.compile(r"^[A-Za-z0-9.]+(?:_[A-Za-z0-9.]+)+$")
 
 def show(frame: pd.DataFrame, digits: int = 3) -> None:
     """Display a table in a notebook for reading (the saved CSVs keep full precision): numbers rounded to
-    ``digits``, whole-number float columns (counts after a mean or a median) as integers, no negative zeros,
-    snake_case labels and values spaced, one missing-value mark (:data:`MISSING`), nothing truncated, and no
-    row numbers when the index is only a row count."""
+    ``digits``, whole-number float columns (counts after a mean or a median) as integers, no negative zeros, a true
+    minus sign (−), snake_case labels and values spaced, one missing-value mark (:data:`MISSING`), nothing
+    truncated, no row numbers when the index is only a row count, and one header row (the row labels' names sit in
+    it, not in a row of their own)."""
     from IPython.display import display
 
     display(styled(frame, digits))
 
 
+#: a true minus sign (U+2212), as typeset text has it; a hyphen-minus reads as a dash beside it
+MINUS = "\u2212"
+
+
 def styled(frame: pd.DataFrame, digits: int = 3):
     """``frame`` as :func:`show` displays it: a pandas Styler over :func:`readable`."""
     out = readable(frame, digits)
-    style = out.style.format(na_rep=MISSING, precision=digits, thousands=",")
-    style = style.format_index(na_rep=MISSING, thousands=",", precision=digits)
-    if isinstance(frame.index, pd.RangeIndex):
+    if out.index.nlevels > 1 and any(name is not None for name in out.index.names):
+        out = _levels_as_columns(out)
+    elif out.index.name is not None and out.columns.nlevels == 1 and out.columns.name is None:
+        # Styler writes a named index in a header row of its own; the columns' name sits in the header row itself
+        out.columns.name, out.index.name = out.index.name, None
+
+    def number(value):
+        if isinstance(value, (float, np.floating)):
+            if not np.isfinite(value):
+                return MISSING if np.isnan(value) else str(value)
+            text = f"{value:,.{digits}f}"
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            text = f"{value:,}"
+        else:
+            return MISSING if value is None or value is pd.NA else value
+        return MINUS + text[1:] if text.startswith("-") else text
+
+    style = out.style.format(number, na_rep=MISSING)
+    style = style.format_index(number, na_rep=MISSING)
+    if isinstance(out.index, pd.RangeIndex):
         style = style.hide(axis="index")
     return style
 
 
+def _levels_as_columns(out: pd.DataFrame) -> pd.DataFrame:
+    """A table with a named multi-level row index as plain columns headed by the level names (Styler would give
+    the names a header row of their own), an outer label written once for the run of rows it spans."""
+    flat = out.reset_index()
+    names = list(out.index.names)
+    for k, name in enumerate(names[:-1]):
+        level = flat[[n for n in names[: k + 1]]].astype(str).agg("\x1f".join, axis=1)
+        flat[name] = flat[name].astype(object).where(level.ne(level.shift()), "")
+    flat.columns = [("" if c is None else c) for c in flat.columns] if flat.columns.nlevels == 1 else flat.columns
+    return flat
+
+
 def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """``frame`` as :func:`show` displays it, before styling."""
+    """``frame`` as :func:`show` displays it, before styling. A whole-number float column is a count and shown as
+    integers, unless all its values lie in [0, 1] (a share or a probability that happens to be 0 or 1)."""
     out = frame.round(digits)
     for column in out.columns:
         values = frame[column]  # whole before rounding: 0.0001 rounded to 0.0 is not a count
-        if pd.api.types.is_float_dtype(values) and values.notna().any() and (values.dropna() % 1 == 0).all():
+        if (pd.api.types.is_float_dtype(values) and values.notna().any() and (values.dropna() % 1 == 0).all()
+                and not values.dropna().between(0, 1).all()):
             out[column] = values.astype("Int64")
         elif pd.api.types.is_float_dtype(out[column]):
             out[column] = out[column] + 0.0  # -0.0 + 0.0 is 0.0: no negative zero after rounding
         elif out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
-            out[column] = out[column].map(_spaced_value)
+            # a column of mixed cells (words, counts, shares) keeps each cell's own type: a count stays an integer
+            out[column] = pd.Series([_cell(v, digits) for v in out[column]], index=out.index, dtype=object)
 
     def spaced(label):
         return label.replace("_", " ") if isinstance(label, str) else label
 
     out = out.rename(columns=spaced)
-    out.index = out.index.map(_spaced_value) if out.index.dtype == object else out.index
+    if out.index.dtype == object or pd.api.types.is_string_dtype(out.index):
+        out.index = out.index.map(_spaced_value)
     out.index.names = [spaced(n) for n in out.index.names]
     out.columns.names = [spaced(n) for n in out.columns.names]
     return out
@@ -320,3 +358,10 @@ def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 def _spaced_value(value):
     """A snake_case identifier shown as words (``remove_highest`` → ``remove highest``); other values unchanged."""
     return value.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else value
+
+
+def _cell(value, digits: int):
+    """One cell of a mixed column as a reader sees it: a float rounded (no negative zero), a word spaced."""
+    if isinstance(value, (float, np.floating)) and not isinstance(value, bool):
+        return round(float(value), digits) + 0.0
+    return _spaced_value(value)

@@ -93,7 +93,7 @@ pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed,
 summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
 display(Markdown(f"We draw {n_per_type:,} instances of each type for all {len(pairings)} permutations of *S*'s "
                  "type strengths; the summary over all of them, then five examples spread over the range of P(S > B):"))
-show(summary.T.rename(columns={0: "value"}))
+show(ch.pairings_summary_view(summary))
 show(ch.pairings_examples(pairings))
 
 # %% tags=["remove-input"]
@@ -175,7 +175,7 @@ _ = out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=
 #   example differently. The scores here are constructed to satisfy every property the caption and the body text
 #   state (listed and asserted in the code); the figure rebuilds the argument, not the plotted values.
 # * **Table 2** — the strengths are the paper's. The paper shows no numbers for the permutations; the table of
-#   all pairings is new, drawn with the instances per type and the random stream this notebook's parameters set.
+#   all pairings is new, drawn with as many instances per type as the text above says, from this run's seeded random stream.
 # * **Fig. 2** — the paper's 2-D densities are not published as data; we rebuild pairings with identical marginals
 #   by construction (sorted, shifted and random couplings of the same two samples). The paper's caption says "more
 #   mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x and *B* on y and

@@ -143,7 +143,7 @@ _ = out.table(pd.concat(values.values(), ignore_index=True), "paired_fig3_claim_
 #
 # Appendices G and H present Elo {cite:p}`elo1978rating` and TrueSkill {cite:p}`herbrich2007trueskill`, the paper's
 # sequential alternatives to BT, and repeat the real-data
-# comparison of Table 1 with them (chapter 02); the paper does not simulate them. Here they run on exactly the
+# comparison of Table 1 with them ({ref}`paired-table1`); the paper does not simulate them. Here they run on exactly the
 # same datasets as Fig. 3 (same seeds), with the paper's tie handling and the packages' default parameters (Elo
 # k = 20; TrueSkill μ = 25, σ = 25/3).
 
@@ -199,8 +199,8 @@ show(runner.timing_table(), 1)
 #   (which mechanism fails where), each with the test stated in its claims row.
 # * **Generator.** The text and the published code disagree, and the text disagrees with itself:
 #   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the third reading above.
-#     The offset distribution is not in the text; the offsets here are uniform on the code's scale (a parameter of
-#     the chapter).
+#     The offset distribution is not in the text; the offsets here are uniform on the code's scale (a setting
+#     a rerun can change).
 #   - The text's outliers (scores permuted across systems, here by a derangement so that no system keeps its own
 #     score) are the default; the code's adversarial rows are the second reading above.
 #   - The code normalises the latent strengths to a fixed sum, while A.2 draws each uniformly; we follow the text.

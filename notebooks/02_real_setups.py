@@ -327,7 +327,7 @@ with timings.measure("App. F search (all triples)"):
 out.table(iia, "paired_appF_iia_per_setup", index=False)
 out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 iia_by_size = out.table(ch.iia_by_size(iia), "paired_appF_iia_by_size")
-show(iia_by_size, 5)
+show(ch.iia_by_size_view(iia_by_size), 2)
 show(ch.iia_by_collection(iia))
 
 # %% tags=["remove-input"]

@@ -340,7 +340,8 @@ display(Markdown(ch.documents_text(doc_summary) + " (A system's mean here is ove
 # random judgments as there are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall τ
 # distance between the rankings (share of system pairs ordered differently) and the number of significant
 # reversals (two systems in strictly ordered clusters that swap them; a swap inside a cluster is a tie by WMT's
-# own rules). Each cell: observed share of pairs (mean null rate over the same pairs).
+# own rules; the table has a column for them only when some occur). Each cell: observed share of pairs (mean null
+# rate over the same pairs).
 
 # %%
 with timings.measure("controls: matched nulls"):
@@ -367,9 +368,8 @@ display(Markdown(ch.controls_text(null_summary, contrast_controls, strata, close
 # (wmt-bootstrap)=
 # ### Is Δ a property of the protocol, or of noise?
 #
-# Each experiment is rerun on bootstrap resamples of HITs (workers for 2018's judgments, which have no HIT id),
-# each drawn as a count per HIT (the number of resamples is set in the parameters cell; the sentence below gives
-# it). The count is carried through every step: a judgment counts as often as its HIT was drawn in each worker's
+# Some of the perturbations (the text below the table names them and says how many resamples) are rerun on bootstrap
+# resamples of HITs (workers for 2018's judgments, which have no HIT id), each drawn as a count per HIT. The count is carried through every step: a judgment counts as often as its HIT was drawn in each worker's
 # mean and sd, and a (system, segment) cell counts as often as its judgments were drawn on average in the system
 # mean and in the rank-sum test (a resample that misses a HIT loses its cells' weight, one that draws it twice
 # doubles it), so the test keeps its power. "None (resampling only)" compares the resampled original ranking with the full data's: how often
@@ -460,8 +460,8 @@ show(timings.table(), 1)
 #   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
 #   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the
 #   published z are what her replication matched.
-# * **The rank-sum test.** The default here is the organisers' one-sided test; the paper's is kept as a parameter
-#   (its effect is shown under {ref}`wmt-variant`).
+# * **The rank-sum test.** The default here is the organisers' one-sided test; the paper's is an option of the
+#   chapter (its effect is shown under {ref}`wmt-variant`).
 # * **The replication baseline** is each package's own score, Wilcoxon and cluster files, not the Findings papers'
 #   tables that Knowles compared with.
 # * **All stand-ins are monolingual to-English MTurk evaluations.** The paper's Appraise out-of-English SR+DC pairs

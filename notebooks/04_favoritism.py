@@ -137,14 +137,14 @@ assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
 show(ch.lemmas_page(lemmas))
 
 # %% [markdown]
-# The claims rows for Lemmas 1 and 2 read this table; Φ is undefined, and left out, for a pair without errors (E = 0). The last
+# The verdicts on Lemmas 1 and 2 (claims table at the top) are read from this table; Φ is undefined, and left out, for a pair without errors (E = 0). The last
 # row counts pairs whose margins keep their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails.
 #
 # (favi-section2)=
 # ## §2: Online-W vs. JDExploreAcademy
 #
 # The paper motivates Φ with one pair of WMT22 en-de: COMET-22 keeps the sign of the MQM margin of Online-W over
-# JDExploreAcademy but widens it (the paper's shares are in the claims rows and in the table's paper columns).
+# JDExploreAcademy but widens it (the paper's shares are in the table's paper columns).
 
 # %%
 if "wmt22-ende" in datasets:
@@ -156,10 +156,10 @@ if "wmt22-ende" in datasets:
 # (favi-fig1)=
 # ## Fig. 1 and Figs. 8–13: win graphs, humans vs. metric
 #
-# An edge A → B when A is preferred significantly more often than B (two-sided exact sign test at the significance
-# level of the parameters), with transitive edges removed; red and dashed: an edge the humans' graph does not imply.
+# An edge A → B when A is preferred significantly more often than B (two-sided exact sign test; each caption gives
+# its confidence level), with transitive edges removed; red and dashed: an edge the humans' graph does not imply.
 # Ties carry no sign, and {cite:t}`coakley1996versions` review many ways to treat them; by default we use the
-# conventional test, ties dropped (a parameter splits them equally instead), and show how much the verdicts change
+# conventional test, ties dropped, and show how much the verdicts change
 # when ties are split. We read the paper's "system-level agreement" of Fig. 1 as the share of pairs whose verdict
 # (A wins, B wins, neither) is the same in both graphs. That is an interpretation, and it cannot be checked:
 # COMET-22's en-de scores are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here, so
@@ -323,7 +323,7 @@ display(Markdown(ch.noise_text(pairs, summary, alpha, tests)))
 
 # %% [markdown]
 # Thousands of tests at once: the share of significant pairs is read after a Benjamini–Hochberg correction over
-# the whole family (a false-discovery-rate bound at the significance level of the parameters), per dataset:
+# the whole family (a false-discovery-rate bound at the sign tests' significance level), per dataset:
 
 # %%
 show(ch.multiple_testing_page(tests))

@@ -15,7 +15,7 @@
 # # Global vs pairwise scores: ties, sample size, confidence (Levtsov & Ustalov 2025)
 #
 # {cite:t}`levtsov2025confidence` compare two ways of ranking models on one test set. A *global* score rates each
-# model on its own (accuracy, F1, ROC AUC, edit distance, chrF); a *pairwise* ranking fits Bradley–Terry (BT)
+# model on its own (accuracy, F1, ROC AUC, edit distance, chrF {cite:p}`popovic2015chrf`); a *pairwise* ranking fits Bradley–Terry (BT)
 # strengths {cite:p}`bradley1952rank` to matches between models, one per test instance and pair, won by the model
 # whose output is closer to the gold answer (a tie when they are equally close; ties count as half a win for each,
 # as in evalica {cite:p}`ustalov2025evalica`, which the paper used). The paper samples 12·m·ln(m) matches per model
@@ -27,9 +27,9 @@
 # * **CEval** {cite:p}`nguyen2024ceval` — the paper's exact text-generation data: Appendix C.1–C.2, Tables 6–7,
 #   Fig. 1 (ties), Fig. 2.
 # * **SST-5** {cite:p}`socher2013recursive` — five of the paper's eight baselines, trained here with the settings of
-#   Prashanth Rao's fine-grained sentiment code, which the paper re-ran (the other three need pretrained weights):
+#   Prashanth Rao's fine-grained sentiment code {cite:p}`rao2019finegrained`, which the paper re-ran (the other three need pretrained weights):
 #   Appendix B.1–B.2, Tables 3 and 5, Fig. 2.
-# * **A binary stand-in for Jigsaw** (Adams et al., 2017), whose submission files are not reachable: SST-5 without
+# * **A binary stand-in for Jigsaw** {cite:p}`adams2017jigsaw`, whose submission files are not reachable: SST-5 without
 #   its neutral class, with classifiers trained here, one of them 0/1 only like the paper's XGBoost: Appendix A.1–A.3,
 #   Tables 2 and 4, Fig. 2. Its numbers stand beside the paper's Jigsaw values; they are not the same models or data.
 # * The synthetic experiments: §5's three random binary models, Fig. 3; and Fig. 4, the paper's flowchart.
@@ -213,10 +213,10 @@ display(Markdown(ch.tie_sweep_text(sweep)))
 # (gvp-b1)=
 # ## SST-5: Appendix B.1 and Table 3, with baselines trained here
 #
-# `make data` trains (or applies) the five baselines that need no pretrained weights on SST-5, with the pipelines and
+# The data preparation step trains (or applies) the five baselines that need no pretrained weights on SST-5, with the pipelines and
 # settings of Prashanth Rao's fine-grained sentiment code, which the paper re-ran:
-# TextBlob and VADER (their scores cut into five equal-width bins), logistic regression and a linear SVM on TF-IDF
-# features, and fastText. Decision values are the class scores that code's explainer produces: probabilities for
+# TextBlob and VADER {cite:p}`hutto2014vader` (their scores cut into five equal-width bins), logistic regression and
+# a linear SVM on TF-IDF features, and fastText {cite:p}`joulin2017bag`. Decision values are the class scores that code's explainer produces: probabilities for
 # logistic regression and fastText, a modified-Huber SGD's probabilities for the SVM, and
 # simulated normal-density scores for the lexicon models. That code centres the lexicon models' scores on its own
 # binning of the score, which is not the class they predict; since the paper takes the class with the highest
@@ -272,7 +272,7 @@ display(Markdown(cls.sst5_binarised_text(b2, b1, sst5_copies, table5)))
 #
 # The paper's Jigsaw data — nine Kaggle submissions for toxicity detection, with a gold standard rebuilt by majority
 # vote — is not reachable. Standing in: SST-5's test sentences without the neutral class (negative vs positive;
-# Table 1 counts them), with classifiers trained by `make data` on its training sentences: TF-IDF logistic
+# Table 1 counts them), with classifiers trained by the data preparation step on its training sentences: TF-IDF logistic
 # regression, a calibrated linear SVM, naive Bayes, fastText,
 # 15-nearest neighbours, VADER and TextBlob (their scores mapped to [0, 1]), and a fully grown decision tree whose
 # decision values are 0 or 1 only — the role of the paper's XGBoost. The gold labels are SST's own (the paper
@@ -359,8 +359,8 @@ display(Markdown(tc.protocol_text(lexicon, orders, pr.order_agreement(orders), r
 # ## §5: three random binary models
 #
 # Three models answer a binary task with uniformly random labels; the paper reports equal global scores and a BT
-# ranking correlating negatively with them, and reads it as a bias of pairwise comparison. Over repetitions (their
-# number is set in the parameters cell; the sentence below gives it), the Spearman correlation of BT with accuracy:
+# ranking correlating negatively with them, and reads it as a bias of pairwise comparison. Over repeated draws (the
+# sentence below says how many), the Spearman correlation of BT with accuracy:
 
 # %%
 with timings.measure("three random binary models"):

@@ -16,7 +16,7 @@
 #
 # The four papers each look at one corner of one question: how should per-instance evaluation results become a
 # ranking we can trust? {cite:t}`peyrard2021better` compare aggregation mechanisms on simulated and real setups,
-# {cite:t}`knowles2021stability` ask whether WMT's rankings survive the removal of a system,
+# {cite:t}`knowles2021stability` asks whether WMT's rankings survive the removal of a system,
 # {cite:t}`vondaniken2024favi` measure how much an automatic rater favours one system of a pair, and
 # {cite:t}`levtsov2025confidence` ask how many comparisons and which tie handling a pairwise ranking needs. None
 # tests its claims on the others' data. This chapter does, in four studies, each with a figure, a table and
@@ -46,7 +46,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from analysis.chapters import synthesis as ch
-from analysis.chapters.common import Timings, outputs
+from analysis.chapters.common import Timings, metric_label, outputs
 from analysis.data import load_table
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
@@ -61,15 +61,17 @@ if metrics is not None:
     paired = paired[paired["metric"].isin(metrics)]
 setups = list(ch.stability.iter_setups(paired, collections))
 timings = Timings()
+scored_with = ", ".join(map(metric_label, metrics)) if metrics else "every metric"
 display(Markdown(f"Studies 1 and 4 use {len(setups)} real setups of the paired chapter: "
-                 f"{len({key[:2] for key, _ in setups})} datasets, scored with {', '.join(metrics) if metrics else 'every metric'}."))
+                 f"{len({key[:2] for key, _ in setups})} datasets, scored with {scored_with}."))
 
 # %% [markdown]
 # (synthesis-stability)=
 # ## Study 1 — stability against robustness
 #
 # Knowles' test asks whether a ranking of the other systems changes when the best or the worst system is removed;
-# Appendix F of the paired paper asks whether BT's order of two systems changes when a third is added. Both are run
+# Appendix F of the paired paper asks whether BT's order of two systems changes when a third is added (a violation of
+# the independence of irrelevant alternatives, *IIA*). Both are run
 # here with all five mechanisms (ties as half a win), on the same setups. Beside them, each mechanism's agreement
 # with the latent ranking and its loss of agreement when outliers are added, from a fresh small run of the paired
 # paper's simulation, under both of its outlier models (the text's scores permuted across systems, and the
@@ -176,7 +178,7 @@ show(marker.assign(ties=marker["ties"].map(ch.ties.POLICY_LABELS)).rename(column
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
-           ch.ties_caption(len(setups), sweep_trials, ", ".join(metrics) if metrics else "every metric"))
+           ch.ties_caption(len(setups), sweep_trials, scored_with))
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/synthesis.toml)
@@ -232,13 +234,15 @@ display(Markdown(ch.guide(v["stability"], v["wmt"], v["favoritism"], v["ties"], 
 show(timings.table(), 1)
 
 # %% [markdown]
-# ## What this chapter does not do, and why
+# ## What does not hold, and what this chapter leaves out
 #
 # ```{include} ../claims/06_synthesis_differs.md
 # ```
 #
+# What the chapter leaves out, and why:
+#
 # * **Setups.** By default studies 1 and 4 use one metric per dataset (ROUGE-L, which scores every dataset) to keep
-#   the chapter within minutes; the other metrics are a parameter away.
+#   the chapter within minutes; a rerun of the chapter can take the other metrics.
 # * **Pairs inside WMT.** No worker scored two systems on the same segment or document in these packages, so the
 #   paired preferences compare a worker's scores of two systems within one HIT, across its documents. Knowles'
 #   division of the HUMAN systems' raw scores is left out: a worker's preference between two other systems does not

@@ -18,7 +18,7 @@
 # rater). This chapter asks of them what the four papers ask of theirs — {cite:t}`peyrard2021better`,
 # {cite:t}`knowles2021stability`, {cite:t}`vondaniken2024favi` and {cite:t}`levtsov2025confidence`: **which system
 # is best, by how much, is the ranking robust, and do the aggregation methods agree?** It runs on an example shipped
-# with the compendium (its provenance is described beside it): one of the paired paper's own setups, dialogue
+# with the compendium (its provenance is in the examples folder's README): one of the paired paper's own setups, dialogue
 # responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by chrF++.
 #
 # **Run it on your file.** Either the command line, which prints the same tables (two commands from a fresh clone):
@@ -46,19 +46,26 @@
 # or column.
 
 # %% tags=["parameters"]
-scores_path = "examples/topicalchat_chrfpp.csv"  # relative paths are read from the repository root
+# relative paths are read from the repository root
+scores_path = "examples/topicalchat_chrfpp.csv"  # your score file
 format = "auto"  # "auto", "long", "wide" or "mtme"
-where = None  # long format: {"metric": "BLEU"} keeps one slice of a file with several metrics
-align = "auto"  # systems scored on different instances: "pairwise" (auto's choice) compares each pair on the instances both have; "intersect" keeps the common ones; "exact" refuses
-lower_is_better = False  # True for error metrics (TER, MQM penalties): the lowest ranks first
-ties = "half"  # BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
+# long format with several metrics: {"metric": "BLEU"} keeps one slice of the file
+where = None
+# systems scored on different instances: "pairwise" (auto's choice) compares each pair on the
+# instances both have; "intersect" keeps the common ones; "exact" refuses
+align = "auto"
+lower_is_better = False  # True for error metrics (TER, MQM): the lowest ranks first
+# BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
+ties = "half"
 seed = 2021  # the bootstrap's random stream
-n_resamples = 1000  # bootstrap resamples (over test instances) for MEAN, MEDIAN and BT
-n_resamples_sequential = 100  # ... for Elo and TrueSkill, which replay every game per resample
-alpha = 0.05  # significance level of the pairwise tests (after Holm's adjustment for the number of pairs)
-incomplete_path = "examples/wmt20_zhen_incomplete.csv"  # an incomplete score file (systems on different instances)
-judgments_path = "examples/llmfao_judgments.csv"  # a pairwise judgment file (model_a, model_b, winner)
-output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
+n_resamples = 1000  # bootstrap resamples (over instances) for MEAN, MEDIAN and BT
+n_resamples_sequential = 100  # ... for Elo and TrueSkill (they replay every game)
+alpha = 0.05  # level of the pairwise tests (after Holm's adjustment over the pairs)
+incomplete_path = "examples/wmt20_zhen_incomplete.csv"  # systems on different instances
+# pairwise judgments (model_a, model_b, winner)
+judgments_path = "examples/llmfao_judgments.csv"
+# where artefacts go (the batch runner passes its staging folder; None: scratch/, by hand)
+output_root = None
 
 # %% tags=["hide-input"]
 from IPython.display import Markdown, display
@@ -92,8 +99,9 @@ display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
 # the number of pairs). The ranks column gives each system's rank under the five mechanisms in that order.
 
 # %%
-result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential,
-                 alpha=alpha, lower_is_better=lower_is_better)
+result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples,
+                 n_resamples_sequential=n_resamples_sequential, alpha=alpha,
+                 lower_is_better=lower_is_better)
 out.table(result.systems, "yours_systems")
 for view in ch.ranking_views(result):
     show(view)
@@ -117,7 +125,8 @@ out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
 out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
 out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
-out.figure(ch.plot_prob(result, alpha), "yours_pairwise", ch.pairwise_caption(result, alpha))
+out.figure(ch.plot_prob(result, alpha), "yours_pairwise",
+           ch.pairwise_caption(result, alpha))
 
 # %% [markdown]
 # ## Do the mechanisms agree on this data?
@@ -154,7 +163,8 @@ show(ch.stability_summary(result))
 # no complete matrix: they are fitted to all these comparisons. MEAN and MEDIAN then average different instances per
 # system and are not comparable; the **adjusted mean** is: it fits score = instance difficulty + system effect to the
 # scores present (a two-way additive model) and reports each system's effect on the average instance. The example is
-# a slice of WMT20 Chinese→English's official segment scores (its provenance is described beside it).
+# a slice of WMT20 Chinese→English's official segment scores {cite:p}`barrault2020findings` (its provenance is in
+# the examples folder's README).
 
 # %%
 partial = compare(ch.load(incomplete_path), rng=seed, n_resamples=n_resamples,
@@ -179,7 +189,8 @@ out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms", ch.incomp
 # %%
 from analysis.compare.judgments import compare_judgments
 
-judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed, n_resamples=n_resamples,
+judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed,
+                           n_resamples=n_resamples,
                            n_resamples_sequential=n_resamples_sequential, alpha=alpha)
 out.table(judged.systems, "yours_judgments_systems")
 out.table(judged.prob, "yours_judgments_prob_better")

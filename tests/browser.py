@@ -31,6 +31,11 @@ IMAGES_JS = """() => Array.from(document.querySelectorAll('main img, article img
 LINKS_JS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
 TEXT_JS = "() => (document.querySelector('main') || document.body).innerText"
 #: code cells whose source a reader sees without clicking (MyST-NB puts hidden sources in a closed <details>)
+#: tables a reader would have to scroll sideways (wider than the box that holds them) and their header cells
+TABLES_JS = """() => Array.from(document.querySelectorAll('main table, article table')).map(t => ({
+    wide: t.scrollWidth > t.parentElement.clientWidth + 1 ? t.scrollWidth - t.parentElement.clientWidth : 0,
+    start: (t.innerText || '').trim().slice(0, 60),
+    headers: Array.from(t.querySelectorAll('thead th')).map(th => th.innerText.trim())}))"""
 VISIBLE_CODE_JS = ("() => Array.from(document.querySelectorAll('.cell_input'))"
                    ".filter(e => !e.closest('details:not([open])') && e.checkVisibility()).length")
 
@@ -49,6 +54,7 @@ class Page:
     links: list = field(default_factory=list)
     text: str = ""
     visible_code: int = 0
+    tables: list = field(default_factory=list)
 
 
 @contextmanager
@@ -124,6 +130,7 @@ def read_book(html: Path, screenshots: Path) -> list[Page]:
             page.links = page_view.evaluate(LINKS_JS)
             page.text = page_view.evaluate(TEXT_JS)
             page.visible_code = page_view.evaluate(VISIBLE_CODE_JS)
+            page.tables = page_view.evaluate(TABLES_JS)
             page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
                                  full_page=True)
             page_view.close()

@@ -1,7 +1,7 @@
 """The book in a real browser (DESIGN.md, "The book as a reader sees it"): the suite's one quick-profile run, compiled
 into a book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
 loopback, every image loads and is shown at no less than 55% of its width inside a numbered, captioned figure with
-alt text, no page shows a traceback, raw LaTeX or a raw missing value (NaN, <NA>), every internal link resolves, the
+alt text, no table is wider than the text column or headed by code names, no page shows a traceback, raw LaTeX or a raw missing value (NaN, <NA>), every internal link resolves, the
 search finds each chapter, and a screenshot of every page is saved under ``_build/screenshots/`` beside the HTML."""
 
 import re
@@ -63,9 +63,26 @@ def test_every_figure_is_numbered_and_captioned_with_alt_text(book):
     for page in pages:
         for image in page.images:
             name = image["src"].rsplit("/", 1)[-1]
-            assert re.match(r"Figure \d+\s+\S", image["caption"]), f"{page.path}: {name} has no numbered caption"
+            assert re.match(r"Figure \d+\.\d+\s+\S", image["caption"]), (
+                f"{page.path}: {name} has no caption numbered in its chapter (Figure N.k)")
             assert len(image["alt"]) > 15 and not re.search(r"\.(png|svg)$|^_images/", image["alt"]), (
                 f"{page.path}: {name}'s alt text is {image['alt']!r}")
+
+
+def test_no_table_is_wider_than_the_text_column(book):
+    """A reader never scrolls a table sideways: a wide table is split or loses columns instead."""
+    _, pages = book
+    assert sum(len(p.tables) for p in pages) > 50
+    wide = [(p.path, t["start"][:40], f"{t['wide']} px too wide") for p in pages for t in p.tables if t["wide"]]
+    assert not wide, wide
+
+
+def test_table_headers_are_words_not_identifiers(book):
+    """Headers say what a column holds in words (``remove highest``), never a code name (``remove_highest``)."""
+    _, pages = book
+    coded = [(p.path, h) for p in pages if not p.path.endswith("reproducibility.html")  # its parameters are names
+             for t in p.tables for h in t["headers"] if re.search(r"\b[a-z]+_[a-z]+\b", h)]
+    assert not coded, coded
 
 
 MISSING_MARKS = re.compile(r"<NA>|\bNaN\b|\bnan\b|\bNaT\b")

@@ -57,7 +57,7 @@ def test_appendix_d_says_which_printed_accuracies_lie_between_the_readings():
     assert list(page.index) == ["ROUGE", "ChatGPT", "BLEU"]  # BertScore has no setting here
     assert page[("sample-level accuracy", "paper's between the two")].tolist() == ["no", "yes", "yes"]
     text = favoritism.readings_text(cases)
-    assert "ChatGPT (0.154 to 0.475 around the paper's 0.348) and BLEU (0.258 to 0.422" in text
+    assert "ChatGPT (0.154 to 0.475; the paper's 0.348) and BLEU (0.258 to 0.422" in text
     assert "outside them for ROUGE (0.202 to 0.215" in text
 
 

@@ -100,6 +100,19 @@ def test_prop1_text_states_the_caveats_only_when_a_kind_departs():
     assert "in 50% of setups at worst (continuous, even n)" in why_pairing.prop1_text(worse)
 
 
+def test_prop1_text_splits_the_disagreements_into_bt_ties_and_decisive_bt_as_the_setups_do():
+    """The shares the sentence gives, recounted setup by setup: a disagreement is a BT tie iff wins = losses."""
+    setups = why_pairing.prop1_setups(400, rng=2)
+    text = why_pairing.prop1_text(why_pairing.prop1_summary(setups))
+    for kind, rows in setups.groupby("kind", sort=False):
+        off = rows[rows["BT sign"] != rows["median(A-B) sign"]]
+        if off.empty:
+            continue
+        tied = (off["BT sign"] == 0).mean()
+        where = "all of them BT ties" if tied == 1 else "none of them BT ties" if tied == 0 else f"{tied:.0%} of them"
+        assert f"{kind}, {len(off) / len(rows):.0%} of the setups ({where}" in text, (kind, text)
+
+
 def test_prop1_non_implications_count_the_setups_that_separate_each_pair():
     import pandas as pd
 

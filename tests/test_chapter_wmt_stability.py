@@ -269,7 +269,7 @@ def test_fig5_variance_checks_and_text():
     assert variance["documents_at_least_systems"].all() and variance["documents_omega2"].iloc[0] > 0.9
     checks = ch.document_checks(variance, by_document)
     assert not checks.set_index("check").loc["fig5_different_documents", "holds"]  # both judged on every document
-    assert "the paper's §6 point" in ch.fig5_text(variance, False)
+    assert "documents differ as much as the paper's §6 says" in ch.fig5_text(variance, False)
     assert "Every system is judged on the same documents" in ch.fig5_text(variance, False)
     by_system = pd.DataFrame({"s1": [90, 88, np.nan, 91], "s2": [10, 12, 11, 9.0]}, index=docs).rename_axis(
         columns="system")
@@ -422,7 +422,9 @@ def test_bootstrap_text_computes_its_comparisons():
     assert "_" not in text  # experiments in words, not their codes
     noise["exceeds_noise"] = False
     text = ch.bootstrap_text(summary, contrast.assign(**{"SR+DC more": 1.0}), noise)
-    assert "weak evidence" in text and "holds in most resamples for every perturbation" in text
+    assert "weak evidence" in text and "holds in most resamples for every measure" in text
+    assert "rerun on the resamples (remove HUMAN and REF)" in text  # names what was rerun, not "Tables 2-3"
+    assert "changes more orders or clusters than every one of the 2 perturbations" in text  # one sentence, not two
 
 
 def test_every_claim_reads_a_table_the_notebook_saves():
@@ -691,3 +693,12 @@ def test_rank_sum_disagreements_are_computed(real):
     row = table.iloc[0]
     assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
     assert "Online-B.5 scores below TRANSSION.3 in z" in ch.rank_sum_disagreement_text(table)
+
+
+def test_the_variant_table_lists_the_experiments_in_the_papers_order_not_as_text():
+    experiments = ["divide_1.25", "divide_10", "divide_2", "remove_highest", "remove_human"]
+    index = pd.MultiIndex.from_tuples([(e, "SR+DC") for e in experiments], names=["experiment", "style"])
+    columns = pd.MultiIndex.from_product([["rank", "cluster", "both"], ["greater", "scipy<1.7"]])
+    view = ch.variant_view(pd.DataFrame(1, index=index, columns=columns))
+    assert [e for e, _ in view.index] == ["remove HUMAN and REF", "remove the highest system", "divide by 1.25",
+                                          "divide by 2", "divide by 10"]

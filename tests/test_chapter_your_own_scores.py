@@ -131,3 +131,13 @@ def test_judgments_text_names_the_adjustment_the_comparison_used(adjust, words):
                           "weight": 1.0})
     result = compare_judgments(games, rng=0, n_resamples=20, n_resamples_sequential=0, n_orders=1, adjust=adjust)
     assert words in your_own_scores.judgments_text(result)
+
+
+def test_judgments_text_names_every_system_sharing_the_widest_rank_interval():
+    from types import SimpleNamespace
+
+    systems = pd.DataFrame({"rank_low": [1, 2, 3], "rank_high": [2, 8, 9], "group": [1, 2, 2]}, index=["A", "B", "C"])
+    result = SimpleNamespace(systems=systems, settings={"n_instances": 100, "adjust": "holm"})
+    assert "intervals are B's, from 2 to 8 and C's, from 3 to 9." in your_own_scores.judgments_text(result)
+    systems.loc["C", "rank_high"] = 7
+    assert "interval is B's, from 2 to 8." in your_own_scores.judgments_text(result)

@@ -162,6 +162,13 @@ def test_numbers_are_shown_as_a_reader_reads_them():
     assert claims.show([True, False, True]) == "2 of 3 yes"
     assert claims.show([True, False]) == "yes, no" and claims.show(1234.5678) == "1,234.568"
     assert claims.show(list(range(20))).endswith("… (20 values)")
+    assert claims.show(-0.001, "+.0%") == "0%" and claims.show(-0.02, "+.0%") == "-2%"  # no negative zero
+
+
+def test_the_pages_print_a_true_minus_and_count_own_findings_in_the_plural():
+    assert claims._typeset("-0.25, -1") == "\u22120.25, \u22121" and claims._typeset("M_{A-B}, +3") == "M_{A-B}, +3"
+    rows = pd.DataFrame({"verdict": ["reproduced"] * 2 + ["not reproduced"], "paper": ["synthesis"] * 3})
+    assert claims._counts(rows) == "2 hold, 1 does not hold"
 
 
 # --- reading outputs ------------------------------------------------------------------------------------------------

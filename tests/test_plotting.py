@@ -21,11 +21,41 @@ def test_readable_has_no_negative_zero_and_spaces_identifiers():
 def test_styled_tables_have_one_missing_mark_and_no_row_numbers():
     from analysis.plotting import MISSING, styled
 
-    frame = pd.DataFrame({"n": [1.0, None], "share": [float("nan"), 0.25], "name": ["a", None]})
+    frame = pd.DataFrame({"n": [2.0, None], "share": [float("nan"), 0.25], "name": ["a", None]})
     html = styled(frame).to_html()
     assert "nan" not in html.lower() and "&lt;NA&gt;" not in html and "None" not in html
     assert html.count(MISSING) == 3 and ">0<" not in html  # no row numbers
-    assert ">1<" in html and ">0.250<" in html
+    assert ">2<" in html and ">0.250<" in html
+
+
+def test_a_share_that_happens_to_be_whole_keeps_its_decimals_and_counts_do_not():
+    from analysis.plotting import styled
+
+    frame = pd.DataFrame({"agree": [1.0, 1.0], "setups": [750.0, 2.0], "tau": [0.0, 1.0]})
+    html = styled(frame).to_html()
+    assert html.count(">1.000<") == 3 and ">750<" in html and ">0.000<" in html
+
+
+def test_negative_numbers_carry_a_true_minus_sign_and_no_negative_zero():
+    from analysis.plotting import MINUS, styled
+
+    html = styled(pd.DataFrame({"x": [-0.25, -0.0001, 3.5], "n": [-7.0, 2.0, 3.0]})).to_html()
+    assert f">{MINUS}0.250<" in html and f">{MINUS}7<" in html and ">0.000<" in html
+    assert ">-" not in html and f">{MINUS}0.000<" not in html
+
+
+def test_the_row_labels_name_sits_in_the_one_header_row():
+    """A named index would get a header row of its own from pandas' Styler: one header row instead."""
+    from analysis.plotting import styled
+
+    frame = pd.DataFrame({"value": [1.5, 2.5]}, index=pd.Index(["remove_human", "b"], name="experiment"))
+    html = styled(frame).to_html()
+    assert html.count("<tr>") == 3 and "experiment" in html and "remove human" in html
+    multi = frame.set_axis(pd.MultiIndex.from_tuples([("2020", "en_de"), ("2020", "zh_en")],
+                                                     names=["year", "pair_name"]))
+    html = styled(multi).to_html()
+    assert html.count("<tr>") == 3 and ">pair name<" in html and ">year<" in html
+    assert html.count(">2020<") == 1  # an outer label once for the rows it spans
 
 
 # -- figures for the page (issue 26): captioned, legible in the book's text column, refused before anything is written
@@ -118,3 +148,14 @@ def test_alt_text_is_the_captions_first_sentence_in_plain_words():
     caption = ("Rank changes per pair, as in {cite}`knowles2021stability`, e.g. 2019's *en-de*. See "
                "{numref}`Figure 2 <wmt_fig2>`.\n\nA legend.")
     assert plain_first_sentence(caption) == "Rank changes per pair, as in, e.g. 2019's en-de."
+
+
+def test_a_column_of_mixed_cells_keeps_each_cells_type():
+    """A column read down (counts, shares, words) shows a count as an integer beside shares with their decimals."""
+    import re
+
+    from analysis.plotting import MISSING, styled
+
+    column = pd.Series([120, 0.5, -0.00001, "remove_x", None], index=list("abcde"), dtype=object)
+    cells = re.findall(r">([^<>]+)</td>", styled(pd.DataFrame({"value": column})).to_html())
+    assert cells == ["120", "0.500", "0.000", "remove x", MISSING]

@@ -128,3 +128,9 @@ def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[s
         if matrix.isna().any().any():
             raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
         yield tuple(key), matrix.rename_axis(index=None, columns=None)
+
+
+def metric_label(metric: str) -> str:
+    """The paper's spelling of a paired-setup metric: ``BLEU_1`` -> ``BLEU-1``, ``ROUGE_WE_2`` -> ``ROUGE-WE-2``,
+    ``Chrfpp`` -> ``chrF++``."""
+    return {"Chrfpp": "chrF++"}.get(metric, metric.replace("_", "-"))

@@ -122,7 +122,7 @@ def example_caption(example: simulate.SimulatedSetup) -> str:
     return (f"Scores of {k} simulated systems on {n} test instances of {types} types, sorted by type, with "
             f"{outliers} outlier instance{'s' if outliers != 1 else ''} shaded grey; each system's latent strength λ "
             "in the legend.\n\n"
-            "One setup of Section 4's generator, drawn with the chapter's seed; not a figure of the paper.")
+            "One setup of Section 4's generator, drawn from this run's seeded random stream; not a figure of the paper.")
 
 
 def example_aggregates(example: simulate.SimulatedSetup) -> pd.DataFrame:

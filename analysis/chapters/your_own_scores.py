@@ -222,8 +222,17 @@ def mechanisms_caption(comparison: Comparison) -> str:
             "(each resample over one), so neither depends on the file's order; every interval contains its "
             "estimate.\n\n"
             "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill "
-            "are ratings. Names longer than a tick label allows are shortened (names no installed font can draw "
-            "are shown as their row in the table, #k); the table above has them whole.")
+            "are ratings." + _names_note(comparison.systems.index))
+
+
+def _names_note(names) -> str:
+    """What a figure did to the systems' names, if anything (:func:`short_name`, :func:`drawable`)."""
+    notes = []
+    if any(len(str(n)) > LABEL_CHARS for n in names):
+        notes.append(f"names longer than {LABEL_CHARS} characters are cut short (…)")
+    if not all(drawable(str(n)) for n in names):
+        notes.append("names the figure's fonts cannot draw are shown by their row in the table (#k)")
+    return (" In the figure, " + " and ".join(notes) + "; the table has them whole.") if notes else ""
 
 
 def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
@@ -281,13 +290,20 @@ ADJUSTMENT_WORDS = {"holm": "after Holm's adjustment", "bh": "after the Benjamin
 def judgments_text(comparison: Comparison) -> str:
     """The judgment file in words: systems, judgments, tied groups and the widest rank interval."""
     s = comparison.systems
-    widest = (s["rank_high"] - s["rank_low"]).idxmax()
+    width = s["rank_high"] - s["rank_low"]
+    widest = list(width.index[width == width.max()])  # every system sharing the widest interval
     groups = int(s["group"].max())
     adjusted = ADJUSTMENT_WORDS[comparison.settings.get("adjust", "holm")]
     return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; {adjusted} the sign "
             f"tests split them into {groups} statistically tied group{'s' if groups > 1 else ''}, and the widest "
-            f"95% rank interval is {widest}'s, from {s.loc[widest, 'rank_low']:.0f} to "
-            f"{s.loc[widest, 'rank_high']:.0f}.")
+            f"95% rank interval{' is' if len(widest) == 1 else 's are'} "
+            + _and(f"{name}'s, from {s.loc[name, 'rank_low']:.0f} to {s.loc[name, 'rank_high']:.0f}"
+                   for name in widest) + ".")
+
+
+def _and(names) -> str:
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def judgments_caption(comparison: Comparison) -> str:
@@ -297,7 +313,8 @@ def judgments_caption(comparison: Comparison) -> str:
             f"95% percentile-bootstrap interval over its {s['n_instances']:,} judgments ({s['n_resamples']:,} "
             f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill, which are averaged over "
             f"{s['n_orders']} random orders of the judgments); models in BT's order, best first. The win rate is "
-            "each model's share of wins (ties half) averaged over its opponents, as evalica computes it.")
+            "each model's share of wins (ties half) averaged over its opponents, as evalica "
+            "{cite:p}`ustalov2025evalica` computes it." + _names_note(comparison.systems.index))
 
 
 def incomplete_caption(comparison: Comparison) -> str:
@@ -307,7 +324,7 @@ def incomplete_caption(comparison: Comparison) -> str:
             f"its 95% percentile-bootstrap interval over the {s['n_instances']:,} segments ({s['n_resamples']:,} "
             f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each "
             "system's own segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to "
-            "every pair's shared segments. Systems in BT's order, best first.")
+            "every pair's shared segments. Systems in BT's order, best first." + _names_note(comparison.systems.index))
 
 
 # -- the command's --out folder ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import seaborn as sns
 from matplotlib.lines import Line2D
 
 from ... import favi
+from ..common import metric_label
 from .experiments import DATASETS, dataset_label, setting_table
 from .wingraphs import FONT, NOT_IMPLIED, draw_win_graph, layout_win_graph, text_size
 
@@ -75,11 +76,13 @@ def _fig4_panel(ax, part: pd.DataFrame, top: float, last: bool) -> None:
     """One dataset of :func:`plot_fig4`: a row per rater, first rater on top."""
     y = np.arange(len(part))[::-1].astype(float)
     low = np.clip(part["mean_abs_favi"] - part["sd_abs_favi"], 0, None)
-    ax.hlines(y, low, part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], lw=2.5, alpha=0.35)
-    ax.plot(part["null_mean_abs_favi"], y, "|", color=COLORS["null"], ms=9, mew=2)
-    ax.plot(part["mean_abs_favi"], y, "^", color=COLORS["favi"], ms=5)
-    ax.plot(part["system_accuracy"], y, "s", color=COLORS["system"], ms=5)
-    ax.plot(part["sample_accuracy"], y, "o", color=COLORS["sample"], ms=5)
+    # |Φ| a little above the row's line, the accuracies a little below, so that close values stay apart
+    up, down = y + 0.17, y - 0.17
+    ax.hlines(up, low, part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], lw=2.5, alpha=0.35)
+    ax.plot(part["null_mean_abs_favi"], up, "|", color=COLORS["null"], ms=7, mew=2)
+    ax.plot(part["mean_abs_favi"], up, "^", color=COLORS["favi"], ms=5)
+    ax.plot(part["system_accuracy"], down, "s", color=COLORS["system"], ms=5)
+    ax.plot(part["sample_accuracy"], down, "o", color=COLORS["sample"], ms=5)
     ax.set_yticks(y, [rater_label(r) for r in part["rater"]], fontsize=FONT)
     ax.set_ylim(-0.6, len(part) - 0.4)
     ax.set_xlim(0, top)
@@ -93,8 +96,9 @@ def _fig4_panel(ax, part: pd.DataFrame, top: float, last: bool) -> None:
 
 
 def rater_label(rater: str) -> str:
-    """An automatic rater's name for a reader: ROUGE_L → ROUGE-L, S3_pyr → S3-pyr (underscores read as code)."""
-    return str(rater).replace("_", "-")
+    """An automatic rater's name for a reader: ROUGE_L → ROUGE-L, S3_pyr → S3-pyr, Chrfpp → chrF++ (underscores read
+    as code; the paired setups' spelling, :func:`~analysis.chapters.common.metric_label`)."""
+    return metric_label(str(rater))
 
 
 def setting_name(dataset: str, rater: str) -> str:

@@ -46,7 +46,7 @@ def readings_text(cases: pd.DataFrame) -> str:
     parts = {True: [], False: []}
     for metric, row in usable.iterrows():
         parts[bool(row["paper_between"])].append(
-            f"{metric} ({row['sample_without_tie_credit']:.3f} to {row['sample']:.3f} around the paper's "
+            f"{metric} ({row['sample_without_tie_credit']:.3f} to {row['sample']:.3f}; the paper's "
             f"{row['paper_sample']:g})")
     text = ["Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one "
             "that credits only agreeing + and −."]

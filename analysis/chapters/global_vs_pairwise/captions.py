@@ -44,7 +44,7 @@ def stability_caption(curves: dict, n_trials: int, reference_size: int, *, ties:
         return text + ("Not in the paper: its §7 says BT needs many observations when comparisons end in draws but "
                        "shows no curve. CEval's chrF matches, each sampled match (not the reference's) turned into a "
                        "tie with the probability of the panel.")
-    return text + ("The paper's Fig. 2 shows Jigsaw (Adams et al., 2017), not reachable here, and says the other "
+    return text + ("The paper's Fig. 2 shows Jigsaw {cite:p}`adams2017jigsaw`, not reachable here, and says the other "
                    "datasets behave alike: here CEval (the paper's data), SST-5 with baselines trained here, and the "
                    "binary stand-in for Jigsaw (SST-5 without its neutral class, classifiers trained here).")
 

@@ -38,6 +38,7 @@ from .experiments import (
     fraction_subsamples,
     iia_by_collection,
     iia_by_size,
+    iia_by_size_view,
     iia_search,
     metric_ranks,
     paper_significance_draws,
@@ -141,7 +142,7 @@ __all__ = [
     "inventory", "iter_setups", "n_system_pairs", "pick_setup", "section5_totals", "subsample",
     # experiments
     "BT_EVAL_TESTS", "aggregators", "bt_eval_sign_test", "bt_probability_matrix", "disagreement_rows",
-    "fig4_summaries", "fraction_subsamples", "iia_by_collection", "iia_by_size", "iia_search", "metric_ranks",
+    "fig4_summaries", "fraction_subsamples", "iia_by_collection", "iia_by_size", "iia_by_size_view", "iia_search", "metric_ranks",
     "paper_significance_draws", "paper_size_draws", "per_setup_draw_means", "pooled_pairs_profile",
     "reversal_winner_shares",
     "significance_agreement", "subsampled_disagreement", "summarise", "tie_break_counts", "tie_break_sensitivity",

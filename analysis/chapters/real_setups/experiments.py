@@ -283,6 +283,13 @@ def iia_by_size(iia: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+
+def iia_by_size_view(by_size: pd.DataFrame) -> pd.DataFrame:
+    """:func:`iia_by_size` for the page: the share reversed as a percentage of the (pair, third system)
+    combinations (three per triple)."""
+    return by_size.assign(**{"share reversed": by_size["share reversed"] * 100}).rename(
+        columns={"share reversed": "reversed (% of combinations)", "triples": "triples (3 combinations each)"})
+
 def reversal_winner_shares(examples: pd.DataFrame) -> pd.Series:
     """For each reversal found, the share of the pair's comparisons its winner wins when alone."""
     if examples.empty:

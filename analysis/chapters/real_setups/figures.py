@@ -12,16 +12,12 @@ import seaborn as sns
 
 from ...agreement import pair_label, pair_name
 from ...plotting import dodged_errorbars
+from ..common import metric_label
 from .published import TABLE3_DATASETS, TABLE3_GROUPS, _data_kind
 from .setups import KEYS, MEASURES, TABLE1_PAIRS, TABLE3_PAIRS
 
 TASK_SHORT = {"summarization": "summ.", "translation": "MT", "captioning": "caption.", "dialogue": "dialogue"}
 PAIR_COLORS = {"mean_median": "#DD8452", "mean_bt": "#4C72B0", "median_bt": "#55A868"}
-
-
-def metric_label(metric: str) -> str:
-    """The paper's spelling of a metric: ``BLEU_1`` -> ``BLEU-1``, ``ROUGE_WE_2`` -> ``ROUGE-WE-2``."""
-    return {"Chrfpp": "chrF++"}.get(metric, metric.replace("_", "-"))
 
 
 # -- Table 3 --------------------------------------------------------------------------------------------------------
@@ -78,16 +74,18 @@ def plot_table3_scatter(side: pd.DataFrame) -> plt.Figure:
     kinds = sorted(frame.data.unique())
     for ax, (measure, name) in zip(axes, MEASURES.items()):
         part = frame[frame.measure == measure]
-        sns.scatterplot(part, x="paper", y="ours", hue="data", style="data", ax=ax, s=18, alpha=0.8,
-                        legend=ax is axes[0], hue_order=kinds, style_order=kinds)
+        sns.scatterplot(part, x="paper", y="ours", hue="data", style="data", ax=ax, s=30, alpha=0.8,
+                        legend=ax is axes[0], hue_order=kinds, style_order=kinds, clip_on=False)
         top = float(max(part.paper.max(), part.ours.max(), 0.05)) * 1.05
+        pad = 0.03 * top  # points at 0 or at the top stay whole
         ax.plot([0, top], [0, top], color="grey", lw=1, ls="--")
-        ax.set(xlim=(0, top), ylim=(0, top), title=name, xlabel="the paper's Table 3",
+        ax.set(xlim=(-pad, top + pad), ylim=(-pad, top + pad), title=name, xlabel="the paper's Table 3",
                ylabel="ours (20% sub-samples)" if ax is axes[0] else "")
         ax.set_aspect("equal")
     handles, labels = axes[0].get_legend_handles_labels()
     axes[0].get_legend().remove()
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=len(labels), frameon=False)
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=len(labels), frameon=False,
+               markerscale=1.5)
     fig.tight_layout()
     return fig
 
@@ -185,15 +183,20 @@ def short_system_names(names) -> dict[str, str]:
 def plot_fig5(prob: pd.DataFrame, marks: pd.DataFrame) -> plt.Figure:
     """One setup's BT probability matrix (:func:`bt_probability_matrix`): BT's modelled probability that the row
     system beats the column system (not an observed win rate), * where the sign test rejects P = 1/2; systems by
-    BT strength, named without submission numbers (:func:`short_system_names`)."""
+    BT strength, named without submission numbers (:func:`short_system_names`). Only the upper triangle is drawn:
+    the lower one is 1 minus it, so the stronger system of each pair is the row."""
     n = len(prob)
     names = short_system_names(prob.index)
     cell = min(0.6, 6.2 / n)
     fig, ax = plt.subplots(figsize=(cell * n + 2.4, cell * n + 1.6))
     annot = prob.map(lambda v: "" if np.isnan(v) else f"{v:.2f}") + marks
-    font = 8 if n > 10 else 10
-    sns.heatmap(prob.rename(index=names, columns=names), annot=annot, fmt="", cmap="vlag", center=0.5, vmin=0,
-                vmax=1, ax=ax, annot_kws={"fontsize": font}, square=True,
+    font = 8.5 if n > 10 else 10
+    # the last row and the first column would hold nothing above the diagonal
+    shown, annot = prob.rename(index=names, columns=names).iloc[:-1, 1:], annot.iloc[:-1, 1:]
+    below = np.tril(np.ones((n - 1, n - 1), dtype=bool), k=-1)
+    # ordered by strength, so every drawn probability is at least 1/2
+    sns.heatmap(shown, annot=annot, fmt="", cmap="Reds", vmin=0.5, vmax=1, ax=ax, annot_kws={"fontsize": font},
+                square=True, mask=below,
                 cbar_kws={"label": "BT's P(row beats column)", "shrink": 0.6, "pad": 0.02})
     ax.tick_params(labelsize=9)
     ax.tick_params(axis="y", rotation=0)

@@ -177,10 +177,10 @@ def table3_agreement(side: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFram
         rows[(data, MEASURES[measure])] = {
             ("", "cells"): len(g),
             ("20% sub-samples", f"within {tolerance}"): int((sub <= tolerance + 1e-12).sum()),
-            ("20% sub-samples", "within 2 noise sd"): int((sub <= 2 * g.noise_sd).sum()),
-            ("20% sub-samples", "mean |diff|"): sub.mean(),
+            ("20% sub-samples", "within 2 SD of the draws' noise"): int((sub <= 2 * g.noise_sd).sum()),
+            ("20% sub-samples", "mean absolute difference"): sub.mean(),
             ("full test sets", f"within {tolerance}"): int((full <= tolerance + 1e-12).sum()),
-            ("full test sets", "mean |diff|"): full.mean(),
+            ("full test sets", "mean absolute difference"): full.mean(),
         }
     return pd.DataFrame(rows).T.rename_axis(["data", "measure"])
 

@@ -264,8 +264,9 @@ def fig5_caption(key: tuple, systems, alpha: float, reference: str | None = None
     collection, dataset, metric = key
     first = (f"BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + "
              f"λ(column)) from one BT fit with ties as half wins, for the {len(systems)} systems of {collection} "
-             f"{dataset} scored by {metric_label(metric)}, ordered by BT strength; an asterisk marks the pairs where "
-             f"the sign test (ties dropped) rejects P = ½ at α = {alpha:g}.")
+             f"{dataset} scored by {metric_label(metric)}, ordered by BT strength (the lower triangle, 1 minus the "
+             f"upper, is left blank); an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at "
+             f"α = {alpha:g}.")
     shortened = any(short != str(name) for name, short in short_system_names(systems).items())
     names = " System names without WMT's submission numbers." if shortened else ""
     if reference:

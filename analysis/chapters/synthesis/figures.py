@@ -11,7 +11,7 @@ from .ties import POLICIES
 from .wmt_pairs import EXPERIMENT_LABELS
 
 #: label offsets (points) and alignment: Elo and TrueSkill often sit close together, so Elo's label goes below-left
-LABEL_AT = {"elo": ((-6, -13), "right"), "trueskill": ((6, 4), "left")}
+LABEL_AT = {"elo": ((-6, -13), "right"), "trueskill": ((6, 4), "left"), "median": ((6, -13), "left")}
 POLICY_COLORS = {"half": "#1b9e77", "drop": "#7570b3", "loss": "#d95f02"}
 POLICY_SHORT = {"half": "tie = half a win", "drop": "ties dropped", "loss": "tie = win for later system"}
 

@@ -105,7 +105,8 @@ def ties_text(v: dict, marker: pd.DataFrame, costs: pd.DataFrame) -> str:
     stable = v["stable_share_half"]
     return (f"At 12·m·ln m comparisons per pair, BT with ties as half wins leaves on average "
             f"{_pct(v['misplaced_half'])} of a setup's systems out of place against its own ranking on all instances "
-            f"({_pct(v['misplaced_drop'])} with ties dropped); {_pct(stable)} of the {len(costs)} setups are stable "
+            f"({_pct(v['misplaced_drop'])} with ties dropped); {round(stable * len(costs))} of the {len(costs)} setups "
+            f"({stable:.1%}) are stable "
             f"there (at most a tenth of their systems out of place), so 12·m·ln m "
             + ("stabilises most" if stable >= 0.5 else "does not stabilise most") + " of these rankings. "
             f"The setups' real ties (a median of {_pct(costs['tie_rate'].median())} of the comparisons) reorder "
@@ -129,13 +130,13 @@ def guide(stab: dict, wmt: dict, fav: dict, ties: dict, sizes: dict) -> str:
         f"is the safe choice; "
         f"among pairwise mechanisms prefer BT ({_pct(stab['bt_reordered'])} of setups reordered"
         + (", the fewest of the three" if stab["bt_most_stable_pairwise"] else "") + ") over Elo and TrueSkill. "
-        "See {ref}`synthesis-stability` (claims *s1-alone-sanity*, *s1-bt-most-stable*).")
+        "See {ref}`synthesis-stability`.")
     items.append(
         f"* **Outliers.** In the simulation adversarial outliers cost BT {stab['bt_tau_drop']:.2f} and MEAN "
         f"{stab['mean_tau_drop']:.2f} of Kendall τ: "
         + ("where a few instances may be wildly off, BT's robustness is worth its instability" if
            stab["bt_tau_drop"] < stab["mean_tau_drop"] else "MEAN is not less robust")
-        + " ({ref}`synthesis-stability`, claim *s1-outliers*).")
+        + " ({ref}`synthesis-stability`).")
     items.append(
         "* **Human judgments scored one system at a time (WMT DA).** Pairing by worker and HIT does "
         + ("" if wmt["bt_more_stable_ends"] else "not ")
@@ -143,20 +144,20 @@ def guide(stab: dict, wmt: dict, fav: dict, ties: dict, sizes: dict) -> str:
         f"for z-means)"
         + ("; pairing is worth trying where the rating interface shows several systems together"
            if wmt["bt_more_stable_ends"] else "; keep the official z-means and report their clusters")
-        + f" ({{ref}}`synthesis-wmt`, claim *s2-paired-more-stable*). Evidence: {sizes['wmt_pairs']} language pairs, "
+        + f" ({{ref}}`synthesis-wmt`). Evidence: {sizes['wmt_pairs']} language pairs, "
         "with preferences across documents of a HIT, not on the same segment.")
     items.append(
         "* **Metric favoritism.** A metric's favoritism shows in BT's errors "
         + ("more than" if fav["bt_minus_mean_rho_low"] > 0 else "less than" if fav["bt_minus_mean_rho_high"] < 0
            else "about as much as")
-        + f" in MEAN's; check Φ per system pair whichever mechanism you use ({{ref}}`synthesis-favi`, claim "
-        f"*s3-bt-follows-phi*). Evidence: {sizes['favi_settings']} settings in {sizes['favi_datasets']} datasets.")
+        + f" in MEAN's; check Φ per system pair whichever mechanism you use ({{ref}}`synthesis-favi`). "
+        f"Evidence: {sizes['favi_settings']} settings in {sizes['favi_datasets']} datasets.")
     items.append(
         f"* **How many comparisons.** 12·m·ln m comparisons per pair left {_pct(ties['misplaced_half'])} of systems "
         f"out of place on real setups; "
         + ("it is enough for most" if ties["stable_share_half"] >= 0.5 else
            "where systems are close, draw more, or report BT's interval rather than a single order")
-        + " ({ref}`synthesis-ties`, claim *s4-marker-stable*).")
+        + " ({ref}`synthesis-ties`).")
     items.append(
         f"* **Ties.** Count a tie as half a win or drop it (the two differ on {_pct(ties['pairs_moved_drop'])} of "
         f"system pairs); "
@@ -164,7 +165,7 @@ def guide(stab: dict, wmt: dict, fav: dict, ties: dict, sizes: dict) -> str:
            "counting it for one side moved these rankings no more than dropping it, but still depends on column order")
         + f" (the later system: {_pct(ties['pairs_moved_loss'])} of pairs reordered, and "
         f"{_pct(ties['loss_injected_excess'])} of systems more out of place once ties are injected) "
-        f"({{ref}}`synthesis-ties`, claim *s4-loss-costs*). Evidence: {sizes['tie_setups']} setups, one metric each.")
+        f"({{ref}}`synthesis-ties`). Evidence: {sizes['tie_setups']} setups, one metric each.")
     return "\n".join(items)
 
 
@@ -174,9 +175,10 @@ def tradeoff_caption(n_setups: int, n_sim: int, triples: int) -> str:
     return (f"Stability against robustness for the five mechanisms. Horizontal: the share of {n_setups} real setups of "
             f"the paired chapter whose remaining systems are reordered when the mechanism's best or worst system is "
             f"removed (the mean of the two). Vertical: (a) Kendall τ to the latent ranking and (b) the τ lost between "
-            f"no outliers and the most (2.5%) adversarial outliers of the paper's published code, in {n_sim} simulated setups of the paired paper's generator on a "
-            f"small grid. Squares: mechanisms that score a system alone (the sanity line at zero). No paper draws "
-            f"this; the IIA search ({triples} random triples per setup) is in the table.")
+            f"no outliers and the most (2.5%) adversarial outliers of the paper's published code, in {n_sim} simulated "
+            f"setups of the paired paper's generator on a small grid. Squares: MEAN and MEDIAN, which score each system "
+            f"alone and so sit at zero on the horizontal axis (a check on the machinery). No paper draws this; the IIA "
+            f"search ({triples} random triples per setup) is in the table.")
 
 
 def wmt_caption(n_pairs: int, n_null: int) -> str:
@@ -191,7 +193,9 @@ def favoritism_caption(n_pairs: int, n_settings: int) -> str:
     return (f"Favoritism and aggregation: for each mechanism, the share of system pairs that an automatic rater's "
             f"ranking orders differently from the human ranking, among pairs with small and with large |Φ| "
             f"(split at the median), over {n_pairs:,} pairs in {n_settings} (human rating, rater) settings of the "
-            f"Favi-Score datasets (as chapter 04 builds them; only items every system has both scores for).")
+            f"Favi-Score datasets (as the Favi-Score chapter builds them; only items every system has both scores for)."
+            "\n\nNot in any of the papers: von Däniken et al. report Φ per pair, not how it moves each mechanism's "
+            "ranking.")
 
 
 def ties_caption(n_setups: int, n_trials: int, metric: str) -> str:

@@ -37,6 +37,7 @@ from .text import (
     fig1_text,
     fig2_caption,
     fig2_text,
+    pairings_summary_view,
     pairings_text,
     prop1_non_implications,
     prop1_text,
@@ -61,6 +62,6 @@ __all__ = [
     "FIG1_AGGREGATES", "plot_fig1", "plot_fig2",
     # page text, captions and claim values
     "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "appendix_f_text", "claim_values", "fig1_caption",
-    "fig1_text", "fig2_caption", "fig2_text", "pairings_text",
+    "fig1_text", "fig2_caption", "fig2_text", "pairings_summary_view", "pairings_text",
     "prop1_non_implications", "prop1_text", "ranking",
 ]

@@ -76,6 +76,25 @@ def _favours(diff: float) -> str:
     return "*S*" if diff > 0 else "*B*" if diff < 0 else "neither system"
 
 
+#: the summary's rows as a reader reads them (:func:`pairings_summary_view`)
+SUMMARY_LABELS = {
+    "permutations": "permutations of S's type strengths",
+    "distinct mean S - mean B": "distinct values of mean S − mean B",
+    "distinct median S - median B": "distinct values of median S − median B",
+    "min P(S > B)": "smallest P(S > B)",
+    "max P(S > B)": "largest P(S > B)",
+    "share where BT prefers B": "share of pairings where BT prefers B",
+}
+
+
+def pairings_summary_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """The one-row summary of the pairings (:func:`.experiments.pairings_summary`) as a column a reader reads down:
+    counts as integers, shares and probabilities as decimals, rows in words."""
+    row = summary.iloc[0]
+    values = [int(row[k]) if k.startswith(("permutations", "distinct")) else float(row[k]) for k in SUMMARY_LABELS]
+    return pd.DataFrame({"value": pd.Series(values, index=list(SUMMARY_LABELS.values()), dtype=object)})
+
+
 def pairings_text(pairings: pd.DataFrame, summary: pd.DataFrame) -> str:
     """App. A.1's permutations: whether the mean and median differences stay fixed while P(S > B) and BT move, and
     how Table 2's own pairing (the first permutation) comes out."""
@@ -144,12 +163,19 @@ def prop1_text(summary: pd.DataFrame) -> str:
     off = [kind for kind in med.index if med[kind] < 1]
     if off:
         ties = summary["BT ties (wins = losses)"]
-        text.append("Where it does not, BT ties in " + ", ".join(f"{ties[k]:.0%} ({k})" for k in off)
-                    + " of the setups, and among the setups where BT is decisive the agreement is "
-                    + ", ".join(f"{decisive[k]:.0%} ({k})" for k in off) + ". With an even number of instances "
-                    "*A* and *B* can win equally often while the median of differences (the mean of the two middle "
-                    "ones) is not zero; with tied scores the median of differences can be zero while one system "
-                    "wins more of the untied instances.")
+        parts = []
+        for k in off:
+            # the disagreements split into setups where BT ties (wins = losses) and where it is decisive
+            disagree = 1 - med[k]
+            decisive_off = (1 - decisive[k]) * (1 - ties[k])
+            tied_off = max(disagree - decisive_off, 0.0)
+            where = ("all of them BT ties" if decisive_off < 5e-4 else "none of them BT ties" if tied_off < 5e-4
+                     else f"{tied_off / disagree:.0%} of them BT ties")
+            parts.append(f"{k}, {disagree:.0%} of the setups ({where})")
+        text.append("Where it does not, they disagree in " + "; ".join(parts) + ". With an even number of instances "
+                    "*A* and *B* can win equally often (a BT tie) while the median of differences (the mean of the "
+                    "two middle ones) is not zero; with tied scores the median of differences can be zero, or take "
+                    "the other sign, while one system wins more of the untied instances (a decisive BT).")
     if wins.min() == 1 and off:
         text.append("So BT's two-system decision is the sign of *wins − losses* (the sign test's statistic), which "
                     "the median of differences matches only in: " + ", ".join(k for k in med.index if k not in off)

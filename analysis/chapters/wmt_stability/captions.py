@@ -34,8 +34,8 @@ def fig1_caption(fractions: pd.DataFrame) -> str:
         f"{pairs.get(('here', 'SR-DC'), 0)} SR-DC pairs (2018, the paper's own data); dashed: the paper's "
         f"{pairs.get(('paper', 'SR+DC'), 0)} SR+DC and {pairs.get(('paper', 'SR-DC'), 0)} SR-DC pairs.\n\n"
         "The paper's values come from its author's code {cite:p}`knowles2021wmtstabilitycode` (its Fig. 1 prints "
-        "none). Workers whose raw scores cannot be recovered are left out of both rankings compared "
-        "({ref}`wmt-raw`).")
+        "none). The few 2018 workers whose raw scores are not known keep their published z, undivided, on both "
+        "sides of the comparison; no judgment is left out ({ref}`wmt-raw`).")
 
 
 def trajectory_figures(shown, info: pd.DataFrame) -> list[tuple]:

@@ -179,8 +179,10 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
                                              zip(summary[f"{m}_observed"], summary[f"{m}_null"])]
     view["Kendall τ distance: observed (null)"] = [f"{o:.3f} ({n:.3f})" for o, n in
                                                    zip(summary["tau_distance_observed"], summary["tau_distance_null"])]
-    view["significant reversals per pair: observed (null)"] = [
-        f"{o:.2f} ({n:.2f})" for o, n in zip(summary["reversals_observed"], summary["reversals_null"])]
+    if summary[["reversals_observed", "reversals_null"]].fillna(0).to_numpy().any():  # all 0: the text says so
+        view["significant reversals per pair: observed (null)"] = [
+            f"{o:.2f} ({n:.2f})" for o, n in zip(summary["reversals_observed"], summary["reversals_null"])]
+    view = view.rename(columns={c: c.replace(": observed (null)", "") for c in view.columns})
     return view.set_index(["perturbation", "matched null", "style"])
 
 

@@ -241,8 +241,8 @@ def fig4_text(summary: pd.DataFrame) -> str:
     if (plus["min_share"] < 0.5).any() and (minus["hits_with_every_system"].min()
                                             > plus["hits_with_every_system"].max()):
         return (f"In SR+DC a system meets some other system in fewer than half of its HITs (as few as "
-                f"{plus['min_share'].min():.0%}), while {minus['hits_with_every_system'].min():.0%} or more of the "
-                "SR-DC HITs hold every system: which systems a system's scores are standardised against differs from "
+                f"{plus['min_share'].min():.0%}), while in the SR-DC {'pair' if len(minus) == 1 else 'pairs'} "
+                f"drawn, {minus['hits_with_every_system'].min():.0%} or more of the HITs hold every system: which systems a system's scores are standardised against differs from "
                 "system to system in SR+DC, the paper's §5.4 point.")
     return "The two styles do not differ here as the paper's §5.4 describes."
 
@@ -257,8 +257,9 @@ def fig5_text(variance: pd.DataFrame, different_documents: bool) -> str:
             f"worker's leniency, {z['documents_omega2']:.2f} and {z['systems_omega2']:.2f}). A cell is usually one "
             "worker's judgments of one document, so part of the document effect may still be the worker's. ")
     if raw["documents_at_least_systems"] and z["documents_at_least_systems"]:
-        text += ("The document a system happened to be judged on moves its scores at least as much as which system it "
-                 "is, on raw and z scores: the paper's §6 point.")
+        text += ("Which document a cell holds explains at least as much of its score as which system it is, on raw "
+                 "and z scores: documents differ as much as the paper's §6 says. Whether that moves the systems' "
+                 "means is another question, answered by the joint fit below.")
     elif raw["documents_at_least_systems"]:
         text += ("Documents explain at least as much as systems on raw scores but not on z scores: part of the "
                  "document effect is the workers'.")
@@ -280,15 +281,23 @@ def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame, noise: pd.Data
                     f"and {minus['rank_mean']:.1f} of {minus['pairs']:.0f} SR-DC rankings on average, and the clusters "
                     f"in {plus['cluster_mean']:.1f} and {minus['cluster_mean']:.1f}.")
         sr_plus = noise[noise["style"] == "SR+DC"]
-        beats = []
+        beats, none_beat, some_beat = [], [], []
         for measure, what in (("rank", "orders"), ("cluster", "clusters")):
             rows = sr_plus[sr_plus["measure"] == measure]
             more = rows[rows["exceeds_noise"]]
             beats.append(len(more) / max(len(rows), 1))
-            text.append(f"For SR+DC, resampling alone changes more {what} than every one of the {len(rows)} "
-                        "perturbations does on the full data." if more.empty else
-                        f"For SR+DC, {len(more)} of the {len(rows)} perturbations change more {what} than resampling "
-                        f"alone does ({', '.join(map(experiment_label, more['experiment']))}).")
+            if more.empty:
+                none_beat.append((what, len(rows)))
+            else:
+                some_beat.append(f"For SR+DC, {len(more)} of the {len(rows)} perturbations change more {what} than "
+                                 f"resampling alone does ({', '.join(map(experiment_label, more['experiment']))}).")
+        if none_beat:
+            counts = {n for _, n in none_beat}
+            what = " or ".join(w for w, _ in none_beat)
+            text.append(f"For SR+DC, resampling alone changes more {what} than every one of the "
+                        + (f"{counts.pop()} perturbations does" if len(counts) == 1 else "perturbations does")
+                        + " on the full data.")
+        text.extend(some_beat)
         text.append("Most perturbations, then, change no more SR+DC rankings than which HITs were collected does: a "
                     "changed order or cluster on its own is weak evidence about the protocol." if max(beats) < 0.5
                     else "Some perturbations change more SR+DC rankings than resampling alone does.")
@@ -304,8 +313,11 @@ def bootstrap_text(summary: pd.DataFrame, contrast: pd.DataFrame, noise: pd.Data
                 + ", ".join(f"{cells[(e, 'cluster')]:.0%} ({experiment_label(e)})" for e in perturbations) + ".")
     weak = [f"{'order' if m == 'rank' else 'clusters'} after {experiment_label(e)}" for (e, m), v in cells.items()
             if v <= 0.5]
-    text.append("So the contrast of Tables 2–3 holds in most resamples for every perturbation and measure" if not weak
-                else "The contrast of Tables 2–3 holds in at most half of the resamples for " + ", ".join(weak))
+    rerun = ", ".join(experiment_label(e) for e in perturbations)
+    text.append(f"So for the perturbations rerun on the resamples ({rerun}), the contrast between the styles holds in "
+                "most resamples for every measure" if not weak
+                else f"Of the perturbations rerun on the resamples ({rerun}), the contrast between the styles holds in "
+                "at most half of the resamples for " + ", ".join(weak))
     text[-1] += ("; it cannot tell the protocol apart from the other differences between these packages (year, "
                  "systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being closer together.")
     return " ".join(text)

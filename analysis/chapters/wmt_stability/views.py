@@ -26,6 +26,13 @@ def experiment_label(experiment: str) -> str:
     return EXPERIMENT_LABELS.get(experiment, experiment)
 
 
+def _experiment_order(experiment: str) -> tuple:
+    """The paper's order of the experiments: Table 2, Table 3, then Fig. 1's divisors by size (not as text)."""
+    if experiment.startswith("divide_"):
+        return (1, float(experiment.removeprefix("divide_")))
+    return (0, list(EXPERIMENT_LABELS).index(experiment) if experiment in EXPERIMENT_LABELS else len(EXPERIMENT_LABELS))
+
+
 def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its ``experiment`` column or index level in words (:func:`experiment_label`), for display."""
     out = frame.copy()
@@ -91,6 +98,7 @@ def replication_exceptions(view: pd.DataFrame) -> pd.DataFrame:
 def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
     """The rank-sum variant counts (:func:`~.experiments.variant_sensitivity`) as one cell per (experiment, style)
     and measure: the count with WMT's test, followed by ``→`` and the count with the paper's p where they differ."""
+    variants = variants.iloc[sorted(range(len(variants)), key=lambda k: _experiment_order(variants.index[k][0]))]
     out = pd.DataFrame(index=variants.index)
     for measure in ("rank", "cluster", "both"):
         ours, paper = variants[(measure, "greater")], variants[(measure, "scipy<1.7")]
