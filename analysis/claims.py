@@ -391,9 +391,13 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _link(row) -> str:
+def _link(row, *, on_chapter_page: bool = False) -> str:
+    """The claim's item linked to its section, or to its chapter from other pages (on its own chapter's page a
+    claim without a section is plain text: a link to the page itself only jumps to the top)."""
     if row["section"]:
         return f"{{ref}}`{_cell(row['item'])} <{row['section']}>`"
+    if on_chapter_page:
+        return _cell(row["item"])
     return f"{{doc}}`{_cell(row['item'])} </book/_generated/notebooks/{row['chapter']}>`"
 
 
@@ -409,13 +413,13 @@ def verdict_words(verdict: str, paper: str) -> str:
     return OWN_WORDS.get(verdict, verdict) if paper == OWN_FINDINGS else verdict
 
 
-def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False) -> str:
+def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_page: bool = False) -> str:
     """A markdown table of claims; with ``reason`` (the rows share one verdict) the reason replaces the verdict."""
     own = set(rows.paper) == {OWN_FINDINGS}
     head = ["Item", "Claim", "Expected" if own else "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in rows.iterrows():
-        cells = [_link(row) if link else _cell(row["item"]), _cell(row["claim"]), _typeset(_cell(row["paper value"])) or "—",
+        cells = [_link(row, on_chapter_page=on_chapter_page) if link else _cell(row["item"]), _cell(row["claim"]), _typeset(_cell(row["paper value"])) or "—",
                  _typeset(_cell(row["our value"])) or "—"] + ([_cell(row["reason"])] if reason
                                                     else [f"**{verdict_words(row['verdict'], row['paper'])}**"])
         lines.append("| " + " | ".join(cells) + " |")
@@ -463,9 +467,10 @@ def chapter_opening(table: pd.DataFrame, chapter: str) -> str:
     rest = rows[~rows.headline.astype(bool)]
     text = [f"**What holds** — {len(rows)} claims checked in this chapter: {_counts(rows)}.\n"]
     if len(head):
-        text.append(_table(head, link=True))
+        text.append(_table(head, link=True, on_chapter_page=True))
     if len(rest):
-        text.append(f"````{{dropdown}} All {len(rows)} claims of this chapter\n{_table(rows, link=True)}````\n")
+        text.append(f"````{{dropdown}} All {len(rows)} claims of this chapter\n"
+                    f"{_table(rows, link=True, on_chapter_page=True)}````\n")
     return "\n".join(text)
 
 
@@ -479,7 +484,7 @@ def chapter_differences(table: pd.DataFrame, chapter: str) -> str:
         group = rows[rows.verdict == name]
         if len(group):
             words = verdict_words(name, group.paper.iloc[0]) if group.paper.nunique() == 1 else name
-            parts.append(f"**{words.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True))
+            parts.append(f"**{words.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True, on_chapter_page=True))
     return "\n".join(parts)
 
 

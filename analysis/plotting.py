@@ -10,6 +10,7 @@ salt (also when :func:`set_theme` was not called), PNGs no timestamp, and ``prov
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import json
 import os
@@ -239,6 +240,9 @@ def legibility_problems(fig: plt.Figure, natural_width: int) -> list[str]:
 def plain_first_sentence(markdown: str) -> str:
     """The first sentence of a Markdown caption as plain text (for an image's alt text)."""
     text = re.sub(r"\s*\{cite(?::[a-z]+)?\}`[^`]*`", "", markdown.strip().split("\n\n")[0])
+    # a cross-reference without a title of its own is its target's label, which means nothing read aloud
+    text = re.sub(r"\{numref\}`[^`<]*`", "another figure", text)
+    text = re.sub(r"\{ref\}`[^`<]*`", "another section", text)
     text = re.sub(r"\{[a-z:]+\}`([^`<]*?)\s*(?:<[^>]*>)?`", r"\1", text)
     text = re.sub(r"[*_`]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text))
     text = " ".join(text.split())
@@ -312,9 +316,17 @@ def styled(frame: pd.DataFrame, digits: int = 3):
 
     style = out.style.format(number, na_rep=MISSING)
     style = style.format_index(number, na_rep=MISSING)
+    style = style.map(_unbroken).map_index(_unbroken)
+    # the cells' CSS ids from the table itself, not pandas' random uuid: the same table renders to the same bytes
+    style = style.set_uuid(hashlib.sha256(out.to_csv().encode()).hexdigest()[:8])
     if isinstance(out.index, pd.RangeIndex):
         style = style.hide(axis="index")
     return style
+
+
+def _unbroken(value) -> str:
+    """CSS for a cell: a short label or number with a hyphen ("en-de", "1e-15") is not broken at it."""
+    return "white-space: nowrap" if isinstance(value, str) and "-" in value and len(value) <= 14 else ""
 
 
 def _levels_as_columns(out: pd.DataFrame) -> pd.DataFrame:

@@ -86,8 +86,8 @@ display(Markdown(f"{len(per_setup):,} setups simulated and aggregated in {runner
                  f"the intervals below resample them {n_resamples:,} times."))
 
 # %% [markdown]
-# The figure, then the mean τ over each group of setups (the panels' subsets; (e) and (f) mix the last two rows
-# with the others):
+# The figure, then the mean τ over each group of setups (the panels' subsets; the row *types and outliers* holds
+# the setups with both, which panels (e) and (f) draw beside those with only one of them):
 
 # %% tags=["hide-input"]
 _ = ch.report(out, per_setup, summary, ch.PAPER, ch.fig3_caption("section4", per_setup, ch.PAPER, n_resamples),
@@ -99,7 +99,7 @@ display(Markdown(ch.panels_text(summary, values["section4"])))
 
 # %% [markdown]
 # (paired-fig3-readings)=
-# ## Two readings the paper leaves open
+# ## Two other readings of the generator
 #
 # The outliers the paper's text describes permute each outlier instance's scores among the systems: a permuted
 # score comes from another system's distribution, which under the Section 4 model is close to the system's own.
@@ -198,11 +198,11 @@ show(runner.timing_table(), 1)
 # * **No published numbers to match.** Fig. 3 is a plot without a table, so its claims are read from §4's text
 #   (which mechanism fails where), each with the test stated in its claims row.
 # * **Generator.** The text and the published code disagree, and the text disagrees with itself:
-#   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the third reading above.
+#   - Section 4's shared type offsets are the default; Appendix A.2's per-type uniform λ is the reading *Appendix A.2 read literally* above.
 #     The offset distribution is not in the text; the offsets here are uniform on the code's scale (a setting
 #     a rerun can change).
 #   - The text's outliers (scores permuted across systems, here by a derangement so that no system keeps its own
-#     score) are the default; the code's adversarial rows are the second reading above.
+#     score) are the default; the code's adversarial rows are the reading *The published code's outliers* above.
 #   - The code normalises the latent strengths to a fixed sum, while A.2 draws each uniformly; we follow the text.
 #     The code *appends* outlier rows and draws a whole number of instances per type, so its setups have slightly
 #     different sizes from *M*; here every setup has exactly *M* instances, split between types as evenly as

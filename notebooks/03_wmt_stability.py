@@ -277,9 +277,11 @@ assessments = out.table(ch.assessments_per_system(segments), "wmt_section53_asse
 originals = out.table(pd.concat([ch.original_2020(segments, p, variant=variant, alpha=alpha)
                                  for p in ("en-de", "zh-en")], ignore_index=True), "wmt_2020_originals", index=False)
 footnote17 = out.table(ch.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
+display(Markdown("**English→German, 2020** (the paper's Fig. 2, original column):"))
 show(ch.original_2020_view(originals, "en-de"), 3)
 
 # %%
+display(Markdown("**Chinese→English, 2020** (the paper's Fig. 3, original column):"))
 show(ch.original_2020_view(originals, "zh-en"), 3)
 display(Markdown(ch.section53_text(assessments, footnote17)))
 

@@ -218,11 +218,15 @@ display(Markdown(ch.fig4_text(domains, ties, fig4, ties_link=out.download("favi_
 # ### Ties, made visible
 #
 # Sample-level accuracy (Def. 11) counts a *matching tie*, humans and metric both saying "=", as agreement, so it
-# rises with how often the humans tie. Fig. 4's values beside the tie shares, and the accuracy without the matching
-# ties' credit (only agreeing + and − count), for the settings on the paper's data and the zh-en stand-in:
+# rises with how often the humans tie. The tie shares, and the accuracy without the matching ties' credit (only
+# agreeing + and − count), for the settings on the paper's data and the zh-en stand-in:
 
 # %%
-show(ch.fig4_ties_page(fig4))
+ties_page = ch.fig4_ties_page(fig4)
+out.figure(ch.plot_fig4_ties(ties_page), "favi_fig4_ties",
+           ch.fig4_ties_caption(ties_page, fig4.loc[fig4["dataset"].isin(ch.TIE_PAGE_DATASETS), "dataset"].unique()))
+display(Markdown(f"Every value, with system-level accuracy, mean |Φ| and the dialogue settings: "
+                 f"{out.download('favi_fig4_summary', 'Fig. 4 as CSV')}."))
 
 # %% [markdown]
 # Where the systems' outputs are registered, a tie can be traced to identical outputs (the same text from both

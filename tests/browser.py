@@ -29,6 +29,9 @@ IMAGES_JS = """() => Array.from(document.querySelectorAll('main img, article img
     caption: (img.closest('figure') && img.closest('figure').querySelector('figcaption'))
              ? img.closest('figure').querySelector('figcaption').innerText.trim() : ''}))"""
 LINKS_JS = "() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+#: links in the page's text that only jump to its own top (a link to the page it is on)
+SELF_LINKS_JS = ("() => Array.from(document.querySelectorAll('article a[href=\"#\"], main article a[href=\"\"]'))"
+                 ".map(a => a.innerText.trim())")
 TEXT_JS = "() => (document.querySelector('main') || document.body).innerText"
 #: code cells whose source a reader sees without clicking (MyST-NB puts hidden sources in a closed <details>)
 #: tables a reader would have to scroll sideways (wider than the box that holds them) and their header cells
@@ -55,6 +58,7 @@ class Page:
     text: str = ""
     visible_code: int = 0
     tables: list = field(default_factory=list)
+    self_links: list = field(default_factory=list)
 
 
 @contextmanager
@@ -131,6 +135,7 @@ def read_book(html: Path, screenshots: Path) -> list[Page]:
             page.text = page_view.evaluate(TEXT_JS)
             page.visible_code = page_view.evaluate(VISIBLE_CODE_JS)
             page.tables = page_view.evaluate(TABLES_JS)
+            page.self_links = page_view.evaluate(SELF_LINKS_JS)
             page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
                                  full_page=True)
             page_view.close()

@@ -85,6 +85,20 @@ def test_table_headers_are_words_not_identifiers(book):
     assert not coded, coded
 
 
+def test_no_sentence_names_a_parameter(book):
+    """Sentences say what a setting does ("200 resamples"), never the notebook's name for it (``n_bootstrap``); only
+    the chapter that shows its code, and the reproducibility page's table of settings, name them."""
+    import json
+
+    html, pages = book
+    manifest = json.loads((html.parent.parent / "book" / "_generated" / "manifest.json").read_text())
+    names = {k for chapter in manifest["chapters"] for k in chapter["parameters"] if "_" in k}
+    assert len(names) > 20
+    found = [(p.path, n) for p in pages if "/notebooks/" in p.path and not p.path.endswith("09_your_own_scores.html")
+             for n in names if re.search(rf"\b{re.escape(n)}\b", p.text)]
+    assert not found, found
+
+
 MISSING_MARKS = re.compile(r"<NA>|\bNaN\b|\bnan\b|\bNaT\b")
 
 
@@ -112,6 +126,12 @@ def test_every_internal_link_resolves(book):
     html, pages = book
     assert sum(len(p.links) for p in pages) > 100
     assert browser.broken_links(pages, html) == []
+
+
+def test_no_link_in_the_text_leads_only_to_the_top_of_its_own_page(book):
+    _, pages = book
+    found = [(p.path, p.self_links[:3]) for p in pages if p.self_links]
+    assert not found, found
 
 
 def test_a_screenshot_of_every_page_is_saved(book):

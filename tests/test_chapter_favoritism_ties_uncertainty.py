@@ -67,6 +67,18 @@ def test_fig4_ties_page_keeps_the_paper_datasets_in_order():
     assert page.shape[1] == 7 and page[("ties", "both")].tolist() == [0.32, 0.16, 0.01]
 
 
+def test_the_ties_figure_is_legible_with_every_setting_of_the_full_run_and_its_caption_counts_them():
+    """21 settings (the full run's) stay legible at the page's width; the caption counts what it draws."""
+    from tests.helpers import legible
+
+    base = favoritism.fig4_ties_page(_summary_with_ties())
+    page = pd.concat([base] * 7).set_axis([f"metric {k} on WMT22 zh-en" for k in range(21)])
+    assert legible(favoritism.plot_fig4_ties(page)) <= 1396  # shown at 55% or more of its width
+    caption = favoritism.fig4_ties_caption(page, ["wmt22-ende", "wmt22-zhen"])
+    assert caption.startswith("The ties behind sample-level accuracy in the 21 settings")
+    assert "stands in for" in caption and "only Def. 11's reading" in caption
+
+
 def test_identical_outputs_are_counted_among_the_ties():
     items = pd.Index(["0", "1", "2"])
     human = pd.DataFrame({"a": [1.0, 2.0, 1.0], "b": [1.0, 1.0, 1.0], "c": [3.0, 2.0, 1.0]}, index=items)

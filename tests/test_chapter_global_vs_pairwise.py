@@ -691,15 +691,15 @@ def test_captions_compute_their_numbers():
     grid = np.round(np.arange(0, 1.01, 0.01), 2)
     sweep = pd.DataFrame({"tie_probability": grid, "tie_share": 0.39 + 0.6 * grid})
     caption = gvp.tie_sweep_caption(sweep, ["A", "B", "C"], 96, 1000)
-    assert "of 3 CEval generation models" in caption and "(0 to 1 in 101 steps)" in caption
+    assert "of 3 CEval generation models" in caption and "(0 to 1, 101 values)" in caption
     assert "1,000 sampled sets of 96 matches per pair" in caption and "here A, B and C" in caption
     caption = gvp.stability_caption(stability_curves(["CEval", "SST-5"]), 100, 100_000)
-    assert "on 100,000 comparisons per pair" in caption and "(10 to 1,000 in 100 steps)" in caption
+    assert "on 100,000 comparisons per pair" in caption and "(10 to 1,000, 100 values)" in caption
     assert "over 100 sampled sets" in caption and "CEval and SST-5" in caption and "Jigsaw" in caption
     assert "shows no curve" in gvp.stability_caption(stability_curves(["x"]), 10, 5, ties=True)
     detection = pd.DataFrame({"difference": [0.0, 0.05, 0.1] * 2, "matches": [16] * 3 + [1000] * 3})
     caption = gvp.detection_caption(detection, 50)
-    assert "(0 to 0.1 in 3 steps)" in caption and "with 16 and 1,000 matches" in caption and "50 repetitions" in caption
+    assert "(0 to 0.1, 3 values)" in caption and "with 16 and 1,000 matches" in caption and "50 repetitions" in caption
     rule = {"judgments": 8931, "models": 59}
     curve = pd.DataFrame({"share": [0.25, 0.5]})
     caption = gvp.llmfao_caption(rule, sweep, curve, 200)

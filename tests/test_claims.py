@@ -283,3 +283,10 @@ def test_every_section_label_exists_in_its_chapter(c):
 def test_a_reason_does_not_point_at_a_neighbouring_row(c):
     """The pages group claims by verdict, so "the next row" in a reason may point at another claim."""
     assert not re.search(r"\b(next|previous) rows?\b|\brows? (above|below)\b", c.reason), c.reason
+
+
+def test_a_claim_without_a_section_links_to_its_chapter_except_on_that_chapter():
+    row = {"item": "§7", "section": "", "chapter": "03_wmt_stability"}
+    assert claims._link(row) == "{doc}`§7 </book/_generated/notebooks/03_wmt_stability>`"
+    assert claims._link(row, on_chapter_page=True) == "§7"  # a link to the page itself only jumps to its top
+    assert claims._link({**row, "section": "wmt-table2"}, on_chapter_page=True) == "{ref}`§7 <wmt-table2>`"

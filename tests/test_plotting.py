@@ -148,6 +148,9 @@ def test_alt_text_is_the_captions_first_sentence_in_plain_words():
     caption = ("Rank changes per pair, as in {cite}`knowles2021stability`, e.g. 2019's *en-de*. See "
                "{numref}`Figure 2 <wmt_fig2>`.\n\nA legend.")
     assert plain_first_sentence(caption) == "Rank changes per pair, as in, e.g. 2019's en-de."
+    # a reference without a title of its own is not read out as its label ("favifig4accuracy")
+    assert plain_first_sentence("The settings of Fig. 4 ({numref}`favi_fig4_accuracy`).") == (
+        "The settings of Fig. 4 (another figure).")
 
 
 def test_a_column_of_mixed_cells_keeps_each_cells_type():
@@ -159,3 +162,12 @@ def test_a_column_of_mixed_cells_keeps_each_cells_type():
     column = pd.Series([120, 0.5, -0.00001, "remove_x", None], index=list("abcde"), dtype=object)
     cells = re.findall(r">([^<>]+)</td>", styled(pd.DataFrame({"value": column})).to_html())
     assert cells == ["120", "0.500", "0.000", "remove x", MISSING]
+
+
+def test_a_styled_table_renders_to_the_same_bytes_and_keeps_short_hyphenated_labels_whole():
+    from analysis.plotting import styled
+
+    frame = pd.DataFrame({"pair": ["en-de", "a much longer label - with a hyphen"], "p": [1e-15, 0.5]})
+    html = styled(frame).to_html()
+    assert html == styled(frame.copy()).to_html()  # no random uuid
+    assert html.count("white-space: nowrap") == 1  # "en-de" only

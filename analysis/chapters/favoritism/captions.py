@@ -105,6 +105,17 @@ def fig4_caption(fig4: pd.DataFrame, summeval_aspect: str) -> str:
             f"{standins(datasets)}{summeval}").rstrip()
 
 
+def fig4_ties_caption(page: pd.DataFrame, datasets) -> str:
+    """The caption of :func:`.figures.plot_fig4_ties` (``page``: :func:`.tables.fig4_ties_page`; ``datasets``:
+    those its settings come from)."""
+    return (f"The ties behind sample-level accuracy in the {len(page)} settings of Fig. 4 on the paper's own data and "
+            "the zh-en stand-in: (a) the share of comparisons (item and system pair) on which the humans, the metric "
+            "and both say \"equal\"; (b) sample-level sign accuracy without credit for matching ties (open) and with "
+            "it, as Def. 11 counts (filled).\n\n"
+            "The paper reports only Def. 11's reading (its Fig. 4) and no tie shares; the gap in (b) is the matching "
+            f"ties' share, so it grows with how often both tie. {standins(datasets)}").rstrip()
+
+
 def fig5_caption(pairs: pd.DataFrame, fig4_figure: str | None = None) -> str:
     """Fig. 5's caption, with the number of pairs drawn (those with at least one error)."""
     defined = int((pairs["total_error"] > 0).sum())

@@ -72,6 +72,43 @@ def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+#: the tie shares of :func:`plot_fig4_ties`: column, label, colour, marker
+TIE_SERIES = (("human_tie_share", "humans tie", "#8C8C8C", "o"), ("metric_tie_share", "metric ties", "#8172B3", "s"),
+              ("matching_tie_share", "both tie (a matching tie)", "#000000", "x"))
+
+
+def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
+    """Fig. 4's settings with their ties (``page``: :func:`.tables.fig4_ties_page`, one row per setting): (a) how
+    often the humans, the metric and both tie; (b) sample-level accuracy without credit for matching ties (open
+    circle) and with it, as Def. 11 counts (filled), joined by a line: the gap is the matching ties' credit."""
+    names = list(page.index)
+    y = np.arange(len(names))[::-1].astype(float)
+    labels_w = max(text_size(n, FONT)[0] for n in names) + 0.2
+    width, height = 8.4, 0.26 * len(names) + 1.6
+    fig, (a, b) = plt.subplots(1, 2, figsize=(width, height), sharey=True,
+                               gridspec_kw={"left": labels_w / width, "right": 0.98, "wspace": 0.08,
+                                            "bottom": 1.15 / height, "top": 1 - 0.35 / height})
+    for column, label, colour, marker in TIE_SERIES:
+        key = ("ties", {"human_tie_share": "humans", "metric_tie_share": "metric", "matching_tie_share": "both"}[column])
+        a.plot(page[key].to_numpy(), y, marker, color=colour, ms=5, ls="", label=label)
+    without = page[("sample-level accuracy", "without tie credit")].to_numpy()
+    with_credit = page[("sample-level accuracy", "Def. 11")].to_numpy()
+    b.hlines(y, without, with_credit, color=COLORS["sample"], lw=1.5)
+    b.plot(without, y, "o", mfc="white", mec=COLORS["sample"], ms=5, ls="", label="without tie credit")
+    b.plot(with_credit, y, "o", color=COLORS["sample"], ms=5, ls="", label="with it (Def. 11)")
+    a.set_yticks(y, names, fontsize=FONT)
+    for ax, title, xlabel in ((a, "(a) ties", "share of comparisons"),
+                              (b, "(b) sample-level sign accuracy", "accuracy")):
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.7, len(names) - 0.3)
+        ax.set_title(title, fontsize=FONT + 1)
+        ax.set_xlabel(xlabel, fontsize=FONT)
+        ax.tick_params(axis="x", labelsize=FONT)
+    handles = a.get_legend_handles_labels()[0] + b.get_legend_handles_labels()[0]
+    fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=FONT)
+    return fig
+
+
 def _fig4_panel(ax, part: pd.DataFrame, top: float, last: bool) -> None:
     """One dataset of :func:`plot_fig4`: a row per rater, first rater on top."""
     y = np.arange(len(part))[::-1].astype(float)

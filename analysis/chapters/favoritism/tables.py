@@ -164,7 +164,11 @@ def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:
 
 
 
-def fig4_ties_page(fig4: pd.DataFrame, datasets=("wmt22-ende", "wmt21-ende", "summeval", "wmt22-zhen")) -> pd.DataFrame:
+#: the datasets of :func:`fig4_ties_page`: the paper's own data and the zh-en stand-in
+TIE_PAGE_DATASETS = ("wmt22-ende", "wmt21-ende", "summeval", "wmt22-zhen")
+
+
+def fig4_ties_page(fig4: pd.DataFrame, datasets=TIE_PAGE_DATASETS) -> pd.DataFrame:
     """Fig. 4's values with the tie shares (:func:`.ties.with_ties`) for the settings on the paper's own data and
     the zh-en stand-in (the dialogue stand-in's are in the saved table): how often the humans, the metric and both
     tie, sample-level accuracy in both readings, system-level accuracy and mean |Φ|."""

@@ -12,7 +12,7 @@ THRESHOLD = 0.8
 
 
 def _grid(values, digits: int = 2) -> str:
-    """A grid of values in words: ``0 to 1 in 101 steps``."""
+    """A grid of values in words: ``0 to 1, 101 values``."""
     values = sorted(float(v) for v in pd.unique(pd.Series(values)))
 
     def number(v: float) -> str:
@@ -20,7 +20,7 @@ def _grid(values, digits: int = 2) -> str:
 
     if len(values) == 1:
         return number(values[0])
-    return f"{number(values[0])} to {number(values[-1])} in {len(values):,} steps"
+    return f"{number(values[0])} to {number(values[-1])}, {len(values):,} values"
 
 
 def tie_sweep_caption(sweep: pd.DataFrame, models, matches: int, n_trials: int) -> str:
@@ -75,7 +75,7 @@ def llmfao_caption(rule: dict, sweep: pd.DataFrame, curve: pd.DataFrame, n_trial
             f"first half (the data's own {sweep['tie_share'].min():.0%} included): mean and middle 95% of "
             f"{n_trials:,} trials; dotted, "
             f"{THRESHOLD}. (b) Spearman correlation between the BT rankings of two disjoint random subsets, against "
-            f"the judgments in each ({join(f'{s:.0%}' for s in curve['share'])} of them): mean and 2.5% percentile "
+            f"the judgments in each ({join(f'{s:.0%}' for s in curve['share'])} of them): mean and 2.5th percentile "
             f"of {n_trials:,} trials.\n\n"
             "Not in the paper, which never uses llmfao: its Figs. 1-2's questions asked of real pairwise judgments "
             "with their own ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the "

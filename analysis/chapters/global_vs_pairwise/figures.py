@@ -15,7 +15,7 @@ def plot_tie_sweep(sweep: pd.DataFrame):
                     label="95% of trials")
     ax.plot(sweep["tie_probability"], sweep["spearman_mean"], label="mean over trials")
     ax.axhline(0.8, color="grey", linestyle=":", label="0.8 (the paper's threshold)")
-    ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8, label="p = 0.5 (half the matches tied)")
     ax.set_xlabel("probability that a match is turned into a tie")
     ax.set_ylabel("Spearman: BT vs mean chrF ranking")
     ax.set_ylim(-1.05, 1.05)

@@ -182,8 +182,9 @@ def tradeoff_caption(n_setups: int, n_sim: int, triples: int) -> str:
 
 
 def wmt_caption(n_pairs: int, n_null: int) -> str:
-    return (f"Knowles' perturbations on {n_pairs} SR+DC language pairs of WMT21-22 (to English) and the 2021 "
-            f"Wikipedia pairs: the share of rankings whose remaining order changes, for the official z-score means "
+    return (f"Knowles' perturbations on {n_pairs} SR+DC language pairs (WMT21–22 to English "
+            f"{{cite:p}}`akhbardeh2021findings,kocmi2022findings` and the 2021 Facebook Wikipedia pairs, all counted "
+            f"in the {n_pairs}; removing HUMAN and REF applies only to the pairs that have them): the share of rankings whose remaining order changes, for the official z-score means "
             f"and for Bradley–Terry on the paired preferences of the same judgments (a worker's mean score of two "
             f"systems in one HIT, ties as half). The null removes a random system that neither mechanism ranks "
             f"first or last ({n_null} draws per pair). Knowles compared clusters too; here only the order is.")
