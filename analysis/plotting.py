@@ -276,6 +276,7 @@ def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "est
 
 #: the one mark of a missing value in the tables a reader sees (a NaN, a pandas NA, an empty cell)
 MISSING = "—"
+_NEGATIVE_IN_TEXT = re.compile(r"(?<![\w.\-])-(?=\.?\d)")
 _SNAKE = re.compile(r"^[A-Za-z0-9.]+(?:_[A-Za-z0-9.]+)+$")
 
 
@@ -376,4 +377,6 @@ def _cell(value, digits: int):
     """One cell of a mixed column as a reader sees it: a float rounded (no negative zero), a word spaced."""
     if isinstance(value, (float, np.floating)) and not isinstance(value, bool):
         return round(float(value), digits) + 0.0
+    if isinstance(value, str):  # a number written as text ("-0.23", "-0.250 to -0.233") gets the true minus too
+        value = _NEGATIVE_IN_TEXT.sub(MINUS, value)
     return _spaced_value(value)

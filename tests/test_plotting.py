@@ -159,9 +159,10 @@ def test_a_column_of_mixed_cells_keeps_each_cells_type():
 
     from analysis.plotting import MISSING, styled
 
-    column = pd.Series([120, 0.5, -0.00001, "remove_x", None], index=list("abcde"), dtype=object)
+    column = pd.Series([120, 0.5, -0.00001, "remove_x", None, "-0.25 to -0.23", "en-de"], index=list("abcdefg"),
+                       dtype=object)
     cells = re.findall(r">([^<>]+)</td>", styled(pd.DataFrame({"value": column})).to_html())
-    assert cells == ["120", "0.500", "0.000", "remove x", MISSING]
+    assert cells == ["120", "0.500", "0.000", "remove x", MISSING, "\u22120.25 to \u22120.23", "en-de"]
 
 
 def test_a_styled_table_renders_to_the_same_bytes_and_keeps_short_hyphenated_labels_whole():
