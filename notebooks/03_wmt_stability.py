@@ -167,7 +167,9 @@ display(Markdown(ch.ref_share_text(composition) + " Every pair's shares, of work
 # Each perturbed ranking is compared with the original one whose clusters are recomputed without the removed
 # systems. Δrank: the order of the systems changed; Δcluster: the clusters changed as sets (number, membership or
 # order); Δboth: both. HUMAN systems are systems whose name contains HUMAN; "remove" takes the system's every
-# judgment out, its quality-control items included, and restandardises from scratch.
+# judgment out, its quality-control items included, and restandardises from scratch. The paper's rows keep its own
+# labels: the year, with (+DC) or without (−DC) document context, and where the judgments were collected (MT. or
+# MTurk: Amazon Mechanical Turk; A.: Appraise, WMT's own platform).
 
 # %%
 with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
