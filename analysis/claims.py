@@ -41,6 +41,7 @@ import pandas as pd
 
 from .files import atomic_write
 from .paths import generated_dir, repo_root
+from .typography import for_table
 
 PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von Däniken et al. 2024",
           "gvp": "Levtsov & Ustalov 2025", "synthesis": "This compendium (beyond the papers)"}
@@ -419,8 +420,9 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_p
     head = ["Item", "Claim", "Expected" if own else "Paper", "Ours"] + (["Why it differs"] if reason else ["Verdict"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in rows.iterrows():
-        cells = [_link(row, on_chapter_page=on_chapter_page) if link else _cell(row["item"]), _cell(row["claim"]), _typeset(_cell(row["paper value"])) or "—",
-                 _typeset(_cell(row["our value"])) or "—"] + ([_cell(row["reason"])] if reason
+        cells = [_link(row, on_chapter_page=on_chapter_page) if link else _cell(row["item"]),
+                 _typeset(_cell(row["claim"])), _typeset(_cell(row["paper value"])) or "—",
+                 _typeset(_cell(row["our value"])) or "—"] + ([_typeset(_cell(row["reason"]))] if reason
                                                     else [f"**{verdict_words(row['verdict'], row['paper'])}**"])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -438,8 +440,8 @@ def _counts(rows: pd.DataFrame) -> str:
 
 
 def _typeset(value: str) -> str:
-    """A value cell as printed: a true minus sign (U+2212) before a number, not a hyphen."""
-    return re.sub(r"(?<![\w.])-(?=[\d.])", "\u2212", value)
+    """A value cell as printed: a true minus sign (U+2212) before a number, short hyphenated words on one line."""
+    return for_table(value)
 
 
 def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:

@@ -28,6 +28,8 @@ from . import __version__
 from .agreement import MECHANISM_LABELS as MECHANISM_LABELS
 from .files import atomic_write, sha256_file
 from .paths import output_root
+from .typography import MINUS as MINUS
+from .typography import for_table
 
 MECHANISM_COLORS = {
     "mean": "#4C72B0",
@@ -276,7 +278,6 @@ def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "est
 
 #: the one mark of a missing value in the tables a reader sees (a NaN, a pandas NA, an empty cell)
 MISSING = "—"
-_NEGATIVE_IN_TEXT = re.compile(r"(?<![\w.\-])-(?=\.?\d)")
 _SNAKE = re.compile(r"^[A-Za-z0-9.]+(?:_[A-Za-z0-9.]+)+$")
 
 
@@ -291,16 +292,16 @@ def show(frame: pd.DataFrame, digits: int = 3) -> None:
     display(styled(frame, digits))
 
 
-#: a true minus sign (U+2212), as typeset text has it; a hyphen-minus reads as a dash beside it
-MINUS = "\u2212"
-
-
 def styled(frame: pd.DataFrame, digits: int = 3):
     """``frame`` as :func:`show` displays it: a pandas Styler over :func:`readable`."""
     out = readable(frame, digits)
-    if out.index.nlevels > 1 and any(name is not None for name in out.index.names):
+    named_rows = any(name is not None for name in out.index.names)
+    if out.columns.nlevels > 1:
+        # grouped columns: the levels' names would take the row-label column of the header; the groups say enough
+        out.columns = out.columns.set_names([None] * out.columns.nlevels)
+    if named_rows and (out.index.nlevels > 1 or out.columns.nlevels > 1):
         out = _levels_as_columns(out)
-    elif out.index.name is not None and out.columns.nlevels == 1 and out.columns.name is None:
+    elif out.index.name is not None and out.columns.name is None:
         # Styler writes a named index in a header row of its own; the columns' name sits in the header row itself
         out.columns.name, out.index.name = out.index.name, None
 
@@ -317,7 +318,6 @@ def styled(frame: pd.DataFrame, digits: int = 3):
 
     style = out.style.format(number, na_rep=MISSING)
     style = style.format_index(number, na_rep=MISSING)
-    style = style.map(_unbroken).map_index(_unbroken)
     # the cells' CSS ids from the table itself, not pandas' random uuid: the same table renders to the same bytes
     style = style.set_uuid(hashlib.sha256(out.to_csv().encode()).hexdigest()[:8])
     if isinstance(out.index, pd.RangeIndex):
@@ -325,20 +325,16 @@ def styled(frame: pd.DataFrame, digits: int = 3):
     return style
 
 
-def _unbroken(value) -> str:
-    """CSS for a cell: a short label or number with a hyphen ("en-de", "1e-15") is not broken at it."""
-    return "white-space: nowrap" if isinstance(value, str) and "-" in value and len(value) <= 14 else ""
-
-
 def _levels_as_columns(out: pd.DataFrame) -> pd.DataFrame:
     """A table with a named multi-level row index as plain columns headed by the level names (Styler would give
     the names a header row of their own), an outer label written once for the run of rows it spans."""
     flat = out.reset_index()
-    names = list(out.index.names)
-    for k, name in enumerate(names[:-1]):
-        level = flat[[n for n in names[: k + 1]]].astype(str).agg("\x1f".join, axis=1)
-        flat[name] = flat[name].astype(object).where(level.ne(level.shift()), "")
-    flat.columns = [("" if c is None else c) for c in flat.columns] if flat.columns.nlevels == 1 else flat.columns
+    depth = out.columns.nlevels
+    keys = [name if depth == 1 else (name,) + ("",) * (depth - 1) for name in out.index.names]  # their columns
+    for k, key in enumerate(keys[:-1]):
+        level = flat[keys[: k + 1]].astype(str).agg("\x1f".join, axis=1)
+        flat[key] = flat[key].astype(object).where(level.ne(level.shift()), "")
+    flat.columns = [("" if c is None else c) for c in flat.columns] if depth == 1 else flat.columns
     return flat
 
 
@@ -358,7 +354,7 @@ def readable(frame: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
             out[column] = pd.Series([_cell(v, digits) for v in out[column]], index=out.index, dtype=object)
 
     def spaced(label):
-        return label.replace("_", " ") if isinstance(label, str) else label
+        return for_table(label.replace("_", " ")) if isinstance(label, str) else label
 
     out = out.rename(columns=spaced)
     if out.index.dtype == object or pd.api.types.is_string_dtype(out.index):
@@ -378,5 +374,5 @@ def _cell(value, digits: int):
     if isinstance(value, (float, np.floating)) and not isinstance(value, bool):
         return round(float(value), digits) + 0.0
     if isinstance(value, str):  # a number written as text ("-0.23", "-0.250 to -0.233") gets the true minus too
-        value = _NEGATIVE_IN_TEXT.sub(MINUS, value)
+        return for_table(_spaced_value(value))
     return _spaced_value(value)

@@ -365,7 +365,8 @@ show(timings.table(), 1)
 # ```
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
-#   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and chrF++ with
+#   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and chrF++
+#   {cite:p}`popovic2017chrfpp` with
 #   sacreBLEU {cite:p}`post2018call`, ROUGE {cite:p}`lin2004rouge` with the rouge-score package), with lexical
 #   metrics only (no ROUGE-WE, S3, MoverScore or BERTScore {cite:p}`zhang2020bertscore` on WMT: they need model
 #   weights). CNN/DM (from REALSumm {cite:p}`bhandari2020realsumm`) and COCO are stand-ins for setups whose scores

@@ -211,7 +211,7 @@ display(Markdown(ch.fig4_text(domains, ties, fig4, ties_link=out.download("favi_
                                                                           "the tie shares of every setting"))))
 
 # %% [markdown]
-# Grey ticks in Fig. 4: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper, see the last
+# Grey ticks in {numref}`favi_fig4_accuracy_and_favi`: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper, see the last
 # section).
 #
 # (favi-ties)=
@@ -317,7 +317,7 @@ display(Markdown(ch.h2h_text(h2h_metric)))
 # The paper reports Φ without uncertainty and names this as a limitation (*Robustness*). Here each Φ gets a bootstrap
 # interval over items and a sign-flip permutation test: exchanging the human and the
 # metric rating of an item negates its error cost and keeps E, so under "the two ratings are exchangeable" Φ is a
-# sum of randomly signed costs. Its mean |Φ| is the grey tick of Fig. 4.
+# sum of randomly signed costs. Its mean |Φ| is the grey tick of {numref}`favi_fig4_accuracy_and_favi`.
 
 # %%
 out.figure(ch.plot_noise(summary), "favi_noise_vs_observed", ch.noise_caption(summary, n_resamples))

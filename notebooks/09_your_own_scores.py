@@ -25,14 +25,16 @@
 #
 # ```bash
 # make setup
-# .venv/bin/python -m analysis compare my_scores.csv --out my_report/   # --lower-is-better for error metrics
+# # add --lower-is-better for error metrics
+# .venv/bin/python -m analysis compare my_scores.csv --out my_report/
 # ```
 #
 # or this notebook with your parameters, through the batch runner or papermill:
 #
 # ```bash
 # .venv/bin/jupytext --to ipynb notebooks/09_your_own_scores.py -o /tmp/yours.ipynb
-# .venv/bin/papermill /tmp/yours.ipynb /tmp/yours-out.ipynb -p scores_path $PWD/my_scores.csv -p output_root /tmp/yours
+# .venv/bin/papermill /tmp/yours.ipynb /tmp/yours-out.ipynb \
+#     -p scores_path $PWD/my_scores.csv -p output_root /tmp/yours
 # ```
 #
 # Accepted files: **long** CSV/Parquet with columns `instance, system, score` (a file with extra columns, such as a
@@ -51,11 +53,12 @@ scores_path = "examples/topicalchat_chrfpp.csv"  # your score file
 format = "auto"  # "auto", "long", "wide" or "mtme"
 # long format with several metrics: {"metric": "BLEU"} keeps one slice of the file
 where = None
-# systems scored on different instances: "pairwise" (auto's choice) compares each pair on the
-# instances both have; "intersect" keeps the common ones; "exact" refuses
+# systems scored on different instances: "pairwise" (auto's choice) compares each pair
+# on the instances both have; "intersect" keeps the common ones; "exact" refuses
 align = "auto"
 lower_is_better = False  # True for error metrics (TER, MQM): the lowest ranks first
-# BT and Elo: a tie is half a win ("half") or a win for the later column ("loss", the paper's code)
+# BT and Elo: a tie is half a win ("half") or a win for the later column
+# ("loss", the paired paper's code)
 ties = "half"
 seed = 2021  # the bootstrap's random stream
 n_resamples = 1000  # bootstrap resamples (over instances) for MEAN, MEDIAN and BT

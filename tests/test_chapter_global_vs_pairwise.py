@@ -737,7 +737,7 @@ def test_views_show_measures_in_words_next_to_the_paper():
     ranks = pd.DataFrame({"bt": [0.04, 0.03], "rank": [1.0, 2.0], "rank_low": [1.0, 2.0], "rank_high": [3.0, 15.025]},
                          index=["GPT 4", "command"])
     view = gvp.ranks_view(ranks, top=1)
-    assert len(view) == 1 and view.loc["GPT 4", "95% of resampled ranks"] == "1.0–3.0" and view["rank"].iloc[0] == 1
+    assert len(view) == 1 and view.loc["GPT 4", "95% of resampled ranks"] == "1–3" and view["rank"].iloc[0] == 1
 
 
 def test_versus_paper_without_paper_columns_has_one_header_row():

@@ -153,7 +153,8 @@ def fig4_text(domains: pd.DataFrame, ties: pd.DataFrame, fig4: pd.DataFrame,
             text.append(
                 f"Against {domain}, the ranges {'overlap' if overlap else 'do not overlap'}; the MT metric has the "
                 f"lower mean |Φ| in {row['mt_lower_share']:.0%} of the couples of settings, and the lower excess over "
-                f"the no-favoritism level (grey ticks in Fig. 4) in {row['mt_excess_lower_share']:.0%}.")
+                "the no-favoritism level (the grey ticks of {numref}`favi_fig4_accuracy_and_favi`) in "
+                f"{row['mt_excess_lower_share']:.0%}.")
         levels = ", ".join(f"{domain} {row['median_null_mean_abs_favi']:.2f}" for domain, row in d.iterrows())
         text.append(f"That level (median per domain: {levels}) falls as the number of errors per pair grows, so a "
                     "comparison of raw mean |Φ| across domains mixes favoritism with sample size.")

@@ -33,8 +33,12 @@ def labelled(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def interval(low: pd.Series, high: pd.Series, digits: int = 3) -> pd.Series:
-    """An interval as one text column, ``low–high``; missing where either end is."""
-    return pd.Series([np.nan if pd.isna(a) or pd.isna(b) else f"{a:.{digits}f}–{b:.{digits}f}"
+    """An interval as one text column, ``low–high``; missing where either end is; whole ends (ranks) as
+    integers."""
+    def end(v: float) -> str:
+        return f"{v:.0f}" if float(v).is_integer() else f"{v:.{digits}f}"
+
+    return pd.Series([np.nan if pd.isna(a) or pd.isna(b) else f"{end(a)}–{end(b)}"
                       for a, b in zip(low, high)], index=low.index, dtype=object)
 
 
