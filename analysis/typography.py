@@ -9,8 +9,9 @@ import re
 MINUS = "\u2212"
 #: a hyphen the browser does not break a line at (U+2011)
 NON_BREAKING_HYPHEN = "\u2011"
-#: the longest word whose hyphens are kept from breaking (a longer one may need the break to fit the column)
-SHORT_WORD = 20
+#: the longest word whose hyphens are kept from breaking ("en-de", "SR-DC", "ROUGE-L"): a longer one, such as a
+#: list of metric names, may need the break to fit the text column (20 made Favi's Table 1 26 px too wide)
+SHORT_WORD = 10
 
 _NEGATIVE = re.compile(r"(?<![\w.\-])-(?=\.?\d)")
 _WORD = re.compile(r"\S+")
