@@ -29,7 +29,7 @@ from .agreement import MECHANISM_LABELS as MECHANISM_LABELS
 from .files import atomic_write, sha256_file
 from .paths import output_root
 from .typography import MINUS as MINUS
-from .typography import for_table
+from .typography import for_table, true_minus
 
 MECHANISM_COLORS = {
     "mean": "#4C72B0",
@@ -314,7 +314,7 @@ def styled(frame: pd.DataFrame, digits: int = 3):
             text = f"{value:,}"
         else:
             return MISSING if value is None or value is pd.NA else value
-        return MINUS + text[1:] if text.startswith("-") else text
+        return true_minus(text)
 
     style = out.style.format(number, na_rep=MISSING)
     style = style.format_index(number, na_rep=MISSING)
