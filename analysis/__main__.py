@@ -128,12 +128,12 @@ def _verify_outputs(reproduce, root: str | None) -> int:
 def _compare(args) -> int:
     from .compare.cli import run
 
-    def save_report(result, folder):  # the chapter's figures (matplotlib) only when --out asks for them
-        from .chapters.your_own_scores import save_report as save
+    def report_files(result):  # the chapter's figures (matplotlib) only when --out asks for them
+        from .chapters.your_own_scores import report_files as files
 
-        save(result, folder)
+        return files(result)
 
-    return run(args, save=save_report)
+    return run(args, save=report_files)
 
 
 def _data(args, parser) -> int:

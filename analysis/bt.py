@@ -139,8 +139,8 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
             if len(parts) > 1:
                 where = f"trial {t}: " if n_trials > 1 else ""
                 groups = [[systems[i] for i in part] for part in parts]
-                raise ValueError(f"{where}the comparison graph is disconnected (some groups of systems were never "
-                                 f"compared, e.g. every comparison between them was a dropped tie); groups: {groups}")
+                raise ValueError(f"{where}the comparison graph is disconnected (no comparison joins these groups of "
+                                 f"systems, so their strengths cannot be put on one scale): {groups}")
         lose, win = unbounded_groups(stack[t], systems)
         never_lose[t], never_win[t] = tuple(map(tuple, lose)), tuple(map(tuple, win))
     total_wins = stack.sum(axis=2) - np.diagonal(stack, axis1=1, axis2=2)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -35,8 +37,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], object]) -> Non
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory; cannot write a file there")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=f"{path.suffix}.part")
-    os.close(fd)
+    tmp = _temporary(path)
     try:
         write(tmp)
         with open(tmp, "rb+") as fh:
@@ -46,6 +47,72 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], object]) -> Non
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _temporary(path: Path) -> str:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=f"{path.suffix}.part")
+    os.close(fd)
+    return tmp
+
+
+def is_special(path: str | os.PathLike) -> bool:
+    """An existing path that is neither a regular file nor a folder (a device such as ``/dev/stdout`` or
+    ``/dev/full``, a FIFO): it cannot be replaced by a rename, only written to."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+class WriteError(OSError):
+    """A file could not be written; ``path`` is the file meant (not its temporary), ``reason`` the cause."""
+
+    def __init__(self, path, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+def write_together(files: dict[Path, Callable[[str], object]]) -> None:
+    """Write several files so that they appear together or not at all: every ``write(tmp)`` fills a temporary file
+    beside its target first (a failure or an interrupt there removes the temporaries and leaves every target as it
+    was); then the temporaries are renamed into place with SIGINT and SIGTERM held back, so that an interrupt cannot
+    split the set (it is delivered after the last rename). A target that is a device or FIFO (``/dev/stdout``) is
+    written directly, after the regular files are in place. Every failure is a :class:`WriteError` naming the
+    target."""
+    staged: list[tuple[str, Path]] = []
+    direct = [(Path(p), w) for p, w in files.items() if is_special(p)]
+    try:
+        for path, write in files.items():
+            path = Path(path)
+            if is_special(path):
+                continue
+            if path.is_dir():
+                raise WriteError(path, "it is a folder")
+            try:
+                tmp = _temporary(path)
+                staged.append((tmp, path))
+                write(tmp)
+                with open(tmp, "rb+") as fh:
+                    os.fsync(fh.fileno())
+                os.chmod(tmp, 0o666 & ~_umask())
+            except OSError as exc:
+                raise WriteError(path, exc.strerror or str(exc)) from exc
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            for tmp, path in staged:
+                os.replace(tmp, path)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for path, write in direct:
+        try:
+            write(str(path))
+        except OSError as exc:
+            raise WriteError(path, exc.strerror or str(exc)) from exc
 
 
 def pid_alive(pid: int) -> bool:

@@ -329,20 +329,23 @@ def incomplete_caption(comparison: Comparison) -> str:
 
 # -- the command's --out folder ---------------------------------------------------------------------------------------
 
-def save_report(result: Comparison, out: str) -> None:
-    """The tables as CSV and the two figures as PNG and SVG in the folder ``out``."""
+def report_files(result: Comparison) -> dict:
+    """The files of ``--out``: ``{file name: write(path)}``, the tables as CSV and the two figures as PNG and SVG
+    (each writer names its format, so that it can fill a temporary file whose name ends in ``.part``). The command
+    writes them together or not at all (:func:`analysis.files.write_together`)."""
     import matplotlib
 
     from ..compare import FRAMES
     from ..plotting import set_theme
 
     matplotlib.use("Agg")
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in FRAMES:
-        getattr(result, name).to_csv(folder / f"{name}.csv", lineterminator="\n")
+    frames = {name: getattr(result, name) for name in FRAMES}
+    files = {f"{name}.csv": (lambda path, frame=frame: frame.to_csv(path, lineterminator="\n"))
+             for name, frame in frames.items()}
     set_theme()
     for name, fig in (("mechanisms", plot_mechanisms(result)),
                       ("pairwise", plot_prob(result, result.settings.get("alpha", 0.05)))):
-        fig.savefig(folder / f"{name}.png", metadata={"Software": None})
-        fig.savefig(folder / f"{name}.svg", metadata={"Date": None, "Creator": None})
+        files[f"{name}.png"] = lambda path, fig=fig: fig.savefig(path, format="png", metadata={"Software": None})
+        files[f"{name}.svg"] = lambda path, fig=fig: fig.savefig(path, format="svg",
+                                                                  metadata={"Date": None, "Creator": None})
+    return files

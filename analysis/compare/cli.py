@@ -17,6 +17,10 @@ OUT_FILES = ("systems.csv", "prob.csv", "prob_low.csv", "prob_high.csv", "common
              "wilcoxon_p.csv", "sign_p_adj.csv", "wilcoxon_p_adj.csv", "disagreement.csv", "stability.csv", "human.csv",
              "mechanisms.png", "mechanisms.svg", "pairwise.png", "pairwise.svg")
 WIDTH = 100
+#: more resamples than this change no interval's printed digits and only make the command look hung
+MAX_RESAMPLES = 1_000_000
+#: the bootstrap keeps every resample's P matrix: refuse settings that would need more memory than this
+MAX_DRAW_BYTES = 4 * 2**30
 
 
 JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
@@ -30,7 +34,7 @@ def is_judgment_file(path) -> bool:
     if not path.is_file() or path.name.endswith(".score"):
         return False
     try:
-        columns = {str(c).strip().lower() for c in _read_table(path).frame.columns}
+        columns = {str(c).strip().lower() for c in _read_table(path, header_only=True).frame.columns}
     except (ScoreFileError, ValueError, OSError, UnicodeDecodeError):
         return False
     return set(JUDGMENT_COLUMNS) <= columns
@@ -50,14 +54,15 @@ def add_arguments(cmp) -> None:
     cmp.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
                      help="long format: keep rows where COLUMN equals VALUE, e.g. --where metric=BLEU (repeatable, "
                      "one per column)")
-    cmp.add_argument("--align", default="auto", choices=["auto", "exact", "intersect", "pairwise"],
+    cmp.add_argument("--align", default=None, choices=["auto", "exact", "intersect", "pairwise"],
                      help="systems scored on different instances: compare each pair on the instances both have "
                      "(pairwise; auto picks it for such a file), keep the common ones (intersect) or refuse (exact)")
     cmp.add_argument("--lower-is-better", action="store_true", help="the metric is an error (lower is better)")
-    cmp.add_argument("--ties", default="half", choices=["half", "loss"],
+    cmp.add_argument("--ties", default=None, choices=["half", "loss"],
                      help="BT and Elo: a tie is half a win (half) or a win for the later column (loss, the paper's code)")
     cmp.add_argument("--seed", default="2021", help="the bootstrap's random seed (an integer >= 0)")
-    cmp.add_argument("--n-resamples", default="1000", help="bootstrap resamples for MEAN, MEDIAN, BT (>= 2)")
+    cmp.add_argument("--n-resamples", default="1000",
+                     help=f"bootstrap resamples for MEAN, MEDIAN, BT (2 to {MAX_RESAMPLES:,})")
     cmp.add_argument("--n-resamples-sequential", default="auto",
                      help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default: 100, "
                      "or fewer but at least 20 where 100 would replay more than 40 million games)")
@@ -73,19 +78,21 @@ def add_arguments(cmp) -> None:
     cmp.add_argument("--out", metavar="DIR", help="also save the tables (CSV) and figures (PNG, SVG) in DIR")
 
 
-def _integer(text, option: str, low: int) -> int:
+def _integer(text, option: str, low: int, high: int | None = None) -> int:
+    span = f">= {low}" if high is None else f"from {low} to {high:,}"
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise UsageError(f"{option} must be an integer >= {low}, got {text!r}") from None
-    if value < low:
-        raise UsageError(f"{option} must be an integer >= {low}, got {value}")
+        raise UsageError(f"{option} must be an integer {span}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise UsageError(f"{option} must be an integer {span}, got {value:,}")
     return value
 
 
 def options(args) -> dict:
     """The numeric options, checked (each error names its option)."""
-    out = {"seed": _integer(args.seed, "--seed", 0), "n_resamples": _integer(args.n_resamples, "--n-resamples", 2),
+    out = {"seed": _integer(args.seed, "--seed", 0),
+           "n_resamples": _integer(args.n_resamples, "--n-resamples", 2, MAX_RESAMPLES),
            "n_resamples_sequential": (None if args.n_resamples_sequential == "auto" else
                                       _integer(args.n_resamples_sequential, "--n-resamples-sequential", 0))}
     if out["n_resamples_sequential"] == 1:
@@ -116,87 +123,238 @@ def options(args) -> dict:
     return out
 
 
-def check_outputs(args) -> None:
-    """Refuse outputs that would overwrite the input, and outputs that cannot be written, before any work."""
-    source = Path(args.file).resolve()
-    if getattr(args, "human", None) and Path(args.human).resolve() == source:
-        raise UsageError("--human names the score file itself; give the human ratings' file")
-    targets = []
+def _same_file(a: Path, b: Path) -> bool:
+    """The same file on disk (hard and symbolic links included), or the same path where one does not exist."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _nearest_folder(path: Path) -> Path:
+    """The nearest existing ancestor of a path that may not exist yet."""
+    for parent in [path, *path.parents]:
+        if parent.exists():
+            return parent
+    return Path("/")
+
+
+def check_outputs(args) -> dict[Path, str]:
+    """Refuse, before any work, outputs that would overwrite an input (the score file or ``--human``, compared as
+    files: a hard link or symbolic link counts), outputs that collide with each other (``--json`` among the files
+    of ``--out``), and outputs that cannot be written (a folder in the way, a folder not writable). Returns the
+    files to write and the option each comes from."""
+    inputs = [("the input file", Path(args.file))]
+    if getattr(args, "human", None):
+        if _same_file(Path(args.human), Path(args.file)):
+            raise UsageError("--human names the score file itself; give the human ratings' file")
+        inputs.append(("the input file of --human", Path(args.human)))
+    targets: dict[Path, str] = {}
     if args.json and args.json != "-":
-        targets.append(("--json", Path(args.json)))
+        if Path(args.json).is_dir():
+            raise UsageError(f"--json {args.json}: is a folder; give a file name")
+        targets[Path(args.json)] = "--json"
     if args.out:
         folder = Path(args.out)
         if folder.exists() and not folder.is_dir():
             raise UsageError(f"--out {args.out}: exists and is not a folder")
-        targets += [("--out", folder / name) for name in OUT_FILES]
-    for option, path in targets:
-        if path.resolve() == source:
-            raise UsageError(f"{option} would overwrite the input file {args.file}; choose another path")
+        for name in OUT_FILES:
+            path = folder / name
+            if path.is_dir():
+                raise UsageError(f"--out {args.out}: {name} is a folder; the command writes a file of that name")
+            if args.json and args.json != "-" and _same_file(path, Path(args.json)):
+                raise UsageError(f"--json {args.json} is the file --out writes as {name}; choose another name")
+            targets[path] = "--out"
+    for path, option in targets.items():
+        for what, source in inputs:
+            if _same_file(path, source):
+                link = "" if path.resolve() == source.resolve() else f" (through {path}, a link to it)"
+                raise UsageError(f"{option} would overwrite {what} {source}{link}; choose another path")
     if args.json and args.json != "-":
         _writable(Path(args.json).resolve().parent, "--json")
-        if Path(args.json).is_dir():
-            raise UsageError(f"--json {args.json}: is a folder; give a file name")
     if args.out:
-        try:
-            Path(args.out).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
-        _writable(Path(args.out), "--out")
+        _writable(_nearest_folder(Path(args.out).resolve()), "--out")
+    return targets
 
 
 def _writable(folder: Path, option: str) -> None:
-    if not folder.is_dir():
+    if not folder.exists():
         raise UsageError(f"{option}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise UsageError(f"{option}: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"{option}: folder {folder} is not writable")
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived; ``code`` is the exit code (130 or 143)."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(128 + signum)
+
+
+def _interrupt_code(exc: BaseException) -> int | None:
+    """The exit code of an interrupt, also when it surfaces wrapped (a compiled kernel returns a result with the
+    interrupt set and Python reports a SystemError whose context is the interrupt)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, Interrupted):
+            return exc.code
+        if isinstance(exc, KeyboardInterrupt):
+            return 130
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _error(message: str) -> int:
+    print(f"error: {message.splitlines()[0]}", file=sys.stderr)
+    return 2
+
+
 def run(args, save=None) -> int:
-    """The command; ``save(result, folder)`` writes the ``--out`` files (the chapter's figures)."""
+    """The command; ``save(result)`` returns the ``--out`` files as ``{name: write(path)}`` (the chapter's figures).
+    Every output is written to a temporary file first and renamed into place when all are complete
+    (:func:`analysis.files.write_together`): a failed write is a one-line error (exit 2) and an interrupt a one-line
+    note (exit 130 for Ctrl-C, 143 for SIGTERM), and both leave every earlier output as it was."""
+    import signal
+
+    handlers = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    written = []
+    try:
+        return _run(args, save, written)
+    except BaseException as exc:
+        code = _interrupt_code(exc)
+        if code is None:
+            raise
+        done = f"; written in full: {', '.join(written)}" if written else "; nothing written"
+        print(f"compare: interrupted{done}", file=sys.stderr)
+        return code
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+
+def _run(args, save, written: list) -> int:
     from ..data.scorefiles import ScoreFileError, is_complete, read_judgments, read_scores
+    from ..files import WriteError, write_together
     from . import judgments
     from .core import compare
+    from .report import notes
 
     start = time.perf_counter()
     try:
         opts = options(args)
-        check_outputs(args)
+        targets = check_outputs(args)
         say = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731
         common = dict(rng=opts["seed"], n_resamples=opts["n_resamples"],
                       n_resamples_sequential=opts["n_resamples_sequential"], alpha=opts["alpha"],
                       interval=args.interval, adjust=args.adjust, progress=say)
         if args.input_format == "judgments" or (args.input_format == "auto" and is_judgment_file(args.file)):
+            _refuse_score_options(args)
             games = read_judgments(args.file, where=opts["where"])
             n_sys = len(set(games["left"]) | set(games["right"]))
+            _check_memory(opts["n_resamples"], n_sys)
             print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
-                  "(each judgment one unit of the bootstrap)", file=sys.stderr)
+                  "(each judgment one unit of the bootstrap)" + _ignored(games.attrs), file=sys.stderr)
             result = judgments.compare_judgments(games, **common)
         else:
-            scores = read_scores(args.file, args.input_format, where=opts["where"], align=args.align)
+            scores = read_scores(args.file, args.input_format, where=opts["where"], align=args.align or "auto")
+            _check_memory(opts["n_resamples"], scores.shape[1])
             complete = is_complete(scores)
             first = (f"compare: {scores.shape[1]} systems x {scores.shape[0]:,} instances from {args.file}"
                      + ("" if complete else ", incomplete: each pair compared on the instances both systems have "
                         f"(--align pairwise; {int(scores.notna().to_numpy().sum()):,} of "
                         f"{scores.size:,} scores present)"))
-            print(first, file=sys.stderr)
-            human = read_scores(args.human, align="pairwise") if args.human else None
-            result = compare(scores, ties=args.ties, lower_is_better=args.lower_is_better, human=human, **common)
+            human = None
+            if args.human:
+                human = read_scores(args.human, align="pairwise")
+                first += _human_match(scores, human, args)
+            print(first + _ignored(scores.attrs), file=sys.stderr)
+            result = compare(scores, ties=args.ties or "half", lower_is_better=args.lower_is_better, human=human,
+                             **common)
     except (ScoreFileError, UsageError, ValueError, FloatingPointError) as exc:
-        print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
     result.settings.update(file=str(args.file))
-    if args.json:
-        text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) if args.json else ""
+    files = {path: (lambda tmp, text=text: Path(tmp).write_text(text + "\n", encoding="utf-8"))
+             for path, option in targets.items() if option == "--json"}
+    if args.out and save is not None:
+        folder = Path(args.out)
+        files |= {folder / name: write for name, write in save(result).items()}
+    try:
+        if args.out:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        write_together(files)
+    except WriteError as exc:
+        return _error(f"cannot write {exc.path}: {exc.reason}; earlier outputs are unchanged")
+    except OSError as exc:
+        return _error(f"cannot write {args.out}: {exc.strerror or exc}; earlier outputs are unchanged")
+    written += sorted({str(args.json) for p, o in targets.items() if o == "--json"}
+                      | ({str(args.out)} if args.out and save is not None else set()))
+    try:
         if args.json == "-":
             print(text)
         else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
-    if args.json != "-":
-        from .report import print_report
+            from .report import print_report
 
-        print_report(result, opts["format"])
+            print_report(result, opts["format"])
+        sys.stdout.flush()
+        if args.json == "-" or opts["format"] != "text":
+            for note in notes(result):
+                print(note, file=sys.stderr)
+    except BrokenPipeError:  # the reader (`| head`) stopped reading: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as exc:
+        return _error(f"cannot write the report to standard output: {exc.strerror or exc}")
     if args.out and save is not None:
-        save(result, args.out)
         print(f"compare: tables and figures in {args.out}", file=sys.stderr)
     print(f"compare: done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
+
+
+def _ignored(attrs: dict) -> str:
+    """The first line's note of the columns the reader did not use."""
+    cols = attrs.get("ignored") or []
+    return f"; ignored columns: {', '.join(map(str, cols))}" if cols else ""
+
+
+def _refuse_score_options(args) -> None:
+    """Options that only a score file can use are errors on a judgment file, never silently ignored."""
+    given = [(args.human, "--human (human ratings are matched to a score file's instances)"),
+             (args.lower_is_better, "--lower-is-better (a judgment names its winner)"),
+             (args.align not in (None, "auto"), "--align (judgments need no alignment)"),
+             (args.ties not in (None, "half"), "--ties loss (a judgment file's ties are half a win each)")]
+    for on, what in given:
+        if on:
+            raise UsageError(f"{what.split(' ')[0]} does not apply to a pairwise judgment file: {what}")
+
+
+def _human_match(scores, human, args) -> str:
+    """How the human ratings are matched to the scores: by instance id, or by row position only where neither file
+    names its instances (a file with ids against one without is refused: its rows could be in any order)."""
+    ids, human_ids = scores.attrs.get("ids", False), human.attrs.get("ids", False)
+    if ids != human_ids:
+        named, unnamed = (args.file, args.human) if ids else (args.human, args.file)
+        raise UsageError(f"--human: {named} names its instances but {unnamed} does not, so their rows cannot be "
+                         f"matched; add an instance id column to {unnamed}")
+    if not ids:
+        if len(human) != len(scores):
+            raise UsageError(f"--human: neither file names its instances and they have {len(scores):,} and "
+                             f"{len(human):,} rows; add an instance id column to both")
+        return "; human ratings matched by row position (neither file names its instances)"
+    return ""
+
+
+def _check_memory(n_resamples: int, n_systems: int) -> None:
+    need = n_resamples * n_systems * n_systems * 8
+    if need > MAX_DRAW_BYTES:
+        fit = max(2, MAX_DRAW_BYTES // (n_systems * n_systems * 8))
+        raise UsageError(f"--n-resamples {n_resamples:,} with {n_systems} systems would keep {need / 2**30:.1f} GiB "
+                         f"of resampled P matrices; use at most {fit:,}")

@@ -164,9 +164,10 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     comps = evidence.instance_comparisons(values, names)
     credit = evidence.credit_matrix(comps, ties)
     try:
-        bt_est = _bt(values, ties, complete)
+        bt_est = _bt(values, ties, complete, names)
     except ValueError as exc:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
+    never_lose, never_win = bt.unbounded_groups(np.asarray(credit.sum(axis=0)).reshape(s, s), list(names))
     n_orders = _orders(n_orders, len(comps))
     est = {"mean": np.nanmean(values, axis=0), "median": np.nanmedian(values, axis=0), "bt": bt_est}
     if not complete:
@@ -179,6 +180,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     say(f"estimates: {time.perf_counter() - start:.1f} s")
     draws = {m: [] for m in est}
     prob_draws = []
+    report = intervals.Progress(say, n_resamples)
     if n_resamples_sequential is None:
         n_resamples_sequential = int(min(100, max(20, SEQUENTIAL_GAMES // max(1, len(comps)))))
     n_seq = min(n_resamples_sequential, n_resamples)
@@ -195,6 +197,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         for name in SEQUENTIAL:
             if take:
                 draws[name].append(sequential.replay_scores(values, name, idx[:take], order_gen, ties))
+        report(first + len(idx))
     draws = {m: np.vstack(d) if d else np.empty((0, s)) for m, d in draws.items()}
     say(f"bootstrap: {n_resamples:,} resamples ({n_seq:,} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
     jack = _jackknife(values, credit, est, complete, s) if interval == "bca" else {}
@@ -236,7 +239,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
                 "interval": interval, "adjust": adjust, "alpha": alpha, "lower_is_better": bool(lower_is_better),
                 "seed": int(rng) if isinstance(rng, (int, np.integer)) else None,
                 "n_instances": int(n), "n_systems": int(s), "n_comparisons": int(len(comps)),
-                "widened": widened}
+                "widened": widened, "degenerate": {"never_lose": never_lose, "never_win": never_win}}
     human_frame = pd.DataFrame()
     if human is not None:
         from .human import human_table
@@ -283,23 +286,25 @@ def _orders(n_orders: int, games: int) -> int:
     return int(min(n_orders, max(3, 5_000_000 // max(1, games))))
 
 
-def _bt(values: np.ndarray, ties: str, complete: bool) -> np.ndarray:
-    """BT on every pair's common instances (the complete case through :func:`analysis.aggregate.bradley_terry`)."""
+def _bt(values: np.ndarray, ties: str, complete: bool, names=None) -> np.ndarray:
+    """BT on every pair's common instances (the complete case through :func:`analysis.aggregate.bradley_terry`);
+    ``names`` name the systems in an error (a comparison graph that falls apart into groups)."""
+    names = [str(x) for x in (range(values.shape[1]) if names is None else names)]
     if complete:
-        return aggregate.bradley_terry(pd.DataFrame(values), ties=ties).to_numpy()
+        return aggregate.bradley_terry(pd.DataFrame(values, columns=names), ties=ties).to_numpy()
     wins, tie_counts, _ = evidence.pair_counts(values)
     to_left, to_right = comparisons.tie_credit(ties)
     upper = np.triu(tie_counts, 1)  # a pair's tie credited to its earlier column by to_left, the later by to_right
-    return bt.fit(wins + to_left * upper + to_right * upper.T).strengths[0]
+    return bt.fit(wins + to_left * upper + to_right * upper.T, systems=names).strengths[0]
 
 
-def _scores_of(name, values, ties, complete, n_orders, gen) -> np.ndarray:
+def _scores_of(name, values, ties, complete, n_orders, gen, names=None) -> np.ndarray:
     if name == "mean":
         return np.nanmean(values, axis=0)
     if name == "median":
         return np.nanmedian(values, axis=0)
     if name == "bt":
-        return _bt(values, ties, complete)
+        return _bt(values, ties, complete, names)
     rows = np.tile(np.arange(len(values)), (n_orders, 1))
     return sequential.replay_scores(values, name, rows, gen, ties).mean(axis=0)
 
@@ -321,7 +326,8 @@ def stability(values: np.ndarray, names, ties: str, complete: bool, n_orders: in
                 continue
             rest = values[:, keep]
             try:
-                after = pd.Series(_scores_of(name, rest, ties, complete, n_orders, gen), index=names[keep])
+                after = pd.Series(_scores_of(name, rest, ties, complete, n_orders, gen, names[keep]),
+                                  index=names[keep])
                 changed = order_changes(full[keep], after)
             except ValueError:  # BT without the removed system falls apart into groups never compared
                 changed = -1

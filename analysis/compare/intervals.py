@@ -31,6 +31,25 @@ def index_blocks(gen: np.random.Generator, n_units: int, n_resamples: int, n_sys
         yield start, gen.integers(0, n_units, size=(k, n_units))
 
 
+class Progress:
+    """``report(done)`` tells ``say`` how far the bootstrap is, at most every :attr:`every` seconds (a long run
+    shows it is alive; a short one prints nothing)."""
+
+    every = 10.0
+
+    def __init__(self, say, total: int):
+        import time
+
+        self.say, self.total, self.clock = say, total, time.perf_counter
+        self.last = self.clock()
+
+    def __call__(self, done: int) -> None:
+        now = self.clock()
+        if now - self.last >= self.every and done < self.total:
+            self.last = now
+            self.say(f"bootstrap: {done:,} of {self.total:,} resamples")
+
+
 def counts(idx: np.ndarray, n_units: int) -> np.ndarray:
     """(k x n_units) multiplicity of each unit in each resample of a block of indices."""
     k = len(idx)

@@ -29,9 +29,9 @@ def win_rates(stack: np.ndarray) -> np.ndarray:
         return np.nanmean(prob, axis=2)
 
 
-def _bt(wins) -> np.ndarray:
+def _bt(wins, names) -> np.ndarray:
     try:
-        return bt.fit(wins).strengths[0]
+        return bt.fit(wins, systems=[str(x) for x in names]).strengths[0]
     except ValueError as exc:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
 
@@ -48,6 +48,11 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     say = progress or (lambda _: None)
     gen = check_rng(rng)
     start = time.perf_counter()
+    zero = int((games["weight"] == 0).sum()) if "weight" in games else 0
+    if zero:  # a judgment of weight 0 says nothing: Elo and TrueSkill, which play each judgment once, must not see it
+        games = games[games["weight"] > 0]
+        if len(set(games["left"]) | set(games["right"])) < 2:
+            raise ValueError(f"after leaving out the {zero:,} judgments with weight 0, fewer than two systems remain")
     c = from_judgments(games["left"].to_numpy(), games["right"].to_numpy(), games["winner"].to_numpy(),
                        games["weight"].to_numpy() if "weight" in games else None)
     names = pd.Index(c.systems, name="system")
@@ -57,7 +62,8 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     left, right, outcome = c.left, c.right, c.outcome.astype(np.int64)
     order_gen = np.random.default_rng(gen.bit_generator.jumped())
     all_games = np.arange(m)
-    est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins)}
+    est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins, names)}
+    never_lose, never_win = bt.unbounded_groups(wins, [str(x) for x in names])
     for name in ("elo", "trueskill"):
         est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
                                             order_gen).mean(axis=0)
@@ -66,6 +72,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     n_seq = min(n_resamples_sequential, n_resamples)
     draws = {k: [] for k in est}
     prob_draws = []
+    report = intervals.Progress(say, n_resamples)
     for first, idx in intervals.index_blocks(gen, m, n_resamples, s):
         weights = intervals.counts(idx, m)
         stack = intervals.bt_stack(credit, weights, s)
@@ -76,6 +83,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         for name in ("elo", "trueskill"):
             if take:
                 draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx[:take], order_gen))
+        report(first + len(idx))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
     say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments ({n_seq} for Elo and TrueSkill): "
         f"{time.perf_counter() - start:.1f} s")
@@ -129,7 +137,8 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     settings = {"alignment": "judgments", "ties": "half", "n_resamples": n_resamples, "n_resamples_sequential": n_seq,
                 "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
-                else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened}
+                else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened,
+                "degenerate": {"never_lose": never_lose, "never_win": never_win}, "zero_weight": zero}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)

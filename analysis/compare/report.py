@@ -18,8 +18,33 @@ NAME_CHARS = 20
 def decimals(values) -> int:
     """Decimals that give the largest of ``values`` three significant digits (Elo ~1500: 0; BT ~0.2: 3)."""
     arr = np.abs(np.asarray(values, dtype=float))
-    largest = float(np.nanmax(arr)) if len(arr) and np.isfinite(arr).any() else 0.0
+    largest = float(np.nanmax(arr[np.isfinite(arr)])) if len(arr) and np.isfinite(arr).any() else 0.0
     return int(np.clip(2 - np.floor(np.log10(largest)), 0, 6)) if largest > 0 else 3
+
+
+def number_format(values) -> str:
+    """The format of a column of numbers: fixed decimals (:func:`decimals`), or three significant digits in
+    scientific notation where fixed decimals would print a nonzero number as 0.000000 or need more than seven
+    digits before the point (scores near 1e-310 or 1e305)."""
+    arr = np.abs(np.asarray(values, dtype=float))
+    arr = arr[np.isfinite(arr) & (arr > 0)]
+    if len(arr) and (arr.max() < 5e-7 or arr.max() >= 1e7):
+        return ".3g"
+    return f".{decimals(values)}f"
+
+
+def escape_markdown(text) -> str:
+    """A cell of a Markdown table: ``|`` would end the cell, a backslash escapes it."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def escape_latex(text) -> str:
+    """A cell of a LaTeX table with TeX's special characters escaped (a system called ``A&B_1`` would break it)."""
+    return "".join(LATEX_SPECIALS.get(ch, ch) for ch in str(text))
 
 
 def cut(name, limit: int = NAME_CHARS) -> str:
@@ -47,10 +72,10 @@ def labelled(name: str, settings: dict) -> str:
 
 def with_interval(systems: pd.DataFrame, name: str) -> list[str]:
     est, low, high = (systems[c] for c in (name, f"{name}_low", f"{name}_high"))
-    k = decimals(est)
+    spec = number_format(est)
 
     def f(v):
-        return "–" if not np.isfinite(v) else f"{v:.{k}f}"
+        return "–" if not np.isfinite(v) else f"{v:{spec}}"
 
     return [f"{f(e)} [{f(lo)}, {f(hi)}]" if np.isfinite(lo) else f(e) for e, lo, hi in zip(est, low, high)]
 
@@ -103,6 +128,25 @@ def mean_warning(comparison: Comparison) -> str:
             "TrueSkill (fitted to each pair's common instances).")
 
 
+def notes(result: Comparison) -> list[str]:
+    """Warnings about the data every reader of the report should see (their facts are in the JSON's settings):
+    systems without a finite BT estimate, too few units for a bootstrap, judgments left out."""
+    s = result.settings
+    out = []
+    for key, what in (("never_lose", "never lose"), ("never_win", "never win")):
+        for group in s.get("degenerate", {}).get(key, []):
+            out.append(f"warning: {', '.join(map(str, group))} {what} against the other systems: BT has no finite "
+                       "estimate for them (the score shown is where the fit stopped) and their interval does not "
+                       "measure uncertainty")
+    if s.get("n_instances", 99) < 10:
+        unit = "judgments" if s.get("alignment") == "judgments" else "instances"
+        out.append(f"warning: only {s['n_instances']} {unit}: bootstrap intervals from so few units understate the "
+                   "uncertainty (a single unit gives intervals of width zero)")
+    if s.get("zero_weight"):
+        out.append(f"note: {s['zero_weight']:,} judgment(s) with weight 0 left out")
+    return out
+
+
 def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
     """Print the report: ``text`` within :data:`WIDTH` columns, or the tables as ``markdown``, ``csv``, ``latex``."""
     out = stream or sys.stdout
@@ -111,13 +155,16 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
         tables = {"systems": ranking_table(result), "P(row beats column)": result.marked_prob(alpha)}
         for title, table in tables.items():
             if fmt == "markdown":
+                table = _cells(table, escape_markdown)
                 print(f"### {title}\n\n{table.to_markdown()}\n", file=out)
             elif fmt == "csv":
                 print(f"# {title}\n{table.to_csv(lineterminator=chr(10))}", file=out)
             else:
-                print(table.to_latex(caption=title), file=out)
+                print(_cells(table, escape_latex).to_latex(caption=escape_latex(title)), file=out)
         return
     print(_wrap(first_line(result)), file=out)
+    for note in notes(result):
+        print(_wrap(note), file=out)
     warning = mean_warning(result)
     if warning:
         print(_wrap(warning), file=out)
@@ -141,6 +188,14 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
         print(human_view(result, cut).to_string(line_width=WIDTH, index=False), "\n", file=out)
     print("Stability: does removing the best / worst system reorder the others?\n", file=out)
     print(stability_summary(result).map(lambda v: cut(v, 44)).to_string(line_width=WIDTH), "\n", file=out, flush=True)
+
+
+def _cells(table: pd.DataFrame, escape) -> pd.DataFrame:
+    """Every cell, label and header of ``table`` as escaped text."""
+    out = table.map(escape)
+    out.index = pd.Index([escape(x) for x in table.index], name=escape(table.index.name or ""))
+    out.columns = [escape(c) for c in table.columns]
+    return out
 
 
 def _wrap(text: str) -> str:

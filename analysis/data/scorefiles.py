@@ -38,8 +38,10 @@ import pandas as pd
 FORMATS = ("auto", "long", "wide", "mtme")
 ALIGN = ("auto", "exact", "intersect", "pairwise")
 LONG_COLUMNS = ("instance", "system", "score")
-#: column names (any case) that name instances in a wide file; "" and "unnamed: 0" are pandas' unnamed index
-ID_COLUMNS = ("instance", "id", "index", "item", "segment", "seg_id", "segment_id", "", "unnamed: 0")
+#: column names (any case) that name instances in a wide file; "" and "unnamed: 0" are pandas' unnamed index; any
+#: other name ending in "_id" or "id" after a separator (``doc_id``, ``example-id``) names them too
+ID_COLUMNS = ("instance", "id", "index", "item", "segment", "seg_id", "segment_id", "", "unnamed: 0", "idx",
+              "doc", "document", "example", "sample", "uid", "key")
 #: score cells read as "no score"
 MISSING = frozenset({"", "na", "n/a", "nan", "none", "null"})
 SEPARATORS = (",", ";", "\t", "|")
@@ -80,14 +82,52 @@ class _Table:
         self.frame, self.first_line = frame, first_line
 
 
-def _read_csv(path: Path) -> _Table:
+def _not_utf8(path: Path, exc: UnicodeDecodeError) -> ScoreFileError:
+    """The first line that is not UTF-8 (``exc`` may come from a chunk of the file: decode the whole file again)."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+        start, byte = exc.start, exc.object[exc.start]
+    except UnicodeDecodeError as whole:
+        start, byte = whole.start, data[whole.start]
+    line = data[:start].count(b"\n") + 1
+    return ScoreFileError(f"{path}: line {line} is not UTF-8 text (byte {byte:#04x}); save the file as UTF-8 (for "
+                          "example from latin-1: iconv -f latin1 -t utf-8)")
+
+
+def _check_fields(path: Path, sep: str, skipped: int, expected: int) -> None:
+    """Every data row has the header's number of fields (more only as empty trailing fields): pandas would drop
+    the extra fields of a row (an unquoted decimal comma: ``3,A,1,5``) and read a short row's missing fields as
+    empty cells, silently."""
     with open(path, encoding="utf-8-sig", newline="") as handle:
-        head, skipped = "", 0
-        for line in handle:
-            if line.strip() and not line.lstrip().startswith("#"):
-                head = line
-                break
-            skipped += 1
+        for _ in range(skipped + 1):
+            handle.readline()
+        reader = csv.reader(handle, delimiter=sep)
+        for row in reader:
+            n = len(row)
+            if n == expected or not n or (n == 1 and not row[0].strip()):
+                continue
+            if n > expected and not any(f.strip() for f in row[expected:]):
+                continue
+            line = skipped + 1 + reader.line_num
+            hint = (f"; a decimal comma? write {row[expected - 1]}.{row[expected]} or quote the number, or separate "
+                    "the columns with ';'" if n == expected + 1 and sep == "," and row[expected].strip().isdigit()
+                    else "")
+            raise ScoreFileError(f"{path}: line {line} has {n} field{'s' * (n != 1)}, the header has {expected}"
+                                 f"{hint}")
+
+
+def _read_csv(path: Path, header_only: bool = False) -> _Table:
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            head, skipped = "", 0
+            for line in handle:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    head = line
+                    break
+                skipped += 1
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
     if not head:
         raise ScoreFileError(f"{path}: no header line (the file is empty or only comments)")
     suffix = path.suffix.lower()
@@ -106,27 +146,33 @@ def _read_csv(path: Path) -> _Table:
             raise ScoreFileError(f"{path}: line {skipped + 1} (the header) names column {n!r} twice; every "
                                  "column needs its own name")
         seen[key] = n
+    if header_only:
+        return _Table(pd.DataFrame(columns=names), skipped + 2)
     try:
+        _check_fields(path, sep, skipped, len(names))
         frame = pd.read_csv(path, sep=sep, skiprows=skipped, header=0, names=None, keep_default_na=False,
                             na_values=[], dtype=str, encoding="utf-8-sig", comment=None, skip_blank_lines=True,
                             usecols=range(len(names)) if len(names) > 1 else None, index_col=False)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
     except (ValueError, pd.errors.ParserError) as exc:
         raise ScoreFileError(f"{path}: cannot be read as a table separated by {sep!r} ({exc})") from None
     frame.columns = [n if n else "" for n in names][: frame.shape[1]]
     return _Table(frame, skipped + 2)
 
 
-def _read_table(path: Path) -> _Table:
-    """The file as a table (CSV, Parquet or JSON lines); a file none of them can read is a ScoreFileError."""
+def _read_table(path: Path, header_only: bool = False) -> _Table:
+    """The file as a table (CSV, Parquet or JSON lines); a file none of them can read is a ScoreFileError.
+    ``header_only``: a CSV file's column names without its rows."""
     try:
-        return _parse_table(path)
+        return _parse_table(path, header_only)
     except ScoreFileError:
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
         raise ScoreFileError(f"{path}: cannot be read as CSV, Parquet or JSON lines ({exc})") from None
 
 
-def _parse_table(path: Path) -> _Table:
+def _parse_table(path: Path, header_only: bool = False) -> _Table:
     if path.suffix.lower() in (".parquet", ".pq"):
         frame = pd.read_parquet(path)
         if frame.columns.duplicated().any():
@@ -134,7 +180,7 @@ def _parse_table(path: Path) -> _Table:
         return _Table(frame.reset_index(drop=True), 2)
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         return _Table(pd.read_json(path, lines=True, dtype=False), 1)
-    return _read_csv(path)
+    return _read_csv(path, header_only)
 
 
 def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
@@ -183,10 +229,13 @@ def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | Non
             matrix = _wide_matrix(table.frame, path, table.first_line)
     if matrix.shape[1] < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare, found {list(matrix.columns)}")
+    attrs = {"ids": False, "ignored": [], **matrix.attrs}
     matrix = _aligned(matrix, path, align)
     if len(matrix) == 0:
         raise ScoreFileError(f"{path}: no instance is scored for every system")
-    return -matrix if lower_is_better else matrix
+    matrix = -matrix if lower_is_better else matrix
+    matrix.attrs.update(attrs)  # ids: the file names its instances (else they are row positions); ignored: columns
+    return matrix
 
 
 def is_complete(matrix: pd.DataFrame) -> bool:
@@ -219,6 +268,33 @@ def _numeric(values: pd.Series, path: Path, what: str, line_of, missing_is: str 
     return numbers.astype(float)
 
 
+def instance_ids(values: pd.Series) -> pd.Series:
+    """Instance ids as one type whatever the layout (a long file's ``instance`` column, a wide file's id column):
+    text ids that are all canonical integers (``12``, ``-3``; not ``01``, ``1e3`` or ``1.0``, which would collide
+    with ``1`` or ``1000``) and fit in 64 bits become integers, everything else stays text (stripped)."""
+    if pd.api.types.is_integer_dtype(values):
+        return values.astype(np.int64)
+    if pd.api.types.is_numeric_dtype(values):
+        numbers = values.astype(float)
+        if np.isfinite(numbers).all() and (numbers % 1 == 0).all() and (np.abs(numbers) < 2**53).all():
+            return numbers.astype(np.int64)
+        return values
+    text = values.astype(str).str.strip()
+    canonical = text.str.fullmatch(r"-?(0|[1-9]\d{0,17})")
+    if len(text) and canonical.all():
+        return text.astype(np.int64)
+    return text
+
+
+def _system_names(values: pd.Series, path: Path, line_of) -> pd.Series:
+    """System names as stripped text; an empty name or a null (Parquet, JSON) is an error naming its line."""
+    bad = values.isna().to_numpy() | (values.astype(str).str.strip() == "").to_numpy()
+    if bad.any():
+        i = np.flatnonzero(bad)[0]
+        raise ScoreFileError(f"{path}: empty system name on {line_of(i)}; every row needs the system's name")
+    return values.astype(str).str.strip()
+
+
 def _select(frame: pd.DataFrame, path: Path, where: dict) -> pd.DataFrame:
     for column, value in where.items():
         if column not in frame.columns:
@@ -244,7 +320,11 @@ def _select(frame: pd.DataFrame, path: Path, where: dict) -> pd.DataFrame:
 def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line: int) -> pd.DataFrame:
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
-        raise ScoreFileError(f"{path}: missing column(s) {missing} for the long format (columns: {list(frame.columns)})")
+        hint = ("; a wide file (one column per system) with a system called 'score' or 'system'? pass "
+                "--input-format wide" if "instance" in missing else "")
+        raise ScoreFileError(f"{path}: missing column(s) {missing} for the long format (columns: "
+                             f"{list(frame.columns)}){hint}")
+    ignored = [str(c) for c in frame.columns if c not in LONG_COLUMNS and c not in (where or {})]
     line = pd.Series(np.arange(len(frame)) + first_line, index=frame.index)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
@@ -256,28 +336,27 @@ def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line
     def line_of(i):
         return f"line {line.iloc[i]}"
 
-    instances = frame["instance"]
-    if not pd.api.types.is_numeric_dtype(instances):
-        instances = instances.astype(str).str.strip()
-        as_numbers = pd.to_numeric(instances, errors="coerce")
-        if as_numbers.notna().all():  # instance ids written as numbers stay numbers
-            integral = (as_numbers % 1 == 0).all()
-            instances = as_numbers.astype(np.int64) if integral else as_numbers
+    instances = instance_ids(frame["instance"])
     scores = _numeric(frame["score"], path, "score", line_of)
     if scores.isna().any():
         i = np.flatnonzero(scores.isna().to_numpy())[0]
         raise ScoreFileError(f"{path}: missing score (NaN) for system {_shown(frame['system'].iloc[i])!r}, "
                              f"instance {_shown(instances.iloc[i])!r} on {line_of(i)}; leave the row out "
                              "where a system has no score")
-    names = frame["system"].astype(str).str.strip()
-    dup = pd.DataFrame({"i": instances.to_numpy(), "s": names.to_numpy()}).duplicated(keep=False).to_numpy()
-    if dup.any():
-        rows = np.flatnonzero(dup)[:4]
-        shown = ", ".join(f"({_shown(instances.iloc[i])!r}, {names.iloc[i]!r}) on {line_of(i)}" for i in rows)
-        raise ScoreFileError(f"{path}: duplicate (instance, system) rows: {shown}")
+    names = _system_names(frame["system"], path, line_of)
+    keys = pd.DataFrame({"i": instances.to_numpy(), "s": names.to_numpy()})
+    later = keys.duplicated(keep="first").to_numpy()
+    if later.any():
+        j = np.flatnonzero(later)[0]
+        i = np.flatnonzero((keys["i"] == keys["i"].iloc[j]).to_numpy() & (keys["s"] == keys["s"].iloc[j]).to_numpy())[0]
+        raise ScoreFileError(f"{path}: duplicate (instance, system) rows: ({_shown(instances.iloc[j])!r}, "
+                             f"{names.iloc[j]!r}) on {line_of(i)} and {line_of(j)} ({int(later.sum()):,} duplicate "
+                             "row(s) in all)")
     long = pd.DataFrame({"instance": instances.to_numpy(), "system": names.to_numpy(), "score": scores.to_numpy()})
     matrix = long.pivot(index="instance", columns="system", values="score")
-    return matrix.reindex(index=pd.unique(long["instance"]), columns=pd.unique(long["system"]))
+    matrix = matrix.reindex(index=pd.unique(long["instance"]), columns=pd.unique(long["system"]))
+    matrix.attrs.update(ids=True, ignored=ignored)
+    return matrix
 
 
 def _aligned(matrix: pd.DataFrame, path: Path, align: str) -> pd.DataFrame:
@@ -295,29 +374,51 @@ def _aligned(matrix: pd.DataFrame, path: Path, align: str) -> pd.DataFrame:
                          "only the instances every system has")
 
 
+def is_id_name(name) -> bool:
+    """A column name that names instances in a wide file (:data:`ID_COLUMNS`, or ending in ``_id``/``-id``)."""
+    low = str(name).strip().lower()
+    return low in ID_COLUMNS or low.endswith(("_id", "-id", " id"))
+
+
 def _wide_matrix(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFrame:
     columns = list(frame.columns)
     # empty columns a trailing separator leaves
     frame = frame[[c for c in columns if not (str(c).startswith("Unnamed: ") or str(c) == "")
                    or not frame[c].astype(str).str.strip().isin(["", "nan", "None"]).all()]]
-    ids = [c for c in frame.columns if str(c).strip().lower() in ID_COLUMNS]
+    ids = [c for c in frame.columns if is_id_name(c)]
     if len(ids) > 1:
-        raise ScoreFileError(f"{path}: several columns name the instances {ids}; keep one")
+        raise ScoreFileError(f"{path}: several columns are named like instance ids {ids}; keep one (first), and "
+                             "rename a system that has such a name")
+    has_ids = bool(ids)
     if ids:
-        key = frame[ids[0]]
-        if key.duplicated().any():
-            raise ScoreFileError(f"{path}: duplicate instance {_shown(key[key.duplicated()].iloc[0])!r} in column "
-                                 f"{ids[0]!r}")
-        frame = frame.set_index(ids[0])
+        if ids[0] != frame.columns[0]:
+            raise ScoreFileError(f"{path}: column {ids[0]!r} is named like instance ids but is not the first column; "
+                                 "put the ids first, or rename the system if it is one")
+        key = instance_ids(frame[ids[0]])
+        later = key.duplicated(keep="first").to_numpy()
+        if later.any():
+            j = np.flatnonzero(later)[0]
+            i = np.flatnonzero((key == key.iloc[j]).to_numpy())[0]
+            raise ScoreFileError(f"{path}: duplicate instance {_shown(key.iloc[j])!r} in column {ids[0]!r} on lines "
+                                 f"{i + first_line} and {j + first_line}")
+        frame = frame.drop(columns=ids[0]).set_axis(pd.Index(key.to_numpy()), axis=0)
     columns = {}
     for column in frame.columns:
-        columns[str(column).strip()] = _numeric(frame[column], path, f"score in column {column!r}",
-                                                lambda i: f"line {i + first_line}").to_numpy()
-    return pd.DataFrame(columns, index=frame.index).rename_axis(index=None)
+        name = str(column).strip()
+        if name in columns:
+            raise ScoreFileError(f"{path}: two columns are named {name!r} once spaces are removed")
+        columns[name] = _numeric(frame[column], path, f"score in column {column!r}",
+                                 lambda i: f"line {i + first_line}").to_numpy()
+    out = pd.DataFrame(columns, index=frame.index).rename_axis(index=None)
+    out.attrs["ids"] = has_ids
+    return out
 
 
 def _mtme_matrix(path: Path) -> pd.DataFrame:
-    text = path.read_text(encoding="utf-8").split("\n")
+    try:
+        text = path.read_text(encoding="utf-8-sig").split("\n")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
     if text and text[-1] == "":
         text.pop()
     frame = parse_mtme_lines(text, str(path))
@@ -339,6 +440,9 @@ WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b",
                         "equal")}
 
 
+JUDGMENT_COLUMNS = ("model_a", "model_b", "winner", "weight")
+
+
 def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.DataFrame:
     """Pairwise judgments (arena, LLM-judge files) from CSV, Parquet or JSON lines with columns ``model_a``,
     ``model_b``, ``winner`` (any case) and an optional ``weight``: a frame with ``left``, ``right``, ``winner`` (one
@@ -349,25 +453,20 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
         raise ScoreFileError(f"{path}: no such file")
     table = _read_table(path)
     frame = table.frame.rename(columns={c: str(c).strip().lower() for c in table.frame.columns
-                                        if str(c).strip().lower() in ("model_a", "model_b", "winner", "weight")})
+                                        if str(c).strip().lower() in JUDGMENT_COLUMNS})
     missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
     if missing:
         raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
+    ignored = [str(c) for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {})]
     line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
-    a, b = (frame[c].astype(str).str.strip() for c in ("model_a", "model_b"))
-    cell = frame["winner"].astype(str).str.strip()
-    low = cell.str.lower()
-    winner = pd.Series(np.nan, index=frame.index, dtype=object)
-    for meaning, words in WINNER_WORDS.items():
-        winner[low.isin(words)] = meaning
-    winner[winner.isna() & (cell == a)] = "left"
-    winner[winner.isna() & (cell == b)] = "right"
-    if winner.isna().any():
-        i = np.flatnonzero(winner.isna().to_numpy())[0]
-        raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on line {line.iloc[i]} is neither model_a, model_b, "
-                             "a tie, nor one of the two systems' names")
+
+    def line_of(i):
+        return f"line {line.iloc[i]}"
+
+    a, b = (_system_names(frame[c], path, lambda i, c=c: f"{line_of(i)} (column {c})") for c in ("model_a", "model_b"))
+    winner = _winners(frame["winner"].astype(str).str.strip(), a, b, path, line_of)
     same = (a == b).to_numpy()
     if same.any():
         i = np.flatnonzero(same)[0]
@@ -382,4 +481,34 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
     out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
     if len(set(out["left"]) | set(out["right"])) < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare")
+    out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()))
     return out
+
+
+def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of) -> pd.Series:
+    """Each winner cell as "left", "right" or "tie": a code of :data:`WINNER_WORDS` (any case) or one of the row's
+    two system names. A cell that is both a code and, in any case, one of its row's names with another meaning
+    (systems called ``A``/``B``, ``1``/``2`` or ``tie``) is refused as ambiguous rather than guessed."""
+    low = cell.str.lower()
+    code = pd.Series(np.nan, index=cell.index, dtype=object)
+    for meaning, words in WINNER_WORDS.items():
+        code[low.isin(words)] = meaning
+    name = pd.Series(np.nan, index=cell.index, dtype=object)
+    name[low == b.str.lower()] = "right"
+    name[low == a.str.lower()] = "left"
+    clash = (code.notna() & name.notna() & (code != name)).to_numpy()
+    if clash.any():
+        i = np.flatnonzero(clash)[0]
+        raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on {line_of(i)} is ambiguous: it is the code for "
+                             f"{'a tie' if code.iloc[i] == 'tie' else 'model_' + 'ab'[code.iloc[i] == 'right']} and "
+                             f"the name of the system in model_{'ab'[name.iloc[i] == 'right']}; write the winner as "
+                             "model_a, model_b or tie")
+    exact = pd.Series(np.nan, index=cell.index, dtype=object)
+    exact[cell == b] = "right"
+    exact[cell == a] = "left"
+    winner = code.fillna(exact)
+    if winner.isna().any():
+        i = np.flatnonzero(winner.isna().to_numpy())[0]
+        raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on {line_of(i)} is neither model_a, model_b, a tie "
+                             f"({', '.join(WINNER_WORDS['tie'][:6])}, ...), nor one of the two systems' names")
+    return winner
