@@ -167,7 +167,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         bt_est = _bt(values, ties, complete, names)
     except ValueError as exc:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
-    never_lose, never_win = bt.unbounded_groups(np.asarray(credit.sum(axis=0)).reshape(s, s), list(names))
+    degenerate = _degenerate(np.asarray(credit.sum(axis=0)).reshape(s, s), names)
     n_orders = _orders(n_orders, len(comps))
     est = {"mean": np.nanmean(values, axis=0), "median": np.nanmedian(values, axis=0), "bt": bt_est}
     if not complete:
@@ -239,7 +239,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
                 "interval": interval, "adjust": adjust, "alpha": alpha, "lower_is_better": bool(lower_is_better),
                 "seed": int(rng) if isinstance(rng, (int, np.integer)) else None,
                 "n_instances": int(n), "n_systems": int(s), "n_comparisons": int(len(comps)),
-                "widened": widened, "degenerate": {"never_lose": never_lose, "never_win": never_win}}
+                "widened": widened, "degenerate": degenerate}
     human_frame = pd.DataFrame()
     if human is not None:
         from .human import human_table
@@ -252,6 +252,16 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
                       frame(p_high, index=names, columns=names), tables["common"], tables["sign_p"],
                       tables["wilcoxon_p"], sign_adj, evidence.adjust(tables["wilcoxon_p"], adjust),
                       disagreement_table(systems), stable, human_frame, settings)
+
+
+def _degenerate(wins: np.ndarray, names) -> dict:
+    """The systems BT cannot place at a finite interior strength: groups that never lose or never win against the
+    others (:func:`analysis.bt.unbounded_groups`), and systems that win no comparison at all (strength exactly 0)."""
+    names = [str(x) for x in names]
+    never_lose, never_win = bt.unbounded_groups(wins, names)
+    off = ~np.eye(len(names), dtype=bool)
+    no_wins = [names[i] for i in np.flatnonzero(((wins > 0) & off).sum(axis=1) == 0)]
+    return {"never_lose": never_lose, "never_win": never_win, "no_wins": no_wins}
 
 
 def _jackknife(values, credit, est, complete, s) -> dict:

@@ -15,7 +15,15 @@ from ..comparisons import from_judgments
 from ..pairwise import sign_test_pvalues
 from ..validation import check_rng
 from . import evidence, intervals, sequential
-from .core import N_ORDERS, N_ORDERS_STABILITY, SEQUENTIAL_GAMES, Comparison, check_settings, disagreement_table
+from .core import (
+                   N_ORDERS,
+                   N_ORDERS_STABILITY,
+                   SEQUENTIAL_GAMES,
+                   Comparison,
+                   _degenerate,
+                   check_settings,
+                   disagreement_table,
+)
 
 MECHANISMS = ("win_rate", "bt", "elo", "trueskill")
 
@@ -63,7 +71,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     order_gen = np.random.default_rng(gen.bit_generator.jumped())
     all_games = np.arange(m)
     est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins, names)}
-    never_lose, never_win = bt.unbounded_groups(wins, [str(x) for x in names])
+    degenerate = _degenerate(wins, names)
     for name in ("elo", "trueskill"):
         est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
                                             order_gen).mean(axis=0)
@@ -138,7 +146,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                 "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
                 else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened,
-                "degenerate": {"never_lose": never_lose, "never_win": never_win}, "zero_weight": zero}
+                "degenerate": degenerate, "zero_weight": zero}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)

@@ -138,6 +138,10 @@ def notes(result: Comparison) -> list[str]:
             out.append(f"warning: {', '.join(map(str, group))} {what} against the other systems: BT has no finite "
                        "estimate for them (the score shown is where the fit stopped) and their interval does not "
                        "measure uncertainty")
+    no_wins = s.get("degenerate", {}).get("no_wins", [])
+    if no_wins:
+        out.append(f"warning: {', '.join(map(str, no_wins))} win(s) no comparison: BT puts them at strength 0, a "
+                   "boundary estimate whose interval does not measure uncertainty")
     if s.get("n_instances", 99) < 10:
         unit = "judgments" if s.get("alignment") == "judgments" else "instances"
         out.append(f"warning: only {s['n_instances']} {unit}: bootstrap intervals from so few units understate the "

@@ -321,7 +321,7 @@ def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
         hint = ("; a wide file (one column per system) with a system called 'score' or 'system'? pass "
-                "--input-format wide" if "instance" in missing else "")
+                "--input-format wide" if {"system", "score"} & set(missing) else "")
         raise ScoreFileError(f"{path}: missing column(s) {missing} for the long format (columns: "
                              f"{list(frame.columns)}){hint}")
     ignored = [str(c) for c in frame.columns if c not in LONG_COLUMNS and c not in (where or {})]
