@@ -5,8 +5,18 @@ A record lives in ``data/published/claims/<paper>.toml`` beside the published nu
 claims (``claim``, the published value ``paper``, the paper item and where it is printed), where our value comes
 from (``source``: a CSV a chapter saved, the ``rows`` and ``column`` in it), how the two are compared (``rule``) and
 what data we have (``status``: exact / stand-in / not reachable). :func:`evaluate` reads the outputs and returns
-one row per claim with its verdict; nothing here types a verdict. A claim whose source is missing or unreadable is
-"not run", never a pass, and :func:`main` then exits non-zero.
+one row per claim with its verdict; nothing here types a verdict. A claim whose source is missing or unreadable,
+whose selection matches no row or more rows than it compares, or whose saved value is empty (NaN) is "not run",
+never a pass, and :func:`main` then exits non-zero.
+
+:func:`analysis.claim_records.load` reads and checks the records field by field (anything wrong is a one-line
+:class:`~analysis.claim_records.ClaimError` naming the file, the claim and the field, and ``python -m analysis
+claims`` then writes nothing); this module computes the verdicts and writes the claims pages.
+
+A ``rows`` filter selects one row, or one per published value when ``paper`` (``than`` for ``compare``) is a list,
+or one per combination of the values it lists (``rows = { kind = ["a", "b"] }``); ``pool = true`` declares that it
+selects a group of rows on purpose (every cell of a table, each check of a test), each row one value. A list of
+filters picks one row each, in order; no ``rows`` is the whole file.
 
 The rules (one small fixed set; every numeric rule works element-wise on a value or a list of values):
 
@@ -29,140 +39,20 @@ from __future__ import annotations
 
 import argparse
 import math
-import operator
 import re
 import sys
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .claim_records import OPS, PAPERS, VERDICTS, Claim, ClaimError, load
 from .files import atomic_write
-from .paths import generated_dir, repo_root
+from .paths import generated_dir
 from .typography import for_table
 
-PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von Däniken et al. 2024",
-          "gvp": "Levtsov & Ustalov 2025", "synthesis": "This compendium (beyond the papers)"}
-VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsistent", "not testable here",
-            "not run")
-STATUSES = ("exact", "stand-in", "not reachable")
-RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
-OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 COLUMNS = ["paper", "id", "item", "where", "claim", "paper value", "our value", "rule", "data status", "verdict",
            "reason", "source file", "chapter", "section", "headline"]
-_FIELDS = {"id", "item", "where", "claim", "paper", "source", "rows", "column", "rule", "tol", "rtol", "part", "op",
-           "than", "test", "status", "reason", "chapter", "section", "headline", "format"}
-
-
-class ClaimError(ValueError):
-    """A claim that cannot be evaluated: its source is missing or unreadable, or its selection finds nothing."""
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One record of the registry (see the module docstring for the fields' meaning)."""
-
-    paper: str
-    id: str
-    item: str
-    where: str
-    claim: str
-    status: str
-    rule: str
-    chapter: str
-    paper_value: object = None
-    source: str | None = None
-    rows: object = None
-    column: str | list | None = None
-    tol: float | tuple = 0.0
-    rtol: float = 0.0
-    part: float = 0.5
-    op: str | None = None
-    than: object = None
-    test: str | None = None
-    reason: str = ""
-    section: str | None = None
-    headline: bool = False
-    format: str | None = None
-    extra: dict = field(default_factory=dict, compare=False)
-
-    @property
-    def key(self) -> str:
-        return f"{self.paper}.{self.id}"
-
-
-def registry_dir() -> Path:
-    return repo_root() / "data" / "published" / "claims"
-
-
-def _claim(paper: str, default_chapter: str | None, record: dict, path: Path) -> Claim:
-    where = f"{path.name}, claim {record.get('id', '?')!r}"
-    unknown = sorted(set(record) - _FIELDS)
-    if unknown:
-        raise ValueError(f"{where}: unknown fields {unknown}; known: {sorted(_FIELDS)}")
-    for name in ("id", "item", "where", "claim", "status", "rule"):
-        if not isinstance(record.get(name), str) or not record[name].strip():
-            raise ValueError(f"{where}: '{name}' is required (a non-empty string)")
-    if record["status"] not in STATUSES:
-        raise ValueError(f"{where}: status {record['status']!r} is not one of {list(STATUSES)}")
-    if record["rule"] not in RULES:
-        raise ValueError(f"{where}: rule {record['rule']!r} is not one of {list(RULES)}")
-    testable = record["status"] != "not reachable" and record["rule"] != "none"
-    if testable and not record.get("source"):
-        raise ValueError(f"{where}: a testable claim needs a 'source' (an output file)")
-    if not testable and not record.get("reason"):
-        raise ValueError(f"{where}: a claim that cannot be tested here needs a 'reason'")
-    if record["rule"] == "compare" and record.get("op") not in OPS:
-        raise ValueError(f"{where}: rule 'compare' needs op in {list(OPS)}")
-    if record["rule"] == "qualitative" and not record.get("test"):
-        raise ValueError(f"{where}: rule 'qualitative' needs the stated 'test'")
-    if testable and record["rule"] not in ("qualitative", "compare") and "paper" not in record:
-        raise ValueError(f"{where}: rule {record['rule']!r} needs the published value 'paper'")
-    chapter = record.get("chapter") or default_chapter
-    if not chapter:
-        raise ValueError(f"{where}: no chapter (set 'chapter' in the record or at the top of the file)")
-    part = float(record.get("part", 0.5))
-    if not 0 <= part <= 1:
-        raise ValueError(f"{where}: part must lie in [0, 1], got {part}")
-    return Claim(paper=paper, id=record["id"], item=record["item"], where=record["where"], claim=record["claim"],
-                 status=record["status"], rule=record["rule"], chapter=chapter, paper_value=record.get("paper"),
-                 source=record.get("source"), rows=record.get("rows"), column=record.get("column"),
-                 tol=_tolerance(record.get("tol", 0.0), where), rtol=float(record.get("rtol", 0.0)), part=part,
-                 op=record.get("op"), than=record.get("than"), test=record.get("test"),
-                 reason=record.get("reason", ""), section=record.get("section"),
-                 headline=bool(record.get("headline", False)), format=record.get("format"))
-
-
-def _tolerance(value, where: str) -> float | tuple:
-    """One absolute tolerance, or one per published value (a paper that prints its values to different decimals)."""
-    values = value if isinstance(value, list) else [value]
-    if not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
-        raise ValueError(f"{where}: tol must be a non-negative number or a list of them, got {value!r}")
-    return tuple(float(v) for v in values) if isinstance(value, list) else float(value)
-
-
-def load(folder: str | Path | None = None) -> list[Claim]:
-    """Every claim of every paper, in file order; a malformed record is a ``ValueError`` naming it."""
-    folder = Path(folder) if folder else registry_dir()
-    claims, seen = [], set()
-    for paper in PAPERS:
-        path = folder / f"{paper}.toml"
-        if not path.is_file():
-            continue
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        for record in data.get("claims", []):
-            claim = _claim(paper, data.get("chapter"), record, path)
-            if claim.key in seen:
-                raise ValueError(f"{path.name}: claim id {claim.id!r} appears twice")
-            seen.add(claim.key)
-            claims.append(claim)
-    unknown = sorted(p.stem for p in folder.glob("*.toml") if p.stem not in PAPERS)
-    if unknown:
-        raise ValueError(f"{folder}: registry files for unknown papers {unknown}; known: {list(PAPERS)}")
-    return claims
 
 
 # --- our value: the selected cells of a saved output -------------------------------------------------------------
@@ -175,6 +65,16 @@ def _plain(value):
     return value
 
 
+def _missing(value) -> bool:
+    """An empty cell of a saved output (read as NaN or None): no value, never a number that fails a rule."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _error(claim: Claim, reason: str) -> ClaimError:
+    """A claim that cannot be evaluated, named (its row in the table says only ``reason``)."""
+    return ClaimError(f"claim {claim.key}: {reason}", reason)
+
+
 def _source_path(claim: Claim, outputs: Path) -> Path:
     source = Path(claim.source)
     return outputs / source if len(source.parts) > 1 else outputs / claim.chapter / source
@@ -184,7 +84,7 @@ def _select(frame: pd.DataFrame, rows: dict, claim: Claim) -> pd.DataFrame:
     mask = np.ones(len(frame), dtype=bool)
     for column, wanted in rows.items():
         if column not in frame.columns:
-            raise ClaimError(f"{claim.source} has no column {column!r} (columns: {list(frame.columns)})")
+            raise _error(claim, f"{claim.source} has no column {column!r} (columns: {list(frame.columns)})")
         values = frame[column]
         wanted = wanted if isinstance(wanted, list) else [wanted]
         match = values.isin(wanted)
@@ -196,30 +96,59 @@ def _select(frame: pd.DataFrame, rows: dict, claim: Claim) -> pd.DataFrame:
     return frame[mask]
 
 
+def _compared(claim: Claim):
+    """The value(s) ours is compared with element by element (the paper's, or ``than``), or None for a set."""
+    if claim.rule == "set":
+        return None
+    return claim.than if claim.rule == "compare" and claim.than is not None else claim.paper_value
+
+
+def _rows_wanted(claim: Claim, rows: dict, n_columns: int) -> int | None:
+    """How many rows a filter must match (None: any number, ``pool = true`` or a set): one per published value
+    when the paper's value is a list, else one per combination of the values a filter lists (one row for a filter
+    of single values), so that a filter matching more rows than the claim compares never pools them silently."""
+    if claim.pool or claim.rule == "set":
+        return None
+    compared = _compared(claim)
+    if isinstance(compared, list):
+        if len(compared) % n_columns:
+            raise _error(claim, f"{len(compared)} published values for {n_columns} columns")
+        return len(compared) // n_columns
+    return math.prod(len(v) if isinstance(v, list) else 1 for v in rows.values())
+
+
 def our_value(claim: Claim, outputs: str | Path):
     """The value our outputs give for ``claim``: one cell (a scalar) or several (a list, in the order of ``rows``
-    when it is a list of selections, else in file order). Raises :class:`ClaimError` when it cannot be read."""
-    path = _source_path(claim, Path(outputs))
+    when it is a list of selections, else in file order). Raises :class:`ClaimError` when it cannot be read, when a
+    selection matches no row, or more rows than the claim compares (see :func:`_rows_wanted`)."""
+    outputs = Path(outputs)
+    path = _source_path(claim, outputs)
+    shown = path.relative_to(outputs) if path.is_relative_to(outputs) else path
     if not path.is_file():
-        raise ClaimError(f"source missing: {path.relative_to(outputs) if path.is_relative_to(outputs) else path}")
+        raise _error(claim, f"source missing: {shown}")
     try:
         frame = pd.read_csv(path)
     except Exception as exc:  # any parse failure is "unreadable", reported with its cause
-        raise ClaimError(f"source unreadable: {path.name}: {type(exc).__name__}: {exc}") from None
+        raise _error(claim, f"source unreadable: {shown}: {type(exc).__name__}: {exc}") from None
     columns = claim.column if isinstance(claim.column, list) else [claim.column] if claim.column else None
     if columns is None:
-        raise ClaimError(f"claim {claim.key} names no column of {path.name}")
+        raise _error(claim, f"names no column of {shown}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ClaimError(f"{path.name} has no column {missing} (columns: {list(frame.columns)})")
+        raise _error(claim, f"{shown} has no column {missing} (columns: {list(frame.columns)})")
     selections = claim.rows if isinstance(claim.rows, list) else [claim.rows or {}]
     values = []
     for rows in selections:
         picked = _select(frame, rows, claim)
         if picked.empty:
-            raise ClaimError(f"{path.name}: no row matches {rows}")
+            raise _error(claim, f"{shown}: no row matches {rows}")
         if isinstance(claim.rows, list) and len(picked) != 1:
-            raise ClaimError(f"{path.name}: {len(picked)} rows match {rows}; a list of selections needs one each")
+            raise _error(claim, f"{shown}: {len(picked)} rows match {rows}; a list of selections needs one each")
+        wanted = None if isinstance(claim.rows, list) else _rows_wanted(claim, rows, len(columns))
+        if wanted is not None and len(picked) != wanted:
+            raise _error(claim, f"{shown}: {len(picked)} rows match {rows or 'the whole file'}, the claim compares "
+                                f"{wanted} (one row per published value; to test each row of a group, set "
+                                "pool = true)")
         values += [_plain(v) for v in picked[columns].to_numpy().ravel()]
     return values[0] if len(values) == 1 else values
 
@@ -234,7 +163,7 @@ def _numbers(value, what: str, claim: Claim) -> np.ndarray:
     try:
         return np.array([np.nan if v is None else float(v) for v in _as_list(value)], dtype=float)
     except (TypeError, ValueError):
-        raise ClaimError(f"claim {claim.key}: {what} {value!r} is not numeric") from None
+        raise _error(claim, f"{what} {value!r} is not numeric") from None
 
 
 def _paired(claim: Claim, ours) -> tuple[np.ndarray, np.ndarray]:
@@ -242,7 +171,7 @@ def _paired(claim: Claim, ours) -> tuple[np.ndarray, np.ndarray]:
     if len(p) == 1 and len(o) > 1:
         p = np.repeat(p, len(o))
     if len(o) != len(p):
-        raise ClaimError(f"claim {claim.key}: {len(o)} values of ours against {len(p)} of the paper's")
+        raise _error(claim, f"{len(o)} values of ours against {len(p)} of the paper's")
     return o, p
 
 
@@ -254,16 +183,21 @@ def _by_share(passed: np.ndarray, part: float) -> str:
 
 
 def verdict(claim: Claim, ours) -> str:
-    """The verdict of ``claim`` given our value (see the module docstring for the rules)."""
+    """The verdict of ``claim`` given our value (see the module docstring for the rules); a missing (NaN) value of
+    ours is a :class:`ClaimError` ("not run"), like a missing source."""
     if claim.status == "not reachable" or claim.rule == "none":
         return "not testable here"
+    empty = sum(_missing(v) for v in _as_list(ours))
+    if empty:  # an empty cell is no value: "not run", never a number that fails
+        raise _error(claim, f"no value saved: {empty} of the {len(_as_list(ours))} selected cell(s) of "
+                            f"{claim.source} empty (NaN)")
     rule = claim.rule
     if rule in ("within", "consistent"):
         o, p = _paired(claim, ours)
         tol = np.asarray(claim.tol, dtype=float)
         if tol.ndim and len(tol) != len(p):
-            raise ClaimError(f"claim {claim.key}: {len(tol)} tolerances for {len(p)} values")
-        passed = np.abs(o - p) <= tol + claim.rtol * np.abs(p)  # NaN fails
+            raise _error(claim, f"{len(tol)} tolerances for {len(p)} values")
+        passed = np.abs(o - p) <= tol + claim.rtol * np.abs(p)
         if rule == "consistent":
             return "reproduced" if passed.all() else "paper inconsistent"
         return _by_share(passed, claim.part)
@@ -272,7 +206,7 @@ def verdict(claim: Claim, ours) -> str:
         if len(p_list) == 1 and len(o_list) > 1:
             p_list = p_list * len(o_list)
         if len(o_list) != len(p_list):
-            raise ClaimError(f"claim {claim.key}: {len(o_list)} values of ours against {len(p_list)} of the paper's")
+            raise _error(claim, f"{len(o_list)} values of ours against {len(p_list)} of the paper's")
         passed = np.array([_same(a, b) for a, b in zip(o_list, p_list)])
         return _by_share(passed, claim.part)
     if rule == "compare":
@@ -282,7 +216,7 @@ def verdict(claim: Claim, ours) -> str:
         if len(t) == 1:
             t = np.repeat(t, len(o))
         if len(t) != len(o):
-            raise ClaimError(f"claim {claim.key}: {len(o)} values of ours against {len(t)} to compare with")
+            raise _error(claim, f"{len(o)} values of ours against {len(t)} to compare with")
         return _by_share(OPS[claim.op](o, t) & ~np.isnan(o), claim.part)
     if rule == "direction":
         o, p = _paired(claim, ours)
@@ -297,8 +231,6 @@ def verdict(claim: Claim, ours) -> str:
         from scipy.stats import kendalltau
 
         o, p = _paired(claim, ours)
-        if np.isnan(o).any():
-            return "not reproduced"
         tau = kendalltau(o, p).statistic
         if np.all(np.sign(np.subtract.outer(o, o)) == np.sign(np.subtract.outer(p, p))):
             return "reproduced"
@@ -306,9 +238,9 @@ def verdict(claim: Claim, ours) -> str:
     if rule == "qualitative":
         values = _as_list(ours)
         if not all(isinstance(v, bool) for v in values):
-            raise ClaimError(f"claim {claim.key}: a qualitative test needs True/False, got {ours!r}")
+            raise _error(claim, f"a qualitative test needs True/False, got {ours!r}")
         return _by_share(np.array(values), claim.part)
-    raise ClaimError(f"claim {claim.key}: unknown rule {rule!r}")  # pragma: no cover - load() checks
+    raise _error(claim, f"unknown rule {rule!r}")  # pragma: no cover - load() checks
 
 
 def _same(a, b) -> bool:
@@ -376,7 +308,7 @@ def evaluate(claims: list[Claim], outputs: str | Path | None = None) -> pd.DataF
                 ours = our_value(claim, outputs)
                 result = verdict(claim, ours)
             except ClaimError as exc:
-                result, reason = "not run", str(exc)
+                result, reason = "not run", exc.reason
         source = "" if claim.source is None else str(_source_path(claim, Path("."))).replace("\\", "/")
         rows.append({"paper": claim.paper, "id": claim.id, "item": claim.item, "where": claim.where,
                      "claim": claim.claim, "paper value": show(claim.paper_value, claim.format),
@@ -522,7 +454,8 @@ def _profile(outputs: Path) -> str | None:
 
 def main(argv: list[str] | None = None, stream=None) -> int:
     """``python -m analysis claims``: evaluate the registry against the outputs, write the files, print the counts;
-    exit 1 when any claim is "not run"."""
+    exit 1 when any claim is "not run", 2 (one line on stderr, nothing written) when the registry is missing or
+    malformed."""
     stream = stream or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m analysis claims", description=__doc__.split("\n\n")[0])
     parser.add_argument("--outputs", help="the generated outputs folder (default: book/_generated)")
@@ -531,7 +464,12 @@ def main(argv: list[str] | None = None, stream=None) -> int:
                         help="only this paper's claims, printed, no file written (repeatable; default: all, written)")
     args = parser.parse_args(argv)
     outputs = Path(args.outputs) if args.outputs else generated_dir()
-    table = evaluate([c for c in load(args.registry) if not args.paper or c.paper in args.paper], outputs)
+    try:  # a malformed or missing registry writes nothing: the book keeps its last claims.csv and pages
+        registry = load(args.registry)
+    except ClaimError as exc:
+        print(f"claims: error: {exc}", file=sys.stderr)
+        return 2
+    table = evaluate([c for c in registry if not args.paper or c.paper in args.paper], outputs)
     if not args.paper:  # a partial table never replaces the book's claims.csv and pages
         write(table, outputs, _profile(outputs))
     for paper in PAPERS:

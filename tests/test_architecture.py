@@ -21,7 +21,7 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
 #: the command line of a method package (``python -m analysis compare``: reads files, prints, saves)
 COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report"}
 #: the runner and the book's machinery
-RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claims", "analysis.notebooks", "analysis.plotting",
+RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claim_records", "analysis.claims", "analysis.notebooks", "analysis.plotting",
           "analysis.profiles", "analysis.reproduce", "analysis.typography"}
 
 

@@ -9,7 +9,11 @@ import shutil
 import pandas as pd
 import pytest
 
-from analysis import claims, compare
+from analysis import (
+    claim_records,
+    claims,
+    compare,
+)
 from analysis.chapters import your_own_scores
 from analysis.profiles import parameters_for
 from tests.golden import PINNED, differences, fingerprint, table_fingerprints
@@ -76,8 +80,8 @@ def test_every_claim_is_evaluated_on_the_quick_run(quick_book, quick_claims):
     assert code == 0, report
     site, _ = quick_book
     table = pd.read_csv(site / "book" / "_generated" / "claims.csv", keep_default_na=False)
-    assert set(table.paper) == set(claims.PAPERS)
-    assert set(table.verdict) <= set(claims.VERDICTS) - {"not run"}
+    assert set(table.paper) == set(claim_records.PAPERS)
+    assert set(table.verdict) <= set(claim_records.VERDICTS) - {"not run"}
 
 
 def test_changing_a_number_behind_a_reproduced_claim_changes_its_verdict(quick_book, quick_claims, tmp_path):
@@ -88,7 +92,7 @@ def test_changing_a_number_behind_a_reproduced_claim_changes_its_verdict(quick_b
     copy = tmp_path / "generated"
     shutil.copytree(site / "book" / "_generated", copy)
     table = pd.read_csv(copy / "claims.csv", keep_default_na=False)
-    registry = {c.key: c for c in claims.load()}
+    registry = {c.key: c for c in claim_records.load()}
     reproduced = [registry[f"{r.paper}.{r.id}"] for r in table.itertuples() if r.verdict == "reproduced"
                   and registry[f"{r.paper}.{r.id}"].rule in ("within", "equal", "qualitative")
                   and not isinstance(registry[f"{r.paper}.{r.id}"].rows, list)]

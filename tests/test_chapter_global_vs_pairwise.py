@@ -326,7 +326,7 @@ def test_a2_a3_names_map_to_a1():
 def test_table3_same_models_claim_holds_the_papers_appendices_on_those_models():
     import tomllib
 
-    from analysis.claims import registry_dir
+    from analysis.claim_records import registry_dir
 
     claims = tomllib.loads((registry_dir() / "gvp.toml").read_text())["claims"]
     typed = next(c for c in claims if c["id"] == "table3-same-models")["paper"]

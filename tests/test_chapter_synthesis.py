@@ -8,7 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate, claims, sweeps
+from analysis import (
+    aggregate,
+    claim_records,
+    claims,
+    sweeps,
+)
 from analysis.chapters import synthesis as ch
 from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from tests.helpers import page_check, random_scores
@@ -225,7 +230,7 @@ def test_sentences_change_with_the_saved_values(tmp_path):
 
 
 def test_claims_verdicts_follow_the_saved_values(tmp_path):
-    registry = [c for c in claims.load() if c.paper == "synthesis"]
+    registry = [c for c in claim_records.load() if c.paper == "synthesis"]
     assert {c.chapter for c in registry} == {ch.CHAPTER} and len(registry) >= 8
     folder = tmp_path / ch.CHAPTER
     folder.mkdir()

@@ -4,7 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import wmt
+from analysis import (
+    claim_records,
+    wmt,
+)
 from analysis import wmt_stability as ws
 from analysis.chapters import wmt_stability as ch
 from analysis.data import published, tables
@@ -428,10 +431,9 @@ def test_bootstrap_text_computes_its_comparisons():
 
 
 def test_every_claim_reads_a_table_the_notebook_saves():
-    from analysis import claims
 
     notebook = (ROOT / "notebooks" / "03_wmt_stability.py").read_text(encoding="utf-8")
-    sources = {c.source for c in claims.load() if c.paper == "wmt" and c.source}
+    sources = {c.source for c in claim_records.load() if c.paper == "wmt" and c.source}
     assert sources and all(f'"{source.removesuffix(".csv")}"' in notebook for source in sources), sources
 
 

@@ -310,3 +310,31 @@ def test_prepare_into_a_read_only_folder_names_the_table(toy_table, tmp_path):
             tables.prepare(["toy"], out=tmp_path / "sub")
     finally:
         tmp_path.chmod(0o755)
+
+
+# -- a prepared table swapped with another, sidecar and all: its checksum matches, its recorded name does not ---------
+
+@pytest.mark.parametrize("how", ["swapped", "renamed"])
+def test_a_table_swapped_with_another_with_its_sidecar_is_corrupt(toy_table, monkeypatch, tmp_path, capsys, how):
+    other = pd.DataFrame({"x": [1, 2], "y": ["a", "b"]})
+    monkeypatch.setitem(tables.TABLES, "toy2", Table("toy2", SCHEMA, (), lambda root: (other, [])))
+    assert tables.prepare(["toy", "toy2"], out=tmp_path) == {"toy": "built", "toy2": "built"}
+    assert set(tables.verify_tables(["toy", "toy2"], out=tmp_path).values()) == {"ok"}
+    for suffix in (".parquet", ".json"):
+        if how == "swapped":
+            (tmp_path / f"toy{suffix}").rename(tmp_path / "spare")
+            (tmp_path / f"toy2{suffix}").rename(tmp_path / f"toy{suffix}")
+            (tmp_path / "spare").rename(tmp_path / f"toy2{suffix}")
+        else:  # toy2's table and sidecar copied over toy's
+            (tmp_path / f"toy{suffix}").write_bytes((tmp_path / f"toy2{suffix}").read_bytes())
+    report = tables.verify_tables(["toy"], out=tmp_path)
+    assert report == {"processed/toy.parquet": "corrupt (its sidecar toy.json records table 'toy2', not 'toy')"}
+    with pytest.raises(DataError, match=r"toy.parquet: its sidecar toy.json records table 'toy2', not 'toy'"):
+        tables.load_table("toy", out=tmp_path)  # was: toy2's rows read as toy's
+    monkeypatch.setattr(tables, "processed_dir", lambda: tmp_path)
+    assert main(["data", "verify", "--only", "toy"]) == 1  # was 0
+    err = capsys.readouterr().err
+    assert "corrupt (its sidecar toy.json records table 'toy2', not 'toy'): processed/toy.parquet" in err
+    assert tables.prepare(["toy"], out=tmp_path) == {"toy": "built"}  # the repair tool repairs
+    pd.testing.assert_frame_equal(tables.load_table("toy", out=tmp_path), _frame().astype(SCHEMA))
+    assert set(tables.verify_tables(["toy"], out=tmp_path).values()) == {"ok"}

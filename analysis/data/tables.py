@@ -6,10 +6,11 @@ Every table is declared once, as a :class:`~analysis.data.registry.Table` next t
 ``ceval`` (:mod:`.gvp`); ``sst5_baselines``, ``sst5_binary_baselines`` (:mod:`.baselines`). Row counts are in
 data/README.md.
 
-Each table gets a sidecar ``<table>.json`` recording its schema, row count, its own sha256, the sha256 of every
-input file and its provenance; preparing again is a no-op while those and the package version are unchanged and the
-table's bytes match. :func:`load_table` reads only a table whose bytes match its recorded sha256, and
-:func:`verify_tables` checks them all (``python -m analysis data verify``), as the raw layer does for raw files.
+Each table gets a sidecar ``<table>.json`` recording its name, schema, row count, its own sha256, the sha256 of
+every input file and its provenance; preparing again is a no-op while those and the package version are unchanged
+and the table's bytes match. :func:`load_table` reads only a table whose bytes match its recorded sha256 and whose
+sidecar names it, and :func:`verify_tables` checks them all (``python -m analysis data verify``), as the raw layer
+does for raw files: a table swapped with another, sidecar and all, is "corrupt".
 """
 
 from __future__ import annotations
@@ -60,15 +61,28 @@ def _recorded(sidecar: Path) -> dict | None:
     return record if isinstance(record, dict) else None
 
 
+def _other_table(name: str, recorded: dict) -> str | None:
+    """Why a sidecar is not ``name``'s (it records another table: a table and its sidecar renamed or swapped
+    together), or None."""
+    if recorded.get("table") != name:
+        return f"its sidecar {name}.json records table {recorded.get('table')!r}, not {name!r}"
+    return None
+
+
 def _state(name: str, out_dir: Path) -> str:
     """"ok", "missing" (never prepared), "not a file" (a folder or other non-file where the table belongs),
-    "unrecorded" (no sidecar or no checksum in it) or "corrupt"."""
+    "unrecorded" (no sidecar or no checksum in it) or "corrupt" (its bytes do not match the recorded sha256), or
+    "corrupt (<why>)" when the sidecar records another table's name (a table swapped with another, sidecar and
+    all: its checksum matches, its name does not)."""
     target = out_dir / f"{name}.parquet"
     if not target.is_file():
         return "not a file" if target.exists() or target.is_symlink() else "missing"
     recorded = _recorded(out_dir / f"{name}.json")
     if not recorded or not isinstance(recorded.get("sha256"), str):
         return "unrecorded"
+    other = _other_table(name, recorded)
+    if other:
+        return f"corrupt ({other})"
     return "ok" if sha256_file(target) == recorded["sha256"] else "corrupt"
 
 
@@ -106,10 +120,10 @@ def prepare(only: list[str] | None = None, *, root=None, out=None, stream=sys.st
         if state == "ok" and _current(name, out_dir):
             status[name] = "up to date"
             continue
-        if state in ("corrupt", "unrecorded"):
-            why = "its bytes do not match the" if state == "corrupt" else "it has no"
-            print(f"data prepare: {name}: {target.name} is {state} ({why} recorded sha256); rebuilding",
-                  file=stream, flush=True)
+        if state.startswith("corrupt (") or state in ("corrupt", "unrecorded"):
+            why = {"corrupt": " (its bytes do not match the recorded sha256)",
+                   "unrecorded": " (it has no recorded sha256)"}.get(state, "")
+            print(f"data prepare: {name}: {target.name} is {state}{why}; rebuilding", file=stream, flush=True)
         try:
             table, inputs = TABLES[name].build(root)
             table = _conform(name, table)
@@ -167,6 +181,9 @@ def load_table(name: str, out=None) -> pd.DataFrame:
     recorded = _recorded(out_dir / f"{name}.json") or {}
     if not isinstance(recorded.get("sha256"), str):
         raise DataError(f"table {name} ({path}) has no recorded checksum in {name}.json; run `make data` to rebuild it")
+    other = _other_table(name, recorded)
+    if other:
+        raise DataError(f"{path}: {other} (a table renamed or swapped with another); run `make data` to rebuild it")
     payload = path.read_bytes()
     if sha256_bytes(payload) != recorded["sha256"]:
         raise DataError(f"{path}: {path.name} does not match its recorded sha256 (damaged after it was written); "
@@ -175,8 +192,9 @@ def load_table(name: str, out=None) -> pd.DataFrame:
 
 
 def verify_tables(only: list[str] | None = None, out=None) -> dict[str, str]:
-    """Re-check every prepared table and cache entry against the sha256 recorded when it was written:
-    {``processed/<table>.parquet`` or ``cache/<entry>``: "ok" | "corrupt" | "unrecorded" | "missing"}."""
+    """Re-check every prepared table and cache entry against the sha256 and the table name recorded when it was
+    written: {``processed/<table>.parquet`` or ``cache/<entry>``: "ok" | "corrupt" | "corrupt (<why>)" |
+    "unrecorded" | "missing" | "not a file"}."""
     out_dir = Path(out) if out else processed_dir()
     report = {f"processed/{name}.parquet": _state(name, out_dir) for name in (only or TABLES)}
     if not only:
