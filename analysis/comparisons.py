@@ -159,8 +159,12 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
     left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
     if not (left.ndim == right.ndim == winner.ndim == 1) or not len(left) == len(right) == len(winner) or not len(left):
         raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
-    plain = [m.item() if isinstance(m, np.generic) else m for m in [*left, *right]]  # np.int64(1) is the name 1
-    distinct = list({(type(m), m): m for m in plain}.values())  # 1 and True would be one set element
+    both = np.concatenate([left, right])
+    if pd.api.types.infer_dtype(both, skipna=False) == "string":  # names all text (a judgment file): vectorised
+        distinct = list(pd.unique(both))
+    else:
+        plain = [m.item() if isinstance(m, np.generic) else m for m in both]  # np.int64(1) is the name 1
+        distinct = list({(type(m), m): m for m in plain}.values())  # 1 and True would be one set element
     systems = tuple(sorted(system_names(distinct)))
     bad = set(winner) - {"left", "right", "tie"}
     if bad:
@@ -172,9 +176,9 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
         weight = real_array(weight, "weight")
         if weight.shape != (len(left),) or not np.isfinite(weight).all() or (weight < 0).any():
             raise ValueError("weight must hold one finite non-negative number per judgment")
-    code = {m: k for k, m in enumerate(systems)}
+    index = pd.Index(systems)
     outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
-    return _make(systems, [code[m] for m in left], [code[m] for m in right], outcome, weight)
+    return _make(systems, index.get_indexer(left), index.get_indexer(right), outcome, weight)
 
 
 def _credits(c: Comparisons, ties, as_tie: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -625,3 +625,46 @@ def test_parallel_replays_equal_one_replay_at_a_time_and_repeat_exactly():
                 one, ok = sequential.scores_kernel(values, orders[k].astype(np.int64), i[perms[k]], j[perms[k]],
                                                    rotation[k].astype(np.int64), *sequential._params(name), 0)
                 assert ok and one.tobytes() == batch[start + k].tobytes()
+
+
+# --- judgments counted once into cells (issue 41, item 1) ------------------------------------------------------------
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_judgment_cells_hold_every_judgment_once(weights):
+    """The cells' wins equal the judgments' (every judgment in exactly one cell, with its weight); a judgment's cell
+    has its systems, outcome and weight; the jackknife's leave-a-group-out counts equal the judgments' groups."""
+    from analysis.comparisons import from_judgments
+    from analysis.compare import evidence, intervals
+
+    games = _games(3, m=400, weights=weights)
+    c = from_judgments(games["left"], games["right"], games["winner"], games["weight"])
+    cells, count, cell_of = judgments.judgment_cells(c)
+    assert count.sum() == len(c) and len(cells) == len(count) <= 3 * len(c.systems) ** 2 * (4 if weights else 1)
+    for field in ("left", "right", "outcome", "weight"):
+        np.testing.assert_array_equal(getattr(cells, field)[cell_of], getattr(c, field))
+    per_judgment = evidence.credit_matrix(c, "half")
+    np.testing.assert_allclose(count @ evidence.credit_matrix(cells, "half"), np.asarray(per_judgment.sum(axis=0))[0])
+    keep = intervals.jackknife_groups(len(c))
+    by_cell = np.zeros((len(keep), len(count)))
+    np.add.at(by_cell, (slice(None), cell_of), keep)
+    np.testing.assert_array_equal(judgments._jackknife_cells(count, cell_of), by_cell)
+
+
+def test_the_cell_bootstrap_has_the_judgment_bootstraps_distribution():
+    """A multinomial draw over cells is a resample of the judgments counted per cell: BT's bootstrap mean and spread
+    from 4,000 cell draws equal those from 4,000 judgment resamples to Monte-Carlo error."""
+    from analysis.comparisons import from_judgments
+    from analysis.compare import evidence, intervals
+
+    games = _games(4, m=300)
+    c = from_judgments(games["left"], games["right"], games["winner"], games["weight"])
+    cells, count, _ = judgments.judgment_cells(c)
+    s = len(c.systems)
+    by_cell = np.vstack([intervals.bt_strengths(intervals.bt_stack(evidence.credit_matrix(cells, "half"), w, s))
+                         for _, w in judgments.cell_blocks(np.random.default_rng(0), count, 4000, s)])
+    idx = np.random.default_rng(1).integers(0, len(c), size=(4000, len(c)))
+    by_judgment = intervals.bt_strengths(intervals.bt_stack(evidence.credit_matrix(c, "half"),
+                                                            intervals.counts(idx, len(c)), s))
+    sd = by_judgment.std(axis=0)
+    np.testing.assert_allclose(by_cell.mean(axis=0), by_judgment.mean(axis=0), atol=4 * sd.max() / np.sqrt(2000))
+    np.testing.assert_allclose(by_cell.std(axis=0), sd, rtol=0.08)

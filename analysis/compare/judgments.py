@@ -44,6 +44,49 @@ def _bt(wins, names) -> np.ndarray:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
 
 
+def judgment_cells(c) -> tuple:
+    """The judgments counted once (as arena-rank and evalica do): the distinct (left, right, outcome, weight) cells
+    as a :class:`~analysis.comparisons.Comparisons` with one unit per cell, each cell's number of judgments, and
+    each judgment's cell. Memory and the bootstrap's work then grow with the cells (at most 3 x systems² for
+    unweighted judgments), not with the judgments."""
+    s = len(c.systems)
+    code = (c.left.astype(np.int64) * s + c.right) * 3 + (c.outcome.astype(np.int64) + 1)
+    if np.all(c.weight == c.weight[0]):
+        keys, cell_of, count = np.unique(code, return_inverse=True, return_counts=True)
+        weight = np.full(len(keys), c.weight[0])
+    else:
+        pairs, cell_of, count = np.unique(np.column_stack([code.astype(np.float64), c.weight]), axis=0,
+                                          return_inverse=True, return_counts=True)
+        keys, weight = pairs[:, 0].astype(np.int64), pairs[:, 1]
+    outcome, pair = keys % 3 - 1, keys // 3
+    n = len(keys)
+    cells = evidence.Comparisons(c.systems, pair // s, pair % s, outcome.astype(np.int8), weight,
+                                 np.arange(n, dtype=np.int64), n)
+    return cells, count.astype(np.float64), cell_of.ravel()
+
+
+def cell_blocks(gen: np.random.Generator, count: np.ndarray, n_resamples: int, n_systems: int):
+    """Yield (first resample, (k x cells) judgment counts) blocks: a bootstrap resample of the judgments, counted
+    per cell, is one multinomial draw of all the judgments over the cells with the cells' shares (the same
+    distribution as drawing judgments with replacement, in work per cell instead of per judgment)."""
+    m = int(count.sum())
+    shares = count / m
+    step = max(1, intervals.BLOCK // max(1, len(count), n_systems * n_systems))
+    for start in range(0, n_resamples, step):
+        k = min(step, n_resamples - start)
+        yield start, gen.multinomial(m, shares, size=k).astype(np.float64)
+
+
+def _jackknife_cells(count: np.ndarray, cell_of: np.ndarray) -> np.ndarray:
+    """(groups x cells) judgment counts leaving out each of the grouped jackknife's contiguous groups of judgments
+    (:func:`analysis.compare.intervals.jackknife_groups`, counted per cell)."""
+    m = len(cell_of)
+    g = min(intervals.JACKKNIFE_GROUPS, m)
+    group = np.arange(m) * g // m
+    left_out = np.bincount(group * len(count) + cell_of, minlength=g * len(count)).reshape(g, len(count))
+    return count[None, :] - left_out
+
+
 def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                       n_resamples_sequential: int | None = None, confidence: float = 0.95,
                       interval: str = "percentile", adjust: str = "holm", alpha: float = 0.05,
@@ -65,10 +108,12 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                        games["weight"].to_numpy() if "weight" in games else None)
     names = pd.Index(c.systems, name="system")
     s, m = len(names), len(c)
-    credit = evidence.credit_matrix(c, "half")
-    wins = np.asarray(credit.sum(axis=0)).reshape(s, s)
+    cells, count, cell_of = judgment_cells(c)
+    credit = evidence.credit_matrix(cells, "half")  # (cells x systems²): a cell's wins per judgment in it
+    wins = np.asarray(count @ credit).reshape(s, s)
     left, right, outcome = c.left, c.right, c.outcome.astype(np.int64)
     order_gen = np.random.default_rng(gen.bit_generator.jumped())
+    seq_gen = np.random.default_rng(gen.bit_generator.jumped(2))
     all_games = np.arange(m)
     est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins, names)}
     degenerate = _degenerate(wins, names)
@@ -81,23 +126,22 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     draws = {k: [] for k in est}
     prob_draws = []
     report = intervals.Progress(say, n_resamples)
-    for first, idx in intervals.index_blocks(gen, m, n_resamples, s):
-        weights = intervals.counts(idx, m)
+    for first, weights in cell_blocks(gen, count, n_resamples, s):
         stack = intervals.bt_stack(credit, weights, s)
         draws["bt"].append(intervals.bt_strengths(stack))
         draws["win_rate"].append(win_rates(stack))
         prob_draws.append(intervals.prob_from_wins(stack))
-        take = max(0, min(len(idx), n_seq - first))
+        report(first + len(weights))
+    for first in range(0, n_seq, sequential.BATCH):  # Elo and TrueSkill replay every judgment of a resample
+        idx = seq_gen.integers(0, m, size=(min(sequential.BATCH, n_seq - first), m))
         for name in ("elo", "trueskill"):
-            if take:
-                draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx[:take], order_gen))
-        report(first + len(idx))
+            draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx, order_gen))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
-    say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments ({n_seq} for Elo and TrueSkill): "
-        f"{time.perf_counter() - start:.1f} s")
+    say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments in {len(count):,} distinct cells ({n_seq} for Elo "
+        f"and TrueSkill): {time.perf_counter() - start:.1f} s")
     jack = {}
     if interval == "bca":
-        keep = intervals.jackknife_groups(m)
+        keep = _jackknife_cells(count, cell_of)
         stack = intervals.bt_stack(credit, keep, s)
         jack = {"bt": intervals.bt_strengths(stack), "win_rate": win_rates(stack)}
     systems = pd.DataFrame(index=names)
