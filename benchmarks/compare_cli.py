@@ -27,10 +27,21 @@ WMT20 = ROOT / ("data/raw/github/WMT-Metrics-task/wmt20-metrics/3e434fc32fd02999
 
 
 def timed(args: list[str]) -> float:
+    return measured(args)[0]
+
+
+def measured(args: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak resident memory (MB) of one ``compare`` run in a fresh process."""
+    import os
+
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "analysis", "compare", *args], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    proc = subprocess.Popen([sys.executable, "-m", "analysis", "compare", *args], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise RuntimeError(f"compare {args} exited {proc.returncode}")
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 def judgments(n_systems: int = 100, n: int = 100_000, seed: int = 0) -> pd.DataFrame:
@@ -42,7 +53,42 @@ def judgments(n_systems: int = 100, n: int = 100_000, seed: int = 0) -> pd.DataF
     left_wins = rng.random(n) < 1 / (1 + np.exp(skill[b] - skill[a]))
     winner = np.where(rng.random(n) < 0.1, "tie", np.where(left_wins, "model_a", "model_b"))
     names = np.array([f"model-{k:03d}" for k in range(n_systems)])
-    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+    out = pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+    out.attrs["skill"] = pd.Series(skill, index=names)
+    return out
+
+
+def leaderboard(tmp: Path, n_systems: int = 250, n: int = 3_000_000) -> None:
+    """Issue 41's scale case: arena-style judgments from a known BT model, compared with the default intervals (BT's
+    sandwich at this size) and with 1,000 percentile resamples; how often the true strength and rank fall in the
+    95% intervals; evalica's BT fit of the same judgments side by side."""
+    import json
+
+    import evalica
+
+    games = judgments(n_systems, n, seed=1)
+    path = tmp / "leaderboard.csv"
+    games.to_csv(path, index=False)
+    skill = games.attrs["skill"]
+    true_pi = np.exp(skill) / np.exp(skill).sum()
+    true_rank = (-skill).rank(method="min")
+    for label, extra in (("sandwich (default at this size)", []),
+                         ("1,000 percentile resamples", ["--interval", "percentile"])):
+        out = tmp / "leaderboard.json"
+        seconds, mb = measured([str(path), "--json", str(out), *extra])
+        payload = json.loads(out.read_text())["systems"]
+        table = pd.DataFrame(payload["data"], index=payload["index"], columns=payload["columns"])
+        inside = ((table["bt_low"] <= true_pi[table.index]) & (true_pi[table.index] <= table["bt_high"])).mean()
+        ranked = ((table["rank_low"] <= true_rank[table.index]) & (true_rank[table.index] <= table["rank_high"])).mean()
+        print(f"{n_systems} systems, {n:,} judgments, {label}: {seconds:.1f} s, peak {mb:,.0f} MB; true strength in "
+              f"its 95% BT interval for {inside:.1%} of systems, true rank in its rank interval for {ranked:.1%}",
+              flush=True)
+    code = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+    start = time.perf_counter()
+    read = pd.read_csv(path)
+    evalica.bradley_terry(read["model_a"].tolist(), read["model_b"].tolist(), [code[w] for w in read["winner"]])
+    theirs = time.perf_counter() - start
+    print(f"evalica: read the same file and fit BT once (no intervals): {theirs:.1f} s", flush=True)
 
 
 def versus_evalica(games: pd.DataFrame) -> tuple[float, float]:
@@ -73,10 +119,14 @@ def main() -> None:
         arena = Path(tmp) / "arena.csv"
         games = judgments()
         games.to_csv(arena, index=False)
+        million = Path(tmp) / "arena1m.csv"
+        judgments(100, 1_000_000).to_csv(million, index=False)
         cases = {
             "example (5 x 60), defaults": ["examples/topicalchat_chrfpp.csv"],
             "20 x 10,000, defaults": [str(big)],
             "100 systems, 100,000 judgments, defaults": [str(arena)],
+            "100 systems, 1,000,000 judgments, defaults": [str(million)],
+            "100 systems, 1,000,000 judgments, 1,000 percentile resamples": [str(million), "--interval", "percentile"],
         }
         if WMT20.is_file():
             wmt = Path(tmp) / "wmt20.csv"
@@ -86,10 +136,12 @@ def main() -> None:
             cases["WMT20 zh-en official segments (17 x 2,000, incomplete), defaults"] = [str(wmt)]
         timed(["examples/topicalchat_chrfpp.csv"])  # compile and cache the kernels once
         for label, args in cases.items():
-            print(f"{label}: {min(timed(args) for _ in range(2)):.1f} s", flush=True)
+            runs = [measured(args) for _ in range(2)]
+            print(f"{label}: {min(r[0] for r in runs):.1f} s, peak {max(r[1] for r in runs):,.0f} MB", flush=True)
         ours, theirs = versus_evalica(games)
         print(f"BT bootstrap, 1,000 resamples of 100,000 judgments: ours {ours:.1f} s (with win rate and P matrix), "
               f"evalica {theirs:.1f} s: ratio {ours / theirs:.2f}", flush=True)
+        leaderboard(Path(tmp))
 
 
 if __name__ == "__main__":

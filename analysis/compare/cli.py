@@ -65,10 +65,16 @@ def add_arguments(cmp) -> None:
                      help=f"bootstrap resamples for MEAN, MEDIAN, BT (2 to {MAX_RESAMPLES:,})")
     cmp.add_argument("--n-resamples-sequential", default="auto",
                      help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default: 100, "
-                     "or fewer but at least 20 where 100 would replay more than 40 million games)")
+                     "or fewer where 100 would replay more than 40 million games, but at least 20 for a score file "
+                     "and 10 for a judgment file)")
     cmp.add_argument("--alpha", default="0.05", help="significance level of the pairwise tests (between 0 and 1)")
-    cmp.add_argument("--interval", default="percentile", choices=["percentile", "bca"],
-                     help="bootstrap interval: percentile (default) or BCa (bias-corrected and accelerated)")
+    cmp.add_argument("--interval", default="auto", choices=["auto", "percentile", "bca", "sandwich"],
+                     help="intervals: percentile or BCa (bias-corrected and accelerated) bootstrap, or, for judgment "
+                     "files, BT's sandwich (robust) covariance without resampling; auto (default): sandwich for "
+                     "judgment files from 1,000,000 judgments on, else percentile")
+    cmp.add_argument("--scale", default="strength", choices=["strength", "elo"],
+                     help="judgment files: print BT as strengths summing to 1 (default) or as arena ratings "
+                     "(400 points per factor of ten in the odds, centred on 1000)")
     cmp.add_argument("--adjust", default="holm", choices=["holm", "bh", "none"],
                      help="p-values adjusted for the number of pairs: Holm (default), Benjamini-Hochberg, or none")
     cmp.add_argument("--human", metavar="FILE",
@@ -241,7 +247,7 @@ def run(args, save=None) -> int:
 
 
 def _run(args, save, written: list) -> int:
-    from ..data.scorefiles import ScoreFileError, is_complete, read_judgments, read_scores
+    from ..data.scorefiles import ScoreFileError, is_complete, n_systems, read_judgments, read_scores
     from ..files import WriteError, write_together
     from . import judgments
     from .core import compare
@@ -252,16 +258,26 @@ def _run(args, save, written: list) -> int:
         opts = options(args)
         targets = check_outputs(args)
         say = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731
+        judgment_file = args.input_format == "judgments" or (args.input_format == "auto" and
+                                                              is_judgment_file(args.file))
         common = dict(rng=opts["seed"], n_resamples=opts["n_resamples"],
                       n_resamples_sequential=opts["n_resamples_sequential"], alpha=opts["alpha"],
                       interval=args.interval, adjust=args.adjust, progress=say)
-        if args.input_format == "judgments" or (args.input_format == "auto" and is_judgment_file(args.file)):
+        if args.interval == "sandwich" and not judgment_file:
+            raise UsageError("--interval sandwich applies to pairwise judgment files (BT on counted judgments); use "
+                             "percentile or bca")
+        if args.scale != "strength" and not judgment_file:
+            raise UsageError("--scale elo applies to pairwise judgment files (arena ratings)")
+        if not judgment_file and args.interval == "auto":
+            common["interval"] = "percentile"
+        if judgment_file:
             _refuse_score_options(args)
             games = read_judgments(args.file, where=opts["where"])
-            n_sys = len(set(games["left"]) | set(games["right"]))
+            n_sys = n_systems(games)
             _check_memory(opts["n_resamples"], n_sys)
             print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
-                  "(each judgment one unit of the bootstrap)" + _ignored(games.attrs), file=sys.stderr)
+                  f"(each judgment one unit); winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs),
+                  file=sys.stderr)
             result = judgments.compare_judgments(games, **common)
         else:
             scores = read_scores(args.file, args.input_format, where=opts["where"], align=args.align or "auto")
@@ -280,7 +296,7 @@ def _run(args, save, written: list) -> int:
                              **common)
     except (ScoreFileError, UsageError, ValueError, FloatingPointError) as exc:
         return _error(str(exc))
-    result.settings.update(file=str(args.file))
+    result.settings.update(file=str(args.file), scale=args.scale)
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) if args.json else ""
     files = {path: (lambda tmp, text=text: Path(tmp).write_text(text + "\n", encoding="utf-8"))
              for path, option in targets.items() if option == "--json"}
@@ -317,6 +333,12 @@ def _run(args, save, written: list) -> int:
         print(f"compare: tables and figures in {args.out}", file=sys.stderr)
     print(f"compare: done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
+
+
+def _vocabulary(attrs: dict) -> str:
+    """How the file's winner cells were read, with their counts ('model_a' 120 = left wins, ...)."""
+    words = attrs.get("winner_words") or {}
+    return ", ".join(f"{cell!r} = {meaning} ({n:,})" for cell, (meaning, n) in words.items())
 
 
 def _ignored(attrs: dict) -> str:

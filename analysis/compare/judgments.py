@@ -14,18 +14,27 @@ from .. import bt
 from ..comparisons import from_judgments
 from ..pairwise import sign_test_pvalues
 from ..validation import check_rng
-from . import evidence, intervals, sequential
+from . import evidence, intervals, robust, sequential
 from .core import (
                    N_ORDERS,
                    N_ORDERS_STABILITY,
                    SEQUENTIAL_GAMES,
                    Comparison,
                    _degenerate,
+                   _orders,
                    check_settings,
                    disagreement_table,
 )
 
 MECHANISMS = ("win_rate", "bt", "elo", "trueskill")
+#: ``interval="auto"``: BT's sandwich intervals from this many judgments on. Beyond it the bootstrap's multinomial
+#: draws over the cells cost tens of seconds (20 s for 3,000,000 judgments among 250 systems on two cores) while
+#: the normal approximation behind the sandwich is then close (each strength rests on thousands of judgments;
+#: the two agree on the 100,000-judgment benchmark, tested); below it the percentile bootstrap stays the default.
+SANDWICH_ABOVE = 1_000_000
+#: the fewest default Elo/TrueSkill resamples of a judgment file (a file of millions of judgments replays each one
+#: per resample: 10 resamples of 3,000,000 judgments are 60 million rating updates)
+MIN_SEQUENTIAL = 10
 
 
 def win_rates(stack: np.ndarray) -> np.ndarray:
@@ -89,25 +98,31 @@ def _jackknife_cells(count: np.ndarray, cell_of: np.ndarray) -> np.ndarray:
 
 def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                       n_resamples_sequential: int | None = None, confidence: float = 0.95,
-                      interval: str = "percentile", adjust: str = "holm", alpha: float = 0.05,
+                      interval: str = "auto", adjust: str = "holm", alpha: float = 0.05,
                       n_orders: int = N_ORDERS, progress=None) -> Comparison:
     """The comparison of a judgment table (``left``, ``right``, ``winner`` in {left, right, tie}, ``weight``):
     BT (ties as half), win rate, Elo and TrueSkill (averaged over random orders of the judgments; each judgment
     played once whatever its weight), each with a bootstrap interval over judgments; P(row beats column) with
     ties as half, the sign test per pair (ties dropped) with adjusted p-values."""
-    check_settings(n_resamples, n_resamples_sequential, confidence, alpha, interval, adjust)
+    if interval not in ("auto", "sandwich", *intervals.METHODS):
+        raise ValueError(f"interval must be one of {['auto', 'sandwich', *intervals.METHODS]}, got {interval!r}")
+    check_settings(n_resamples, n_resamples_sequential, confidence, alpha,
+                   "percentile" if interval in ("auto", "sandwich") else interval, adjust)
     say = progress or (lambda _: None)
     gen = check_rng(rng)
     start = time.perf_counter()
     zero = int((games["weight"] == 0).sum()) if "weight" in games else 0
     if zero:  # a judgment of weight 0 says nothing: Elo and TrueSkill, which play each judgment once, must not see it
         games = games[games["weight"] > 0]
-        if len(set(games["left"]) | set(games["right"])) < 2:
+        if len(pd.unique(np.concatenate([games["left"].to_numpy(dtype=object),
+                                         games["right"].to_numpy(dtype=object)]))) < 2:
             raise ValueError(f"after leaving out the {zero:,} judgments with weight 0, fewer than two systems remain")
-    c = from_judgments(games["left"].to_numpy(), games["right"].to_numpy(), games["winner"].to_numpy(),
+    c = from_judgments(games["left"].to_numpy(dtype=object), games["right"].to_numpy(dtype=object),
+                       games["winner"].to_numpy(dtype=object),
                        games["weight"].to_numpy() if "weight" in games else None)
     names = pd.Index(c.systems, name="system")
     s, m = len(names), len(c)
+    n_orders = _orders(n_orders, m)
     cells, count, cell_of = judgment_cells(c)
     credit = evidence.credit_matrix(cells, "half")  # (cells x systems²): a cell's wins per judgment in it
     wins = np.asarray(count @ credit).reshape(s, s)
@@ -117,16 +132,20 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     all_games = np.arange(m)
     est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins, names)}
     degenerate = _degenerate(wins, names)
+    if interval == "auto":
+        regular = not any(degenerate.values())
+        interval = "sandwich" if m >= SANDWICH_ABOVE and regular else "percentile"
+    robust_bt = interval == "sandwich"
     for name in ("elo", "trueskill"):
         est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
                                             order_gen).mean(axis=0)
     if n_resamples_sequential is None:
-        n_resamples_sequential = int(min(100, max(20, SEQUENTIAL_GAMES // max(1, m))))
+        n_resamples_sequential = int(min(100, max(MIN_SEQUENTIAL, SEQUENTIAL_GAMES // max(1, m))))
     n_seq = min(n_resamples_sequential, n_resamples)
     draws = {k: [] for k in est}
     prob_draws = []
     report = intervals.Progress(say, n_resamples)
-    for first, weights in cell_blocks(gen, count, n_resamples, s):
+    for first, weights in ([] if robust_bt else cell_blocks(gen, count, n_resamples, s)):
         stack = intervals.bt_stack(credit, weights, s)
         draws["bt"].append(intervals.bt_strengths(stack))
         draws["win_rate"].append(win_rates(stack))
@@ -137,8 +156,9 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         for name in ("elo", "trueskill"):
             draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx, order_gen))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
-    say(f"bootstrap: {n_resamples:,} resamples of {m:,} judgments in {len(count):,} distinct cells ({n_seq} for Elo "
-        f"and TrueSkill): {time.perf_counter() - start:.1f} s")
+    say(f"bootstrap: {0 if robust_bt else n_resamples:,} resamples of {m:,} judgments in {len(count):,} distinct "
+        f"cells ({n_seq} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
+    analytic = _sandwich(cells, count, est, wins, confidence, n_resamples, gen, degenerate) if robust_bt else {}
     jack = {}
     if interval == "bca":
         keep = _jackknife_cells(count, cell_of)
@@ -147,17 +167,23 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     systems = pd.DataFrame(index=names)
     widened = {}
     for name in MECHANISMS:
-        low, high = intervals.interval(draws[name], est[name], confidence, interval if name in jack else "percentile",
-                                       jack.get(name))
+        if name in analytic:
+            low, high = analytic[name]
+        else:
+            low, high = intervals.interval(draws[name], est[name], confidence,
+                                           interval if name in jack else "percentile", jack.get(name))
         if len(draws[name]):
             low, high, flag = intervals.contain(est[name], low, high)
             if flag.any():
                 widened[name] = [str(x) for x in names[flag]]
         systems[name], systems[f"{name}_low"], systems[f"{name}_high"] = est[name], low, high
         systems[f"{name}_rank"] = pd.Series(est[name]).rank(ascending=False, method="min").astype(int).to_numpy()
-    ranks = intervals.rank_draws(draws["bt"])
+    ranks = analytic["ranks"] if robust_bt else intervals.rank_draws(draws["bt"])
     q = [(1 - confidence) / 2, (1 + confidence) / 2]
     systems["rank_low"], systems["rank_high"] = intervals.nan_quantiles(ranks, q)
+    systems["rating"], systems["rating_low"], systems["rating_high"] = (
+        robust.elo_scale(systems[c].to_numpy(), est["bt"]) for c in ("bt", "bt_low", "bt_high"))
+    systems["rank_fastchat"] = robust.fastchat_rank(systems["bt_low"], systems["bt_high"])
     per_system = np.bincount(np.concatenate([left, right]), weights=np.concatenate([c.weight, c.weight]),
                              minlength=s)
     systems["instances"] = per_system
@@ -177,10 +203,13 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     frame = lambda a: pd.DataFrame(a, index=plain, columns=plain)  # noqa: E731
     sign_p = frame(sign)
     sign_adj = evidence.adjust(sign_p, adjust)
-    probs = np.vstack(prob_draws)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p_low, p_high = intervals.nan_quantiles(probs, q)
+    if robust_bt:
+        p_low, p_high = analytic["prob"]
+    else:
+        probs = np.vstack(prob_draws)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p_low, p_high = intervals.nan_quantiles(probs, q)
     p_low, p_high = np.fmin(p_low, prob), np.fmax(p_high, prob)  # every interval contains its estimate
     better = (sign_adj.to_numpy() < alpha) & (prob > 0.5)
     order = np.argsort(-est["bt"], kind="stable")
@@ -194,6 +223,39 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)
+
+
+def _sandwich(cells, count, est, wins, confidence, n_draws, gen, degenerate) -> dict:
+    """The intervals of ``interval="sandwich"``, none by resampling: BT's from its sandwich covariance (:mod:`.robust`)
+    with rank intervals from ``n_draws`` normal draws of the log-strengths; P(row beats column) per pair from the
+    standard error of its judgments' mean credit (ties as ½; each pair's judgments are its own sample), and the win
+    rate, a mean of independent pairs' P, from theirs."""
+    from scipy import stats
+
+    s = len(est["bt"])
+    z = stats.norm.ppf((1 + confidence) / 2)
+    if any(degenerate.values()) or not (est["bt"] > 0).all():
+        raise ValueError("--interval sandwich needs every system to win and lose at least once (a system that never "
+                         "wins or never loses has no finite BT estimate); use percentile")
+    cov = robust.log_strength_cov(cells.left, cells.right, cells.outcome, cells.weight, count, est["bt"])
+    out = {"bt": robust.strength_intervals(est["bt"], cov, confidence),
+           "ranks": robust.rank_draws(est["bt"], cov, n_draws, gen)}
+    games = wins + wins.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prob = np.where(games > 0, wins / games, np.nan)
+        y = (cells.outcome.astype(float) + 1) / 2
+        dev = count * (cells.weight * (y - prob[cells.left, cells.right])) ** 2
+        var = np.zeros((s, s))
+        np.add.at(var, (cells.left, cells.right), dev)
+        var = var + var.T
+        se = np.sqrt(var) / games
+        out["prob"] = (np.clip(prob - z * se, 0, 1), np.clip(prob + z * se, 0, 1))
+        met = games > 0
+        np.fill_diagonal(met, False)
+        k = met.sum(axis=1)
+        rate_se = np.sqrt(np.where(met, se, 0) ** 2 @ np.ones(s)) / k
+    out["win_rate"] = (est["win_rate"] - z * rate_se, est["win_rate"] + z * rate_se)
+    return out
 
 
 def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:

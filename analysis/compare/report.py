@@ -87,10 +87,15 @@ def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
     systems = comparison.systems.sort_values("bt", ascending=False)
     s = comparison.settings
     table = pd.DataFrame(index=pd.Index([names(x) if names else x for x in systems.index], name="system"))
-    table["BT"] = with_interval(systems, "bt")
+    if s.get("scale") == "elo" and "rating" in systems:
+        table["BT rating"] = with_interval(systems, "rating")
+    else:
+        table["BT"] = with_interval(systems, "bt")
     table["rank (95%)"] = [f"{lo:.0f}–{hi:.0f}" if np.isfinite(lo) else "–"
                            for lo, hi in zip(systems["rank_low"], systems["rank_high"])]
     table["tied group"] = systems["group"].astype(int).to_numpy()
+    if "rank_fastchat" in systems:
+        table["rank (UB)"] = systems["rank_fastchat"].astype(int).to_numpy()
     for name in [m for m in present(comparison) if m != "bt"] + (["mean_adj"] if "mean_adj" in systems else []):
         table[labelled(name, s)] = with_interval(systems, name)
     if s.get("alignment") == "judgments":
@@ -109,8 +114,15 @@ def first_line(comparison: Comparison) -> str:
     """What was compared, and how, in one line."""
     s = comparison.settings
     if s.get("alignment") == "judgments":
-        return (f"{s['n_systems']} systems, {s['n_instances']:,} pairwise judgments; intervals over judgments "
-                f"({s['interval']}), p-values adjusted by {s['adjust']}.")
+        how = ("BT's from its sandwich (robust) covariance, rank intervals from normal draws, Elo's and TrueSkill's "
+               "from a bootstrap over judgments" if s["interval"] == "sandwich" else
+               f"intervals over judgments ({s['interval']})")
+        scale = "; BT as arena ratings (400 per factor of ten in the odds, centred on 1000)" if s.get(
+            "scale") == "elo" else ""
+        return (f"{s['n_systems']} systems, {s['n_instances']:,} pairwise judgments; {how}; Elo and TrueSkill the "
+                f"mean of {s['n_orders']} random orders, {s['n_resamples_sequential']} resamples (bounded by the "
+                f"number of judgments){scale}; rank (UB): 1 + the systems whose BT interval lies wholly above; "
+                f"p-values adjusted by {s['adjust']}.")
     what = (f"{s['n_systems']} systems x {s['n_instances']:,} instances; "
             + ("complete" if s.get("alignment") == "complete" else
                "INCOMPLETE: each pair compared on the instances both systems have (pairwise alignment)"))

@@ -99,6 +99,10 @@ def _check_fields(path: Path, sep: str, skipped: int, expected: int) -> None:
     """Every data row has the header's number of fields (more only as empty trailing fields): pandas would drop
     the extra fields of a row (an unquoted decimal comma: ``3,A,1,5``) and read a short row's missing fields as
     empty cells, silently."""
+    data = path.read_bytes()
+    if b'"' not in data and b"\r" not in data and len(sep.encode()) == 1:
+        if _fields_agree(data, sep.encode(), skipped, expected):
+            return  # no quoting: every line's separators counted at once; the scan below names a bad line
     with open(path, encoding="utf-8-sig", newline="") as handle:
         for _ in range(skipped + 1):
             handle.readline()
@@ -115,6 +119,19 @@ def _check_fields(path: Path, sep: str, skipped: int, expected: int) -> None:
                     else "")
             raise ScoreFileError(f"{path}: line {line} has {n} field{'s' * (n != 1)}, the header has {expected}"
                                  f"{hint}")
+
+
+def _fields_agree(data: bytes, sep: bytes, skipped: int, expected: int) -> bool:
+    """Whether every data line of an unquoted file has ``expected`` fields, or is blank (vectorised; no line named)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == ord("\n"))
+    if not len(ends) or ends[-1] != len(raw) - 1:
+        ends = np.append(ends, len(raw))
+    starts = np.r_[0, ends[:-1] + 1]
+    at = np.flatnonzero(raw == sep[0])
+    count = np.searchsorted(at, ends) - np.searchsorted(at, starts)
+    blank = ends == starts
+    return bool(((count[skipped + 1:] == expected - 1) | blank[skipped + 1:]).all())
 
 
 def _read_csv(path: Path, header_only: bool = False) -> _Table:
@@ -479,10 +496,23 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
             i = np.flatnonzero(bad)[0]
             raise ScoreFileError(f"{path}: weight on line {line.iloc[i]} must be a number >= 0")
     out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
-    if len(set(out["left"]) | set(out["right"])) < 2:
+    if n_systems(out) < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare")
-    out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()))
+    read_as = {"left": "model_a wins", "right": "model_b wins", "tie": "a tie"}
+    cells = pd.DataFrame({"cell": frame["winner"].astype(str).str.strip().to_numpy(), "meaning": winner.to_numpy()})
+    counts = cells.groupby(["cell", "meaning"], sort=False).size()
+    words = {}
+    for (cell, meaning), n in counts.items():
+        key = cell if cell.lower() in {w for ws in WINNER_WORDS.values() for w in ws} else "<a system's name>"
+        old = words.get(key, (read_as[meaning], 0))
+        words[key] = (read_as[meaning] if old[0] == read_as[meaning] else "its system's win", old[1] + int(n))
+    out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()), winner_words=words)
     return out
+
+
+def n_systems(games: pd.DataFrame) -> int:
+    """The number of distinct systems of a judgment table (``left``, ``right``), without a Python loop."""
+    return len(pd.unique(np.concatenate([games["left"].to_numpy(dtype=object), games["right"].to_numpy(dtype=object)])))
 
 
 def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of) -> pd.Series:

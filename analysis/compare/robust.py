@@ -1,0 +1,88 @@
+"""Bradley-Terry's sandwich (robust) covariance on counted judgments, as arena-rank and logistic-regression software
+compute it, and what it gives without resampling: intervals on each system's strength and on the arena's Elo-scale
+rating, rank intervals, and FastChat's rank.
+
+BT with ties as half a win is the logistic regression ``P(left wins) = σ(θ_left − θ_right)`` with the fractional
+outcome y = 1, ½, 0 (the fit of :func:`analysis.bt.fit` maximises the same likelihood). For a judgment k of weight
+w_k the score is ``g_k = w_k (y_k − p_k) x_k`` with ``x_k = e_left − e_right``, the Hessian ``H = Σ w_k p_k (1 − p_k)
+x_k x_kᵀ``, and the sandwich ``V = H⁺ (Σ g_k g_kᵀ) H⁺`` (HC0; ``H⁺`` the pseudo-inverse: θ is identified only up
+to a shift, which no strength depends on). Identical judgments form one cell (:func:`analysis.compare.judgments.
+judgment_cells`), so every sum runs over cells, each counted ``n_c`` times. The covariance of log π (π the strengths,
+summing to one) follows by the delta method, ``J V Jᵀ`` with ``J = I − 1 πᵀ``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+#: ratings on the arena's scale: 400 points per factor of ten in the odds, centred on 1000 (FastChat, LMArena)
+ELO_SCALE, ELO_BASE, ELO_CENTRE = 400.0, 10.0, 1000.0
+
+
+def log_strength_cov(left, right, outcome, weight, count, strengths) -> np.ndarray:
+    """(systems x systems) sandwich covariance of the log-strengths ``log π`` of a BT fit (module docstring).
+    ``left``, ``right`` (system indices), ``outcome`` (1 left wins, 0 tie, −1 right wins), ``weight`` and ``count``
+    per cell; ``strengths``: the fitted π (all positive)."""
+    left, right = np.asarray(left, np.int64), np.asarray(right, np.int64)
+    pi = np.asarray(strengths, float)
+    if not (pi > 0).all():
+        raise ValueError("the sandwich covariance needs every strength positive (a system that never wins or never "
+                         "loses has no finite BT estimate)")
+    s = len(pi)
+    theta = np.log(pi)
+    p = 1 / (1 + np.exp(theta[right] - theta[left]))
+    y = (np.asarray(outcome, float) + 1) / 2
+    w, n = np.asarray(weight, float), np.asarray(count, float)
+    h = n * w * p * (1 - p)
+    meat_w = n * (w * (y - p)) ** 2
+    H, M = _laplacian(left, right, h, s), _laplacian(left, right, meat_w, s)
+    bread = np.linalg.pinv(H, hermitian=True)
+    V = bread @ M @ bread
+    J = np.eye(s) - pi[None, :]
+    return J @ V @ J.T
+
+
+def _laplacian(left, right, c, s) -> np.ndarray:
+    """``Σ c_k x_k x_kᵀ`` for ``x_k = e_left − e_right``: the weighted graph Laplacian of the comparisons."""
+    out = np.zeros((s, s))
+    np.add.at(out, (left, right), -c)
+    np.add.at(out, (right, left), -c)
+    np.add.at(out, (left, left), c)
+    np.add.at(out, (right, right), c)
+    return out
+
+
+def strength_intervals(strengths, cov, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals on the strengths π from normal intervals on log π (positive, asymmetric around π)."""
+    z = stats.norm.ppf((1 + confidence) / 2)
+    sd = np.sqrt(np.clip(np.diag(cov), 0, None))
+    log_pi = np.log(strengths)
+    return np.exp(log_pi - z * sd), np.exp(log_pi + z * sd)
+
+
+def rank_draws(strengths, cov, n_draws: int, rng) -> np.ndarray:
+    """(draws x systems) ranks (1 = best) of log-strengths drawn from their normal approximation N(log π, cov)."""
+    gen = np.random.default_rng(rng)
+    draws = gen.multivariate_normal(np.log(strengths), cov, size=n_draws, method="eigh")
+    order = np.argsort(-draws, axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(1, draws.shape[1] + 1)[None, :], axis=1)
+    return ranks.astype(float)
+
+
+def elo_scale(values, strengths=None) -> np.ndarray:
+    """BT strengths as arena ratings: ``400·log10(π / geometric mean of π) + 1000`` (FastChat's scale: its logistic
+    regression without intercept centres the coefficients). ``strengths``: the fit whose geometric mean centres
+    the scale (default ``values`` itself; pass the estimates to map interval ends on the same scale)."""
+    with np.errstate(divide="ignore"):
+        log_v = np.log(np.asarray(values, float))
+        log_pi = np.log(np.asarray(values if strengths is None else strengths, float))
+    centre = log_pi[np.isfinite(log_pi)].mean() if np.isfinite(log_pi).any() else 0.0
+    return ELO_SCALE * (log_v - centre) / np.log(ELO_BASE) + ELO_CENTRE
+
+
+def fastchat_rank(low, high) -> np.ndarray:
+    """FastChat's leaderboard rank: 1 + the number of systems whose interval lies wholly above this one's."""
+    low, high = np.asarray(low, float), np.asarray(high, float)
+    return 1 + (low[None, :] > high[:, None]).sum(axis=1)
