@@ -239,6 +239,75 @@ def _table(system_a: np.ndarray, system_b: np.ndarray, code: np.ndarray) -> pd.D
     return pd.DataFrame(columns)
 
 
+def preference_table(system_a, system_b, human, metric) -> pd.DataFrame:
+    """:func:`favi_table` from preference ratings given directly, one observation per row (an LLM judge's and the
+    humans' verdicts on the same item and pair of systems): ``system_a``/``system_b`` the pair, ``human`` and
+    ``metric`` its two ratings (+1: ``system_a`` preferred, 0 equal, -1 ``system_b``), each row counted in its
+    pair's confusion matrix (Def. 4). Pairs are ordered ``system_a < system_b`` as strings; a row given the other
+    way round has its ratings negated."""
+    a, b = (np.asarray(x, dtype=object).astype(str) for x in (system_a, system_b))
+    h, m = (np.asarray(x) for x in (human, metric))
+    if not (len(a) == len(b) == len(h) == len(m)) or not len(a):
+        raise ValueError("system_a, system_b, human and metric must be non-empty and of equal length")
+    for name, x in (("human", h), ("metric", m)):
+        if not np.isin(x, (-1, 0, 1)).all():
+            raise ValueError(f"{name} ratings must be +1, 0 or -1")
+    if (a == b).any():
+        raise ValueError("a pair compares a system with itself")
+    flip = a > b
+    first, second = np.where(flip, b, a), np.where(flip, a, b)
+    sign = np.where(flip, -1, 1)
+    code = (1 - sign * h.astype(np.int64)) * 3 + (1 - sign * m.astype(np.int64))
+    pairs, pair = np.unique(np.column_stack([first, second]), axis=0, return_inverse=True)
+    pair = pair.ravel()
+    counts = np.bincount(pair * 9 + code, minlength=9 * len(pairs)).reshape(len(pairs), 3, 3)
+    result = summarize(counts)
+    columns = {"system_a": pairs[:, 0], "system_b": pairs[:, 1], "n_items": result.n_items,
+               **dict(zip(CELLS, counts.reshape(len(pairs), 9).T))}
+    for name in ("total_error", "margin_human", "margin_metric", "favi", "sample_accuracy", "system_sign_agrees"):
+        columns[name] = getattr(result, name)
+    return pd.DataFrame(columns)
+
+
+def pair_intervals(table: pd.DataFrame, *, n_resamples: int = 1000, rng=None, level: float = 0.95) -> pd.DataFrame:
+    """:func:`favi_uncertainty`'s interval and test for a table whose pairs have their own items (each
+    :func:`preference_table` row is one item of one pair), computed from each pair's confusion matrix alone:
+    resampling a pair's items with replacement is a multinomial draw over its nine cells, and the sign-flip null
+    of "no favoritism" flips the cost of each of its errors, Φ* = (Σ ±1 over the cost-1 errors + 2 Σ ±1 over the
+    cost-2 errors) / E, two binomial draws. Adds ``low``, ``high``, ``p_value``, ``null_mean_abs``."""
+    n_resamples = check_count(n_resamples, "n_resamples")
+    level = check_number(level, "level", low=0, high=1, low_open=True, high_open=True)
+    gen = check_rng(rng)
+    c = confusions(table).reshape(len(table), 9)
+    n = c.sum(axis=1)
+    cost = COST.ravel().astype(np.float64)
+    error = (~np.isin(np.arange(9), _DIAGONAL)).astype(np.float64)
+    e1, e2 = c[:, np.abs(cost) == 1].sum(axis=1), c[:, np.abs(cost) == 2].sum(axis=1)
+    low, high, p, null_abs = (np.full(len(table), np.nan) for _ in range(4))
+    tail = (1 - level) / 2 * 100
+    rated = np.flatnonzero(n > 0)
+    step = max(1, (1 << 22) // (9 * n_resamples))  # pairs per block: bounded memory
+    for first in range(0, len(rated), step):
+        k = rated[first:first + step]
+        draws = gen.multinomial(n[k][:, None], (c[k] / n[k][:, None])[:, None, :], size=(len(k), n_resamples))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            boot = (draws @ cost) / (draws @ error)  # pairs x resamples; NaN/inf where a draw has no error
+        boot[~np.isfinite(boot)] = np.nan
+        some = np.isfinite(boot).any(axis=1)
+        if some.any():
+            low[k[some]], high[k[some]] = np.nanpercentile(boot[some], [tail, 100 - tail], axis=1)
+        flips = (2 * gen.binomial(e1[k][:, None], 0.5, (len(k), n_resamples)) - e1[k][:, None]
+                 + 2 * (2 * gen.binomial(e2[k][:, None], 0.5, (len(k), n_resamples)) - e2[k][:, None]))
+        total = (e1 + e2)[k]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            null = np.abs(flips / total[:, None])
+        observed = np.abs(table["favi"].to_numpy()[k])
+        has = total > 0
+        p[k[has]] = (1 + (null[has] >= observed[has, None] - 1e-12).sum(axis=1)) / (1 + n_resamples)
+        null_abs[k[has]] = null[has].mean(axis=1)
+    return table.assign(low=low, high=high, p_value=p, null_mean_abs=null_abs)
+
+
 def confusions(table: pd.DataFrame) -> np.ndarray:
     """The (pairs, 3, 3) confusion matrices of a :func:`favi_table`."""
     return table[list(CELLS)].to_numpy(dtype=np.int64).reshape(-1, 3, 3)

@@ -633,8 +633,8 @@ def test_parallel_replays_equal_one_replay_at_a_time_and_repeat_exactly():
 def test_judgment_cells_hold_every_judgment_once(weights):
     """The cells' wins equal the judgments' (every judgment in exactly one cell, with its weight); a judgment's cell
     has its systems, outcome and weight; the jackknife's leave-a-group-out counts equal the judgments' groups."""
-    from analysis.comparisons import from_judgments
     from analysis.compare import evidence, intervals
+    from analysis.comparisons import from_judgments
 
     games = _games(3, m=400, weights=weights)
     c = from_judgments(games["left"], games["right"], games["winner"], games["weight"])
@@ -653,8 +653,8 @@ def test_judgment_cells_hold_every_judgment_once(weights):
 def test_the_cell_bootstrap_has_the_judgment_bootstraps_distribution():
     """A multinomial draw over cells is a resample of the judgments counted per cell: BT's bootstrap mean and spread
     from 4,000 cell draws equal those from 4,000 judgment resamples to Monte-Carlo error."""
-    from analysis.comparisons import from_judgments
     from analysis.compare import evidence, intervals
+    from analysis.comparisons import from_judgments
 
     games = _games(4, m=300)
     c = from_judgments(games["left"], games["right"], games["winner"], games["weight"])

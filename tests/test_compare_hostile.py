@@ -396,7 +396,7 @@ def test_only_zero_weights_is_an_error(tmp_path, capsys):
 
 # --- options that do not apply are errors, columns not used are named ---------------------------------------------------
 
-@pytest.mark.parametrize("option", [["--human", "HUMAN"], ["--lower-is-better"], ["--align", "pairwise"],
+@pytest.mark.parametrize("option", [["--lower-is-better"], ["--align", "pairwise"],
                                     ["--align", "intersect"], ["--ties", "loss"]])
 def test_score_file_options_on_judgments_are_refused(tmp_path, capsys, option):
     path = write(tmp_path, "judgments", lines("judgments"))

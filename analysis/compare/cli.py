@@ -272,13 +272,27 @@ def _run(args, save, written: list) -> int:
             common["interval"] = "percentile"
         if judgment_file:
             _refuse_score_options(args)
-            games = read_judgments(args.file, where=opts["where"])
+            games = read_judgments(args.file, where=opts["where"], item=bool(args.human))
+            human = None
+            if args.human:
+                if not is_judgment_file(args.human):
+                    raise UsageError(f"--human {args.human}: a judgment file is compared with human judgments "
+                                     "(model_a, model_b, winner and an item id column), not with scores")
+                human = read_judgments(args.human, item=True)
             n_sys = n_systems(games)
             _check_memory(opts["n_resamples"], n_sys)
             print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
                   f"(each judgment one unit); winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs),
                   file=sys.stderr)
             result = judgments.compare_judgments(games, **common)
+            if human is not None:
+                import dataclasses
+
+                from .human import judge_table
+
+                frame, summary = judge_table(games, human, n_resamples=opts["n_resamples"], rng=opts["seed"],
+                                             confidence=0.95)
+                result = dataclasses.replace(result, human=frame, settings={**result.settings, "human": summary})
         else:
             scores = read_scores(args.file, args.input_format, where=opts["where"], align=args.align or "auto")
             _check_memory(opts["n_resamples"], scores.shape[1])
@@ -349,8 +363,7 @@ def _ignored(attrs: dict) -> str:
 
 def _refuse_score_options(args) -> None:
     """Options that only a score file can use are errors on a judgment file, never silently ignored."""
-    given = [(args.human, "--human (human ratings are matched to a score file's instances)"),
-             (args.lower_is_better, "--lower-is-better (a judgment names its winner)"),
+    given = [(args.lower_is_better, "--lower-is-better (a judgment names its winner)"),
              (args.align not in (None, "auto"), "--align (judgments need no alignment)"),
              (args.ties not in (None, "half"), "--ties loss (a judgment file's ties are half a win each)")]
     for on, what in given:

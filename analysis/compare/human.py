@@ -66,3 +66,53 @@ def human_table(human: pd.DataFrame, scores: pd.DataFrame, *, n_resamples: int, 
                "system_accuracy_low": float(system_low), "system_accuracy_high": float(system_high),
                "pairs": accuracy.pairs, "items": accuracy.items}
     return out.reset_index(drop=True), summary
+
+
+def _oriented(games: pd.DataFrame, what: str) -> pd.DataFrame:
+    """One row per (item, pair) with the pair as (a, b), a < b as strings, and the rating +1 (a preferred), 0, -1;
+    a pair judged twice on one item is an error naming it."""
+    left, right = games["left"].astype(str).to_numpy(), games["right"].astype(str).to_numpy()
+    rating = np.select([games["winner"] == "left", games["winner"] == "right"], [1, -1], 0)
+    flip = left > right
+    out = pd.DataFrame({"item": games["item"].to_numpy(), "a": np.where(flip, right, left),
+                        "b": np.where(flip, left, right), "rating": np.where(flip, -rating, rating)})
+    twice = out.duplicated(["item", "a", "b"])
+    if twice.any():
+        row = out[twice].iloc[0]
+        raise ValueError(f"the {what} judges item {row['item']!r} for the pair ({row['a']!r}, {row['b']!r}) more than "
+                         "once; keep one verdict per item and pair")
+    return out
+
+
+def judge_table(judge: pd.DataFrame, human: pd.DataFrame, *, n_resamples: int, rng,
+                confidence: float = 0.95) -> tuple[pd.DataFrame, dict]:
+    """An automatic judge's pairwise verdicts against human verdicts on the same (item, pair of systems), the case
+    the Favi-Score was made for (von Däniken et al. 2024): per pair of systems the Favi-Score (positive: the judge
+    favours system A relative to the humans) with its bootstrap interval and sign-flip p-value
+    (:func:`analysis.favi.pair_intervals`), the judge's sample-level accuracy (ties are a rating of their own, as
+    in chapter 04) with a Wilson interval, the two margins; and the overall accuracies. Both tables: ``left``,
+    ``right``, ``winner`` (left/right/tie), ``item``. Verdicts on an (item, pair) the other side lacks are left out
+    and counted."""
+    j, h = _oriented(judge, "judge's file"), _oriented(human, "human file")
+    both = j.merge(h, on=["item", "a", "b"], suffixes=("_judge", "_human"))
+    if both.empty:
+        raise ValueError("the human judgments share no (item, pair of systems) with the judge's; check that both "
+                         "files name the items the same way")
+    table = favi.preference_table(both["a"], both["b"], both["rating_human"], both["rating_judge"])
+    table = favi.pair_intervals(table, n_resamples=n_resamples, rng=rng, level=confidence)
+    low, high = wilson(table["sample_accuracy"] * table["n_items"], table["n_items"], confidence)
+    out = pd.DataFrame({"system_a": table["system_a"], "system_b": table["system_b"], "n_items": table["n_items"],
+                        "favi": table["favi"], "favi_low": table["low"], "favi_high": table["high"],
+                        "favi_p": table["p_value"], "sample_accuracy": table["sample_accuracy"],
+                        "accuracy_low": low, "accuracy_high": high, "margin_human": table["margin_human"],
+                        "margin_metric": table["margin_metric"],
+                        "system_sign_agrees": table["system_sign_agrees"].astype(bool)})
+    accuracy = favi.sign_accuracies(table)
+    sample_low, sample_high = wilson(accuracy.sample * accuracy.items, accuracy.items, confidence)
+    system_low, system_high = wilson(accuracy.system * accuracy.pairs, accuracy.pairs, confidence)
+    summary = {"sample_accuracy": accuracy.sample, "sample_accuracy_low": float(sample_low),
+               "sample_accuracy_high": float(sample_high), "system_accuracy": accuracy.system,
+               "system_accuracy_low": float(system_low), "system_accuracy_high": float(system_high),
+               "pairs": accuracy.pairs, "items": accuracy.items, "judge_only": int(len(j) - len(both)),
+               "human_only": int(len(h) - len(both))}
+    return out.reset_index(drop=True), summary

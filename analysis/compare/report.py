@@ -234,7 +234,11 @@ def human_text(comparison: Comparison) -> str:
     h = comparison.settings.get("human")
     if not h:
         return ""
-    return _wrap(f"Against the human ratings: sample-level sign accuracy {h['sample_accuracy']:.3f} "
+    unmatched = ""
+    if "judge_only" in h:
+        unmatched = (f" ({h['judge_only']:,} of the judge's verdicts and {h['human_only']:,} of the humans' have no "
+                     "counterpart on the same item and pair and are left out)")
+    return _wrap(f"Against the human ratings{unmatched}: sample-level sign accuracy {h['sample_accuracy']:.3f} "
                  f"[{h['sample_accuracy_low']:.3f}, {h['sample_accuracy_high']:.3f}] over {h['items']:,} item pairs; "
                  f"system-level {h['system_accuracy']:.3f} [{h['system_accuracy_low']:.3f}, "
                  f"{h['system_accuracy_high']:.3f}] over {h['pairs']} pairs of systems (Wilson intervals). Per pair, "

@@ -460,7 +460,7 @@ WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b",
 JUDGMENT_COLUMNS = ("model_a", "model_b", "winner", "weight")
 
 
-def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.DataFrame:
+def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: bool = False) -> pd.DataFrame:
     """Pairwise judgments (arena, LLM-judge files) from CSV, Parquet or JSON lines with columns ``model_a``,
     ``model_b``, ``winner`` (any case) and an optional ``weight``: a frame with ``left``, ``right``, ``winner`` (one
     of "left", "right", "tie") and ``weight``. A winner cell may also be the winning system's name. Rows are kept in
@@ -474,7 +474,9 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
     missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
     if missing:
         raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
-    ignored = [str(c) for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {})]
+    item_column = _item_column(frame, path, where) if item else None
+    ignored = [str(c) for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {}) and
+               c != item_column]
     line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
@@ -496,6 +498,8 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
             i = np.flatnonzero(bad)[0]
             raise ScoreFileError(f"{path}: weight on line {line.iloc[i]} must be a number >= 0")
     out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
+    if item_column is not None:
+        out["item"] = instance_ids(frame[item_column]).to_numpy()
     if n_systems(out) < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare")
     read_as = {"left": "model_a wins", "right": "model_b wins", "tie": "a tie"}
@@ -508,6 +512,21 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None) -> pd.
         words[key] = (read_as[meaning] if old[0] == read_as[meaning] else "its system's win", old[1] + int(n))
     out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()), winner_words=words)
     return out
+
+
+def _item_column(frame: pd.DataFrame, path: Path, where: dict | None) -> str:
+    """The one column of a judgment file that names its items (``question_id``, ``item``, ``id``, ...: an id name
+    of :func:`is_id_name`), which matches a judge's verdicts to the humans' on the same item."""
+    found = [c for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {}) and is_id_name(c)
+             or str(c).strip().lower() in ("question", "prompt", "conversation_id", "question_id")]
+    found = list(dict.fromkeys(found))
+    if len(found) != 1:
+        what = f"several: {found}" if found else f"none among {list(map(str, frame.columns))}"
+        raise ScoreFileError(f"{path}: matching judgments to human ones needs one column naming the items (e.g. "
+                             f"question_id, item or id); found {what}")
+    if frame[found[0]].isna().any() or (frame[found[0]].astype(str).str.strip() == "").any():
+        raise ScoreFileError(f"{path}: column {found[0]!r} has empty item ids")
+    return found[0]
 
 
 def n_systems(games: pd.DataFrame) -> int:
