@@ -1,6 +1,7 @@
 """Command line of the compendium.
 
-``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N]``: run the chapters;
+``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N] [--timeout SECONDS]``: run
+the chapters;
 ``python -m analysis outputs verify``: check the generated files against the manifest (``outputs prune``: remove
 the outputs of chapters that no longer have a notebook);
 ``python -m analysis data fetch|verify|prepare``: the data;
@@ -20,7 +21,14 @@ COMPARE_DESCRIPTION = ("Rank the systems of FILE with MEAN, MEDIAN, BT, Elo and 
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:  # before a command could handle it (while the chapters' modules load, say)
+        print("\npython -m analysis: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["compare"]:  # the command users run most: without the book's machinery (plotting, profiles)
         from .compare.cli import add_arguments
 
@@ -36,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--only", action="append", metavar="CHAPTER", help="run only this chapter (repeatable)")
     rep.add_argument("--jobs", type=int, default=1, help="chapters to run in parallel (default: 1)")
     rep.add_argument("--output-root", metavar="DIR", help="write artefacts here instead of book/_generated")
+    rep.add_argument("--timeout", type=float, metavar="SECONDS",
+                     help="stop a chapter whose cells run longer than this in all, and record it as failed (its last "
+                     "good outputs stay); default: no limit")
     sub.add_parser("chapters", help="list the chapters")
     outs = sub.add_parser("outputs", help="check the generated book files against the manifest")
     outs.add_argument("action", choices=["verify", "prune"],
@@ -73,20 +84,24 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(reproduce.discover()))
         return 0
     if args.command == "outputs":
-        if args.action == "prune":
-            try:
-                reproduce.prune(args.output_root)
-            except ValueError as exc:
-                print(f"outputs prune: error: {exc}", file=sys.stderr)
-                return 1
-            return 0
-        return _verify_outputs(reproduce, args.output_root)
+        return _outputs(args.action, args.output_root)
+    return _reproduce(args, parser)
+
+
+def _reproduce(args, parser) -> int:
+    from . import reproduce
+    from .manifest import OutputRootError
+
     try:
-        runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root)
+        runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root,
+                             timeout=args.timeout)
+    except OutputRootError as exc:  # the output root cannot be used: nothing was changed
+        print(f"reproduce: error: {exc}", file=sys.stderr)
+        return 1
     except ValueError as exc:
         parser.error(str(exc))
     except KeyboardInterrupt:
-        print("\nreproduce: interrupted; every chapter keeps its last good outputs (the manifest says which)",
+        print("\nreproduce: interrupted: every chapter keeps its last good outputs (the manifest says which)",
               file=sys.stderr)
         return 130
     failed = [r.chapter for r in runs if r.status != "ok"]
@@ -96,16 +111,46 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _verify_outputs(reproduce, root: str | None) -> int:
+def _outputs(action: str, root: str | None) -> int:
+    from .outputs import prune
+
+    if action == "verify":
+        return _verify_outputs(root)
+    try:
+        prune(root)
+    except ValueError as exc:
+        print(f"outputs prune: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _backup_note(root) -> str:
+    """What the manifest's backup offers: the next ``reproduce`` restores the manifest from it only if it parses."""
+    from .manifest import BACKUP, backup_state
+
+    entries, problem = backup_state(root)
+    if entries is not None:
+        return f"{BACKUP} holds {len(entries)} chapter record(s): the next reproduce restores the manifest from it"
+    if problem is not None:
+        return (f"its backup {BACKUP} is not usable either ({problem}): the next reproduce refuses to run rather "
+                "than lose the other chapters' records; move both aside to start a new record")
+    return ""
+
+
+def _verify_outputs(root: str | None) -> int:
     from pathlib import Path
 
+    from .manifest import MANIFEST, read_manifest
+    from .outputs import verify_outputs
+    from .paths import generated_dir
+
+    folder = Path(root) if root else generated_dir()
     try:
-        report = reproduce.verify_outputs(root)
-        entries = reproduce.read_manifest(root)
+        report = verify_outputs(root)
+        entries = read_manifest(root)
     except ValueError as exc:  # a damaged manifest (ManifestError) or no output root
-        backup = (Path(root) if root else reproduce.generated_dir()) / reproduce.BACKUP
-        hint = f" ({backup.name} is there: the next reproduce restores the manifest from it)" if backup.is_file() else ""
-        print(f"outputs verify: error: {exc}{hint}", file=sys.stderr)
+        note = _backup_note(folder) if folder.is_dir() else ""
+        print(f"outputs verify: error: {exc}" + (f" ({note})" if note else ""), file=sys.stderr)
         return 1
     for chapter, problems in report.items():
         for problem in problems:
@@ -115,11 +160,12 @@ def _verify_outputs(reproduce, root: str | None) -> int:
         failure = entry.get("last_failure") or (entry if entry.get("status") != "ok" else None)
         if failure:
             first = (failure.get("error") or "no error recorded").splitlines()[0]
-            failed = Path(root) if root else reproduce.generated_dir()
-            where = f" (failed/{chapter}.ipynb)" if (failed / "failed" / f"{chapter}.ipynb").is_file() else ""
+            where = f" (failed/{chapter}.ipynb)" if (folder / "failed" / f"{chapter}.ipynb").is_file() else ""
             kept = ("what is on disk is its last good run" if entry.get("status") == "ok"
                     else "it has no good run on disk")
             print(f"{chapter}: its last run failed{where}: {first}; {kept}", file=sys.stderr)
+    if not (folder / MANIFEST).exists() and _backup_note(folder):
+        print(f"outputs verify: {folder / MANIFEST} is missing; {_backup_note(folder)}", file=sys.stderr)
     print(f"outputs verify: {len(report) - len(bad)} chapter(s) as recorded in the manifest, {len(bad)} not",
           file=sys.stderr)
     return 1 if bad or not report else 0

@@ -443,7 +443,7 @@ def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str |
 
 def _profile(outputs: Path) -> str | None:
     """The profile(s) the manifest records for the outputs (None without a readable manifest)."""
-    from .reproduce import read_manifest
+    from .manifest import read_manifest
 
     try:
         entries = read_manifest(outputs)

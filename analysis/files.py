@@ -115,6 +115,16 @@ def write_together(files: dict[Path, Callable[[str], object]]) -> None:
             raise WriteError(path, exc.strerror or str(exc)) from exc
 
 
+def probe_writable(folder: str | os.PathLike) -> None:
+    """Raise the ``OSError`` that writing a file in ``folder`` would raise (read-only file system, no permission),
+    by creating and removing an empty temporary file there: a check made before any work, so that a run is refused
+    at once rather than fail after hours. A probe left by a killed process is a stale partial
+    (:func:`remove_stale_partials`)."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".write-check.{os.getpid()}.", suffix=".part")
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process with this id exists (a zombie counts as gone)."""
     try:

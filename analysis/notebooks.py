@@ -74,3 +74,19 @@ def hide_code(nb) -> int:
             tags.append("hide-input")
             tagged += 1
     return tagged
+
+
+def scrub_machine_paths(nb, chapter: str) -> None:
+    """No path of this machine on the page: the staging folder handed in as ``output_root`` leaves the injected
+    parameters cell (which keeps the profile's own parameters, or goes when there are none) and papermill's record
+    names the repository's files, not the staging ones."""
+    nb.metadata["papermill"]["input_path"] = f"notebooks/{chapter}.py"
+    nb.metadata["papermill"]["output_path"] = f"book/_generated/notebooks/{chapter}.ipynb"
+    nb.metadata["papermill"]["parameters"].pop("output_root", None)
+    for cell in list(nb.cells):
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            kept = [line for line in cell.source.splitlines() if not line.startswith("output_root = ")]
+            if any(line.strip() and not line.startswith("#") for line in kept):
+                cell.source = "\n".join(kept)
+            else:
+                nb.cells.remove(cell)

@@ -37,12 +37,20 @@ def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+def _start_worker(parent: int, ignore_interrupts: bool) -> None:
+    if ignore_interrupts:  # the terminal's Ctrl-C reaches the whole process group: let the parent alone handle it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent(parent)
+
+
 def default_workers() -> int:
     """Worker processes when the caller names none: two, or fewer on a machine with fewer cores."""
     return min(2, os.cpu_count() or 1)
 
 
-def process_pool(max_workers: int | None = None) -> ProcessPoolExecutor:
+def process_pool(max_workers: int | None = None, ignore_interrupts: bool = False) -> ProcessPoolExecutor:
     """A ``ProcessPoolExecutor`` whose workers exit when the process that created them dies (``max_workers``
-    default: :func:`default_workers`)."""
-    return ProcessPoolExecutor(max_workers=max_workers or default_workers(), initializer=_exit_with_parent, initargs=(os.getpid(),))
+    default: :func:`default_workers`). With ``ignore_interrupts``, the workers ignore SIGINT (Ctrl-C), so that none
+    prints a traceback of its own; the parent then decides how to stop them."""
+    return ProcessPoolExecutor(max_workers=max_workers or default_workers(), initializer=_start_worker,
+                               initargs=(os.getpid(), ignore_interrupts))

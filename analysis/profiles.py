@@ -43,3 +43,18 @@ def parameters_for(profile: str, chapter: str) -> dict:
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
     return dict(PROFILES[profile].get(chapter, {}))
+
+
+def check_profile_parameters(profile: str, chapter: str, nb) -> None:
+    """Refuse (a ``ValueError`` naming them and listing the notebook's own) parameters that ``profile`` sets for
+    ``chapter`` but its notebook ``nb`` does not declare: papermill would only warn and run the notebook's default.
+    A notebook without a parameters cell is not checked here (the runner fails it with its own message)."""
+    from .notebooks import _parameters_source, notebook_parameters
+
+    if _parameters_source(nb) is None:
+        return
+    declared = notebook_parameters(nb)
+    unknown = [name for name in parameters_for(profile, chapter) if name not in declared]
+    if unknown:
+        raise ValueError(f"profile {profile!r} sets {', '.join(unknown)} for {chapter}, which its notebook does not "
+                         f"declare; notebooks/{chapter}.py's parameters: {', '.join(declared)}")

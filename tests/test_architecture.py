@@ -22,7 +22,8 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
 COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report"}
 #: the runner and the book's machinery
 RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claim_records", "analysis.claims", "analysis.notebooks", "analysis.plotting",
-          "analysis.profiles", "analysis.reproduce", "analysis.typography"}
+          "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal", "analysis.outputs",
+          "analysis.typography"}
 
 
 def _module_name(path: Path) -> str:

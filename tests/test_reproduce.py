@@ -1,12 +1,16 @@
-"""The papermill batch runner: discovery, profiles, failure isolation, manifest, determinism, notebook smoke runs."""
+"""The papermill batch runner: discovery, profiles, failure isolation, the console, timeouts, interrupts, the
+output root it refuses, notebook smoke runs and determinism. (The manifest and the outputs checked against it:
+test_reproduce_manifest.py; journalled publishing: test_reproduce_journal.py.)"""
 
-import hashlib
+import errno
 import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import jupytext
@@ -14,42 +18,13 @@ import pandas as pd
 import pytest
 
 from analysis import paths, profiles, reproduce
+from analysis.manifest import chapter_files, read_manifest
+from analysis.outputs import verify_outputs
 
-ROOT = Path(__file__).resolve().parent.parent
-CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+from . import reproduce_helpers
+from .reproduce_helpers import CHAPTERS, NOTEBOOK, ROOT, break_late, cli
 
-NOTEBOOK = """# ---
-# jupyter:
-#   kernelspec:
-#     display_name: Python 3
-#     language: python
-#     name: python3
-# ---
-
-# %% tags=["parameters"]
-seed = 1
-value = 10
-output_root = None
-
-# %%
-from analysis.plotting import Outputs
-import pandas as pd
-out = Outputs("{name}", dict(seed=seed, value=value), root=output_root)
-out.table(pd.DataFrame({{"value": [value]}}), "result")
-{extra}
-"""
-
-
-@pytest.fixture
-def toy_chapters(tmp_path, monkeypatch):
-    nb_dir = tmp_path / "notebooks"
-    nb_dir.mkdir()
-    (nb_dir / "01_good.py").write_text(NOTEBOOK.format(name="01_good", extra=""))
-    (nb_dir / "02_broken.py").write_text(NOTEBOOK.format(name="02_broken", extra="raise RuntimeError('boom in chapter')"))
-    (nb_dir / "03_untagged.py").write_text(NOTEBOOK.format(name="03_untagged", extra="").replace(' tags=["parameters"]', ""))
-    monkeypatch.setattr(reproduce, "notebooks_dir", lambda: nb_dir)
-    monkeypatch.setitem(profiles.PROFILES, "quick", {"01_good": {"value": 3}})
-    return tmp_path
+toy_chapters, book = reproduce_helpers.toy_chapters, reproduce_helpers.book  # the fixtures this module uses
 
 
 def test_every_chapter_has_a_tagged_parameters_cell_and_kernelspec():
@@ -134,27 +109,22 @@ def test_failures_are_isolated_and_reported(toy_chapters):
     assert not any((out / ".staging").iterdir())
 
 
+
 # -- issue 12, items 1 and 2: outputs change all at once or not at all; hand runs never write into the book ---------
-
-def _break_late(toy_chapters, message="late failure"):
-    """Make 01_good fail after it has saved its table."""
-    nb = toy_chapters / "notebooks" / "01_good.py"
-    nb.write_text(nb.read_text() + f"\nraise RuntimeError({message!r})\n")
-
 
 def test_a_failing_chapter_keeps_its_last_good_outputs(toy_chapters):
     out = toy_chapters / "out"
     assert reproduce.run(profile="quick", only=["01"], output_root=str(out))[0].status == "ok"
-    before = reproduce._chapter_files(out, "01_good")
-    _break_late(toy_chapters)
+    before = chapter_files(out, "01_good")
+    break_late(toy_chapters)
     assert reproduce.run(profile="full", only=["01"], output_root=str(out))[0].status == "failed"
-    assert reproduce._chapter_files(out, "01_good") == before
+    assert chapter_files(out, "01_good") == before
     assert pd.read_csv(out / "01_good" / "result.csv")["value"].tolist() == [3]  # the good quick run's, not 10
-    entry = reproduce.read_manifest(out)["01_good"]
+    entry = read_manifest(out)["01_good"]
     assert entry["status"] == "ok" and entry["profile"] == "quick" and entry["outputs"] == before
     assert "RuntimeError: late failure" in entry["last_failure"]["error"]
     assert (out / "failed" / "01_good.ipynb").exists()
-    assert reproduce.verify_outputs(out, ["01_good"]) == {"01_good": []}
+    assert verify_outputs(out, ["01_good"]) == {"01_good": []}
 
 
 def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_chapters, monkeypatch):
@@ -162,7 +132,7 @@ def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_ch
 
     out = toy_chapters / "out"
     reproduce.run(profile="quick", only=["01"], output_root=str(out))
-    before = reproduce._chapter_files(out, "01_good")
+    before = chapter_files(out, "01_good")
     manifest = (out / "manifest.json").read_bytes()
 
     def interrupted(input_path, output_path, **kwargs):  # Ctrl-C after the notebook wrote half its outputs
@@ -174,7 +144,7 @@ def test_an_interrupted_run_changes_nothing_and_its_leftovers_are_removed(toy_ch
     monkeypatch.setattr(papermill, "execute_notebook", interrupted)
     with pytest.raises(KeyboardInterrupt):
         reproduce.run_chapter("01_good", "full", str(out))
-    assert reproduce._chapter_files(out, "01_good") == before
+    assert chapter_files(out, "01_good") == before
     assert (out / "manifest.json").read_bytes() == manifest
     assert not any((out / ".staging").iterdir())
     # a run killed outright (kill -9) leaves its staging folder; the next run removes it
@@ -195,52 +165,6 @@ def test_the_console_names_the_exception_and_its_message(toy_chapters):
     failed = next(i for i, line in enumerate(lines) if "FAILED 02_broken" in line)
     assert lines[failed + 1].strip().startswith("RuntimeError: boom in chapter")
     assert "failed/02_broken.ipynb" in lines[failed + 2]
-
-
-def test_failed_notebooks_are_cleared_and_stale_chapters_kept_until_pruned(toy_chapters, capsys):
-    out = toy_chapters / "out"
-    _break_late(toy_chapters)
-    reproduce.run(profile="quick", only=["01"], output_root=str(out))
-    assert (out / "failed" / "01_good.ipynb").exists()
-    nb = toy_chapters / "notebooks" / "01_good.py"
-    nb.write_text(nb.read_text().replace("raise RuntimeError('late failure')", ""))
-    gone = reproduce.ChapterRun("07_gone", "full", "ok", {}, None, 1.0, "0",
-                                outputs={"07_gone/t.csv": hashlib.sha256(b"x").hexdigest()})
-    reproduce._update_manifest(out, gone)
-    (out / "07_gone").mkdir()
-    (out / "07_gone" / "t.csv").write_text("x")
-    stream = io.StringIO()
-    reproduce.run(profile="quick", only=["01"], output_root=str(out), stream=stream)
-    assert not (out / "failed" / "01_good.ipynb").exists()
-    assert reproduce.read_manifest(out)["01_good"]["status"] == "ok"
-    # issue 31 item 1: a chapter without a notebook keeps its outputs and record until pruned explicitly
-    assert set(reproduce.read_manifest(out)) == {"01_good", "07_gone"} and (out / "07_gone" / "t.csv").exists()
-    assert "07_gone: recorded, but notebooks/07_gone.py does not exist; its outputs are kept" in stream.getvalue()
-    assert reproduce.verify_outputs(out, ["01_good"])["07_gone"][0].startswith("no notebook: notebooks/07_gone.py")
-    from analysis.__main__ import main
-
-    assert main(["outputs", "prune", "--output-root", str(out)]) == 0
-    assert "removed the outputs of 07_gone" in capsys.readouterr().err
-    assert set(reproduce.read_manifest(out)) == {"01_good"} and not (out / "07_gone").exists()
-    assert reproduce.verify_outputs(out, ["01_good"]) == {"01_good": []}
-
-
-def test_verify_outputs_finds_changed_missing_and_unrecorded_files(toy_chapters):
-    out = toy_chapters / "out"
-    reproduce.run(profile="quick", only=["01"], output_root=str(out))
-    assert reproduce.verify_outputs(out, ["01_good"]) == {"01_good": []}
-    (out / "01_good" / "result.csv").write_text("value\n7\n")
-    (out / "01_good" / "extra.csv").write_text("x\n")
-    (out / "notebooks" / "01_good.ipynb").unlink()
-    (out / "notebooks" / "05_stray.ipynb").write_text("{}")
-    assert reproduce.verify_outputs(out, ["01_good"]) == {
-        "01_good": ["missing: notebooks/01_good.ipynb", "changed: 01_good/result.csv",
-                    "not recorded: 01_good/extra.csv"],
-        "05_stray": ["not recorded: notebooks/05_stray.ipynb"],
-    }
-    from analysis.__main__ import main
-
-    assert main(["outputs", "verify", "--output-root", str(out)]) == 1
 
 
 def test_a_notebook_run_by_hand_writes_to_scratch_never_into_the_book(toy_chapters):
@@ -333,269 +257,199 @@ def test_saved_figures_tables_and_provenance_are_byte_identical_under_two_hash_s
     assert record["data"]["sources"] == ["u", "v", "w"]
 
 
-# -- issue 31, items 1-3 and 5: outputs and records are never lost; publishing recovers from a kill at any step ------
-
-class Killed(BaseException):
-    """A kill -9 as the runner sees it: no handler runs (see ``_kill_at``)."""
-
-
-@pytest.fixture
-def book(tmp_path, monkeypatch):
-    """Two good chapters whose notebooks papermill "runs" in no time (each run writes a new value), and the
-    output root ``out``."""
-    import nbformat
-    import papermill
-
-    nb_dir = tmp_path / "notebooks"
-    nb_dir.mkdir()
-    for name in ("01_good", "09_last"):
-        (nb_dir / f"{name}.py").write_text(NOTEBOOK.format(name=name, extra=""))
-    monkeypatch.setattr(reproduce, "notebooks_dir", lambda: nb_dir)
-    monkeypatch.setitem(profiles.PROFILES, "quick", {})
-    counter = iter(range(1000))
-
-    def execute(input_path, output_path, parameters, **kwargs):
-        nb = nbformat.read(input_path, as_version=4)
-        nb.metadata["papermill"] = {"input_path": str(input_path), "output_path": str(output_path),
-                                    "parameters": dict(parameters)}
-        nbformat.write(nb, output_path)
-        stage = Path(parameters["output_root"])
-        (stage / stage.name.split(".")[0]).mkdir()
-        (stage / stage.name.split(".")[0] / "result.csv").write_text(f"value\n{next(counter)}\n")
-
-    monkeypatch.setattr(papermill, "execute_notebook", execute)
-    return tmp_path / "out"
-
-
-def _all_recorded(out) -> bool:
-    return reproduce.verify_outputs(out) == {"01_good": [], "09_last": []}
-
-
-def _cli(*args) -> int:
-    from analysis.__main__ import main
-
-    return main(list(args))
-
-
-def test_a_missing_notebook_never_deletes_that_chapters_outputs(book, capsys):
-    """The probe: with 09's notebook renamed, ``reproduce --only 01`` deleted 09's outputs, notebook and entry, and
-    after the notebook came back ``outputs verify`` said "as recorded" although 09 had nothing."""
-    reproduce.run(profile="quick", output_root=str(book))
-    before = reproduce._chapter_files(book, "09_last")
-    source = book.parent / "notebooks" / "09_last.py"
-    source.rename(source.with_suffix(".bak"))
-    reproduce.run(profile="quick", only=["01"], output_root=str(book))
-    assert reproduce._chapter_files(book, "09_last") == before and "09_last" in reproduce.read_manifest(book)
-    assert reproduce.verify_outputs(book)["09_last"][0].startswith("no notebook: notebooks/09_last.py")
-    assert _cli("outputs", "verify", "--output-root", str(book)) == 1
-    source.with_suffix(".bak").rename(source)
-    assert _all_recorded(book) and _cli("outputs", "verify", "--output-root", str(book)) == 0
-    # a chapter without an entry (e.g. lost by the old runner) is reported, not "as recorded"
-    entries = reproduce.read_manifest(book)
-    del entries["09_last"]
-    reproduce._write_manifest(book, entries)
-    assert reproduce.verify_outputs(book)["09_last"][0].startswith("no manifest entry")
-    capsys.readouterr()
-    assert _cli("outputs", "verify", "--output-root", str(book)) == 1
-    assert "09_last: no manifest entry" in capsys.readouterr().err
-    reproduce.run(profile="quick", only=["09"], output_root=str(book))
-    assert _all_recorded(book)
-
-
-def test_a_damaged_manifest_is_named_restored_from_its_backup_or_refused(book, capsys):
-    """The probe: with manifest.json truncated, verify blamed every chapter and ``reproduce --only 09`` rewrote the
-    manifest with 09 alone."""
-    reproduce.run(profile="quick", output_root=str(book))
-    manifest = book / "manifest.json"
-    manifest.write_text(manifest.read_text()[:200])
-    with pytest.raises(reproduce.ManifestError, match="manifest.json is not readable as JSON"):
-        reproduce.verify_outputs(book)
-    capsys.readouterr()
-    assert _cli("outputs", "verify", "--output-root", str(book)) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "not readable as JSON" in err[0] and "restores the manifest from it" in err[0]
-    stream = io.StringIO()
-    reproduce.run(profile="quick", only=["09"], output_root=str(book), stream=stream)
-    assert "restored it from .manifest.backup.json (2 chapter record(s))" in stream.getvalue()
-    assert set(reproduce.read_manifest(book)) == {"01_good", "09_last"} and _all_recorded(book)
-    assert len(list(book.glob("manifest.damaged.*.json"))) == 1  # the damaged file is kept for inspection
-    # no usable backup: refuse, and change nothing
-    manifest.write_text("{}")
-    (book / ".manifest.backup.json").write_text("[")
-    with pytest.raises(reproduce.ManifestError, match="has no list of chapters; its backup .* not usable either"):
-        reproduce.run(profile="quick", only=["09"], output_root=str(book))
-    assert manifest.read_text() == "{}"
-    with pytest.raises(SystemExit) as usage:
-        _cli("reproduce", "--profile", "quick", "--only", "09", "--output-root", str(book))
-    assert usage.value.code == 2 and "not usable either" in capsys.readouterr().err
-
-
-def test_a_manifest_entry_without_a_status_is_named(book, capsys):
-    reproduce.run(profile="quick", output_root=str(book))
-    payload = json.loads((book / "manifest.json").read_text())
-    del payload["chapters"][0]["status"]
-    (book / "manifest.json").write_text(json.dumps(payload))
-    with pytest.raises(reproduce.ManifestError, match="the entry of 01_good has no status ok or failed"):
-        reproduce.read_manifest(book)
-    capsys.readouterr()
-    assert _cli("outputs", "verify", "--output-root", str(book)) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "the entry of 01_good has no status" in err[0]
-
-
-def test_a_file_in_place_of_the_notebooks_folder_publishes_nothing(book, capsys):
-    """The probe: a failed run published its artefacts and deleted the last good ones while the manifest kept the
-    old checksums and claimed "what is on disk is the last good run"."""
-    reproduce.run(profile="quick", output_root=str(book))
-    before = reproduce._chapter_files(book, "01_good")
-    shutil.rmtree(book / "notebooks")
-    (book / "notebooks").write_text("not a folder")
-    [run] = reproduce.run(profile="quick", only=["01"], output_root=str(book))
-    assert run.status == "failed" and "notebooks is not a folder" in run.error
-    artefacts = {k: v for k, v in before.items() if not k.startswith("notebooks/")}
-    assert reproduce._chapter_files(book, "01_good") == artefacts  # the last good artefacts, untouched
-    assert reproduce.read_manifest(book)["01_good"]["outputs"] == before
-    assert reproduce.verify_outputs(book)["01_good"] == ["missing: notebooks/01_good.ipynb"]  # the true state
-    assert not any((book / ".staging").iterdir())
-    (book / "notebooks").unlink()
-    reproduce.run(profile="quick", output_root=str(book))
-    assert _all_recorded(book)
-
-
-def _kill_at(monkeypatch, step: int, exc: BaseException):
-    """From the start of publishing, make the ``step``-th rename or replace (0: the journal's) raise ``exc``; with
-    ``Killed``, nothing is undone either (as after kill -9). Returns a function that disarms it."""
-    calls, armed = [], [False]
-    real_rename, real_replace, real_publish = os.rename, os.replace, reproduce._publish
-
-    def counted(real):
-        def move(*args, **kwargs):
-            if armed[0]:
-                calls.append(args)
-                if len(calls) - 1 == step:
-                    raise exc
-            return real(*args, **kwargs)
-        return move
-
-    def publish(*args, **kwargs):
-        armed[0] = True
-        try:
-            return real_publish(*args, **kwargs)
-        finally:
-            armed[0] = False
-
-    monkeypatch.setattr(os, "rename", counted(real_rename))
-    monkeypatch.setattr(os, "replace", counted(real_replace))
-    monkeypatch.setattr(reproduce, "_publish", publish)
-    if isinstance(exc, Killed):
-        def no_rollback(*args):
-            raise Killed
-        monkeypatch.setattr(reproduce, "_roll_back", no_rollback)
-
-    def disarm():
-        for name, real in (("rename", real_rename), ("replace", real_replace)):
-            monkeypatch.setattr(os, name, real)
-        monkeypatch.setattr(reproduce, "_publish", real_publish)
-        monkeypatch.setattr(reproduce, "_roll_back", _ROLL_BACK)
-        return calls
-    return disarm
-
-
-_ROLL_BACK = getattr(reproduce, "_roll_back", None)
-# publishing's renames and replaces: 0 journal, 1 old artefacts out, 2 new in, 3 old notebook out, 4 new in,
-# 5 manifest, 6 its backup, 7 journal "recorded"
-PUBLISH_STEPS = range(8)
-
-
-@pytest.mark.parametrize("step", PUBLISH_STEPS)
-def test_a_run_killed_at_any_step_of_publishing_is_recovered_by_the_next_run(book, monkeypatch, step):
-    """The probe: a kill between the two renames lost the chapter's folder, and the next run deleted the staging
-    folder holding the previous outputs."""
-    reproduce.run(profile="quick", output_root=str(book))
-    old = reproduce._chapter_files(book, "01_good")
-    disarm = _kill_at(monkeypatch, step, Killed())
-    with pytest.raises(Killed):
-        reproduce.run(profile="quick", only=["01"], output_root=str(book))
-    assert len(disarm()) == step + 1
-    monkeypatch.setattr(reproduce, "pid_alive", lambda pid: False)  # the killed run's process is gone
-    stream = io.StringIO()
-    reproduce.run(profile="quick", only=["09"], output_root=str(book), stream=stream)
-    assert _all_recorded(book), stream.getvalue()
-    assert not any((book / ".staging").iterdir())
-    now = reproduce._chapter_files(book, "01_good")
-    if step == 0:  # killed before publishing began: nothing changed
-        assert now == old
-    elif step < 7:
-        assert now != old and "completed the publication" in stream.getvalue()  # rolled forward
-    assert reproduce.read_manifest(book)["01_good"]["outputs"] == now
-
-
-@pytest.mark.parametrize("step", range(1, 7))
-def test_an_error_at_any_step_of_publishing_puts_the_last_good_outputs_back(book, monkeypatch, step):
-    reproduce.run(profile="quick", output_root=str(book))
-    old = reproduce._chapter_files(book, "01_good")
-    disarm = _kill_at(monkeypatch, step, OSError(28, "No space left on device"))
-    [run] = reproduce.run(profile="quick", only=["01"], output_root=str(book))
-    disarm()
-    if step == 6:  # the backup of the manifest: best effort, the manifest already records the new outputs
-        assert run.status == "ok" and _all_recorded(book)
-        return
-    assert run.status == "failed" and "cannot publish 01_good" in run.error and "last good outputs are kept" in run.error
-    assert reproduce._chapter_files(book, "01_good") == old and _all_recorded(book)
-    assert not any((book / ".staging").iterdir())
-
-
-def test_a_killed_publication_that_cannot_be_completed_is_undone(book, monkeypatch):
-    reproduce.run(profile="quick", output_root=str(book))
-    old = reproduce._chapter_files(book, "01_good")
-    disarm = _kill_at(monkeypatch, 2, Killed())  # between the two renames: the chapter's folder is in the stage
-    with pytest.raises(Killed):
-        reproduce.run(profile="quick", only=["01"], output_root=str(book))
-    disarm()
-    assert not (book / "01_good").exists()
-    monkeypatch.setattr(reproduce, "pid_alive", lambda pid: False)
-
-    def cannot(*args):
-        raise OSError(30, "Read-only file system")
-
-    monkeypatch.setattr(reproduce, "_roll_forward", cannot)
-    stream = io.StringIO()
-    reproduce.run(profile="quick", only=["09"], output_root=str(book), stream=stream)
-    assert "01_good: undid the publication" in stream.getvalue() and "Read-only file system" in stream.getvalue()
-    assert reproduce._chapter_files(book, "01_good") == old and _all_recorded(book)
-
-
 def test_runner_inputs_that_point_nowhere_end_in_one_line(book, capsys):
     """Item 5: ``--output-root`` pointing nowhere, and a notebook without a parameters tag (``outputs verify`` named
     a failed notebook that does not exist)."""
-    assert _cli("outputs", "verify", "--output-root", str(book.parent / "nowhere")) == 1
+    assert cli("outputs", "verify", "--output-root", str(book.parent / "nowhere")) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "does not exist (no run has written there)" in err[0]
     (book.parent / "a-file").write_text("x")
     with pytest.raises(SystemExit) as usage:
-        _cli("reproduce", "--profile", "quick", "--output-root", str(book.parent / "a-file" / "out"))
+        cli("reproduce", "--profile", "quick", "--output-root", str(book.parent / "a-file" / "out"))
     assert usage.value.code == 2 and "cannot use the output root" in capsys.readouterr().err
 
 
-def test_verify_names_a_failed_notebook_only_when_there_is_one(toy_chapters, capsys):
+
+# -- hostile cases: a stuck chapter, a profile's typo, an output root the runner cannot use, Ctrl-C ------------------
+
+def test_a_chapter_over_its_time_limit_is_stopped_and_keeps_its_last_good_outputs(toy_chapters):
+    """There was no limit: a stuck chapter held the run (and the book's outputs) forever."""
     out = toy_chapters / "out"
-    reproduce.run(profile="quick", only=["03"], output_root=str(out))
-    capsys.readouterr()
-    assert _cli("outputs", "verify", "--output-root", str(out)) == 1
-    err = capsys.readouterr().err
-    assert "03_untagged: its last run failed: ValueError: 03_untagged.py has no cell tagged 'parameters'" in err
-    assert "failed/03_untagged.ipynb" not in err
+    assert reproduce.run(profile="quick", only=["01"], output_root=str(out))[0].status == "ok"
+    before = chapter_files(out, "01_good")
+    nb = toy_chapters / "notebooks" / "01_good.py"
+    nb.write_text(nb.read_text() + "\nimport time\ntime.sleep(120)\n")  # stuck after saving a new table
+    stream = io.StringIO()
+    start = time.monotonic()
+    [run] = reproduce.run(profile="quick", only=["01"], output_root=str(out), timeout=2, stream=stream)
+    assert time.monotonic() - start < 60
+    assert run.status == "failed"
+    assert run.error.startswith("TimeoutError: the chapter ran longer than its time limit of 2 s (--timeout)")
+    assert chapter_files(out, "01_good") == before
+    entry = read_manifest(out)["01_good"]
+    assert entry["outputs"] == before and "time limit of 2 s" in entry["last_failure"]["error"]
+    assert (out / "failed" / "01_good.ipynb").exists() and not any((out / ".staging").iterdir())
+    assert "at most 2 s each" in stream.getvalue()
 
 
-def test_the_books_build_record_follows_the_manifest(book):
-    """The reproducibility page says which profile and seed made each chapter's outputs (issue 26, item 4)."""
+@pytest.mark.parametrize("timeout", [0, -1.0, float("nan"), float("inf"), True, "5"])
+def test_a_timeout_that_is_not_a_positive_number_of_seconds_is_refused(toy_chapters, timeout):
+    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0"):
+        reproduce.run(only=["01"], output_root=str(toy_chapters / "out"), timeout=timeout)
+    assert not (toy_chapters / "out").exists()
+
+
+def test_the_cli_passes_its_timeout_and_refuses_a_bad_one(toy_chapters, monkeypatch, capsys):
+    seen = {}
+    monkeypatch.setattr(reproduce, "run", lambda **kwargs: seen.update(kwargs) or [])
+    assert cli("reproduce", "--only", "01", "--timeout", "90.5") == 0 and seen["timeout"] == 90.5
+    monkeypatch.undo()
+    with pytest.raises(SystemExit) as usage:
+        cli("reproduce", "--only", "01", "--timeout", "0", "--output-root", str(toy_chapters / "out"))
+    assert usage.value.code == 2 and "timeout must be a number of seconds > 0, got 0.0" in capsys.readouterr().err
+
+
+def test_a_profile_parameter_the_notebook_does_not_declare_is_refused_before_any_chapter_runs(toy_chapters, monkeypatch,
+                                                                                              capsys):
+    """A typo in a profile (``valeu`` for ``value``) ran the chapter with the notebook's default; papermill only
+    logged a warning."""
+    monkeypatch.setitem(profiles.PROFILES, "quick", {"01_good": {"valeu": 3}})
+    out = toy_chapters / "out"
+    message = ("profile 'quick' sets valeu for 01_good, which its notebook does not declare; "
+               "notebooks/01_good.py's parameters: seed, value, output_root")
+    with pytest.raises(ValueError) as refused:
+        reproduce.run(profile="quick", output_root=str(out))
+    assert str(refused.value) == message and not out.exists()  # nothing ran, nothing was written
+    with pytest.raises(SystemExit) as usage:
+        cli("reproduce", "--profile", "quick", "--output-root", str(out))
+    err = capsys.readouterr().err.strip().splitlines()
+    assert usage.value.code == 2 and err[-1] == f"python -m analysis: error: {message}"
+    [run] = [reproduce.run_chapter("01_good", "quick", str(out))]  # run alone, the chapter fails with that line
+    assert run.status == "failed" and run.error.splitlines()[0] == f"ValueError: {message}"
+
+
+def _read_only(root: Path, monkeypatch):
+    """Make ``root``'s own entries impossible to create, rename or remove, as ``chmod a-w`` does; returns the undo.
+    Root ignores permissions (CI containers run the tests as root), so for root the same refusal is raised by the os
+    calls that would change ``root``'s entries."""
+    if os.geteuid() != 0:
+        root.chmod(0o555)
+        return lambda: root.chmod(0o755)
+
+    def refused(path) -> bool:
+        return isinstance(path, str | os.PathLike) and Path(path).parent == root
+
+    def guard(name, changes):
+        real = getattr(os, name)
+
+        def call(*args, **kwargs):
+            if kwargs.get("dir_fd") is None and changes(*args):
+                raise PermissionError(errno.EACCES, "Permission denied", str(args[0]))
+            return real(*args, **kwargs)
+        monkeypatch.setattr(os, name, call)
+
+    guard("open", lambda path, flags, *_: flags & os.O_CREAT and refused(path) and not os.path.exists(path))
+    guard("mkdir", lambda path, *_: refused(path) and not os.path.exists(path))
+    for name in ("rename", "replace"):
+        guard(name, lambda src, dst, *_: refused(src) or refused(dst))
+    for name in ("unlink", "rmdir", "remove"):
+        guard(name, lambda path, *_: refused(path))
+    return lambda: None
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("read-only root", "cannot write in the output root {root}: Permission denied"),
+    (".staging is a file", "{root}/.staging is not a folder: the runner stages each chapter's outputs there"),
+    (".manifest.lock is a folder", "{root}/.manifest.lock is a folder, not the runner's lock file"),
+])
+def test_an_output_root_the_runner_cannot_use_is_one_line_and_changes_nothing(book, monkeypatch, capsys, request,
+                                                                               case, expected):
+    """A file in place of .staging failed every chapter with a runner traceback; a folder in place of the lock file
+    ended in an IsADirectoryError traceback; a read-only root ran every chapter before failing on each."""
     reproduce.run(profile="quick", output_root=str(book))
-    record = (book / reproduce.BUILD_RECORD).read_text()
-    entries = reproduce.read_manifest(book)
-    assert record == reproduce.build_record(entries)
-    assert f"outputs of {len(entries)} chapter runs" in record and "the **quick** profile" in record
-    for chapter, entry in entries.items():
-        assert f"| {chapter.replace('_', ' ')} | quick | {entry['seed']} |" in record
-    entries[sorted(entries)[0]]["profile"] = "full"
-    assert "different profiles: **full**, **quick**" in reproduce.build_record(entries)
-    assert reproduce.build_record({}).startswith("No chapter has been run")
+    before = {c: chapter_files(book, c) for c in ("01_good", "09_last")}
+    manifest = (book / "manifest.json").read_bytes()
+    if case == ".staging is a file":
+        (book / ".staging").rmdir()
+        (book / ".staging").write_text("not a folder")
+    elif case == ".manifest.lock is a folder":
+        (book / ".manifest.lock").unlink()
+        (book / ".manifest.lock").mkdir()
+    else:
+        request.addfinalizer(_read_only(book, monkeypatch))
+    capsys.readouterr()
+    assert cli("reproduce", "--profile", "quick", "--output-root", str(book)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("reproduce: error: ") and expected.format(root=book) in err[0], err
+    assert {c: chapter_files(book, c) for c in before} == before and (book / "manifest.json").read_bytes() == manifest
+    if case == ".manifest.lock is a folder":  # the other command that takes the lock says the same in one line
+        assert cli("outputs", "prune", "--output-root", str(book)) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and expected.format(root=book) in err[0]
+
+
+def _as_a_user_who_cannot_write() -> list[str]:
+    """The command prefix that runs a program without root's power over permissions: none for a user; for root, a
+    user namespace (``unshare --user``: the same uid, without CAP_DAC_OVERRIDE on the machine's files)."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("unshare") or subprocess.run(["unshare", "--user", "true"], capture_output=True).returncode:
+        pytest.skip("running as root without user namespaces: permissions cannot be taken away")
+    return ["unshare", "--user"]
+
+
+def test_a_read_only_output_root_is_refused_in_one_line_by_the_command(book, tmp_path):
+    """``chmod a-w book/_generated`` for real (the test above simulates it in-process)."""
+    reproduce.run(profile="quick", output_root=str(book))
+    manifest = (book / "manifest.json").read_bytes()
+    prefix = _as_a_user_who_cannot_write()
+    book.chmod(0o555)
+    try:
+        result = subprocess.run([*prefix, sys.executable, "-m", "analysis", "reproduce", "--output-root", str(book)],
+                                cwd=ROOT, env=os.environ | {"ANALYSIS_ROOT": str(tmp_path)}, capture_output=True,
+                                text=True, timeout=120)
+    finally:
+        book.chmod(0o755)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.splitlines() == [f"reproduce: error: cannot write in the output root {book}: Permission denied"]
+    assert (book / "manifest.json").read_bytes() == manifest
+
+
+SLEEPS = 'import pathlib, time\npathlib.Path(output_root, "started").touch()\ntime.sleep(120)'
+
+
+@pytest.mark.parametrize("jobs, chapters", [(1, 1), (2, 3)], ids=["one job", "two jobs, a chapter waiting"])
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path, jobs, chapters):
+    """Ctrl-C printed the kernel's zmq traceback before the runner's line; with --jobs, the runner then went on
+    with the chapters not started yet."""
+    nb_dir = tmp_path / "notebooks"
+    nb_dir.mkdir()
+    for k in range(1, chapters + 1):
+        (nb_dir / f"0{k}_slow.py").write_text(NOTEBOOK.format(name=f"0{k}_slow", extra=SLEEPS))
+    out = tmp_path / "out"
+
+    def as_a_terminal_job():  # its own process group, which Ctrl-C signals, with SIGINT's default action
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    proc = subprocess.Popen([sys.executable, "-m", "analysis", "reproduce", "--jobs", str(jobs), "--output-root",
+                             str(out)], cwd=ROOT, env=os.environ | {"ANALYSIS_ROOT": str(tmp_path)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_a_terminal_job)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(out.glob(".staging/*/started"))) < jobs:  # every worker is inside a notebook's cell
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    assert lines[-1] == ("reproduce: interrupted: every chapter keeps its last good outputs (the manifest says "
+                         "which)"), err
+    assert [line for line in lines if "interrupted" in line] == lines[-1:]
+    assert not any((out / ".staging").iterdir()) and read_manifest(out) == {}  # each stopped chapter put things back
