@@ -19,13 +19,26 @@ from analysis.notebooks import chapter_parameters
 
 
 def test_outputs_record_exactly_the_notebooks_declared_parameters(tmp_path):
-    namespace = dict(seed=7, n_per_type=3, n_fig2=4, n_prop1_setups=5, output_root=str(tmp_path), unrelated=1)
+    namespace = dict(seed=7, n_per_type=3, n_fig2=4, n_prop1_setups=5, output_root=str(tmp_path), unrelated=len,
+                     CONSTANT=3, _private=1, In=[], Out={})
     out = outputs(why_pairing.CHAPTER, namespace)
     assert out.parameters == dict(seed=7, n_per_type=3, n_fig2=4, n_prop1_setups=5)
     assert out.dir == tmp_path / why_pairing.CHAPTER
     del namespace["n_fig2"]
     with pytest.raises(ValueError, match=r"\['n_fig2'\] are declared but not defined"):
         outputs(why_pairing.CHAPTER, namespace)
+
+
+@pytest.mark.parametrize("typo, near", [("n_fig", "n_fig2"), ("Seed", "seed"), ("n_per_types", "n_per_type"),
+                                        ("colour", None)])
+def test_a_mistyped_papermill_parameter_is_refused_naming_the_real_ones(tmp_path, typo, near):
+    """``papermill ... -p n_fig 50`` injects a variable the notebook never reads: the run stops in its first cell,
+    naming the unknown parameter, the one it was probably meant to be, and the notebook's parameters."""
+    namespace = dict(seed=7, n_per_type=3, n_fig2=4, n_prop1_setups=5, output_root=str(tmp_path), **{typo: 50})
+    with pytest.raises(ValueError, match=f"unknown parameter '{typo}'") as err:
+        outputs(why_pairing.CHAPTER, namespace)
+    assert (f"did you mean '{near}'" in str(err.value)) == (near is not None)
+    assert "'n_prop1_setups'" in str(err.value)
 
 
 CHAPTER_MODULES = profiles.chapter_modules()

@@ -75,6 +75,21 @@ def check_parameters(spec: Mapping[str, Param], namespace: Mapping) -> None:
         rule.check(name, namespace[name])
 
 
+#: names IPython itself binds in a notebook's namespace
+_IPYTHON_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
+_PLAIN = (int, float, str, bool, list, tuple, dict, type(None))
+
+
+def unknown_parameters(names, namespace: Mapping) -> list[str]:
+    """Plain values (numbers, text, lists, ...) in a notebook's namespace, before its first computation, that are
+    not among its declared parameters: a parameter papermill injected under a mistyped name
+    (``-p n_resample 50``), which would otherwise leave the real one at its default without a word. Constants
+    (ALL_CAPS), private names and IPython's own are not parameters."""
+    return sorted(k for k, v in namespace.items()
+                  if isinstance(v, _PLAIN) and k not in names and not k.startswith("_") and k not in _IPYTHON_NAMES
+                  and not k.isupper())
+
+
 def outputs(chapter: str | ModuleType, namespace: Mapping, data: dict | None = None) -> Outputs:
     """Check the chapter's parameters and return its :class:`Outputs`, recording exactly the parameters its
     notebook declares, with the values they have in ``namespace`` (the notebook's ``globals()``). ``chapter`` is
@@ -86,6 +101,14 @@ def outputs(chapter: str | ModuleType, namespace: Mapping, data: dict | None = N
     missing = [n for n in names if n not in namespace]
     if missing:
         raise ValueError(f"{chapter}: parameters {missing} are declared but not defined in the namespace")
+    unknown = unknown_parameters(names, namespace)
+    if unknown:
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], names, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise ValueError(f"{chapter}: unknown parameter {unknown[0]!r}{hint}; this notebook's parameters are "
+                         f"{list(names)}")
     check_parameters(spec, namespace)
     parameters = {n: namespace[n] for n in names if n != "output_root"}
     return Outputs(chapter, parameters, root=namespace.get("output_root"), data=data)
