@@ -72,6 +72,10 @@ def add_arguments(cmp) -> None:
                      help="intervals: percentile or BCa (bias-corrected and accelerated) bootstrap, or, for judgment "
                      "files, BT's sandwich (robust) covariance without resampling; auto (default): sandwich for "
                      "judgment files from 1,000,000 judgments on, else percentile")
+    cmp.add_argument("--covariates", default=None, metavar="COL,COL",
+                     help="judgment files: style control, BT fitted jointly with these columns (each the per-judgment "
+                     "difference between the two responses, e.g. len_diff): controlled strengths beside the plain "
+                     "ones, and each covariate's coefficient with its interval")
     cmp.add_argument("--scale", default="strength", choices=["strength", "elo"],
                      help="judgment files: print BT as strengths summing to 1 (default) or as arena ratings "
                      "(400 points per factor of ten in the odds, centred on 1000)")
@@ -268,11 +272,18 @@ def _run(args, save, written: list) -> int:
                              "percentile or bca")
         if args.scale != "strength" and not judgment_file:
             raise UsageError("--scale elo applies to pairwise judgment files (arena ratings)")
+        covariates = [c.strip() for c in (args.covariates or "").split(",") if c.strip()]
+        if args.covariates is not None and not covariates:
+            raise UsageError("--covariates expects column names separated by commas")
+        if covariates and not judgment_file:
+            raise UsageError("--covariates applies to pairwise judgment files (per-judgment differences)")
+        if len(set(covariates)) < len(covariates):
+            raise UsageError(f"--covariates names a column twice: {covariates}")
         if not judgment_file and args.interval == "auto":
             common["interval"] = "percentile"
         if judgment_file:
             _refuse_score_options(args)
-            games = read_judgments(args.file, where=opts["where"], item=bool(args.human))
+            games = read_judgments(args.file, where=opts["where"], item=bool(args.human), covariates=covariates)
             human = None
             if args.human:
                 if not is_judgment_file(args.human):
@@ -284,7 +295,7 @@ def _run(args, save, written: list) -> int:
             print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
                   f"(each judgment one unit); winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs),
                   file=sys.stderr)
-            result = judgments.compare_judgments(games, **common)
+            result = judgments.compare_judgments(games, covariates=covariates, **common)
             if human is not None:
                 import dataclasses
 

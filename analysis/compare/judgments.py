@@ -14,7 +14,7 @@ from .. import bt
 from ..comparisons import from_judgments
 from ..pairwise import sign_test_pvalues
 from ..validation import check_rng
-from . import evidence, intervals, robust, sequential
+from . import evidence, intervals, robust, sequential, style
 from .core import (
                    N_ORDERS,
                    N_ORDERS_STABILITY,
@@ -99,11 +99,13 @@ def _jackknife_cells(count: np.ndarray, cell_of: np.ndarray) -> np.ndarray:
 def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                       n_resamples_sequential: int | None = None, confidence: float = 0.95,
                       interval: str = "auto", adjust: str = "holm", alpha: float = 0.05,
-                      n_orders: int = N_ORDERS, progress=None) -> Comparison:
+                      n_orders: int = N_ORDERS, covariates=(), progress=None) -> Comparison:
     """The comparison of a judgment table (``left``, ``right``, ``winner`` in {left, right, tie}, ``weight``):
     BT (ties as half), win rate, Elo and TrueSkill (averaged over random orders of the judgments; each judgment
     played once whatever its weight), each with a bootstrap interval over judgments; P(row beats column) with
-    ties as half, the sign test per pair (ties dropped) with adjusted p-values."""
+    ties as half, the sign test per pair (ties dropped) with adjusted p-values. ``covariates``: columns of ``games``
+    holding per-judgment differences between the two responses (style control, :mod:`.style`): BT is also fitted
+    jointly with them, giving controlled strengths beside the plain ones and each covariate's coefficient."""
     if interval not in ("auto", "sandwich", *intervals.METHODS):
         raise ValueError(f"interval must be one of {['auto', 'sandwich', *intervals.METHODS]}, got {interval!r}")
     check_settings(n_resamples, n_resamples_sequential, confidence, alpha,
@@ -215,11 +217,22 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     order = np.argsort(-est["bt"], kind="stable")
     systems["group"] = pd.Series(intervals.tied_groups(list(order), better), index=order).sort_index().to_numpy()
     stable = _stability(c, names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
+    controlled = {}
+    if covariates:
+        z = style.check_covariates(games[list(covariates)].to_numpy(dtype=float), covariates)
+        joint = style.fit(s, c.left, c.right, c.outcome, c.weight, z[c.unit], confidence=confidence)
+        systems["bt_controlled"], systems["bt_controlled_low"], systems["bt_controlled_high"] = (
+            joint.strengths, joint.strengths_low, joint.strengths_high)
+        systems["bt_controlled_rank"] = pd.Series(joint.strengths).rank(ascending=False, method="min").astype(
+            int).to_numpy()
+        controlled = {str(name): {"coef": float(b), "low": float(lo), "high": float(hi), "se": float(se)}
+                      for name, b, lo, hi, se in zip(covariates, joint.coef, joint.coef_low, joint.coef_high,
+                                                     joint.coef_se)}
     settings = {"alignment": "judgments", "ties": "half", "n_resamples": n_resamples, "n_resamples_sequential": n_seq,
                 "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
                 else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened,
-                "degenerate": degenerate, "zero_weight": zero}
+                "degenerate": degenerate, "zero_weight": zero, "covariates": controlled}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)

@@ -96,6 +96,8 @@ def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
     table["tied group"] = systems["group"].astype(int).to_numpy()
     if "rank_fastchat" in systems:
         table["rank (UB)"] = systems["rank_fastchat"].astype(int).to_numpy()
+    if "bt_controlled" in systems:
+        table["BT, style-controlled"] = with_interval(systems, "bt_controlled")
     for name in [m for m in present(comparison) if m != "bt"] + (["mean_adj"] if "mean_adj" in systems else []):
         table[labelled(name, s)] = with_interval(systems, name)
     if s.get("alignment") == "judgments":
@@ -158,6 +160,9 @@ def notes(result: Comparison) -> list[str]:
         unit = "judgments" if s.get("alignment") == "judgments" else "instances"
         out.append(f"warning: only {s['n_instances']} {unit}: bootstrap intervals from so few units understate the "
                    "uncertainty (a single unit gives intervals of width zero)")
+    for name, c in (s.get("covariates") or {}).items():
+        out.append(f"style control: covariate {name} has coefficient {c['coef']:+.3g} [{c['low']:+.3g}, "
+                   f"{c['high']:+.3g}] (log-odds per unit of the difference; sandwich 95% interval)")
     if s.get("zero_weight"):
         out.append(f"note: {s['zero_weight']:,} judgment(s) with weight 0 left out")
     return out

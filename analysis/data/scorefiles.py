@@ -460,7 +460,8 @@ WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b",
 JUDGMENT_COLUMNS = ("model_a", "model_b", "winner", "weight")
 
 
-def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: bool = False) -> pd.DataFrame:
+def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: bool = False,
+                   covariates=()) -> pd.DataFrame:
     """Pairwise judgments (arena, LLM-judge files) from CSV, Parquet or JSON lines with columns ``model_a``,
     ``model_b``, ``winner`` (any case) and an optional ``weight``: a frame with ``left``, ``right``, ``winner`` (one
     of "left", "right", "tie") and ``weight``. A winner cell may also be the winning system's name. Rows are kept in
@@ -475,8 +476,11 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
     if missing:
         raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
     item_column = _item_column(frame, path, where) if item else None
+    missing = [c for c in covariates if c not in frame.columns]
+    if missing:
+        raise ScoreFileError(f"{path}: no covariate column(s) {missing} (columns: {list(map(str, frame.columns))})")
     ignored = [str(c) for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {}) and
-               c != item_column]
+               c != item_column and c not in covariates]
     line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
@@ -500,6 +504,12 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
     out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
     if item_column is not None:
         out["item"] = instance_ids(frame[item_column]).to_numpy()
+    for name in covariates:
+        values = _numeric(frame[name], path, f"covariate {name!r}", line_of)
+        if values.isna().any():
+            i = np.flatnonzero(values.isna().to_numpy())[0]
+            raise ScoreFileError(f"{path}: covariate {name!r} is missing on {line_of(i)}")
+        out[name] = values.to_numpy()
     if n_systems(out) < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare")
     read_as = {"left": "model_a wins", "right": "model_b wins", "tie": "a tie"}

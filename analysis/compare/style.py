@@ -1,0 +1,133 @@
+"""Style control: Bradley-Terry fitted jointly with per-judgment covariates, as arena leaderboards rank "with style
+control" (LMArena's contextual BT). A covariate is a per-judgment difference between the two responses (e.g. the
+length of A's answer minus B's), so that
+
+    P(left wins) = σ(θ_left − θ_right + β·z),
+
+with ties as half a win (the fractional outcome ½ of :mod:`.robust`). θ are the controlled strengths (the ranking once
+the covariates' effect is taken out), β the covariates' coefficients. The fit is Newton's method on the exact
+log-likelihood (θ identified by fixing the first system's at 0), and every interval comes from the sandwich (HC0)
+covariance, each judgment one unit, as for :func:`analysis.compare.robust.log_strength_cov`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .robust import _laplacian
+
+MAX_ITER = 100
+TOL = 1e-10
+
+
+@dataclass(frozen=True)
+class StyleFit:
+    """``strengths`` (summing to 1) and their ``strengths_low``/``strengths_high``; ``coef`` per covariate with
+    ``coef_low``/``coef_high`` and ``coef_se`` (sandwich); ``cov``: the sandwich covariance of (θ_1.., β)."""
+
+    strengths: np.ndarray
+    strengths_low: np.ndarray
+    strengths_high: np.ndarray
+    coef: np.ndarray
+    coef_low: np.ndarray
+    coef_high: np.ndarray
+    coef_se: np.ndarray
+    cov: np.ndarray
+    iterations: int
+
+
+def check_covariates(z: np.ndarray, names) -> np.ndarray:
+    """The covariates as a (judgments x k) float array; NaN or infinite values and constant columns (which BT's
+    strengths already absorb, or which carry nothing) are errors naming the column."""
+    z = np.asarray(z, dtype=float)
+    if z.ndim == 1:
+        z = z[:, None]
+    for k, name in enumerate(names):
+        bad = ~np.isfinite(z[:, k])
+        if bad.any():
+            raise ValueError(f"covariate {name!r} is missing or infinite in judgment {int(np.flatnonzero(bad)[0]) + 1}")
+        if np.ptp(z[:, k]) == 0:
+            raise ValueError(f"covariate {name!r} is constant ({z[0, k]:g} in every judgment): it cannot be told apart "
+                             "from the systems' strengths")
+    if z.shape[1] > 1 and np.linalg.matrix_rank(z - z.mean(axis=0)) < z.shape[1]:
+        raise ValueError(f"the covariates {list(names)} are linearly dependent (one is a combination of the others)")
+    return z
+
+
+def fit(n_systems: int, left, right, outcome, weight, z, *, confidence: float = 0.95) -> StyleFit:
+    """The joint fit (module docstring): ``left``/``right`` system indices, ``outcome`` 1/0/−1 (left wins, tie, right
+    wins), ``weight`` per judgment, ``z`` (judgments x k) covariates."""
+    left, right = np.asarray(left, np.int64), np.asarray(right, np.int64)
+    y = (np.asarray(outcome, float) + 1) / 2
+    w = np.asarray(weight, float)
+    z = np.asarray(z, float)
+    s = n_systems
+    params = np.zeros(s - 1 + z.shape[1])  # θ_1..θ_{s-1} (θ_0 = 0), then β
+    steps = 0
+    for _ in range(MAX_ITER):
+        steps += 1
+        p = _prob(params, left, right, z, s)
+        grad, hess = _score(left, right, z, s, w * (y - p)), _hessian(left, right, z, s, w * p * (1 - p))
+        try:
+            step = np.linalg.solve(hess, grad)
+        except np.linalg.LinAlgError:
+            raise ValueError("BT with covariates has no unique fit (a system never compared, or a covariate that "
+                             "separates the outcomes)") from None
+        params += step
+        if np.max(np.abs(step)) < TOL:
+            break
+    else:
+        raise ValueError(f"BT with covariates did not converge in {MAX_ITER} Newton steps (a system that never wins "
+                         "or never loses, or a covariate that predicts every outcome)")
+    p = _prob(params, left, right, z, s)
+    bread = np.linalg.inv(_hessian(left, right, z, s, w * p * (1 - p)))
+    meat = _meat(left, right, z, s, w * (y - p))
+    cov = bread @ meat @ bread
+    zq = stats.norm.ppf((1 + confidence) / 2)
+    theta = np.r_[0.0, params[: s - 1]]
+    pi = np.exp(theta - theta.max())
+    pi /= pi.sum()
+    full = np.zeros((s, s))
+    full[1:, 1:] = cov[: s - 1, : s - 1]
+    jac = np.eye(s) - pi[None, :]
+    sd = np.sqrt(np.clip(np.diag(jac @ full @ jac.T), 0, None))
+    coef, se = params[s - 1:], np.sqrt(np.clip(np.diag(cov)[s - 1:], 0, None))
+    return StyleFit(pi, np.exp(np.log(pi) - zq * sd), np.exp(np.log(pi) + zq * sd), coef, coef - zq * se,
+                    coef + zq * se, se, cov, steps)
+
+
+def _prob(params, left, right, z, s):
+    theta = np.r_[0.0, params[: s - 1]]
+    return 1 / (1 + np.exp(-(theta[left] - theta[right] + z @ params[s - 1:])))
+
+
+def _score(left, right, z, s, r) -> np.ndarray:
+    """Σ r_k (x_k, z_k) over judgments, θ_0 dropped."""
+    g = np.bincount(left, weights=r, minlength=s) - np.bincount(right, weights=r, minlength=s)
+    return np.r_[g[1:], z.T @ r]
+
+
+def _hessian(left, right, z, s, c) -> np.ndarray:
+    """Σ c_k (x_k, z_k)(x_k, z_k)ᵀ over judgments, θ_0 dropped."""
+    return _outer(left, right, z, s, c)
+
+
+def _meat(left, right, z, s, r) -> np.ndarray:
+    """Σ r_k² (x_k, z_k)(x_k, z_k)ᵀ: the sandwich's meat from the residuals ``r`` (weight times y − p)."""
+    return _outer(left, right, z, s, r * r)
+
+
+def _outer(left, right, z, s, c) -> np.ndarray:
+    k = z.shape[1]
+    out = np.zeros((s + k, s + k))
+    out[:s, :s] = _laplacian(left, right, c, s)
+    cz = c[:, None] * z
+    cross = np.zeros((s, k))
+    np.add.at(cross, left, cz)
+    np.add.at(cross, right, -cz)
+    out[:s, s:], out[s:, :s] = cross, cross.T
+    out[s:, s:] = z.T @ cz
+    return np.delete(np.delete(out, 0, axis=0), 0, axis=1)

@@ -1,0 +1,114 @@
+"""Style control (issue 41, item 4): BT fitted jointly with per-judgment covariates, equal to statsmodels' logistic
+regression (coefficients and HC0 covariance to 1e-6); ``--covariates`` in the command with its hostile cases."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.__main__ import main
+from analysis.compare import style
+
+sm = pytest.importorskip("statsmodels.api")
+FAST = ["--n-resamples", "30", "--n-resamples-sequential", "2"]
+
+
+def _arena(seed=0, s=5, m=4000, beta=(0.7, -0.2), weights=True):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, s, m)
+    b = (a + rng.integers(1, s, m)) % s
+    theta = np.linspace(0, 1, s)
+    z = np.column_stack([rng.normal(size=m), 2 * rng.normal(size=m)])[:, : len(beta)]
+    p = 1 / (1 + np.exp(-(theta[a] - theta[b] + z @ np.array(beta))))
+    outcome = np.where(rng.random(m) < 0.1, 0, np.where(rng.random(m) < p, 1, -1))
+    w = rng.integers(1, 3, m).astype(float) if weights else np.ones(m)
+    return s, a, b, outcome, w, z
+
+
+@pytest.mark.parametrize("seed, beta, weights", [(0, (0.7, -0.2), True), (1, (1.5,), False), (2, (0.0, 0.3), False)])
+def test_style_control_equals_statsmodels(seed, beta, weights):
+    s, a, b, outcome, w, z = _arena(seed, beta=beta, weights=weights)
+    fit = style.fit(s, a, b, outcome, w, z)
+    X = np.zeros((len(a), s))
+    X[np.arange(len(a)), a] += 1
+    X[np.arange(len(a)), b] -= 1
+    X = np.column_stack([X[:, 1:], z])
+    ref = sm.GLM((outcome + 1) / 2, X, family=sm.families.Binomial(), var_weights=w).fit(cov_type="HC0", tol=1e-14)
+    np.testing.assert_allclose(fit.coef, ref.params[s - 1:], atol=1e-6)
+    np.testing.assert_allclose(fit.cov, ref.cov_params(), atol=1e-6)
+    theta = np.r_[0.0, ref.params[: s - 1]]
+    np.testing.assert_allclose(fit.strengths, np.exp(theta) / np.exp(theta).sum(), atol=1e-6)
+    assert (fit.coef_low <= fit.coef).all() and (fit.coef <= fit.coef_high).all()
+
+
+def test_a_style_bias_is_taken_out_of_the_ranking(tmp_path, capsys):
+    """Two equally good systems, one of which writes longer answers that judges prefer: the plain BT ranks it first,
+    the style-controlled BT puts them level (its interval covers the other's strength), and the length coefficient is
+    found."""
+    rng = np.random.default_rng(5)
+    m = 6000
+    a = rng.integers(0, 3, m)
+    b = (a + rng.integers(1, 3, m)) % 3
+    length = np.array([300.0, 900.0, 300.0])  # system "verbose" (1) writes three times longer
+    len_diff = (length[a] - length[b]) / 100 + rng.normal(0, 1, m)
+    p = 1 / (1 + np.exp(-0.3 * len_diff))
+    outcome = np.where(rng.random(m) < p, "model_a", "model_b")
+    names = np.array(["plain", "verbose", "terse"])
+    path = tmp_path / "arena.csv"
+    pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": outcome, "len_diff": len_diff}).to_csv(
+        path, index=False)
+    out = tmp_path / "r.json"
+    assert main(["compare", str(path), "--covariates", "len_diff", "--json", str(out), *FAST]) == 0
+    payload = json.loads(out.read_text())
+    systems = pd.DataFrame(payload["systems"]["data"], index=payload["systems"]["index"],
+                           columns=payload["systems"]["columns"])
+    assert systems["bt"].idxmax() == "verbose"
+    ctl = systems.loc["verbose"]
+    assert ctl["bt_controlled_low"] <= systems.loc["plain", "bt_controlled"] <= ctl["bt_controlled_high"]
+    coef = payload["settings"]["covariates"]["len_diff"]
+    assert coef["low"] <= 0.3 <= coef["high"]
+    captured = capsys.readouterr()
+    assert "style-controlled" in captured.out and "covariate len_diff" in captured.out
+    assert "ignored" not in captured.err.splitlines()[0]
+
+
+@pytest.mark.parametrize("case, message", [
+    ("nan", "covariate 'len_diff' is missing on line"),
+    ("text", "is not a number"),
+    ("constant", "is constant"),
+    ("absent", "no covariate column(s) ['tokens']"),
+    ("dependent", "linearly dependent"),
+    ("on-scores", "applies to pairwise judgment files"),
+    ("empty", "expects column names"),
+    ("twice", "names a column twice"),
+])
+def test_covariates_hostile_cases(tmp_path, capsys, case, message):
+    path = tmp_path / "arena.csv"
+    frame = pd.DataFrame({"model_a": ["a", "b", "c", "a"] * 5, "model_b": ["b", "c", "a", "c"] * 5,
+                          "winner": ["model_a", "tie", "model_b", "model_a"] * 5, "len_diff": np.arange(20.0),
+                          "twice_len": np.arange(20.0) * 2})
+    option = "len_diff"
+    if case == "nan":
+        frame["len_diff"] = frame["len_diff"].astype(object)
+        frame.loc[3, "len_diff"] = ""
+    elif case == "text":
+        frame["len_diff"] = frame["len_diff"].astype(object)
+        frame.loc[3, "len_diff"] = "long"
+    elif case == "constant":
+        frame["len_diff"] = 1.0
+    elif case == "absent":
+        option = "tokens"
+    elif case == "dependent":
+        option = "len_diff,twice_len"
+    elif case == "on-scores":
+        frame = pd.DataFrame({"A": [1.0, 2.0], "B": [2.0, 1.0], "len_diff": [1.0, 2.0]})
+    elif case == "empty":
+        option = " , "
+    else:
+        option = "len_diff,len_diff"
+    frame.to_csv(path, index=False)
+    code = main(["compare", str(path), "--covariates", option, *FAST])
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.startswith("error:")]
+    assert code == 2 and len(lines) == 1 and message in lines[0], err
