@@ -42,6 +42,28 @@ def test_style_control_equals_statsmodels(seed, beta, weights):
     assert (fit.coef_low <= fit.coef).all() and (fit.coef <= fit.coef_high).all()
 
 
+def test_a_constant_covariate_is_a_first_position_advantage():
+    """Judgments in both presentation orders with ``first = 1``: its coefficient is the judge's preference for the
+    first-shown output (a home advantage), equal to statsmodels' logistic regression with a constant column."""
+    rng = np.random.default_rng(7)
+    s, m = 4, 3000
+    a = rng.integers(0, s, m)
+    b = (a + rng.integers(1, s, m)) % s
+    theta = np.linspace(0, 0.8, s)
+    p = 1 / (1 + np.exp(-(theta[a] - theta[b] + 0.5)))
+    outcome = np.where(rng.random(m) < p, 1, -1)  # no ties: a tie as ½ would attenuate the simulated 0.5
+    z = np.ones((m, 1))
+    fit = style.fit(s, a, b, outcome, np.ones(m), z)
+    X = np.zeros((m, s))
+    X[np.arange(m), a] += 1
+    X[np.arange(m), b] -= 1
+    ref = sm.GLM((outcome + 1) / 2, np.column_stack([X[:, 1:], z]), family=sm.families.Binomial()).fit(
+        cov_type="HC0", tol=1e-14)
+    np.testing.assert_allclose(fit.coef, ref.params[s - 1:], atol=1e-6)
+    np.testing.assert_allclose(fit.cov, ref.cov_params(), atol=1e-6)
+    assert fit.coef_low[0] <= 0.5 <= fit.coef_high[0]
+
+
 def test_a_style_bias_is_taken_out_of_the_ranking(tmp_path, capsys):
     """Two equally good systems, one of which writes longer answers that judges prefer: the plain BT ranks it first,
     the style-controlled BT puts them level (its interval covers the other's strength), and the length coefficient is
@@ -76,7 +98,8 @@ def test_a_style_bias_is_taken_out_of_the_ranking(tmp_path, capsys):
 @pytest.mark.parametrize("case, message", [
     ("nan", "covariate 'len_diff' is missing on line"),
     ("text", "is not a number"),
-    ("constant", "is constant"),
+    ("constant", "cannot be told apart from the systems' strengths"),
+    ("zero", "is 0 in every judgment"),
     ("absent", "no covariate column(s) ['tokens']"),
     ("dependent", "linearly dependent"),
     ("on-scores", "applies to pairwise judgment files"),
@@ -95,8 +118,11 @@ def test_covariates_hostile_cases(tmp_path, capsys, case, message):
     elif case == "text":
         frame["len_diff"] = frame["len_diff"].astype(object)
         frame.loc[3, "len_diff"] = "long"
-    elif case == "constant":
-        frame["len_diff"] = 1.0
+    elif case == "constant":  # a chain of pairs, each judged in one order: a first-position effect is not identifiable
+        pair = frame["model_a"] + frame["model_b"]
+        frame = frame[pair.isin(["ab", "bc"])].assign(len_diff=1.0)
+    elif case == "zero":
+        frame["len_diff"] = 0.0
     elif case == "absent":
         option = "tokens"
     elif case == "dependent":

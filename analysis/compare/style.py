@@ -40,8 +40,9 @@ class StyleFit:
 
 
 def check_covariates(z: np.ndarray, names) -> np.ndarray:
-    """The covariates as a (judgments x k) float array; NaN or infinite values and constant columns (which BT's
-    strengths already absorb, or which carry nothing) are errors naming the column."""
+    """The covariates as a (judgments x k) float array; NaN or infinite values are errors naming the column, as is a
+    column of zeros (it carries nothing). A constant column is a first-position advantage ("home advantage"): it is
+    fitted when the pairs are judged in both orders (:func:`fit` refuses what cannot be told apart)."""
     z = np.asarray(z, dtype=float)
     if z.ndim == 1:
         z = z[:, None]
@@ -49,10 +50,9 @@ def check_covariates(z: np.ndarray, names) -> np.ndarray:
         bad = ~np.isfinite(z[:, k])
         if bad.any():
             raise ValueError(f"covariate {name!r} is missing or infinite in judgment {int(np.flatnonzero(bad)[0]) + 1}")
-        if np.ptp(z[:, k]) == 0:
-            raise ValueError(f"covariate {name!r} is constant ({z[0, k]:g} in every judgment): it cannot be told apart "
-                             "from the systems' strengths")
-    if z.shape[1] > 1 and np.linalg.matrix_rank(z - z.mean(axis=0)) < z.shape[1]:
+        if not z[:, k].any():
+            raise ValueError(f"covariate {name!r} is 0 in every judgment: it carries nothing")
+    if z.shape[1] > 1 and np.linalg.matrix_rank(z) < z.shape[1]:
         raise ValueError(f"the covariates {list(names)} are linearly dependent (one is a combination of the others)")
     return z
 
@@ -65,6 +65,11 @@ def fit(n_systems: int, left, right, outcome, weight, z, *, confidence: float = 
     w = np.asarray(weight, float)
     z = np.asarray(z, float)
     s = n_systems
+    gram = _outer(left, right, z, s, np.ones(len(left)))
+    if np.linalg.matrix_rank(gram) < len(gram):
+        raise ValueError("the covariates cannot be told apart from the systems' strengths (a covariate that is the "
+                         "same for every judgment of a system, e.g. a constant one on a chain of pairs each judged in "
+                         "one order only), or a system is never compared")
     params = np.zeros(s - 1 + z.shape[1])  # θ_1..θ_{s-1} (θ_0 = 0), then β
     steps = 0
     for _ in range(MAX_ITER):
