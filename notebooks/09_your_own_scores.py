@@ -67,6 +67,8 @@ alpha = 0.05  # level of the pairwise tests (after Holm's adjustment over the pa
 incomplete_path = "examples/wmt20_zhen_incomplete.csv"  # systems on different instances
 # pairwise judgments (model_a, model_b, winner)
 judgments_path = "examples/llmfao_judgments.csv"
+# the SummEval aspect of the LLM-judge example: "coherence", "consistency", "fluency", "relevance"
+judge_aspect = "relevance"
 # where artefacts go (the batch runner passes its staging folder; None: scratch/, by hand)
 output_root = None
 
@@ -216,6 +218,71 @@ out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms", ch.judgment
 # ```bash
 # .venv/bin/python -m analysis compare metric_scores.csv --human human_ratings.csv
 # ```
+#
+# ## An LLM judge against human experts
+#
+# An automatic judge is a preference metric, the case the Favi-Score was made for: given the humans' verdicts on the
+# same items and pairs of systems (`--human`, both files with an item-id column), the command reports how often the
+# judge agrees with them and, per pair of systems, whether its errors favour one of the two. A per-judgment covariate
+# can also be taken out of the ranking (`--covariates`, the "style control" of arena leaderboards): BT is fitted
+# jointly with it, and the covariate's coefficient says how much it sways the judge.
+#
+# The example is real: ChatGPT's head-to-head verdicts on SummEval summaries {cite:p}`wu2023large`, each pair of
+# summaries shown in both orders, against the mean ratings of SummEval's experts {cite:p}`fabbri2021summeval` for
+# the same aspect (equal means are a tie), with a covariate that is 1 in every judgment: the summary shown first.
+# Its coefficient is the judge's preference for the first position in log-odds, which the two orders make
+# measurable. The command below reruns the example from the chapter's two files, linked after it:
+#
+# ```bash
+# .venv/bin/python -m analysis compare yours_llm_judge.csv \
+#     --human yours_llm_experts.csv --covariates first
+# ```
+
+# %% tags=["hide-input"]
+from myst_nb import glue
+
+from analysis.compare.human import judge_table
+from analysis.data import load_table
+from analysis.data.scorefiles import read_judgments
+
+judge_file, experts_file = ch.llm_judge_files(load_table("favi_llm_h2h"), judge_aspect)
+out.table(judge_file, "yours_llm_judge", index=False)
+out.table(experts_file, "yours_llm_experts", index=False)
+judge = read_judgments(out.dir / "yours_llm_judge.csv", item=True, covariates=["first"])
+experts = read_judgments(out.dir / "yours_llm_experts.csv", item=True)
+common = dict(rng=seed, n_resamples=n_resamples, n_resamples_sequential=n_resamples_sequential, alpha=alpha)
+judged_llm = compare_judgments(judge, covariates=["first"], **common)
+judged_experts = compare_judgments(experts, **common)
+agreement, overall = judge_table(judge, experts, n_resamples=n_resamples, rng=seed)
+out.table(agreement, "yours_llm_judge_vs_experts", index=False)
+position = judged_llm.settings["covariates"]["first"]
+out.table(ch.position_table(position), "yours_llm_judge_position")
+for key, value in {"judge_items": overall["items"], "judge_accuracy": overall["sample_accuracy"],
+                   "judge_accuracy_low": overall["sample_accuracy_low"],
+                   "judge_accuracy_high": overall["sample_accuracy_high"], "judge_pairs": overall["pairs"],
+                   "judge_system_accuracy": overall["system_accuracy"], "position_coef": position["coef"],
+                   "position_low": position["low"], "position_high": position["high"]}.items():
+    glue(key, value, display=False)
+
+# %% tags=["remove-input"]
+display(Markdown(f"The judge's verdicts: {out.download('yours_llm_judge')}; the experts': "
+                 f"{out.download('yours_llm_experts')}."))
+show(ch.llm_judge_ranking(judged_llm, judged_experts))
+show(ch.agreement_view(agreement))
+
+# %% [markdown]
+# Over {glue:text}`judge_items:,` items the judge gives the experts' verdict on {glue:text}`judge_accuracy:.1%`
+# (95% interval {glue:text}`judge_accuracy_low:.1%` to {glue:text}`judge_accuracy_high:.1%`; a tie is a verdict of
+# its own, as in the Favi-Score chapter), and it names the same winner as the experts for
+# {glue:text}`judge_system_accuracy:.0%` of the {glue:text}`judge_pairs` pairs of systems. The first position's
+# coefficient is {glue:text}`position_coef:+.2f` (95% interval {glue:text}`position_low:+.2f` to
+# {glue:text}`position_high:+.2f`): positive values mean that the judge prefers whichever summary it reads first.
+# Every pair is shown in both orders equally often, which already balances position in the plain ranking: here the
+# covariate measures the bias more than it corrects the ranking. The first table sets the judge's plain and
+# position-controlled BT strengths beside the experts'; the second gives
+# each pair's Favi-Score (positive: the judge favours system A relative to the experts) and the judge's accuracy on
+# its items. Items are (document, order), so the two orders of one document count as two items; their verdicts are
+# not independent, and the intervals are somewhat too narrow for it.
 #
 # ## Limits
 #

@@ -141,3 +141,25 @@ def test_judgments_text_names_every_system_sharing_the_widest_rank_interval():
     assert "intervals are B's, from 2 to 8 and C's, from 3 to 9." in your_own_scores.judgments_text(result)
     systems.loc["C", "rank_high"] = 7
     assert "interval is B's, from 2 to 8." in your_own_scores.judgments_text(result)
+
+
+def test_llm_judge_files_orient_both_orders_and_the_experts():
+    """ChatGPT's head-to-head rows become judgment files: model_a is the summary shown first (system_1 in the original
+    order, system_2 when toggled), the winner is the system ChatGPT named, ``first`` is 1; the experts' file compares
+    the mean ratings (equal means a tie); both name the item by document and order."""
+    from analysis.chapters.your_own_scores import llm_judge_files
+
+    h2h = pd.DataFrame({"aspect": ["relevance"] * 4 + ["fluency"], "system_1": ["M1", "M1", "M1", "M1", "M1"],
+                        "system_2": ["M2"] * 5, "document": ["d1", "d1", "d2", "d2", "d1"],
+                        "order": ["original", "toggled", "original", "toggled", "original"],
+                        "response": ["A", "A", "C", "B", "A"], "preferred": ["M1", "M2", "tie", "M1", "M1"],
+                        "expert_1": [4.0, 4.0, 3.0, 3.0, 1.0], "expert_2": [3.0, 3.0, 3.0, 3.0, 5.0]})
+    judge, experts = llm_judge_files(h2h, "relevance")
+    assert judge[["model_a", "model_b", "winner"]].values.tolist() == [
+        ["M1", "M2", "model_a"], ["M2", "M1", "model_a"], ["M1", "M2", "tie"], ["M2", "M1", "model_b"]]
+    assert (judge["first"] == 1).all()
+    assert experts["winner"].tolist() == ["model_a", "model_a", "tie", "tie"]
+    assert judge["question_id"].tolist() == experts["question_id"].tolist() == ["d1/original", "d1/toggled",
+                                                                                "d2/original", "d2/toggled"]
+    with pytest.raises(ValueError, match="no head-to-head verdicts for aspect 'coverage'"):
+        llm_judge_files(h2h, "coverage")

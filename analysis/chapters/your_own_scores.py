@@ -32,6 +32,7 @@ PARAMETERS = {
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "incomplete_path": Param("str"),
     "judgments_path": Param("str"),
+    "judge_aspect": Param("str", choices=("coherence", "consistency", "fluency", "relevance")),
 }
 #: The example shipped with the repository (see examples/README.md for its provenance).
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
@@ -255,6 +256,56 @@ def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
 #: one incomplete score file and one pairwise judgment file, shipped beside the first (provenance in examples/README.md)
 INCOMPLETE_EXAMPLE = "examples/wmt20_zhen_incomplete.csv"
 JUDGMENTS_EXAMPLE = "examples/llmfao_judgments.csv"
+
+
+def llm_judge_files(h2h: pd.DataFrame, aspect: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """ChatGPT's head-to-head SummEval verdicts (:func:`analysis.data.favi.build_llm_h2h`, Wu et al. 2023) as the two
+    judgment files of ``compare JUDGE --human HUMAN --covariates first``, for one ``aspect``:
+
+    * the judge's: ``model_a`` is the summary shown first, in both presentation orders, ``winner`` ChatGPT's answer,
+      ``first`` = 1 in every row (as a covariate, its coefficient is the judge's preference for the first position,
+      which the pairs' two orders make identifiable);
+    * the experts': the pair's mean expert ratings for the aspect compared (equal means are a tie), repeated for
+      both orders so that every verdict of the judge has its human counterpart.
+
+    Both have ``question_id`` = the document and the order."""
+    rows = h2h[h2h["aspect"] == aspect]
+    if rows.empty:
+        raise ValueError(f"no head-to-head verdicts for aspect {aspect!r}; aspects: {sorted(set(h2h['aspect']))}")
+    original = (rows["order"] == "original").to_numpy()
+    one, two = rows["system_1"].to_numpy(dtype=object), rows["system_2"].to_numpy(dtype=object)
+    first, second = np.where(original, one, two), np.where(original, two, one)
+    preferred = rows["preferred"].to_numpy(dtype=object)
+    item = (rows["document"] + "/" + rows["order"]).to_numpy(dtype=object)
+    judge = pd.DataFrame({"question_id": item, "model_a": first, "model_b": second,
+                          "winner": np.select([preferred == first, preferred == second], ["model_a", "model_b"], "tie"),
+                          "first": 1})
+    e1, e2 = rows["expert_1"].to_numpy(), rows["expert_2"].to_numpy()
+    human = pd.DataFrame({"question_id": item, "model_a": one, "model_b": two,
+                          "winner": np.select([e1 > e2, e1 < e2], ["model_a", "model_b"], "tie")})
+    return judge, human
+
+
+def llm_judge_ranking(judge: Comparison, experts: Comparison) -> pd.DataFrame:
+    """The judge's BT strengths, plain and with the covariates taken out, beside the experts' own BT (each with its
+    95% interval), systems in the experts' order."""
+    order = experts.systems.sort_values("bt", ascending=False).index
+    views = {"ChatGPT's BT": report.with_interval(judge.systems.loc[order], "bt"),
+             "ChatGPT's BT, first position taken out": report.with_interval(judge.systems.loc[order], "bt_controlled"),
+             "experts' BT": report.with_interval(experts.systems.loc[order], "bt")}
+    return pd.DataFrame(views, index=pd.Index(order, name="system"))
+
+
+def position_table(position: dict) -> pd.DataFrame:
+    """The first position's coefficient (log-odds) with its sandwich interval and standard error, as a table."""
+    return pd.DataFrame([position], index=pd.Index(["first position"], name="covariate"))
+
+
+def agreement_view(agreement: pd.DataFrame) -> pd.DataFrame:
+    """The judge-against-experts table as the command prints it (:func:`analysis.compare.report.human_view`)."""
+    from types import SimpleNamespace
+
+    return report.human_view(SimpleNamespace(human=agreement))
 
 
 def load_judgments(path):
