@@ -51,6 +51,12 @@ def human_table(human: pd.DataFrame, scores: pd.DataFrame, *, n_resamples: int, 
     metric = metric.set_axis([str(c) for c in metric.columns], axis=1)
     human = align_human(human, metric)
     table = favi.favi_uncertainty(human, metric, n_resamples=n_resamples, rng=rng, level=confidence)
+    return _columns(table, confidence)
+
+
+def _columns(table: pd.DataFrame, confidence: float) -> tuple[pd.DataFrame, dict]:
+    """The human column from a Favi table with intervals (:func:`analysis.favi.favi_uncertainty` or
+    :func:`analysis.favi.pair_intervals`): per pair, and the overall accuracies with Wilson intervals."""
     low, high = wilson(table["sample_accuracy"] * table["n_items"], table["n_items"], confidence)
     out = pd.DataFrame({"system_a": table["system_a"], "system_b": table["system_b"], "n_items": table["n_items"],
                         "favi": table["favi"], "favi_low": table["low"], "favi_high": table["high"],
@@ -100,19 +106,6 @@ def judge_table(judge: pd.DataFrame, human: pd.DataFrame, *, n_resamples: int, r
                          "files name the items the same way")
     table = favi.preference_table(both["a"], both["b"], both["rating_human"], both["rating_judge"])
     table = favi.pair_intervals(table, n_resamples=n_resamples, rng=rng, level=confidence)
-    low, high = wilson(table["sample_accuracy"] * table["n_items"], table["n_items"], confidence)
-    out = pd.DataFrame({"system_a": table["system_a"], "system_b": table["system_b"], "n_items": table["n_items"],
-                        "favi": table["favi"], "favi_low": table["low"], "favi_high": table["high"],
-                        "favi_p": table["p_value"], "sample_accuracy": table["sample_accuracy"],
-                        "accuracy_low": low, "accuracy_high": high, "margin_human": table["margin_human"],
-                        "margin_metric": table["margin_metric"],
-                        "system_sign_agrees": table["system_sign_agrees"].astype(bool)})
-    accuracy = favi.sign_accuracies(table)
-    sample_low, sample_high = wilson(accuracy.sample * accuracy.items, accuracy.items, confidence)
-    system_low, system_high = wilson(accuracy.system * accuracy.pairs, accuracy.pairs, confidence)
-    summary = {"sample_accuracy": accuracy.sample, "sample_accuracy_low": float(sample_low),
-               "sample_accuracy_high": float(sample_high), "system_accuracy": accuracy.system,
-               "system_accuracy_low": float(system_low), "system_accuracy_high": float(system_high),
-               "pairs": accuracy.pairs, "items": accuracy.items, "judge_only": int(len(j) - len(both)),
-               "human_only": int(len(h) - len(both))}
-    return out.reset_index(drop=True), summary
+    out, summary = _columns(table, confidence)
+    summary.update(judge_only=int(len(j) - len(both)), human_only=int(len(h) - len(both)))
+    return out, summary
