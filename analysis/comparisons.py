@@ -156,6 +156,8 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
     """One row (and unit) per judgment from equal-length sequences: the two systems' names and ``winner`` in
     {"left", "right", "tie"}; optional non-negative ``weight`` per judgment. Systems are sorted by name; a name is
     a string or an integer, and two names may not differ only in type (``1`` and ``"1"``)."""
+    if all(isinstance(getattr(x, "dtype", None), pd.CategoricalDtype) for x in (left, right)):
+        return _from_categories(pd.Series(left), pd.Series(right), np.asarray(winner, dtype=object), weight)
     left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
     if not (left.ndim == right.ndim == winner.ndim == 1) or not len(left) == len(right) == len(winner) or not len(left):
         raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
@@ -179,6 +181,29 @@ def from_judgments(left, right, winner, weight=None) -> Comparisons:
     index = pd.Index(systems)
     outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
     return _make(systems, index.get_indexer(left), index.get_indexer(right), outcome, weight)
+
+
+def _from_categories(left: pd.Series, right: pd.Series, winner: np.ndarray, weight) -> Comparisons:
+    """:func:`from_judgments` for names held as pandas categoricals (a judgment file's reader gives them): the
+    systems are the categories in use, sorted as :func:`from_judgments` sorts names; no name is converted per row."""
+    if not len(left) == len(right) == len(winner) or not len(left):
+        raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
+    left, right = (x.cat.remove_unused_categories() for x in (left, right))
+    systems = tuple(sorted(system_names(list(left.cat.categories.union(right.cat.categories)))))
+    index = pd.Index(systems)
+    lcode = index.get_indexer(left.cat.categories)[left.cat.codes.to_numpy()]
+    rcode = index.get_indexer(right.cat.categories)[right.cat.codes.to_numpy()]
+    bad = set(pd.unique(winner)) - {"left", "right", "tie"}
+    if bad:
+        raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
+    if (lcode == rcode).any():
+        raise ValueError(f"{int((lcode == rcode).sum())} judgments compare a system with itself")
+    if weight is not None:
+        weight = real_array(weight, "weight")
+        if weight.shape != (len(left),) or not np.isfinite(weight).all() or (weight < 0).any():
+            raise ValueError("weight must hold one finite non-negative number per judgment")
+    outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
+    return _make(systems, lcode, rcode, outcome, weight)
 
 
 def _credits(c: Comparisons, ties, as_tie: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -469,7 +469,9 @@ def test_judgment_files_in_every_format_and_winner_spelling(tmp_path, capsys):
     frame.to_json(paths["jsonl"], orient="records", lines=True)
     read = {k: read_judgments(p) for k, p in paths.items()}
     for k, r in read.items():
-        pd.testing.assert_frame_equal(r[["left", "right", "winner"]], games[["left", "right", "winner"]], obj=k)
+        # the reader holds system names as categoricals (codes, not millions of strings): compare the values
+        pd.testing.assert_frame_equal(r[["left", "right", "winner"]].astype(str), games[["left", "right", "winner"]],
+                                      obj=k)
     systems = _systems(tmp_path, capsys, paths["csv"])
     assert set(systems.index) == set(games["left"]) | set(games["right"])
     bad = tmp_path / "bad.csv"
@@ -668,3 +670,17 @@ def test_the_cell_bootstrap_has_the_judgment_bootstraps_distribution():
     sd = by_judgment.std(axis=0)
     np.testing.assert_allclose(by_cell.mean(axis=0), by_judgment.mean(axis=0), atol=4 * sd.max() / np.sqrt(2000))
     np.testing.assert_allclose(by_cell.std(axis=0), sd, rtol=0.08)
+
+
+def test_judgments_as_categoricals_equal_judgments_as_text():
+    """The reader's categorical names (codes, not strings per row) give the same comparisons as plain text names,
+    also with categories no judgment uses."""
+    from analysis.comparisons import from_judgments
+
+    games = _games(6, m=500, weights=True)
+    as_text = from_judgments(games["left"], games["right"], games["winner"], games["weight"])
+    left = games["left"].astype(pd.CategoricalDtype(sorted(set(games["left"])) + ["unused"]))
+    as_codes = from_judgments(left, games["right"].astype("category"), games["winner"], games["weight"])
+    assert as_codes.systems == as_text.systems
+    for field in ("left", "right", "outcome", "weight", "unit"):
+        np.testing.assert_array_equal(getattr(as_codes, field), getattr(as_text, field))

@@ -116,11 +116,10 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     zero = int((games["weight"] == 0).sum()) if "weight" in games else 0
     if zero:  # a judgment of weight 0 says nothing: Elo and TrueSkill, which play each judgment once, must not see it
         games = games[games["weight"] > 0]
-        if len(pd.unique(np.concatenate([games["left"].to_numpy(dtype=object),
-                                         games["right"].to_numpy(dtype=object)]))) < 2:
+        if len(pd.unique(np.concatenate([np.asarray(games["left"], dtype=object),
+                                         np.asarray(games["right"], dtype=object)]))) < 2:
             raise ValueError(f"after leaving out the {zero:,} judgments with weight 0, fewer than two systems remain")
-    c = from_judgments(games["left"].to_numpy(dtype=object), games["right"].to_numpy(dtype=object),
-                       games["winner"].to_numpy(dtype=object),
+    c = from_judgments(games["left"], games["right"], games["winner"].to_numpy(dtype=object),
                        games["weight"].to_numpy() if "weight" in games else None)
     names = pd.Index(c.systems, name="system")
     s, m = len(names), len(c)

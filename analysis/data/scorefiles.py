@@ -501,7 +501,9 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
         if bad.any():
             i = np.flatnonzero(bad)[0]
             raise ScoreFileError(f"{path}: weight on line {line.iloc[i]} must be a number >= 0")
-    out = pd.DataFrame({"left": a.to_numpy(), "right": b.to_numpy(), "winner": winner.to_numpy(), "weight": weight})
+    # the names as categoricals: a few hundred systems among millions of judgments are codes, not strings
+    out = pd.DataFrame({"left": a.astype("category"), "right": b.astype("category"),
+                        "winner": winner.to_numpy(), "weight": weight}).reset_index(drop=True)
     if item_column is not None:
         out["item"] = instance_ids(frame[item_column]).to_numpy()
     for name in covariates:
@@ -541,7 +543,11 @@ def _item_column(frame: pd.DataFrame, path: Path, where: dict | None) -> str:
 
 def n_systems(games: pd.DataFrame) -> int:
     """The number of distinct systems of a judgment table (``left``, ``right``), without a Python loop."""
-    return len(pd.unique(np.concatenate([games["left"].to_numpy(dtype=object), games["right"].to_numpy(dtype=object)])))
+    left, right = games["left"], games["right"]
+    if isinstance(left.dtype, pd.CategoricalDtype) and isinstance(right.dtype, pd.CategoricalDtype):
+        used = [x.cat.remove_unused_categories().cat.categories for x in (left, right)]
+        return len(used[0].union(used[1]))
+    return len(pd.unique(np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])))
 
 
 def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of) -> pd.Series:
