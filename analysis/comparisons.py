@@ -155,44 +155,16 @@ def counted(systems, pairs, left_wins, ties, right_wins) -> Comparisons:
 def from_judgments(left, right, winner, weight=None) -> Comparisons:
     """One row (and unit) per judgment from equal-length sequences: the two systems' names and ``winner`` in
     {"left", "right", "tie"}; optional non-negative ``weight`` per judgment. Systems are sorted by name; a name is
-    a string or an integer, and two names may not differ only in type (``1`` and ``"1"``)."""
-    if all(isinstance(getattr(x, "dtype", None), pd.CategoricalDtype) for x in (left, right)):
-        return _from_categories(pd.Series(left), pd.Series(right), np.asarray(winner, dtype=object), weight)
-    left, right, winner = (np.asarray(x, dtype=object) for x in (left, right, winner))
-    if not (left.ndim == right.ndim == winner.ndim == 1) or not len(left) == len(right) == len(winner) or not len(left):
+    a string or an integer, and two names may not differ only in type (``1`` and ``"1"``). Names held as pandas
+    categoricals (a judgment file's reader gives them) are read through their codes, never converted per row."""
+    categorical = all(isinstance(getattr(x, "dtype", None), pd.CategoricalDtype) for x in (left, right))
+    winner = np.asarray(winner, dtype=object)
+    if not categorical:
+        left, right = (np.asarray(x, dtype=object) for x in (left, right))
+    if not (np.ndim(left) == np.ndim(right) == winner.ndim == 1) or not len(left) == len(right) == len(winner) \
+            or not len(left):
         raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
-    both = np.concatenate([left, right])
-    if pd.api.types.infer_dtype(both, skipna=False) == "string":  # names all text (a judgment file): vectorised
-        distinct = list(pd.unique(both))
-    else:
-        plain = [m.item() if isinstance(m, np.generic) else m for m in both]  # np.int64(1) is the name 1
-        distinct = list({(type(m), m): m for m in plain}.values())  # 1 and True would be one set element
-    systems = tuple(sorted(system_names(distinct)))
-    bad = set(winner) - {"left", "right", "tie"}
-    if bad:
-        raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
-    left, right = left.astype(str), right.astype(str)
-    if (left == right).any():
-        raise ValueError(f"{int((left == right).sum())} judgments compare a system with itself")
-    if weight is not None:
-        weight = real_array(weight, "weight")
-        if weight.shape != (len(left),) or not np.isfinite(weight).all() or (weight < 0).any():
-            raise ValueError("weight must hold one finite non-negative number per judgment")
-    index = pd.Index(systems)
-    outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
-    return _make(systems, index.get_indexer(left), index.get_indexer(right), outcome, weight)
-
-
-def _from_categories(left: pd.Series, right: pd.Series, winner: np.ndarray, weight) -> Comparisons:
-    """:func:`from_judgments` for names held as pandas categoricals (a judgment file's reader gives them): the
-    systems are the categories in use, sorted as :func:`from_judgments` sorts names; no name is converted per row."""
-    if not len(left) == len(right) == len(winner) or not len(left):
-        raise ValueError("left, right and winner must be non-empty one-dimensional sequences of equal length")
-    left, right = (x.cat.remove_unused_categories() for x in (left, right))
-    systems = tuple(sorted(system_names(list(left.cat.categories.union(right.cat.categories)))))
-    index = pd.Index(systems)
-    lcode = index.get_indexer(left.cat.categories)[left.cat.codes.to_numpy()]
-    rcode = index.get_indexer(right.cat.categories)[right.cat.codes.to_numpy()]
+    systems, lcode, rcode = (_category_codes if categorical else _name_codes)(left, right)
     bad = set(pd.unique(winner)) - {"left", "right", "tie"}
     if bad:
         raise ValueError(f"winner must be 'left', 'right' or 'tie', got {sorted(map(str, bad))}")
@@ -204,6 +176,28 @@ def _from_categories(left: pd.Series, right: pd.Series, winner: np.ndarray, weig
             raise ValueError("weight must hold one finite non-negative number per judgment")
     outcome = np.select([winner == "left", winner == "right"], [1, -1], 0)
     return _make(systems, lcode, rcode, outcome, weight)
+
+
+def _name_codes(left: np.ndarray, right: np.ndarray) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The sorted systems and each judgment's two codes, from object arrays of names."""
+    both = np.concatenate([left, right])
+    if pd.api.types.infer_dtype(both, skipna=False) == "string":  # names all text (a judgment file): vectorised
+        distinct = list(pd.unique(both))
+    else:
+        plain = [m.item() if isinstance(m, np.generic) else m for m in both]  # np.int64(1) is the name 1
+        distinct = list({(type(m), m): m for m in plain}.values())  # 1 and True would be one set element
+    systems = tuple(sorted(system_names(distinct)))
+    index = pd.Index(systems)
+    return systems, index.get_indexer(left.astype(str)), index.get_indexer(right.astype(str))
+
+
+def _category_codes(left, right) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The sorted systems (the categories in use) and each judgment's two codes, from pandas categoricals."""
+    left, right = (pd.Series(x).cat.remove_unused_categories() for x in (left, right))
+    systems = tuple(sorted(system_names(list(left.cat.categories.union(right.cat.categories)))))
+    index = pd.Index(systems)
+    return (systems, index.get_indexer(left.cat.categories)[left.cat.codes.to_numpy()],
+            index.get_indexer(right.cat.categories)[right.cat.codes.to_numpy()])
 
 
 def _credits(c: Comparisons, ties, as_tie: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -374,12 +374,12 @@ def _ignored(attrs: dict) -> str:
 
 def _refuse_score_options(args) -> None:
     """Options that only a score file can use are errors on a judgment file, never silently ignored."""
-    given = [(args.lower_is_better, "--lower-is-better (a judgment names its winner)"),
-             (args.align not in (None, "auto"), "--align (judgments need no alignment)"),
-             (args.ties not in (None, "half"), "--ties loss (a judgment file's ties are half a win each)")]
-    for on, what in given:
+    given = [(args.lower_is_better, "--lower-is-better", "a judgment names its winner"),
+             (args.align not in (None, "auto"), "--align", "judgments need no alignment"),
+             (args.ties not in (None, "half"), "--ties", "a judgment file's ties are half a win each")]
+    for on, option, why in given:
         if on:
-            raise UsageError(f"{what.split(' ')[0]} does not apply to a pairwise judgment file: {what}")
+            raise UsageError(f"{option} does not apply to a pairwise judgment file: {option} ({why})")
 
 
 def _human_match(scores, human, args) -> str:

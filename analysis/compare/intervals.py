@@ -9,6 +9,8 @@ the P matrix use all ``n_resamples``; Elo and TrueSkill, which replay every game
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from scipy import stats
 
@@ -38,8 +40,6 @@ class Progress:
     every = 10.0
 
     def __init__(self, say, total: int):
-        import time
-
         self.say, self.total, self.clock = say, total, time.perf_counter
         self.last = self.clock()
 
