@@ -18,6 +18,7 @@ go to a log in the staging folder (kept in ``failed/`` with a failed notebook), 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import multiprocessing
 import os
@@ -283,6 +284,13 @@ def _execute(stage: Path, injected: dict, timeout: float | None) -> None:
             kernel_manager_class=_kernel_logging_to(stage / KERNEL_LOG),
             timeout_func=None if deadline is None else lambda cell: max(deadline - time.monotonic(), 0.1),
         )
+    except KeyboardInterrupt:
+        # nbclient's cell task is left behind in papermill's event loop; when the kernel (in the same process
+        # group, so also interrupted) dies, asyncio would log "Task exception was never retrieved" and a
+        # DeadKernelError traceback at exit, after the runner's one line. The interrupt is reported; that task's
+        # outcome is moot.
+        logging.getLogger("asyncio").disabled = True
+        raise
     except TimeoutError as exc:  # nbclient's CellTimeoutError; one before the deadline is another wait's
         if deadline is None or time.monotonic() < deadline:
             raise
