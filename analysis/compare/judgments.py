@@ -128,9 +128,12 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     credit = evidence.credit_matrix(cells, "half")  # (cells x systems²): a cell's wins per judgment in it
     wins = np.asarray(count @ credit).reshape(s, s)
     left, right, outcome = c.left, c.right, c.outcome.astype(np.int64)
+    # Elo and TrueSkill replay judgments through their cells: the same games in the same order (a permutation of
+    # cell indices is the cell of the permuted judgments), read from a table that fits in the cache
+    played = (cells.left.astype(np.int64), cells.right.astype(np.int64), cells.outcome.astype(np.int64))
+    cell_of = cell_of.astype(np.int32 if len(count) < 2**31 else np.int64)
     order_gen = np.random.default_rng(gen.bit_generator.jumped())
     seq_gen = np.random.default_rng(gen.bit_generator.jumped(2))
-    all_games = np.arange(m)
     est = {"win_rate": win_rates(wins[None])[0], "bt": _bt(wins, names)}
     degenerate = _degenerate(wins, names)
     if interval == "auto":
@@ -138,7 +141,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         interval = "sandwich" if m >= SANDWICH_ABOVE and regular else "percentile"
     robust_bt = interval == "sandwich"
     for name in ("elo", "trueskill"):
-        est[name] = sequential.replay_games(s, left, right, outcome, name, np.tile(all_games, (n_orders, 1)),
+        est[name] = sequential.replay_games(s, *played, name, np.tile(cell_of, (n_orders, 1)),
                                             order_gen).mean(axis=0)
     if n_resamples_sequential is None:
         n_resamples_sequential = int(min(100, max(MIN_SEQUENTIAL, SEQUENTIAL_GAMES // max(1, m))))
@@ -153,9 +156,9 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         prob_draws.append(intervals.prob_from_wins(stack))
         report(first + len(weights))
     for first in range(0, n_seq, sequential.BATCH):  # Elo and TrueSkill replay every judgment of a resample
-        idx = seq_gen.integers(0, m, size=(min(sequential.BATCH, n_seq - first), m))
+        idx = cell_of[seq_gen.integers(0, m, size=(min(sequential.BATCH, n_seq - first), m))]
         for name in ("elo", "trueskill"):
-            draws[name].append(sequential.replay_games(s, left, right, outcome, name, idx, order_gen))
+            draws[name].append(sequential.replay_games(s, *played, name, idx, order_gen))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
     say(f"bootstrap: {0 if robust_bt else n_resamples:,} resamples of {m:,} judgments in {len(count):,} distinct "
         f"cells ({n_seq} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
@@ -215,7 +218,7 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     better = (sign_adj.to_numpy() < alpha) & (prob > 0.5)
     order = np.argsort(-est["bt"], kind="stable")
     systems["group"] = pd.Series(intervals.tied_groups(list(order), better), index=order).sort_index().to_numpy()
-    stable = _stability(c, names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
+    stable = _stability(c, (cells, cell_of), names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
     controlled = {}
     if covariates:
         z = style.check_covariates(games[list(covariates)].to_numpy(dtype=float), covariates)
@@ -270,8 +273,10 @@ def _sandwich(cells, count, est, wins, confidence, n_draws, gen, degenerate) -> 
     return out
 
 
-def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:
-    """Remove the best, then the worst system of each mechanism with its judgments, re-run, count reordered pairs."""
+def _stability(c, cells_of, names, est, n_orders, gen) -> pd.DataFrame:
+    """Remove the best, then the worst system of each mechanism with its judgments, re-run, count reordered pairs
+    (Elo and TrueSkill replaying the kept judgments through their cells, ``cells_of``: :func:`judgment_cells`' cells
+    and each judgment's cell)."""
     from ..agreement import order_changes
 
     rows = []
@@ -287,8 +292,13 @@ def _stability(c, names, est, n_orders, gen) -> pd.DataFrame:
             rest = names.drop(system)
             try:
                 if name in ("elo", "trueskill"):
-                    games = np.tile(np.arange(len(left)), (n_orders, 1))
-                    after = sequential.replay_games(s - 1, left, right, outcome, name, games, gen).mean(axis=0)
+                    cells, cell_of = cells_of
+                    keep_cells = (cells.left != k) & (cells.right != k)
+                    kept = (np.cumsum(keep_cells) - 1).astype(cell_of.dtype)[cell_of[keep_games]]
+                    played = (remap[cells.left[keep_cells]], remap[cells.right[keep_cells]],
+                              cells.outcome[keep_cells].astype(np.int64))
+                    after = sequential.replay_games(s - 1, *played, name, np.tile(kept, (n_orders, 1)),
+                                                    gen).mean(axis=0)
                 else:
                     sub = evidence.Comparisons(tuple(map(str, rest)), left, right, outcome.astype(np.int8),
                                                c.weight[keep_games], np.arange(len(left)), len(left))

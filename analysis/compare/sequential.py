@@ -159,10 +159,12 @@ def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.rando
 
 def replay_games(n_systems: int, left, right, outcome, name: str, games: np.ndarray,
                  gen: np.random.Generator) -> np.ndarray:
-    """(R x systems): one random-order replay of each row of ``games`` (R x judgments, indices with repeats)."""
+    """(R x systems): one random-order replay of each row of ``games`` (R x judgments, indices into ``left``,
+    ``right`` and ``outcome`` with repeats; int32 or int64)."""
     out = []
     for start in range(0, len(games), BATCH):
-        orders = np.array([gen.permutation(g) for g in games[start:start + BATCH]], dtype=np.int64)
+        orders = np.array([gen.permutation(g) for g in games[start:start + BATCH]],
+                          dtype=np.int32 if games.dtype == np.int32 else np.int64)
         ratings, ok = games_batch(n_systems, left, right, outcome, orders, *_params(name))
         if not ok.all():
             raise FloatingPointError(f"a {name} update left its numerical range")
