@@ -4,6 +4,7 @@ declares in its cell tagged ``parameters``, and the measures of a thin notebook.
 from __future__ import annotations
 
 import ast
+import re
 
 from .paths import notebooks_dir
 
@@ -90,3 +91,26 @@ def scrub_machine_paths(nb, chapter: str) -> None:
                 cell.source = "\n".join(kept)
             else:
                 nb.cells.remove(cell)
+
+
+_GLUE_REFERENCE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`<]+?)(?::[^`:]*)?`|```\{glue(?::[a-z]+)?\}\s+(\S+)")
+
+
+def glue_problems(nb) -> list[str]:
+    """What a build would stumble on in an executed notebook's glue (MyST-NB): a key its markdown pastes
+    (``{glue:text}`key:.1%```, ``{glue:md}`key```, a ``{glue:figure}`` directive) that no cell glued, and a key glued
+    twice. Empty when every reference resolves."""
+    glued: list[str] = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued.append(name)
+    problems = [f"{key!r} is glued {glued.count(key)} times" for key in sorted(set(glued)) if glued.count(key) > 1]
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for match in _GLUE_REFERENCE.finditer(cell.source):
+                key = match.group(1) or match.group(2)
+                if key not in glued:
+                    problems.append(f"the text pastes {key!r}, which no cell glued")
+    return problems

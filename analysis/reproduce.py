@@ -45,7 +45,7 @@ from .manifest import (
     refresh_build_record,
     update_manifest,
 )
-from .notebooks import _parameters_source, hide_code, notebook_parameters, scrub_machine_paths
+from .notebooks import _parameters_source, glue_problems, hide_code, notebook_parameters, scrub_machine_paths
 from .paths import generated_dir, notebooks_dir
 from .processes import process_pool
 from .profiles import PROFILES, check_profile_parameters, parameters_for
@@ -318,6 +318,9 @@ def _finish_notebook(executed: Path, chapter: str) -> None:
     import nbformat
 
     nb = nbformat.read(executed, as_version=4)
+    problems = glue_problems(nb)
+    if problems:  # the book's build would fail on it, far from the chapter that caused it
+        raise ValueError(f"{chapter}'s page text does not match its glued values: " + "; ".join(problems))
     scrub_machine_paths(nb, chapter)
     if not _shows_code(chapter):
         hide_code(nb)

@@ -6,6 +6,7 @@ import io
 import json
 import shutil
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -16,7 +17,7 @@ from analysis import (
 )
 from analysis.chapters import your_own_scores
 from analysis.profiles import parameters_for
-from tests.golden import PINNED, differences, fingerprint, table_fingerprints
+from tests import golden
 from tests.helpers import ROOT
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
@@ -36,33 +37,35 @@ def test_every_chapter_runs_under_the_quick_profile_and_prints_no_local_path(qui
             f"{notebook.name} shows a local path"
 
 
-def test_every_table_equals_the_pinned_one(quick_book):
-    """Every CSV of the quick run is the one recorded in tests/golden/quick_tables.json: byte for byte on the machine
-    that pinned them, and within tests.golden.RTOL where the CPU's BLAS kernels move last bits (so no number moves
-    unnoticed). After an intended change, rewrite the record with ``python -m tests.golden`` and say in the commit
-    which numbers moved."""
+def test_every_table_and_claim_equals_the_pinned_one(quick_book, quick_claims):
+    """Every CSV of the quick run, and every claim's verdict and value on it, is the one in
+    tests/golden/quick_values.txt, within tests.golden's tolerances where the CPU's BLAS kernels move last bits (so
+    no number moves unnoticed). After an intended change, rewrite the file with ``python -m tests.golden`` (``--only
+    CHAPTER`` for one chapter): its diff shows which numbers moved."""
     site, _ = quick_book
-    ours = table_fingerprints(site / "book" / "_generated")
-    pinned = json.loads(PINNED.read_text())
-    changed = {k: differences(pinned[k], ours[k]) for k in sorted(pinned.keys() & ours.keys())}
-    changed = {k: v[:3] for k, v in changed.items() if v}
-    assert not changed, f"tables differ from the pinned ones: {changed}"
-    assert set(ours) == set(pinned), (f"new tables: {sorted(set(ours) - set(pinned))}; "
-                                      f"missing: {sorted(set(pinned) - set(ours))}")
+    ours = golden.render(site / "book" / "_generated")
+    changed = golden.differences(golden.read_pinned(), ours)
+    assert not changed, "the quick run differs from tests/golden/quick_values.txt (pinned  ->  now):\n" + \
+        "\n".join(changed)
 
 
-def test_a_pinned_table_tolerates_last_bits_but_not_a_changed_number(tmp_path):
-    table = tmp_path / "t.csv"
-    frame = pd.DataFrame({"system": ["a", "b"], "score": [0.123456789012, 2.5], "n": [3, 4]})
-    frame.to_csv(table, index=False)
-    pinned = fingerprint(table)
-    frame.assign(score=frame.score * (1 + 1e-12)).to_csv(table, index=False)
-    assert differences(pinned, fingerprint(table)) == []  # another CPU's BLAS kernel
-    frame.assign(score=[0.1235, 2.5]).to_csv(table, index=False)
-    moved = differences(pinned, fingerprint(table))
-    assert moved and all(m.startswith("score: sum") for m in moved), moved
-    frame.assign(system=["a", "c"]).to_csv(table, index=False)
-    assert differences(pinned, fingerprint(table)) == ["text differs"]
+def test_a_pinned_value_tolerates_last_bits_but_not_a_changed_number():
+    frame = pd.DataFrame({"system": ["a", "b"], "score": [0.123456789012, 2.5], "n": [3, 4],
+                          "delta": [1e-17, 0.4]})
+    pinned = golden.table_lines("00_x/t", frame)
+    drift = frame.assign(score=frame.score * (1 + 1e-12), delta=[-3e-17, 0.4])  # another CPU's BLAS kernel
+    assert golden.differences(pinned, golden.table_lines("00_x/t", drift)) == []
+    moved = golden.differences(pinned, golden.table_lines("00_x/t", frame.assign(score=[0.1235, 2.5])))
+    assert moved == ["00_x/t[0]: a | 0.1234568 | 3 | 1e-17  ->  00_x/t[0]: a | 0.1235 | 3 | 1e-17"], moved
+    assert golden.differences(pinned, golden.table_lines("00_x/t", frame.assign(system=["a", "c"]))) == [
+        "00_x/t[1]: b | 2.5 | 4 | 0.4  ->  00_x/t[1]: c | 2.5 | 4 | 0.4"]
+    assert golden.differences(pinned, golden.table_lines("00_x/t", frame.iloc[:1])) == [
+        "missing: 00_x/t[1]: b | 2.5 | 4 | 0.4", "missing: == 00_x/t (2 x 4): system | score | n | delta",
+        "new: == 00_x/t (1 x 4): system | score | n | delta"]
+    long = pd.DataFrame({"x": np.arange(golden.MAX_ROWS + 1, dtype=float), "name": "a"})
+    pinned = golden.table_lines("00_x/long", long)
+    assert len(pinned) == 3 and golden.differences(pinned, golden.table_lines("00_x/long", long.assign(x=long.x * (1 + 1e-13)))) == []
+    assert golden.differences(pinned, golden.table_lines("00_x/long", long.assign(x=long.x + 0.01)))
 
 
 def test_the_chapter_equals_the_cli(quick_book):

@@ -97,3 +97,24 @@ def test_published_values_carry_their_source_and_fail_clearly():
         published.item("paired", "table9")
     with pytest.raises(ValueError, match="no published values for paper 'nope'"):
         published.load("nope")
+
+
+def test_glue_problems_name_a_pasted_key_no_cell_glued_and_a_key_glued_twice():
+    import nbformat
+
+    from analysis.notebooks import glue_problems
+
+    def glued(key):
+        return nbformat.v4.new_output("display_data", data={"text/plain": "1"},
+                                      metadata={"scrapbook": {"name": key, "mime_prefix": ""}})
+
+    code = nbformat.v4.new_code_cell("glue(...)")
+    code.outputs = [glued("share"), glued("verdict-x")]
+    text = nbformat.v4.new_markdown_cell("A share of {glue:text}`share:.1%`, {glue:md}`verdict-x` and "
+                                         "{glue:text}`missing:,`.\n\n```{glue:figure} fig_missing\n```")
+    nb = nbformat.v4.new_notebook(cells=[text, code])
+    assert glue_problems(nb) == ["the text pastes 'missing', which no cell glued",
+                                 "the text pastes 'fig_missing', which no cell glued"]
+    code.outputs.append(glued("share"))
+    text.source = "{glue:text}`share`"
+    assert glue_problems(nb) == ["'share' is glued 2 times"]

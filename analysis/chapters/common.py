@@ -157,3 +157,24 @@ def metric_label(metric: str) -> str:
     """The paper's spelling of a paired-setup metric: ``BLEU_1`` -> ``BLEU-1``, ``ROUGE_WE_2`` -> ``ROUGE-WE-2``,
     ``Chrfpp`` -> ``chrF++``."""
     return {"Chrfpp": "chrF++"}.get(metric, metric.replace("_", "-"))
+
+
+def glue_verdicts(out: Outputs) -> pd.DataFrame:
+    """The verdicts of this chapter's registered claims (``data/published/claims/``), computed by the same code as
+    ``python -m analysis claims`` from the outputs the chapter has saved so far, each glued for the page's text
+    (MyST-NB ``glue``, as Markdown: ``{glue:md}`verdict-<id>``` in the page) as ``verdict-<id>`` (e.g. "reproduced")
+    and ``ours-<id>`` (our value as the claims table shows it). A sentence whose truth depends on a result glues its claim's verdict, so no threshold lives anywhere but the
+    registry. A claim that cannot be evaluated from this chapter's outputs (its source is another chapter's) is not
+    glued: a page that refers to it fails the book's build. Returns the evaluated rows."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    from .. import claim_records, claims
+
+    mine = [c for c in claim_records.load() if c.chapter == out.chapter]
+    table = claims.evaluate(mine, out.dir.parent)
+    for cid, verdict, ours in zip(table["id"], table["verdict"], table["our value"]):
+        if verdict != "not run":
+            glue(f"verdict-{cid}", Markdown(verdict), display=False)
+            glue(f"ours-{cid}", Markdown(ours), display=False)
+    return table
