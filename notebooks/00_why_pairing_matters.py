@@ -26,8 +26,8 @@
 # * **Prop. 1 / Appendix B** — for two systems, BT decides by the sign of the median of differences;
 # * **Appendix F** — BT can change the order of two systems when a third one is added.
 #
-# Everything below is computed when the chapter runs; the numbers in the text are read from the computed tables, not
-# typed in.
+# Everything below is computed when the chapter runs; the numbers in the text are pasted from the computed tables,
+# and every verdict from the claims registry.
 #
 # ```{include} ../claims/00_why_pairing_matters.md
 # ```
@@ -40,10 +40,11 @@ n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical che
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
-from IPython.display import Markdown, display
+from IPython.display import Markdown
+from myst_nb import glue
 
 from analysis.chapters import why_pairing as ch
-from analysis.chapters.common import outputs
+from analysis.chapters.common import glue_verdicts, outputs
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
 
@@ -73,8 +74,25 @@ show(fig1_scores.T)
 show(fig1_aggregates.rename(columns=str.upper))
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example", ch.fig1_caption(fig1_aggregates))
-display(Markdown(ch.fig1_text(fig1_scores, fig1_aggregates)))
+out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example",
+           f"Scores of three systems (A, B, C) on five test instances, all with mean {fig1_aggregates['mean'].iloc[0]:g}: "
+           "(a) each system's score per instance, (b) MEAN, MEDIAN and BT per system.\n\n"
+           "Constructed scores: the paper does not print its own, and these satisfy every property its caption and "
+           "text state. The paper's Fig. 1 shows the scores only; panel (b) is added here, with BT's strengths "
+           "rescaled so that the largest equals the largest mean (strengths have no unit of their own).")
+for mechanism in ("mean", "median", "bt"):
+    glue(f"fig1_{mechanism}_ranking", Markdown(ch.ranking(fig1_aggregates[mechanism])), display=False)
+glue("fig1_c_over_a", int((fig1_scores["C"] > fig1_scores["A"]).sum()), display=False)
+glue("fig1_median_a", fig1_aggregates.loc["A", "median"], display=False)
+glue("fig1_median_c", fig1_aggregates.loc["C", "median"], display=False)
+
+# %% [markdown]
+# MEAN ranks {glue:md}`fig1_mean_ranking`, MEDIAN {glue:md}`fig1_median_ranking` and BT
+# {glue:md}`fig1_bt_ranking`. MEDIAN and BT disagree on *A* versus *C*: *C* scores higher than *A* on
+# {glue:text}`fig1_c_over_a` of the five instances, but *A*'s median is {glue:text}`fig1_median_a:g` and *C*'s
+# {glue:text}`fig1_median_c:g`. *A* and *B* hold the same set of scores, so MEAN and MEDIAN cannot tell them apart;
+# BT can, because it reads the scores instance by instance. The paper's example, with every property it states, is
+# {glue:md}`verdict-fig1-example`.
 
 # %% [markdown]
 # (paired-table2)=
@@ -91,13 +109,34 @@ show(table2)
 # %%
 pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")), "paired_appA1_permutations", index=False)
 summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
-display(Markdown(f"We draw {n_per_type:,} instances of each type for all {len(pairings)} permutations of *S*'s "
-                 "type strengths; the summary over all of them, then five examples spread over the range of P(S > B):"))
+glue("n_per_type", n_per_type, display=False)
+glue("n_permutations", len(pairings), display=False)
+for key, column in {"distinct_means": "distinct mean S - mean B", "distinct_medians": "distinct median S - median B",
+                    "min_p": "min P(S > B)", "max_p": "max P(S > B)", "bt_prefers_b": "share where BT prefers B"}.items():
+    glue(f"appA1_{key}", summary[column].iloc[0], display=False)
+glue("appA1_mean_diff", pairings["mean S - mean B"].iloc[0], display=False)
+glue("appA1_median_diff", pairings["median S - median B"].iloc[0], display=False)
+own = pairings.iloc[0]
+glue("table2_permutation", Markdown(f"`{own['permutation of S']}`"), display=False)
+glue("table2_p", own["P(S > B)"], display=False)
+glue("table2_types_won", int(own["types won by S"]), display=False)
+glue("table2_types", len(own["permutation of S"].split()), display=False)
+
+# %% [markdown]
+# We draw {glue:text}`n_per_type:,` instances of each type for all {glue:text}`n_permutations` permutations of
+# *S*'s type strengths. Across them, mean *S* − mean *B* takes {glue:text}`appA1_distinct_means`
+# distinct value(s) (the first pairing's: {glue:text}`appA1_mean_diff:.2f`) and median *S* − median *B*
+# {glue:text}`appA1_distinct_medians` (the first's: {glue:text}`appA1_median_diff:.2f`), while
+# P(*S* > *B*) ranges from {glue:text}`appA1_min_p:.2f` to {glue:text}`appA1_max_p:.2f` and BT
+# prefers *B* in {glue:text}`appA1_bt_prefers_b:.0%` of the pairings. Table 2's own pairing
+# (permutation {glue:md}`table2_permutation`) has P(*S* > *B*) = {glue:text}`table2_p:.2f`: *S* is the stronger
+# system on {glue:text}`table2_types_won` of {glue:text}`table2_types` types. The paper's statement, that the
+# permutations keep both marginals but change the pairing, is {glue:md}`verdict-table2-fixed-marginals`. The summary
+# over all pairings, then five examples spread over the range of P(*S* > *B*):
+
+# %% tags=["hide-input"]
 show(ch.pairings_summary_view(summary))
 show(ch.pairings_examples(pairings))
-
-# %% tags=["remove-input"]
-display(Markdown(ch.pairings_text(pairings, summary)))
 
 # %% [markdown]
 # (paired-fig2)=
@@ -112,9 +151,22 @@ display(Markdown(ch.pairings_text(pairings, summary)))
 # %% tags=["hide-input"]
 fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
 fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
-out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings", ch.fig2_caption(fig2_pairings, fig2_table))
+out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings",
+           f"The same two samples of {n_fig2:,} synthetic scores paired in three ways (sorted, shifted, independent): "
+           "each point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A* (top) "
+           "and *B* (right), the means (dashed), the medians (dotted, and ▲ ► on the axes), the diagonal where both "
+           "scores are equal, and the half-plane holding more instances, the one BT prefers, shaded.\n\n"
+           "The scores are a two-mode mixture (an easy and a hard instance type), *B* slightly better on average, "
+           "so the marginals, means and medians of the panels are identical by construction (their values are in "
+           "the table below). The paper's Fig. 2 shows densities of data it does not publish; its caption puts "
+           "the system BT prefers on the other side of the diagonal, and we follow its body text, which matches "
+           "its axes.")
 show(fig2_table)
-display(Markdown(ch.fig2_text(fig2_table)))
+
+# %% [markdown]
+# The table gives, per pairing, the means and medians, P(*B* > *A*) and the system each mechanism prefers. The
+# paper's point, that pairings with the same marginals can differ and that in the middle (shifted) one BT finds *A*
+# better against MEAN and MEDIAN, is {glue:md}`verdict-fig2-pairings`.
 
 # %% [markdown]
 # (paired-prop1)=
@@ -128,12 +180,26 @@ display(Markdown(ch.fig2_text(fig2_table)))
 # %% tags=["hide-input"]
 prop1 = out.table(ch.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
 prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
-display(Markdown(f"{len(prop1):,} random setups, the kinds in turn; per kind (its number of setups first), the share "
-                 "of setups where BT's decision equals each sign, and where MEAN and MEDIAN agree with BT:"))
+glue("n_prop1", len(prop1), display=False)
+glue("prop1_closed_form_min", prop1_summary["BT = sign(wins - losses)"].min(), display=False)
+
+# %% [markdown]
+# {glue:text}`n_prop1:,` random setups, the kinds in turn; per kind (its number of setups first), the share of
+# setups where BT's decision equals each sign, and where MEAN and MEDIAN agree with BT:
+
+# %% tags=["hide-input"]
 show(prop1_summary)
 
-# %% tags=["remove-input"]
-display(Markdown(ch.prop1_text(prop1_summary)))
+# %% [markdown]
+# BT's decision equals the sign of *wins − losses*, its closed form (the sign test's statistic), in at least
+# {glue:text}`prop1_closed_form_min:.0%` of the setups of every kind. Prop. 1 says it equals the sign of the median
+# of differences: on continuous scores with an odd number of instances that is {glue:md}`verdict-prop1-median-of-differences`
+# ({glue:md}`ours-prop1-median-of-differences` of the setups agree). Stated without conditions, also for an even
+# number of instances and for tied 1–5 ratings, it is {glue:md}`verdict-prop1-ties-and-even-n`
+# ({glue:md}`ours-prop1-ties-and-even-n` agree on those two kinds). The reasons are in the proof's gaps: with an
+# even number of instances *A* and *B* can win equally often (a BT tie) while the median of differences, the mean of
+# the two middle ones, is not zero; with tied scores the median of differences can be zero, or take the other sign,
+# while one system wins more of the untied instances.
 
 # %% [markdown]
 # §3 also says that none of Prop. 1's three conditions implies another. For each ordered pair, the number of the
@@ -157,13 +223,22 @@ show(ch.prop1_non_implications(prop1))
 appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
 show(ch.appendix_f_display(appf_table), 4)
 
-# %% tags=["remove-input"]
-display(Markdown(ch.appendix_f_text(appf_table)))
-
 # %% tags=["hide-input"]
-# the values the claims registry reads (data/published/claims/paired.toml)
+cyclic = appf_table[appf_table.systems == "A, B, C cyclic"][["A", "B", "C"]]
+glue("appf_cyclic_spread", float((cyclic.max(axis=1) - cyclic.min(axis=1)).max()), display=False)
+# the values the claims registry reads (data/published/claims/paired.toml), and their verdicts for the text
 _ = out.table(ch.claim_values(fig1_aggregates=fig1_aggregates, pairings_summary=summary, fig2_summary=fig2_table,
                               prop1_setups=prop1, appendix_f=appf_table), "paired_pairing_claim_values", index=False)
+verdicts = glue_verdicts(out)
+
+# %% [markdown]
+# Alone, *B* has strength {glue:md}`ours-appF-two-systems` against the paper's 2/3
+# ({glue:md}`verdict-appF-two-systems`; the table gives it under each tie policy). With the cyclic *C* the three
+# strengths differ by at most {glue:text}`appf_cyclic_spread:.4f` under any tie policy; the appendix argues that
+# they are equal, so that *B* is no longer better than *A*. With the printed *C*, whose ties make the outcome depend
+# on the tie policy, the spread between the three strengths is {glue:md}`ours-appF-printed-third-system` (ties as
+# half a win, dropped, and counted as the paper's code counts them). Verdict on the appendix's statement that they
+# become equal: **{glue:md}`verdict-appF-printed-third-system`**.
 
 # %% [markdown]
 # ## What differs from the paper, and why

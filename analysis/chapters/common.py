@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
+import numpy as np
 import pandas as pd
 
 from ..notebooks import chapter_parameters
@@ -94,7 +95,8 @@ def outputs(chapter: str | ModuleType, namespace: Mapping, data: dict | None = N
     """Check the chapter's parameters and return its :class:`Outputs`, recording exactly the parameters its
     notebook declares, with the values they have in ``namespace`` (the notebook's ``globals()``). ``chapter`` is
     the chapter module (its ``CHAPTER`` name and ``PARAMETERS`` rules) or just the notebook's name.
-    ``output_root`` says where the artefacts go (see :func:`analysis.paths.output_root`)."""
+    ``output_root`` says where the artefacts go (see :func:`analysis.paths.output_root`). NumPy's scalars print as
+    plain numbers from then on (a value glued into the page's text is formatted from its printed form)."""
     spec = getattr(chapter, "PARAMETERS", {})
     chapter = getattr(chapter, "CHAPTER", chapter)
     names = chapter_parameters(chapter)
@@ -110,6 +112,8 @@ def outputs(chapter: str | ModuleType, namespace: Mapping, data: dict | None = N
         raise ValueError(f"{chapter}: unknown parameter {unknown[0]!r}{hint}; this notebook's parameters are "
                          f"{list(names)}")
     check_parameters(spec, namespace)
+    # numbers glued into the page's text (MyST-NB formats their text/plain) then read 0.3, not np.float64(0.3)
+    np.set_printoptions(legacy="1.25")
     parameters = {n: namespace[n] for n in names if n != "output_root"}
     return Outputs(chapter, parameters, root=namespace.get("output_root"), data=data)
 

@@ -3,8 +3,8 @@ Fig. 1, Table 2 / Appendix A.1, Fig. 2, Prop. 1 / Appendix B, Appendix F). By jo
 
 * :mod:`.experiments`: the computations per paper item (scores, pairings, random setups, the three-system example)
 * :mod:`.figures`: Figs. 1 and 2
-* :mod:`.text`: the page's sentences and figure captions, computed from the tables, and the values the claims
-  registry reads
+* :mod:`.text`: the tables as the page shows them and the values the claims registry reads (the page's sentences
+  are in the notebook's markdown)
 """
 
 from __future__ import annotations
@@ -31,16 +31,9 @@ from .text import (
     PROP1_DECISIONS,
     TIE_POLICIES,
     appendix_f_display,
-    appendix_f_text,
     claim_values,
-    fig1_caption,
-    fig1_text,
-    fig2_caption,
-    fig2_text,
     pairings_summary_view,
-    pairings_text,
     prop1_non_implications,
-    prop1_text,
     ranking,
 )
 
@@ -60,8 +53,7 @@ __all__ = [
     "prop1_setups", "prop1_summary", "table2_strengths",
     # figures
     "FIG1_AGGREGATES", "plot_fig1", "plot_fig2",
-    # page text, captions and claim values
-    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "appendix_f_text", "claim_values", "fig1_caption",
-    "fig1_text", "fig2_caption", "fig2_text", "pairings_summary_view", "pairings_text",
-    "prop1_non_implications", "prop1_text", "ranking",
+    # tables as the page shows them, and claim values
+    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "claim_values", "pairings_summary_view",
+    "prop1_non_implications", "ranking",
 ]
