@@ -8,7 +8,7 @@ By job:
 * :mod:`.favoritism`: study 3, whether a metric's Favi-Score moves its BT ranking more than its mean ranking
 * :mod:`.ties`: study 4, the tie-probability sweep and the comparison-stability curve on the real setups
 * :mod:`.values`: the claim values (``data/published/claims/synthesis.toml``)
-* :mod:`.figures`, :mod:`.text`: the figures; the page's sentences, the practitioner's guide and the captions
+* :mod:`.figures`: the figures (their captions and the page's sentences are in the notebook's text)
 """
 
 from __future__ import annotations
@@ -16,18 +16,6 @@ from __future__ import annotations
 from ..common import SEED, Param
 from . import favoritism, stability, ties, wmt_pairs
 from .figures import plot_favoritism, plot_ties, plot_tradeoff, plot_wmt
-from .text import (
-    favoritism_caption,
-    favoritism_text,
-    guide,
-    stability_text,
-    ties_caption,
-    ties_text,
-    tradeoff_caption,
-    values_of,
-    wmt_caption,
-    wmt_text,
-)
 from .values import claim_values, favoritism_values, stability_values, ties_values, wmt_values
 
 CHAPTER = "06_synthesis"
@@ -51,7 +39,5 @@ __all__ = [
     "CHAPTER", "FAVI_DATASETS", "PARAMETERS",
     "favoritism", "stability", "ties", "wmt_pairs",
     "plot_favoritism", "plot_ties", "plot_tradeoff", "plot_wmt",
-    "favoritism_caption", "favoritism_text", "guide", "stability_text", "ties_caption", "ties_text",
-    "tradeoff_caption", "values_of", "wmt_caption", "wmt_text",
     "claim_values", "favoritism_values", "stability_values", "ties_values", "wmt_values",
 ]
