@@ -2,7 +2,11 @@
 :func:`load`, which checks every record field by field (types, ranges, vocabularies, the fields each rule reads,
 the chapter among the notebooks and the section among the chapter's labels, ids unique across the registry) and
 every file (one per paper, each with records, no unknown top-level key): anything wrong is a one-line
-:class:`ClaimError` naming the file, the claim and the field. :mod:`analysis.claims` computes the verdicts."""
+:class:`ClaimError` naming the file, the claim and the field. A record gives the published value typed (``paper``)
+or as a pointer into the paper's published values ``data/published/<paper>.toml`` (``paper_ref``), which
+:func:`load` resolves into the same value (:func:`resolve_paper_ref`, its paths by
+:func:`analysis.data.published.resolve`), so a number the paper prints is typed once.
+:mod:`analysis.claims` computes the verdicts."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .data.published import RefError
+from .data.published import resolve as resolve_ref
 from .paths import notebooks_dir, repo_root
 
 PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von Däniken et al. 2024",
@@ -22,8 +28,8 @@ VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsi
 STATUSES = ("exact", "stand-in", "not reachable")
 RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-_FIELDS = {"id", "item", "where", "claim", "paper", "source", "rows", "column", "rule", "tol", "rtol", "part", "op",
-           "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool"}
+_FIELDS = {"id", "item", "where", "claim", "paper", "paper_ref", "source", "rows", "column", "rule", "tol", "rtol",
+           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool"}
 #: the fields only some rules read; one in a record of another rule is an error (a wrong rule or a misplaced line)
 RULE_FIELDS = {"within": {"tol", "rtol", "part"}, "consistent": {"tol", "rtol"}, "equal": {"part"},
                "compare": {"op", "than", "part"}, "direction": {"part"}, "set": {"part"}, "order": {"part"},
@@ -75,6 +81,7 @@ class Claim:
     headline: bool = False
     format: str | None = None
     pool: bool = False
+    paper_ref: object = field(default=None, compare=False)  # the pointer(s) paper_value comes from (None: typed)
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -145,6 +152,47 @@ def _filter(value) -> bool:
     return isinstance(value, dict) and all(_text(k) and _one_or_list(v, _scalar) for k, v in value.items())
 
 
+# --- pointers into the published values (``paper_ref``; the paths are resolved by analysis.data.published) ---
+
+def _resolve_one(document: dict, pointer):
+    """One pointer of ``paper_ref``: a path, or ``{ ref = path, percent = true }`` (the published value is a
+    percentage; the claim's value is its fraction, value / 100)."""
+    if isinstance(pointer, str):
+        return resolve_ref(document, pointer)
+    if not isinstance(pointer, dict):
+        raise RefError(f"a pointer is a path or {{ ref = \"<path>\", percent = true }}, got {pointer!r}")
+    if sorted(pointer) not in (["ref"], ["percent", "ref"]) or not _flag(pointer.get("percent", False)):
+        raise RefError(f"a pointer table is {{ ref = \"<path>\", percent = true }}, got {pointer!r}")
+    value = resolve_ref(document, pointer["ref"])
+    if not pointer.get("percent"):
+        return value
+    if not _one_or_list(value, _number):
+        raise RefError(f"{pointer['ref']} is {value!r}: 'percent' needs a number or a list of numbers")
+    return [v / 100 for v in value] if isinstance(value, list) else value / 100
+
+
+def resolve_paper_ref(document: dict, paper_ref):
+    """The published value ``paper_ref`` stands for (``document``: the paper's published values, parsed). One
+    pointer (a path or ``{ ref, percent }``) gives the value it points at, one value or a list. A list gives a
+    list: each pointer's value in order (a pointer at a list adds all of its values), and an element that is a
+    number or a boolean is taken as typed (a value the published file does not hold, e.g. an interval's midpoint)."""
+    if not isinstance(paper_ref, list):
+        return _resolve_one(document, paper_ref)
+    if not paper_ref:
+        raise RefError("an empty list points at nothing")
+    values = []
+    for k, pointer in enumerate(paper_ref):
+        if _number(pointer) or isinstance(pointer, bool):
+            values.append(pointer)
+            continue
+        try:
+            value = _resolve_one(document, pointer)
+        except RefError as exc:
+            raise RefError(f"element [{k}] {pointer!r}: {exc}") from None
+        values.extend(value if isinstance(value, list) else [value])
+    return values
+
+
 _NUMBERS = "a finite number or a non-empty list of them"
 _BOOLEANS_OR_NUMBERS = "a finite number or a boolean, or a non-empty list of them"
 _SCALARS = "a string, a boolean or a finite number, or a non-empty list of them"
@@ -163,9 +211,10 @@ def _paper_check(rule: str, has_than: bool):
 
 
 def _claim(paper: str, default_chapter: str | None, record, path: Path, position: int,
-           known_chapters: list[str], labels) -> Claim:
+           known_chapters: list[str], labels, published) -> Claim:
     """One record checked field by field; anything wrong is a one-line :class:`ClaimError` naming the file, the
-    claim (its id, or its position when the id itself is wrong) and the field."""
+    claim (its id, or its position when the id itself is wrong) and the field. ``published()`` gives the paper's
+    published values (parsed) for a ``paper_ref``, or raises :class:`RefError`."""
     file = _shown(path)
     if not isinstance(record, dict):
         raise ClaimError(f"{file}: claim #{position}: a record must be a table ([[claims]]), got {record!r}")
@@ -241,14 +290,26 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
         if record["pool"] and isinstance(rows, list):
             fail("pool", "cannot pool a list of selections (each picks one row)")
 
-    # the published value and how ours is compared with it
+    # the published value (typed, or pointed at) and how ours is compared with it
     has_than = "than" in record
     check, words, needed = _paper_check(rule, has_than)
-    if "paper" in record and not check(record["paper"]):
-        fail("paper", f"must be {words} for rule {rule!r}, got {record['paper']!r}")
-    if testable and needed and "paper" not in record:
+    value = record.get("paper")
+    if "paper_ref" in record:
+        if "paper" in record:
+            fail("paper_ref", "and 'paper' are both set: a published value is typed ('paper') or pointed at "
+                              "('paper_ref'), not both")
+        try:
+            value = resolve_paper_ref(published(), record["paper_ref"])
+        except RefError as exc:  # a list names its failing element
+            shown = "" if isinstance(record["paper_ref"], list) else f"{record['paper_ref']!r} "
+            fail("paper_ref", f"{shown}does not resolve: {exc}")
+        if not check(value):
+            fail("paper_ref", f"points at {value!r}, which must be {words} for rule {rule!r}")
+    elif "paper" in record and not check(value):
+        fail("paper", f"must be {words} for rule {rule!r}, got {value!r}")
+    if testable and needed and value is None:
         fail("paper", f"is required: rule {rule!r} compares with the published value"
-                      + (" (or set 'than')" if rule == "compare" else ""))
+                      + (" (or set 'than')" if rule == "compare" else "") + " (typed, or pointed at with 'paper_ref')")
     if has_than and not _one_or_list(record["than"], _number):
         bad("than", _NUMBERS)
     if rule == "compare" and record.get("op") not in OPS:
@@ -260,9 +321,8 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
     tol = record.get("tol", 0.0)
     if not _one_or_list(tol, lambda v: _number(v) and v >= 0):
         bad("tol", "a finite number >= 0 or a non-empty list of them (one per published value)")
-    if isinstance(tol, list) and not (isinstance(record.get("paper"), list) and len(tol) == len(record["paper"])):
-        fail("tol", f"has {len(tol)} tolerance(s); a list needs one per published value "
-                    f"(paper = {record.get('paper')!r})")
+    if isinstance(tol, list) and not (isinstance(value, list) and len(tol) == len(value)):
+        fail("tol", f"has {len(tol)} tolerance(s); a list needs one per published value (paper = {value!r})")
     rtol = record.get("rtol", 0.0)
     if not (_number(rtol) and rtol >= 0):
         bad("rtol", "a finite number >= 0")
@@ -285,13 +345,13 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
     if "format" in record and not _format_spec(record["format"]):
         bad("format", "a Python format specification for numbers, e.g. '.0%' or '.2f'")
     return Claim(paper=paper, id=cid, item=record["item"], where=record["where"], claim=record["claim"],
-                 status=record["status"], rule=rule, chapter=chapter, paper_value=record.get("paper"),
+                 status=record["status"], rule=rule, chapter=chapter, paper_value=value,
                  source=record.get("source"), rows=rows, column=record.get("column"),
                  tol=tuple(float(t) for t in tol) if isinstance(tol, list) else float(tol), rtol=float(rtol),
                  part=float(part), op=record.get("op"), than=record.get("than"), test=record.get("test"),
                  reason=record.get("reason", ""), section=record.get("section"),
                  headline=record.get("headline", False), format=record.get("format"),
-                 pool=record.get("pool", False))
+                 pool=record.get("pool", False), paper_ref=record.get("paper_ref"))
 
 
 def _toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ClaimError:
@@ -312,11 +372,41 @@ def _toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ClaimErr
     return ClaimError(f"{_shown(path)}: not valid TOML: {message}{claim}")
 
 
-def load(folder: str | Path | None = None) -> list[Claim]:
+def published_values(published: Path, paper: str) -> dict:
+    """A paper's published values ``<published>/<paper>.toml`` (parsed) for its claims' pointers; a missing or
+    malformed file is a :class:`RefError`."""
+    path = Path(published) / f"{paper}.toml"
+    if not path.is_file():
+        raise RefError(f"{_shown(path)} does not exist (the published values a pointer reads; papers with them: "
+                       f"{sorted(p.stem for p in Path(published).glob('*.toml'))})")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RefError(f"{_shown(path)} is unreadable: {str(exc).splitlines()[0]}") from None
+
+
+def load(folder: str | Path | None = None, published: str | Path | None = None) -> list[Claim]:
     """Every claim of every paper, in file order. The registry folder must hold one file per paper of
     :data:`PAPERS`, each with at least one record, and nothing else ending in ``.toml``; a missing or malformed
-    file or record is a one-line :class:`ClaimError` naming the file, the claim and the field."""
+    file or record is a one-line :class:`ClaimError` naming the file, the claim and the field. A ``paper_ref``
+    points into ``<published>/<paper>.toml``; ``published`` defaults to the folder holding the registry folder
+    (``data/published`` for ``data/published/claims``)."""
     folder = Path(folder) if folder else registry_dir()
+    published = Path(published) if published else folder.parent
+    documents: dict[str, dict | RefError] = {}
+
+    def values_of(paper: str):
+        def read() -> dict:
+            if paper not in documents:
+                try:
+                    documents[paper] = published_values(published, paper)
+                except RefError as exc:
+                    documents[paper] = exc
+            if isinstance(documents[paper], RefError):
+                raise documents[paper]
+            return documents[paper]
+        return read
+
     if not folder.is_dir():
         raise ClaimError(f"{folder}: the claims registry folder does not exist (one <paper>.toml per paper of "
                          f"{list(PAPERS)})")
@@ -365,7 +455,8 @@ def load(folder: str | Path | None = None) -> list[Claim]:
             got = "none" if records is None else repr(records)
             raise ClaimError(f"{file}: no [[claims]] records (got {got}); every paper has at least one claim")
         for position, record in enumerate(records, start=1):
-            claim = _claim(paper, default_chapter, record, path, position, known_chapters, labels)
+            claim = _claim(paper, default_chapter, record, path, position, known_chapters, labels,
+                           values_of(paper))
             if claim.id in seen:
                 other = seen[claim.id]
                 where = "twice in this file" if other == file else f"also in {other}"

@@ -2,7 +2,8 @@
 computed from the saved outputs (DESIGN.md, "Claims and verdicts").
 
 A record lives in ``data/published/claims/<paper>.toml`` beside the published numbers. It says what the paper
-claims (``claim``, the published value ``paper``, the paper item and where it is printed), where our value comes
+claims (``claim``, the published value: ``paper_ref``, a pointer at it in ``data/published/<paper>.toml``, or
+``paper`` typed when that file does not hold it; the paper item and where it is printed), where our value comes
 from (``source``: a CSV a chapter saved, the ``rows`` and ``column`` in it), how the two are compared (``rule``) and
 what data we have (``status``: exact / stand-in / not reachable). :func:`evaluate` reads the outputs and returns
 one row per claim with its verdict; nothing here types a verdict. A claim whose source is missing or unreadable,

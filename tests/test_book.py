@@ -3,7 +3,6 @@ every chapter runs, its tables equal the pinned ones (determinism and regression
 agree, and the book builds with Sphinx warnings as errors."""
 
 import io
-import json
 import shutil
 
 import numpy as np
