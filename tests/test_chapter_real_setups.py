@@ -1,5 +1,5 @@
 """Chapter 02 (analysis.chapters.real_setups): per-setup disagreement rows, the paper items' helpers, the paired
-paper's Table 3 and §5 readings, BT-eval's draws and the text's claims."""
+paper's Table 3 and §5 readings, BT-eval's draws and the numbers the page's text pastes."""
 
 
 import numpy as np
@@ -140,12 +140,9 @@ def test_degenerate_bt_fits_are_counted_per_setup_not_printed(recwarn):
     rows = ch.disagreement_rows(setups, "half", names=ch.PAPER)
     assert rows["bt_degenerate"].tolist() == [True, False]
     assert not [w for w in recwarn if "maximum-likelihood" in str(w.message)]
-    note = ch.degenerate_note({"setups": rows})
-    assert note.startswith("BT has no finite maximum-likelihood fit in 1 of 2 setups (X d m). There a group")
-    metric = ch.degenerate_note({"setups": rows.assign(metric=["JS_2", "Chrfpp"])})
-    assert "(X d JS-2)" in metric  # metrics as the paper spells them
-    assert ch.degenerate_note({"setups": rows.iloc[1:]}) == (
-        "BT has a finite maximum-likelihood fit in all 1 setups.")
+    assert ch.degenerate_setups(rows) == "X d m"
+    assert ch.degenerate_setups(rows.assign(metric=["JS_2", "Chrfpp"]), rows) == "X d JS-2, X d m"  # the paper's spelling
+    assert ch.degenerate_setups(rows.iloc[1:]) == "none"
 
 
 # --- the paired paper's readings: Table 3 from sub-samples, §5's totals -----------------------------------------------
@@ -234,10 +231,24 @@ def test_table3_swaps_finds_exchanged_columns_only():
     counts = ch.table3_agreement(side)
     assert (counts[("20% sub-samples", "within 0.02")] == counts[("", "cells")]).all()
     inventory = pd.DataFrame({"collection": ["TAC", "CNNDM", "COCO"], "systems": [5, 24, 9]})
-    notes = ch.table3_notes(swapped, inventory)
-    assert "look exchanged" in notes and "look exchanged" not in ch.table3_notes(side, inventory)
-    assert "In every other TAC cell" not in notes  # the paper's TAC08 ROUGE-WE cell breaks that pattern
-    assert "(24 and 9 against the paper's 12 and 12)" in notes and "45 of 45 of its *Disagree* cells" in notes
+    numbers = ch.table3_numbers(swapped, inventory)
+    assert numbers["swaps"] == 1 and ch.table3_numbers(side, inventory)["swaps"] == 0
+    # the paper's other TAC Disagree cells: MEAN vs. BT least in all but TAC08 ROUGE-WE
+    assert (numbers["tac-other"], numbers["tac-mean-bt-least"]) == (14, 13)
+    assert (numbers["cnndm-systems"], numbers["coco-systems"]) == (24, 9)
+    assert (numbers["paper-cnndm-systems"], numbers["paper-coco-systems"]) == (12, 12)
+    assert (numbers["wmt-near"], numbers["wmt-cells"]) == (45, 45) and numbers["cells"] == 75
+    assert numbers["far"] == 0 and numbers["within"] == 73  # the two exchanged cells are not within 0.02
+    view = ch.table3_swaps_view(swapped)
+    assert len(view) == 3 and set(view.dataset) == {"TAC09"} and len(ch.table3_swaps_view(side)) == 0
+    row = view.set_index("measure").loc["Disagree"]
+    assert row["ours MEAN vs. BT"] == row["paper MEDIAN vs. BT"] and row["ours MEDIAN vs. BT"] == row["paper MEAN vs. BT"]
+    far = side.copy()
+    far.loc[(far.dataset == "TC") & (far.metric_group == "BLEU") & (far.measure == "disagree")
+            & (far.pair == "mean_bt"), "ours"] += 0.1
+    cells = ch.table3_far_cells(far)
+    assert cells[["dataset", "metrics", "mechanisms"]].values.tolist() == [["TC", "BLEU", "MEAN vs. BT"]]
+    assert ch.table3_far_cells(swapped).empty  # the exchanged-looking block is listed on its own
 
 
 # --- BT-eval's draws --------------------------------------------------------------------------------------------------
@@ -378,21 +389,24 @@ def test_section5_values_count_tasks_and_the_papers_metrics():
     assert values[("appA3-lt-en", "setups")] == 296
 
 
-def test_page_sentences_branch_on_the_numbers():
+def test_the_numbers_the_page_pastes():
     loss = _summary({("mean_bt", "top1"): 0.4, ("mean_bt", "top1_low"): 0.35, ("mean_bt", "top1_high"): 0.45})
-    assert "do not overlap for ≠ SotA" in ch.table1_text(loss, _summary())
-    assert "overlap for every measure" in ch.table1_text(_summary(), _summary())
-    text = ch.table1_readings_text({"full": _summary(), "sub": loss})
-    assert text.startswith("Table 1's published cells inside") and "full: 2 of 9 cells" in text and "sub: 3 of 9" in text
+    assert ch.table1_hits(_summary()) == 2 and ch.table1_hits(loss) == 3  # the paper's 9%, 4%... in 5-15%; 40% too
+    numbers = ch.table1_numbers({"loss": loss, "half": _summary()})
+    assert numbers["loss-mean-bt-top1"] == 0.4 and numbers["loss-mean-bt-top1-low"] == 0.35
+    assert numbers["half-mean-bt-top1"] == 0.1 and numbers["half-mean-median-disagree-high"] == 0.15
+    assert numbers["paper-mean-bt-disagree"] == pytest.approx(0.09) and numbers["paper-mean-median-disagree"] == 0.04
     grain = ch.table3_grain()
     assert grain.set_index(["columns", "multiple of"]).loc[("BLEU, MoverScore, BERTScore", 30), "fitting"] == 89
-    assert "look like shares of 30 draws" in ch.table3_grain_text(grain)
-    assert "look like" not in ch.table3_grain_text(grain.assign(fitting=0))
+    values = ch.grain_numbers(grain)
+    assert (values["grain-single-30-fitting"], values["grain-single-30-cells"]) == (89, 90)
+    assert values["grain-rouge-90-fitting"] == 29 and values["grain-rouge-we-60-cells"] == 30
     by_size = pd.DataFrame({"triples": [4], "reversed": [2], "tied": [1]}, index=["full"])
     iia = pd.DataFrame({"size": ["full"], "n_instances": [40], "reversed": [2], "tied": [1]})
-    text = ch.iia_text(by_size, iia, pd.Series([0.52, 0.55]))
-    assert text.startswith("On the full setups, 2 of 12") and "1 of 1 setups" in text and "median 53.5%" in text
-    assert "Alone" not in ch.iia_text(by_size, iia, pd.Series(dtype=float))
+    values = ch.iia_numbers(by_size, iia, pd.Series([0.52, 0.55]))
+    assert (values["reversed"], values["combinations"], values["big-violated"], values["big-setups"]) == (2, 12, 1, 1)
+    assert values["winner-median"] == pytest.approx(0.535) and values["reversals"] == 2
+    assert np.isnan(ch.iia_numbers(by_size, iia, pd.Series(dtype=float))["winner-max"])
 
 
 def test_pooled_pairs_profile_reads_the_draw_sizes():
@@ -404,22 +418,23 @@ def test_pooled_pairs_profile_reads_the_draw_sizes():
     assert profile["share TAC"] == pytest.approx(2 / 3) and profile["median instances"] == 10
 
 
-def test_fig6_text_names_the_leading_test_and_handles_no_mood_pair():
+def test_fig6_numbers_read_the_diagonal_and_handle_no_mood_pair():
     per_pair = pd.DataFrame({"t-test": [0.01] * 40 + [0.5] * 60, "Mood": [0.01] * 20 + [0.5] * 80,
                              "sign": [0.01] * 35 + [0.5] * 65, "Wilcoxon": [0.01] * 38 + [0.5] * 62})
     tests = list(ch.BT_EVAL_TESTS)
     matrix = agreement.agreement_matrix(per_pair[tests] < 0.05)
     profile = pd.Series({"share TAC": 0.7, "median instances": 10.0})
-    text = ch.fig6_text(ch.fig6_cells(per_pair, matrix, ch.published_fig6(), 0.05), matrix, profile)
-    assert "the paired t-test finds significance most often (40%, paper 42%), 0.02 ahead of Wilcoxon's" in text
-    assert "70% come from TAC" in text and "sign test is too for 100% of the pairs" in text
+    numbers = ch.fig6_numbers(ch.fig6_cells(per_pair, matrix, ch.published_fig6(), 0.05), matrix, profile)
+    assert numbers["ours-t-test"] == 0.4 and numbers["paper-t-test"] == 0.42 and numbers["ours-wilcoxon"] == 0.38
+    assert numbers["share-tac"] == 0.7 and (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (20, 20)
+    assert numbers["cells"] == 16 and numbers["full-mood"] == 0.2 and numbers["full-mood-sign"] == 1.0
     never = per_pair.assign(Mood=0.5)
     matrix = agreement.agreement_matrix(never[tests] < 0.05)
-    text = ch.fig6_text(ch.fig6_cells(never, matrix, ch.published_fig6(), 0.05), matrix, profile)
-    assert "is too for none (no pair is significant by Mood's)" in text
+    numbers = ch.fig6_numbers(ch.fig6_cells(never, matrix, ch.published_fig6(), 0.05), matrix, profile)
+    assert (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (0, 0)
 
 
-# --- the page: tables that fit the text column, legible figures, captions computed from the data ---------------------
+# --- the page: tables that fit the text column, legible figures ------------------------------------------------------
 
 from tests.helpers import page_check as _legibility  # noqa: E402
 
@@ -435,45 +450,32 @@ def test_side_by_side_long_has_a_row_per_pair_and_measure_and_the_same_cells():
     assert not any("=" in c for c in long.columns)  # no tie-policy codes in the headers
 
 
-def test_table3_figures_are_legible_and_their_captions_count_the_cells():
+def test_table3_figures_are_legible():
     setups = _setups()
     side = ch.table3_side_by_side(ch.fraction_subsamples(setups, 0.2, 3, rng=2),
                                   ch.disagreement_rows(setups, "loss", ch.PAPER))
     for fig in (ch.plot_table3(side), ch.plot_table3_scatter(side)):
         problems, width = _legibility(fig)
         assert problems == [] and width < 1300
-    caption = ch.table3_caption(side, 3, 0.2)
-    assert "the mean over 3 test sets of 20% of each setup's instances" in caption
-    assert "6 of the paper's 141 cells have ours" in caption  # TAC08's BLEU and ROUGE columns, three pairs each
-    scatter = ch.table3_scatter_caption(side, 3, 0.2)
-    assert scatter.startswith(f"Each of the paper's Table 3 cells that we can compute ({int(side.ours.notna().sum())} "
-                              "of 423)")
 
 
-def test_table4_fig4_fig6_are_legible_with_computed_captions():
+def test_table4_fig4_fig6_are_legible():
     ours = {"ours, ties to the later column": _summary(), "ours, ties as half wins": _summary()}
     paper = ch.published_table4()
     problems, width = _legibility(ch.plot_table4(ours, paper, list(paper.index)))
     assert problems == [] and width < 1300
-    caption = ch.table4_caption(pd.DataFrame(index=range(7)), 500)
-    assert caption.startswith("Tables 1 and 4 of the paper against ours on 7 setups") and "(500 resamples)" in caption
     setups = _setups()
     fig4 = ch.subsampled_disagreement(setups, [10, 20], 2, rng=0)
     summaries = ch.fig4_summaries(fig4, rng=0, n_resamples=30)
     paper_sizes = ch.fig4_summaries(ch.paper_size_draws(setups, [10, 20], 2, rng=1), rng=0, n_resamples=30)["size"]
     problems, width = _legibility(ch.plot_fig4(summaries, fig4, paper_sizes))
     assert problems == [] and width < 1300
-    assert "12 test sets of 10 and 20 instances drawn from 3 setups" in ch.fig4_caption(fig4, 50)
-    assert "(50 per size" in ch.fig4_caption(fig4, 50)
     panels = {"(a) the paper's Fig. 6": ch.published_fig6(), "(b) ours": ch.published_fig6()}
     problems, width = _legibility(ch.plot_fig6(panels))
     assert problems == [] and width < 1300
-    caption = ch.fig6_caption(5000, 16434, 0.05, 1000, 0.2, 100)
-    assert "(5,000 pairs)" in caption and "(16,434 pairs)" in caption and "at most 100 random system pairs" in caption
-    assert "every system pair" in ch.fig6_caption(5000, 16434, 0.05, 1000, 0.2, None)
 
 
-def test_fig5_shortens_wmt_names_only_when_they_stay_distinct_and_says_so():
+def test_fig5_shortens_wmt_names_only_when_they_stay_distinct():
     assert ch.short_system_names(["uedin.6749", "online-B.0", "NEU"]) == {"uedin.6749": "uedin",
                                                                           "online-B.0": "online-B", "NEU": "NEU"}
     assert ch.short_system_names(["a.1", "a.2"]) == {"a.1": "a.1", "a.2": "a.2"}
@@ -481,8 +483,3 @@ def test_fig5_shortens_wmt_names_only_when_they_stay_distinct_and_says_so():
     prob, marks = ch.bt_probability_matrix(matrix, 0.05)
     problems, width = _legibility(ch.plot_fig5(prob, marks))
     assert problems == [] and width < 1300
-    caption = ch.fig5_caption(("WMT19", "de-en", "ROUGE_1"), ["uedin.6749", "NEU"], 0.05)
-    assert "the 2 systems of WMT19 de-en scored by ROUGE-1" in caption and "submission numbers" in caption
-    assert "The paper's Fig. 5" in caption
-    second = ch.fig5_caption(("WMT19", "de-en", "Chrfpp"), ["NEU", "JHU"], 0.05, reference="first")
-    assert "scored by chrF++" in second and "{numref}`first`" in second and "submission numbers" not in second

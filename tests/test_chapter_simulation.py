@@ -22,8 +22,20 @@ def test_grid_runner_is_deterministic_and_times_each_run():
     assert set(values.key) == {"ab-equal", "b-improves", "a-deteriorates", "c-outliers", "d-median-fails",
                                "f-median-worse", "gh-bt-minus", "setups"}
     assert values.set_index("key").loc["setups", "value"] == 16
-    text = simulation.panels_text(panels, values)
-    assert "*f* = 0 to *f* = 0.025" in text and "From 1 to 3 types" in text and text.count("\n* ") == 3
+    ends = simulation.panel_ends(panels, "c")
+    assert (ends["from"], ends["to"]) == (0.0, 0.025)
+    c = panels[(panels.panel == "c") & (panels.mechanism == "bt")].set_index("x_value").tau
+    assert ends["bt-from"] == c[0.0] and ends["bt-to"] == c[0.025]
+
+
+def test_run_reading_saves_the_per_setup_and_panel_tables(tmp_path):
+    from analysis.plotting import Outputs
+
+    out = Outputs("ch", {}, root=tmp_path)
+    runner = simulation.GridRunner(3, GRID, 2, 100.0, 20)
+    frame, panels = simulation.run_reading(runner, out, "a", "x", outliers="adversarial")
+    assert (tmp_path / "ch" / "x_per_setup.csv").is_file() and (tmp_path / "ch" / "x_summary.csv").is_file()
+    assert len(frame) == 16 and set(panels.panel) == set("abcdefgh") and set(runner.timings) == {"a"}
 
 
 def test_headline_and_ties_summary_average_the_right_setups():
@@ -50,12 +62,17 @@ def test_fig3_panels_use_the_simulation_grid_keys():
     assert {x for *_, x in simulate.FIG3_PANELS} <= set(simulation.X_LABELS)
 
 
-def test_example_story_states_the_examples_own_numbers():
+def test_example_numbers_are_the_examples_own():
     example = simulation.example_setup(2021, 100.0)
-    story = simulation.example_story(example)
+    numbers = simulation.example_numbers(example)
     best = example.latent.idxmax()
-    assert story.startswith(f"The strongest system by the latent λ, {best}, wins")
-    assert "BT:" in story and "MEAN:" in story
+    assert numbers["best"] == best and numbers["instances"] == 30
+    assert {numbers["other-1"], numbers["other-2"]} == set(example.scores.columns) - {best}
+    other = numbers["other-1"]
+    assert numbers["wins-1"] == int((example.scores[best] > example.scores[other]).sum())
+    aggregates = simulation.example_aggregates(example)
+    assert numbers["first-mean"] == aggregates["mean"].idxmax()  # continuous scores: no tie for MEAN
+    assert set(numbers["first-bt"].split(" and ")) == set(aggregates.index[aggregates.bt == aggregates.bt.max()])
 
 
 def _panels(tau: dict, low: dict, high: dict) -> pd.DataFrame:
@@ -79,28 +96,21 @@ def test_a_failure_is_an_interval_entirely_below_the_first_one():
     assert not values.loc[("d-median-fails", "MEDIAN"), "holds"]
     assert values.loc[("f-median-worse", "MEDIAN, types and outliers minus types only"), "value"] == pytest.approx(-0.1)
     assert values.loc[("gh-bt-minus", "BT − MEAN"), "value"] == pytest.approx(0.1)
-    text = simulation.panels_text(panels, values.reset_index())
-    assert "(a failure): MEAN." in text and "Failing: none." in text
 
 
-def test_readings_sequential_and_ties_text_branch_on_the_numbers():
+def test_best_mechanism_and_sequential_numbers():
     table = pd.DataFrame({"setups": [10, 10], "MEAN": [0.7, 0.2], "MEDIAN": [0.5, 0.4], "BT": [0.6, 0.6]},
                          index=["text", "code"])
-    assert "depends on how the generator is read" in simulation.readings_text(table)
-    assert "same mechanism is best" in simulation.readings_text(table.assign(BT=0.9))
+    assert simulation.best_mechanism(table) == {"text": "MEAN", "code": "BT"}
     everything = pd.DataFrame({"n_types": [1, 3], "outlier_fraction": [0, 0], "tau_median": [0.6, 0.2],
                                "tau_bt": [0.6, 0.55], "tau_elo": [0.5, 0.45], "tau_trueskill": [0.5, 0.5]})
-    text = simulation.sequential_text(everything)
-    assert "exceeds Elo's by 0.100" in text and "like BT, Elo and TrueSkill lose less than MEDIAN" in text
-    text = simulation.sequential_text(everything.assign(tau_elo=[0.95, 0.3]))
-    assert "falls short of Elo's" in text and "losing less than MEDIAN: BT, TrueSkill" in text
-    row = pd.Series({"tie rate": 0.25, "half − loss": 0.2, "95% low": 0.1, "95% high": 0.3})
-    assert "costs BT accuracy" in simulation.ties_text(row, 1.0)
-    assert "within the resampling noise" in simulation.ties_text(row.replace({0.1: -0.1}), 1.0)
-    assert "does better here" in simulation.ties_text(row.replace({0.2: -0.2, 0.1: -0.3, 0.3: -0.1}), 1.0)
+    numbers = simulation.sequential_numbers(everything)
+    assert numbers["bt-minus-elo"] == pytest.approx(0.1) and numbers["bt-minus-trueskill"] == pytest.approx(0.075)
+    assert numbers["types-median"] == pytest.approx(-0.4) and numbers["types-elo"] == pytest.approx(-0.05)
+    assert numbers["types-trueskill"] == pytest.approx(0.0) and numbers["types-bt"] == pytest.approx(-0.05)
 
 
-# -- figures for the page: two panels per row, captions computed from the runs ----------------------------------------
+# -- figures for the page: two panels per row ----------------------------------------
 
 from tests.helpers import page_check as _legibility  # noqa: E402
 
@@ -115,22 +125,6 @@ def test_fig3_is_laid_out_two_panels_per_row_and_legible():
     assert problems == [] and width < 1200
     problems, _ = _legibility(simulation.plot_example_setup(simulation.example_setup(2021, 100.0)))
     assert problems == []
-
-
-def test_fig3_captions_count_the_setups_and_name_the_reading():
-    per_setup = pd.DataFrame({"tau_mean": range(16)})
-    caption = simulation.fig3_caption("section4", per_setup, simulation.PAPER, 1000)
-    first, legend = caption.split("\n\n")
-    assert first.startswith("Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and "
-                            "BT on 16 simulated setups: Section 4's generator")
-    assert "(1,000 resamples)" in legend and "numref" not in legend and "two panels per row" in legend
-    variant = simulation.fig3_caption("code-outliers", per_setup, simulation.PAPER, 50, reference="fig_main")
-    assert "{cite:p}`peyrard2021bteval`" in variant and "as {numref}`fig_main`; only the generator's" in variant
-    sequential = simulation.fig3_caption("section4", per_setup, ("bt", "elo", "trueskill"), 50, reference="fig_main")
-    assert "rankings by BT, Elo and TrueSkill" in sequential and "applies Elo and TrueSkill to real data only" in sequential
-    example = simulation.example_setup(2021, 100.0)
-    assert simulation.example_caption(example).startswith(
-        "Scores of 3 simulated systems on 30 test instances of 3 types, sorted by type, with 1 outlier instance")
 
 
 def test_ties_table_is_shown_with_its_policies_in_words():

@@ -10,7 +10,7 @@ the independence-of-irrelevant-alternatives search (App. F), and draws their fig
 * :mod:`.experiments`: the computations per paper item (Tables 1, 3, 4; App. H; Figs. 4-6; App. D, F)
 * :mod:`.published`: the paper's published values (App. A.3, Tables 3 and 4, Fig. 6) and ours beside them
 * :mod:`.figures`: Table 3's heat maps and scatter, Figs. 4, 5 and 6
-* :mod:`.text`: the page's sentences, computed from the tables
+* :mod:`.page_values`: the numbers the page's prose pastes (through glue), computed from the tables
 * :mod:`.claim_values`: the tidy values the claims registry (``data/published/claims/paired.toml``) reads
 """
 
@@ -65,6 +65,17 @@ from .figures import (
     plot_table4,
     short_system_names,
 )
+from .page_values import (
+    degenerate_setups,
+    fig6_numbers,
+    grain_numbers,
+    iia_numbers,
+    table1_hits,
+    table1_numbers,
+    table3_far_cells,
+    table3_numbers,
+    table3_swaps_view,
+)
 from .published import (
     TABLE3_DATASETS,
     TABLE3_EXACT,
@@ -91,6 +102,7 @@ from .setups import (
     TABLE1_PAIRS,
     TABLE3_PAIRS,
     TASKS,
+    TIE_LABELS,
     dataset_inventory,
     inventory,
     iter_setups,
@@ -98,22 +110,6 @@ from .setups import (
     pick_setup,
     section5_totals,
     subsample,
-)
-from .text import (
-    TIE_LABELS,
-    degenerate_note,
-    fig4_caption,
-    fig5_caption,
-    fig6_caption,
-    fig6_text,
-    iia_text,
-    table1_readings_text,
-    table1_text,
-    table3_caption,
-    table3_grain_text,
-    table3_notes,
-    table3_scatter_caption,
-    table4_caption,
 )
 
 CHAPTER = "02_real_setups"
@@ -138,7 +134,8 @@ __all__ = [
     # the chapter
     "CHAPTER", "PARAMETERS",
     # setups
-    "KEYS", "MEASURES", "MECHANISMS", "PAPER", "TABLE1_PAIRS", "TABLE3_PAIRS", "TASKS", "dataset_inventory",
+    "KEYS", "MEASURES", "MECHANISMS", "PAPER", "TABLE1_PAIRS", "TABLE3_PAIRS", "TASKS", "TIE_LABELS",
+    "dataset_inventory",
     "inventory", "iter_setups", "n_system_pairs", "pick_setup", "section5_totals", "subsample",
     # experiments
     "BT_EVAL_TESTS", "aggregators", "bt_eval_sign_test", "bt_probability_matrix", "disagreement_rows",
@@ -153,11 +150,9 @@ __all__ = [
     # figures
     "PAIR_COLORS", "TABLE3_SHORT", "TASK_SHORT", "metric_label", "plot_fig4", "plot_fig5", "plot_fig6", "plot_table3",
     "plot_table3_scatter", "plot_table4", "short_system_names",
-    # page text
-    "TIE_LABELS", "degenerate_note", "fig6_text", "iia_text", "table1_readings_text", "table1_text", "table3_grain_text",
-    "table3_notes",
-    # figure captions
-    "fig4_caption", "fig5_caption", "fig6_caption", "table3_caption", "table3_scatter_caption", "table4_caption",
+    # the numbers the page's prose pastes
+    "degenerate_setups", "fig6_numbers", "grain_numbers", "iia_numbers", "table1_hits", "table1_numbers", "table3_far_cells",
+    "table3_numbers", "table3_swaps_view",
     # claim values
     "fig4_values", "fig6_cells", "fig6_values", "iia_values", "section5_values", "table3_values", "table_values",
     # from the methods and the shared chapter module, as the notebook and tests use them through this package

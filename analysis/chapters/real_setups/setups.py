@@ -17,6 +17,8 @@ TABLE1_PAIRS = (("mean", "median"), ("mean", "bt"), ("median", "bt"))
 #: Table 3's pairs, in its column order.
 TABLE3_PAIRS = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
 MEASURES = {"disagree": "Disagree", "top1": "≠ SotA", "top3": "≠ Top-3"}
+#: The two tie policies of the chapter in words, for the page (the package's ``ties=`` codes are not for readers).
+TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins"}
 #: The task of each collection (Fig. 4b).
 TASKS = {
     "TAC": "summarization",

@@ -1,0 +1,178 @@
+"""Chapter 02's page values: the numbers (and lists of names) that the page's prose pastes through MyST-NB glue,
+each a dict ``{key: value}`` computed from the chapter's tables, and the small tables the text points to (Table 3's
+exchanged-looking columns, its cells further from the paper than the draws explain). The sentences themselves are
+the notebook's markdown; the verdicts are the claims registry's (``data/published/claims/paired.toml``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...agreement import pair_label, pair_name
+from .claim_values import _in_interval
+from .figures import metric_label
+from .published import (
+    TABLE3_EXACT,
+    TABLE3_PAPER_DRAWS,
+    paper_inventory,
+    published_table4,
+    table3_agreement,
+    table3_swaps,
+)
+from .setups import KEYS, MEASURES, TABLE1_PAIRS
+
+#: The pairs of mechanisms whose Table 1 cells the text quotes, by the short names its keys use.
+_QUOTED = {"mean-bt": ("mean", "bt"), "mean-median": ("mean", "median")}
+
+
+def table1_numbers(ours: dict[str, pd.DataFrame]) -> dict:
+    """Tables 1 and 4 as the text quotes them: per tie policy (``{policy: summarise() frame}``), for MEAN vs. BT and
+    MEAN vs. MEDIAN, each measure's mean over setups and its 95% interval (``<policy>-<pair>-<measure>``, ``-low``,
+    ``-high``), and the paper's value as a fraction (``paper-<pair>-<measure>``)."""
+    paper = published_table4()
+    numbers = {}
+    for short, pair in _QUOTED.items():
+        for measure in MEASURES:
+            numbers[f"paper-{short}-{measure}"] = float(paper.loc[[pair], measure].iloc[0]) / 100
+            for policy, frame in ours.items():
+                row = frame.loc[pair_name(pair)]
+                numbers |= {f"{policy}-{short}-{measure}{end}": float(row[f"{measure}{end}"])
+                            for end in ("", "_low", "_high")}
+    return {k.replace("_", "-"): v for k, v in numbers.items()}
+
+
+def table1_hits(frame: pd.DataFrame) -> int:
+    """How many of Table 1's nine published cells lie in our 95% interval (± the printed rounding)."""
+    paper = published_table4()
+    return sum(_in_interval(paper.loc[[p], m].iloc[0], frame.loc[pair_name(p)], m) for p in TABLE1_PAIRS
+               for m in MEASURES)
+
+
+def grain_numbers(grain: pd.DataFrame) -> dict:
+    """The grain of the paper's ≠ SotA and ≠ Top-3 cells (:func:`.published.table3_grain`): per column group
+    (``single`` = BLEU, MoverScore, BERTScore; ``rouge``; ``rouge-we``) and multiple (1/d), the cells, those that fit
+    and the chance that a random two-decimal value does: ``grain-<group>-<d>-fitting`` etc."""
+    names = {"BLEU, MoverScore, BERTScore": "single", "ROUGE": "rouge", "ROUGE-WE": "rouge-we"}
+    numbers = {}
+    for _, row in grain.iterrows():
+        key = f"grain-{names[row['columns']]}-{row['multiple of']}"
+        numbers |= {f"{key}-fitting": int(row.fitting), f"{key}-cells": int(row.cells), f"{key}-chance": row.chance}
+    return numbers
+
+
+def table3_numbers(side: pd.DataFrame, inventory: pd.DataFrame) -> dict:
+    """Table 3's reading in numbers (``side`` = :func:`.published.table3_side_by_side`, ``inventory`` = our setups):
+    on the paper's own data, the Disagree cells within 0.02 in each reading (``within``, ``within-full``, of
+    ``cells``) and those whose full-test-set value lies below the sub-samples' (``lower``); the draws' noise (the
+    median standard deviation of a single metric's ≠ SotA difference, ``noise-sd``, over ``paper-draws`` draws);
+    the exchanged-looking and the far cells (counts; :func:`table3_swaps_view`, :func:`table3_far_cells`); in how
+    many of the paper's other TAC Disagree cells MEAN vs. BT disagrees least; the dialogue datasets' systems;
+    WMT's Disagree cells within 0.02; the systems of the CNN/DM and COCO stand-ins, ours and the paper's."""
+    exact = side[side.dataset.isin(TABLE3_EXACT) & side.ours.notna()]
+    dis = exact[exact.measure == "disagree"]
+    agreement = table3_agreement(side)
+    key = ("exact (TAC, TC, PC)", MEASURES["disagree"])
+    counts = agreement.loc[key] if key in agreement.index else None
+    single = exact[(exact.measure == "top1") & exact.metric_group.isin(["BLEU", "MoverScore", "BERTScore"])]
+    swaps = table3_swaps(side)
+    wmt = side[side.dataset.str.startswith("WMT") & side.ours.notna() & (side.measure == "disagree")]
+    systems = inventory.groupby("collection").systems.max()
+    paper_systems = paper_inventory().set_index("dataset").systems
+    tac = side[side.dataset.str.startswith("TAC") & (side.measure == "disagree")]
+    tac = tac[~tac.set_index(["dataset", "metric_group"]).index.isin(swaps)]
+    wide = tac.pivot_table(index=["dataset", "metric_group"], columns="pair", values="paper")
+    return {
+        "cells": len(dis),
+        "within": 0 if counts is None else int(counts[("20% sub-samples", "within 0.02")]),
+        "within-full": 0 if counts is None else int(counts[("full test sets", "within 0.02")]),
+        "lower": int((dis.ours_full < dis.ours).sum()),
+        "paper-draws": TABLE3_PAPER_DRAWS,
+        "noise-sd": float(single.noise_sd.median()),
+        "swaps": len(swaps),
+        "far": len(table3_far_cells(side)),
+        "tac-other": len(wide),
+        "tac-mean-bt-least": int((wide["mean_bt"] < wide[["median_bt", "mean_median"]].min(axis=1)).sum()),
+        "dialogue-min": int(paper_systems[["TC", "PC"]].min()),
+        "dialogue-max": int(paper_systems[["TC", "PC"]].max()),
+        "wmt-near": int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum()),
+        "wmt-cells": len(wmt),
+        "cnndm-systems": int(systems.get("CNNDM", 0)),
+        "coco-systems": int(systems.get("COCO", 0)),
+        "paper-cnndm-systems": int(paper_systems["CNN/DM"]),
+        "paper-coco-systems": int(paper_systems["MSCOCO"]),
+    }
+
+
+def table3_swaps_view(side: pd.DataFrame) -> pd.DataFrame:
+    """The cells of :func:`.published.table3_swaps` (the paper's Mean/BT and Med/BT columns look exchanged), one row
+    per (dataset, metric family, measure): the paper's two values, ours, and whether MEAN vs. BT disagrees least of
+    the three pairs in the paper's cell when the two columns are read exchanged."""
+    rows = []
+    for dataset, group in table3_swaps(side):
+        cells = side[(side.dataset == dataset) & (side.metric_group == group)].set_index(["measure", "pair"])
+        paper = cells.xs("disagree").paper
+        least = bool(paper["median_bt"] < min(paper["mean_bt"], paper["mean_median"]))
+        for measure, name in MEASURES.items():
+            rows.append({"dataset": dataset, "metrics": group, "measure": name,
+                         "paper MEAN vs. BT": cells.loc[(measure, "mean_bt"), "paper"],
+                         "paper MEDIAN vs. BT": cells.loc[(measure, "median_bt"), "paper"],
+                         "ours MEAN vs. BT": cells.loc[(measure, "mean_bt"), "ours"],
+                         "ours MEDIAN vs. BT": cells.loc[(measure, "median_bt"), "ours"],
+                         "MEAN vs. BT least, read exchanged": "yes" if least else "no"})
+    columns = ["dataset", "metrics", "measure", "paper MEAN vs. BT", "paper MEDIAN vs. BT", "ours MEAN vs. BT",
+               "ours MEDIAN vs. BT", "MEAN vs. BT least, read exchanged"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def table3_far_cells(side: pd.DataFrame) -> pd.DataFrame:
+    """The paper's own-data Disagree cells further from ours than the draws explain (more than 0.02 and more than two
+    noise standard deviations), other than the exchanged-looking ones: dataset, metric family, pair, paper, ours."""
+    dis = side[side.dataset.isin(TABLE3_EXACT) & side.ours.notna() & (side.measure == "disagree")]
+    gap = (dis.ours - dis.paper).abs()
+    far = dis[(gap > 2 * dis.noise_sd) & (gap > 0.02)]
+    far = far[~far.set_index(["dataset", "metric_group"]).index.isin(table3_swaps(side))]
+    return pd.DataFrame({"dataset": far.dataset, "metrics": far.metric_group,
+                         "mechanisms": [pair_label(tuple(p.split("_"))) for p in far.pair],
+                         "paper": far.paper, "ours": far.ours}).reset_index(drop=True)
+
+
+def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, profile: pd.Series) -> dict:
+    """Fig. 6 in numbers: BT-eval's draws against the paper (``cells`` = :func:`.claim_values.fig6_cells`: cells
+    close, largest and median gap, each test's share on the diagonal, ours and the paper's; of the pairs Mood's test
+    finds significant, how many the sign test does too), what those draws test (``profile`` =
+    :func:`.experiments.pooled_pairs_profile`) and the full-test-set matrix ``full`` (diagonal, Mood → sign)."""
+    gap = (cells.ours - cells.paper).abs()
+    diag = cells[cells.given == cells.also].set_index("given")
+    mood_sign = cells.set_index(["given", "also"]).loc[("Mood", "sign")]
+    numbers = {"close": int(cells.close.sum()), "cells": len(cells), "max-gap": float(gap.max()),
+               "median-gap": float(gap.median()), "share-tac": float(profile["share TAC"]),
+               "median-instances": float(profile["median instances"]), "mood-pairs": int(mood_sign.pairs),
+               "mood-sign-pairs": int(round(mood_sign.ours * mood_sign.pairs)) if mood_sign.pairs else 0,
+               "paper-mood-sign": float(mood_sign.paper), "full-mood-sign": float(full.loc["Mood", "sign"])}
+    for test in diag.index:
+        numbers |= {f"ours-{test}": float(diag.ours[test]), f"paper-{test}": float(diag.paper[test]),
+                    f"full-{test}": float(full.loc[test, test])}
+    return {k.lower(): v for k, v in numbers.items()}
+
+
+def iia_numbers(by_size: pd.DataFrame, iia: pd.DataFrame, shares: pd.Series) -> dict:
+    """App. F's search on the full setups in numbers (``by_size`` = :func:`.experiments.iia_by_size`, ``iia`` its
+    rows, ``shares`` = :func:`.experiments.reversal_winner_shares`): combinations reversed and tied of all, setups
+    with more than 10 instances and those with a violation, and the reversed pairs' winners' shares alone."""
+    full = by_size.loc["full"]
+    big = iia[(iia["size"].astype(str) == "full") & (iia.n_instances > 10)]
+    return {"reversed": int(full.reversed), "tied": int(full.tied), "combinations": 3 * int(full.triples),
+            "big-setups": len(big), "big-violated": int(((big.reversed + big.tied) > 0).sum()),
+            "reversals": len(shares), "winner-median": float(shares.median()) if len(shares) else np.nan,
+            "winner-max": float(shares.max()) if len(shares) else np.nan}
+
+
+def degenerate_setups(*frames: pd.DataFrame) -> str:
+    """The setups (rows with ``bt_degenerate``) in any of ``frames`` where BT has no finite maximum-likelihood fit,
+    as a list of names ("none" when there is none), metrics spelt as the paper spells them."""
+    names = []
+    for frame in frames:
+        for c, d, m in frame.loc[frame["bt_degenerate"], KEYS].itertuples(index=False):
+            name = f"{c} {d} {metric_label(m)}"
+            names += [name] if name not in names else []
+    return ", ".join(names) or "none"
