@@ -168,18 +168,19 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     ``python -m analysis claims`` from the outputs the chapter has saved so far, each glued for the page's text
     (MyST-NB ``glue``, as Markdown: ``{glue:md}`verdict-<id>``` in the page) as ``verdict-<id>`` (worded as the
     claims pages word it: "reproduced", or "holds" for the compendium's own findings) and ``ours-<id>`` (our value as
-    the claims table shows it). A sentence whose truth depends on a result glues its claim's verdict, so no threshold
+    the claims table shows it, with a true minus sign). A sentence whose truth depends on a result glues its claim's verdict, so no threshold
     lives anywhere but the registry. A claim that cannot be evaluated from this chapter's outputs (its source is another chapter's) is not
     glued: a page that refers to it fails the book's build. Returns the evaluated rows."""
     from IPython.display import Markdown
     from myst_nb import glue
 
     from .. import claim_records, claims
+    from ..typography import true_minus
 
     mine = [c for c in claim_records.load() if c.chapter == out.chapter]
     table = claims.evaluate(mine, out.dir.parent)
     for paper, cid, verdict, ours in zip(table["paper"], table["id"], table["verdict"], table["our value"]):
         if verdict != "not run":
             glue(f"verdict-{cid}", Markdown(claims.verdict_words(verdict, paper)), display=False)
-            glue(f"ours-{cid}", Markdown(ours), display=False)
+            glue(f"ours-{cid}", Markdown(true_minus(ours)), display=False)
     return table
