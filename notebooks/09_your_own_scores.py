@@ -118,8 +118,9 @@ out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption
 # ## Which differences are real?
 #
 # For each pair, the share of test instances on which the row system scores higher (a tie counts half) — the
-# pairwise view the paired paper recommends (its Fig. 5) — with the sign test, ties split as
-# {cite:t}`coakley1996versions` recommend (it tests exactly whether this share differs from ½), and Wilcoxon's
+# pairwise view the paired paper recommends (its Fig. 5) — with the sign test, ties dropped (the conventional
+# version; {cite:t}`coakley1996versions` review the others; a tie adds half to both sides of the share, so the test
+# of wins against losses is a test of whether the share differs from ½), and Wilcoxon's
 # signed-rank test (which also weighs the size of the differences). With many systems, many pairs are tested, so
 # the p-values are adjusted for their number (Holm's step-down method, which keeps the chance of any false
 # finding below the level; Benjamini–Hochberg's, which keeps the share of false findings below it, is an option).
