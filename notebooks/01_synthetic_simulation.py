@@ -55,22 +55,16 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %% tags=["hide-input"]
 import pandas as pd
-from IPython.display import Markdown
 from myst_nb import glue
 
 from analysis.chapters import simulation as ch
-from analysis.chapters.common import glue_verdicts, outputs
+from analysis.chapters.common import glue_values, glue_verdicts, outputs
 from analysis.plotting import set_theme, show
 
 set_theme()
 out = outputs(ch, globals())
 grid = dict(n_types=n_types, outlier_fraction=outlier_fractions, n_systems=n_systems, n_instances=n_instances)
 runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
-
-
-def glue_all(prefix, values):
-    for key, value in values.items():  # names as Markdown, numbers as numbers
-        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)
 
 
 # %% [markdown]
@@ -90,7 +84,7 @@ out.figure(ch.plot_example_setup(example), "paired_sim_example_setup",
            "system's latent strength λ in the legend.\n\n"
            "One setup of Section 4's generator, drawn from this run's seeded random stream; not a figure of the paper.")
 show(ch.example_aggregates(example).rename(columns=ch.MECHANISM_LABELS))
-glue_all("example-", ch.example_numbers(example))
+glue_values("example-", ch.example_numbers(example))
 
 # %% [markdown]
 # The strongest system by λ, {glue:md}`example-best`, wins {glue:text}`example-wins-1` of
@@ -132,9 +126,9 @@ show(out.table(ch.headline(per_setup), "paired_fig3_headline"))
 # %% tags=["remove-input"]
 values = {"section4": ch.fig3_claim_values(summary, per_setup, "section4")}
 overlaps = values["section4"].query("key == 'ab-equal'").holds.astype(bool)
-glue_all("ab-", {"overlap": int(overlaps.sum()), "points": len(overlaps)})
-glue_all("c-", ch.panel_ends(summary, "c"))
-glue_all("d-", ch.panel_ends(summary, "d"))
+glue_values("ab-", {"overlap": int(overlaps.sum()), "points": len(overlaps)})
+glue_values("c-", ch.panel_ends(summary, "c"))
+glue_values("d-", ch.panel_ends(summary, "d"))
 
 # %% [markdown]
 # * **Easy cases (a, b).** The three mechanisms' intervals overlap at {glue:text}`ab-overlap` of
@@ -180,7 +174,7 @@ glue_all("d-", ch.panel_ends(summary, "d"))
 adversarial, adversarial_summary = ch.run_reading(runner, out, "adversarial outliers", "paired_fig3_adversarial",
                                                   outliers="adversarial")
 values["code-outliers"] = ch.fig3_claim_values(adversarial_summary, adversarial, "code-outliers")
-glue_all("code-c-", ch.panel_ends(adversarial_summary, "c"))
+glue_values("code-c-", ch.panel_ends(adversarial_summary, "c"))
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_fig3(adversarial_summary, ch.PAPER), "paired_fig3_adversarial",
@@ -230,7 +224,7 @@ readings = out.table(ch.readings(**{
     "Appendix A.2 strengths, permuted outliers": appendix,
 }), "paired_fig3_readings")
 show(readings)
-glue_all("best-", dict(zip(["section4", "code", "a2"], ch.best_mechanism(readings).values())))
+glue_values("best-", dict(zip(["section4", "code", "a2"], ch.best_mechanism(readings).values())))
 # the values the claims registry reads (data/published/claims/paired.toml), for the three readings
 _ = out.table(pd.concat(values.values(), ignore_index=True), "paired_fig3_claim_values", index=False)
 verdicts = glue_verdicts(out)
@@ -250,7 +244,7 @@ verdicts = glue_verdicts(out)
 everything = ch.with_sequential(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]))
 out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
 everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
-glue_all("seq-", ch.sequential_numbers(everything))
+glue_values("seq-", ch.sequential_numbers(everything))
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_fig3(everything_summary, ("bt", "elo", "trueskill")), "paired_fig3_all_mechanisms",
@@ -283,7 +277,7 @@ tied = ch.ties_table(runner.run("ties to the later column", ch.PAPER, resolution
 out.table(tied, "paired_sim_ties_per_setup", index=False)
 ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples), "paired_sim_ties_summary")
 overall = ties_summary.loc["all (g, h)"]
-glue_all("ties-", {"resolution": float(tie_resolution), "rate": float(overall["tie rate"]),
+glue_values("ties-", {"resolution": float(tie_resolution), "rate": float(overall["tie rate"]),
                    "diff": float(overall["half − loss"]), "low": float(overall["95% low"]),
                    "high": float(overall["95% high"])})
 

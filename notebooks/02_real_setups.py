@@ -64,11 +64,9 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %% tags=["hide-input"]
 import pandas as pd
-from IPython.display import Markdown
-from myst_nb import glue
 
 from analysis.chapters import real_setups as ch
-from analysis.chapters.common import Timings, glue_verdicts, outputs
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
 from analysis.data import load_table, published
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
@@ -83,11 +81,6 @@ setups = list(ch.iter_setups(load_table("paired_setups"), collections))
 timings = Timings()
 inventory, inventory_summary = ch.inventory(setups)
 show(inventory_summary.rename(columns={"instances": "instances (median)", "systems": "systems (median)"}), 0)
-
-
-def glue_all(prefix, values):
-    for key, value in values.items():  # names as Markdown, numbers as numbers
-        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)
 
 
 # %% [markdown]
@@ -128,7 +121,7 @@ for policy in ("loss", "half"):
     with timings.measure(f"Tables 1 and 4, {ch.TIE_LABELS[policy]} (every mechanism and setup)"):
         per_setup[policy] = ch.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
-glue_all("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(ch.mechanism_pairs(ch.MECHANISMS)),
+glue_values("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(ch.mechanism_pairs(ch.MECHANISMS)),
               "degenerate-loss": int(per_setup["loss"].bt_degenerate.sum()),
               "degenerate-half": int(per_setup["half"].bt_degenerate.sum()),
               "degenerate-setups": ch.degenerate_setups(per_setup["loss"], per_setup["half"])})
@@ -156,7 +149,7 @@ by_policy = {f"ties={p}": ours[p] for p in ("loss", "half")}  # the saved tables
 table1 = out.table(ch.side_by_side(by_policy, ch.TABLE1_PAIRS), "paired_table1_side_by_side")
 table4 = out.table(ch.side_by_side(by_policy, ch.published_table4().index), "paired_table4_side_by_side")  # paper row order
 on_page = {f"ours, {ch.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
-glue_all("", ch.table1_numbers(ours))
+glue_values("", ch.table1_numbers(ours))
 
 # %% [markdown]
 # **Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap interval
@@ -206,7 +199,7 @@ out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_tabl
 # %% tags=["remove-input"]
 grain = ch.table3_grain()
 show(grain, 2)
-glue_all("", ch.grain_numbers(grain))
+glue_values("", ch.grain_numbers(grain))
 
 # %% [markdown]
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
@@ -233,7 +226,7 @@ table3 = ch.table3_side_by_side(table3_draws_frame, per_setup["loss"])
 out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]], "paired_table3_side_by_side",
           index=False)
 out.table(table3, "paired_table3_readings", index=False)
-glue_all("t3-", ch.table3_numbers(table3, inventory) | {
+glue_values("t3-", ch.table3_numbers(table3, inventory) | {
     "draws": table3_draws, "fraction": float(table3_fraction), "test-sets": len(table3_draws_frame),
     "degenerate": int(table3_draws_frame.bt_degenerate.sum())})
 
@@ -306,7 +299,7 @@ subsampled = ch.summarise(ch.per_setup_draw_means(table3_draws_frame), ch.TABLE1
 table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub-samples": subsampled}
 table1_readings = out.table(ch.side_by_side(table1_by_reading, ch.TABLE1_PAIRS), "paired_table1_readings")
 show(ch.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, ch.TABLE1_PAIRS))
-glue_all("t1r-", {"full-hits": ch.table1_hits(ours["loss"]), "sub-hits": ch.table1_hits(subsampled),
+glue_values("t1r-", {"full-hits": ch.table1_hits(ours["loss"]), "sub-hits": ch.table1_hits(subsampled),
                   "full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
                   "sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
 
@@ -343,7 +336,7 @@ for by, frame in fig4_summary.items():
 # Fig. 4(a) on TAC and dialogue, where every metric was computed: mean disagreement per metric and its rank
 ranks = out.table(ch.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
 by_size = fig4.groupby("size")["bt_degenerate"].mean()
-glue_all("f4-", {"degenerate": int(fig4.bt_degenerate.sum()), "subsamples": len(fig4),
+glue_values("f4-", {"degenerate": int(fig4.bt_degenerate.sum()), "subsamples": len(fig4),
                  "degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
                  "largest": int(inventory.instances.max()),
                  "mscoco": int(ch.paper_inventory().set_index("dataset").loc["MSCOCO", "instances"])})
@@ -457,7 +450,7 @@ out.figure(ch.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eva
 
 # %% tags=["remove-input"]
 fig6_cells = ch.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
-glue_all("f6-", ch.fig6_numbers(fig6_cells, sig_matrix, ch.pooled_pairs_profile(sig_pairs_paper, inventory,
+glue_values("f6-", ch.fig6_numbers(fig6_cells, sig_matrix, ch.pooled_pairs_profile(sig_pairs_paper, inventory,
                                                                                 table3_fraction)))
 
 # %% [markdown]
@@ -502,7 +495,7 @@ iia_by_size = out.table(ch.iia_by_size(iia), "paired_appF_iia_by_size")
 show(ch.iia_by_size_view(iia_by_size), 2)
 show(ch.iia_by_collection(iia))
 
-glue_all("iia-", ch.iia_numbers(iia_by_size, iia, ch.reversal_winner_shares(iia_examples)))
+glue_values("iia-", ch.iia_numbers(iia_by_size, iia, ch.reversal_winner_shares(iia_examples)))
 
 # %% [markdown]
 # On the full setups, {glue:text}`iia-reversed:,` of {glue:text}`iia-combinations:,` (pair, third system) combinations

@@ -73,17 +73,26 @@ judge_aspect = "relevance"
 output_root = None
 
 # %% tags=["hide-input"]
+import numpy as np
 from IPython.display import Markdown, display
 
 from analysis.chapters import your_own_scores as ch
-from analysis.chapters.common import outputs
+from analysis.chapters.common import glue_values, outputs
 from analysis.compare import compare
 from analysis.plotting import set_theme, show
 
 set_theme()
 out = outputs(ch, globals())
 scores = ch.load(scores_path, format, where=where, align=align)
-display(Markdown(ch.source_text(scores, scores_path, lower_is_better)))
+glue_values("file_", {"path": f"`{scores_path}`", "systems": scores.shape[1], "instances": scores.shape[0],
+                      "present": int(scores.notna().to_numpy().sum()), "cells": scores.size,
+                      "direction": "lower is better" if lower_is_better else "higher is better"})
+
+# %% [markdown]
+# **{glue:text}`file_systems` systems × {glue:text}`file_instances:,` test instances** read from
+# {glue:md}`file_path`, {glue:text}`file_present:,` of their {glue:text}`file_cells:,` scores present (where some
+# are missing, each pair of systems is compared on the instances both have); {glue:md}`file_direction`, and every
+# mechanism ranks the best first.
 
 # %% [markdown]
 # ## Which system is best, and by how much?
@@ -110,9 +119,20 @@ result = compare(scores, ties=ties, rng=seed, n_resamples=n_resamples,
 out.table(result.systems, "yours_systems")
 for view in ch.ranking_views(result):
     show(view)
+mine = ch.page_numbers(result, alpha)
+glue_values("yours_", mine | {"best": ch.best_by_mechanism(result),
+                              "adjustment": ch.ADJUSTMENTS[result.settings["adjust"]]})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_mechanisms(result), "yours_mechanisms", ch.mechanisms_caption(result))
+out.figure(ch.plot_mechanisms(result), "yours_mechanisms",
+           f"Each mechanism's score for each of the {mine['systems']} systems with its 95% "
+           f"{ch.INTERVALS[result.settings['interval']]} interval over the {mine['instances']:,} test instances "
+           f"({mine['resamples']:,} resamples for MEAN, MEDIAN and BT, {mine['resamples_sequential']:,} for Elo and TrueSkill); systems in BT's order, best "
+           f"first. Elo and TrueSkill are averaged over {mine['orders']} random orders of the games (each resample "
+           "over one), so neither depends on the file's order; every interval contains its estimate.\n\n"
+           "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill are "
+           f"ratings. In the figure, names longer than {ch.LABEL_CHARS} characters are cut short (…) and names its "
+           "fonts cannot draw are shown by their row in the table (#k); the table has them whole.")
 
 # %% [markdown]
 # ## Which differences are real?
@@ -132,7 +152,13 @@ out.table(result.wilcoxon_p, "yours_wilcoxon_p")
 out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
 out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
 out.figure(ch.plot_prob(result, alpha), "yours_pairwise",
-           ch.pairwise_caption(result, alpha))
+           f"For each pair of the {mine['systems']} systems, the share of test instances on which the row system "
+           f"scores higher (a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} "
+           f"({mine['sign_different']} of {mine['pairs']}), † those Wilcoxon's signed-rank test does "
+           f"({mine['wilcoxon_different']} of {mine['pairs']}), with {ch.ADJUSTMENTS[result.settings['adjust']]} "
+           "adjustment for the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 "
+           "draws the same pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the "
+           "observed shares.")
 
 # %% [markdown]
 # ## Do the mechanisms agree on this data?
@@ -145,8 +171,15 @@ out.figure(ch.plot_prob(result, alpha), "yours_pairwise",
 out.table(result.disagreement, "yours_disagreement")
 show(ch.disagreement_view(result), 2)
 
-# %% tags=["remove-input"]
-display(Markdown(ch.disagreement_text(result)))
+# %% [markdown]
+# The best system by each mechanism — {glue:md}`yours_best`. {glue:text}`yours_best_differs` of the
+# {glue:text}`yours_mechanism_pairs` pairs of mechanisms disagree on the best system and
+# {glue:text}`yours_top3_differs` on the top-3 set; on average they order
+# {glue:text}`yours_pairs_ordered_differently:.0%` of the system pairs differently. Read this against the tests
+# above: the sign tests find {glue:text}`yours_sign_different` of the {glue:text}`yours_pairs` pairs of systems
+# different (with {glue:md}`yours_adjustment` adjustment) and split the systems into {glue:text}`yours_groups`
+# statistically tied group(s). Where the systems a mechanism ranks first are in one tied group, the mechanisms'
+# disagreement on the best system is within the noise of this test set, not a difference between the mechanisms.
 
 # %% [markdown]
 # ## Is the ranking stable when the field changes?
@@ -180,9 +213,29 @@ out.table(partial.common, "yours_incomplete_common")
 for view in ch.ranking_views(partial):
     show(view)
 
-# %% tags=["remove-input"]
-display(Markdown(ch.incomplete_text(partial)))
-out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms", ch.incomplete_caption(partial))
+# %% tags=["hide-input"]
+common = partial.common.to_numpy()[np.triu_indices(len(partial.common), 1)]
+part = ch.page_numbers(partial, alpha)
+glue_values("incomplete_", part | {"least": int(partial.systems["instances"].min()),
+                                   "most": int(partial.systems["instances"].max()), "pair_least": int(common.min()),
+                                   "pair_most": int(common.max()),
+                                   "comparisons": int(partial.settings["n_comparisons"]),
+                                   "moved": ch.places_moved(partial)})
+out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms",
+           f"The incomplete example: each mechanism's score for each of the {part['systems']} systems with its 95% "
+           f"percentile-bootstrap interval over the {part['instances']:,} segments ({part['resamples']:,} resamples, "
+           f"{part['resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each system's own "
+           "segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to every pair's "
+           "shared segments. Systems in BT's order, best first. In the figure, long names are cut short (…); the "
+           "table has them whole.")
+
+# %% [markdown]
+# Each system is scored on {glue:text}`incomplete_least:,` to {glue:text}`incomplete_most:,` of the
+# {glue:text}`incomplete_instances:,` instances, and each pair of systems shares {glue:text}`incomplete_pair_least:,`
+# to {glue:text}`incomplete_pair_most:,` of them: BT, Elo, TrueSkill, P(A > B) and the tests use every pair's shared
+# instances ({glue:text}`incomplete_comparisons:,` comparisons in all). MEAN's order and the adjusted mean's differ
+# in {glue:text}`incomplete_moved` of the {glue:text}`incomplete_systems` places: where they differ, MEAN rewards
+# the systems that happened to be scored on easier instances.
 
 # %% [markdown]
 # ## Pairwise judgments
@@ -203,9 +256,24 @@ out.table(judged.prob, "yours_judgments_prob_better")
 for view in ch.ranking_views(judged):
     show(view)
 
-# %% tags=["remove-input"]
-display(Markdown(ch.judgments_text(judged)))
-out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms", ch.judgments_caption(judged))
+# %% tags=["hide-input"]
+judged_numbers = ch.page_numbers(judged, alpha)
+glue_values("judged_", judged_numbers | {"adjustment": ch.ADJUSTMENTS[judged.settings["adjust"]],
+                                         "widest": ch.widest_rank_intervals(judged)})
+out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms",
+           f"Each mechanism's score for each of the {judged_numbers['systems']} models of the pairwise example with "
+           f"its 95% percentile-bootstrap interval over its {judged_numbers['instances']:,} judgments "
+           f"({judged_numbers['resamples']:,} resamples, {judged_numbers['resamples_sequential']:,} for Elo and "
+           f"TrueSkill, which are averaged over {judged_numbers['orders']} random orders of the judgments); models in "
+           "BT's order, best first. The win rate is each model's share of wins (ties half) averaged over its "
+           "opponents, as evalica {cite:p}`ustalov2025evalica` computes it. In the figure, long names are cut short "
+           "(…); the table has them whole.")
+
+# %% [markdown]
+# {glue:text}`judged_systems` systems and {glue:text}`judged_instances:,` judgments. With
+# {glue:md}`judged_adjustment` adjustment for the number of pairs, the sign tests split them into
+# {glue:text}`judged_groups` statistically tied group(s); the widest 95% rank interval is
+# {glue:md}`judged_widest`.
 
 # %% [markdown]
 # ## Human ratings beside the scores

@@ -105,22 +105,21 @@ def test_ranking_table_rounds_each_mechanism_to_its_scale(few):
     assert table["MEAN"].str.fullmatch(r"0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]").all()
 
 
-def test_captions_and_views_compute_their_numbers(few):
-    caption = your_own_scores.mechanisms_caption(few)
-    assert "of the 5 systems" in caption and "over the 60 test instances (20 resamples" in caption
-    assert "5 for Elo and TrueSkill" in caption
+def test_the_page_numbers_and_views_are_computed(few):
+    numbers = your_own_scores.page_numbers(few)
     sign = int(np.triu(few.sign_p_adj.to_numpy() < 0.05, 1).sum())
-    assert f"p < 0.05 ({sign} of 10)" in your_own_scores.pairwise_caption(few)
+    assert numbers["systems"] == 5 and numbers["instances"] == 60 and numbers["pairs"] == 10
+    assert numbers["resamples"] == 20 and numbers["resamples_sequential"] == 5 and numbers["sign_different"] == sign
+    assert numbers["mechanism_pairs"] == 10 and 0 <= numbers["best_differs"] <= 10
+    assert numbers["groups"] == few.systems["group"].max()
     view = your_own_scores.disagreement_view(few)
     assert set(view["different best system"]) <= {"yes", "no"} and len(view) == 10
-    assert "read from the shipped example." in your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), EXAMPLE)
-    mine = your_own_scores.source_text(pd.DataFrame(np.zeros((3, 2))), "/tmp/mine.csv", lower_is_better=True)
-    assert mine == ("**2 systems × 3 test instances** read from your file (lower is better: every mechanism ranks the "
-                    "lowest first).")
+    best = your_own_scores.best_by_mechanism(few)
+    assert best.startswith("MEAN: ") and best.count(":") == 5
 
 
-@pytest.mark.parametrize("adjust, words", [("holm", "Holm's"), ("bh", "Benjamini–Hochberg"), ("none", "without")])
-def test_judgments_text_names_the_adjustment_the_comparison_used(adjust, words):
+@pytest.mark.parametrize("adjust", ["holm", "bh", "none"])
+def test_judgment_numbers_follow_the_adjustment_the_comparison_used(adjust):
     from analysis.compare.judgments import compare_judgments
 
     rng = np.random.default_rng(0)
@@ -130,17 +129,27 @@ def test_judgments_text_names_the_adjustment_the_comparison_used(adjust, words):
     games = pd.DataFrame({"left": names[a], "right": names[b], "winner": np.where(a > b, "left", "right"),
                           "weight": 1.0})
     result = compare_judgments(games, rng=0, n_resamples=20, n_resamples_sequential=0, n_orders=1, adjust=adjust)
-    assert words in your_own_scores.judgments_text(result)
+    numbers = your_own_scores.page_numbers(result)
+    assert result.settings["adjust"] in your_own_scores.ADJUSTMENTS and "wilcoxon_different" not in numbers
+    assert numbers["sign_different"] == int(np.triu(result.sign_p_adj.to_numpy() < 0.05, 1).sum())
 
 
-def test_judgments_text_names_every_system_sharing_the_widest_rank_interval():
+def test_widest_rank_intervals_name_every_system_sharing_the_widest():
     from types import SimpleNamespace
 
     systems = pd.DataFrame({"rank_low": [1, 2, 3], "rank_high": [2, 8, 9], "group": [1, 2, 2]}, index=["A", "B", "C"])
-    result = SimpleNamespace(systems=systems, settings={"n_instances": 100, "adjust": "holm"})
-    assert "intervals are B's, from 2 to 8 and C's, from 3 to 9." in your_own_scores.judgments_text(result)
+    result = SimpleNamespace(systems=systems)
+    assert your_own_scores.widest_rank_intervals(result) == "B (2–8), C (3–9)"
     systems.loc["C", "rank_high"] = 7
-    assert "interval is B's, from 2 to 8." in your_own_scores.judgments_text(result)
+    assert your_own_scores.widest_rank_intervals(result) == "B (2–8)"
+
+
+def test_places_moved_counts_where_mean_and_the_adjusted_mean_differ():
+    from types import SimpleNamespace
+
+    systems = pd.DataFrame({"mean_rank": [1, 2, 3], "mean_adj_rank": [2, 1, 3]}, index=["A", "B", "C"])
+    assert your_own_scores.places_moved(SimpleNamespace(systems=systems)) == 2
+    assert your_own_scores.places_moved(SimpleNamespace(systems=systems.assign(mean_adj_rank=[1, 2, 3]))) == 0
 
 
 def test_llm_judge_files_orient_both_orders_and_the_experts():

@@ -184,3 +184,13 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
             glue(f"verdict-{cid}", Markdown(claims.verdict_words(verdict, paper)), display=False)
             glue(f"ours-{cid}", Markdown(true_minus(ours)), display=False)
     return table
+
+
+def glue_values(prefix: str, values: Mapping) -> None:
+    """Glue each of ``values`` for the page's text as ``<prefix><key>`` (MyST-NB ``glue``): a number as itself
+    (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```)."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    for key, value in values.items():
+        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)

@@ -47,25 +47,58 @@ def load(path, fmt: str = "auto", *, where=None, align: str = "auto") -> pd.Data
     return read_scores(path, fmt, where=where, align=align)
 
 
-def source_text(scores: pd.DataFrame, path, lower_is_better: bool = False) -> str:
-    """What was read, in words: systems × instances, from the shipped example or the reader's own file."""
-    where = "the shipped example" if Path(path).as_posix().endswith(EXAMPLE) else "your file"
-    present = int(scores.notna().to_numpy().sum())
-    missing = (f"; {present:,} of {scores.size:,} scores present, so each pair of systems is compared on the "
-               "instances both have" if present < scores.size else "")
-    return (f"**{scores.shape[1]} systems × {scores.shape[0]:,} test instances** read from {where}{missing}"
-            + (" (lower is better: every mechanism ranks the lowest first)." if lower_is_better else "."))
 
 
-def disagreement_text(comparison: Comparison) -> str:
-    """One sentence on how often the mechanisms pick a different best system on this data."""
+
+
+
+#: the multiple-comparison adjustments by name (a comparison's ``settings["adjust"]``)
+ADJUSTMENTS = {"holm": "Holm's", "bh": "Benjamini and Hochberg's", "none": "no"}
+#: the intervals by name (a comparison's ``settings["interval"]``)
+INTERVALS = {"percentile": "percentile-bootstrap", "bca": "BCa-bootstrap", "sandwich": "sandwich (robust)"}
+
+
+def page_numbers(comparison: Comparison, alpha: float | None = None) -> dict:
+    """The numbers the page pastes about one comparison (MyST-NB glue): systems, instances or judgments, pairs,
+    pairs each test finds different after adjustment at ``alpha``, tied groups, and how often the mechanisms pick a
+    different best system and order pairs differently."""
+    s, settings = comparison.systems, comparison.settings
+    alpha = settings.get("alpha", 0.05) if alpha is None else alpha
+    n = len(s)
+    upper = np.triu_indices(n, 1)
+    values = {"systems": n, "instances": int(settings.get("n_instances", 0)), "pairs": n * (n - 1) // 2,
+              "resamples": int(settings.get("n_resamples", 0)),
+              "resamples_sequential": int(settings.get("n_resamples_sequential", 0)),
+              "orders": int(settings.get("n_orders", 0)), "alpha": alpha,
+              "sign_different": int((comparison.sign_p_adj.to_numpy()[upper] < alpha).sum()),
+              "groups": int(s["group"].max())}
+    if not comparison.wilcoxon_p_adj.isna().all().all():
+        values["wilcoxon_different"] = int((comparison.wilcoxon_p_adj.to_numpy()[upper] < alpha).sum())
     d = comparison.disagreement
-    best = {m: comparison.systems[f"{m}_rank"].idxmin() for m in report.present(comparison)}
-    differing = int(d["top1_differs"].sum())
-    names = ", ".join(f"{report.LABELS[m]}: {s}" for m, s in best.items())
-    return (f"The best system by each mechanism — {names}. {differing} of {len(d)} pairs of mechanisms disagree on "
-            f"the best system and {int(d['top3_differs'].sum())} on the top-3 set; on average they order "
-            f"{d['disagree'].mean():.0%} of the system pairs differently.")
+    if len(d):
+        values |= {"mechanism_pairs": len(d), "best_differs": int(d["top1_differs"].sum()),
+                   "top3_differs": int(d["top3_differs"].sum()), "pairs_ordered_differently": float(d["disagree"].mean())}
+    return values
+
+
+def best_by_mechanism(comparison: Comparison) -> str:
+    """Each mechanism's best system, as a list: ``"MEAN: A, MEDIAN: B, ..."``."""
+    return ", ".join(f"{report.LABELS[m]}: {comparison.systems[f'{m}_rank'].idxmin()}"
+                     for m in report.present(comparison))
+
+
+def widest_rank_intervals(comparison: Comparison) -> str:
+    """Every system sharing the widest 95% rank interval, with it: ``"B (2–8), C (3–9)"``."""
+    s = comparison.systems
+    width = s["rank_high"] - s["rank_low"]
+    return ", ".join(f"{name} ({s.loc[name, 'rank_low']:.0f}–{s.loc[name, 'rank_high']:.0f})"
+                     for name in width.index[width == width.max()])
+
+
+def places_moved(comparison: Comparison) -> int:
+    """In how many places MEAN's order of the systems differs from the adjusted mean's (an incomplete file)."""
+    s = comparison.systems
+    return sum(a != b for a, b in zip(s.sort_values("mean_rank").index, s.sort_values("mean_adj_rank").index))
 
 
 decimals = report.decimals
@@ -212,43 +245,10 @@ def plot_prob(comparison: Comparison, alpha: float | None = None) -> plt.Figure:
     return fig
 
 
-def mechanisms_caption(comparison: Comparison) -> str:
-    """The caption of :func:`plot_mechanisms`, with the resamples behind its intervals."""
-    s = comparison.settings
-    kind = "BCa" if s.get("interval") == "bca" else "percentile"
-    return (f"Each mechanism's score for each of the {len(comparison.systems)} systems with its 95% {kind}-bootstrap "
-            f"interval over the {s.get('n_instances', 0):,} test instances ({s.get('n_resamples', 0):,} resamples for "
-            f"MEAN, MEDIAN and BT, {s.get('n_resamples_sequential', 0):,} for Elo and TrueSkill); systems in BT's "
-            f"order, best first. Elo and TrueSkill are averaged over {s.get('n_orders', 0)} random orders of the games "
-            "(each resample over one), so neither depends on the file's order; every interval contains its "
-            "estimate.\n\n"
-            "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill "
-            "are ratings." + _names_note(comparison.systems.index))
 
 
-def _names_note(names) -> str:
-    """What a figure did to the systems' names, if anything (:func:`short_name`, :func:`drawable`)."""
-    notes = []
-    if any(len(str(n)) > LABEL_CHARS for n in names):
-        notes.append(f"names longer than {LABEL_CHARS} characters are cut short (…)")
-    if not all(drawable(str(n)) for n in names):
-        notes.append("names the figure's fonts cannot draw are shown by their row in the table (#k)")
-    return (" In the figure, " + " and ".join(notes) + "; the table has them whole.") if notes else ""
 
 
-def pairwise_caption(comparison: Comparison, alpha: float | None = None) -> str:
-    """The caption of :func:`plot_prob`, with the number of pairs each test finds significant after adjustment."""
-    alpha = comparison.settings.get("alpha", 0.05) if alpha is None else alpha
-    how = {"holm": "Holm's", "bh": "Benjamini and Hochberg's", "none": "no"}[comparison.settings.get("adjust", "holm")]
-    sign = int(np.triu(comparison.sign_p_adj.to_numpy() < alpha, 1).sum())
-    wilcoxon = int(np.triu(comparison.wilcoxon_p_adj.to_numpy() < alpha, 1).sum())
-    n = len(comparison.systems)
-    pairs = n * (n - 1) // 2
-    return (f"For each pair of the {n} systems, the share of test instances on which the row system scores higher "
-            f"(a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} ({sign} of "
-            f"{pairs}), † those Wilcoxon's signed-rank test does ({wilcoxon} of {pairs}), with {how} adjustment for "
-            "the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 draws the same "
-            "pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the observed shares.")
 
 
 # -- incomplete files, judgment files, human ratings (issue 30) --------------------------------------------------------
@@ -316,66 +316,16 @@ def load_judgments(path):
     return read_judgments(path if path.is_absolute() else repo_root() / path)
 
 
-def incomplete_text(comparison: Comparison) -> str:
-    """What an incomplete file changes, in numbers: how many instances each system and each pair has, and whether
-    MEAN's order differs from the adjusted mean's (which removes each instance's difficulty)."""
-    s, common = comparison.systems, comparison.common.to_numpy()
-    pairs = common[np.triu_indices(len(common), 1)]
-    mean_order = list(s.sort_values("mean_rank").index)
-    adjusted_order = list(s.sort_values("mean_adj_rank").index)
-    moved = sum(a != b for a, b in zip(mean_order, adjusted_order))
-    verdict = (f"MEAN and the adjusted mean order the systems differently ({moved} of {len(s)} places differ): MEAN "
-               "rewards systems that happened to be scored on easier instances" if moved else
-               "here MEAN and the adjusted mean happen to order the systems the same way")
-    return (f"Each system is scored on {int(s['instances'].min()):,} to {int(s['instances'].max()):,} of the "
-            f"{comparison.settings['n_instances']:,} instances, and each pair of systems shares {int(pairs.min()):,} "
-            f"to {int(pairs.max()):,} of them: BT, Elo, TrueSkill, P(A > B) and the tests use every pair's shared "
-            f"instances ({comparison.settings['n_comparisons']:,} comparisons in all); {verdict}.")
 
 
-#: how the sentences name the comparison's multiple-comparison adjustment (its ``settings["adjust"]``)
-ADJUSTMENT_WORDS = {"holm": "after Holm's adjustment", "bh": "after the Benjamini–Hochberg adjustment",
-                    "none": "without adjustment for the number of pairs,"}
 
 
-def judgments_text(comparison: Comparison) -> str:
-    """The judgment file in words: systems, judgments, tied groups and the widest rank interval."""
-    s = comparison.systems
-    width = s["rank_high"] - s["rank_low"]
-    widest = list(width.index[width == width.max()])  # every system sharing the widest interval
-    groups = int(s["group"].max())
-    adjusted = ADJUSTMENT_WORDS[comparison.settings.get("adjust", "holm")]
-    return (f"{len(s)} systems and {comparison.settings['n_instances']:,} judgments; {adjusted} the sign "
-            f"tests split them into {groups} statistically tied group{'s' if groups > 1 else ''}, and the widest "
-            f"95% rank interval{' is' if len(widest) == 1 else 's are'} "
-            + _and(f"{name}'s, from {s.loc[name, 'rank_low']:.0f} to {s.loc[name, 'rank_high']:.0f}"
-                   for name in widest) + ".")
 
 
-def _and(names) -> str:
-    names = [str(n) for n in names]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def judgments_caption(comparison: Comparison) -> str:
-    """The caption of :func:`plot_mechanisms` for a judgment file."""
-    s = comparison.settings
-    return (f"Each mechanism's score for each of the {len(comparison.systems)} models of the pairwise example with its "
-            f"95% percentile-bootstrap interval over its {s['n_instances']:,} judgments ({s['n_resamples']:,} "
-            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill, which are averaged over "
-            f"{s['n_orders']} random orders of the judgments); models in BT's order, best first. The win rate is "
-            "each model's share of wins (ties half) averaged over its opponents, as evalica "
-            "{cite:p}`ustalov2025evalica` computes it." + _names_note(comparison.systems.index))
 
 
-def incomplete_caption(comparison: Comparison) -> str:
-    """The caption of :func:`plot_mechanisms` for the incomplete example."""
-    s = comparison.settings
-    return (f"The incomplete example: each mechanism's score for each of the {len(comparison.systems)} systems with "
-            f"its 95% percentile-bootstrap interval over the {s['n_instances']:,} segments ({s['n_resamples']:,} "
-            f"resamples, {s['n_resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each "
-            "system's own segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to "
-            "every pair's shared segments. Systems in BT's order, best first." + _names_note(comparison.systems.index))
 
 
 # -- the command's --out folder ---------------------------------------------------------------------------------------
