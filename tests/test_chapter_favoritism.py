@@ -130,113 +130,37 @@ def test_lemma_checks_count_the_converses_counter_examples():
     assert lemmas["Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree"] == 1
 
 
-# --- the prose (text.py): each branch on both sides ------------------------------------------------------------------
+# --- the tables that replace the prose's lists (tables.py) ----------------------------------------------------------
 
-def test_strength_and_stance_words():
-    assert favoritism.strength(0.05) == "negligible" and favoritism.strength(-0.25) == "weak negative"
-    assert favoritism.strength(0.4) == "moderate positive" and favoritism.strength(-0.6) == "strong negative"
-    row = {"median_favi": 0.2, "share_favoured": 0.75, "share_disfavoured": 0.25, "opponents": 4}
-    assert favoritism.stance(row).startswith("favoured against 3 of 4")
-    assert favoritism.stance({**row, "median_favi": -0.1}).startswith("disfavoured against 1 of 4")
-    assert favoritism.stance({**row, "median_favi": 0.0}).startswith("neither")
-
-
-def test_section2_text_sorts_raters_by_what_they_do_to_the_margin():
-    margins = pd.DataFrame({"items": [100] * 4, "margin": [5.0, 9.0, 2.0, -1.0]},
-                           index=pd.Index(["MQM", "W", "N", "R"], name="rater"))
-    text = favoritism.section2_text(margins)
-    assert "W (+9.0) widens it" in text and "N (+2.0) narrows it" in text and "R (-1.0) reverses it" in text
-    assert "not reachable here" in text and "not published" not in text
+def _per_system_and_layers():
+    per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m",
+                               "system": ["a", "b", "refB", "c_bestmbr"], "median_favi": [0.5, 0.0, -0.4, 0.1],
+                               "share_favoured": [1.0, 1 / 3, 0.0, 2 / 3],
+                               "share_disfavoured": [0.0, 1 / 3, 1.0, 1 / 3], "opponents": 3})
+    layers = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "graph": ["human"] * 4 + ["metric"] * 3,
+                           "system": ["a", "b", "refB", "c_bestmbr", "a", "b", "c_bestmbr"],
+                           "layer": [2, 1, 0, 1, 0, 1, 1], "layers": [3] * 4 + [2] * 3})
+    return per_system, layers
 
 
-def _domains(mt_max):
-    return pd.DataFrame({"domain": ["machine translation", "summarization"], "settings": [2, 2],
-                         "min_mean_abs_favi": [0.1, 0.3], "median_mean_abs_favi": [0.2, 0.4],
-                         "max_mean_abs_favi": [mt_max, 0.5], "median_null_mean_abs_favi": [0.03, 0.1],
-                         "mt_lower_share": [np.nan, 0.9], "mt_excess_lower_share": [np.nan, 0.4]})
+def test_favourites_page_names_the_extremes_with_their_rows_in_both_graphs():
+    per_system, layers = _per_system_and_layers()
+    page = favoritism.favourites_page(per_system, layers, [("wmt22-zhen", "MQM", "m"), ("summeval", "c", "m")])
+    assert page.index.tolist() == [("m on WMT22 zh-en", "favoured most"), ("m on WMT22 zh-en", "disfavoured most")]
+    top, bottom = page.iloc[0], page.iloc[1]
+    assert top["system"] == "a" and top["Φ > 0 against"] == "3 of 3" and top["median Φ"] == 0.5
+    assert top["row, humans' graph"] == "3 of 3" and top["row, metric's graph"] == "1 of 2"
+    assert bottom["system"] == "refB" and bottom["Φ < 0 against"] == "3 of 3"
+    assert bottom["row, metric's graph"] == "—"  # a system missing from a graph
+    assert not any("_" in c for c in page.columns)
 
 
-def test_fig4_text_says_whether_the_ranges_overlap():
-    fig4 = pd.DataFrame({"domain": "machine translation", "dataset": "w", "aspect": "MQM", "rater": ["m1", "m2"],
-                         "system_accuracy": [0.8, 0.9], "sample_accuracy": [0.4, 0.5]})
-    ties = fig4[["dataset", "aspect", "rater"]].assign(human_tie_share=0.5, metric_tie_share=[0.1, 0.6],
-                                                       matching_tie_share=0.05)
-    assert "the ranges overlap" in favoritism.fig4_text(_domains(0.35), ties, fig4)
-    text = favoritism.fig4_text(_domains(0.25), ties, fig4)
-    assert "do not overlap" in text and "1 of 2 MT settings have more human than metric ties" in text
-
-
-def test_symmetry_text_names_a_position_bias_only_when_the_test_finds_one():
-    symmetry = pd.DataFrame({"accuracy": [0.6], "alpha_nominal": [0.3]}, index=["all aspects"])
-    confusion = np.array([[5, 1, 2], [1, 5, 1], [2, 1, 5]])
-    values = pd.DataFrame({"key": ["c21.first_position_share", "c21.first_position_pvalue"], "value": [0.6, 0.001]})
-    assert "a preference for the first position" in favoritism.symmetry_text(symmetry, confusion, values)
-    values["value"] = [0.5, 0.9]
-    assert "no detectable position preference" in favoritism.symmetry_text(symmetry, confusion, values)
-
-
-def test_attenuation_text_splits_the_datasets_by_their_numbers():
-    attenuation = pd.DataFrame({"pairs": [100, 50], "favours_weaker": [0.8, 0.4], "rho_favi_attenuation": [0.7, -0.2]},
-                               index=pd.Index(["SummEval", "WMT22 zh-en"], name="dataset"))
-    table1 = pd.DataFrame({"data": ["SummEval", "WMT22 zh-en"], "items_max": [100, 1875]})
-    text = favoritism.attenuation_text(attenuation, table1)
-    assert text.index("SummEval") < text.index("measures attenuation") < text.index("WMT22 zh-en")
-    only_rest = favoritism.attenuation_text(attenuation.iloc[[1]], table1)
-    assert "measures attenuation" not in only_rest and "Where it does not" in only_rest
-
-
-def test_appendix_d_and_fig5_texts_branch_on_their_numbers():
-    ties = pd.DataFrame({"dataset": ["summeval"], "aspect": ["c"], "rater": ["ROUGE_L"], "human_tie_share": [0.6],
-                         "metric_tie_share": [0.01], "matching_tie_share": [0.01], "sample_accuracy": [0.2],
-                         "sample_accuracy_without_tie_credit": [0.19]})
-    values = pd.DataFrame({"key": ["appD.implied_human_tie_share_rouge"], "value": [0.9]})
-    assert "about 90%, more than ours" in favoritism.appendix_d_text(ties, values, "c")
-    values["value"] = [0.5]
-    assert "not more than ours" in favoritism.appendix_d_text(ties, values, "c")
-    fig5 = pd.DataFrame({"spearman_rho": [-0.25, -0.01, -0.05]})
-    keys = ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
-            "section6.rho_sample_accuracy_agreement_pairs", "fig5a.no_favoritism_rho_mean",
-            "fig5a.no_favoritism_rho_low", "fig5a.no_favoritism_rho_high"]
-    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.3, 0.1, 0.4, -0.22, -0.3, -0.2]}))
-    assert "(larger where" in text and "more strongly than |Φ|" in text and "weak negative" in text
-    assert "lies within what errors without favoritism give" in text
-    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, -0.2, -0.22, -0.18]}))
-    assert "(not larger where" in text and "less strongly than |Φ|" in text
-    assert "lies beyond that range, but 80% of it" in text
-    text = favoritism.fig5_text(fig5, pd.DataFrame({"key": keys, "value": [0.1, 0.3, 0.1, 0.05, 0.0, 0.1]}))
-    assert "differs from it in sign" in text
-
-
-def test_fig6_and_h2h_texts_count_what_they_name():
-    per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "h", "rater": "m",
-                               "system": ["refB", "a_bestmbr", "b_bestmbr", "c_bestmbr"],
-                               "median_favi": [-0.1, 0.2, 0.1, -0.3], "share_favoured": [0.0, 1.0, 0.5, 0.0],
-                               "share_disfavoured": [1.0, 0.0, 0.5, 1.0], "opponents": 3})
-    text = favoritism.fig6_text(per_system, [("wmt22-zhen", "h", "m")])
-    assert "refB is disfavoured against 3 of 3" in text and "2 of its 3 MBR-decoded systems are favoured" in text
-    h2h = pd.DataFrame({"aspect": ["r", "r", "s", "s"], "order": ["original", "toggled"] * 2, "pairs": 11,
-                        "system_accuracy": [0.73, 0.27, 0.5, 0.6]})
-    assert "steps of 0.09" in favoritism.h2h_text(h2h) and "up to 0.46 (r:" in favoritism.h2h_text(h2h)
-
-
-def test_graphs_and_noise_texts_read_their_tables():
-    case = ("wmt22-zhen", "MQM", "m")
-    per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "system": ["a", "b", "c"],
-                               "median_favi": [0.5, 0.0, -0.4], "share_favoured": [1.0, 0.5, 0.0],
-                               "share_disfavoured": [0.0, 0.5, 1.0], "opponents": 2})
-    layers = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "graph": ["human"] * 3 + ["metric"] * 3,
-                           "system": ["a", "b", "c"] * 2, "layer": [2, 1, 0, 0, 1, 1], "layers": [3] * 3 + [2] * 3})
-    graphs = pd.DataFrame({"dataset": ["wmt22-zhen"], "aspect": ["MQM"], "rater": ["m"], "pairs": [3],
-                           "human_edges_drop": [2], "metric_edges_drop": [1], "agreement_drop": [2 / 3],
-                           "agreement_half": [1 / 3]})
-    text = favoritism.graphs_text(layers, per_system, graphs, [case])
-    assert "favours a most, favoured against 2 of 2" in text and "row 3 of 3 of the humans' graph and row 1 of 2" in text
-    assert "disfavours c most" in text and "2 of the 3 pairs significant and the metric 1" in text
-    pairs = pd.DataFrame({"p_value": [0.01, 0.5, 0.02, 0.9]})
-    summary = pd.DataFrame({"dataset": ["wmt22-zhen", "summeval"], "mean_abs_favi": [0.2, 0.1],
-                            "null_mean_abs_favi": [0.05, 0.2]})
-    text = favoritism.noise_text(pairs, summary, 0.05)
-    assert text.startswith("50% of the 4 pairs") and "1 of 2 settings" in text and "WMT22 zh-en 4.0, SummEval 0.5" in text
+def test_systems_page_lists_the_named_and_the_mbr_systems():
+    per_system, _ = _per_system_and_layers()
+    page = favoritism.systems_page(per_system, [("wmt22-zhen", "MQM", "m")])
+    assert page.index.get_level_values("system").tolist() == ["refB", "c_bestmbr"]
+    assert page.loc[("m on WMT22 zh-en", "refB"), "Φ < 0 against"] == "3 of 3"
+    assert page.loc[("m on WMT22 zh-en", "c_bestmbr"), "Φ > 0 against"] == "2 of 3"
 
 
 def test_errors_without_favoritism_already_correlate_with_sign_changes():
@@ -380,42 +304,18 @@ def test_the_other_figures_fit_the_page():
     assert _legible(favoritism.plot_noise(summary)) == []
 
 
-# --- the captions (captions.py) ----------------------------------------------------------------------------------------
+# --- the numbers the case figures' captions state (experiments.py) ---------------------------------------------------
 
-def test_case_caption_computes_the_numbers_of_the_papers_figure_titles():
+def test_case_numbers_compute_the_numbers_of_the_papers_figure_titles():
     table = _pairs_with_intervals(systems=LONG_NAMES[:6])
-    outcomes = favi.significance_outcomes(table)
-    caption = favoritism.case_caption(table, dataset="wmt22-ende", aspect="MQM", rater="BLEU")
-    head, legend = caption.split("\n\n")
-    assert "the paper's Fig. 13, on 6 systems" in head and "(c) each system's Φ" in head
-    assert f"agree on {favi.graph_agreement(outcomes):.0%} of the 15 pairs" in legend
-    assert f"mean |Φ| {table['favi'].abs().mean():.3f}" in legend and "80 shared items" in legend
-    assert "ties dropped" in legend and "{cite:p}`papineni2002bleu`" in legend
-    assert f"the paper's {favoritism.paper_wmt22_systems()} include" in legend and favoritism.paper_wmt22_systems() == 9
-    moved = favoritism.case_caption(table, dataset="wmt22-zhen", aspect="MQM", rater="COMET-22", ties="half",
-                                    per_system_figure="favi_fig6_per_system")
-    assert "a stand-in for the paper's Fig. 1" in moved and "(c)" not in moved.split("\n\n")[0]
-    assert "{numref}`favi_fig6_per_system`" in moved and "ties shared equally" in moved
-    other = favoritism.case_caption(table, dataset="wmt21-ende", aspect="MQM", rater="chrF")
-    assert "beyond the paper's figures" in other
-
-
-def test_figure_captions_name_their_data_and_count_what_they_state():
-    assert favoritism.standins(["summeval"]) == ""
-    both = favoritism.standins(["usr-tc", "usr-pc", "wmt22-zhen"])
-    assert "USR TopicalChat and USR PersonaChat stand in for the paper's BST" in both
-    assert "WMT22 zh-en stands in for" in both
-    fig4 = pd.DataFrame({"dataset": ["summeval", "usr-tc"]})
-    caption = favoritism.fig4_caption(fig4, "expert_relevance")
-    assert "the paper's Fig. 4" in caption and "experts' relevance" in caption and "stands in" in caption
-    pairs = pd.DataFrame({"total_error": [0, 3, 5, 1000]})
-    assert "on the 3 pairs with an error" in favoritism.fig5_caption(pairs)
-    assert "{numref}`f4`" in favoritism.fig5_caption(pairs, "f4")
-    fig6 = favoritism.fig6_caption([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU")])
-    assert "for COMET-22 on WMT22 zh-en and BLEU on WMT22 en-de" in fig6 and "panel (c) of the paper's Fig. 13" in fig6
-    summary = pd.DataFrame({"mean_abs_favi": [0.3, 0.1, 0.5], "null_mean_abs_favi": [0.1, 0.2, 0.1]})
-    noise = favoritism.noise_caption(summary, 1000)
-    assert "2 of the 3 settings lie above it" in noise and "1,000 draws" in noise
+    n = favoritism.case_numbers(table)
+    assert n["systems"] == 6 and n["pairs"] == 15 and n["items"] == "80"
+    assert n["agreement"] == favi.graph_agreement(favi.significance_outcomes(table))
+    assert n["mean_abs_favi"] == pytest.approx(table["favi"].abs().mean())
+    accuracy = favi.sign_accuracies(table)
+    assert (n["system"], n["sample"]) == (accuracy.system, accuracy.sample)
+    uneven = favoritism.case_numbers(table.assign(n_items=np.arange(len(table)) + 1200), ties="half")
+    assert uneven["items"] == "1,200–1,214"
 
 
 # --- the tables for the page (tables.py) ----------------------------------------------------------------------------
@@ -488,19 +388,3 @@ def test_small_tables_are_renamed_for_readers():
                                                  index=pd.Index(["pairs", "Lemma 1", "none"], name="check")))
     assert lemmas["value"].tolist() == ["4,048", "2.2e-16", "0"] and lemmas.columns.tolist() == ["check", "value"]
     assert favoritism.human_ratings_label(["MQM"]) == "MQM"
-
-
-def test_texts_link_the_tie_shares_and_write_thousands_with_commas():
-    fig4 = pd.DataFrame({"domain": "machine translation", "dataset": "w", "aspect": "MQM", "rater": ["m1", "m2"],
-                         "system_accuracy": [0.8, 0.9], "sample_accuracy": [0.4, 0.5]})
-    ties = fig4[["dataset", "aspect", "rater"]].assign(human_tie_share=0.5, metric_tie_share=[0.1, 0.6],
-                                                       matching_tie_share=0.05)
-    text = favoritism.fig4_text(_domains(0.35), ties, fig4, ties_link="{download}`tie shares <x.csv>`")
-    assert "counts as an error ({download}`tie shares <x.csv>`)." in text
-    margins = pd.DataFrame({"items": [1315] * 2, "margin": [5.0, 9.0]}, index=pd.Index(["MQM", "ROUGE_L"]))
-    assert "+5.0 points of 1,315 items" in favoritism.section2_text(margins)
-    assert "ROUGE-L (+9.0) widens it" in favoritism.section2_text(margins)
-    attenuation = pd.DataFrame({"pairs": [2360], "favours_weaker": [0.8], "rho_favi_attenuation": [0.7]},
-                               index=pd.Index(["WMT22 en-de"], name="dataset"))
-    text = favoritism.attenuation_text(attenuation, pd.DataFrame({"data": ["WMT22 en-de"], "items_max": [1315]}))
-    assert "80% of 2,360 pairs" in text and "1,315 items per pair" in text

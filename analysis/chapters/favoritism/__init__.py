@@ -5,37 +5,27 @@ Appendix D's case studies and Appendix C.2.1's order symmetry, plus how much of 
 Split by job:
 
 * :mod:`.experiments`: the datasets and settings, every pair's Φ with interval and test (:func:`per_pair`), Lemmas
-  1-2, Table 1 for the data at hand, Fig. 4's per-metric summary, the win-graph agreement, ChatGPT's head-to-head
-  judgments, and whether Φ is favoritism or attenuation
+  1-2, Table 1 for the data at hand, Fig. 4's per-metric summary, the win-graph agreement and the numbers of the
+  case figures' captions, ChatGPT's head-to-head judgments, and whether Φ is favoritism or attenuation
 * :mod:`.published`: the paper's printed values and the side-by-side tables (Figs. 2-3, Table 1, Fig. 5's
   correlations, §2, Appendix D, App. C.2.1)
 * :mod:`.figures`: Figs. 4-6, the case figures (Fig. 1, Figs. 8-13) and the noise figure
 * :mod:`.wingraphs`: the win graphs placed and drawn for the page (layers, boxes, arrows ending at their borders)
-* :mod:`.captions`: the figures' captions, with the numbers the paper prints in its figure titles computed
-* :mod:`.tables`: the tables as a reader sees them (readable headers, fewer columns, words instead of codes)
+* :mod:`.tables`: the tables as a reader sees them (readable headers, fewer columns, words instead of codes), among
+  them the systems each metric favours most
 * :mod:`.checks`: the tidy tables the claims registry reads (tie shares, per-system Φ, win-graph rows, the domain
   comparison of Fig. 4, claim values and boolean checks)
-* :mod:`.text`: the chapter's prose computed from those tables
 * :mod:`.ties`: ties made visible (tie shares beside Fig. 4 and App. D, the two readings of sample-level accuracy,
   the metric ties that are identical outputs)
 * :mod:`.uncertainty`: the document-level bootstrap, the Benjamini-Hochberg correction of the sign-flip tests and
   the split-half attenuation reading
+
+The page's sentences and the figures' captions are the notebook's markdown and literals, with the numbers glued in.
 """
 
 from __future__ import annotations
 
 from ..common import SEED, Param
-from .captions import (
-    CASE_NOTES,
-    case_caption,
-    fig4_caption,
-    fig4_ties_caption,
-    fig5_caption,
-    fig6_caption,
-    noise_caption,
-    paper_wmt22_systems,
-    standins,
-)
 from .checks import (
     claim_checks,
     claim_values,
@@ -55,6 +45,7 @@ from .experiments import (
     PER_PAIR_COLUMNS,
     SUMMEVAL_ASPECTS,
     attenuation_table,
+    case_numbers,
     dataset_label,
     fig4_scope,
     graph_summary,
@@ -101,6 +92,7 @@ from .tables import (
     correlations_page,
     domains_page,
     examples_page,
+    favourites_page,
     fig4_ties_page,
     graphs_page,
     h2h_page,
@@ -109,42 +101,24 @@ from .tables import (
     margins_page,
     published_table1_page,
     symmetry_page,
+    systems_page,
     table1_page,
-)
-from .text import (
-    appendix_d_text,
-    attenuation_text,
-    fig4_text,
-    fig5_text,
-    fig6_text,
-    graphs_text,
-    h2h_text,
-    noise_text,
-    section2_text,
-    stance,
-    strength,
-    symmetry_text,
-    table1_text,
 )
 from .ties import (
     TIE_COLUMNS,
     between_readings,
     identical_output_ties,
     identical_page,
-    identical_text,
-    readings_text,
     with_ties,
 )
 from .uncertainty import (
     bootstrap_page,
     bootstrap_summary,
-    bootstrap_text,
     document_bootstrap,
     multiple_testing,
     multiple_testing_page,
     split_half_attenuation,
     split_half_page,
-    split_half_text,
 )
 from .wingraphs import (
     GraphLayout,
@@ -170,23 +144,19 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "APPENDIX_D_MATCH", "ATTENUATION_ALPHA", "CASE_NOTES", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS",
-    "GraphLayout", "KEYS", "PARAMETERS", "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "appendix_d", "appendix_d_page",
-    "appendix_d_text", "arrow_points", "aspect_label", "attenuation_page", "attenuation_table", "attenuation_text",
-    "box_exit", "case_caption", "claim_checks", "claim_values", "correlations_page", "crossings", "dataset_label",
-    "domain_comparison", "domains_page", "draw_win_graph", "examples_page", "fig4_caption", "fig4_columns", "fig4_ties_caption",
-    "fig4_scope", "fig4_text", "fig5_caption", "fig5_correlations", "fig5_text", "fig6_caption", "fig6_text",
-    "first_position", "graph_summary", "graphs_page", "graphs_text", "h2h_favi", "h2h_page", "h2h_ratings", "h2h_text",
-    "human_ratings_label", "implied_human_tie_share", "layout_win_graph", "lemma_checks", "lemmas_page",
-    "margin_example", "margins_page", "metric_summary", "no_favoritism_rho", "node_label", "noise_caption",
-    "noise_text", "paper_wmt22_systems", "per_pair", "per_system", "plot_case", "plot_fig4", "plot_fig4_ties", "plot_fig5", "plot_fig6", "plot_noise",
-    "plot_one_vs_all", "published_table1", "published_table1_page", "rater_label", "score_matrices", "section2_text",
-    "setting_name", "setting_table", "settings", "smooth_path", "spread", "stance", "standins", "strength",
-    "symmetry_confusion", "symmetry_page", "symmetry_table", "symmetry_text", "table1", "table1_page", "tie_shares",
-    "win_graph_layers", "worked_examples",
-    "TIE_COLUMNS", "between_readings", "identical_output_ties", "identical_page", "identical_text", "readings_text",
-    "with_ties", "table1_counts", "table1_text", "bootstrap_summary", "bootstrap_text", "document_bootstrap",
-    "multiple_testing", "split_half_attenuation", "split_half_page", "split_half_text", "fig4_ties_page", "TIE_PAGE_DATASETS",
-    "appendix_d_ties_page",
-    "bootstrap_page", "multiple_testing_page",
+    "APPENDIX_D_MATCH", "ATTENUATION_ALPHA", "CHAPTER", "COLORS", "DATASETS", "EXCLUDED_SYSTEMS", "GraphLayout", "KEYS",
+    "PARAMETERS", "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "TIE_COLUMNS", "TIE_PAGE_DATASETS", "appendix_d",
+    "appendix_d_page", "appendix_d_ties_page", "arrow_points", "aspect_label", "attenuation_page", "attenuation_table",
+    "between_readings", "bootstrap_page", "bootstrap_summary", "box_exit", "case_numbers", "claim_checks",
+    "claim_values", "correlations_page", "crossings", "dataset_label", "document_bootstrap", "domain_comparison",
+    "domains_page", "draw_win_graph", "examples_page", "favourites_page", "fig4_columns", "fig4_scope",
+    "fig4_ties_page", "fig5_correlations", "first_position", "graph_summary", "graphs_page", "h2h_favi", "h2h_page",
+    "h2h_ratings", "human_ratings_label", "identical_output_ties", "identical_page", "implied_human_tie_share",
+    "layout_win_graph", "lemma_checks", "lemmas_page", "margin_example", "margins_page", "metric_summary",
+    "multiple_testing", "multiple_testing_page", "no_favoritism_rho", "node_label", "per_pair", "per_system",
+    "plot_case", "plot_fig4", "plot_fig4_ties", "plot_fig5", "plot_fig6", "plot_noise", "plot_one_vs_all",
+    "published_table1", "published_table1_page", "rater_label", "score_matrices", "setting_name", "setting_table",
+    "settings", "smooth_path", "split_half_attenuation", "split_half_page", "spread", "symmetry_confusion",
+    "symmetry_page", "symmetry_table", "systems_page", "table1", "table1_counts", "table1_page", "tie_shares",
+    "win_graph_layers", "with_ties", "worked_examples",
 ]

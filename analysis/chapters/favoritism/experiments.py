@@ -27,8 +27,6 @@ SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", 
 KEYS = ["domain", "dataset", "aspect", "rater"]
 #: the level below which :func:`attenuation_table` counts a pair's Φ as significant
 ATTENUATION_ALPHA = 0.05
-#: the Spearman ρ between Φ and −mar(d)/E from which the chapter reads Φ as attenuation (a strong correlation)
-ATTENUATION_RHO = 0.5
 PER_PAIR_COLUMNS = [*KEYS, "system_a", "system_b", "n_items", *favi.CELLS, "favi", "sample_accuracy",
                     "system_sign_agrees"]
 
@@ -193,6 +191,19 @@ def graph_summary(summary_pairs: pd.DataFrame, cases, *, alpha: float = 0.05) ->
             row[f"agreement_{ties}"] = favi.graph_agreement(outcomes)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def case_numbers(table: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> dict:
+    """The numbers a case figure's caption states (``table``: :func:`setting_table`): systems, the shared items per
+    pair (a range where pairs differ), the pairs, the share of them whose win-graph verdicts agree, and the sign
+    accuracies and mean |Φ| the paper prints in its figure titles."""
+    outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
+    accuracy = favi.sign_accuracies(table)
+    low, high = table["n_items"].min(), table["n_items"].max()
+    return {"systems": len(set(table["system_a"]) | set(table["system_b"])),
+            "items": f"{low:,}" if low == high else f"{low:,}–{high:,}", "pairs": len(outcomes),
+            "agreement": favi.graph_agreement(outcomes), "system": accuracy.system, "sample": accuracy.sample,
+            "mean_abs_favi": table["favi"].abs().mean()}
 
 
 # -- Appendix C.2.1 and ChatGPT's head-to-head judgments -------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Chapter ``04_favoritism``'s tables as a reader sees them: the saved tables (whose CSVs the claims and the pinned
 quick tables read) with readable headers, fewer columns and words instead of codes — Table 1 (ours and the paper's),
-Figs. 2-3's worked examples, §2's margins, the win-graph agreement, Fig. 4's domain comparison, Appendix D, Fig. 5's
-correlations, App. C.2.1 and the attenuation reading."""
+Figs. 2-3's worked examples, §2's margins, the win-graph agreement and the systems each metric favours most,
+Fig. 4's domain comparison, Appendix D, Fig. 5's correlations, Fig. 6's named systems, App. C.2.1 and the attenuation
+reading. The page's sentences are in the notebook's markdown."""
 
 from __future__ import annotations
 
@@ -86,6 +87,59 @@ def graphs_page(graphs: pd.DataFrame) -> pd.DataFrame:
     out.insert(0, ("", "pairs"), graphs["pairs"].to_numpy())
     out.columns = pd.MultiIndex.from_tuples(out.columns)
     return out
+
+
+def _system_row(per_system: pd.DataFrame, case: tuple, system: str) -> dict | None:
+    """One system's Fig. 6 box in numbers: median Φ and against how many of its opponents Φ is positive, negative."""
+    dataset, aspect, rater = case
+    hit = per_system[(per_system["dataset"] == dataset) & (per_system["aspect"] == aspect)
+                     & (per_system["rater"] == rater) & (per_system["system"] == system)]
+    if hit.empty:
+        return None
+    r = hit.iloc[0]
+    return {"median Φ": r["median_favi"],
+            "Φ > 0 against": f"{round(r['share_favoured'] * r['opponents'])} of {r['opponents']}",
+            "Φ < 0 against": f"{round(r['share_disfavoured'] * r['opponents'])} of {r['opponents']}"}
+
+
+def _graph_row(layers: pd.DataFrame, case: tuple, graph: str, system: str) -> str:
+    dataset, aspect, rater = case
+    hit = layers[(layers["dataset"] == dataset) & (layers["aspect"] == aspect) & (layers["rater"] == rater)
+                 & (layers["graph"] == graph) & (layers["system"] == system)]
+    return "—" if hit.empty else f"{hit['layer'].iloc[0] + 1} of {hit['layers'].iloc[0]}"
+
+
+def favourites_page(per_system: pd.DataFrame, layers: pd.DataFrame, cases) -> pd.DataFrame:
+    """Per case of the win graphs (:func:`.checks.win_graph_layers`): the system the metric favours most and the one
+    it disfavours most (highest and lowest median Φ against the others, :func:`.checks.per_system`), with their Φ
+    and their row in the humans' and in the metric's graph (row 1 is the top)."""
+    rows, index = [], []
+    for case in cases:
+        dataset, aspect, rater = case
+        mine = per_system[(per_system["dataset"] == dataset) & (per_system["aspect"] == aspect)
+                          & (per_system["rater"] == rater)].sort_values("median_favi", kind="stable")
+        if mine.empty:
+            continue
+        for which, system in (("favoured most", mine["system"].iloc[-1]), ("disfavoured most", mine["system"].iloc[0])):
+            index.append((setting_name(dataset, rater), which))
+            rows.append({"system": system, **_system_row(per_system, case, system),
+                         "row, humans' graph": _graph_row(layers, case, "human", system),
+                         "row, metric's graph": _graph_row(layers, case, "metric", system)})
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["setting", ""]))
+
+
+def systems_page(per_system: pd.DataFrame, cases, named=("refB", "M2M100_1.2B-B4", "Online-W")) -> pd.DataFrame:
+    """Fig. 6's systems that the paper names (``named``) and the MBR-decoded systems (names with "mbr"), per case:
+    median Φ against the others and against how many Φ is positive and negative."""
+    rows, index = [], []
+    for case in cases:
+        dataset, aspect, rater = case
+        systems = set(per_system.loc[(per_system["dataset"] == dataset) & (per_system["aspect"] == aspect)
+                                     & (per_system["rater"] == rater), "system"])
+        for system in [s for s in named if s in systems] + sorted(s for s in systems if "mbr" in s):
+            index.append((setting_name(dataset, rater), system))
+            rows.append(_system_row(per_system, case, system))
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["setting", "system"]))
 
 
 #: Fig. 4's domain comparison (:func:`.checks.domain_comparison`): its rows as shown, and how each is written

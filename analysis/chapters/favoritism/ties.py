@@ -1,8 +1,8 @@
 """Chapter ``04_favoritism``: ties made visible (issue 28). Sample-level accuracy (Def. 11) counts a *matching tie*
 (human and metric both "=") as agreement, so it moves with how often the humans tie. Here: the tie shares beside
 Fig. 4's and Appendix D's values, the two readings of sample-level accuracy (with and without the matching ties'
-credit) around the paper's printed values, where the metric ties come from identical outputs (the datasets whose
-texts are registered), and Table 1's systems and items as the data hold them."""
+credit) around the paper's printed values (:func:`between_readings`), and where the metric ties come from identical
+outputs (the datasets whose texts are registered)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ... import favi
-from .experiments import KEYS, dataset_label, score_matrices
+from .experiments import KEYS, score_matrices
 from .figures import setting_name
 
 #: the tie columns that :func:`with_ties` adds to Fig. 4's summary (from :func:`.checks.tie_shares`)
@@ -35,30 +35,6 @@ def between_readings(paper: float, low: float, high: float) -> bool:
     decimals = len(f"{paper}".split(".")[1]) if "." in f"{paper}" else 0
     half = 0.5 * 10 ** -decimals
     return bool(low - half <= paper <= high + half)
-
-
-def readings_text(cases: pd.DataFrame) -> str:
-    """Which of Appendix D's printed sample-level accuracies lie between our two readings, in words (``cases``:
-    :func:`.published.appendix_d` with its tie columns)."""
-    usable = cases.dropna(subset=["sample", "sample_without_tie_credit"])
-    if usable.empty:
-        return ""
-    parts = {True: [], False: []}
-    for metric, row in usable.iterrows():
-        parts[bool(row["paper_between"])].append(
-            f"{metric} ({row['sample_without_tie_credit']:.3f} to {row['sample']:.3f}; the paper's "
-            f"{row['paper_sample']:g})")
-    text = ["Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one "
-            "that credits only agreeing + and −."]
-    if parts[True]:
-        text.append(f"The paper's value lies between the two for {_join(parts[True])}.")
-    if parts[False]:
-        text.append(f"It lies outside them for {_join(parts[False])}: ties do not explain that difference.")
-    return " ".join(text)
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # -- where the metric ties come from: identical outputs -----------------------------------------------------------
@@ -114,29 +90,3 @@ def identical_page(identical: pd.DataFrame) -> pd.DataFrame:
     }, index=pd.Index([setting_name(d, r) for d, r in zip(identical["dataset"], identical["rater"])], name="setting"))
     out.columns = pd.MultiIndex.from_tuples(out.columns)
     return out
-
-
-def identical_text(identical: pd.DataFrame) -> str:
-    """Where the metrics' ties come from, in words (the settings of :func:`identical_output_ties`)."""
-    if identical.empty:
-        return ""
-    per_setting = _join([f"{setting_name(r['dataset'], r['rater'])} {r['metric_ties_identical_share']:.0%}"
-                         for _, r in identical.iterrows()])
-    every = int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum())
-    text = [f"Share of the metric's ties that are identical outputs: {per_setting}.",
-            f"{every} of the {len(identical)} raters tie every pair of identical outputs."]
-    for dataset, part in identical.groupby("dataset", sort=False):
-        row = part.iloc[0]
-        if row["identical_outputs"] == 0:
-            continue
-        text.append(
-            f"On {dataset_label(dataset)} {row['identical_outputs'] / row['comparisons']:.1%} of the comparisons are "
-            f"of identical outputs; the humans tie {row['human_ties_identical'] / row['identical_outputs']:.0%} of "
-            f"them, which makes {row['human_ties_identical_share']:.0%} of the humans' ties, and the matching ties on "
-            f"identical outputs are {_span(part['matching_ties_identical'] / part['comparisons'])} of the comparisons.")
-    return " ".join(text)
-
-
-def _span(values: pd.Series) -> str:
-    low, high = f"{values.min():.1%}", f"{values.max():.1%}"
-    return low if low == high else f"{low}–{high}"

@@ -1,5 +1,4 @@
-"""Chapter ``04_favoritism``, beyond the paper: uncertainty done right (issue 28). Three corrections to the
-chapter's first reading of how much of Φ is noise:
+"""Chapter ``04_favoritism``, beyond the paper: how much of Φ is noise, read three ways:
 
 * :func:`document_bootstrap`: WMT22 zh-en's segments come in documents, which the item bootstrap treats as
   independent; resampling whole documents (the ids are registered) gives the honest interval;
@@ -18,7 +17,7 @@ from scipy import stats
 
 from ... import favi
 from ...validation import check_rng
-from .experiments import ATTENUATION_RHO, KEYS, dataset_label, score_matrices, settings
+from .experiments import KEYS, dataset_label, score_matrices, settings
 
 # -- the document-level bootstrap -----------------------------------------------------------------------------------
 
@@ -57,14 +56,6 @@ def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
                      "item_excludes_zero": ((part["low"] > 0) | (part["high"] < 0)).mean(),
                      "doc_excludes_zero": ((part["doc_low"] > 0) | (part["doc_high"] < 0)).mean()})
     return pd.DataFrame(rows)
-
-
-def bootstrap_text(summary: pd.DataFrame, documents: pd.Series, dataset: str) -> str:
-    row = summary.set_index("rater").loc["all raters"]
-    return (f"On {dataset_label(dataset)} ({documents.nunique():,} documents, {len(documents):,} segments) the "
-            f"document bootstrap's 95% intervals are a median {row['width_ratio']:.2f} times as wide as the item "
-            f"bootstrap's (median width {row['doc_width']:.3f} against {row['item_width']:.3f}); the share of pairs "
-            f"whose interval excludes 0 goes from {row['item_excludes_zero']:.0%} to {row['doc_excludes_zero']:.0%}.")
 
 
 # -- multiple testing -------------------------------------------------------------------------------------------------
@@ -130,31 +121,6 @@ def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
                         ("split halves", "ρ(Φ, −mar(d)/E)"): split["rho"]})
     out.columns = pd.MultiIndex.from_tuples(out.columns)
     return out.rename_axis("data")
-
-
-def split_half_text(same: pd.DataFrame, split: pd.DataFrame) -> str:
-    """How far the split-half design moves the attenuation reading, per dataset: where the pattern (Φ favours the
-    humans' weaker system in most pairs, ρ >= :data:`.experiments.ATTENUATION_RHO`) holds on split halves, where it
-    held only on the same items, and where it never held."""
-    both = same[["favours_weaker", "rho_favi_attenuation"]].join(
-        split[["favours_weaker", "rho"]].rename(columns={"favours_weaker": "favours_weaker_split"}))
-    parts = [f"{name}: {row['favours_weaker']:.0%} → {row['favours_weaker_split']:.0%}, ρ "
-             f"{row['rho_favi_attenuation']:.2f} → {row['rho']:.2f}" for name, row in both.iterrows()]
-    pattern_same = (both["favours_weaker"] > 0.5) & (both["rho_favi_attenuation"] >= ATTENUATION_RHO)
-    pattern_split = (both["favours_weaker_split"] > 0.5) & (both["rho"] >= ATTENUATION_RHO)
-    text = [f"With each pair oriented on one half of the items and Φ computed on the other (the share of pairs whose "
-            f"Φ favours the humans' weaker system and ρ, same items → split halves): {'; '.join(parts)}."]
-    real = ("the metrics' errors shrink the humans' real margins, which is attenuation rather than noise in the human "
-            "margins alone")
-    groups = ((pattern_split, f"The pattern (most pairs favour the weaker system, ρ ≥ {ATTENUATION_RHO:g}) holds "
-                              "without the shared term on {}: there " + real + "."),
-              (pattern_same & ~pattern_split, "It holds on the same items only on {}: there the shared term made it."),
-              (~pattern_same & ~pattern_split, "It holds in neither design on {}."),
-              (~pattern_same & pattern_split, "It appears only on split halves on {}."))
-    for mask, sentence in groups:
-        if mask.any():
-            text.append(sentence.format(", ".join(both.index[mask])))
-    return " ".join(text)
 
 
 def multiple_testing_page(tests: pd.DataFrame) -> pd.DataFrame:
