@@ -5,12 +5,20 @@ import numpy as np
 from analysis.chapters import why_pairing
 
 
-def test_fig1_construction_has_every_stated_property():
+def test_fig1_authors_scores_bear_out_the_caption_and_section_1_not_section_3():
+    """The authors' notebook's scores (Intuition.ipynb, cell 5): equal means; C and B each beat A on four of five
+    instances; medians A 11, B 7, C 11, so §3's "10 vs. 7", "B outperforms C" and "A and B equivalent for MEDIAN"
+    fail."""
     scores = why_pairing.fig1_scores()
+    assert scores["A"].tolist() == [1, 5, 11, 12, 17] and scores["C"].tolist() == [5, 11, 12, 17, 1]
     checks = why_pairing.fig1_checks(scores, why_pairing.fig1_aggregates(scores))
-    assert all(checks.values()), checks
-    broken = scores.assign(C=scores["C"] + 1)
-    assert not all(why_pairing.fig1_checks(broken, why_pairing.fig1_aggregates(broken)).values())
+    assert all(checks["caption"].values()) and all(checks["§1"].values()), checks
+    assert checks["§3"] == {"C beats A on all instances but one": True, "median of A above median of C (10 vs. 7)": False,
+                            "B beats C on all instances but one": False, "A and B equal for MEAN and MEDIAN": False}
+    broken = scores.assign(C=scores["C"] + 1)  # C's mean moves
+    assert not all(why_pairing.fig1_checks(broken, why_pairing.fig1_aggregates(broken))["caption"].values())
+    table = why_pairing.fig1_statements_table(checks)
+    assert list(table.columns) == ["where", "statement", "holds"] and len(table) == 11
 
 
 def test_fixed_marginal_pairings_keep_the_marginals_and_change_the_pairing():
@@ -83,13 +91,14 @@ def test_appendix_f_strengths_and_claim_values():
     scores = why_pairing.fig1_scores()
     pairings = why_pairing.fixed_marginal_pairings(why_pairing.table2_strengths(), 50, rng=0)
     values = why_pairing.claim_values(
-        fig1_aggregates=why_pairing.fig1_aggregates(scores), pairings_summary=why_pairing.pairings_summary(pairings),
+        fig1_checks=why_pairing.fig1_checks(scores, why_pairing.fig1_aggregates(scores)),
+        pairings_summary=why_pairing.pairings_summary(pairings),
         fig2_summary=why_pairing.fig2_summary(why_pairing.fig2_pairings(400, rng=1)),
         prop1_setups=why_pairing.prop1_setups(80, rng=2), appendix_f=table)
     assert list(values.columns) == ["key", "detail", "value", "holds"]
     held = values.dropna(subset=["holds"]).set_index(["key", "detail"]).holds
-    assert held["fig1"].all() and held["appA1"].all() and held["fig2"].all()
-    assert not held[("fig1-intro", "median of A above median of B")]  # §1 against §3: equal medians
+    assert held["fig1"].all() and held["fig1-intro"].all() and held["appA1"].all() and held["fig2"].all()
+    assert not held["fig1-section3"].all()  # §3 describes another example than the authors' scores
     spread = values[values.key == "appF-printed-spread"].value
     assert len(spread) == 3 and (spread > 0.1).all()
 

@@ -32,6 +32,7 @@ from .text import (
     TIE_POLICIES,
     appendix_f_display,
     claim_values,
+    fig1_statements_table,
     pairings_summary_view,
     prop1_non_implications,
     ranking,
@@ -54,6 +55,6 @@ __all__ = [
     # figures
     "FIG1_AGGREGATES", "plot_fig1", "plot_fig2",
     # tables as the page shows them, and claim values
-    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "claim_values", "pairings_summary_view",
-    "prop1_non_implications", "ranking",
+    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "claim_values", "fig1_statements_table",
+    "pairings_summary_view", "prop1_non_implications", "ranking",
 ]

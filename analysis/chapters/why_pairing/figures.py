@@ -1,6 +1,6 @@
 """Chapter 00's figures: Fig. 1 (the scores of A, B, C and their aggregates) and Fig. 2 (three pairings with
 identical marginals), Peyrard et al. 2021, §1 and §3.1. Both are laid out for the book's text column (about 8 in
-wide at most, text of 10 pt or more); their captions are in :mod:`.text`."""
+wide at most, text of 10 pt or more); their captions are beside them in the notebook."""
 
 from __future__ import annotations
 

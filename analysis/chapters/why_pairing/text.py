@@ -26,6 +26,13 @@ def ranking(values: pd.Series) -> str:
     return text
 
 
+def fig1_statements_table(checks: dict) -> pd.DataFrame:
+    """:func:`.experiments.fig1_checks` as a table: where the paper says it, the statement, and whether the
+    authors' scores bear it out."""
+    return pd.DataFrame([{"where": where, "statement": statement, "holds": "yes" if holds else "no"}
+                         for where, statements in checks.items() for statement, holds in statements.items()])
+
+
 #: the summary's rows as a reader reads them (:func:`pairings_summary_view`)
 SUMMARY_LABELS = {
     "permutations": "permutations of S's type strengths",
@@ -69,25 +76,18 @@ def appendix_f_display(table: pd.DataFrame) -> pd.DataFrame:
 
 # -- the values the claims registry reads ---------------------------------------------------------------------------
 
-def claim_values(*, fig1_aggregates: pd.DataFrame, pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame,
+def claim_values(*, fig1_checks: dict, pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame,
                  prop1_setups: pd.DataFrame, appendix_f: pd.DataFrame) -> pd.DataFrame:
     """The tidy table behind the registry's records of this chapter: one row per (key, detail) with a number
-    (``value``) or a test result (``holds``)."""
+    (``value``) or a test result (``holds``). ``fig1_checks``: :func:`.experiments.fig1_checks`."""
     rows = []
 
     def add(key, detail, value=np.nan, holds=None):
         rows.append({"key": key, "detail": detail, "value": value, "holds": holds})
 
-    agg = fig1_aggregates
-    add("fig1", "all means equal", holds=bool(np.allclose(agg["mean"], agg["mean"].iloc[0])))
-    for hi, lo in (("C", "A"), ("B", "A"), ("B", "C")):
-        add("fig1", f"BT: {hi} > {lo}", holds=bool(agg.loc[hi, "bt"] > agg.loc[lo, "bt"]))
-    add("fig1", "median of A (10) above median of C (7)",
-        holds=bool((agg.loc["A", "median"], agg.loc["C", "median"]) == (10, 7)))
-    add("fig1", "MEAN and MEDIAN cannot tell A from B", holds=bool(
-        np.isclose(agg.loc["A", "mean"], agg.loc["B", "mean"]) and np.isclose(agg.loc["A", "median"],
-                                                                                 agg.loc["B", "median"])))
-    add("fig1-intro", "median of A above median of B", holds=bool(agg.loc["A", "median"] > agg.loc["B", "median"]))
+    for where, key in (("caption", "fig1"), ("§1", "fig1-intro"), ("§3", "fig1-section3")):
+        for detail, holds in fig1_checks[where].items():
+            add(key, detail, holds=holds)
     s = pairings_summary.iloc[0]
     add("appA1", "one mean difference over all permutations", holds=bool(s["distinct mean S - mean B"] == 1))
     add("appA1", "one median difference over all permutations", holds=bool(s["distinct median S - median B"] == 1))
