@@ -169,6 +169,25 @@ def test_multinomial_draws_match_the_instance_by_instance_sampler():
     assert (ties.sampled_counts(shares, 1, 3, 10, 1.0).reshape(3, -1, 3)[:, :, 1] == 10).all()
 
 
+def test_at_or_above_the_number_of_instances_every_instance_is_taken_once_as_the_paper_says():
+    """The paper's rule (sweeps.sampled_counts with cap): 40 instances and 60 comparisons asked -> the setup's own 40
+    outcomes in every trial; injected ties turn each decided comparison into a tie with the probability, as the
+    instance-by-instance sampler does."""
+    m = random_scores(np.random.default_rng(5), 40, 4, levels=2)
+    counted, shares = ties.outcome_shares(m)
+    own = np.rint(shares * 40).ravel()
+    exact = ties.sampled_counts(shares, 1, 5, 60, n_instances=40)
+    assert (exact == own).all()
+    _, slow = sweeps.sampled_counts(sweeps.matches(m), 2, 5, 60, cap=True)
+    assert (slow == own).all()
+    fast = ties.sampled_counts(shares, np.random.default_rng(1), 4000, 60, 0.3, n_instances=40)
+    _, slow = sweeps.sampled_counts(sweeps.matches(m), np.random.default_rng(2), 4000, 60, 0.3, cap=True)
+    np.testing.assert_allclose(fast.mean(axis=0), slow.mean(axis=0), atol=0.25)
+    assert (fast.reshape(4000, -1, 3).sum(axis=2) == 40).all()
+    below = ties.sampled_counts(shares, 1, 5, 39, n_instances=40)  # fewer asked than instances: drawn
+    assert (below.reshape(5, -1, 3).sum(axis=2) == 39).all() and not (below == below[0]).all()
+
+
 def test_sweeps_are_seeded_and_real_tie_costs_are_shares():
     m = random_scores(np.random.default_rng(2), 30, 5, levels=2)
     a = ties.setup_curves(m, [10, 50], 5, 7)

@@ -37,22 +37,35 @@ def outcome_shares(matrix: pd.DataFrame) -> tuple[comparisons.Comparisons, np.nd
     return comparisons.counted(m.systems, np.column_stack([left, right]), one, one, one), shares
 
 
-def sampled_counts(shares: np.ndarray, rng, n_trials: int, size: int, tie_probability: float = 0.0) -> np.ndarray:
-    """(trials x 3·pairs) outcome counts of ``size`` comparisons per pair drawn with replacement from the setup's
-    instances, each drawn comparison turned into a tie with ``tie_probability``: one multinomial draw per pair and
-    trial, the same distribution as drawing instances one by one (:func:`analysis.sweeps.sampled_counts`, which
-    draws every instance index; this is its fast equivalent, checked against it in the tests)."""
+def sampled_counts(shares: np.ndarray, rng, n_trials: int, size: int, tie_probability: float = 0.0,
+                   n_instances: int | None = None) -> np.ndarray:
+    """(trials x 3·pairs) outcome counts of ``size`` comparisons per pair, each turned into a tie with
+    ``tie_probability``, by the paper's rule (:func:`analysis.sweeps.sampled_counts` with ``cap``): drawn with
+    replacement from the setup's instances, or, when ``size`` reaches ``n_instances``, every instance once in every
+    trial. A draw is one multinomial per pair and trial (the same distribution as drawing instances one by one,
+    which :func:`analysis.sweeps.sampled_counts` does: its fast equivalent, checked against it in the tests); every
+    instance once is the setup's own counts, with each decided comparison turned into a tie by a binomial draw."""
     gen = check_rng(rng)
+    n_trials, size = check_count(n_trials, "n_trials"), check_count(size, "size")
     q = float(tie_probability)
+    if n_instances is not None and size >= check_count(n_instances, "n_instances"):
+        exact = np.rint(shares * n_instances).astype(np.int64)
+        counts = np.broadcast_to(exact, (n_trials, *exact.shape)).copy()
+        if q > 0:
+            tied = gen.binomial(counts[:, :, [0, 2]], q)
+            counts[:, :, [0, 2]] -= tied
+            counts[:, :, 1] += tied.sum(axis=2)
+        return counts.reshape(n_trials, -1).astype(float)
     probs = shares * np.array([1 - q, 1.0, 1 - q]) + np.array([0.0, q, 0.0]) * (1 - shares[:, [1]])
     probs = probs / probs.sum(axis=1, keepdims=True)
-    counts = gen.multinomial(check_count(size, "size"), probs, size=(check_count(n_trials, "n_trials"), len(probs)))
+    counts = gen.multinomial(size, probs, size=(n_trials, len(probs)))
     return counts.reshape(n_trials, -1).astype(float)
 
 
-def sampled(counted, shares, rng, n_trials: int, size: int, ties: str, tie_probability: float = 0.0) -> np.ndarray:
+def sampled(counted, shares, rng, n_trials: int, size: int, ties: str, tie_probability: float = 0.0,
+            n_instances: int | None = None) -> np.ndarray:
     """(trials x systems) BT strengths of ``n_trials`` draws of :func:`sampled_counts`, ties as ``ties``."""
-    counts = sampled_counts(shares, rng, n_trials, size, tie_probability)
+    counts = sampled_counts(shares, rng, n_trials, size, tie_probability, n_instances)
     return bt.fit(comparisons.win_matrices(counted, ties, weights=counts)).strengths
 
 
@@ -63,35 +76,37 @@ def tie_rate(matches) -> float:
 
 def setup_curves(matrix: pd.DataFrame, sizes, n_trials: int, rng, policies=POLICIES) -> pd.DataFrame:
     """For each policy and size (and 12·m·ln m): the mean share of systems out of place against the setup's own
-    ranking, and the share of trials with any system out of place."""
+    ranking, and the share of trials with any system out of place; ``every_instance`` where the size reaches the
+    setup's instances, so that each trial takes every instance once (the paper's rule)."""
     gen = check_rng(rng)
     m = sweeps.matches(matrix)
     counted, shares = outcome_shares(matrix)
-    k = matrix.shape[1]
+    k, n = matrix.shape[1], matrix.shape[0]
     marker = sweeps.sample_size(k, 10**9)
     rows = []
     for ties in policies:
         ref = reference(m, ties)
         for size in sorted({*map(int, sizes), marker}):
-            changes = rank_changes(sampled(counted, shares, gen, n_trials, size, ties), ref)
-            rows.append({"ties": ties, "comparisons": size, "at_marker": size == marker,
+            changes = rank_changes(sampled(counted, shares, gen, n_trials, size, ties, n_instances=n), ref)
+            rows.append({"ties": ties, "comparisons": size, "at_marker": size == marker, "every_instance": size >= n,
                          "misplaced_share": changes.mean() / k, "any_misplaced": float((changes > 0).mean())})
     return pd.DataFrame(rows)
 
 
 def setup_tie_sweep(matrix: pd.DataFrame, probabilities, n_trials: int, rng, policies=POLICIES) -> pd.DataFrame:
     """Fig. 1 of the paper on one setup: 12·m·ln m comparisons per pair, each turned into a tie with each
-    probability; per policy the mean share of systems out of place against the setup's own ranking (same policy)."""
+    probability (every instance once where the setup has no more instances than that, the paper's rule); per policy
+    the mean share of systems out of place against the setup's own ranking (same policy)."""
     gen = check_rng(rng)
     m = sweeps.matches(matrix)
     counted, shares = outcome_shares(matrix)
-    k = matrix.shape[1]
+    k, n = matrix.shape[1], matrix.shape[0]
     size = sweeps.sample_size(k, 10**9)
     rows = []
     for ties in policies:
         ref = reference(m, ties)
         for p in probabilities:
-            changes = rank_changes(sampled(counted, shares, gen, n_trials, size, ties, float(p)), ref)
+            changes = rank_changes(sampled(counted, shares, gen, n_trials, size, ties, float(p), n), ref)
             rows.append({"ties": ties, "tie_probability": float(p), "misplaced_share": changes.mean() / k})
     return pd.DataFrame(rows)
 
@@ -124,9 +139,11 @@ def study(setups, sizes, probabilities, n_trials: int, rng) -> tuple[pd.DataFram
 
 
 def marker_summary(curves: pd.DataFrame, costs: pd.DataFrame, level: float = 0.1) -> pd.DataFrame:
-    """Per policy at 12·m·ln m comparisons per pair: setups, the mean share of systems out of place, the share of
-    setups where it is at most ``level`` (the stability level of :func:`analysis.sweeps.settling_point`), and
-    Spearman's ρ across setups between the real tie rate and the misplaced share."""
+    """Per policy at 12·m·ln m comparisons per pair: setups, how many of them have no more instances than that (so
+    that every trial takes each instance once and matches the setup's own ranking), the mean share of systems out of
+    place, the share of setups where it is at most ``level`` (the stability level of
+    :func:`analysis.sweeps.settling_point`), and Spearman's ρ across setups between the real tie rate and the
+    misplaced share."""
     at = curves[curves["at_marker"]].merge(costs[["collection", "dataset", "metric", "tie_rate"]],
                                            on=["collection", "dataset", "metric"])
     rows = []
@@ -135,6 +152,7 @@ def marker_summary(curves: pd.DataFrame, costs: pd.DataFrame, level: float = 0.1
         if part.empty:
             continue
         rho = stats.spearmanr(part["tie_rate"], part["misplaced_share"]).statistic if len(part) > 2 else np.nan
-        rows.append({"ties": ties, "setups": len(part), "misplaced_share": part["misplaced_share"].mean(),
+        rows.append({"ties": ties, "setups": len(part), "every_instance": int(part["every_instance"].sum()),
+                     "misplaced_share": part["misplaced_share"].mean(),
                      "stable_share": float((part["misplaced_share"] <= level).mean()), "rho_tie_rate": rho})
     return pd.DataFrame(rows)
