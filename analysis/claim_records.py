@@ -26,10 +26,15 @@ PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von D
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsistent", "not testable here",
             "not run")
 STATUSES = ("exact", "stand-in", "not reachable")
+#: whose claim a record is: the paper's (the default), or a hypothesis the compendium asks of the paper's data
+#: ("compendium": every record of the synthesis, and the papers' items marked "beyond the paper")
+ORIGINS = ("paper", "compendium")
+#: the categories a reader can trust, in the order the pages show them (:func:`category`)
+CATEGORIES = ("the paper's data", "stand-in data", "our own checks", "not testable here")
 RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _FIELDS = {"id", "item", "where", "claim", "paper", "paper_ref", "source", "rows", "column", "rule", "tol", "rtol",
-           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool"}
+           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool", "origin"}
 #: the fields only some rules read; one in a record of another rule is an error (a wrong rule or a misplaced line)
 RULE_FIELDS = {"within": {"tol", "rtol", "part"}, "consistent": {"tol", "rtol"}, "equal": {"part"},
                "compare": {"op", "than", "part"}, "direction": {"part"}, "set": {"part"}, "order": {"part"},
@@ -81,6 +86,7 @@ class Claim:
     headline: bool = False
     format: str | None = None
     pool: bool = False
+    origin: str = "paper"
     paper_ref: object = field(default=None, compare=False)  # the pointer(s) paper_value comes from (None: typed)
     extra: dict = field(default_factory=dict, compare=False)
 
@@ -344,6 +350,9 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
         bad("headline", "true or false")
     if "format" in record and not _format_spec(record["format"]):
         bad("format", "a Python format specification for numbers, e.g. '.0%' or '.2f'")
+    origin = record.get("origin", "compendium" if paper == "synthesis" else "paper")
+    if origin not in ORIGINS:
+        bad("origin", f"one of {list(ORIGINS)}")
     return Claim(paper=paper, id=cid, item=record["item"], where=record["where"], claim=record["claim"],
                  status=record["status"], rule=rule, chapter=chapter, paper_value=value,
                  source=record.get("source"), rows=rows, column=record.get("column"),
@@ -351,7 +360,18 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
                  part=float(part), op=record.get("op"), than=record.get("than"), test=record.get("test"),
                  reason=record.get("reason", ""), section=record.get("section"),
                  headline=record.get("headline", False), format=record.get("format"),
-                 pool=record.get("pool", False), paper_ref=record.get("paper_ref"))
+                 pool=record.get("pool", False), origin=origin, paper_ref=record.get("paper_ref"))
+
+
+def category(claim: Claim, verdict: str) -> str:
+    """Which of :data:`CATEGORIES` a claim's verdict belongs to: the compendium's own checks apart (never counted as
+    a paper's failure); then what cannot be tested here; then the paper's claims on its own data (``status`` exact)
+    or on stand-in data."""
+    if claim.origin == "compendium":
+        return "our own checks"
+    if verdict == "not testable here":
+        return "not testable here"
+    return "the paper's data" if claim.status == "exact" else "stand-in data"
 
 
 def _toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ClaimError:

@@ -47,13 +47,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claim_records import OPS, PAPERS, VERDICTS, Claim, ClaimError, load
+from .claim_records import CATEGORIES, OPS, PAPERS, VERDICTS, Claim, ClaimError, category, load
 from .files import atomic_write
 from .paths import generated_dir
 from .typography import for_table
 
 COLUMNS = ["paper", "id", "item", "where", "claim", "paper value", "our value", "rule", "data status", "verdict",
-           "reason", "source file", "chapter", "section", "headline"]
+           "category", "reason", "source file", "chapter", "section", "headline"]
 
 
 # --- our value: the selected cells of a saved output -------------------------------------------------------------
@@ -314,7 +314,8 @@ def evaluate(claims: list[Claim], outputs: str | Path | None = None) -> pd.DataF
         rows.append({"paper": claim.paper, "id": claim.id, "item": claim.item, "where": claim.where,
                      "claim": claim.claim, "paper value": show(claim.paper_value, claim.format),
                      "our value": show(ours, claim.format), "rule": _rule_text(claim), "data status": claim.status,
-                     "verdict": result, "reason": "" if result == "reproduced" else reason, "source file": source,
+                     "verdict": result, "category": category(claim, result),
+                     "reason": "" if result == "reproduced" else reason, "source file": source,
                      "chapter": claim.chapter, "section": claim.section or "", "headline": claim.headline})
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -342,9 +343,11 @@ OWN_WORDS = {"reproduced": "holds", "reproduced in part": "holds in part", "not 
 OWN_WORDS_PLURAL = {"reproduced": "hold", "reproduced in part": "hold in part", "not reproduced": "do not hold"}
 
 
-def verdict_words(verdict: str, paper: str) -> str:
-    """How a verdict reads on the pages: the registry's word, or for the compendium's own findings OWN_WORDS'."""
-    return OWN_WORDS.get(verdict, verdict) if paper == OWN_FINDINGS else verdict
+def verdict_words(verdict: str, paper: str, category: str | None = None) -> str:
+    """How a verdict reads on the pages: the registry's word, or for the compendium's own findings (the synthesis,
+    and a paper's records in the category "our own checks") OWN_WORDS'."""
+    own = paper == OWN_FINDINGS or category == "our own checks"
+    return OWN_WORDS.get(verdict, verdict) if own else verdict
 
 
 def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_page: bool = False) -> str:
@@ -355,8 +358,9 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_p
     for _, row in rows.iterrows():
         cells = [_link(row, on_chapter_page=on_chapter_page) if link else _cell(row["item"]),
                  _typeset(_cell(row["claim"])), _typeset(_cell(row["paper value"])) or "—",
-                 _typeset(_cell(row["our value"])) or "—"] + ([_typeset(_cell(row["reason"]))] if reason
-                                                    else [f"**{verdict_words(row['verdict'], row['paper'])}**"])
+                 _typeset(_cell(row["our value"])) or "—"] + (
+                    [_typeset(_cell(row["reason"]))] if reason
+                    else [f"**{verdict_words(row['verdict'], row['paper'], row.get('category'))}**"])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -364,12 +368,28 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_p
 def _counts(rows: pd.DataFrame) -> str:
     counts = rows.verdict.value_counts()
     paper = rows.paper.iloc[0] if rows.paper.nunique() == 1 else None
+    own = paper == OWN_FINDINGS or ("category" in rows and set(rows.category) == {"our own checks"})
 
     def words(verdict):  # "7 hold, 4 do not hold", "1 holds"
-        said = verdict_words(verdict, paper)
+        said = OWN_WORDS.get(verdict, verdict) if own else verdict
         return said if counts[verdict] == 1 or said == verdict else OWN_WORDS_PLURAL[verdict]
 
     return ", ".join(f"{counts[v]} {words(v)}" for v in VERDICTS if v in counts)
+
+
+def by_category(rows: pd.DataFrame) -> str:
+    """The verdict counts per category (:data:`~analysis.claim_records.CATEGORIES`), the paper's claims on its own
+    data first and the compendium's own checks apart: "on the paper's data: 5 reproduced; on stand-in data: ..."."""
+    if "category" not in rows or rows.paper.eq(OWN_FINDINGS).all():
+        return _counts(rows)
+    parts = []
+    for name in CATEGORIES:
+        group = rows[rows.category == name]
+        if len(group):
+            parts.append(f"{len(group)} not testable here" if name == "not testable here" else
+                         f"our own checks: {_counts(group)}" if name == "our own checks" else
+                         f"on {name}: {_counts(group)}")
+    return "; ".join(parts)
 
 
 def _typeset(value: str) -> str:
@@ -386,7 +406,7 @@ def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:
         rows = table[table.paper == paper]
         if rows.empty:
             continue
-        parts.append(f"**{title}** — {len(rows)} claims: {_counts(rows)}.\n")
+        parts.append(f"**{title}** — {len(rows)} claim{'' if len(rows) == 1 else 's'}: {by_category(rows)}.\n")
         head = rows[rows.headline.astype(bool)]
         if len(head):
             parts.append(_table(head, link=True))
@@ -400,7 +420,7 @@ def chapter_opening(table: pd.DataFrame, chapter: str) -> str:
         return "*No claim of the paper is checked in this chapter.*\n"
     head = rows[rows.headline.astype(bool)]
     rest = rows[~rows.headline.astype(bool)]
-    text = [f"**What holds** — {len(rows)} claims checked in this chapter: {_counts(rows)}.\n"]
+    text = [f"**What holds** — {len(rows)} claims checked in this chapter: {by_category(rows)}.\n"]
     if len(head):
         text.append(_table(head, link=True, on_chapter_page=True))
     if len(rest):
@@ -410,16 +430,22 @@ def chapter_opening(table: pd.DataFrame, chapter: str) -> str:
 
 
 def chapter_differences(table: pd.DataFrame, chapter: str) -> str:
-    """A chapter's "What differs": every claim not reproduced exactly, with its reason, grouped by verdict."""
+    """A chapter's "What differs": every claim not reproduced exactly, with its reason, grouped by category (the
+    paper's data, stand-in data, our own checks, not testable here) and verdict."""
     rows = table[(table.chapter == chapter) & (table.verdict != "reproduced")]
     if rows.empty:
         return "Every claim checked in this chapter is reproduced.\n"
     parts = []
-    for name in VERDICTS:
-        group = rows[rows.verdict == name]
-        if len(group):
-            words = verdict_words(name, group.paper.iloc[0]) if group.paper.nunique() == 1 else name
-            parts.append(f"**{words.capitalize()}** ({len(group)})\n\n" + _table(group, link=True, reason=True, on_chapter_page=True))
+    categories = CATEGORIES if "category" in rows else (None,)
+    for cat in categories:
+        in_cat = rows if cat is None else rows[rows.category == cat]
+        for name in VERDICTS:
+            group = in_cat[in_cat.verdict == name]
+            if len(group):
+                words = verdict_words(name, group.paper.iloc[0], cat) if group.paper.nunique() == 1 else name
+                where = "" if cat in (None, "not testable here") else f" — {cat}"
+                parts.append(f"**{words.capitalize()}**{where} ({len(group)})\n\n"
+                             + _table(group, link=True, reason=True, on_chapter_page=True))
     return "\n".join(parts)
 
 

@@ -4,6 +4,7 @@ output changes a verdict, and a missing output is "not run" with a non-zero exit
 import io
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -249,7 +250,8 @@ def test_the_pages_are_generated_from_the_same_rows(tmp_path, outputs):
     glance = (outputs / "claims" / "at_a_glance.md").read_text()
     opening = (outputs / "claims" / "02_real_setups.md").read_text()
     differs = (outputs / "claims" / "02_real_setups_differs.md").read_text()
-    assert "2 claims: 1 reproduced, 1 not reproduced" in glance and "{ref}`Table 1 <paired-table1>`" in glance
+    assert "2 claims: on the paper's data: 1 reproduced, 1 not reproduced" in glance
+    assert "{ref}`Table 1 <paired-table1>`" in glance and "1 claim: 1 not testable here" in glance
     assert "a stand-in" not in glance and "All 2 claims" in opening
     assert "a stand\u2011in" in differs and "MEAN and BT disagree" in differs  # a short word stays on one line and "**Not reproduced** (1)" in differs
 
@@ -264,6 +266,35 @@ def test_the_compendiums_own_findings_read_as_holds_or_not_against_an_expectatio
     assert "reproduced" not in opening
     assert "**Does not hold** (1)" in claims.chapter_differences(rows, "06_synthesis")
     assert claims.verdict_words("not reproduced", "wmt") == "not reproduced"
+
+
+def test_verdicts_are_counted_by_category_and_our_own_checks_apart():
+    """The paper's claims on its data, on stand-in data, the compendium's own checks (never a paper's failure, read
+    as holds / does not hold) and what is not testable, each counted apart on the pages (issue 38)."""
+    verdicts = ["reproduced", "not reproduced", "not reproduced", "reproduced", "not reproduced", "not testable here"]
+    categories = ["the paper's data", "the paper's data", "stand-in data", "our own checks", "our own checks",
+                  "not testable here"]
+    rows = pd.DataFrame({"paper": ["favi"] * 6, "item": [f"I{k}" for k in range(6)], "claim": ["c"] * 6,
+                         "paper value": ["1"] * 6, "our value": ["1"] * 6, "reason": ["r"] * 6, "verdict": verdicts,
+                         "category": categories, "section": [""] * 6, "chapter": ["04_favoritism"] * 6,
+                         "headline": [True] * 6})
+    assert claims.by_category(rows) == ("on the paper's data: 1 reproduced, 1 not reproduced; on stand-in data: 1 not "
+                                        "reproduced; our own checks: 1 holds, 1 does not hold; 1 not testable here")
+    differs = claims.chapter_differences(rows, "04_favoritism")
+    assert "**Not reproduced** — the paper's data (1)" in differs and "**Does not hold** — our own checks (1)" in differs
+    assert "**Not reproduced** — stand-in data (1)" in differs and "**Not testable here** (1)" in differs
+    table = claims._table(rows, link=False)
+    assert "**does not hold**" in table and "**not reproduced**" in table
+
+
+def test_a_claim_belongs_to_one_category():
+    from analysis.claim_records import Claim, category
+
+    claim = Claim(paper="favi", id="x", item="I", where="w", claim="c", status="exact", rule="within", chapter="c")
+    assert category(claim, "not reproduced") == "the paper's data"
+    assert category(replace(claim, status="stand-in"), "reproduced") == "stand-in data"
+    assert category(replace(claim, status="not reachable"), "not testable here") == "not testable here"
+    assert category(replace(claim, origin="compendium"), "not reproduced") == "our own checks"
 
 
 def test_the_cli_runs_it():

@@ -122,6 +122,7 @@ RECORD_CASES = {  # case: (changes, the claim as named, the field named)
     # booleans are booleans
     "headline a string": ([add('headline = "false"')], "'a'", "headline"),
     "headline a number": ([add("headline = 1")], "'a'", "headline"),
+    "origin not a known one": ([add('origin = "mine"')], "'a'", "origin"),
     "pool a string": ([add('pool = "yes"')], "'a'", "pool"),
     "pool with a list of selections": ([('rows = { pair = "mean_bt" }', 'rows = [{ pair = "mean_bt" }]'),
                                         add("pool = true")], "'a'", "pool"),
