@@ -13,14 +13,11 @@ from analysis import sweeps
 from analysis.chapters import global_vs_pairwise as gvp
 from analysis.chapters.global_vs_pairwise import claim_values as cv
 from analysis.chapters.global_vs_pairwise import classification as cls
+from analysis.chapters.global_vs_pairwise import facts
 from analysis.chapters.global_vs_pairwise import llmfao as llm
 from analysis.chapters.global_vs_pairwise import protocol as pr
 from analysis.chapters.global_vs_pairwise import self_check as sc
-from analysis.chapters.global_vs_pairwise import text as tx
-from analysis.chapters.global_vs_pairwise import text_checks as tk
-from analysis.chapters.global_vs_pairwise import text_classification as tc
 from analysis.data import published, tables
-from analysis.sweeps import lowest_ap
 from tests.helpers import needs_mirror
 
 # --- the chapter's CEval and synthetic pieces -------------------------------------------------------------------------
@@ -397,17 +394,14 @@ def _detection(pairwise, global_):
                          "global": global_, "factor": 1 - np.linspace(0, 0.1, n)})
 
 
-def test_detection_values_and_text_branch_on_the_gap():
+def test_detection_values_and_facts():
     up = _detection([0.5, 0.6, 0.7], [0.5, 0.7, 0.8])
     values = cv.detection_values(up)
     assert values["fig3 rises with difference 16"] is True and values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
-    assert "more often than the count of wins at every number" in tx.detection_text(up)
     down = _detection([0.7, 0.6, 0.5], [0.6, 0.5, 0.4])
     assert cv.detection_values(down)["fig3 rises with difference 16"] is False
-    assert "the count of wins finds the better model at least as often" in tx.detection_text(down)
-    both = pd.concat([up, down.assign(matches=129)])
-    assert "with 16 matches only" in tx.detection_text(both)
-
+    both = facts.detection(pd.concat([up, down.assign(matches=129)]))
+    assert both == {"largest": 0.1, "pairwise_16": 0.7, "global_16": 0.8, "pairwise_129": 0.5, "global_129": 0.4}
 
 def test_binary_global_scores_equal_sklearn():
     from sklearn.metrics import f1_score, roc_auc_score
@@ -423,19 +417,15 @@ def test_binary_global_scores_equal_sklearn():
         assert f1[k] == pytest.approx(f1_score(gold, pred[:, k]))
 
 
-def test_random_binary_values_and_text():
+def test_random_binary_values_and_facts():
     table = gvp.random_binary_models(rng=0, n_repeats=40)
     values = cv.random_binary_values(table)
     assert abs(values["random mean accuracy"] - 0.5) < 0.02 and 0 <= values["random global scores agree"] <= 1
     assert values["random mean auc"] == pytest.approx(values["random mean accuracy"], abs=0.01)
-    text = tx.random_binary_text(table)
-    assert "as accuracy does in every repetition" in text
-    fake = table.assign(spearman_sampled=-0.5)
-    assert "on average BT disagrees with accuracy" in tx.random_binary_text(fake)
-    fake = table.assign(spearman_sampled=1.0, spearman_full=[1.0] * 39 + [0.5])
-    text = tx.random_binary_text(fake)
-    assert "does not occur here" in text and "in 98% of the 40 repetitions" in text
-
+    f = facts.random_binary(table)
+    assert f["repeats"] == 40 and f["full_agree"] == 1.0 and f["sample"] == 39 and f["paper"] == -0.5
+    fake = facts.random_binary(table.assign(spearman_sampled=[-0.5] * 10 + [1.0] * 30, spearman_full=[1.0] * 39 + [0.5]))
+    assert fake["at_paper"] == 0.25 and fake["sampled_mean"] == pytest.approx(0.625) and fake["full_agree"] == 0.975
 
 def test_copy_displacement_and_ceval_values():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
@@ -462,127 +452,73 @@ def _stand_in():
     return a1, table2, a2, a3
 
 
-def test_binary_values_and_a1_text_follow_the_tables():
+def test_binary_values_and_a1_facts_follow_the_tables():
     a1, table2, a2, a3 = _stand_in()
     v = cv.binary_values(a1, table2, a2, a3, 0.7)
     assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
     assert v["bt follows sharpness over accuracy"] is True and v["table2 global agree and bt apart"] is True
     assert v["a2 binarised copies keep f1"] is True and v["a3 penalised zero-one unchanged"] is True
-    text = tc.binary_a1_text(a1, table2, 0.01, 0.7)
-    assert "3 of 3 by accuracy" in text and "1 of 3 by BT" in text and "tree climbs 2 places, XGBoost climbs 8" in text
-    assert "more closely than how often they are right" in text and "stands apart" in text
-    assert "no closer than BT" not in text
-    # a tree that stays last, BT that follows accuracy, BTbin no closer
+    f = facts.binary_a1(a1, table2)
+    assert (f["n"], f["acc_place"], f["bt_place"]) == (3, 3, 1) and (f["paper_n"], f["paper_acc_place"],
+                                                                      f["paper_bt_place"]) == (9, 9, 1)
+    assert f["bt_sharpness"] == 1.0 and f["bt_acc"] == -0.5 and f["bt_acc_without"] == 1.0
+    assert f["global_min"] == 1.0 and f["bt_auc"] == -0.5 and f["btbin_acc"] == 1.0
     a1b = a1.assign(bt=[0.5, 0.3, 0.2], sharpness=[0.3, 0.5, 0.4], bt_bin=[0.2, 0.3, 0.5])
     t2b = a1b[["acc", "auc", "bt", "f1", "bt_bin"]].corr(method="spearman")
-    text = tc.binary_a1_text(a1b, t2b, 0.01, 0.7)
-    assert "tree keeps its place" in text and "how often a model is right more closely" in text
-    assert "as high as some global pair" in text and "no closer than BT" in text
+    assert facts.binary_a1(a1b, t2b)["bt_place"] == 3
     v = cv.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
                          a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
     assert v["a2 binarised copies keep f1"] is False and v["a3 penalised zero-one unchanged"] is False
-
 
 def _ap_table(values):
     rows = [{"experiment": e, "measure": m, "ap": a, "ap_low": a, "ap_high": a} for (e, m), a in values.items()]
     return pd.DataFrame(rows)
 
 
-def test_table4_text_branches_on_the_tables():
-    a1, _, a2, a3 = _stand_in()
-    a2 = a2.assign(mae=[0.3, 0.3, 0.4, 0.1, 0.2, 0.4])
-    low = lowest_ap(3, 6)
-    t4 = _ap_table({("binary", "mae"): low, ("binary", "bt"): 1.0, ("binary", "auc"): 0.8, ("binary", "f1"): 0.5,
-                    ("penalized", "mae"): 0.7, ("penalized", "bt"): 0.7, ("penalized", "auc"): 1.0,
-                    ("penalized", "f1"): 0.5})
-    text = tc.table4_text(t4, a2, a3)
-    assert f"every copy above every original (AP {low:.2f}, the lowest possible)" in text
-    assert "below its original's MAE for 2 of 3 models" in text and "every model here gets more than half right" in text
-    assert "BT every original above every copy (AP 1; 1.000–1.000 over sampled match sets)" in text
-    assert "equals the tree" in text
-    a2w = a2.assign(acc=[0.9, 0.8, 0.4, 0.9, 0.8, 0.4])
-    a3w = a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5])
-    text = tc.table4_text(t4, a2w, a3w)
-    assert "the weakest model here gets 40% right" in text and "differs from the tree" in text
+def test_ap_facts_and_copies_below():
+    t4 = _ap_table({("binary", "mae"): 0.4, ("binary", "bt"): 1.0, ("penalized", "bt"): 0.7})
+    assert facts.ap(t4) == {"binary_mae": 0.4, "binary_bt": 1.0, "binary_bt_low": 1.0, "binary_bt_high": 1.0,
+                            "penalized_bt": 0.7, "penalized_bt_low": 0.7, "penalized_bt_high": 0.7}
+    originals = pd.DataFrame({"mae": [0.3, 0.3, 0.4]})
+    assert facts.copies_below(originals, pd.DataFrame({"mae": [0.1, 0.3, 0.2]})) == 2
 
+def test_names_ranking_and_place():
+    assert facts.names(["a"]) == "a" and facts.names(["a", "b", "c"]) == "a, b and c" and facts.names([]) == "none"
+    values = pd.Series({"A": 0.2, "B": 0.5, "C": 0.2})
+    assert facts.ranking(values).startswith("B > ") and facts.place(values, "C") == 2 and facts.place(values, "B") == 1
 
-def test_ap_phrase_and_join():
-    assert tx.ap_phrase(1.0, 2, 4) == "every original above every copy (AP 1)"
-    assert "the lowest possible" in tx.ap_phrase(lowest_ap(2, 4), 2, 4)
-    assert tx.ap_phrase(0.7, 2, 4, "x") == "originals and copies interleaved (AP 0.70; x)"
-    assert tx.join(["a"]) == "a" and tx.join(["a", "b", "c"]) == "a, b and c" and tx.join([]) == ""
+def test_missing_generations_and_sampling():
+    texts = pd.DataFrame({"A": ["x", "x", "x"], "B": ["", "", "x"], "C": ["", "x", "x"]})
+    assert facts.missing_generations(texts) == "B (2) and C (1)"
+    assert facts.missing_generations(texts.replace("", "y")) == "none"
+    assert facts.sampling(pd.DataFrame(np.zeros((488, 6)))) == {"m": 6, "rule": 129, "size": 129, "instances": 488}
+    assert facts.sampling(pd.DataFrame(np.zeros((50, 6))))["size"] == 50
 
+def test_penalised_copies_count_the_originals_above_their_copy():
+    scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 1.0],
+                           "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 85.0], "bt": [0.4, 0.2, 0.3, 0.1]})
+    assert facts.penalised_copies(scores) == {"originals": 2, "models": 4, "ed_above": 1, "wer_above": 2,
+                                              "chrf_above": 1, "bt_above": 2}
 
-def test_c1_and_table7_text_read_the_papers_appendices():
-    c1 = gvp.published_c1()
-    texts = pd.DataFrame({m: ["x"] * 3 for m in c1["model"]})
-    assert "for Crowd, MICE, Llama 2, LLaMA, GDBA and Crest." in tx.c1_text(c1, texts)
-    off = c1.assign(ed=c1["ed"] + np.where(c1["model"] == "LLaMA", 0.01, 0))
-    text = tx.c1_text(off, texts.assign(LLaMA=["", "", "x"]))
-    assert "LLaMA by up to 0.0100 (2 reviews without a generation" in text and "for Crowd, MICE, Llama 2, GDBA" in text
-    ours = gvp.spearman_table(c1, ["ed", "wer", "chrf", "bt"])
-    consistency = cv.paper_consistency()
-    text = tx.table7_text(ours, consistency)
-    assert "agree to the printed two decimals" in text and "does not follow from its Appendix C.1" in text
-    assert "equals, to the printed decimals, the correlations of Appendix C.2" in text
-    follows = consistency.assign(recomputed=consistency["printed"])
-    assert tx.table7_text(ours + 0.1, follows).endswith("follows from its Appendix C.1.")
-    assert "differ by up to 0.10" in tx.table7_text(ours + 0.1, follows)
-    neither = consistency.assign(recomputed=consistency["printed"] + 0.2)
-    assert "nor from C.2's six original rows (off by up to 0.20)" in tx.table7_text(ours, neither)
+def test_tie_sweep_facts_and_stability_view():
+    sweep = pd.DataFrame({"tie_probability": [0.0, 0.4, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
+                          "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 0.95, np.nan]})
+    assert facts.tie_sweep(sweep, 0.5) == {"start": 0.9, "p": 0.4, "at_p": 0.85, "at_p_low": 0.6, "at_p_high": 0.95}
+    view = facts.stability_view({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 290)})
+    assert view.loc["A", "nearest grid point"] == 200 and view.loc["B", "nearest grid point"] == 300
+    assert view.loc["A", "models misplaced there (mean)"] == 0.1 and view.loc["B", "models misplaced at 300 (mean)"] == 0.3
+    assert view.loc["A", "trials misplacing a model there"] == 0.2 and view.loc["B", "12·m·ln m"] == 290
 
-
-def test_table6_text_branches_on_the_orientation_and_the_copies():
-    scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
-                           "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 75.0], "bt": [0.4, 0.2, 0.3, 0.1]})
-    t6 = pd.DataFrame({"ap": [1.0, 1.0, 0.8, 1.0], "ap_higher_is_better": [0.4, 0.4, 0.8, 1.0]},
-                      index=pd.Index(["ed", "wer", "chrf", "bt"], name="measure"))
-    text = tx.table6_text(t6, scores)
-    assert "consistent with an orientation slip" in text and "raise a model's mean ED by 4 characters" in text
-    assert "chrF and BT put every original above its own penalised copy; chrF still interleaves" in text
-    swapped = t6.assign(ap=[0.4, 0.4, 1.0, 1.0], ap_higher_is_better=[1.0, 1.0, 1.0, 1.0])
-    text = tx.table6_text(swapped, scores)
-    assert "nearer the distance reading" in text and "and above every other copy (AP 1)" in text
-    assert "Neither chrF nor BT" in tx.table6_text(t6, scores.assign(chrf=[80.0, 70.0, 85.0, 75.0],
-                                                                    bt=[0.1, 0.2, 0.3, 0.4]))
-
-
-def test_tie_sweep_and_tie_cost_texts_branch():
-    sweep = pd.DataFrame({"tie_probability": [0.0, 0.5, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
-                          "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 1.0, np.nan]})
-    text = tx.tie_sweep_text(sweep)
-    assert "disagree on the order" in text and "up to a tie probability of 0.50" in text and "At p = 1" in text
-    text = tx.tie_sweep_text(sweep.assign(spearman_mean=[1.0, 0.5, np.nan]))
-    assert "agree in every trial" in text and "up to a tie probability of 0.00" in text
-    assert "below 0.8 at every tie probability" in tx.tie_sweep_text(sweep.assign(spearman_mean=[0.5, 0.4, 0.3]))
-    assert "gives BT a ranking" in tx.tie_sweep_text(sweep.assign(spearman_mean=np.nan))
-    curves = {"no added ties": (_curve([1.0, 0.3, 0.0]), 200), "50% added ties": (_curve([1.0, 0.6, 0.1]), 200)}
-    assert "rises with every step up" in tx.tie_cost_text(curves)
-    curves["50% added ties"] = (_curve([1.0, 0.2, 0.1]), 200)
-    assert "does not rise" in tx.tie_cost_text(curves)
-    text = tx.stability_text({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 190)})
-    assert "A: at 12·m·ln m = 190" in text and "from 200 comparisons per pair on" in text and "still 0.30 at 300" in text
-
-
-def test_llmfao_text_reads_the_disjoint_half_sweep_and_ceval_like_for_like():
-    rule = {"judgments": 1000, "models": 5, "tie_share": 0.4, "pairs": 10, "pairs_compared": 8, "median_per_pair": 5.0,
-            "max_per_pair": 60, "required_per_pair": 96, "required_total": 960, "pairs_with_enough": 0}
-    sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 0.94, 1.0], "spearman_mean": [0.88, 0.82, 0.7, np.nan]})
-    ranks = pd.DataFrame({"rank_low": [1.0, 1.0], "rank_high": [3.0, 5.0]})
+def test_llmfao_facts_read_the_sweep_ranks_and_split_halves():
+    sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 0.94, 1.0], "spearman_mean": [np.nan, 0.88, 0.7, np.nan]})
+    ranks = pd.DataFrame({"rank_low": [1.0, 1.0, 2.0], "rank_high": [3.0, 5.0, 12.0]})
     curve = pd.DataFrame({"share": [0.1, 0.2, 0.5], "judgments": [100, 200, 500], "spearman_mean": [0.6, 0.75, 0.9],
                           "spearman_low": [0.4, 0.6, 0.8], "rank_displacement": [2.0, 1.5, 1.0]})
-    ceval = {"no_ties": 0.94, "at_level": 0.5, "own_ties": 0.008}
-    text = tx.llmfao_text(rule, sweep, ranks, np.array([0.9, 0.95]), curve, ceval)
-    assert "always falls back" in text and "the halves correlate 0.88 on average" in text
-    assert "until 70% of the judgments are ties" in text and "0.8% ties of their own" in text
-    assert "starts at 0.94 and stays at or above 0.8 up to 50% ties" in text
-    assert "parts of 100 judgments each correlate 0.60" in text and "two halves (about 500 each) 0.90" in text
-    text = tx.llmfao_text({**rule, "pairs_with_enough": 2}, sweep.assign(spearman_mean=[0.7, 0.6, 0.5, np.nan]),
-                          ranks, np.array([0.9]), curve)
-    assert "for the others" in text and "below 0.8 at every share of ties" in text and "CEval" not in text
-    none = tx.llmfao_text(rule, sweep.assign(spearman_mean=np.nan), ranks, np.array([0.9]), curve, ceval)
-    assert "no trial gives BT a ranking" in none and "CEval" not in none
-
+    f = facts.llmfao(sweep, ranks, np.array([0.9, np.nan, 0.95]), curve)
+    assert f["start"] == 0.88 and f["boot_rho"] == pytest.approx(0.925) and (f["width_median"], f["width_max"]) == (4, 10)
+    assert (f["small_share"], f["small_judgments"], f["small_rho"]) == (0.1, 100, 0.6)
+    assert (f["half_judgments"], f["half_rho"], f["half_low"], f["half_moves"]) == (500, 0.9, 0.8, 1.0)
+    assert np.isnan(facts.llmfao(sweep.assign(spearman_mean=np.nan), ranks, np.array([0.9]), curve)["start"])
 
 def test_paired_spearman_equals_scipy_row_by_row():
     from scipy.stats import spearmanr
@@ -598,13 +534,6 @@ def test_paired_spearman_equals_scipy_row_by_row():
     assert np.isnan(rho[4]) and np.isnan(rho[5])
 
 
-def test_ceval_reading_of_fig1():
-    sweep = pd.DataFrame({"tie_probability": [0.0, 0.5, 0.9, 1.0], "spearman_mean": [0.95, 0.85, 0.6, np.nan]})
-    q = pd.DataFrame({"a": [1.0, 2.0, 3.0, 1.0], "b": [1.0, 1.0, 2.0, 2.0]})
-    r = llm.ceval_reading(sweep, q)
-    assert r == {"no_ties": 0.95, "at_level": 0.5, "own_ties": pytest.approx(0.25)}  # one tied row of four
-
-
 def _b1(item="appendix_b1"):
     """A B.1 (or B.2) table as the chapter builds it, three models "trained here" with the paper's own values."""
     b1 = published.frame("gvp", item).set_index("model").add_prefix("paper_")
@@ -612,35 +541,22 @@ def _b1(item="appendix_b1"):
     return here.join(b1, how="outer").loc[list(b1.index)]
 
 
-def test_sst5_texts_branch_on_the_tables():
+def test_sst5_b1_facts():
     b1 = _b1()
-    text = tc.sst5_text(b1, 0.03, 0.6)
-    assert "third decimal for TextBlob, SVM and fastText" in text and "They differ" not in text
-    assert "the SVM is 1 of 3 here, 5 of 8 in the paper's B.1" in text
-    text = tc.sst5_text(b1.assign(acc=b1["acc"] + 0.01), 0.03, 0.6)
-    assert "for no model" in text and "fastText by up to 0.010 (training is stochastic" in text
-    consistency = cv.paper_consistency()
-    assert "does not follow from its own Appendix B.1, which gives 0.98" in tc.table3_text(5, consistency)
-    assert "moves Spearman's ρ by 0.10" in tc.table3_text(5, consistency)
-    fixed = consistency.assign(recomputed=consistency["printed"])
-    assert "(0.83) follows from" in tc.table3_text(8, fixed)
+    f = facts.sst5_b1(b1)
+    assert (f["n"], f["paper_n"], f["paper_svm_place"]) == (3, 8, 5) and f["order"].count(" > ") == 2
+    assert f["svm_place"] == facts.place(b1.dropna(subset=["acc"])["bt"], "SVM")
 
-
-def test_sst5_binarised_text_branches_on_accuracy():
+def test_sst5_b2_facts():
     b1 = _b1()
     b2 = _b1("appendix_b2")
     b2["acc"] = b1["acc"].where(b1.index != "SVM", 0.3)
-    copies = pd.DataFrame({"acc": [0.3, 0.4, 0.45]}, index=["TextBlob", "SVM", "fastText"])
-    t5 = _ap_table({("binary", "acc"): 0.6, ("binary", "f1"): 0.6, ("binary", "bt"): 1.0, ("binary", "mae"): 0.5,
-                    ("penalized", "bt"): 1.0, ("penalized", "mae"): 0.8})
-    text = tc.sst5_binarised_text(b2, b1, copies, t5)
-    assert "differs from the predicted one for SVM" in text and "the paper's B.2 puts SVM on top" in text
-    assert "below its B.1 accuracy for 8 of its 8 models" in text and "fewer than half of the sentences" in text
-    text = tc.sst5_binarised_text(b2.assign(acc=b1["acc"]), b1, copies.assign(acc=0.7), t5)
-    assert "for no model" in text and "the best model here is right on 70%" in text
+    f = facts.sst5_b2(b2, b1)
+    assert f["changed"] == "SVM" and f["paper_top"] == "SVM"
+    assert (f["paper_acc_lower"], f["paper_n"], f["paper_f1_same"]) == (8, 8, 8)
+    assert facts.sst5_b2(b2.assign(acc=b1["acc"]), b1)["changed"] == "none"
 
-
-# --- figures, captions and tables for the page (issue 26) ------------------------------------------------------------
+# --- figures and tables for the page (issue 26) ----------------------------------------------------------------------
 
 import matplotlib  # noqa: E402
 
@@ -685,34 +601,6 @@ def test_the_flowchart_joins_every_box():
     targets = {id(a.xycoords) for a in arrows}
     assert sum(id(b) in targets for b in boxes) == len(boxes) - 1  # every box but the start is entered
     plt.close(fig)
-
-
-def test_captions_compute_their_numbers():
-    grid = np.round(np.arange(0, 1.01, 0.01), 2)
-    sweep = pd.DataFrame({"tie_probability": grid, "tie_share": 0.39 + 0.6 * grid})
-    caption = gvp.tie_sweep_caption(sweep, ["A", "B", "C"], 96, 1000)
-    assert "of 3 CEval generation models" in caption and "(0 to 1, 101 values)" in caption
-    assert "1,000 sampled sets of 96 matches per pair" in caption and "here A, B and C" in caption
-    caption = gvp.stability_caption(stability_curves(["CEval", "SST-5"]), 100, 100_000)
-    assert "on 100,000 comparisons per pair" in caption and "(10 to 1,000, 100 values)" in caption
-    assert "over 100 sampled sets" in caption and "CEval and SST-5" in caption and "Jigsaw" in caption
-    assert "shows no curve" in gvp.stability_caption(stability_curves(["x"]), 10, 5, ties=True)
-    detection = pd.DataFrame({"difference": [0.0, 0.05, 0.1] * 2, "matches": [16] * 3 + [1000] * 3})
-    caption = gvp.detection_caption(detection, 50)
-    assert "(0 to 0.1, 3 values)" in caption and "with 16 and 1,000 matches" in caption and "50 repetitions" in caption
-    rule = {"judgments": 8931, "models": 59}
-    curve = pd.DataFrame({"share": [0.25, 0.5]})
-    caption = gvp.llmfao_caption(rule, sweep, curve, 200)
-    assert "llmfao's 8,931 crowd judgments of 59 LLMs" in caption and "own 39% included" in caption
-    assert "(25% and 50% of them)" in caption and "{cite:p}`ustalov2023llmfao`" in caption
-    assert "\n\n" in gvp.FLOWCHART_CAPTION
-
-
-def test_sampling_text_states_the_rule_with_its_numbers():
-    quality = pd.DataFrame(np.zeros((488, 6)))
-    assert tx.sampling_text(quality, 1000) == ("BT's 95% interval comes from 1,000 sampled sets of 12·6·ln 6 = 129 "
-                                               "matches per pair (from 488 instances).")
-    assert "of all 50 matches per pair" in tx.sampling_text(pd.DataFrame(np.zeros((50, 6))), 10)
 
 
 def test_views_show_measures_in_words_next_to_the_paper():
@@ -826,7 +714,7 @@ def test_penalised_ap_adds_the_bt_interval_when_asked():
     pd.testing.assert_frame_equal(table, gvp.penalised_ap(scores, chrf, rng=1, n_trials=20))
 
 
-def test_protocol_table_and_text_read_their_inputs():
+def test_protocol_table_reads_its_inputs():
     lexicon = pd.DataFrame({"acc": [0.3], "argmax_before": [0.2], "argmax_after": [0.3], "paper_acc": [0.31]},
                            index=pd.Index(["VADER"], name="model"))
     m = pd.DataFrame(np.eye(2), index=["acc", "bt"], columns=["acc", "bt"])
@@ -840,26 +728,15 @@ def test_protocol_table_and_text_read_their_inputs():
     assert len(table) == 1 + 1 + 1 + 1 + 4 and table.iloc[0]["before"] == 0.2
     assert table.set_index("measure").loc["mean rise in ED", "after"] == 140.0
     assert table.set_index("measure").loc["Table 3: accuracy – BT", "after"] == 0.0
-    orders = pd.DataFrame({"paper_bt": [0.2, 0.1], "bt_before": [0.1, 0.2], "bt_after": [0.3, 0.1]}, index=["x", "y"])
-    text = tk.protocol_text(lexicon, orders, {"before": -1.0, "after": 1.0}, {"before": 45.0, "after": 140.0,
-                            "paper": 142.0}, {"before": 1000, "after": 2887}, gold)
-    assert "VADER: 0.200 before, 0.300 after" in text and "x > y in the paper's B.1" in text
-    assert "y > x here before and x > y after" in text and "Strings of 2,887 characters" in text
-    assert "72%" not in text and "70% with either gold" in text and "moves from 3 to 2" in text
-    gold.loc["ties after binarising", "majority_vote"] = 0.75
-    assert "(75% with the vote)" in tk.protocol_text(lexicon, orders, {"before": 0, "after": 0},
-                                                     {"before": 1, "after": 1, "paper": 1},
-                                                     {"before": 1, "after": 1}, gold)
 
 
-def test_self_check_text_and_view_read_the_consistency_table():
+def test_self_check_facts_and_view_read_the_consistency_table():
     t = sc.paper_consistency()
-    text = tk.self_check_text(t, sc.b2_ratio_bound())
-    assert "Table 3's accuracy–F1 correlation is printed as 0.83, but B.1's two columns give 0.98" in text
-    assert "ED and WER give 0.371 and 0.385" in text and "0.873 and 0.836: the printed values rank" in text
-    assert "cannot come from its accuracy column" in text and "Table 2" not in text.split("the others are in")[1]
+    f = facts.self_check(t)
+    assert f["checked"] == int((t["source"] != sc.FIVE_MODELS).sum()) and f["agree"] < f["checked"]
+    assert "Table 3" in f["failed"] and "Table 2" not in f["failed"] and "B.2's BT ratio" in f["failed"]
     consistent = t.assign(recomputed=t["printed"], tie_low=t["printed"], tie_high=t["printed"])
-    assert "so do the others" in tk.self_check_text(consistent, {"fitted": 10, "two_models": 10, "printed": 12})
+    assert facts.self_check(consistent)["failed"] == "none"
     view = gvp.self_check_view(t, ["table2", "table4-binary", "appB2-ratio", "sec5-svm"], sc.agrees(t))
     assert list(view.columns) == ["paper item", "recomputed", "from", "printed", "from the appendix",
                                   "over the orders of ties", "agrees"]

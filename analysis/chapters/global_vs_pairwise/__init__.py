@@ -10,27 +10,19 @@ parameters, and its machinery split by dataset and by job —
 * :mod:`.self_check`: the paper checked against itself (Tables 2-7 from its own appendices); :mod:`.protocol`: the
   changes that bring the chapter closer to the paper's protocol, measured before and after;
 * :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
-* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.captions`: their captions; :mod:`.text` and
-  :mod:`.text_classification`, :mod:`.text_checks`: the sentences for the page, computed from the tables; :mod:`.views`: the tables as
-  shown (measures in words, ours next to the paper's);
+* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.views`: the tables as shown (measures in
+  words, ours next to the paper's); :mod:`.facts`: the numbers the page's text pastes, read from the tables (the
+  sentences and captions themselves are the notebook's);
 * :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
   its own appendices (``gvp_paper_consistency.csv``) and Table 1.
 
-The notebook reads the CEval, sampling, figure and text names from here (``ch.*``), the classification, llmfao and
-claims-value ones from their modules (``cls.*``, ``llm.*``, ``cv.*``).
+The notebook imports the modules by name (``ceval``, ``stability``, ``classification``, ...); this package gives
+the chapter's parameters and the names its tests use.
 """
 
 from __future__ import annotations
 
 from ..common import SEED, Param
-from .captions import (
-    FLOWCHART_CAPTION,
-    THRESHOLD,
-    detection_caption,
-    llmfao_caption,
-    stability_caption,
-    tie_sweep_caption,
-)
 from .ceval import (
     CEVAL_MODELS,
     CEVAL_REFERENCE,
@@ -60,17 +52,6 @@ from .stability import (
     tie_grid,
     tie_stability,
     tie_sweep,
-)
-from .text import (
-    c1_text,
-    detection_text,
-    random_binary_text,
-    sampling_text,
-    stability_text,
-    table6_text,
-    table7_text,
-    tie_cost_text,
-    tie_sweep_text,
 )
 from .views import (
     LABELS,
@@ -104,15 +85,13 @@ PARAMETERS = {
 }
 
 __all__ = [
-    "FLOWCHART_CAPTION", "LABELS", "REFERENCE_SIZE", "THRESHOLD", "correlation_pairs", "detection_caption", "interval",
-    "label", "labelled", "llmfao_caption", "ranks_view", "self_check_view", "side_by_side", "stability_caption", "tie_sweep_caption",
-    "versus_paper",
+    "LABELS", "REFERENCE_SIZE", "correlation_pairs", "interval", "label", "labelled", "ranks_view", "self_check_view",
+    "side_by_side", "versus_paper",
     "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIRST_PENALTY_LENGTH", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
     "PARAMETERS",
-    "appendix_c1", "c1_text", "ceval_outputs", "copy_displacement", "detection_curve", "detection_text", "difference_grid",
+    "appendix_c1", "ceval_outputs", "copy_displacement", "detection_curve", "difference_grid",
     "global_scores", "penalise", "penalised_ap", "penalty_length_from_paper", "penalty_rise", "plot_detection", "plot_flowchart",
     "plot_stability", "plot_tie_sweep", "published_c1", "published_c2_originals", "published_matrix",
-    "random_binary_models", "random_binary_summary", "random_binary_text", "sampling_text",
-    "spearman_table", "stability_panels", "stability_text", "table6_text", "table7_text", "text_quality",
-    "tie_cost_text", "tie_grid", "tie_stability", "tie_sweep", "tie_sweep_text",
+    "random_binary_models", "random_binary_summary", "spearman_table", "stability_panels", "text_quality", "tie_grid",
+    "tie_stability", "tie_sweep",
 ]

@@ -46,7 +46,7 @@ def global_scores(quality: dict[str, pd.DataFrame], *, rng, n_trials: int) -> pd
 # -- CEval: penalised outputs (Appendix C.2, Table 6) -----------------------------------------------------------------
 
 
-#: the length of the appended strings in the chapter's first version, kept for the before/after comparison
+#: the alternative length of the appended strings (an arbitrary "long" string), measured against the one C.2 implies
 FIRST_PENALTY_LENGTH = 1000
 
 

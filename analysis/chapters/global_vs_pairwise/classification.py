@@ -7,8 +7,6 @@ SST-5 the higher decision value of the gold class, for the binary task the small
 *copies* experiments of Sec. 6 add a copy of every model with adjusted decision values — binarised (Table 4's
 "Binary AP", Table 5) or penalised, binarised only where the model is wrong (Table 4's "Penalized AP") — and ask
 whether a measure still ranks the originals above the copies: average precision with the originals relevant.
-
-The sentences for the page are in :mod:`.text_classification`; the notebook reads them from here as ``cls.*``.
 """
 
 from __future__ import annotations
@@ -22,11 +20,6 @@ from ...data import published
 from ...data.baselines import CLASSES, one_hot, simulated_scores
 from ...sweeps import copies_ap
 from .shared import bt_ap_interval as bt_ap_interval
-from .text_classification import binary_a1_text as binary_a1_text
-from .text_classification import sst5_binarised_text as sst5_binarised_text
-from .text_classification import sst5_text as sst5_text
-from .text_classification import table3_text as table3_text
-from .text_classification import table4_text as table4_text
 
 
 def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:

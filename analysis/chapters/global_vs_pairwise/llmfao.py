@@ -10,7 +10,8 @@ each judgment of one random half into a tie with probability p and compares its 
 stability is measured by resampling each pair's judgments (bootstrap, against BT on every judgment) and by ranking
 two disjoint random parts of the judgments against each other.
 
-The figure is in :mod:`.figures`, the sentences in :mod:`.text`; the notebook reads them from here as ``llm.*``.
+The figure is in :mod:`.figures`; the page's text (the notebook's markdown) pastes the numbers :func:`.facts.llmfao`
+reads from these tables.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from ... import bt, comparisons, sweeps
 from ...agreement import rank_displacement, spearman_rows, spearman_summary
 from ...comparisons import Comparisons
 from .figures import plot_llmfao as plot_llmfao
-from .text import llmfao_text as llmfao_text
 
 #: tighter than the sweeps default: 59 strengths near 1/59 each, and rank statistics need them settled
 TOL = 1e-12
@@ -143,14 +143,3 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
                      "rank_displacement": float(displacement.mean()) if fitted.any() else np.nan,
                      "left_out": float((~fitted).mean())})
     return pd.DataFrame(rows)
-
-
-def ceval_reading(sweep: pd.DataFrame, quality: pd.DataFrame, level: float = 0.8) -> dict:
-    """CEval's Fig. 1 read as the llmfao tie sweep is (for :func:`~.text.llmfao_text`): its mean correlation
-    without added ties, the largest tie probability whose mean correlation is at least ``level`` (NaN if none), and
-    the share of its matches (``quality``: instances x models) tied of their own."""
-    defined = sweep.dropna(subset=["spearman_mean"])
-    above = defined[defined["spearman_mean"] >= level]["tie_probability"]
-    return {"no_ties": float(defined["spearman_mean"].iloc[0]) if len(defined) else np.nan,
-            "at_level": float(above.max()) if len(above) else np.nan,
-            "own_ties": float(sweeps.matches(quality).tie_share())}

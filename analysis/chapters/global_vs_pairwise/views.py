@@ -111,7 +111,7 @@ def self_check_view(consistency: pd.DataFrame, items, agree: pd.Series) -> pd.Da
     paper item, what is recomputed and from which appendix, the printed value (an interval as ``low–high``), the
     recomputed one (ties as average ranks), its range over the orders of the printed ties where they matter, and
     whether they agree (``agree``: :func:`~.self_check.agrees`)."""
-    from .text_checks import ITEMS
+    from .facts import ITEMS
 
     rows = consistency[consistency["item"].isin(list(items))]
     digits = {"sec5-svm": 0, "appB2-ratio": 1}
