@@ -18,8 +18,7 @@ Chapters, their notebooks and the paper items they rebuild:
 * :mod:`.favoritism` (``04_favoritism``; experiments, published, figures, checks, tables): Favi-Score, Figs. 1-6 and 8-13,
   Table 1, Lemmas 1-2, App. C-D
 * :mod:`.global_vs_pairwise` (``05_global_vs_pairwise``; ceval, stability, classification, llmfao, published,
-  claim_values, text_classification,
-  shared, figures, text): Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random
+  claim_values, facts, shared, figures, views): Levtsov & Ustalov 2025 — CEval (App. C, Tables 6-7, Fig. 1), Figs. 2-4 and §5's random
   binary models; SST-5 (App. B, Tables 3 and 5) and the binary stand-in for Jigsaw (App. A, Tables 2 and 4);
   llmfao beyond the paper
 * :mod:`.synthesis` (``06_synthesis``; stability, wmt_pairs, favoritism, ties, values, figures): beyond the
