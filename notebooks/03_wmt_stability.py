@@ -14,37 +14,54 @@
 # %% [markdown]
 # # The stability of WMT system rankings (Knowles 2021)
 #
-# {cite:t}`knowles2021stability` asks how stable the system rankings of WMT's translation tasks are. WMT ranks
-# translation systems by the mean of crowd workers' 0–100 direct-assessment (DA) scores, each first standardised per
-# worker (a z score over all of the worker's judgments). Knowles asks what that standardisation really removes: if
-# workers see different mixes of systems, a system judged next to a strong one (a human translation, a reference)
-# loses, and one judged next to weak ones gains. She finds that rankings from segment rating *with* document context
-# (SR+DC, where a HIT holds whole documents of a few systems) react to removing or degrading one system far more than
-# rankings *without* it (SR-DC, where a HIT holds every system). This chapter rebuilds the WMT scoring and
-# significance procedure and the paper's perturbations, vectorised over judgments:
+# {cite:t}`knowles2021stability` asks how stable the human rankings of WMT's translation task are. WMT ranks systems
+# by crowd workers' 0–100 direct-assessment (DA) scores, each first standardised per worker (a z score over all of
+# the worker's judgments). That removes a worker's leniency only if every worker sees a comparable mix of systems.
+# Segment rating *with* document context (SR+DC, WMT's protocol since 2019) builds each task from whole documents of
+# a few systems, so a system judged next to a strong one (a human translation, a reference) loses and one judged next
+# to weak ones gains. Knowles perturbs the data (remove the human systems and references, remove the best or worst
+# system, degrade the human scores) and finds that SR+DC rankings change far more often than rankings *without*
+# document context (SR-DC, where a task holds every system).
 #
-# * **§3 and Appendix A** — the official system scores and significance clusters replicated;
-# * **§5** — the toy example, **Table 1** (item types) and **§5.1** (who saw references);
-# * **§5.2** — **Table 2** (remove HUMAN and REF), **Table 3** (remove the lowest / highest system), **Fig. 1**
-#   (degrade HUMAN and REF scores);
-# * **§5.3–§6** — **Figs. 2–3** (ranking trajectories), **Fig. 4** (which systems share a HIT), **Fig. 5**
-#   (document difficulty);
-# * beyond the paper: how much of the instability survives a bootstrap over HITs, one of §8's remedies, and which
-#   rank-sum test reproduces WMT.
+# **What the regenerated evidence says.** The paper's SR+DC years (2019–20) are not reachable here; the 2021–22
+# to-English packages stand in for them, against the paper's own 2018 SR-DC data.
+#
+# * **The contrast.** That removing the human systems and REF items changes SR+DC rankings more often than SR-DC
+#   ones (Table 2) is **{glue:md}`verdict-table2-contrast`**: SR+DC minus SR-DC share of pairs changed
+#   {glue:md}`ours-table2-contrast` (order, clusters, both). Removing the worst or the best system instead (Table 3):
+#   {glue:md}`ours-table3-contrast`, **{glue:md}`verdict-table3-contrast`**; degrading the human scores (Fig. 1):
+#   **{glue:md}`verdict-fig1-contrast`**. That more SR+DC than SR-DC rankings change in most bootstrap resamples of
+#   the HITs, under each perturbation and under resampling alone, is **{glue:md}`verdict-sr-plus-less-stable`**.
+# * **What it means.** Against matched perturbations that have nothing to do with HIT composition, that the contrast
+#   of Table 2 outlasts removing as many random judgments is **{glue:md}`verdict-contrast-beyond-null-table2`**, and
+#   that the contrast of Table 3 outlasts removing a mid-ranked system is
+#   **{glue:md}`verdict-contrast-beyond-null-table3`**;
+#   how close the systems of each style lie, and what the nulls
+#   change, is in {ref}`wmt-controls`. That the changes are subtle (no two systems in strictly ordered clusters swap)
+#   is **{glue:md}`verdict-changes-are-subtle`**.
+# * **The mechanism.** That in SR+DC a system may share less than half of its HITs with another (Fig. 4) is
+#   **{glue:md}`verdict-fig4-sr-plus`**, and that SR-DC HITs hold every system is **{glue:md}`verdict-fig4-sr-minus`**.
+#   That documents differ in difficulty (Fig. 5) is **{glue:md}`verdict-fig5-documents`**; that the documents a system
+#   happened to get shift its mean by more than the gap to its neighbour is **{glue:md}`verdict-fig5-document-shift`**.
+# * **§8's remedy.** That standardising per worker rather than per HIT changes fewer SR+DC rankings is
+#   **{glue:md}`verdict-sec8-per-annotator`** (orders, then clusters: {glue:md}`ours-sec8-per-annotator`); that it does
+#   not remove the instability on its own is **{glue:md}`verdict-sec8-not-alone`**.
+# * **The baseline.** The official rankings rebuilt from the published judgments and segment scores: 2018
+#   **{glue:md}`verdict-appA-2018-replicated`**, 2020 **{glue:md}`verdict-appA-2020-replicated`** (the checks are at
+#   the end, {ref}`wmt-replication`).
 #
 # **Data.** The paper used 2018 (SR-DC) and 2019–2020 (SR+DC and SR-DC)
 # {cite:p}`bojar2018findings,barrault2019findings,barrault2020findings`. The 2019–2020 per-judgment files are
-# published on the WMT19 and WMT20 results pages (statmt.org) but not reachable here; 2018's are, but for de-en (only
-# its segment scores), and the 2021 and 2022 to-English packages {cite:p}`akhbardeh2021findings,kocmi2022findings`
-# (SR+DC, with HIT ids, HUMAN systems and REF items) stand in for the paper's SR+DC years. 2020 is replicated from its
-# segment scores. See *What differs* at the end.
+# published on the WMT19 and WMT20 results pages (statmt.org) but not reachable here; 2018's are, but for de-en
+# (only its segment scores). The 2021 and 2022 to-English packages {cite:p}`akhbardeh2021findings,kocmi2022findings`
+# (SR+DC, with task ids, HUMAN systems and REF items) stand in for the paper's SR+DC years; 2020 is replicated from
+# its segment scores. See *What differs* at the end.
 #
-# **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*. Items are of four types: SYSTEM
-# (a system's translation), REPEAT (the same translation again, to check consistency; counts like SYSTEM), REF (the
-# human reference translation shown as if it were a system's, a quality check) and BAD_REF (a deliberately damaged
-# reference, a quality check). A *HUMAN system* is a reference translation ranked as a system (in some of the SR+DC
-# pairs here). A *package* is one year's official human-evaluation release. *Clusters* are groups of systems
-# separated by *significance lines*.
+# **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*. Items are SYSTEM (a system's
+# translation), REPEAT (the same translation again; counts like SYSTEM), REF (the human reference shown as if it were
+# a system's, a quality check) and BAD_REF (a deliberately damaged reference, a quality check). A *HUMAN system* is a
+# reference translation ranked as a system. *Clusters* are groups of systems separated by *significance lines*.
+# Δrank: the order of the systems changed; Δcluster: the clusters changed as sets; Δboth: both.
 #
 # ```{include} ../claims/03_wmt_stability.md
 # ```
@@ -62,10 +79,11 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %%
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import Markdown
+from myst_nb import glue
 
 from analysis.chapters import wmt_stability as ch
-from analysis.chapters.common import Timings, outputs
+from analysis.chapters.common import Timings, glue_verdicts, outputs
 from analysis.data import load_table, published
 from analysis.plotting import set_theme, show
 
@@ -82,109 +100,83 @@ with timings.measure("code the pairs, recover raw scores"):
     coded = ch.coded_pairs(judgments, segments, packages)
     info = ch.pair_info(judgments)
 
-# %% [markdown]
-# (wmt-replication)=
-# ## §3 and Appendix A: replicating the official rankings
-#
-# The WMT procedure (§3): z per worker over all their judgments (ddof = 1); SYSTEM and REPEAT judgments averaged
-# per (system, segment), then per system; a line below a system iff a Wilcoxon rank-sum test finds it better
-# (p < 0.05) than *every* system below it. Every pair with judgments or segment scores, against the official
-# system scores and clusters (the package's cluster file where published, else the line rule on the official
-# significance table). "1-sided" is the one-sided rank-sum test (is the upper system better?), "old" the paper's p
-# from scipy < 1.7 (half the two-sided p); "verdicts differing" counts the published pairwise significance verdicts
-# ours contradicts; max Δraw is missing (—) where some raw scores stay unknown ({ref}`wmt-raw`). The baseline is each
-# package's own score and Wilcoxon files, not the Findings papers' tables that Knowles compared with. The packages
-# publish each judgment's z, so this checks the averaging and the significance test; standardisation itself is
-# checked on the Facebook package, which publishes raw scores (and a test checks that the standardisation pool of
-# *What differs* gives every published z). 2019's reachable copy holds only its rankings (its judgments are
-# published on the WMT19 results page, statmt.org, not reachable here), so it is not in the count. Every pair is in
-# {download}`the replication table <../03_wmt_stability/wmt_replication.csv>`; the pairs that are not replicated
-# exactly:
 
-# %%
-with timings.measure("§3 replication"):
-    replication = ch.replication(judgments, segments, rankings, clusters, wilcoxon, coded, alpha=alpha)
-out.table(ch.replication_csv(replication, variant), "wmt_replication", index=False)
-view = ch.replication_view(replication)
-show(ch.replication_exceptions(view))
+def glue_all(prefix, values):
+    for key, value in values.items():  # names as Markdown, numbers as numbers
+        glue(f"{prefix}-{key}", Markdown(value) if isinstance(value, str) else value, display=False)
 
-# %%
-done = replication[replication["data"] != "ranking only"]
-printed = ch.printed_pvalues(segments, wilcoxon)
-display(Markdown(ch.replication_text(done, printed, [tuple(k) for k in published.item(
-    "wmt", "appendix_a_missing_line")["pairs"]])))
-
-# %%
-disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
-                          index=False)
-display(Markdown(ch.rank_sum_disagreement_text(disagreements)))
-
-# %% [markdown]
-# The old p is the smaller of the two one-sided p's, so it can only *add* lines; the lines the paper reports
-# *missing* (2019 fi-en, 2020 en-pl) therefore do not come from the test. How the test changes Tables 2–3 and
-# Fig. 1 is shown under *Beyond the paper*.
 
 # %% [markdown]
 # (wmt-toy)=
 # ## §5: the toy example
+#
+# In the paper's toy HITs a raw 50 is average next to 25 and 75, good next to a 0 (a bad reference) and poor next to
+# a 100 (a good reference): its z depends on what else the worker saw (**{glue:md}`verdict-sec5-toy`**).
 
 # %%
-toy = out.table(ch.toy_example(), "wmt_section5_toy", index=False)
-show(toy)
-
-# %% [markdown]
-# In the paper's toy HITs a raw 50 is average next to 25 and 75, good next to a 0 (a bad reference) and poor next
-# to a 100 (a good reference): the z depends on what else the worker saw.
+show(out.table(ch.toy_example(), "wmt_section5_toy", index=False))
 
 # %% [markdown]
 # (wmt-table1)=
 # ## Table 1: item types
+#
+# The paper's 2018 row counts all of its pairs; de-en's judgments are missing from the copy of the 2018 package
+# reachable here, so our row lacks them (**{glue:md}`verdict-table1-2018`**). That the MTurk SR+DC evaluations hold
+# all four item types is **{glue:md}`verdict-table1-sr-plus-item-types`** on the stand-ins.
 
 # %%
 show(out.table(ch.table1(judgments), "wmt_table1_item_types"))
 
 # %% [markdown]
-# The paper's 2018 row counts all of its pairs; de-en's judgments are missing from the copy of the 2018 package
-# reachable here, so our row lacks de-en's.
-
-# %% [markdown]
 # (wmt-section51)=
-# ## §5.1: HIT composition — who saw a reference?
+# ## §5.1: who saw a reference?
 
 # %%
 composition = ch.ref_shares(ch.ws.composition(judgments[judgments["collection"].isin(packages)]))
 out.table(composition, "wmt_section51_ref_shares", index=False)
-out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares", ch.ref_shares_caption(composition))
+shown_packages = ", ".join(dict.fromkeys(ch.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
+out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
+           "Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is "
+           f"ranked, at least one of its outputs (triangles), by package ({shown_packages}); crosses: the "
+           f"{int(composition['paper_workers_saw_ref'].notna().sum())} 2018 shares the paper prints.\n\n"
+           "The paper gives these shares in the text of its §5.1, not as a figure. The Facebook pairs hold no REF "
+           "items.")
+glue_all("s51", ch.ref_share_numbers(composition))
 
-# %%
-display(Markdown(ch.ref_share_text(composition) + " Every pair's shares, of workers and of HITs: "
-                 + out.download("wmt_section51_ref_shares", "the HIT composition table") + "."))
+# %% [markdown]
+# The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018`**). §5.1 notes that
+# 2018's alternate HIT structure, run in Appraise, had no REF items; the 2018 pairs whose judgments carry no HIT id here
+# (Appraise's) are {glue:md}`s51-no-hit-id-2018`. In the SR+DC stand-ins every worker saw REF items in
+# {glue:text}`s51-plus-every` of {glue:text}`s51-plus-pairs` pairs (the lowest share {glue:text}`s51-plus-lowest:.0%`,
+# {glue:md}`s51-plus-lowest-pair`), where the paper reports 100% for its MTurk SR+DC years
+# (**{glue:md}`verdict-sec51-ref-shares-sr-plus`**). That only some workers judge a ranked HUMAN system is
+# **{glue:md}`verdict-sec51-human-seen-by-some`**: {glue:text}`s51-human-workers-min:.0%` to
+# {glue:text}`s51-human-workers-max:.0%` of the workers ({glue:text}`s51-human-hits-min:.0%` to
+# {glue:text}`s51-human-hits-max:.0%` of the HITs) saw its output. Every pair's shares: {download}`the HIT composition
+# table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
 
 # %% [markdown]
 # (wmt-table2)=
 # ## §5.2: Tables 2 and 3, Fig. 1
 #
-# Each perturbed ranking is compared with the original one whose clusters are recomputed without the removed
-# systems. Δrank: the order of the systems changed; Δcluster: the clusters changed as sets (number, membership or
-# order); Δboth: both. HUMAN systems are systems whose name contains HUMAN; "remove" takes the system's every
-# judgment out, its quality-control items included, and restandardises from scratch. The paper's rows keep its own
-# labels: the year, with (+DC) or without (−DC) document context, and where the judgments were collected (MT. or
-# MTurk: Amazon Mechanical Turk; A.: Appraise, WMT's own platform).
+# Each perturbed ranking is compared with the original one, its clusters recomputed without the removed systems.
+# "Remove" takes a system's every judgment out, its quality-control items included, and restandardises from scratch.
+# The paper's rows keep its labels: the year, with (+DC) or without (−DC) document context, and the platform (MT. or
+# MTurk: Amazon Mechanical Turk; A.: Appraise, WMT's own).
+#
+# **Table 2: remove HUMAN and REF.** In 2018 and in the SR+DC pairs without a HUMAN system only REF items go; in the
+# others the ranked HUMAN system goes too (the split rows; the paper's footnote 13 reports removing REF alone). The
+# Facebook package has no REF or HUMAN items, so no row, and it is left out of the "ALL" totals (its few professional
+# evaluators saw everything). The 2018 row is the paper's own data, with tr-en in place of de-en
+# (**{glue:md}`verdict-table2-2018`**); the SR+DC shares are **{glue:md}`verdict-table2-sr-plus`** against the
+# paper's 2019–20 pairs, and with REF items only the contrast is **{glue:md}`verdict-table2-ref-only`**.
 
 # %%
 with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
     per_pair = ch.stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
 out.table(per_pair, "wmt_stability_per_pair", index=False)
 shares = out.table(ch.change_shares(per_pair, ch.human_pairs(coded)), "wmt_change_shares", index=False)
-table2 = out.table(ch.table2(per_pair, ch.human_pairs(coded)), "wmt_table2_remove_human")
-show(table2)
-
-# %% [markdown]
-# The 2018 row is the paper's own data (our 2018 pairs hold tr-en instead of de-en). "Remove HUMAN and REF" means
-# two things: in 2018 and in the SR+DC pairs without a HUMAN system only REF quality-control items go; in the others
-# a ranked HUMAN system goes too (the split rows; the paper's footnote 13 reports removing REF alone). The Facebook
-# package has no REF or HUMAN items, so no row; it is also left out of the "ALL" totals (its few professional
-# evaluators saw everything, so there is no HIT composition to speak of).
+show(out.table(ch.table2(per_pair, ch.human_pairs(coded)), "wmt_table2_remove_human"))
 
 # %% [markdown]
 # (wmt-table3)=
@@ -195,62 +187,48 @@ table3 = out.table(ch.table3(per_pair), "wmt_table3_remove_lowest_highest")
 show(ch.with_experiment_labels(table3))
 lines = ch.lines_per_pair(coded, variant=variant, alpha=alpha)
 removed = ch.extremes(coded, variant=variant, alpha=alpha)
-
-# %%
-display(Markdown(ch.table3_text(shares, published.frame("wmt", "table3"), removed, lines, info)))
-
-# %%
-ranges = out.table(ch.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
-display(Markdown(ch.ranges_text(ranges) + " Every cell: "
-                 + out.download("wmt_paper_2018_ranges", "the 2018 ranges table") + "."))
+glue_all("t3", ch.table3_numbers(removed, lines, info))
 
 # %% [markdown]
-# (wmt-raw)=
-# ### Raw scores for Fig. 1
-#
-# Fig. 1 divides raw scores, so it needs them; the judgment files hold each judgment's worker z. The Facebook
-# package publishes every raw score. The 2021–22 to-English folders publish each worker's raw mean and standard
-# deviation, in two versions (computed with and without the worker's REF items), so raw = mean + sd · z gives every
-# raw score of those packages, if the right version is used. 2018's raw judgments are published with the WMT18
-# results (statmt.org, not reachable here); for 2018 the raws are recovered from the z and the official segment
-# scores: within a worker raw = mean + sd · z exactly, so two known raws fix every raw of that worker, and a
-# segment's official raw mean over n judgments fixes the last unknown one of them; the two are iterated. Removing
-# judgments needs no raw scores at all (standardising is invariant to a worker's affine map); only the divisions
-# of Fig. 1 do.
-
-# %%
-with timings.measure("raw scores: variants and the recovery check"):
-    raw_variants = out.table(load_table("wmt_raw_variants"), "wmt_raw_variants", index=False)
-    recovery = out.table(ch.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
-    unperturbed = out.table(ch.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
-                                                       alpha=alpha), "wmt_unperturbed_vs_official", index=False)
-coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
-display(Markdown(ch.raw_text(coverage, raw_variants, recovery) + " " + ch.unperturbed_text(unperturbed)
-                 + " Every pair's coverage, the two versions of the workers' mean and sd, and the check: "
-                 + out.download("wmt_raw_coverage", "the raw-score coverage table") + ", "
-                 + out.download("wmt_raw_variants", "the mean/sd versions") + ", "
-                 + out.download("wmt_raw_recovery_check", "the recovery check") + "."))
+# Against the paper's shares, ours are **{glue:md}`verdict-table3-sr-plus`** for SR+DC and
+# **{glue:md}`verdict-table3-sr-minus`** for SR-DC (2018 only; whether our 2018 counts fall in the range the paper's
+# 21-pair totals allow for its 2018 pairs: **{glue:md}`verdict-sr-dc-2018-range`**, {ref}`wmt-ranges`). As in the
+# paper's scripts, the highest and lowest systems are taken from the ranking with HUMAN systems in it, so the removed
+# system is a HUMAN one in {glue:md}`t3-human-removed`. Significance lines to move per pair (median): SR+DC
+# {glue:text}`t3-lines-plus:.0f`, SR-DC {glue:text}`t3-lines-minus:.0f`.
 
 # %% [markdown]
 # (wmt-fig1)=
 # ### Fig. 1: degrade the HUMAN and REF scores
 #
-# How our curves compare with the paper's is in the claims table at the top.
+# Fig. 1 divides the raw scores of HUMAN systems and REF items before standardising (where the raw scores come from:
+# {ref}`wmt-raw`). Our SR+DC curves are **{glue:md}`verdict-fig1-sr-plus`** and our SR-DC curves
+# **{glue:md}`verdict-fig1-sr-minus`** against the paper's; that even SR-DC rankings change more as the divisor grows
+# is **{glue:md}`verdict-fig1-sr-minus-grows`**.
 
 # %%
 fig1 = out.table(ch.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
-out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref", ch.fig1_caption(fig1))
+fig1_pairs = fig1.groupby(["source", "style"])["pairs"].first()
+out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
+           "Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both (Δboth) "
+           f"change when the raw scores of HUMAN systems and REF items are divided by {min(divisors):g} to "
+           f"{max(divisors):g} before standardising. Solid: here, {fig1_pairs['here', 'SR+DC']} SR+DC pairs (the "
+           "2021–22 to-English packages, standing in for the paper's 2019–20 SR+DC evaluations) and "
+           f"{fig1_pairs['here', 'SR-DC']} SR-DC pairs (2018, the paper's own data); dashed: the paper's "
+           f"{fig1_pairs['paper', 'SR+DC']} SR+DC and {fig1_pairs['paper', 'SR-DC']} SR-DC pairs.\n\n"
+           "The paper's values come from its author's code {cite:p}`knowles2021wmtstabilitycode` (its Fig. 1 prints "
+           "none). The few 2018 workers whose raw scores are not known keep their published z, undivided, on both "
+           "sides of the comparison; no judgment is left out ({ref}`wmt-raw`).")
 
 # %% [markdown]
 # (wmt-fig23)=
 # ## §5.3: ranking trajectories (Figs. 2–3)
 #
-# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files,
-# published on the WMT20 results page (statmt.org) but not reachable here (their original columns are rebuilt from
-# the 2020 segment scores below, {ref}`wmt-2020-originals`); the pairs shown are the two SR+DC pairs whose ranks
-# move most under division, and for contrast the SR-DC pair that moves most. A black × marks a significance line; ÷n is the ranking
-# after dividing HUMAN and REF raw scores by n. "Ranks moved" counts (system, divisor) cells whose rank differs from
-# the original.
+# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files (not
+# reachable here; their original columns are rebuilt below, {ref}`wmt-2020-originals`). Shown instead: the two SR+DC
+# pairs whose ranks move most under division and, for contrast, the SR-DC pair that moves most. Being chosen for
+# moving most, they show the extreme cases and cannot test the paper's claim that SR+DC rankings reshuffle
+# (**{glue:md}`verdict-fig23-reshuffle`**); the captions count what moves.
 
 # %%
 with timings.measure("Figs. 2-3"):
@@ -259,33 +237,56 @@ with timings.measure("Figs. 2-3"):
     moved = ch.most_affected(trajectories)
     shown = ch.trajectory_panels(moved, info)
     traj_summary = out.table(ch.trajectory_summary(trajectories, info, shown), "wmt_trajectory_summary", index=False)
+roles = {"fig2": f"In the role of the paper's Fig. 2 ({ch.PAPER_PAIRS['fig2']}, SR+DC; its per-judgment files are "
+                 "not reachable here): the SR+DC pair here whose ranks move most.",
+         "fig3": f"In the role of the paper's Fig. 3 ({ch.PAPER_PAIRS['fig3']}, SR+DC; its per-judgment files are "
+                 "not reachable here): the SR+DC pair here whose ranks move second most.",
+         "contrast": "For contrast, the SR-DC pair whose ranks move most (the paper draws no SR-DC trajectory)."}
+moves = traj_summary.set_index(["collection", "pair"])
 for key, name, role in ch.trajectory_figures(shown, info):
-    out.figure(ch.plot_trajectory(trajectories[key]), name, ch.trajectory_caption(traj_summary, key, role, divisors))
+    out.figure(ch.plot_trajectory(trajectories[key]), name,
+               f"Ranks (top = best) of the MT systems of {ch.pair_label(*key)}, on the original data and with the raw "
+               f"scores of HUMAN systems and REF items divided by {min(divisors):g} to {max(divisors):g} before "
+               f"standardising; × marks a significance line. {roles[role]} {moves.loc[key, 'ranks_moved']} (system, "
+               "divisor) ranks differ from the original ranking and the clusters differ under "
+               f"{moves.loc[key, 'divisions_with_other_clusters']} of {moves.loc[key, 'divisions']} divisions.\n\n"
+               "HUMAN systems are scored but left out of the ranking and the clusters, as in the paper's figures. The "
+               "pairs were chosen because they move most: they show the extreme cases, not typical ones.")
+glue("human-last", Markdown(ch.human_last(removed, traj_summary)), display=False)
 
-# %%
+# %% [markdown]
+# Stand-in pairs whose HUMAN system ranks last, so that degrading it moves nothing above it:
+# {glue:md}`human-last`. The pairs that move most ("ranks moved": (system, divisor) cells whose rank differs from the
+# original, over all divisions) are behind the toggle.
+
+# %% tags=["hide-output"]
 show(ch.moved_view(moved))
-display(Markdown(ch.trajectory_text(traj_summary, removed)))
 
 # %% [markdown]
 # (wmt-2020-originals)=
 # ### The paper's own 2020 pairs: the "original" columns
 #
-# The 2020 segment scores are reachable, so the left-most column of Figs. 2 and 3 (the original data, HUMAN
-# systems scored but left out of the clusters) and §5.3's counts can be rebuilt for the paper's own pairs; the
-# divided columns cannot (they need the per-judgment raw scores). System names without their submission ids.
+# The 2020 segment scores are reachable, so the left-most column of Figs. 2 and 3 (the original data, HUMAN systems
+# scored but left out of the clusters) and §5.3's counts can be rebuilt for the paper's own pairs. Assessments per
+# system are **{glue:md}`verdict-sec53-assessments`** ({glue:md}`ours-sec53-assessments` for en-de and zh-en), and
+# footnote 17's statements about the original rankings **{glue:md}`verdict-fig23-originals-2020`**
+# ({glue:md}`ours-fig23-originals-2020`). The statements, then the two rankings (system names without their
+# submission ids), are behind the toggles.
 
 # %%
 assessments = out.table(ch.assessments_per_system(segments), "wmt_section53_assessments", index=False)
 originals = out.table(pd.concat([ch.original_2020(segments, p, variant=variant, alpha=alpha)
                                  for p in ("en-de", "zh-en")], ignore_index=True), "wmt_2020_originals", index=False)
 footnote17 = out.table(ch.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
-display(Markdown("**English→German, 2020** (the paper's Fig. 2, original column):"))
-show(ch.original_2020_view(originals, "en-de"), 3)
 
-# %%
-display(Markdown("**Chinese→English, 2020** (the paper's Fig. 3, original column):"))
-show(ch.original_2020_view(originals, "zh-en"), 3)
-display(Markdown(ch.section53_text(assessments, footnote17)))
+# %% tags=["hide-output"]
+show(footnote17)
+
+# %% tags=["hide-output"]
+show(ch.original_2020_view(originals, "en-de"), 3)  # English→German, 2020: the paper's Fig. 2, original column
+
+# %% tags=["hide-output"]
+show(ch.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 2020: the paper's Fig. 3, original column
 
 # %% [markdown]
 # (wmt-fig4)=
@@ -294,15 +295,31 @@ display(Markdown(ch.section53_text(assessments, footnote17)))
 # %%
 fig4_pairs = ch.fig4_pairs(coded)
 fig4 = out.table(ch.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", index=False)
-for key, name in ch.fig4_figures(fig4):
-    out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, ch.fig4_caption(fig4, key))
-display(Markdown(ch.fig4_text(fig4)))
+fig4_notes = {"wmt_fig4_cooccurrence": f"The paper's Fig. 4 counts the HITs of {ch.PAPER_PAIRS['fig4']} (SR+DC, not "
+                                       "reachable here); this is the SR+DC pair here with a HUMAN system and the "
+                                       "most HITs, in shares of the row system's HITs rather than counts.",
+              "wmt_fig4_cooccurrence_sr_dc": "For contrast, the SR-DC pair (2018) with the most HITs; the paper shows "
+                                             "no SR-DC matrix."}
+for (key, name), row in zip(ch.fig4_figures(fig4), fig4.itertuples(index=False)):
+    out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name,
+               f"Of the HITs that hold the row system, the percentage that also hold the column system, in "
+               f"{ch.pair_label(*key)}: on average {row.mean_share:.0%} (from {row.min_share:.0%} to "
+               f"{row.max_share:.0%}), and {row.hits_with_every_system:.0%} of its {row.hits:,} HITs hold all "
+               f"{row.systems} systems.\n\n{fig4_notes[name]}")
 sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
 fig4_sr_dc = out.table(ch.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
-display(Markdown(ch.fig4_sr_dc_text(fig4_sr_dc) + " Every pair: "
-                 + out.download("wmt_fig4_sr_dc_pairs", "the 2018 HIT composition table") + "."))
+glue_all("fig4", ch.fig4_numbers(fig4, fig4_sr_dc))
 
 # %% [markdown]
+# In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
+# (the paper: less than half, **{glue:md}`verdict-fig4-sr-plus`**). Where shares are uneven, which systems a system's
+# scores are standardised against differs from system to system: the paper's §5.4 point. In the SR-DC pair drawn
+# ({glue:md}`fig4-minus-pair`), {glue:text}`fig4-minus-every:.0%` of the HITs hold every system; over all
+# {glue:text}`fig4-sr-dc-pairs` 2018 pairs with HIT ids, {glue:text}`fig4-sr-dc-min:.0%` to
+# {glue:text}`fig4-sr-dc-max:.0%` do (fewest: {glue:md}`fig4-sr-dc-fewest`; the paper: almost all,
+# **{glue:md}`verdict-fig4-sr-minus`**). Every pair: {download}`the 2018 HIT composition table
+# <../03_wmt_stability/wmt_fig4_sr_dc_pairs.csv>`.
+#
 # (wmt-fig5)=
 # ## §6: easy and hard documents (Fig. 5)
 #
@@ -315,37 +332,49 @@ fig5_rows = judgments[(judgments["collection"] == fig5_key[0]) & (judgments["pai
 matrix = ch.document_matrix(fig5_rows, coded[fig5_key][1])
 variance = out.table(ch.fig5_variance(matrix, ch.document_matrix(fig5_rows, coded[fig5_key][0].z)),
                      "wmt_fig5_variance", index=False)
-out.figure(ch.plot_fig5(matrix), "wmt_fig5_documents", ch.fig5_caption(variance, *fig5_key))
+raw_cells = variance.set_index("scores").loc["raw"]
+out.figure(ch.plot_fig5(matrix), "wmt_fig5_documents",
+           f"Mean raw score of each test document (rows) and system (columns) in {ch.pair_label(*fig5_key)}, "
+           f"documents and systems sorted best first; grey cells were not judged ({raw_cells['cells_judged']:.0%} of "
+           f"the {raw_cells['documents']:.0f} × {raw_cells['systems']:.0f} cells are judged).\n\n"
+           f"The paper's Fig. 5 shows {ch.PAPER_PAIRS['fig5']} (SR+DC, not reachable here); this is the SR+DC pair "
+           "here with a HUMAN system, every raw score recovered and the most systems. Its test documents are rebuilt "
+           "from the per-HIT document ids (instances whose segment ranges overlap are joined).")
 documents = ch.document_checks(variance, matrix)
-different = documents.loc[documents["check"] == "fig5_different_documents", "holds"].all()
-display(Markdown(ch.fig5_text(variance, bool(different))))
-
-# %% [markdown]
-# The one-way shares above each ignore the other factor. Fitting documents and systems together answers the
-# question behind §6: since each system is judged on its own subset of documents, do those documents shift its mean
-# by more than the gaps between systems?
-
-# %%
 shifts = out.table(ch.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
 doc_summary = out.table(ch.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
-display(Markdown(ch.documents_text(doc_summary) + " (A system's mean here is over its document cells, as in Fig. 5.) "
-                 + "Every system's shift: " + out.download("wmt_fig5_document_shifts", "the document shifts") + "."))
+glue_all("fig5", ch.fig5_numbers(variance, doc_summary))
 
 # %% [markdown]
-# ## Beyond the paper
-
-# %% [markdown]
-# (wmt-controls)=
-# ### Controls: a matched null, effect sizes, and how close the systems are
+# {glue:text}`fig5-documents` documents × {glue:text}`fig5-systems` systems, {glue:text}`fig5-judged:.0%` of the
+# cells judged. One way at a time (ω², corrected for the number of levels), documents explain
+# {glue:text}`fig5-raw-documents:.2f` of the cell variance and systems {glue:text}`fig5-raw-systems:.2f`; on z scores,
+# which remove each worker's leniency, {glue:text}`fig5-z-documents:.2f` and {glue:text}`fig5-z-systems:.2f`. The
+# paper's "some documents are easy and some hard" is **{glue:md}`verdict-fig5-documents`**, and that systems are
+# judged on different documents **{glue:md}`verdict-fig5-different-documents`**. A cell is usually one worker's
+# judgments of one document, so part of the document effect may still be the worker's.
 #
-# Δrank and Δcluster are yes/no flags, and a change means little without knowing how often a comparable
-# perturbation that has nothing to do with HIT composition changes the same ranking. Two matched nulls, per pair:
-# remove a mid-ranked system (every one in turn) instead of the lowest or highest one (Table 3), and remove as many
-# random judgments as there are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall τ
-# distance between the rankings (share of system pairs ordered differently) and the number of significant
-# reversals (two systems in strictly ordered clusters that swap them; a swap inside a cluster is a tie by WMT's
-# own rules; the table has a column for them only when some occur). Each cell: observed share of pairs (mean null
-# rate over the same pairs).
+# Does that move the systems' means? Fitted together (cell = overall mean + document + system, on the judged cells),
+# document effects have a standard deviation of {glue:text}`fig5-sd_document_effects:.1f` raw points against
+# {glue:text}`fig5-sd_system_effects:.1f` for systems. The documents a system happened to get shift its mean (over its
+# document cells, as in Fig. 5) by {glue:text}`fig5-median_abs_shift:.2f` points (median; up to
+# {glue:text}`fig5-max_abs_shift:.2f`), against a median gap of {glue:text}`fig5-median_neighbour_gap:.2f` between
+# neighbouring systems: {glue:text}`fig5-shift_beyond_gap` of {glue:text}`fig5-fit-systems` systems are shifted by
+# more than that gap (the paper's concern: **{glue:md}`verdict-fig5-document-shift`**), and adjusting for documents
+# reorders {glue:text}`fig5-pairs_reordered` system pairs ({glue:text}`fig5-share_reordered:.0%`). Every system's
+# shift: {download}`the document shifts <../03_wmt_stability/wmt_fig5_document_shifts.csv>`.
+#
+# ## Beyond the paper
+#
+# (wmt-controls)=
+# ### Controls: matched nulls, effect sizes, and how close the systems are
+#
+# Δrank and Δcluster are yes/no flags; a change means little without knowing how often a comparable perturbation that
+# has nothing to do with HIT composition changes the same ranking. Two matched nulls, per pair: remove a mid-ranked
+# system (every one in turn) instead of the lowest or highest (Table 3), and remove as many random judgments as there
+# are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall τ distance between the rankings
+# and the number of significant reversals (two systems in strictly ordered clusters that swap; a swap inside a
+# cluster is a tie by WMT's rules). Each cell: observed share of pairs (mean null rate over the same pairs).
 
 # %%
 with timings.measure("controls: matched nulls"):
@@ -358,27 +387,55 @@ with timings.measure("controls: matched nulls"):
     strata = out.table(ch.closeness_strata(close, per_pair, ch.null_rates(null)), "wmt_closeness_strata",
                        index=False)
 show(ch.null_view(null_summary))
+glue_all("ctl", ch.controls_numbers(null_summary, strata, close))
+glue("n-null", n_null, display=False)
 
 # %% [markdown]
-# The style contrast (SR+DC minus SR-DC, share of pairs changed) as observed, under the matched null, and what is
-# left after subtracting each pair's null rate; and the pairs split at the median closeness of their systems:
+# Removing a mid-ranked system changes the order of SR+DC rankings in {glue:text}`ctl-mid-plus-rank:.0%` of cases and
+# their clusters in {glue:text}`ctl-mid-plus-cluster:.0%` (SR-DC: {glue:text}`ctl-mid-minus-rank:.0%` and
+# {glue:text}`ctl-mid-minus-cluster:.0%`). Removing as many random judgments as there are HUMAN and REF ones
+# ({glue:text}`n-null` draws per pair) changes the order in {glue:text}`ctl-random-plus-rank:.0%` of draws and the
+# clusters in {glue:text}`ctl-random-plus-cluster:.0%` (SR-DC: {glue:text}`ctl-random-minus-rank:.0%` and
+# {glue:text}`ctl-random-minus-cluster:.0%`), where removing the HUMAN and REF judgments themselves changes
+# {glue:text}`ctl-human-plus-rank:.0%` and {glue:text}`ctl-human-plus-cluster:.0%` of SR+DC pairs
+# ({glue:text}`ctl-human-minus-rank:.0%` and {glue:text}`ctl-human-minus-cluster:.0%` of SR-DC pairs). The random
+# judgments are mostly SYSTEM judgments, which enter the system means directly, while REF items act only through each
+# worker's mean and sd, so this null is the stronger perturbation. Whether removing the worst system, the best one or
+# the HUMAN and REF judgments changes more SR+DC clusters than its null: {glue:md}`ours-perturbation-beyond-noise`
+# (**{glue:md}`verdict-perturbation-beyond-noise`**).
+#
+# The style contrast (SR+DC minus SR-DC share of pairs changed) as observed, under the matched null, and what is left
+# after subtracting each pair's null rate (the pairs split at the median closeness of their systems are behind the
+# toggle below):
 
 # %%
 show(ch.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(columns="control")), 2)
+
+# %% tags=["hide-output"]
 show(strata.drop(columns="cut").set_index(["stratum", "style"]), 3)
-display(Markdown(ch.controls_text(null_summary, contrast_controls, strata, close, n_null)))
 
 # %% [markdown]
+# After subtracting each pair's null, the contrast is {glue:md}`ours-contrast-beyond-null-table2` for removing HUMAN
+# and REF (order, clusters, both; **{glue:md}`verdict-contrast-beyond-null-table2`**) and
+# {glue:md}`ours-contrast-beyond-null-table3` for removing the worst, then the best system
+# (**{glue:md}`verdict-contrast-beyond-null-table3`**). How close the systems lie: median neighbour gap in z {glue:text}`ctl-gap-plus:.3f` in the SR+DC stand-ins against
+# {glue:text}`ctl-gap-minus:.3f` in 2018, z range {glue:text}`ctl-range-plus:.2f` against
+# {glue:text}`ctl-range-minus:.2f`. Among the closer half of the pairs (median gap below {glue:text}`ctl-cut:.3f`),
+# removing HUMAN and REF changes the clusters of {glue:text}`ctl-closer-plus-changed:.0%` of
+# {glue:text}`ctl-closer-plus-pairs:.0f` SR+DC and {glue:text}`ctl-closer-minus-changed:.0%` of
+# {glue:text}`ctl-closer-minus-pairs:.0f` SR-DC pairs (null: {glue:text}`ctl-closer-plus-null:.0%` and
+# {glue:text}`ctl-closer-minus-null:.0%`). Significant reversals over all perturbations and pairs:
+# {glue:text}`ctl-reversals:.0f` (at most {glue:text}`ctl-reversals-null:.2f` per pair under the nulls).
+#
 # (wmt-bootstrap)=
 # ### Is Δ a property of the protocol, or of noise?
 #
-# Some of the perturbations (the text below the table names them and says how many resamples) are rerun on bootstrap
-# resamples of HITs (workers for 2018's judgments, which have no HIT id), each drawn as a count per HIT. The count is carried through every step: a judgment counts as often as its HIT was drawn in each worker's
-# mean and sd, and a (system, segment) cell counts as often as its judgments were drawn on average in the system
-# mean and in the rank-sum test (a resample that misses a HIT loses its cells' weight, one that draws it twice
-# doubles it), so the test keeps its power. "None (resampling only)" compares the resampled original ranking with the full data's: how often
-# resampling alone changes a ranking. Each cell: the pairs changed on the full data | their mean number over
-# resamples (the 90% interval).
+# The perturbations named below are rerun on bootstrap resamples of HITs (workers for 2018, whose judgments have no
+# HIT id), each drawn as a count per HIT. The count is carried through every step: a judgment counts as often as its
+# HIT was drawn in each worker's mean and sd, and a (system, segment) cell as often as its judgments were drawn on
+# average, in the system mean and in the rank-sum test, so the test keeps its power. "None (resampling only)"
+# compares the resampled original ranking with the full data's. Each cell: the pairs changed on the full data | their
+# mean number over resamples (the 90% interval).
 
 # %%
 with timings.measure("bootstrap over HITs"):
@@ -389,15 +446,30 @@ boot_summary = out.table(ch.bootstrap_summary(boot, per_pair), "wmt_bootstrap_su
 show(ch.bootstrap_view(boot_summary))
 contrast = out.table(ch.style_contrast(boot), "wmt_bootstrap_style_contrast")
 noise = out.table(ch.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
-display(Markdown(ch.resampling_text(boot, seed) + " " + ch.bootstrap_text(boot_summary, contrast, noise)))
+glue_all("boot", ch.bootstrap_numbers(boot, boot_summary, contrast, noise))
+glue("seed", seed, display=False)
 
 # %% [markdown]
-# The share of resamples in which more (or fewer) SR+DC than SR-DC pairs change:
+# Each pair's HITs are resampled {glue:text}`boot-resamples:,` times (seed {glue:text}`seed`, one stream per pair);
+# rerun: {glue:md}`boot-rerun`. Resampling alone changes the order of {glue:text}`boot-plus-rank:.1f` of
+# {glue:text}`boot-plus-pairs` SR+DC and {glue:text}`boot-minus-rank:.1f` of {glue:text}`boot-minus-pairs` SR-DC
+# rankings on average, and the clusters of {glue:text}`boot-plus-cluster:.1f` and {glue:text}`boot-minus-cluster:.1f`.
+# Of the {glue:text}`boot-perturbations` perturbations, {glue:text}`boot-beyond-rank` change more SR+DC orders on the
+# full data than resampling alone does, and {glue:text}`boot-beyond-cluster` more clusters: a change no larger than that
+# of resampling is weak evidence about the protocol. The contrast between the styles is another matter. The share of
+# resamples in which more (or fewer) SR+DC than SR-DC pairs change, each perturbation compared with the unperturbed
+# ranking *of the same resample* (under resampling alone, more SR+DC orders change in
+# {glue:text}`boot-noise-plus-more:.0%` of them):
 
-# %%
+# %% tags=["hide-output"]
 show(ch.with_experiment_labels(contrast), 2)
 
 # %% [markdown]
+# The paper's "SR+DC rankings are less stable", read as more SR+DC than SR-DC pairs changing in most resamples, is
+# **{glue:md}`verdict-sr-plus-less-stable`**. The contrast cannot tell the protocol apart from the other differences
+# between these packages (year, systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being closer
+# together.
+#
 # (wmt-remedy)=
 # ### A §8 remedy: standardise per worker, or per HIT?
 #
@@ -412,35 +484,156 @@ with timings.measure("remedy: z per HIT"):
 show(ch.with_experiment_labels(out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit")))
 totals = out.table(ch.remedy_totals(remedy), "wmt_remedy_totals", index=False)
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
-display(Markdown(ch.remedy_text(totals, remedy, ch.lines_per_pair(news, variant=variant, alpha=alpha),
-                                ch.lines_per_pair(news, by="hit", variant=variant, alpha=alpha),
-                                ch.hits_per_worker(news))))
+glue_all("remedy", ch.remedy_numbers(totals, ch.lines_per_pair(news, variant=variant, alpha=alpha),
+                                     ch.lines_per_pair(news, by="hit", variant=variant, alpha=alpha),
+                                     ch.hits_per_worker(news)))
+
+# %% [markdown]
+# Summed over the {glue:text}`remedy-experiments` experiments, z per worker changes the order
+# {glue:text}`remedy-rank-worker` times and the clusters {glue:text}`remedy-cluster-worker` times; z per HIT
+# {glue:text}`remedy-rank-hit` and {glue:text}`remedy-cluster-hit` times (per experiment, z per worker changes fewer
+# orders in {glue:text}`remedy-rank-worker-fewer` and more in {glue:text}`remedy-rank-hit-fewer`; fewer clusters in
+# {glue:text}`remedy-cluster-worker-fewer` and more in {glue:text}`remedy-cluster-hit-fewer`). §8's advice is
+# **{glue:md}`verdict-sec8-per-annotator`** here. Each starts from its own baseline: the original rankings have
+# {glue:text}`remedy-lines-hit` significance lines per HIT and {glue:text}`remedy-lines-worker` per worker over the
+# {glue:text}`remedy-pairs` pairs (a worker did {glue:text}`remedy-hits-per-worker:.1f` HITs on average), so per line
+# the clusters change {glue:text}`remedy-per-line-worker:.2f` times with z per worker and
+# {glue:text}`remedy-per-line-hit:.2f` times with z per HIT. That every perturbation still changes the clusters of
+# some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone`**; §8 adds that workers would also have to
+# see comparable mixes of systems.
+#
+# ## The checks behind the numbers
+#
+# (wmt-replication)=
+# ### §3 and Appendix A: replicating the official rankings
+#
+# The WMT procedure (§3): z per worker over all their judgments (ddof = 1); SYSTEM and REPEAT judgments averaged per
+# (system, segment), then per system; a line below a system iff a Wilcoxon rank-sum test finds it better (p < 0.05)
+# than *every* system below it. Every pair with judgments or segment scores is compared with the official system
+# scores and clusters (the package's cluster file where published, else the line rule on the official significance
+# table): the packages' own files, not the Findings papers' tables Knowles compared with. The packages publish each
+# judgment's z, so this checks the averaging and the test; standardisation itself is checked on the Facebook package,
+# which publishes raw scores. 2019's reachable copy holds only its rankings. "1-sided" is the one-sided rank-sum test
+# (is the upper system better?), "old" the paper's p from scipy < 1.7 (half the two-sided p). Every pair is in
+# {download}`the replication table <../03_wmt_stability/wmt_replication.csv>`; those not replicated exactly, with the
+# two reasons found for a difference ("unjudged rows": rows of the official segment file with no judgment behind
+# them, which the official averages include; "files agree": whether the official cluster file agrees with the
+# package's own Wilcoxon table):
+
+# %%
+with timings.measure("§3 replication"):
+    replication = ch.replication(judgments, segments, rankings, clusters, wilcoxon, coded, alpha=alpha)
+out.table(ch.replication_csv(replication, variant), "wmt_replication", index=False)
+view = ch.replication_view(replication)
+show(ch.replication_exceptions(view, replication))
+done = replication[replication["data"] != "ranking only"]
+glue_all("rep", ch.replication_numbers(done, ch.printed_pvalues(segments, wilcoxon)))
+missing_line = [tuple(k) for k in published.item("wmt", "appendix_a_missing_line")["pairs"]]
+
+# %% [markdown]
+# Over the {glue:text}`rep-pairs` pairs, our system z differ from the official ones by at most
+# {glue:text}`rep-z-largest:.1e` (exactly, to floating point: **{glue:md}`verdict-sec3-z-exact`** on 2018's judgments) and the order matches in {glue:text}`rep-order`. With the
+# official one-sided test the clusters match in {glue:text}`rep-clusters-1sided` of {glue:text}`rep-compared` pairs and
+# contradict {glue:text}`rep-verdicts-1sided` published pairwise verdicts; with the paper's p they match in
+# {glue:text}`rep-clusters-old` and contradict {glue:text}`rep-verdicts-old`. The {glue:text}`rep-printed:,` p-values
+# the organisers printed ({glue:md}`rep-printed-packages`) differ from ours by at most
+# {glue:text}`rep-printed-diff:.0e`. The pairs the paper reports missing a significance line, as replicated here: the
+# paper's p can only add lines ({ref}`wmt-variant`), so a missing line does not come from the test; where both tests
+# match, the paper's miss comes from its pipeline (it standardised the organisers' file of all judgments, not reachable
+# here, and compared with the Findings tables):
+
+# %%
+show(view[[k in missing_line for k in zip(done["collection"], done["pair"])]])
+disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
+                          index=False)
 
 # %% [markdown]
 # (wmt-variant)=
 # ### Which rank-sum test?
 #
-# Tables 2–3 and Fig. 1 with the official one-sided test; where the paper's scipy < 1.7 p gives another count, it
-# follows an arrow (→).
+# The paper's p is the smaller of the two one-sided p's, so the two tests differ only where the rank sums lean the
+# other way than the means. The lines on which they differ, in every pair with official segment scores, then Tables
+# 2–3 and Fig. 1 with the official one-sided test, where the paper's p gives another count after an arrow (→): the
+# counts differ in {glue:text}`variant-differ` of {glue:text}`variant-cells` cells.
+
+# %% tags=["hide-output"]
+show(ch.disagreement_view(disagreements))
 
 # %%
 with timings.measure("rank-sum variants"):
     variants = out.table(ch.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha,
-                                                    computed={variant: per_pair}), "wmt_variant_counts")
+                                                computed={variant: per_pair}), "wmt_variant_counts")
+glue_all("variant", ch.variant_numbers(variants))
+
+# %% tags=["hide-output"]
 show(ch.variant_view(variants))
-display(Markdown(ch.variant_text(variants)))
+
+# %% [markdown]
+# (wmt-raw)=
+# ### Raw scores for Fig. 1
+#
+# Fig. 1 divides raw scores; the judgment files hold each judgment's worker z. Removing judgments needs no raw scores
+# (standardising is invariant to a worker's affine map); only the divisions do. The Facebook package publishes every
+# raw score. The 2021–22 to-English folders publish each worker's raw mean and sd, in two versions (with and without
+# the worker's REF items), so raw = mean + sd · z, if the right version is used. 2018's raw judgments are published
+# with the WMT18 results (statmt.org, not reachable here), so they are recovered from the z and the official segment
+# scores: within a worker raw = mean + sd · z, so two known raws fix all of that worker's, and a segment's official
+# raw mean over n judgments fixes the last unknown one of them; the two are iterated.
 
 # %%
-# the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim
+with timings.measure("raw scores: variants and the recovery check"):
+    raw_variants = out.table(load_table("wmt_raw_variants"), "wmt_raw_variants", index=False)
+    recovery = out.table(ch.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
+    unperturbed = out.table(ch.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
+                                                       alpha=alpha), "wmt_unperturbed_vs_official", index=False)
+coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
+glue_all("raw", ch.raw_numbers(coverage, raw_variants, recovery, unperturbed))
+
+# %% [markdown]
+# Over the {glue:text}`raw-with-pairs` pairs of 2021–22 ({glue:text}`raw-with-judgments:,` judgments), the mean and sd
+# computed *with* REF items give integers in {glue:text}`raw-with-integer:.1%` of the raws (at most
+# {glue:text}`raw-with-max-distance:.0e` from one), {glue:text}`raw-with-outside:,` values outside 0–100 and contradict
+# {glue:text}`raw-with-contradicted:,` of {glue:text}`raw-with-single:,` singly judged segments' official raws; the
+# version *without* REF items gives integers in {glue:text}`raw-without-integer:.1%`, {glue:text}`raw-without-outside:,`
+# values outside 0–100, and contradicts {glue:text}`raw-without-contradicted:,` of
+# {glue:text}`raw-without-single:,`. The chapter uses the version with REF items. As a check, the recovery used for
+# 2018, run on 2021–22 with the raws of all but singly judged segments hidden, recovers
+# {glue:text}`raw-recovered:,` of {glue:text}`raw-hidden:,` hidden raws ({glue:text}`raw-recovered-share:.0%`) and
+# disagrees with {glue:text}`raw-recovered-wrong:,`. In 2018 it finds {glue:text}`raw-2018-known:,.0f` of
+# {glue:text}`raw-2018-judgments:,` raws ({glue:text}`raw-2018-known-share:.1%`), every worker of
+# {glue:text}`raw-2018-complete` of {glue:text}`raw-2018-pairs` pairs. Workers with REF or HUMAN items whose raws
+# stay unknown keep their published z on both sides of Fig. 1's comparison, so no judgment is dropped; pairs with such
+# workers: {glue:md}`raw-undivided` (at most {glue:text}`raw-undivided-max:.1%` of a pair's judgments). Without any
+# perturbation, {glue:text}`raw-unperturbed-same` of {glue:text}`raw-unperturbed-pairs` pairs with judgments give the
+# official order and clusters (**{glue:md}`verdict-unperturbed-official`**). Every pair's coverage, the two versions
+# of the workers' mean and sd, and the check: {download}`the raw-score coverage table
+# <../03_wmt_stability/wmt_raw_coverage.csv>`, {download}`the mean/sd versions
+# <../03_wmt_stability/wmt_raw_variants.csv>`, {download}`the recovery check
+# <../03_wmt_stability/wmt_raw_recovery_check.csv>`.
+#
+# (wmt-ranges)=
+# ### The paper's 2018 counts
+#
+# Table 2 prints the paper's 2018 SR-DC row on its own; Table 3 and Fig. 1 print only totals over its 21 SR-DC pairs,
+# 13 of them from 2018, which bound its 2018 count. Our 2018 count lies in that range in {glue:text}`ranges-inside` of
+# {glue:text}`ranges-cells` cells (outside: {glue:md}`ranges-outside`). Every cell: {download}`the 2018 ranges table
+# <../03_wmt_stability/wmt_paper_2018_ranges.csv>`.
+
+# %%
+ranges = out.table(ch.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
+glue_all("ranges", ch.ranges_numbers(ranges))
+# the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
+# verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]
 checks = out.table(pd.concat([ch.item_type_checks(judgments, plus_packages), ch.human_seen_checks(composition),
                               ch.growth_checks(shares), ch.reshuffle_checks(traj_summary), documents],
                              ignore_index=True), "wmt_claim_checks", index=False)
+verdicts = glue_verdicts(out)
 
 # %% [markdown]
 # ## Run time
 
-# %% tags=["hide-input"]
+# %% tags=["hide-cell"]
 show(timings.table(), 1)
 
 # %% [markdown]
@@ -449,13 +642,16 @@ show(timings.table(), 1)
 # ```{include} ../claims/03_wmt_stability_differs.md
 # ```
 #
-# * **Years.** The paper's SR+DC evidence is 2019–2020 (MTurk and Appraise); their per-judgment files are published
-#   on the WMT19 and WMT20 results pages (statmt.org) but not reachable here, so the 2021 and 2022 to-English MTurk
-#   packages stand in. They share the protocol (SR+DC with REF, BAD_REF and REPEAT items; HUMAN systems in some
-#   pairs) but not the systems or years, so every SR+DC count here is over other pairs than the paper's.
-# * **2018.** de-en has only segment scores here (replicated, not perturbed); tr-en, which the paper left out, is
-#   included, so our SR-DC pairs are the paper's 2018 pairs with tr-en in place of de-en.
-# * **SR-DC 2019–2020** (the paper's further SR-DC pairs) are not reachable: the SR-DC totals here are 2018 only.
+# * **Years and pairs.** The paper's SR+DC evidence is 2019–2020 (MTurk and Appraise), its SR-DC evidence 2018–2020;
+#   the 2019–2020 per-judgment files are published on the WMT19 and WMT20 results pages (statmt.org) but not reachable
+#   here. The 2021 and 2022 to-English MTurk packages stand in for SR+DC: the same protocol (REF, BAD_REF and REPEAT
+#   items; HUMAN systems in some pairs) on other systems and years, so every SR+DC count here is over other pairs than
+#   the paper's. SR-DC is 2018 only, with tr-en (which the paper left out) in place of de-en (only segment scores
+#   here: replicated, not perturbed).
+# * **No bilingual stand-in.** The paper's Appraise out-of-English SR+DC pairs (bilingual, standardised per HIT) have
+#   none: the 2021–22 Appraise evaluations are published (the organisers' WMT21 and WMT22 news-systems repositories on
+#   GitHub) but too large for this compendium's mirror, so not reachable here; per-HIT z ({ref}`wmt-remedy`) only
+#   approximates them.
 # * **Raw scores** of 2021–22 come from the organisers' per-worker mean and sd (exact); 2018's are recovered from the
 #   z and the official segment scores, not read from the organisers' raw files (published with the WMT18 results,
 #   statmt.org, not reachable here; see {ref}`wmt-raw`); the few 2018 workers whose raws stay unknown keep their
@@ -464,15 +660,9 @@ show(timings.table(), 1)
 #   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
 #   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the
 #   published z are what her replication matched.
-# * **The rank-sum test.** The default here is the organisers' one-sided test; the paper's is an option of the
-#   chapter (its effect is shown under {ref}`wmt-variant`).
-# * **The replication baseline** is each package's own score, Wilcoxon and cluster files, not the Findings papers'
-#   tables that Knowles compared with.
-# * **All stand-ins are monolingual to-English MTurk evaluations.** The paper's Appraise out-of-English SR+DC pairs
-#   (bilingual, standardised per HIT) have no stand-in: the 2021–22 Appraise evaluations are published (in the
-#   human-evaluation folders of the organisers' WMT21 and WMT22 news-systems repositories on GitHub) but too large
-#   for this compendium's mirror, so not reachable here; per-HIT z above ({ref}`wmt-remedy`) is only an
-#   approximation of them.
+# * **The baseline and the test.** The replication compares with each package's own score, Wilcoxon and cluster
+#   files, not the Findings papers' tables that Knowles compared with; the rank-sum test is the organisers' one-sided
+#   test, the paper's an option of the chapter ({ref}`wmt-variant`).
 # * **Table 3** takes the highest and lowest system from the ranking with HUMAN systems in it, as the paper's
 #   scripts do, so in some pairs the removed system is a HUMAN one; the compared rankings keep HUMAN systems in
 #   their clusters. The Facebook pairs are shown but left out of the style totals.

@@ -11,6 +11,7 @@ from analysis import (
 from analysis import wmt_stability as ws
 from analysis.chapters import wmt_stability as ch
 from analysis.data import published, tables
+from analysis.plotting import MISSING
 from tests.helpers import ROOT, needs_mirror
 from tests.reference import knowles_ranking_loop
 
@@ -210,21 +211,19 @@ REMEDY = pd.DataFrame([
                        ("worker", "divide_2", "both", 1), ("hit", "divide_2", "both", 0)]])
 
 
-def test_remedy_totals_view_and_text():
+def test_remedy_totals_view_and_numbers():
     totals = ch.remedy_totals(REMEDY).set_index("measure")
     assert (totals.loc["rank", "per_worker"], totals.loc["rank", "per_hit"]) == (11, 13)
     assert totals.loc["rank", "per_worker_fewer"] and not totals.loc["cluster", "per_worker_fewer"]
     assert (totals.loc["rank", "experiments_per_worker_fewer"], totals.loc["rank", "experiments_per_hit_fewer"]) == (1, 0)
     view = ch.remedy_view(REMEDY)
     assert view.loc["remove_human", ("rank", "z per HIT")] == "7/13"
-    lines = pd.Series([2, 3])
-    text = ch.remedy_text(totals.reset_index(), REMEDY, lines, lines - 1, 1.5)
-    assert "changes fewer orders than per-HIT z" in text and "more clusters" in text
-    assert "Under z per hit some perturbation leaves every SR+DC clustering unchanged" in text
-    assert "close" not in text
-    busy = REMEDY.assign(changed=REMEDY["changed"] + 1)
-    text = ch.remedy_text(ch.remedy_totals(busy), busy, lines, lines, 1.5)
-    assert "neither removes the instability" in text and "as many significance lines" in text
+    numbers = ch.remedy_numbers(totals.reset_index(), pd.Series([2, 3]), pd.Series([1, 2]), 1.5)
+    assert (numbers["rank-worker"], numbers["rank-hit"], numbers["cluster-worker"], numbers["cluster-hit"]) == (
+        11, 13, 7, 2)
+    assert (numbers["lines-worker"], numbers["lines-hit"], numbers["pairs"], numbers["experiments"]) == (5, 3, 2, 2)
+    assert numbers["per-line-worker"] == 7 / 5 and numbers["per-line-hit"] == 2 / 3
+    assert ch.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2  # no /0
 
 
 def test_growth_checks_both_ways():
@@ -257,14 +256,13 @@ def test_trajectory_summary_and_reshuffle_checks():
     assert ch.reshuffle_checks(summary)["holds"].tolist() == [True]
     removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["x"], "highest": ["A"], "lowest": ["HUMAN.0"],
                             "human_removed": [True]})
-    text = ch.trajectory_text(summary, removed)
-    assert "reshuffle as the human scores are degraded" in text and "HUMAN.0 ranks last" in text
+    assert ch.human_last(removed, summary) == "x 2021 (HUMAN.0)"
+    assert ch.human_last(removed.assign(lowest="A"), summary) == "none"
     summary.loc[summary["pair"] == "x", "divisions_with_other_clusters"] = 0
     assert not ch.reshuffle_checks(summary)["holds"].all()
-    assert "Not every SR+DC ranking shown changes" in ch.trajectory_text(summary, removed.iloc[:0])
 
 
-def test_fig5_variance_checks_and_text():
+def test_fig5_variance_checks_and_numbers():
     docs = pd.Index([0, 1, 2, 3], name="test_document")
     by_document = pd.DataFrame({"s1": [90, 60, 30, 10], "s2": [88, 62, 28, 12.0]}, index=docs).rename_axis(
         columns="system")
@@ -272,17 +270,16 @@ def test_fig5_variance_checks_and_text():
     assert variance["documents_at_least_systems"].all() and variance["documents_omega2"].iloc[0] > 0.9
     checks = ch.document_checks(variance, by_document)
     assert not checks.set_index("check").loc["fig5_different_documents", "holds"]  # both judged on every document
-    assert "documents differ as much as the paper's §6 says" in ch.fig5_text(variance, False)
-    assert "Every system is judged on the same documents" in ch.fig5_text(variance, False)
     by_system = pd.DataFrame({"s1": [90, 88, np.nan, 91], "s2": [10, 12, 11, 9.0]}, index=docs).rename_axis(
         columns="system")
     variance = ch.fig5_variance(by_system, by_system)
     assert not variance["documents_at_least_systems"].any()
     assert ch.document_checks(variance, by_system).set_index("check").loc["fig5_different_documents", "holds"]
-    assert "Systems explain more" in ch.fig5_text(variance, True)
-    mixed = pd.concat([ch.fig5_variance(by_document, by_document).iloc[:1],
-                       ch.fig5_variance(by_system, by_system).iloc[1:]], ignore_index=True)
-    assert "on raw scores but not on z scores" in ch.fig5_text(mixed, True)
+    summary = ch.document_summary(ch.document_shifts(by_system), by_system)
+    numbers = ch.fig5_numbers(variance, summary)
+    assert (numbers["documents"], numbers["systems"], numbers["judged"]) == (4, 2, 7 / 8)
+    assert numbers["raw-systems"] == variance.set_index("scores").loc["raw", "systems_omega2"] > 0.9
+    assert numbers["fit-systems"] == 2 and numbers["shift_beyond_gap"] == summary["shift_beyond_gap"].iloc[0]
 
 
 FIG4 = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair": ["zh-en", "zh-en"],
@@ -291,11 +288,13 @@ FIG4 = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair"
                      "hits_with_every_system": [0.0, 0.95]})
 
 
-def test_fig4_text_both_ways():
-    text = ch.fig4_text(FIG4)
-    assert "the paper's §5.4 point" in text and "as few as 38%" in text and "95% or more" in text
-    assert "do not differ here" in ch.fig4_text(FIG4.assign(min_share=0.6))
-    assert ch.fig4_text(FIG4.iloc[:1]) == ""  # one style: nothing to contrast
+def test_fig4_numbers():
+    sr_dc = pd.DataFrame({"collection": "newstest2018", "pair": ["cs-en", "zh-en"],
+                          "hits_with_every_system": [0.95, 0.85]})
+    numbers = ch.fig4_numbers(FIG4, sr_dc)
+    assert (numbers["plus-min-share"], numbers["minus-every"], numbers["minus-pair"]) == (0.38, 0.95, "zh-en 2018")
+    assert (numbers["sr-dc-pairs"], numbers["sr-dc-min"], numbers["sr-dc-max"]) == (2, 0.85, 0.95)
+    assert numbers["sr-dc-fewest"] == "zh-en 2018"
 
 
 def test_item_type_and_human_seen_checks():
@@ -306,9 +305,9 @@ def test_item_type_and_human_seen_checks():
     assert ch.human_seen_checks(composition)["holds"].tolist() == [True, False]
 
 
-# --- sentences computed from the tables ------------------------------------------------------------------------------
+# --- the numbers the text pastes ----------------------------------------------------------------------------------
 
-def test_raw_text_both_ways():
+def test_raw_numbers():
     coverage = pd.DataFrame({"collection": ["newstest2018", "newstest2018"], "pair": ["et-en", "cs-en"],
                              "judgments": [100, 300], "raw_published": [0.5, 0.5], "raw_known": [0.9, 1.0],
                              "workers": [10, 20], "workers_fully_known": [8, 20], "undivided": [0.006, 0.0]})
@@ -317,23 +316,17 @@ def test_raw_text_both_ways():
                              "outside_0_100": [0, 3], "single_segments": [10, 10],
                              "single_segments_disagreeing": [0, 7]})
     recovery = pd.DataFrame({"hidden": [40, 10], "recovered": [30, 10], "disagreeing": [0, 0]})
-    text = ch.raw_text(coverage, variants, recovery)
-    assert "(50 judgments)" in text and "gives every one of them as an integer" in text
-    assert "integers for 2.0% of them, 3 values outside 0–100, and contradicts 7 of 10" in text
-    assert "recovers 40 of the 50 hidden raws (80%) and agrees with every one" in text
-    assert "finds 390 of 400 raws (97.5%), every worker of 1 of 2 pairs" in text
-    assert "et-en 2018 (0.6%–0.6% of their judgments)" in text
-    assert "disagrees on 2" in ch.raw_text(coverage, None, recovery.assign(disagreeing=[2, 0]))
-    assert "Every judgment with a REF or HUMAN item" in ch.raw_text(coverage.assign(undivided=0.0))
-    flipped = variants.assign(share_integer=[0.9, 0.02])
-    assert "does **not** give every one" in ch.raw_text(coverage, flipped)
-
-
-def test_unperturbed_text():
-    table = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
-                          "order_match": [True, True], "clusters_match": [True, False]})
-    assert "1 of 2 pairs" in ch.unperturbed_text(table) and "(not: de-en 2022)" in ch.unperturbed_text(table)
-    assert ch.unperturbed_text(table.assign(clusters_match=True)).endswith("order and clusters.")
+    unperturbed = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
+                                "order_match": [True, True], "clusters_match": [True, False]})
+    n = ch.raw_numbers(coverage, variants, recovery, unperturbed)
+    assert (n["with-pairs"], n["with-judgments"], n["with-integer"], n["with-contradicted"]) == (1, 50, 1.0, 0)
+    assert (n["without-integer"], n["without-outside"], n["without-contradicted"], n["without-single"]) == (
+        0.02, 3, 7, 10)
+    assert (n["recovered"], n["hidden"], n["recovered-share"], n["recovered-wrong"]) == (40, 50, 0.8, 0)
+    assert (n["2018-known"], n["2018-judgments"], n["2018-known-share"]) == (390, 400, 0.975)
+    assert (n["2018-complete"], n["2018-pairs"], n["undivided"], n["undivided-max"]) == (1, 2, "et-en 2018", 0.006)
+    assert (n["unperturbed-same"], n["unperturbed-pairs"]) == (1, 2)
+    assert ch.raw_numbers(coverage.assign(undivided=0.0), variants, recovery, unperturbed)["undivided"] == "none"
 
 
 def replication_rows(**changes) -> pd.DataFrame:
@@ -347,19 +340,13 @@ def replication_rows(**changes) -> pd.DataFrame:
     return pd.DataFrame(base)
 
 
-def test_replication_text_both_ways():
-    printed = {"printed": 10, "max_abs_diff": 1e-16, "collections": ["newstest2020"]}
-    missing = [("newstest2020", "en-pl"), ("newstest2019", "fi-en")]
-    text = ch.replication_text(replication_rows(), printed, missing)
-    assert "**2 of 3 pairs**" in text and "holds 65 (system, segment) rows" in text
-    assert "official files disagreeing with each other" in text and "matches here under both tests" in text
-    assert "equal ours" in text
-    text = ch.replication_text(replication_rows(segments_without_judgments=[0, np.nan, 0],
-                                                verdicts_differ_greater=[0, 0, 3],
-                                                **{"clusters_match_scipy<1.7": [True, False, False]}),
-                               dict(printed, max_abs_diff=0.01), missing)
-    assert "for a reason not found here" in text and "differ from the official ones" in text
-    assert "differs here too with the paper's p" in text and "differ from ours by up to 0.01" in text
+def test_replication_numbers():
+    printed = {"printed": 10, "max_abs_diff": 1e-16, "collections": ["newstest2020", "wikipedia2021-fb"]}
+    rows = replication_rows()
+    n = ch.replication_numbers(rows, printed)
+    assert (n["pairs"], n["order"], n["compared"]) == (3, 3, 3) and n["z-largest"] == rows["max_abs_z_diff"].max()
+    assert (n["clusters-1sided"], n["clusters-old"], n["verdicts-1sided"], n["verdicts-old"]) == (2, 2, 0, 3)
+    assert (n["printed"], n["printed-diff"], n["printed-packages"]) == (10, 1e-16, "2020 and 2021 FB")
 
 
 def test_replication_csv_notes_say_where_the_judgments_are():
@@ -373,41 +360,32 @@ def test_replication_csv_notes_say_where_the_judgments_are():
     assert "too large for this compendium's mirror" in ch.SEGMENTS_ONLY["newstest2021-toen"]
 
 
-def test_ref_share_text_both_ways():
+def test_ref_share_numbers():
     composition = pd.DataFrame({
         "collection": ["newstest2018"] * 4 + ["newstest2021-toen", "newstest2022-toen"],
         "pair": ["en-et", "en-cs", "en-fi", "zh-en", "is-en", "cs-en"],
         "workers_saw_ref": [0.049, 0.258, 0.474, 0.988, 0.89, 1.0], "hits": [np.nan] * 3 + [300, 180, 260],
         "workers_saw_human": [0, 0, 0, 0, 0, 0.5], "hits_saw_human": [0, 0, 0, 0, 0, 0.4]})
-    text = ch.ref_share_text(composition)
-    assert "en-et 4.9%" in text and "all pairs whose judgments carry no HIT id" in text
-    assert "in 1 of 2 pairs (the lowest share: 89%, is-en 2021)" in text and "50%–50% of the workers" in text
-    text = ch.ref_share_text(composition.assign(hits=300.0, workers_saw_ref=[0.1, 0.2, 0.3, 0.9, 1.0, 1.0]))
-    assert "0 of them carry no HIT id" in text and "in 2 of 2 pairs." in text
+    n = ch.ref_share_numbers(composition)
+    assert n["lowest-2018"] == "en-et 4.9%, en-cs 25.8%, en-fi 47.4%" and n["no-hit-id-2018"] == "en-et, en-cs, en-fi"
+    assert (n["plus-every"], n["plus-pairs"], n["plus-lowest"], n["plus-lowest-pair"]) == (1, 2, 0.89, "is-en 2021")
+    assert (n["human-workers-min"], n["human-workers-max"], n["human-hits-max"]) == (0.5, 0.5, 0.4)
+    assert ch.ref_share_numbers(composition.assign(hits=300.0))["no-hit-id-2018"] == "none"
 
 
-def test_table3_text_computes_the_comparison():
-    rows = []
-    for experiment, plus, minus in (("remove_lowest", (7, 5, 2), (2, 0, 0)), ("remove_highest", (8, 1, 1), (0, 1, 0))):
-        for i in range(13):
-            rows.append(("newstest2021-toen", f"p{i}", "SR+DC", experiment, i < plus[0], i < plus[1], i < plus[2]))
-            rows.append(("newstest2018", f"q{i}", "SR-DC", experiment, i < minus[0], i < minus[1], i < minus[2]))
-    shares = ch.change_shares(per_pair_frame(rows))
-    paper = published.frame("wmt", "table3")
-    info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["p0", "q0"],
-                         "style": ["SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
-    removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["p0"], "highest": ["HUMAN.0"],
-                            "lowest": ["x"], "human_removed": [True]})
-    lines = pd.Series([2, 4], index=pd.MultiIndex.from_tuples([("newstest2021-toen", "p0"), ("newstest2018", "q0")]))
-    text = ch.table3_text(shares, paper, removed, lines, info)
-    assert "the clusters of 1/13 SR+DC and 1/13 SR-DC pairs (paper 10/25 and 1/21): as large a share of both" in text
-    assert "a share below the paper's for SR+DC and above it for SR-DC" in text
-    assert "rarer here" not in text and "p0 2021 (HUMAN.0)" in text and "yet their orders change more often" in text
-    text = ch.table3_text(shares, paper, removed.iloc[:0], lines[::-1].set_axis(lines.index), info)
-    assert "more significance lines to move" in text and "yet" not in text
+def test_table3_numbers():
+    info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018", "wikipedia2021-fb"],
+                         "pair": ["p0", "q0", "r0"], "style": ["SR+DC", "SR-DC", "SR+DC"]}).set_index(
+        ["collection", "pair"])
+    removed = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["p0", "q0"],
+                            "highest": ["HUMAN.0", "a"], "lowest": ["x", "b"], "human_removed": [True, False]})
+    lines = pd.Series([2, 4, 9], index=pd.MultiIndex.from_tuples(list(info.index)))
+    n = ch.table3_numbers(removed, lines, info)
+    assert n == {"human-removed": "p0 2021 (HUMAN.0)", "lines-plus": 2.0, "lines-minus": 4.0}  # Facebook left out
+    assert ch.table3_numbers(removed.iloc[1:], lines, info)["human-removed"] == "none"
 
 
-def test_bootstrap_text_computes_its_comparisons():
+def test_bootstrap_numbers():
     summary = pd.DataFrame({"style": ["SR+DC", "SR-DC"], "experiment": "noise", "pairs": 13,
                             "rank_mean": [12.5, 8.3], "cluster_mean": [8.9, 8.3], "both_mean": [8.8, 5.7]})
     noise = pd.DataFrame({"style": "SR+DC", "experiment": ["remove_human", "divide_1.25"] * 2,
@@ -415,19 +393,12 @@ def test_bootstrap_text_computes_its_comparisons():
                           "perturbation": [10, 10, 6, 10], "resampling_mean": [12.5, 12.5, 8.9, 8.9],
                           "exceeds_noise": [False, False, False, True]})
     contrast = pd.DataFrame({"experiment": ["noise", "remove_human", "remove_human"],
-                             "measure": ["rank", "rank", "cluster"], "SR+DC more": [1.0, 1.0, 0.5],
+                             "measure": ["rank", "rank", "cluster"], "SR+DC more": [0.75, 1.0, 0.5],
                              "SR+DC fewer": [0.0, 0.0, 0.3]}).set_index(["experiment", "measure"])
-    text = ch.bootstrap_text(summary, contrast, noise)
-    assert "changes more orders than every one of the 2 perturbations" in text
-    assert "1 of the 2 perturbations change more clusters than resampling alone does (divide by 1.25)" in text
-    assert "more than any perturbation" not in text and "weak evidence" not in text
-    assert "at most half of the resamples for clusters after remove HUMAN and REF" in text
-    assert "_" not in text  # experiments in words, not their codes
-    noise["exceeds_noise"] = False
-    text = ch.bootstrap_text(summary, contrast.assign(**{"SR+DC more": 1.0}), noise)
-    assert "weak evidence" in text and "holds in most resamples for every measure" in text
-    assert "rerun on the resamples (remove HUMAN and REF)" in text  # names what was rerun, not "Tables 2-3"
-    assert "changes more orders or clusters than every one of the 2 perturbations" in text  # one sentence, not two
+    n = ch.bootstrap_numbers(pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]}), summary, contrast, noise)
+    assert (n["resamples"], n["rerun"], n["noise-plus-more"]) == (3, "remove HUMAN and REF", 0.75)
+    assert (n["plus-rank"], n["minus-rank"], n["plus-cluster"], n["plus-pairs"]) == (12.5, 8.3, 8.9, 13)
+    assert (n["beyond-rank"], n["beyond-cluster"], n["perturbations"]) == (0, 1, 2)
 
 
 def test_every_claim_reads_a_table_the_notebook_saves():
@@ -437,7 +408,7 @@ def test_every_claim_reads_a_table_the_notebook_saves():
     assert sources and all(f'"{source.removesuffix(".csv")}"' in notebook for source in sources), sources
 
 
-# --- figures, captions and views for the page (issue 26) -------------------------------------------------------------
+# --- figures and views for the page (issue 26) --------------------------------------------------------------------
 
 import matplotlib  # noqa: E402
 
@@ -483,17 +454,7 @@ def test_setting_labels_in_words():
     assert [ch.setting_label(s) for s in ("original", "d-1.25", "d-10")] == ["original", "÷1.25", "÷10"]
 
 
-def test_fig1_caption_counts_the_pairs_of_each_line():
-    fractions = pd.DataFrame({"divisor": [1.25, 10.0, 1.25, 2.0], "style": ["SR+DC", "SR+DC", "SR-DC", "SR+DC"],
-                              "measure": "rank", "source": ["here", "here", "here", "paper"],
-                              "changed": 1, "pairs": [12, 12, 11, 25], "fraction": 0.1})
-    caption = ch.fig1_caption(fractions)
-    assert "divided by 1.25 to 10" in caption and "here, 12 SR+DC pairs" in caption
-    assert "and 11 SR-DC pairs" in caption and "the paper's 25 SR+DC and 0 SR-DC pairs" in caption
-    assert "{cite:p}`knowles2021wmtstabilitycode`" in caption and "\n\n" in caption  # a caption, then a legend
-
-
-def test_trajectory_figures_and_captions():
+def test_trajectory_figures():
     info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2022-toen", "newstest2018"],
                          "pair": ["de-en", "zh-en", "zh-en"], "year": [2021, 2022, 2018],
                          "style": ["SR+DC", "SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
@@ -502,39 +463,13 @@ def test_trajectory_figures_and_captions():
     assert [(name, role) for _, name, role in figures] == [
         ("wmt_fig2_trajectories", "fig2"), ("wmt_fig3_trajectories", "fig3"), ("wmt_fig23_trajectories_sr_dc", "contrast")]
     assert [k for k, _, _ in ch.trajectory_figures(shown[2:], info)] == shown[2:]  # no SR+DC pair: the contrast only
-    summary = pd.DataFrame({"collection": [k[0] for k in shown], "pair": [k[1] for k in shown],
-                            "style": ["SR+DC", "SR+DC", "SR-DC"], "divisions": 5, "ranks_moved": [60, 41, 16],
-                            "divisions_with_other_clusters": [5, 4, 0], "shown": True})
-    first = ch.trajectory_caption(summary, shown[0], "fig2", [1.25, 1.5, 2, 4, 10])
-    assert "de-en, 2021 to-English (SR+DC)" in first and "the paper's Fig. 2 (en-de 2020" in first
-    assert "move most. 60 (system, divisor) ranks" in first and "under 5 of 5 divisions" in first
-    second = ch.trajectory_caption(summary, shown[1], "fig3", [2])
-    assert "Fig. 3 (zh-en 2020" in second and "second most. 41" in second and "divided by 2 before" in second
-    contrast = ch.trajectory_caption(summary, shown[2], "contrast", [1.25, 10])
-    assert "For contrast" in contrast and "zh-en, 2018 (SR-DC)" in contrast and "under 0 of 5" in contrast
-    with pytest.raises(KeyError):
-        ch.trajectory_caption(summary, ("newstest2018", "xx-en"), "fig2", [2])
 
 
-def test_fig4_figures_and_captions():
+def test_fig4_figures_and_pair_labels():
     assert ch.fig4_figures(FIG4) == [(("newstest2022-toen", "zh-en"), "wmt_fig4_cooccurrence"),
                                      (("newstest2018", "zh-en"), "wmt_fig4_cooccurrence_sr_dc")]
-    plus = ch.fig4_caption(FIG4, ("newstest2022-toen", "zh-en"))
-    assert "on average 47% (from 38% to 56%)" in plus and "0% of its 400 HITs hold all 13 systems" in plus
-    assert "the paper's Fig. 4 counts the HITs of en-lt 2019".lower() in plus.lower()
-    minus = ch.fig4_caption(FIG4, ("newstest2018", "zh-en"))
-    assert "95% of its 350 HITs hold all 14 systems" in minus and "For contrast" in minus
-
-
-def test_fig5_and_ref_share_captions():
-    variance = pd.DataFrame({"scores": ["raw", "z"], "documents": [107, 107], "systems": [11, 11],
-                             "cells_judged": [0.89, 0.89]})
-    caption = ch.fig5_caption(variance, "newstest2021-toen", "ru-en")
-    assert "ru-en, 2021 to-English (SR+DC)" in caption and "89% of the 107 × 11 cells" in caption
-    composition = pd.DataFrame({"collection": ["newstest2018", "newstest2018", "newstest2022-toen"],
-                                "pair": ["a", "b", "c"], "paper_workers_saw_ref": [0.1, np.nan, np.nan]})
-    caption = ch.ref_shares_caption(composition)
-    assert "by package (2018, 2022)" in caption and "the 1 2018 shares the paper prints" in caption
+    assert ch.pair_label("newstest2021-toen", "ru-en") == "ru-en, 2021 to-English (SR+DC)"
+    assert ch.pair_name("wikipedia2021-fb", "hi-bn") == "hi-bn 2021 FB"
 
 
 def test_views_put_experiments_and_tests_in_words():
@@ -563,12 +498,9 @@ def test_replication_view_marks_missing_values_once():
     view = ch.replication_view(rows)
     assert view["max Δraw"].isna().tolist() == [True, False, False]  # shown as the one missing mark
     assert len(ch.replication_exceptions(view)) == 2  # de-en's z differ, hi-bn's clusters differ
-
-
-def test_resampling_text():
-    boot = pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]})
-    assert ch.resampling_text(boot, 2021) == ("Each pair's HITs are resampled 3 times (seed 2021), one stream per "
-                                              "pair.")
+    reasons = ch.replication_exceptions(view, rows)
+    assert reasons["unjudged rows"].tolist() == ["65", "0"]  # de-en's z: rows with no judgment behind them
+    assert reasons["files agree"].tolist() == [MISSING, "no"]  # hi-bn: the official files disagree
 
 
 # --- the paper's own 2020 pairs and the 2018 ranges ------------------------------------------------------------------
@@ -585,7 +517,8 @@ def test_base_name_and_2018_ranges_by_hand():
     assert not ranges.loc[("remove_lowest", "rank"), "inside"] and ranges.loc[("remove_lowest", "cluster"), "inside"]
     # Table 2 prints the 2018 row: the range is that one value (1 of 13 for rank)
     assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high"]].tolist() == [1, 1]
-    assert "remove lowest rank: 5 against 0–4" in ch.ranges_text(ranges.reset_index())
+    numbers = ch.ranges_numbers(ranges.reset_index())
+    assert "; remove the lowest system rank: 5 against 0–4;" in numbers["outside"] and numbers["cells"] == len(ranges)
 
 
 @needs_mirror
@@ -600,9 +533,6 @@ def test_the_papers_2020_numbers_from_the_segment_files(real):
     assert len(checks) == 6 and checks["holds"].all()
     zh = originals[originals["pair"] == "zh-en"].set_index("system")
     assert zh.loc["Online-A.1585", "line_below_without_human"] and not zh.loc["Online-A.1585", "line_below_official"]
-    text = ch.section53_text(assessments.reset_index(), checks)
-    assert "1,123.6 assessments per system here (19,102 judgments over 17 systems), 1,123.6 in the paper" in text
-    assert "the same numbers" in text and "6 of the paper's 6 statements" not in text and "6 hold here." in text
 
 
 # --- controls ----------------------------------------------------------------------------------------------------------
@@ -648,6 +578,32 @@ def test_null_summary_and_contrast_by_hand():
     assert contrast.loc["rank", "excess_contrast"] == 0.5 and contrast.loc["reversals", "contrast"] == 0.5
 
 
+def test_controls_and_variant_numbers():
+    rows = [("remove_lowest", "remove_mid", "SR+DC", 0.5, 0.2, 0.6, 0.3), ("remove_lowest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.0),
+            ("remove_highest", "remove_mid", "SR+DC", 0.5, 0.2, 0.7, 0.1), ("remove_highest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.1),
+            ("remove_human", "remove_random_judgments", "SR+DC", 0.9, 0.4, 0.8, 0.5),
+            ("remove_human", "remove_random_judgments", "SR-DC", 0.4, 0.3, 0.1, 0.0)]
+    summary = pd.DataFrame(rows, columns=["experiment", "control", "style", "rank_null", "cluster_null",
+                                          "rank_observed", "cluster_observed"]).assign(
+        pairs=10, reversals_observed=[0, 0, 0.1, 0, 0, 0], reversals_null=[0, 0.2, 0, 0, 0, 0])
+    strata = pd.DataFrame({"stratum": ["closer", "closer"], "style": ["SR+DC", "SR-DC"], "pairs": [3, 2],
+                           "cluster_changed": [0.5, 0.0], "null_cluster_changed": [0.4, 0.3], "cut": 0.02})
+    close = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018", "wikipedia2021-fb"],
+                          "style": ["SR+DC", "SR-DC", "SR+DC"], "median_gap": [0.01, 0.05, 9.0],
+                          "z_range": [0.3, 0.6, 9.0]})
+    n = ch.controls_numbers(summary, strata, close)
+    assert (n["mid-plus-rank"], n["mid-minus-cluster"], n["random-plus-cluster"], n["human-plus-rank"]) == (
+        0.5, 0.0, 0.4, 0.8)
+    assert (n["reversals"], n["reversals-null"], n["gap-plus"], n["range-minus"]) == (1.0, 0.2, 0.01, 0.6)  # not FB
+    assert (n["closer-plus-changed"], n["closer-minus-pairs"], n["closer-minus-null"], n["cut"]) == (0.5, 2, 0.3, 0.02)
+    index = pd.MultiIndex.from_tuples([("divide_2", "SR+DC"), ("divide_2", "SR-DC")], names=["experiment", "style"])
+    variants = pd.DataFrame({(m, v): ["1/13", "2/13"] for m in ("rank", "cluster", "both")
+                             for v in ("greater", "scipy<1.7")}, index=index)
+    assert ch.variant_numbers(variants) == {"differ": 0, "cells": 6}
+    variants.loc[("divide_2", "SR-DC"), ("cluster", "scipy<1.7")] = "3/13"
+    assert ch.variant_numbers(variants)["differ"] == 1
+
+
 # --- Fig. 5, two-way -------------------------------------------------------------------------------------------------
 
 def test_two_way_recovers_an_additive_matrix_with_missing_cells():
@@ -669,23 +625,6 @@ def test_two_way_recovers_an_additive_matrix_with_missing_cells():
     np.testing.assert_allclose(adjusted - adjusted[0], sys - sys[0], atol=1e-8)
 
 
-def test_documents_text_both_ways():
-    base = {"systems": 4, "documents": 9, "sd_document_effects": 5.0, "sd_system_effects": 3.0,
-            "median_abs_shift": 1.0, "max_abs_shift": 2.0, "median_neighbour_gap": 0.5, "shift_beyond_gap": 3,
-            "pairs_reordered": 2, "share_reordered": 2 / 6}
-    text = ch.documents_text(pd.DataFrame([base]))
-    assert "shift its mean by 1.00 points (median; up to 2.00), against a median gap of 0.50" in text
-    assert "3 of 4 systems" in text and "reorders 2 system pairs (33% of them)" in text and "So yes" in text
-    assert "by less than" in ch.documents_text(pd.DataFrame([{**base, "median_abs_shift": 0.1}]))
-
-
-def test_fig4_sr_dc_text():
-    table = pd.DataFrame({"collection": "newstest2018", "pair": ["cs-en", "zh-en"],
-                          "hits_with_every_system": [0.95, 0.85]})
-    text = ch.fig4_sr_dc_text(table)
-    assert "Over all 2 2018 pairs with HIT ids, 85%–95%" in text and "zh-en 2018" in text and "1 of 2" in text
-
-
 @needs_mirror
 def test_rank_sum_disagreements_are_computed(real):
     t, _ = real
@@ -694,7 +633,9 @@ def test_rank_sum_disagreements_are_computed(real):
         ["hi-bn", "TRANSSION.3", "Online-B.5", "scipy<1.7"]]
     row = table.iloc[0]
     assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
-    assert "Online-B.5 scores below TRANSSION.3 in z" in ch.rank_sum_disagreement_text(table)
+    view = ch.disagreement_view(table)
+    assert view.iloc[0].tolist() == ["TRANSSION.3 (0.045)", "Online-B.5 (0.029)", "the paper's scipy < 1.7 p", 0.953,
+                                     0.047] and view.index[0] == ("2021 FB", "hi-bn")
 
 
 def test_the_variant_table_lists_the_experiments_in_the_papers_order_not_as_text():

@@ -7,8 +7,8 @@ Modules by job: :mod:`.packages` (the packages shown, each pair's coded judgment
 :mod:`.replication` (Sec. 3 / App. A against the official outputs), :mod:`.experiments` (the perturbation
 experiments, the data behind Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published`
 (ours next to the paper's values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.claim_values` (the tidy values and checks
-that ``data/published/claims/wmt.toml`` reads), :mod:`.figures`, :mod:`.text` (sentences computed from the tables)
-and :mod:`.views` (compact tables for the page), :mod:`.captions` (the figures' captions)."""
+that ``data/published/claims/wmt.toml`` reads), :mod:`.figures`, :mod:`.text` (the numbers and names the page's
+text pastes; the sentences and captions are the notebook's) and :mod:`.views` (compact tables for the page)."""
 
 from __future__ import annotations
 
@@ -16,17 +16,6 @@ from ... import wmt
 from ... import wmt_stability as ws  # the methods module (``ch.ws`` in the notebook), not this package
 from ..common import SEED, Param
 from . import controls, paper2020
-from .captions import (
-    PAPER_PAIRS,
-    fig1_caption,
-    fig4_caption,
-    fig4_figures,
-    fig5_caption,
-    pair_label,
-    ref_shares_caption,
-    trajectory_caption,
-    trajectory_figures,
-)
 from .claim_values import (
     MEASURES,
     change_shares,
@@ -49,13 +38,12 @@ from .controls import (
     closeness,
     closeness_strata,
     contrast_after_controls,
-    controls_text,
     null_controls,
     null_rates,
     null_summary,
     null_view,
 )
-from .documents import document_shifts, document_summary, documents_text, two_way
+from .documents import document_shifts, document_summary, two_way
 from .experiments import (
     PER_PAIR_COLUMNS,
     bootstrap,
@@ -90,12 +78,16 @@ from .figures import (
 from .packages import (
     CHANGE_COLUMNS,
     PACKAGES,
+    PAPER_PAIRS,
     STYLE_TOTALS,
     coded_pairs,
+    fig4_figures,
     fig4_pairs,
     fig5_pair,
     human_pairs,
     pair_info,
+    pair_label,
+    trajectory_figures,
     trajectory_panels,
 )
 from .paper2020 import (
@@ -104,8 +96,6 @@ from .paper2020 import (
     original_2020,
     original_2020_view,
     paper_2018_ranges,
-    ranges_text,
-    section53_text,
 )
 from .published import fig1_fractions, ref_shares, table1, table2, table3, toy_example
 from .replication import (
@@ -114,27 +104,26 @@ from .replication import (
     official_ranking,
     official_significance,
     printed_pvalues,
-    rank_sum_disagreement_text,
     rank_sum_disagreements,
     replication,
     replication_csv,
     unperturbed_vs_official,
 )
 from .text import (
-    bootstrap_text,
-    fig4_sr_dc_text,
-    fig4_text,
-    fig5_text,
-    raw_text,
-    ref_share_text,
-    remedy_text,
-    replication_text,
-    resampling_text,
-    share_range,
-    table3_text,
-    trajectory_text,
-    unperturbed_text,
-    variant_text,
+    bootstrap_numbers,
+    controls_numbers,
+    fig4_numbers,
+    fig5_numbers,
+    human_last,
+    names,
+    pair_name,
+    ranges_numbers,
+    raw_numbers,
+    ref_share_numbers,
+    remedy_numbers,
+    replication_numbers,
+    table3_numbers,
+    variant_numbers,
 )
 from .views import (
     EXPERIMENT_LABELS,
@@ -142,6 +131,7 @@ from .views import (
     VARIANT_LABELS,
     bootstrap_view,
     by_pair,
+    disagreement_view,
     experiment_label,
     moved_view,
     replication_exceptions,
@@ -165,16 +155,16 @@ PARAMETERS = {
 __all__ = [
     "CHAPTER", "PARAMETERS", "controls", "paper2020", "ws",
     # documents (Fig. 5, two-way)
-    "document_shifts", "document_summary", "documents_text", "two_way",
+    "document_shifts", "document_summary", "two_way",
     # controls
-    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "controls_text", "null_controls",
+    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "null_controls",
     "null_rates", "null_summary", "null_view",
     # packages
-    "CHANGE_COLUMNS", "PACKAGES", "STYLE_TOTALS", "coded_pairs", "fig4_pairs", "fig5_pair", "human_pairs", "pair_info",
-    "trajectory_panels",
+    "CHANGE_COLUMNS", "PACKAGES", "PAPER_PAIRS", "STYLE_TOTALS", "coded_pairs", "fig4_figures", "fig4_pairs",
+    "fig5_pair", "human_pairs", "pair_info", "pair_label", "trajectory_figures", "trajectory_panels",
     # replication
     "REPLICATION_COLUMNS", "SEGMENTS_ONLY", "official_ranking", "official_significance", "printed_pvalues", "replication",
-    "replication_csv", "rank_sum_disagreement_text", "rank_sum_disagreements", "unperturbed_vs_official",
+    "replication_csv", "rank_sum_disagreements", "unperturbed_vs_official",
     # experiments
     "PER_PAIR_COLUMNS", "bootstrap", "bootstrap_summary", "cooccurrence_share", "document_matrix", "extremes",
     "hits_per_worker", "lines_per_pair", "most_affected", "raw_coverage", "recovery_check", "remedy_per_hit", "remedy_view",
@@ -186,19 +176,17 @@ __all__ = [
     "reshuffle_checks", "share_of", "trajectory_summary",
     # the paper's 2020 pairs and 2018 ranges
     "assessments_per_system", "footnote17_checks", "original_2020", "original_2020_view", "paper_2018_ranges",
-    "ranges_text", "section53_text",
     # published
     "fig1_fractions", "ref_shares", "table1", "table2", "table3", "toy_example",
     # figures
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
     "plot_trajectory", "setting_label",
-    # text
-    "bootstrap_text", "fig4_sr_dc_text", "fig4_text", "fig5_text", "raw_text", "unperturbed_text", "ref_share_text", "remedy_text", "replication_text",
-    "resampling_text", "share_range", "table3_text", "trajectory_text", "variant_text",
-    # captions
-    "PAPER_PAIRS", "fig1_caption", "fig4_caption", "fig4_figures", "fig5_caption", "pair_label", "ref_shares_caption",
-    "trajectory_caption", "trajectory_figures",
+    # the numbers and names the text pastes
+    "bootstrap_numbers", "controls_numbers", "fig4_numbers", "fig5_numbers", "human_last", "names", "pair_name",
+    "ranges_numbers", "raw_numbers", "ref_share_numbers", "remedy_numbers", "replication_numbers", "table3_numbers",
+    "variant_numbers",
     # views
-    "EXPERIMENT_LABELS", "PACKAGE_SHORT", "VARIANT_LABELS", "bootstrap_view", "by_pair", "experiment_label",
+    "EXPERIMENT_LABELS", "PACKAGE_SHORT", "VARIANT_LABELS", "bootstrap_view", "by_pair", "disagreement_view",
+    "experiment_label",
     "moved_view", "replication_exceptions", "replication_view", "variant_view", "with_experiment_labels",
 ]

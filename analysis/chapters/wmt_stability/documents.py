@@ -64,18 +64,3 @@ def document_summary(shifts: pd.DataFrame, matrix: pd.DataFrame) -> pd.DataFrame
         "max_abs_shift": float(shifts["shift"].abs().max()), "median_neighbour_gap": float(np.median(gaps)),
         "shift_beyond_gap": int((shifts["shift"].abs() > np.median(gaps)).sum()),
         "pairs_reordered": sizes["discordant"], "share_reordered": sizes["tau_distance"]}])
-
-
-def documents_text(summary: pd.DataFrame) -> str:
-    """The paper's §6 question answered from :func:`document_summary`."""
-    s = summary.iloc[0]
-    more = s["median_abs_shift"] > s["median_neighbour_gap"]
-    return (f"Fitted together (cell = overall mean + document + system, on the judged cells), document effects have "
-            f"a standard deviation of {s['sd_document_effects']:.1f} raw points against {s['sd_system_effects']:.1f} "
-            f"for systems. The documents a system happened to be judged on shift its mean by {s['median_abs_shift']:.2f} "
-            f"points (median; up to {s['max_abs_shift']:.2f}), against a median gap of {s['median_neighbour_gap']:.2f} "
-            f"between neighbouring systems: {int(s['shift_beyond_gap'])} of {int(s['systems'])} systems are shifted by "
-            f"more than that gap, and adjusting for documents reorders {int(s['pairs_reordered'])} system pairs "
-            f"({s['share_reordered']:.0%} of them). "
-            + ("So yes: documents shift system means by more than the typical gap between systems."
-               if more else "So documents shift system means by less than the typical gap between systems here."))

@@ -66,3 +66,35 @@ def fig5_pair(coded: dict) -> tuple[str, str]:
     complete = [k for k, (pj, raw, _) in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")
                 and pj.human.any() and not np.isnan(raw[pj.scored]).any()]
     return max(complete, key=lambda k: len(coded[k][0].systems))
+
+
+#: the pairs of the paper's own Figs. 2-5 (its text), none of them reachable here
+PAPER_PAIRS = {"fig2": "en-de 2020", "fig3": "zh-en 2020", "fig4": "en-lt 2019", "fig5": "en-lt 2019"}
+
+
+def pair_label(collection: str, pair: str) -> str:
+    """A pair in words, for captions: ``de-en, 2021 to-English (SR+DC)``."""
+    return f"{pair}, {PACKAGES[collection][0] if collection in PACKAGES else collection}"
+
+
+def trajectory_figures(shown, info: pd.DataFrame) -> list[tuple]:
+    """The figures of Sec. 5.3: ((collection, pair), figure name, role) for each pair of ``shown``
+    (:func:`trajectory_panels`): the SR+DC pairs in the roles of the paper's Figs. 2 and 3, then the SR-DC
+    contrast (role ``contrast``), which the paper does not draw."""
+    out, roles = [], iter(("fig2", "fig3"))
+    for key in shown:
+        if info.loc[key, "style"] == "SR+DC":
+            role = next(roles, None)
+            if role is None:
+                continue
+            out.append((key, f"wmt_{role}_trajectories", role))
+        else:
+            out.append((key, "wmt_fig23_trajectories_sr_dc", "contrast"))
+    return out
+
+
+def fig4_figures(summary: pd.DataFrame) -> list[tuple[tuple[str, str], str]]:
+    """Fig. 4's pairs (``summary``: :func:`~.claim_values.fig4_summary`) with their figure names: the SR+DC pair
+    takes the paper's name, the SR-DC contrast its own."""
+    return [((c, p), "wmt_fig4_cooccurrence" if style == "SR+DC" else "wmt_fig4_cooccurrence_sr_dc")
+            for c, p, style in zip(summary["collection"], summary["pair"], summary["style"])]

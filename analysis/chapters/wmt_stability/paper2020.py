@@ -141,31 +141,3 @@ def original_2020_view(originals: pd.DataFrame, pair: str) -> pd.DataFrame:
                              "(HUMAN)" if h else mark[b] for h, b in zip(part["human"],
                                                                        part["line_below_without_human"])],
                          "line below, official (HUMAN in)": part["line_below_official"].map(mark).to_numpy()})
-
-
-def section53_text(assessments: pd.DataFrame, checks: pd.DataFrame) -> str:
-    """§5.3's assessments per system and footnote 17's statements, ours beside the paper's."""
-    parts = [f"{r.pair}: {r.per_system:,.1f} assessments per system here ({r.judgments:,} judgments over "
-             f"{r.systems} systems), {r.paper:,.1f} in the paper" for r in assessments.itertuples(index=False)]
-    same = np.isclose(assessments["per_system"].round(1), assessments["paper"]).all()
-    text = ("The official 2020 segment files give " + "; ".join(parts) + " — "
-            + ("the same numbers." if same else "**not** the paper's numbers.") + " ")
-    held = int(checks["holds"].sum())
-    text += (f"Of the paper's {len(checks)} statements about the original 2020 rankings, {held} hold here"
-             + ("." if held == len(checks) else f" (not: {'; '.join(checks.loc[~checks['holds'], 'statement'])}).")
-             + " The divisions themselves need the 2020 per-judgment raw scores, which are not reachable here.")
-    return text
-
-
-def ranges_text(ranges: pd.DataFrame) -> str:
-    """Whether our 2018 SR-DC counts lie in the range the paper's totals allow for its 2018 pairs."""
-    inside = ranges["inside"]
-    text = (f"Table 2 prints the paper's 2018 SR-DC row on its own; Table 3 and Fig. 1 print only totals over its 21 "
-            f"SR-DC pairs, 13 of them from 2018, which bound its 2018 count. Our 2018 count lies in that range for "
-            f"{int(inside.sum())} of {len(ranges)} cells")
-    if inside.all():
-        return text + "."
-    out = ranges[~inside]
-    return text + " (outside: " + "; ".join(
-        f"{r.experiment.replace('_', ' ')} {r.measure}: {r.ours_2018} against {r.paper_2018_low}–{r.paper_2018_high}"
-        for r in out.itertuples(index=False)) + ")."

@@ -241,20 +241,3 @@ def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd
         del old
     return pd.DataFrame(rows, columns=["collection", "pair", "line_from", "upper", "lower", "z_upper", "z_lower",
                                        "p_greater", "p_old", "p_lower_better"])
-
-
-def rank_sum_disagreement_text(table: pd.DataFrame) -> str:
-    """The sentence on why the two tests differ, computed from :func:`rank_sum_disagreements`."""
-    from .text import _name
-
-    if table.empty:
-        return "The two rank-sum tests draw the same lines in every pair with official segment scores."
-    parts = []
-    for r in table.itertuples(index=False):
-        lean = "above" if r.p_lower_better < 0.5 else "below"
-        parts.append(f"in {_name(r.collection, r.pair)}, {r.lower} scores {'below' if r.z_lower < r.z_upper else 'above'} "
-                     f"{r.upper} in z ({r.z_lower:.3f} against {r.z_upper:.3f}) but lies {lean} it by rank sums, so "
-                     f"{'the scipy < 1.7 p' if r.line_from == 'scipy<1.7' else 'the one-sided test'} draws a line below "
-                     f"{r.upper} (p = {r.p_old if r.line_from == 'scipy<1.7' else r.p_greater:.3f}) that the other "
-                     f"does not (p = {r.p_greater if r.line_from == 'scipy<1.7' else r.p_old:.3f})")
-    return "The two tests differ only where the rank sums lean the other way than the means: " + "; ".join(parts) + "."

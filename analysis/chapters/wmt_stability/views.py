@@ -87,12 +87,33 @@ def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
     return view
 
 
-def replication_exceptions(view: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :func:`replication_view` that are not an exact replication."""
+def replication_exceptions(view: pd.DataFrame, table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of :func:`replication_view` that are not an exact replication; given the replication ``table`` it
+    was built from, with the two reasons found for a difference: (system, segment) rows of the official segment
+    file with no judgment behind them (which the official averages include), and whether the package's official
+    cluster file agrees with its own Wilcoxon table."""
     exact = (view["max Δz"].map(lambda v: pd.isna(v) or float(v) <= 1e-9) & (view["same order"] == "yes")
              & (view["same clusters (1-sided / old)"] == "yes / yes")
              & view["verdicts differing (1-sided / old)"].map(lambda v: pd.isna(v) or v == "0 / 0"))
+    if table is not None:
+        rows = table[table["data"] != "ranking only"]
+        phantom = rows.get("segments_without_judgments", pd.Series(np.nan, index=rows.index))
+        agree = rows.get("official_files_agree", pd.Series(np.nan, index=rows.index))
+        view = view.drop(columns="systems").assign(**{
+            "unjudged rows": [MISSING if pd.isna(v) else f"{v:.0f}" for v in phantom],
+            "files agree": [MISSING if pd.isna(v) else ("yes" if v else "no") for v in agree]})
     return view[~exact]
+
+
+def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
+    """The lines the two rank-sum tests disagree on (:func:`~.replication.rank_sum_disagreements`), as read on the
+    page: the two systems with their z, the test that draws the line, and both p-values."""
+    view = pd.DataFrame({"collection": table["collection"], "pair": table["pair"],
+                         "upper (z)": [f"{s} ({z:.3f})" for s, z in zip(table["upper"], table["z_upper"])],
+                         "lower (z)": [f"{s} ({z:.3f})" for s, z in zip(table["lower"], table["z_lower"])],
+                         "line from": table["line_from"].map(VARIANT_LABELS),
+                         "p 1-sided": table["p_greater"].round(3), "p old": table["p_old"].round(3)})
+    return by_pair(view)
 
 
 def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
