@@ -535,8 +535,10 @@ show(timings.table(), 1)
 # %% [markdown]
 # ## What differs from the paper, and why
 #
+# ````{dropdown} Every claim not reproduced in full, with the reason it differs
 # ```{include} ../claims/02_real_setups_differs.md
 # ```
+# ````
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
 #   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and chrF++

@@ -639,8 +639,10 @@ show(timings.table(), 1)
 # %% [markdown]
 # ## What differs from the paper, and why
 #
+# ````{dropdown} Every claim not reproduced in full, with the reason it differs
 # ```{include} ../claims/03_wmt_stability_differs.md
 # ```
+# ````
 #
 # * **Years and pairs.** The paper's SR+DC evidence is 2019–2020 (MTurk and Appraise), its SR-DC evidence 2018–2020;
 #   the 2019–2020 per-judgment files are published on the WMT19 and WMT20 results pages (statmt.org) but not reachable

@@ -678,8 +678,10 @@ show(timings.table(), digits=1)
 # %% [markdown]
 # ## What differs from the paper, and why
 #
+# ````{dropdown} Every claim not reproduced in full, with the reason it differs
 # ```{include} ../claims/04_favoritism_differs.md
 # ```
+# ````
 #
 # * **Data.** The paper's chatbot data (BST with DEB, GRADE, HolisticEval, MAUDE, USL-H, from
 #   {cite:t}`deriu2023correction`) is not reachable here: USR's TopicalChat and PersonaChat with BT-eval's metric
