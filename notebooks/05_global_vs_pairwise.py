@@ -411,10 +411,9 @@ glue("t7_gap", float((table7 - table7_c1).abs().max().max()), display=False)
 # %% [markdown]
 # Ours and the same correlations computed from the paper's Appendix C.1 differ by at most
 # {glue:text}`t7_gap:.2f`. The printed global rows: **{glue:md}`verdict-table7-global`**; the printed BT row:
-# **{glue:md}`verdict-table7-bt`**. That BT row against the paper's C.1: **{glue:md}`verdict-table7-bt-from-c1`**;
-# against the six original rows of its C.2, whose BT values come from the penalised experiment:
-# **{glue:md}`verdict-table7-bt-from-c2`** (§6 points to Table 7 for the rankings after the penalty, so the row may
-# describe C.2's run).
+# **{glue:md}`verdict-table7-bt`**. §6 points to Table 7 for the rankings after the penalty, so its BT row belongs to
+# C.2's run (whose six original rows have C.1's ED, WER and chrF); against those rows it is
+# **{glue:md}`verdict-table7-bt-from-c2`**.
 #
 # (gvp-c2)=
 # ### Penalised outputs: Appendix C.2 and Table 6

@@ -196,7 +196,7 @@ POINTED = [c for c in REGISTRY if c.paper_ref is not None]
 
 def test_every_paper_with_published_values_points_at_them():
     assert {c.paper for c in POINTED} == set(published.PAPERS)
-    assert len(POINTED) >= 60
+    assert len(POINTED) >= 59  # 60 converted; gvp.table7-bt-from-c1, a misreading, removed since
 
 
 def _paths(paper_ref) -> list[str]:
