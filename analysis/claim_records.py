@@ -10,7 +10,6 @@ or as a pointer into the paper's published values ``data/published/<paper>.toml`
 
 from __future__ import annotations
 
-import math
 import operator
 import re
 import tomllib
@@ -18,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .data.published import RefError
+from .data.published import is_number as _number
+from .data.published import is_scalar as _scalar
 from .data.published import resolve as resolve_ref
 from .paths import notebooks_dir, repo_root
 
@@ -118,17 +119,6 @@ def _shown(path: Path) -> str:
 
 
 # --- field checks: each returns whether a value has the type and range a field needs --------------------------------
-
-def _number(value) -> bool:
-    """A finite int or float (a boolean is not a number here)."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
-
-
-def _scalar(value) -> bool:
-    return isinstance(value, (str, bool)) or _number(value)
-
 
 def _text(value) -> bool:
     return isinstance(value, str) and bool(value.strip())

@@ -365,16 +365,22 @@ def _table(rows: pd.DataFrame, *, link: bool, reason: bool = False, on_chapter_p
     return "\n".join(lines) + "\n"
 
 
-def _counts(rows: pd.DataFrame) -> str:
+def _counts(rows: pd.DataFrame, category: str | None = None) -> str:
+    """"7 reproduced, 2 not reproduced" (for the compendium's own findings, or rows of ``category`` "our own checks":
+    "7 hold, 2 do not hold")."""
     counts = rows.verdict.value_counts()
     paper = rows.paper.iloc[0] if rows.paper.nunique() == 1 else None
-    own = paper == OWN_FINDINGS or ("category" in rows and set(rows.category) == {"our own checks"})
 
     def words(verdict):  # "7 hold, 4 do not hold", "1 holds"
-        said = OWN_WORDS.get(verdict, verdict) if own else verdict
+        said = verdict_words(verdict, paper, category)
         return said if counts[verdict] == 1 or said == verdict else OWN_WORDS_PLURAL[verdict]
 
     return ", ".join(f"{counts[v]} {words(v)}" for v in VERDICTS if v in counts)
+
+
+#: how :func:`by_category` introduces each category's counts
+CATEGORY_HEADS = {"the paper's data": "on the paper's data: ", "stand-in data": "on stand-in data: ",
+                  "our own checks": "our own checks: "}
 
 
 def by_category(rows: pd.DataFrame) -> str:
@@ -386,9 +392,8 @@ def by_category(rows: pd.DataFrame) -> str:
     for name in CATEGORIES:
         group = rows[rows.category == name]
         if len(group):
-            parts.append(f"{len(group)} not testable here" if name == "not testable here" else
-                         f"our own checks: {_counts(group)}" if name == "our own checks" else
-                         f"on {name}: {_counts(group)}")
+            parts.append(CATEGORY_HEADS[name] + _counts(group, name) if name in CATEGORY_HEADS
+                         else f"{len(group)} {name}")
     return "; ".join(parts)
 
 

@@ -52,15 +52,15 @@ def frame(paper: str, name: str):
     return pd.DataFrame(value["rows"], columns=value["columns"])
 
 
-def _number(value) -> bool:
+def is_number(value) -> bool:
     """A finite int or float (a boolean is not a number here)."""
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
-def _scalar(value) -> bool:
-    return isinstance(value, (str, bool)) or _number(value)
+def is_scalar(value) -> bool:
+    return isinstance(value, (str, bool)) or is_number(value)
 
 
 # --- paths to one value (the claims registry's ``paper_ref`` points with them) --------------------------------------
@@ -142,7 +142,7 @@ def steps(path: str) -> list[tuple[str, object, str, str]]:
 
 def _same_cell(a, b) -> bool:
     """A row filter's value against a cell: numbers by value (1.5 = 1.5, 2 = 2.0), anything else by type and value."""
-    if _number(a) and _number(b):
+    if is_number(a) and is_number(b):
         return a == b
     return type(a) is type(b) and a == b
 
@@ -191,7 +191,7 @@ def resolve(document: dict, path: str):
                 raise RefError(f"{text} matches {len(hits)} of the {len(rows)} rows of {at}, not one")
             node = hits[0]
         at = upto
-    if not (_scalar(node) or (isinstance(node, list) and node and all(_scalar(v) for v in node))):
+    if not (is_scalar(node) or (isinstance(node, list) and node and all(is_scalar(v) for v in node))):
         raise RefError(f"{path} is {_kind(node)}, not one published value (a string, a boolean, a finite number or "
                        "a list of them)")
     return node
