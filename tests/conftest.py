@@ -15,7 +15,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "compendium"))
 
 @pytest.fixture
 def fig1_scores() -> pd.DataFrame:
-    """The Fig. 1 construction of the first chapter (equal means, medians 10/10/7)."""
+    """Three systems with equal means and medians 10/10/7 (the scores chapter 00 constructed for Fig. 1 before it used
+    the authors' own; the aggregate tests keep them as a hand-checked example)."""
     return pd.DataFrame({"A": [1, 5, 10, 15, 19], "B": [5, 10, 15, 19, 1], "C": [4, 7, 14, 18, 7]}, dtype=float)
 
 
