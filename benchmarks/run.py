@@ -105,6 +105,38 @@ def bench_sequential(sizes):
     return pd.DataFrame(rows)
 
 
+def bench_text_metrics(n_systems: int | None):
+    """The ten sentence-level metrics of ``data prepare`` on WMT19 kk-en (1,000 segments per system, ``n_systems``
+    of its 11 systems; all with ``None``): the compendium's scorer against the libraries called one segment at a time
+    (sacrebleu's BLEU once per maximum order and chrF++, rouge-score with the stemmer, and the JS divergences as
+    the scorer computes them). Skipped, saying why, when the raw WMT files are not fetched."""
+    from analysis.data.paired import read_lines, wmt_inventory
+    from analysis.data.registry import DataError
+    from analysis.data.textmetrics import SegmentScorer
+    from tests.test_data_textmetrics import _library_row
+
+    try:
+        ref_file, outputs = wmt_inventory()[("WMT19", "kk-en")]
+        reference = read_lines(ref_file, None)
+        hypotheses = [read_lines(f, None) for _, f in outputs[:n_systems]]
+    except (DataError, OSError) as exc:
+        print(f"text metrics: skipped ({exc}); run `make data` first", flush=True)
+        return pd.DataFrame()
+    pairs = [(h, r) for hyps in hypotheses for h, r in zip(hyps, reference)]
+
+    def libraries():
+        js = SegmentScorer()  # only its JS, which no library computes
+        return [_library_row(h, r) + list(js.score(h, r)[8:]) for h, r in pairs]
+
+    row = {"segments": len(pairs)}
+    row["ours_s"] = best_time(lambda: SegmentScorer().score_many(*zip(*pairs)), repeat=3, budget=60)
+    row["libraries_s"] = best_time(libraries, repeat=1)
+    print(f"text metrics, WMT19 kk-en, {len(pairs):,} segments x 10 metrics: ours {row['ours_s']:.2f} s "
+          f"({len(pairs) / row['ours_s']:,.0f} segments/s) | libraries {row['libraries_s']:.2f} s | "
+          f"libraries/ours {row['libraries_s'] / row['ours_s']:.2f}x", flush=True)
+    return pd.DataFrame([row])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only (a smoke run)")
@@ -112,15 +144,20 @@ def main(argv=None):
     if args.quick:
         bt_sizes = [(5, 50), (50, 500)]
         seq_sizes = [(5, 100)]
+        text_systems = 1
     else:
         bt_sizes = [(n, m) for n in (5, 10, 25, 50, 60) for m in (50, 500, 5000)]
         seq_sizes = [(5, 200), (10, 1000), (25, 500)]
+        text_systems = None
     out = ROOT / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
     bt = bench_bt(bt_sizes, loop_limit=10_000_000)
     seq = bench_sequential(seq_sizes)
     bt.to_csv(out / "bradley_terry.csv", index=False)
     seq.to_csv(out / "sequential.csv", index=False)
+    text = bench_text_metrics(text_systems)
+    if not text.empty:
+        text.to_csv(out / "text_metrics.csv", index=False)
     print(f"results: {out}")
 
 

@@ -74,7 +74,7 @@ def wmt_inventory() -> dict[tuple[str, str], tuple[DataFile, list[tuple[str, Dat
 def _cache_key(inputs: list[DataFile], what: str) -> str:
     payload = json.dumps(
         {"what": what, "inputs": sorted(f.sha256 for f in inputs), "libraries": library_versions(),
-         "metrics_version": METRICS_VERSION},
+         "metrics_version": METRICS_VERSION, "implementation": SegmentScorer.IMPLEMENTATION},
         sort_keys=True,
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:16]

@@ -36,7 +36,7 @@ CAPTION_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_L", "CIDEr")
 
 def library_versions() -> dict[str, str]:
     """Versions of the metric libraries: part of the cache key of every recomputed table."""
-    return {lib: version(lib) for lib in ("sacrebleu", "rouge-score", "pycocoevalcap")}
+    return {lib: version(lib) for lib in ("sacrebleu", "rouge-score", "rapidfuzz", "pycocoevalcap")}
 
 
 def sentence_signature(metric) -> str:
@@ -74,7 +74,8 @@ def metric_signatures() -> dict[str, str]:
     bleu = {f"BLEU_{n}": sentence_signature(BLEU(effective_order=True, max_ngram_order=n)) for n in (1, 2, 3, 4)}
     return bleu | {
         "Chrfpp": chrf_signature(word_order=2),
-        "ROUGE": f"rouge-score {version('rouge-score')}, F1, Porter stemmer",
+        "ROUGE": f"rouge-score {version('rouge-score')}, F1, Porter stemmer; ROUGE-L's LCS by rapidfuzz "
+                 f"{version('rapidfuzz')} LCSseq",
         "JS": "negated Jensen-Shannon divergence, base 2, lower-cased sacrebleu 13a tokens",
         "COCO": f"pycocoevalcap {version('pycocoevalcap')}",
     }
@@ -137,36 +138,83 @@ def rouge_tokenizer():
 
 
 class SegmentScorer:
-    """Scores (hypothesis, reference) segment pairs with :data:`SEGMENT_METRICS`; build once, call many times."""
+    """Scores (hypothesis, reference) segment pairs with :data:`SEGMENT_METRICS`; build once, call many times.
+
+    Every number is computed by the libraries' own code (sacrebleu's BLEU and chrF statistics and scores,
+    rouge-score's tokenizer, n-gram scores and F-measure), arranged so that what depends on the reference alone is
+    computed once per reference, not once per system: its sacrebleu n-grams, its rouge tokens and n-grams, its JS
+    distributions. ROUGE-L's longest common subsequence comes from RapidFuzz's compiled ``LCSseq`` on token ids
+    (exact: ids, not hashes, so two different tokens never compare equal) instead of rouge-score's Python table.
+    The test suite checks every metric equal to the reference libraries called one segment at a time."""
+
+    IMPLEMENTATION = "reference-side cache + RapidFuzz LCSseq"  # part of the metric cache key (data/paired.py)
 
     def __init__(self):
-        from rouge_score import rouge_scorer
+        from rapidfuzz.distance import LCSseq
+        from rouge_score import rouge_scorer, scoring
         from sacrebleu.metrics import BLEU
         from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
         self._bleu = BLEU(effective_order=True)
         self._compute_bleu = BLEU.compute_bleu
         self._chrf = chrf_metric(word_order=2)
-        self._rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=rouge_tokenizer())
+        self._rouge_tokens = rouge_tokenizer().tokenize
+        self._rouge_ngrams, self._rouge_score = rouge_scorer._create_ngrams, rouge_scorer._score_ngrams
+        self._fmeasure = scoring.fmeasure
+        self._lcs = LCSseq.similarity
+        self._token_ids: dict[str, int] = {}
         self._tok = Tokenizer13a()
         self._ngrams = lru_cache(maxsize=16384)(self._token_ngrams)
+        self._reference = lru_cache(maxsize=16384)(self._reference_info)
+        self._pair = lru_cache(maxsize=65536)(self._score)  # a tenth of WMT's pairs repeat another system's
 
     def _token_ngrams(self, text: str) -> tuple[Counter, Counter]:
         tokens = self._tok(text.lower()).split()
         return _ngrams(tokens, 1), _ngrams(tokens, 2)
 
+    def _rouge_side(self, text: str) -> tuple[list[int], Counter, Counter]:
+        tokens = self._rouge_tokens(text)
+        ids = [self._token_ids.setdefault(t, len(self._token_ids)) for t in tokens]
+        return ids, self._rouge_ngrams(tokens, 1), self._rouge_ngrams(tokens, 2)
+
+    def _reference_info(self, reference: str) -> tuple:
+        """What the metrics need of a reference alone (sacrebleu's ``_extract_reference_info``, as its
+        ``sentence_score`` computes it for one reference)."""
+        bleu = self._bleu._extract_reference_info([self._bleu._preprocess_segment(reference)])
+        chrf = self._chrf._extract_reference_info([self._chrf._preprocess_segment(reference)])
+        return bleu, chrf, self._rouge_side(reference)
+
+    def _rouge_l(self, target: list[int], prediction: list[int]) -> float:
+        # rouge_scorer._score_lcs with the table's last cell from LCSseq
+        if not target or not prediction:
+            return 0.0
+        lcs = self._lcs(target, prediction)
+        return self._fmeasure(lcs / len(prediction), lcs / len(target))
+
     def score(self, hypothesis: str, reference: str) -> tuple[float, ...]:
-        stats = self._bleu.sentence_score(hypothesis, [reference])
+        """The :data:`SEGMENT_METRICS` of one hypothesis against one reference."""
+        if not isinstance(hypothesis, str) or not isinstance(reference, str):
+            raise TypeError(f"segments must be strings, got {type(hypothesis).__name__} and "
+                            f"{type(reference).__name__}")
+        return self._pair(hypothesis, reference)
+
+    def _score(self, hypothesis: str, reference: str) -> tuple[float, ...]:
+        bleu_ref, chrf_ref, (ref_ids, ref_1, ref_2) = self._reference(reference)
+        stats = self._bleu._compute_segment_statistics(self._bleu._preprocess_segment(hypothesis), bleu_ref)
+        sys_len, ref_len, counts, totals = stats[0], stats[1], stats[2:6], stats[6:10]
         bleu = [
-            self._compute_bleu(stats.counts[:n], stats.totals[:n], stats.sys_len, stats.ref_len,
+            self._compute_bleu(counts[:n], totals[:n], sys_len, ref_len,
                                smooth_method="exp", effective_order=True, max_ngram_order=n).score
             for n in (1, 2, 3, 4)
         ]
-        rouge = self._rouge.score(reference, hypothesis)
-        chrf = self._chrf.sentence_score(hypothesis, [reference]).score
+        hyp_ids, hyp_1, hyp_2 = self._rouge_side(hypothesis)
+        rouge = (self._rouge_score(ref_1, hyp_1).fmeasure, self._rouge_score(ref_2, hyp_2).fmeasure,
+                 self._rouge_l(ref_ids, hyp_ids))
+        chrf = self._chrf._compute_f_score(
+            self._chrf._compute_segment_statistics(self._chrf._preprocess_segment(hypothesis), chrf_ref))
         hyp, ref = self._ngrams(hypothesis), self._ngrams(reference)
         js = [-js_divergence(hyp[n], ref[n]) for n in (0, 1)]
-        return (*bleu, rouge["rouge1"].fmeasure, rouge["rouge2"].fmeasure, rouge["rougeL"].fmeasure, chrf, *js)
+        return (*bleu, *rouge, chrf, *js)
 
     def score_many(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
         """(segments x metrics) array for aligned lists of hypotheses and references."""
