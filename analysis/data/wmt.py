@@ -21,6 +21,7 @@ SR-DC is segment rating without document context; SR+DC shows the whole document
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
@@ -88,6 +89,15 @@ WMT_OFFICIAL_CLUSTERS = {
     "cluster_end": "int16",
     "end_of_cluster": "bool",
 }
+WMT20_METRIC_SCORES = {
+    "metric": "string",
+    "kind": "string",
+    "pair": "string",
+    "reference": "string",
+    "system": "string",
+    "score": "float64",
+}
+METRIC_COLUMNS = ["metric", "pair", "testset", "reference", "system", "score"]
 
 WMT_RAW_VARIANTS = {
     "collection": "string",
@@ -474,6 +484,33 @@ def build_clusters(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     return pd.concat(parts, ignore_index=True), inputs
 
 
+def build_metric_scores(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
+    """The WMT20 metrics task's system-level scores (``final-metric-scores/{baselines,submissions}``, tab separated:
+    metric, pair, test set, reference, system, score; gzip-compressed as published) on newstest2020, one row per
+    (metric, pair, reference, system). ``kind``: baseline or submission."""
+    import gzip
+
+    parts, inputs = [], []
+    for f in source_files("wmt20-metric-scores", r"\.sys\.score\.gz$"):
+        text = gzip.decompress(read_verified(f, root)).decode("utf-8")
+        frame = pd.read_csv(io.StringIO(text), sep="\t", header=None, names=METRIC_COLUMNS, dtype=str,
+                            keep_default_na=False)
+        if frame.empty or frame["score"].eq("").any():
+            raise ValueError(f"{f.path}: empty file or a row without a score")
+        frame = frame[frame["testset"] == "newstest2020"]
+        inputs.append(f)
+        parts.append(pd.DataFrame({
+            "metric": frame["metric"], "kind": "baseline" if "/baselines/" in f.path else "submission",
+            "pair": frame["pair"], "reference": frame["reference"], "system": frame["system"],
+            "score": pd.to_numeric(frame["score"], errors="raise")}))
+    out = pd.concat(parts, ignore_index=True)
+    dup = out.duplicated(["metric", "pair", "reference", "system"])
+    if dup.any():
+        raise ValueError(f"{int(dup.sum())} repeated (metric, pair, reference, system) rows, e.g. "
+                         f"{out[dup].iloc[0].to_dict()}")
+    return out.sort_values(["metric", "pair", "reference", "system"], ignore_index=True), inputs
+
+
 TABLES = (
     Table("wmt_judgments", WMT_JUDGMENTS, (
         ("wmt18-humaneval", r"good-stnd-redup|ad-seg-scores"),
@@ -496,4 +533,5 @@ TABLES = (
     ), build_wilcoxon),
     Table("wmt_official_clusters", WMT_OFFICIAL_CLUSTERS,
           (("wmt18-humaneval", r"clusters"), ("wmt21-humaneval", r"clusters")), build_clusters),
+    Table("wmt20_metric_scores", WMT20_METRIC_SCORES, ("wmt20-metric-scores",), build_metric_scores),
 )
