@@ -35,7 +35,8 @@ CATEGORIES = ("the paper's data", "stand-in data", "our own checks", "not testab
 RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _FIELDS = {"id", "item", "where", "claim", "paper", "paper_ref", "source", "rows", "column", "rule", "tol", "rtol",
-           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool", "origin"}
+           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool", "origin",
+           "why"}
 #: the fields only some rules read; one in a record of another rule is an error (a wrong rule or a misplaced line)
 RULE_FIELDS = {"within": {"tol", "rtol", "part"}, "consistent": {"tol", "rtol"}, "equal": {"part"},
                "compare": {"op", "than", "part"}, "direction": {"part"}, "set": {"part"}, "order": {"part"},
@@ -88,6 +89,7 @@ class Claim:
     format: str | None = None
     pool: bool = False
     origin: str = "paper"
+    why: str = ""  # why a tolerance or threshold other than half a printed digit follows from the claim's meaning
     paper_ref: object = field(default=None, compare=False)  # the pointer(s) paper_value comes from (None: typed)
     extra: dict = field(default_factory=dict, compare=False)
 
@@ -187,6 +189,74 @@ def resolve_paper_ref(document: dict, paper_ref):
             raise RefError(f"element [{k}] {pointer!r}: {exc}") from None
         values.extend(value if isinstance(value, list) else [value])
     return values
+
+
+# --- tolerances and thresholds: half a printed digit, or a stated reason (``why``) -----------------------------------
+
+#: the most decimals a printed value is read with (a float beyond them is a computed value, not a printed one)
+_MAX_DECIMALS = 9
+_FIXED_FORMAT = re.compile(r"\.(\d+)([f%]?)$")
+
+
+def printed_decimals(value: float) -> int:
+    """The decimals a value is printed with: the fewest that give it back (0.83 -> 2, 12 -> 0, 0.241 -> 3 also when
+    it is 24.1 / 100). A value needing more than :data:`_MAX_DECIMALS` counts as printed with that many."""
+    for d in range(_MAX_DECIMALS + 1):
+        if abs(round(value, d) - value) <= 1e-9 * max(1.0, abs(value)):
+            return d
+    return _MAX_DECIMALS
+
+
+def format_decimals(fmt: str | None) -> int | None:
+    """The decimals a fixed-point ``format`` shows of a fraction (``.2f`` -> 2, ``.0%`` -> 2, ``.1%`` -> 3); None
+    for a format without a fixed number of decimals (``+.3g``, ``,``) or none."""
+    found = _FIXED_FORMAT.search(fmt or "")
+    if not found:
+        return None
+    return int(found.group(1)) + (2 if found.group(2) == "%" else 0)
+
+
+def half_printed_digit(values, fmt: str | None = None, *, each: bool = False) -> list[float] | None:
+    """Half a unit of the last printed digit of the published value(s): ``0.5 * 10**-d`` with ``d`` the decimals
+    the value is printed with — read off the value itself (:func:`printed_decimals`; a list printed at one
+    precision shows it in its most precise element) or off ``format`` when that shows more (0.30 printed as "30%"
+    is typed 0.3 with ``format = ".0%"``: two decimals of a fraction). One per value when ``each`` (a list of
+    tolerances, one per value), else one for all. None when the published value holds no number (a word, a
+    boolean)."""
+    numbers = [v for v in (values if isinstance(values, list) else [values]) if _number(v)]
+    if not numbers:
+        return None
+    shown = format_decimals(fmt) or 0
+    decimals = [max(printed_decimals(float(v)), shown) for v in numbers]
+    if not each:
+        decimals = [max(decimals)]
+    return [0.5 * 10.0 ** -d for d in decimals]
+
+
+def unexplained(rule: str, value, tol, rtol: float, than, fmt: str | None) -> str | None:
+    """What in a record needs a ``why`` (None: nothing): a ``within`` / ``consistent`` tolerance that is not half a
+    unit of the last printed digit of the published value (:func:`half_printed_digit`; a tolerance of 0 needs no
+    reason, any ``rtol`` does), or a ``than`` threshold, which is typed here rather than published."""
+    if rule in ("within", "consistent"):
+        if rtol:
+            return f"'rtol' = {rtol} is a relative tolerance, not half a printed digit"
+        tols = tol if isinstance(tol, list) else [tol]
+        if not any(tols):
+            return None
+        half = half_printed_digit(value, fmt, each=isinstance(tol, list))
+        if half is None:
+            return f"'tol' = {tol!r} compares a published value that holds no number"
+        if len(half) == 1 and len(tols) > 1:
+            half = half * len(tols)
+        off = [(t, h) for t, h in zip(tols, half) if t and abs(t - h) > 1e-9 * h]
+        if off:
+            expected = ", ".join(f"{h:g}" for h in half)
+            return (f"'tol' = {tol!r} is not half a unit of the last printed digit of the published value "
+                    f"({expected})")
+        return None
+    if than is not None:
+        return f"'than' = {than!r} is a threshold typed here, not a published value"
+    return None
 
 
 _NUMBERS = "a finite number or a non-empty list of them"
@@ -325,6 +395,13 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
     part = record.get("part", 0.5)
     if not (_number(part) and 0 <= part <= 1):
         bad("part", "a number in [0, 1]")
+    if "why" in record and not _text(record["why"]):
+        bad("why", "a non-empty string: why the tolerance or threshold follows from the claim's meaning")
+    if testable and "why" not in record:
+        needs = unexplained(rule, value, tol, rtol, record.get("than"), record.get("format"))
+        if needs:
+            fail("why", f"is required: {needs}; say why it follows from the claim's meaning (rounding, a sampling "
+                        "error of a stated size, the paper's own words)")
 
     # what the pages show
     if "reason" in record and not isinstance(record["reason"], str):
@@ -350,7 +427,8 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
                  part=float(part), op=record.get("op"), than=record.get("than"), test=record.get("test"),
                  reason=record.get("reason", ""), section=record.get("section"),
                  headline=record.get("headline", False), format=record.get("format"),
-                 pool=record.get("pool", False), origin=origin, paper_ref=record.get("paper_ref"))
+                 pool=record.get("pool", False), origin=origin, why=record.get("why", ""),
+                 paper_ref=record.get("paper_ref"))
 
 
 def category(claim: Claim, verdict: str) -> str:

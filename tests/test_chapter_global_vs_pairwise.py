@@ -378,7 +378,9 @@ def test_fig1_fig2_and_tie_values():
     assert np.isnan(cv.fig1_values(sweep.assign(spearman_mean=0.1))["fig1 tie probability at 0.8"])
     curves = {"A": (_curve([1.0, 0.3, 0.0]), 190), "B": (_curve([2.0, 0.5, 0.1]), 260)}
     assert cv.stability_values(curves, ("a", "b")) == {"fig2 a misplaced at marker": 0.3,
-                                                       "fig2 b misplaced at marker": 0.1}
+                                                       "fig2 a changed share at marker": 0.2,
+                                                       "fig2 b misplaced at marker": 0.1,
+                                                       "fig2 b changed share at marker": 0.0}
     rising = cv.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
                                  "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
     assert rising["ties misplaced at marker rises with ties"] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
@@ -400,6 +402,9 @@ def test_detection_values_and_facts():
     assert values["fig3 rises with difference 16"] is True and values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
     down = _detection([0.7, 0.6, 0.5], [0.6, 0.5, 0.4])
     assert cv.detection_values(down)["fig3 rises with difference 16"] is False
+    assert "fig3 pairwise at 10% lower end 16" not in values  # without the number of repetitions
+    lower = cv.detection_values(up, n_repeats=100)["fig3 pairwise at 10% lower end 16"]
+    assert lower == pytest.approx(0.7 - 2 * np.sqrt(0.7 * 0.3 / 100))  # the share at 10%, two standard errors down
     both = facts.detection(pd.concat([up, down.assign(matches=129)]))
     assert both == {"largest": 0.1, "pairwise_16": 0.7, "global_16": 0.8, "pairwise_129": 0.5, "global_129": 0.4}
 
@@ -458,6 +463,11 @@ def test_binary_values_and_a1_facts_follow_the_tables():
     assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
     assert v["bt follows sharpness over accuracy"] is True and v["table2 global agree and bt apart"] is True
     assert v["a2 binarised copies keep f1"] is True and v["a3 penalised zero-one unchanged"] is True
+    assert all(v[f"binarised keeps the {m} order"] is True for m in ("acc", "auc", "f1"))
+    swapped = a2.copy()
+    swapped.loc[["Binarized A", "Binarized B"], "auc"] = [0.7, 0.8]  # binarising reorders A and B under AUC
+    w = cv.binary_values(a1, table2, swapped, a3, 0.7)
+    assert w["binarised keeps the auc order"] is False and w["binarised keeps the acc order"] is True
     f = facts.binary_a1(a1, table2)
     assert (f["n"], f["acc_place"], f["bt_place"]) == (3, 3, 1) and (f["paper_n"], f["paper_acc_place"],
                                                                       f["paper_bt_place"]) == (9, 9, 1)
@@ -745,3 +755,21 @@ def test_self_check_facts_and_view_read_the_consistency_table():
     assert view[view["recomputed"] == "BT"].iloc[0]["printed"] == "0.33–0.34"
     assert view[view["paper item"] == "§5's SVM on top"]["printed"].tolist() == ["1", "1"]
     assert view[view["paper item"] == "Appendix B.2's BT ratio"].iloc[0]["printed"] == "12.1"
+
+
+def test_table3_accuracy_f1_is_appendix_b2s_accuracy_against_the_shared_f1():
+    """Table 3's printed 0.83 does not follow from B.1's accuracy (0.976) but does from B.2's (5/6 = 0.833)."""
+    from analysis.chapters.global_vs_pairwise import self_check
+
+    rows = self_check.paper_consistency()
+    acc_f1 = rows[(rows["item"] == "table3") & (rows["pair"] == "acc-f1")].set_index("source")["recomputed"]
+    assert acc_f1[self_check.B2_ACCURACY] == pytest.approx(5 / 6)
+    assert acc_f1["Appendices B.1-B.2"] == pytest.approx(0.976, abs=1e-3)
+
+
+def test_sst5_values_read_the_binarised_stability_at_the_marker():
+    stable = pd.DataFrame({"comparisons": [96], "changes_mean": [0.4], "changes_p95": [2.0], "changed_share": [0.3]})
+    b = pd.DataFrame({"bt": [0.5, 0.3, 0.2]}, index=["SVM", "A", "B"])
+    values = cv.sst5_values(b, b, 0.6, stable)
+    assert values["sst5 binarised changed share at marker"] == 0.3
+    assert "sst5 binarised changed share at marker" not in cv.sst5_values(b, b, 0.6)

@@ -342,14 +342,23 @@ def test_fig4_values_rank_metrics_and_read_tasks_and_sizes():
     tasks = pd.DataFrame([(t, p, d) for p in ("mean_median", "mean_bt", "median_bt")
                           for t, d in (("translation", 0.05), ("summarization", 0.06), ("dialogue", 0.2),
                                        ("captioning", 0.1))], columns=["task", "pair", "disagree"])
-    sizes = pd.DataFrame([(s, p, d) for p in ("mean_median", "mean_bt", "median_bt")
-                          for s, d in ((10, 0.2), (1000, 0.12))], columns=["size", "pair", "disagree"])
+    sizes = pd.DataFrame([(s, p, d, d - 0.03, d + 0.03) for p in ("mean_median", "mean_bt", "median_bt")
+                          for s, d in ((10, 0.2), (1000, 0.12))], columns=["size", "pair", "disagree", "low", "high"])
     values = ch.fig4_values(ranks, tasks, sizes, sizes).set_index(["key", "detail"])
     assert values.loc["fig4a-bleu", "holds"].tolist() == [True, False]  # ranks 1 and 3 of 4: top quarter is 1
     assert values.loc["fig4a-bert-mover", "holds"].tolist() == [True, True, True, False, True, False]
     assert values.loc["fig4b-tasks", "holds"].all()
     np.testing.assert_allclose(values.loc["fig4c-agree-more", "value"], -0.08)
     assert values.loc["fig4c-floor", "value"].tolist() == [0.12] * 4
+    np.testing.assert_allclose(values.loc["fig4c-floor-high", "value"], [0.15] * 4)  # the intervals' upper ends
+    np.testing.assert_allclose(values.loc["fig4c-mean-median-floor", "value"], [0.09])  # the lower end
+    assert "fig4a-mean-median-overlap" not in values.index.get_level_values(0)  # no per-metric table given
+    by_metric = pd.DataFrame({"metric": ["BLEU", "ROUGE_1", "BLEU"], "pair": ["mean_median", "mean_median", "mean_bt"],
+                              "low": [0.1, 0.25, 0.0], "high": [0.3, 0.4, 0.9]})
+    overlap = ch.fig4_values(ranks, tasks, sizes, sizes, by_metric).set_index("key").loc["fig4a-mean-median-overlap"]
+    assert overlap.holds and overlap.value == pytest.approx(-0.05)  # 0.25 <= 0.3: the two intervals share a value
+    apart = ch.fig4_values(ranks, tasks, sizes, sizes, by_metric.assign(low=[0.1, 0.35, 0.0]))
+    assert not apart.set_index("key").loc["fig4a-mean-median-overlap", "holds"]
     mixed = tasks.assign(disagree=np.where(tasks.task == "summarization", 0.5, tasks.disagree))
     assert not ch.fig4_values(ranks, mixed, sizes, sizes).query("key == 'fig4b-tasks'").holds.any()
 
@@ -368,6 +377,25 @@ def test_fig6_cells_and_values_use_the_pairs_each_share_is_over():
     values = ch.fig6_values(cells.reset_index()).set_index(["key", "detail"])
     assert values.loc["appD-order", "holds"].tolist() == [True, True]
     assert values.loc[("appD-text", "Mood (§5: 21%)"), "value"] == 0.2
+    # the paper's share is a draw of as many pairs: the tolerance widens by sqrt(2), never narrows
+    both, ours_only = values.loc["appD-text-both", "holds"], values.loc["appD-text", "holds"]
+    assert (both.to_numpy() >= ours_only.to_numpy()).all()
+    # sign 35%, Wilcoxon 38% against Mood's 20% of 100 pairs: both beyond two standard errors of the difference
+    assert values.loc["appD-more-than-mood", "holds"].tolist() == [True, True]
+    np.testing.assert_allclose(values.loc["appD-more-than-mood", "value"], [0.15, 0.18])
+
+
+def test_appa3_values_hold_the_papers_sizes_dataset_by_dataset():
+    paper = ch.paper_inventory()
+    ours = pd.DataFrame({"collection": ["TAC", "Dialogue", "Dialogue", "CNNDM"], "dataset": ["08", "tc", "pc", "realsumm"],
+                         "instances": [48, 60, 59, 100], "systems": [58, 5, 4, 12], "metrics": [13, 13, 13, 13]})
+    values = ch.appa3_values(paper, ours)
+    assert len(values) == len(paper) and set(values.key) == {"appA3-sizes", "appA3-sizes-stand-in"}
+    by = values.set_index("detail").holds
+    assert by["TAC TAC08: 48 instances, 58 systems"] and by["Dialogue TC: 60 instances, 5 systems"]
+    assert not by["Dialogue PC: 60 instances, 4 systems"]  # 59 instances
+    assert not by["CNN/DM CNN/DM: 11,432 instances, 12 systems"]  # the stand-in's 100
+    assert by.filter(like="not in this run").size == len(paper) - 4
 
 
 def test_iia_values_count_violations_over_10_instances():

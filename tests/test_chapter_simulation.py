@@ -19,7 +19,8 @@ def test_grid_runner_is_deterministic_and_times_each_run():
     pd.testing.assert_frame_equal(panels, runner.panels(second))
     assert set(panels.panel) == set("abcdefgh")
     values = simulation.fig3_claim_values(panels, first, "section4")
-    assert set(values.key) == {"ab-equal", "b-improves", "a-deteriorates", "c-outliers", "d-median-fails",
+    assert set(values.key) == {"ab-equal", "b-improves", "a-deteriorates", "b-improves-interval",
+                               "a-deteriorates-interval", "c-outliers", "e-outliers", "d-median-fails",
                                "f-median-worse", "gh-bt-minus", "setups"}
     assert values.set_index("key").loc["setups", "value"] == 16
     ends = simulation.panel_ends(panels, "c")
@@ -133,3 +134,22 @@ def test_ties_table_is_shown_with_its_policies_in_words():
     assert list(shown.columns) == ["tie rate", "BT, ties to the later column", "BT, ties as half wins",
                                    "difference (half wins − later column)"]
     assert not any("=" in c for c in shown.columns)
+
+
+def test_a_change_with_more_systems_or_instances_is_read_on_the_intervals():
+    """Fig. 3(a, b): a mechanism deteriorates (improves) when its interval at the last x lies wholly below (above)
+    its interval at the first; a point estimate that only moves inside the intervals is neither. Panel (e) reads
+    "MEAN fails, MEDIAN and BT unaffected" as panel (c) does."""
+    keys = [(p, x, m) for p in "abe" for x in (0, 1) for m in simulation.PAPER]
+    tau = dict.fromkeys(keys, 0.6)
+    low, high = dict.fromkeys(keys, 0.55), dict.fromkeys(keys, 0.65)
+    low[("a", 1, "mean")], high[("a", 1, "mean")] = 0.3, 0.5  # MEAN: clear drop with more systems
+    low[("a", 1, "bt")], high[("a", 1, "bt")] = 0.5, 0.56  # BT: moved down, still overlapping
+    low[("b", 1, "median")], high[("b", 1, "median")] = 0.7, 0.8  # MEDIAN: clear rise with more instances
+    low[("e", 1, "mean")], high[("e", 1, "mean")] = 0.1, 0.3  # MEAN fails in (e)
+    per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
+                              "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
+    values = simulation.fig3_claim_values(_panels(tau, low, high), per_setup, "r").set_index(["key", "detail"]).holds
+    assert values[("a-deteriorates-interval", "MEAN")] and not values[("a-deteriorates-interval", "BT")]
+    assert values[("b-improves-interval", "MEDIAN")] and not values[("b-improves-interval", "MEAN")]
+    assert values[("e-outliers", "MEAN fails")] and values[("e-outliers", "BT unaffected")]

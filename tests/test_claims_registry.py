@@ -32,6 +32,7 @@ rule = "within"
 tol = 0.02
 status = "exact"
 section = "paired-table1"
+why = "two standard errors of a share near 9% over a few hundred pairs"
 """
 
 
@@ -378,3 +379,59 @@ def test_the_real_registry_loads_every_record_it_holds():
     assert len({c.id for c in loaded}) == len(loaded)
     assert {c.chapter for c in loaded} <= set(claim_records.chapters())
     assert all(c.section in claim_records.section_labels(c.chapter) for c in loaded if c.section)
+
+
+# --- a tolerance or threshold other than half a printed digit carries its reason -----------------------------------
+
+@pytest.mark.parametrize("values, fmt, each, expected", [
+    (0.12, None, False, [0.005]),  # printed with two decimals
+    ([0.9, 0.83], None, False, [0.005]),  # a table printed at one precision: its most precise value shows it
+    ([0.07, 0.348], None, True, [0.005, 0.0005]),  # one per value
+    (0.3, ".0%", False, [0.005]),  # "30%": the format shows two decimals of the fraction
+    (24.1 / 100, None, False, [0.0005]),  # a percentage pointed at: 24.1% is 0.241
+    (1123.6, ",.1f", False, [0.05]),
+    (12, None, False, [0.5]),
+    ("less than half", None, False, None),
+])
+def test_half_a_printed_digit(values, fmt, each, expected):
+    half = claim_records.half_printed_digit(values, fmt, each=each)
+    assert half == (None if expected is None else pytest.approx(expected))
+
+
+@pytest.mark.parametrize("changes", [
+    [("tol = 0.02", "tol = 0.005")],  # half a unit of 0.09's last digit
+    [("tol = 0.02", "tol = 0")],  # no tolerance
+    [("paper = 0.09", "paper = [0.09, 0.125]"), ("tol = 0.02", "tol = [0.005, 0.0005]")],
+])
+def test_half_a_printed_digit_needs_no_why(tmp_path, changes):
+    text = edit(BASE, *changes).replace('why = "two standard errors of a share near 9% over a few hundred pairs"\n', "")
+    assert claim_records.load(write_claims_registry(tmp_path / "reg", {"paired": text}))
+
+
+@pytest.mark.parametrize("changes, words", [
+    ([], "'tol' = 0.02 is not half a unit"),
+    ([("tol = 0.02", "tol = 0.05"), ("paper = 0.09", "paper = 0.3"), add('format = ".0%"')],
+     "'tol' = 0.05 is not half a unit"),  # "about 30%": 0.3 printed as a whole percent
+    ([add("rtol = 0.1"), ("tol = 0.02", "tol = 0.005")], "'rtol'"),
+    ([("tol = 0.02", "tol = 1e-6")], "'tol' = 1e-06"),  # stricter than the rounding needs a reason too
+    ([rule("compare", 'op = "<"', "than = 0.5")], "'than' = 0.5 is a threshold typed here"),
+])
+def test_a_tolerance_or_threshold_without_its_why_is_refused(tmp_path, changes, words):
+    text = edit(BASE, *changes).replace('why = "two standard errors of a share near 9% over a few hundred pairs"\n', "")
+    message = refused(write_claims_registry(tmp_path / "reg", {"paired": text}))
+    assert "paired.toml: claim 'a': 'why' is required" in message and words in message
+
+
+def test_a_why_must_be_text(tmp_path):
+    text = BASE.replace('why = "two standard errors of a share near 9% over a few hundred pairs"', "why = 1")
+    message = refused(write_claims_registry(tmp_path / "reg", {"paired": text}))
+    assert "claim 'a': 'why' must be a non-empty string" in message
+
+
+def test_the_registry_explains_every_tolerance_and_threshold():
+    """Every loaded record's tolerance is half a printed digit or has a reason, and every 'than' has one."""
+    for c in claim_records.load():
+        if c.status != "not reachable" and c.rule != "none":
+            tol = list(c.tol) if isinstance(c.tol, tuple) else c.tol
+            needs = claim_records.unexplained(c.rule, c.paper_value, tol, c.rtol, c.than, c.format)
+            assert not needs or c.why.strip(), (c.key, needs)

@@ -77,9 +77,15 @@ def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
 
 
 def stability_values(curves: dict, names) -> dict:
-    """Fig. 2: per panel (``names``, in the order of ``curves``) the mean number of misplaced models at 12·m·ln m."""
-    return {f"fig2 {name} misplaced at marker": float(at_marker(curve, marker)["changes_mean"])
-            for name, (curve, marker) in zip(names, curves.values(), strict=True)}
+    """Fig. 2: per panel (``names``, in the order of ``curves``) the mean number of misplaced models at 12·m·ln m and
+    the share of sampled sets whose ranking differs from the reference at all (at most one half: the typical
+    sampled set gives the reference ranking)."""
+    values = {}
+    for name, (curve, marker) in zip(names, curves.values(), strict=True):
+        row = at_marker(curve, marker)
+        values[f"fig2 {name} misplaced at marker"] = float(row["changes_mean"])
+        values[f"fig2 {name} changed share at marker"] = float(row["changed_share"])
+    return values
 
 
 def tie_cost_values(curves: dict) -> dict:
@@ -91,7 +97,7 @@ def tie_cost_values(curves: dict) -> dict:
     return values
 
 
-def detection_values(curve: pd.DataFrame) -> dict:
+def detection_values(curve: pd.DataFrame, n_repeats: int | None = None) -> dict:
     """Fig. 3: per number of matches, whether the share of correct orders rises with the difference (Spearman > 0)
     and the mean over the grid of (global - pairwise) shares, positive when the mean of the decision values finds
     the better model more often than the count of wins."""
@@ -99,6 +105,9 @@ def detection_values(curve: pd.DataFrame) -> dict:
     for n, part in curve.groupby("matches"):
         values[f"fig3 rises with difference {n}"] = bool(spearmanr(part["difference"], part["pairwise"]).statistic > 0)
         values[f"fig3 global minus pairwise {n}"] = float((part["global"] - part["pairwise"]).mean())
+        if n_repeats:
+            share = float(part.loc[(part["difference"] - 0.1).abs().idxmin(), "pairwise"])
+            values[f"fig3 pairwise at 10% lower end {n}"] = share - 2 * math.sqrt(share * (1 - share) / n_repeats)
     return values
 
 
@@ -116,7 +125,9 @@ def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: 
                   ties_binary: float, zero_one: str = "Decision Tree") -> dict:
     """The binary stand-in (Appendix A, Table 2, §5): the 0/1 model's place by accuracy (from the bottom) and by
     BT; whether BT follows sharpness more closely than accuracy; whether the global measures agree more with each
-    other than any of them with BT; whether every binarised copy keeps its original's F1; whether penalising leaves
+    other than any of them with BT; whether every binarised copy keeps its original's F1; whether binarising keeps
+    the order of the models under each global score (accuracy, ROC AUC, F1: the binarised copies ordered as their
+    originals, Spearman 1; §5's "did not change any of the rankings built using global scores"); whether penalising leaves
     the 0/1 model unchanged; and the share of ties on binarised decision values."""
     sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
     glob = ["acc", "auc", "f1"]
@@ -129,16 +140,23 @@ def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: 
             "table2 global agree and bt apart": bool(among > table2.loc["bt", glob].abs().max()),
             "a2 binarised copies keep f1": bool(np.allclose(a2.loc[copies, "f1"].to_numpy(),
                                                             a2.loc[list(a1.index), "f1"].to_numpy())),
+            **{f"binarised keeps the {m} order": bool(spearmanr(a2.loc[list(a1.index), m].to_numpy(dtype=float),
+                                                               a2.loc[copies, m].to_numpy(dtype=float)).statistic
+                                                      > 1 - 1e-12) for m in glob},
             "a3 penalised zero-one unchanged": bool(np.allclose(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float),
                                                                 a3.loc[zero_one, measures].to_numpy(dtype=float))),
             "binary ties after binarising": float(ties_binary)}
 
 
-def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float) -> dict:
-    """SST-5 (Appendix B, §5): the SVM's BT place among the models trained here, raw (B.1) and binarised (B.2), and
-    the share of ties on binarised decision values."""
-    return {"b1 svm bt place": _rank(b1["bt"].dropna(), "SVM"), "b2 svm bt place": _rank(b2["bt"].dropna(), "SVM"),
-            "sst5 ties after binarising": float(ties_binary)}
+def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float, binarised_stability=None) -> dict:
+    """SST-5 (Appendix B, §5): the SVM's BT place among the models trained here, raw (B.1) and binarised (B.2), the
+    share of ties on binarised decision values and, with ``binarised_stability`` (a Fig. 2 curve on binarised SST-5
+    at 12·m·ln m comparisons per pair), the share of sampled sets whose BT ranking differs from the reference."""
+    values = {"b1 svm bt place": _rank(b1["bt"].dropna(), "SVM"), "b2 svm bt place": _rank(b2["bt"].dropna(), "SVM"),
+              "sst5 ties after binarising": float(ties_binary)}
+    if binarised_stability is not None:
+        values["sst5 binarised changed share at marker"] = float(binarised_stability["changed_share"].iloc[0])
+    return values
 
 
 def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:

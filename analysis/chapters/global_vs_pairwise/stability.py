@@ -54,6 +54,14 @@ def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilit
     return out
 
 
+def stability_at_marker(quality: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
+    """Fig. 2's measure at the red line only: :func:`~analysis.sweeps.stability_curve` at 12·m·ln m comparisons per
+    pair (one row), against the ranking on :data:`REFERENCE_SIZE` comparisons per pair."""
+    m = sweeps.matches(quality)
+    return sweeps.stability_curve(m, [sweeps.sample_size(len(m.systems), 10**9)], rng, n_trials=n_trials,
+                                  reference_size=REFERENCE_SIZE)
+
+
 def tie_stability(quality: pd.DataFrame, probabilities, sizes, *, rng, n_trials: int) -> dict:
     """Fig. 2 on one dataset with synthetic ties: one :func:`~analysis.sweeps.stability_curve` per tie probability
     (each sampled match a tie with that probability; the reference untied), titled "<p> ties"."""

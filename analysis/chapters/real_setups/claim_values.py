@@ -50,6 +50,34 @@ def section5_values(section5: pd.DataFrame, inventory: pd.DataFrame) -> pd.DataF
     return _rows(rows)
 
 
+#: Appendix A.3's collections whose data is a stand-in here, and the collection standing in for each
+A3_STAND_INS = {"CNN/DM": "CNNDM", "MSCOCO": "COCO"}
+
+
+def appa3_values(paper_a3: pd.DataFrame, ours_a3: pd.DataFrame) -> pd.DataFrame:
+    """Appendix A.3's per-dataset sizes against ours (both in :func:`.published.paper_inventory`'s columns): one row
+    per dataset the paper lists, ``value`` our number of test instances and ``holds`` whether our instances and
+    systems are the paper's. Key ``appA3-sizes`` for the paper's own data (TAC, dialogue, WMT; TAC08 is our TAC
+    "08", TC our "tc"), ``appA3-sizes-stand-in`` for the collections of :data:`A3_STAND_INS` (their one dataset
+    here); a dataset missing from this run does not hold."""
+    ours = ours_a3.assign(key=ours_a3.collection.astype(str) + "/" + ours_a3.dataset.astype(str).str.lower())
+    rows = []
+    for r in paper_a3.itertuples():
+        if r.collection in A3_STAND_INS:
+            key, found = "appA3-sizes-stand-in", ours[ours.collection == A3_STAND_INS[r.collection]]
+        else:
+            name = str(r.dataset).removeprefix("TAC") if r.collection == "TAC" else str(r.dataset)
+            key, found = "appA3-sizes", ours[ours.key == f"{r.collection}/{name.lower()}"]
+        detail = f"{r.collection} {r.dataset}: {r.instances:,} instances, {r.systems} systems"
+        if len(found) != 1:
+            rows.append((key, detail + " (not in this run)", np.nan, False))
+            continue
+        got = found.iloc[0]
+        rows.append((key, detail, float(got.instances),
+                     bool(int(got.instances) == int(r.instances) and int(got.systems) == int(r.systems))))
+    return _rows(rows)
+
+
 # -- Tables 1 and 4, App. H -----------------------------------------------------------------------------------------
 
 def _in_interval(paper_percent: float, row: pd.Series, measure: str) -> bool:
@@ -112,14 +140,19 @@ def table3_values(side: pd.DataFrame) -> pd.DataFrame:
 # -- Fig. 4 ---------------------------------------------------------------------------------------------------------
 
 def fig4_values(ranks: pd.DataFrame, by_task: pd.DataFrame, by_size: pd.DataFrame,
-                bt_eval_size: pd.DataFrame) -> pd.DataFrame:
+                bt_eval_size: pd.DataFrame, by_metric: pd.DataFrame | None = None) -> pd.DataFrame:
     """§5's reading of Fig. 4. ``ranks`` = :func:`.experiments.metric_ranks` (TAC and dialogue, where every
     metric was computed); ``by_task``, ``by_size`` and ``bt_eval_size`` = :func:`.experiments.fig4_summaries`'
     tables (the last from BT-eval's draws). Keys: ``fig4a-bleu`` (BLEU's rank in the top quarter, vs. BT),
     ``fig4a-bert-mover`` (BERTScore's and MoverScore's ranks in the lower half), ``fig4a-mean-median-stable`` (the
     range of MEAN vs. MEDIAN over metrics below the other pairs'), ``fig4b-tasks`` (per pair: translation and
     summarization below dialogue and captioning), ``fig4c-agree-more`` (disagreement at the largest size minus at
-    the smallest) and ``fig4c-floor`` (MEAN vs. BT and MEDIAN vs. BT at the largest size)."""
+    the smallest) and ``fig4c-floor`` (MEAN vs. BT and MEDIAN vs. BT at the largest size). With ``by_metric``
+    (:func:`.experiments.fig4_summaries`' per-metric table, with 95% intervals over setups) also
+    ``fig4a-mean-median-overlap`` (MEAN vs. MEDIAN's intervals over the metrics share a value: the highest lower end
+    minus the lowest upper end, at most 0). Also ``fig4c-floor-high`` (the upper end of the 95% interval at the
+    largest size, both readings) and
+    ``fig4c-mean-median-floor`` (MEAN vs. MEDIAN at the largest size, the lower end of its interval)."""
     rows = []
     n = len(ranks)
     for pair in ("mean_bt", "median_bt"):
@@ -135,6 +168,11 @@ def fig4_values(ranks: pd.DataFrame, by_task: pd.DataFrame, by_size: pd.DataFram
     rows.append(("fig4a-mean-median-stable", "range over metrics, MEAN vs. MEDIAN",
                  spread.get("mean_median", np.nan),
                  bool(n and spread["mean_median"] < min(spread["mean_bt"], spread["median_bt"]))))
+    if by_metric is not None:
+        mm = by_metric[by_metric.pair == "mean_median"]
+        rows.append(("fig4a-mean-median-overlap", "MEAN vs. MEDIAN: the highest lower end of a metric's 95% interval "
+                     "minus the lowest upper end", float(mm.low.max() - mm.high.min()) if len(mm) else np.nan,
+                     bool(len(mm) and mm.low.max() <= mm.high.min())))
     wide = by_task.pivot(index="task", columns="pair", values="disagree")
     for pair in (pair_name(p) for p in TABLE1_PAIRS):
         low = wide[pair].reindex(["translation", "summarization"]).max() if pair in wide else np.nan
@@ -151,6 +189,15 @@ def fig4_values(ranks: pd.DataFrame, by_task: pd.DataFrame, by_size: pd.DataFram
         for pair in ("mean_bt", "median_bt"):
             rows.append(("fig4c-floor", f"{label}, {pair_label(tuple(pair.split('_')))}, size "
                          f"{frame['size'].max():g}", float(last.get(pair, np.nan)), None))
+    for label, frame in (("sub-samples", by_size), ("BT-eval's draws", bt_eval_size)):
+        last = frame[frame["size"] == frame["size"].max()].set_index("pair")
+        for pair in ("mean_bt", "median_bt"):
+            rows.append(("fig4c-floor-high", f"{label}, {pair_label(tuple(pair.split('_')))}, size "
+                         f"{frame['size'].max():g}: upper end of the 95% interval",
+                         float(last["high"].get(pair, np.nan)), None))
+    last = by_size[by_size["size"] == by_size["size"].max()].set_index("pair")
+    rows.append(("fig4c-mean-median-floor", f"MEAN vs. MEDIAN, size {by_size['size'].max():g}: lower end of the 95% "
+                 "interval", float(last["low"].get("mean_median", np.nan)), None))
     return _rows(rows)
 
 
@@ -174,7 +221,9 @@ def fig6_cells(per_pair: pd.DataFrame, matrix: pd.DataFrame, paper: pd.DataFrame
 
 def fig6_values(cells: pd.DataFrame) -> pd.DataFrame:
     """Keys ``fig6-cell`` (every cell: ``close``), ``appD-text`` (the diagonal against the shares §5's text prints,
-    with the same tolerance) and ``appD-order`` (the t-test finds significance most often and Mood's test least:
+    with the same tolerance), ``appD-text-both`` (the same counting the paper's own sampling noise too: its share is
+    a draw of as many pairs, so two binomial standard errors of a difference of two shares), ``appD-more-than-mood``
+    (the sign test's and Wilcoxon's share minus Mood's, beyond two standard errors of that difference) and ``appD-order`` (the t-test finds significance most often and Mood's test least:
     the largest and the smallest diagonal cell) from :func:`fig6_cells`."""
     rows = [("fig6-cell", f"{r.given} → {r.also}" if r.given != r.also else f"{r.given} (diagonal)", r.ours, r.close)
             for r in cells.itertuples()]
@@ -185,6 +234,16 @@ def fig6_values(cells: pd.DataFrame) -> pd.DataFrame:
         se = np.sqrt(share * (1 - share) / row.pairs) if row.pairs else np.nan
         rows.append(("appD-text", f"{test} (§5: {share:.0%})", row.ours,
                      bool(abs(row.ours - share) <= PERCENT_ROUNDING + 2 * se)))
+        # the paper's share is itself a draw of as many pairs, drawn the same way: the difference of two such shares
+        rows.append(("appD-text-both", f"{test} (§5: {share:.0%})", row.ours,
+                     bool(abs(row.ours - share) <= PERCENT_ROUNDING + 2 * np.sqrt(2) * se)))
+    for test in ("sign", "Wilcoxon"):
+        if test in diagonal.index and "Mood" in diagonal.index and diagonal.loc[test].pairs:
+            a, b, n = diagonal.loc[test].ours, diagonal.loc["Mood"].ours, diagonal.loc[test].pairs
+            se = np.sqrt((a * (1 - a) + b * (1 - b)) / n)
+            rows.append(("appD-more-than-mood", f"{test} minus Mood", float(a - b), bool(a - b > 2 * se)))
+        else:
+            rows.append(("appD-more-than-mood", f"{test} minus Mood (nothing to test in this run)", np.nan, False))
     diagonal = diagonal.ours
     rows.append(("appD-order", "the t-test finds significance most often", diagonal.get("t-test", np.nan),
                  bool(len(diagonal) and diagonal.idxmax() == "t-test")))
