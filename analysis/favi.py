@@ -4,7 +4,8 @@ A *preference rating* compares the outputs of two systems on one input: ``+`` (t
 or ``-`` (the second is better), stored here as the integers +1, 0, -1. Human ratings ``r^H`` are the reference,
 automatic ratings ``r^A`` (a metric, an LLM judge) are evaluated against them:
 
-- Def. 13: a scalar score becomes a preference rating by comparing the two systems' scores (:func:`derived_preferences`);
+- Def. 13: a scalar score becomes a preference rating by comparing the two systems' scores (:func:`derived_preferences`;
+  scores closer than :data:`TIE_TOLERANCE`, floating-point round-off of equal scores, are a tie);
 - Def. 4: the 3x3 confusion matrix ``C[m, n]`` = #items with human rating m and metric rating n, rows and columns in
   the order (+, =, -) (:func:`confusion_matrix`);
 - Defs. 5-7: errors, the total error E (off-diagonal sum), outcomes d = (d+, d=, d-) and margins d+ - d-;
@@ -41,6 +42,12 @@ _VALUES = {"+": 1, "=": 0, "-": -1, "−": -1}
 #: column names of the confusion-matrix cells in :func:`favi_table` (c_<human><metric>, p/e/m = +, =, -)
 CELLS = tuple(f"c_{h}{m}" for h in "pem" for m in "pem")
 _DIAGONAL = np.array([0, 4, 8])
+#: Def. 13's ties: two scores of one item closer than this are equal (=). Equal scores computed along different
+#: floating-point paths (ROUGE's F-measure of the same counts, a mean of the same ratings summed in another order)
+#: differ by a few units in their last place: up to about 4e-14 on the 0-100 scales of this compendium's data,
+#: while the smallest real difference between two systems' scores of one item there is about 7e-9 (COMET-22, WMT22
+#: zh-en). Exact equality would count the round-off as preferences.
+TIE_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -101,16 +108,18 @@ def as_ratings(ratings, name: str = "ratings") -> np.ndarray:
     return values.astype(np.int8)
 
 
-def derived_preferences(first, second) -> np.ndarray:
+def derived_preferences(first, second, *, tol: float = TIE_TOLERANCE) -> np.ndarray:
     """Def. 13: the preference rating derived from scalar scores of the first and second system on the same
-    items, +1 where the first scores higher, -1 where lower, 0 where equal. Higher must mean better."""
+    items, +1 where the first scores higher, -1 where lower, 0 where equal: closer than ``tol`` (default
+    :data:`TIE_TOLERANCE`, the floating-point round-off of equal scores). Higher must mean better."""
     a = real_array(first, "scores of the first system")
     b = real_array(second, "scores of the second system")
     if a.shape != b.shape:
         raise ValueError(f"scores of the two systems must have the same shape, got {a.shape} and {b.shape}")
     if np.isnan(a).any() or np.isnan(b).any():
         raise ValueError("scores contain NaN (an unrated item); keep only items both systems have ratings for")
-    return np.sign(a - b).astype(np.int8)
+    check_number(tol, "tol", low=0)
+    return _sign(a, b, tol)
 
 
 def _paired_ratings(human, metric) -> tuple[np.ndarray, np.ndarray]:
@@ -203,15 +212,18 @@ def _pair_codes(human: pd.DataFrame, metric: pd.DataFrame):
     a, b = np.triu_indices(len(systems), k=1)
     rated = ~(np.isnan(hv) | np.isnan(mv))  # items x systems
     valid = rated[:, a] & rated[:, b]
-    # cell = 3 * (1 - human sign) + (1 - metric sign), with the signs from comparisons (NaN compares False)
+    # cell = 3 * (1 - human sign) + (1 - metric sign), with the signs of Def. 13 (ties within TIE_TOLERANCE)
     code = 4 - 3 * _sign(hv[:, a], hv[:, b]) - _sign(mv[:, a], mv[:, b])
     code[~valid] = -1
     used = valid.any(axis=0)
     return systems[a[used]], systems[b[used]], code[:, used]
 
 
-def _sign(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return (x > y).astype(np.int8) - (x < y).astype(np.int8)
+def _sign(x: np.ndarray, y: np.ndarray, tol: float = TIE_TOLERANCE) -> np.ndarray:
+    """Def. 13 element-wise: +1 where x exceeds y by at least ``tol``, -1 where y exceeds x by it, 0 otherwise (a
+    tie, NaN included: NaN compares False)."""
+    d = x - y
+    return (d >= tol).astype(np.int8) - (d <= -tol).astype(np.int8)
 
 
 def favi_table(human: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis import favi
 from analysis.chapters import favoritism
 
 
@@ -218,3 +219,22 @@ def test_claim_values_put_the_printed_summeval_shares_on_the_120_pair_grid():
     v = values.set_index("key")["value"]
     assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
     assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits
+    # Fig. 5a: the share of no-favoritism draws whose ρ is at or below the observed ρ (a one-sided p-value)
+    rho = v["section6.rho_abs_favi_agreement_pairs"]
+    values = favoritism.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
+                                     summeval_aspect="expert_consistency",
+                                     null_rhos=np.array([rho - 0.1, rho, rho + 0.1, rho + 0.2]))
+    assert values.set_index("key")["value"]["fig5a.no_favoritism_share_at_or_below"] == 0.5
+
+
+def test_definition_checks_hold_on_the_implementation_and_catch_a_wrong_table():
+    rng = np.random.default_rng(1)
+    human = pd.DataFrame(rng.integers(1, 4, size=(30, 4)).astype(float), columns=list("abcd"))
+    metric = pd.DataFrame(rng.normal(size=(30, 4)), columns=list("abcd"))
+    table = favi.favi_table(human, metric)
+    checks = favoritism.definition_checks(table)
+    assert len(checks) == 8 and all(checks.values())
+    broken = table.assign(total_error=table["total_error"] + 1, favi=table["favi"] + 3)
+    bad = favoritism.definition_checks(broken)
+    assert not bad["def6.total_error_off_diagonal"] and not bad["def9.range_minus2_to_2"]
+    assert bad["appA.cost_is_item_margin_change"] and bad["limitations.one_error_phi_is_1_or_2"]  # not from the table

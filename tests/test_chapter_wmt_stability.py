@@ -109,6 +109,7 @@ def test_section51_ref_shares_of_2018_are_the_papers(real):
     shares = ch.ref_shares(ws.composition(j[j["collection"] == "newstest2018"])).set_index("pair")
     for pair, percent in published.item("wmt", "section51_ref_shares")["shares"].items():
         assert round(100 * shares.loc[pair, "workers_saw_ref"], 1) == percent
+    assert len(shares) == 13 and (shares["workers_saw_bad_ref"] == 1.0).all()  # "100% of workers annotated BAD_REF"
 
 
 @needs_mirror
@@ -303,6 +304,13 @@ def test_item_type_and_human_seen_checks():
     assert ch.item_type_checks(j, ["x", "y"])["holds"].tolist() == [True, False]
     composition = pd.DataFrame({"collection": "c", "pair": ["a", "b", "c"], "workers_saw_human": [0.0, 0.5, 1.0]})
     assert ch.human_seen_checks(composition)["holds"].tolist() == [True, False]
+
+
+def test_missing_pairs_checks():
+    segments = pd.DataFrame({"collection": ["newstest2020"] * 2 + ["newstest2018"], "pair": ["km-en", "en-ps", "en-km"]})
+    checks = ch.missing_pairs_checks(segments)
+    assert checks["part"].tolist() == ["en-km", "en-ps"] and checks["holds"].tolist() == [True, False]
+    assert not ch.missing_pairs_checks(segments, collection="newstest2019")["holds"].any()  # no 2020 data: no claim
 
 
 # --- the numbers the text pastes ----------------------------------------------------------------------------------
@@ -509,16 +517,24 @@ def test_base_name_and_2018_ranges_by_hand():
     assert ch.paper2020.base_name("AFRL.1069") == "AFRL" and ch.paper2020.base_name("HUMAN-B") == "HUMAN-B"
     assert ch.paper2020.base_name("Online-B.5") == "Online-B"
     per_pair = pd.DataFrame({"collection": "newstest2018", "experiment": ["remove_lowest"] * 13,
-                             "rank_changed": [True] * 5 + [False] * 8, "cluster_changed": False,
+                             "rank_changed": [True] * 6 + [False] * 7, "cluster_changed": False,
                              "both_changed": False})
     ranges = ch.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
-    # Table 3, SR-DC, lowest: rank 4/21 -> 2018 between max(0, 4 - 8) and min(4, 13); ours 5 is outside
-    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "ours_2018"]].tolist() == [0, 4, 5]
+    # Table 3, SR-DC, lowest: rank 4/21 -> the paper's 2018 between max(0, 4 - 8) and min(4, 13); our 13 pairs swap
+    # one of its pairs, so ours may lie one further out: 0-5, and our 6 is outside
+    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "ours_low", "ours_high",
+                                                  "ours_2018"]].tolist() == [0, 4, 0, 5, 6]
     assert not ranges.loc[("remove_lowest", "rank"), "inside"] and ranges.loc[("remove_lowest", "cluster"), "inside"]
-    # Table 2 prints the 2018 row: the range is that one value (1 of 13 for rank)
-    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high"]].tolist() == [1, 1]
+    # Table 2 prints the 2018 row: the paper's range is that one value (1 of 13 for rank), ours 0-2
+    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high", "ours_low",
+                                                 "ours_high"]].tolist() == [1, 1, 0, 2]
+    # a count the paper's range excludes but the swapped pair explains is inside: 5 of 13 against 0-4
+    five = per_pair.assign(rank_changed=[True] * 5 + [False] * 8)
+    assert ch.paper_2018_ranges(five).set_index(["experiment", "measure"]).loc[("remove_lowest", "rank"), "inside"]
     numbers = ch.ranges_numbers(ranges.reset_index())
-    assert "; remove the lowest system rank: 5 against 0–4;" in numbers["outside"] and numbers["cells"] == len(ranges)
+    # Fig. 1 at 10: 10/21 -> the paper's 2018 count at least 2, ours at least 1; none of ours changed
+    assert numbers["outside"] == "remove the lowest system rank: 6 against 0–5; divide by 10 rank: 0 against 1–11"
+    assert numbers["cells"] == len(ranges)
 
 
 @needs_mirror
@@ -568,14 +584,27 @@ def test_null_summary_and_contrast_by_hand():
     co.STYLE_TOTALS = ("c18", "c21")
     try:
         summary = co.null_summary(per_pair, null).set_index("style")
+        shares = co.null_contrast_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
+        again = co.null_contrast_share(per_pair, null, seed=0, n_draws=20_000)
     finally:
         co.STYLE_TOTALS = old
+    # rank: observed contrast 1 - 0 = 1; the null reaches it only when both SR+DC pairs draw a change (a always, b half
+    # the time) and neither SR-DC pair does (a half the time, b always): 1/4 of the draws
+    assert abs(shares.loc["rank", "null_share_at_or_above"] - 0.25) < 0.02
+    # cluster: observed 1 - 0.5 = 0.5, the null never changes a cluster: its contrast is always 0
+    assert shares.loc["cluster", "null_share_at_or_above"] == 0.0 and shares["null_contrasts"].eq(20_000).all()
+    # both: observed 1 - 0 = 1 against a null of 0
+    assert shares.loc["both", "null_share_at_or_above"] == 0.0
+    pd.testing.assert_frame_equal(shares.reset_index()[again.columns], again)  # same seed, same draws
     # SR-DC: observed rank 0/2, null (0.5 + 0) / 2 = 0.25; SR+DC: observed 1, null (1 + 0.5) / 2 = 0.75
     assert summary.loc["SR-DC", "rank_null"] == 0.25 and summary.loc["SR+DC", "rank_null"] == 0.75
     assert summary.loc["SR+DC", "rank_excess"] == 0.25 and summary.loc["SR-DC", "cluster_observed"] == 0.5
     contrast = co.contrast_after_controls(summary.reset_index()).set_index("measure")
     assert contrast.loc["rank", "contrast"] == 1.0 and contrast.loc["rank", "null_contrast"] == 0.5
     assert contrast.loc["rank", "excess_contrast"] == 0.5 and contrast.loc["reversals", "contrast"] == 0.5
+    merged = co.contrast_after_controls(summary.reset_index(), shares.reset_index()).set_index("measure")
+    assert merged.loc["rank", "null_share_at_or_above"] == shares.loc["rank", "null_share_at_or_above"]
+    assert merged.loc["reversals", "null_share_at_or_above"] != merged.loc["reversals", "null_share_at_or_above"]  # NaN
 
 
 def test_controls_and_variant_numbers():

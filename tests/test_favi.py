@@ -53,6 +53,25 @@ def test_hand_computed_pair_from_symbols_and_from_scores():
     assert favi.derived_preferences([3, 1, 2], [1, 1, 5]).tolist() == [1, 0, -1]
 
 
+def test_float_round_off_of_equal_scores_is_a_tie():
+    """Def. 13 with TIE_TOLERANCE: two ROUGE F-measures of the same counts, computed in another order, differ by
+    round-off only; that is a tie, while a real difference just above the tolerance stays a preference."""
+    p, r = 1 / 3, 2 / 7
+    f1, f2 = 2 * p * r / (p + r), 2 / (1 / p + 1 / r)  # the same F-measure along two paths
+    assert f1 != f2 and abs(f1 - f2) < 1e-15
+    assert favi.derived_preferences([f1, 0.5, 0.5 + 2e-9, 10.0], [f2, 0.5 + 6e-17, 0.5, 10.0 - 1e-14]).tolist() == [
+        0, 0, 1, 0]
+    assert favi.derived_preferences([f1], [f2], tol=0).tolist() == [1 if f1 > f2 else -1]  # exact equality: a preference
+    with pytest.raises(ValueError, match="tol"):
+        favi.derived_preferences([1.0], [1.0], tol=-1)
+    # the table applies the same rule to every pair of both score matrices
+    human = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0 + 1e-12, 1.0, 3.0]})
+    metric = pd.DataFrame({"a": [f1, 1.0, 0.0], "b": [f2, 2.0, 1e-10]})
+    row = favi.favi_table(human, metric).iloc[0]
+    # item 1: (=, =); item 2: (+, -), cost -2; item 3: (=, =) (both differences below the tolerance)
+    assert (row["c_ee"], row["c_pm"], row["total_error"], row["favi"]) == (2, 1, 1, -2.0)
+
+
 def test_favi_is_nan_without_errors_and_bounded_otherwise():
     assert np.isnan(favi.favi(["+", "=", "-"], ["+", "=", "-"]).favi)
     assert favi.favi(["-"], ["+"]).favi == 2 and favi.favi(["+"], ["-"]).favi == -2

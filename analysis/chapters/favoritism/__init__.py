@@ -29,6 +29,7 @@ from ..common import SEED, Param
 from .checks import (
     claim_checks,
     claim_values,
+    definition_checks,
     domain_comparison,
     first_position,
     implied_human_tie_share,
@@ -148,6 +149,7 @@ __all__ = [
     "PARAMETERS", "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "TIE_COLUMNS", "TIE_PAGE_DATASETS", "appendix_d",
     "appendix_d_page", "appendix_d_ties_page", "arrow_points", "aspect_label", "attenuation_page", "attenuation_table",
     "between_readings", "bootstrap_page", "bootstrap_summary", "box_exit", "case_numbers", "claim_checks",
+    "definition_checks",
     "claim_values", "correlations_page", "crossings", "dataset_label", "document_bootstrap", "domain_comparison",
     "domains_page", "draw_win_graph", "examples_page", "favourites_page", "fig4_columns", "fig4_scope",
     "fig4_ties_page", "fig5_correlations", "first_position", "graph_summary", "graphs_page", "h2h_favi", "h2h_page",

@@ -150,6 +150,10 @@ def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataF
         "fig5a.no_favoritism_rho_mean": float(np.mean(null_rhos)),
         "fig5a.no_favoritism_rho_low": float(np.percentile(null_rhos, 2.5)),
         "fig5a.no_favoritism_rho_high": float(np.percentile(null_rhos, 97.5)),
+        # a one-sided p-value of "the inverse correlation goes beyond what errors without favoritism give": the
+        # share of the no-favoritism draws whose ρ is at or below the observed one
+        "fig5a.no_favoritism_share_at_or_below": float(np.mean(
+            null_rhos <= stats.spearmanr(absolute, agrees.astype(float)).statistic + 1e-12)),
         "fig5b.top_accuracy_threshold": defined["sample_accuracy"].quantile(1 - TOP_SHARE),
         "fig5b.median_abs_favi_top_accuracy": absolute[top].median(),
         "fig5b.median_abs_favi_other_accuracy": absolute[~top].median(),
@@ -177,9 +181,46 @@ def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataF
     return pd.DataFrame({"key": list(values), "value": [float(v) for v in values.values()]})
 
 
+def definition_checks(pairs: pd.DataFrame) -> dict[str, bool]:
+    """The paper's definitions as properties of the implementation's outputs, on every pair of ``pairs`` (a
+    :func:`analysis.favi.favi_table`), and App. A's and the Limitations' enumerations of single items:
+
+    * Def. 4: the nine cells count every item once (their sum is the pair's items);
+    * Defs. 5-6: E is the sum of the off-diagonal cells;
+    * Def. 7: the margins are the row (human) and column (metric) sums of + minus those of -;
+    * Def. 8 / App. A: the cost of each (human, metric) rating of one item equals the change it makes to
+      mar(d̂) - mar(d) (the nine rows of App. A's table), so Φ (Def. 9) equals Lemma 1's margin form;
+    * Def. 9: Φ lies in [-2, 2] and is left undefined (NaN) exactly where E = 0;
+    * Def. 11: the sample-level accuracy is the diagonal over the items, i.e. (|T| - E) / |T|;
+    * Limitations: with a single error, Φ is ±1 or ±2 (every one-error confusion matrix enumerated)."""
+    cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
+    diagonal = cells[:, [0, 4, 8]].sum(axis=1)
+    human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
+    metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
+    total = pairs["total_error"].to_numpy()
+    phi = pairs["favi"].to_numpy(float)
+    values = (1, 0, -1)  # +, =, - in matrix order
+    item_margin = [values[n] - values[m] for m in range(3) for n in range(3)]  # mar(d̂) - mar(d) of one item
+    one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
+    return {
+        "def4.cells_count_every_item": bool((cells.sum(axis=1) == pairs["n_items"].to_numpy()).all()),
+        "def6.total_error_off_diagonal": bool((cells.sum(axis=1) - diagonal == total).all()),
+        "def7.margins_from_outcomes": bool((human == pairs["margin_human"].to_numpy()).all()
+                                           and (metric == pairs["margin_metric"].to_numpy()).all()),
+        "appA.cost_is_item_margin_change": bool((favi.COST.ravel() == np.array(item_margin)).all()),
+        "def9.range_minus2_to_2": bool((np.abs(phi[total > 0]) <= 2).all()),
+        "def9.undefined_without_errors": bool((np.isnan(phi) == (total == 0)).all()),
+        "def11.sample_accuracy_identity": bool(np.allclose(
+            pairs["sample_accuracy"].to_numpy(float), diagonal / pairs["n_items"].to_numpy())
+            and np.allclose(diagonal, pairs["n_items"].to_numpy() - total)),
+        "limitations.one_error_phi_is_1_or_2": sorted(one_error) == [-2, -1, -1, 1, 1, 2],
+    }
+
+
 def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFrame,
-                 layers: pd.DataFrame) -> pd.DataFrame:
-    """The boolean checks behind the registry's qualitative records, as a tidy ``key, holds`` table."""
+                 layers: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The boolean checks behind the registry's qualitative records, as a tidy ``key, holds`` table (with
+    ``pairs``, :func:`definition_checks` too)."""
     v = values.set_index("key")["value"]
     d = domains.set_index("domain")
     checks = {"fig4.every_setting_above_null": bool((fig4["mean_abs_favi"] > fig4["null_mean_abs_favi"]).all())}
@@ -203,6 +244,8 @@ def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFr
         widest = human[human["rater"] == human.groupby("rater")["system"].size().idxmax()]
         top = set(widest.loc[widest["layer"] == 0, "system"])
         checks["fig1.refB_and_onlineW_top_of_mqm_graph"] = {"refB", "Online-W"} <= top
+    if pairs is not None:
+        checks |= definition_checks(pairs)
     return pd.DataFrame({"key": list(checks), "holds": list(checks.values())})
 
 

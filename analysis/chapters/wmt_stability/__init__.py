@@ -26,6 +26,7 @@ from .claim_values import (
     growth_checks,
     human_seen_checks,
     item_type_checks,
+    missing_pairs_checks,
     noise_vs_perturbation,
     omega_squared,
     remedy_totals,
@@ -38,6 +39,7 @@ from .controls import (
     closeness,
     closeness_strata,
     contrast_after_controls,
+    null_contrast_share,
     null_controls,
     null_rates,
     null_summary,
@@ -148,6 +150,7 @@ PARAMETERS = {
     "divisors": Param("number", many=True, low=1, low_open=True),
     "n_bootstrap": Param("int", low=1, quick=2),
     "n_null": Param("int", low=1, quick=3),
+    "n_sec7": Param("int", low=1, quick=20),
     "bootstrap_experiments": Param("str", many=True, choices=ws.EXPERIMENTS),
     "packages": Param("str", many=True, choices=tuple(PACKAGES)),
 }
@@ -157,7 +160,7 @@ __all__ = [
     # documents (Fig. 5, two-way)
     "document_shifts", "document_summary", "two_way",
     # controls
-    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "null_controls",
+    "CONTROLS", "closeness", "closeness_strata", "contrast_after_controls", "null_contrast_share", "null_controls",
     "null_rates", "null_summary", "null_view",
     # packages
     "CHANGE_COLUMNS", "PACKAGES", "PAPER_PAIRS", "STYLE_TOTALS", "coded_pairs", "fig4_figures", "fig4_pairs",
@@ -172,8 +175,8 @@ __all__ = [
     "stability_summary", "style_contrast", "trajectories", "variant_sensitivity",
     # claim values
     "MEASURES", "change_shares", "check_rows", "document_checks", "fig4_summary", "fig5_variance", "growth_checks",
-    "human_seen_checks", "item_type_checks", "noise_vs_perturbation", "omega_squared", "remedy_totals",
-    "reshuffle_checks", "share_of", "trajectory_summary",
+    "human_seen_checks", "item_type_checks", "missing_pairs_checks", "noise_vs_perturbation", "omega_squared",
+    "remedy_totals", "reshuffle_checks", "share_of", "trajectory_summary",
     # the paper's 2020 pairs and 2018 ranges
     "assessments_per_system", "footnote17_checks", "original_2020", "original_2020_view", "paper_2018_ranges",
     # published

@@ -192,6 +192,14 @@ def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
         for r in rows.itertuples(index=False)})
 
 
+def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020",
+                         pairs=("en-km", "en-ps")) -> pd.DataFrame:
+    """App. A: "2020 en-{km, ps} appear to be missing from the released data": each pair is absent from the
+    collection's official segment scores (while the collection holds other pairs)."""
+    held = set(segments.loc[segments["collection"] == collection, "pair"])
+    return check_rows("appA_2020_missing_pairs", {p: bool(held) and p not in held for p in pairs})
+
+
 def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.DataFrame:
     """Sec. 6: documents explain at least as much of the cell variance as systems (raw and z scores), and the
     systems are not all judged on the same documents."""

@@ -122,9 +122,51 @@ def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def contrast_after_controls(summary: pd.DataFrame) -> pd.DataFrame:
+#: null contrasts drawn per perturbation for :func:`null_contrast_share` (its share is then known to about
+#: sqrt(0.05 * 0.95 / 10000) = 0.002 near a 5% level)
+NULL_CONTRAST_DRAWS = 10_000
+
+
+def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int,
+                        n_draws: int = NULL_CONTRAST_DRAWS) -> pd.DataFrame:
+    """Per perturbation and measure: the share of null style contrasts at or above the observed one, a one-sided
+    p-value of "the perturbation changes SR+DC rankings more often than SR-DC rankings, beyond its matched null".
+
+    A null contrast is the SR+DC minus the SR-DC share of pairs changed when every pair of the style totals that has
+    a null (as :func:`null_summary`) takes one of its own null outcomes at random, independently of the other pairs:
+    a mid-ranked system removed (for the lowest / highest), one of its random-judgment draws (for HUMAN and REF).
+    ``n_draws`` such contrasts are drawn, the same picks for every measure; ``null_contrasts`` says how many."""
+    rng = np.random.default_rng(seed)
+    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    rows = []
+    for control, (_, experiments) in CONTROLS.items():
+        outcomes = {key: part for key, part in null[null["control"] == control].groupby(["collection", "pair"],
+                                                                                       sort=False)}
+        for experiment in experiments:
+            part = observed[observed["experiment"] == experiment]
+            keys = list(zip(part["collection"], part["pair"]))
+            present = np.array([k in outcomes for k in keys], dtype=bool)
+            part, keys = part.loc[present], [k for k, p in zip(keys, present) if p]
+            plus = (part["style"] == "SR+DC").to_numpy()
+            if not plus.any() or plus.all():
+                continue
+            picks = [rng.integers(len(outcomes[k]), size=n_draws) for k in keys]
+            for measure, column in zip(("rank", "cluster", "both"), CHANGE_COLUMNS):
+                draws = np.stack([outcomes[k][column].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
+                contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
+                flags = part[column].to_numpy(float)
+                contrast = flags[plus].mean() - flags[~plus].mean()
+                rows.append({"experiment": experiment, "control": control, "measure": measure,
+                             "null_contrasts": n_draws,
+                             # at or above: a null contrast equal to ours (up to float round-off) counts against it
+                             "null_share_at_or_above": float(np.mean(contrasts >= contrast - 1e-12))})
+    return pd.DataFrame(rows)
+
+
+def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per perturbation and measure: SR+DC minus SR-DC, in the share changed (the paper's contrast) and in the
-    excess over the matched null (the contrast the controls leave)."""
+    excess over the matched null (the contrast the controls leave); with ``shares`` (:func:`null_contrast_share`),
+    the share of null contrasts at or above the observed one beside them."""
     rows = []
     for (experiment, control), part in summary.groupby(["experiment", "control"], sort=False):
         by = part.set_index("style")
@@ -140,7 +182,10 @@ def contrast_after_controls(summary: pd.DataFrame) -> pd.DataFrame:
                      "null_contrast": by.loc["SR+DC", "reversals_null"] - by.loc["SR-DC", "reversals_null"],
                      "excess_contrast": (by.loc["SR+DC", "reversals_observed"] - by.loc["SR+DC", "reversals_null"])
                      - (by.loc["SR-DC", "reversals_observed"] - by.loc["SR-DC", "reversals_null"])})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    if shares is not None:
+        table = table.merge(shares, on=["experiment", "control", "measure"], how="left")
+    return table
 
 
 def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame,

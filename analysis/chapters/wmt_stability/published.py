@@ -36,10 +36,11 @@ def table1(judgments: pd.DataFrame) -> pd.DataFrame:
 
 
 def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
-    """Share of workers who judged at least one REF item, per pair, with the paper's 2018 values (§5.1)."""
+    """Share of workers who judged at least one REF item, per pair, with the paper's 2018 values (§5.1); beside it
+    the shares that judged a HUMAN system's output and a BAD_REF item (§5.1's "100% of workers annotated BAD_REF")."""
     paper = published.item("wmt", "section51_ref_shares")
     table = composition[["collection", "pair", "workers", "workers_saw_ref", "workers_saw_human", "hits",
-                         "hits_saw_ref", "hits_saw_human"]].copy()
+                         "hits_saw_ref", "hits_saw_human", "workers_saw_bad_ref"]].copy()
     table["paper_workers_saw_ref"] = [paper["shares"].get(p, np.nan) / 100 if c == "newstest2018" else np.nan
                                       for c, p in zip(table["collection"], table["pair"])]
     return table

@@ -98,11 +98,12 @@ def table3_numbers(removed: pd.DataFrame, lines: pd.Series, info: pd.DataFrame) 
 
 
 def ranges_numbers(ranges: pd.DataFrame) -> dict:
-    """The paper's 2018 range against ours (:func:`.paper2020.paper_2018_ranges`): cells inside, and those outside."""
+    """The paper's 2018 range against ours (:func:`.paper2020.paper_2018_ranges`): cells inside the range our pairs
+    allow, and those outside."""
     out = ranges[~ranges["inside"]]
     return {"inside": int(ranges["inside"].sum()), "cells": len(ranges),
             "outside": "; ".join(f"{experiment_label(r.experiment)} {r.measure}: {r.ours_2018} against "
-                                 f"{r.paper_2018_low}–{r.paper_2018_high}" for r in out.itertuples(index=False))
+                                 f"{r.ours_low}–{r.ours_high}" for r in out.itertuples(index=False))
             or "none"}
 
 

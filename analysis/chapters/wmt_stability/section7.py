@@ -1,0 +1,133 @@
+"""§7, downstream consequences: the WMT20 metrics task correlates each metric's system-level scores with the human
+system z scores (Pearson, Mathur et al. 2020), so "even rank-only perturbations in the official ranking can be
+expected to cause changes to metrics task results".
+
+The paper's own perturbations (removing systems, dividing scores) re-standardise each worker's judgments and need the
+per-judgment files, which are not reachable for 2020 (only segment scores are). Here the human ranking is perturbed
+by resampling: each MT system's judged segments are drawn again with replacement (its z is the mean of the drawn
+segment z, as the official system z is the mean of its segment z). A resample is *rank-only* when it reorders the
+systems but keeps every official significance cluster (no system leaves its cluster's rank range). For each
+resample the metrics' Pearson correlations are recomputed, and with them the metrics task's ranking of metrics.
+Human translations are left out, as the metrics are scored on the MT systems only (their names differ in the two
+releases); a metric enters a pair when it scores every MT system of the pair against the main reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .paper2020 import original_2020
+
+
+def _standardised(values: np.ndarray) -> np.ndarray:
+    """Rows centred and scaled to unit norm (so that a dot product of two rows is their Pearson r)."""
+    centred = values - values.mean(axis=-1, keepdims=True)
+    return centred / np.linalg.norm(centred, axis=-1, keepdims=True)
+
+
+def pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson r of every row of ``a`` (n x k) with every row of ``b`` (m x k): an (n x m) array."""
+    return _standardised(np.asarray(a, float)) @ _standardised(np.asarray(b, float)).T
+
+
+def pair_inputs(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One 2020 pair's official ranking of its MT systems (:func:`original_2020`, humans dropped) and the metric
+    scores of those systems (systems x metrics; metrics scoring every one of them on the main reference)."""
+    official = original_2020(segments, pair)
+    official = official[~official["human"]].reset_index(drop=True)
+    scores = metrics[(metrics["pair"] == pair) & (metrics["reference"] == "newstest2020")]
+    wide = scores.pivot(index="system", columns="metric", values="score").reindex(official["system"])
+    return official, wide.dropna(axis=1)
+
+
+def resampled_z(segments: pd.DataFrame, pair: str, systems, rng: np.random.Generator, n_resamples: int) -> np.ndarray:
+    """(resamples x systems) mean segment z after drawing each system's judged segments again with replacement."""
+    seg = segments[(segments["collection"] == "newstest2020") & (segments["pair"] == pair)]
+    out = np.empty((n_resamples, len(systems)))
+    for k, system in enumerate(systems):
+        z = seg.loc[seg["system"] == system, "z"].to_numpy(float)
+        if not len(z):
+            raise ValueError(f"{pair}: no 2020 segment scores for {system}")
+        out[:, k] = z[rng.integers(0, len(z), size=(n_resamples, len(z)))].mean(axis=1)
+    return out
+
+
+def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per row of ``order_scores`` (resamples x items): the pairs of items ordered the other way than in
+    ``reference`` (items x), ties in either counting as no reversal."""
+    i, j = np.triu_indices(len(reference), 1)
+    ref = np.sign(reference[i] - reference[j])
+    return ((np.sign(order_scores[:, i] - order_scores[:, j]) * ref) < 0).sum(axis=1)
+
+
+def pair_consequences(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str, rng: np.random.Generator,
+                      n_resamples: int) -> dict:
+    """One pair's row of ``wmt_sec7_metrics.csv``: the official correlations, and over resamples how often the
+    human ranking changes only within clusters and how often such a change reorders the metrics."""
+    official, wide = pair_inputs(segments, metrics, pair)
+    z0 = official["z"].to_numpy(float)
+    r0 = pearson_rows(wide.to_numpy(float).T, z0[None])[:, 0]
+    z = resampled_z(segments, pair, official["system"], rng, n_resamples)
+    r = pearson_rows(z, wide.to_numpy(float).T)  # resamples x metrics
+    reordered = _discordant_pairs(z, z0) > 0
+    clusters = official["cluster_official"].to_numpy()
+    kept = np.all(np.diff(clusters[np.argsort(-z, axis=1, kind="stable")], axis=1) >= 0, axis=1)
+    rank_only = reordered & kept
+    metric_swaps = _discordant_pairs(r, r0)
+    top = np.argmax(r, axis=1) != np.argmax(r0)
+    return {
+        "pair": pair, "systems": len(z0), "metrics": wide.shape[1], "resamples": n_resamples,
+        "top_metric": wide.columns[np.argmax(r0)], "top_r": float(r0.max()), "median_r": float(np.median(r0)),
+        "rank_only": int(rank_only.sum()),
+        "rank_only_metrics_reordered": int((rank_only & (metric_swaps > 0)).sum()),
+        "rank_only_top_changed": int((rank_only & top).sum()),
+        "rank_only_mean_metric_pairs_swapped": float(metric_swaps[rank_only].mean()) if rank_only.any() else np.nan,
+        "metric_pairs": wide.shape[1] * (wide.shape[1] - 1) // 2,
+        "median_abs_r_change": float(np.median(np.abs(r - r0))),
+    }
+
+
+def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_resamples: int,
+                 min_systems: int = 5) -> pd.DataFrame:
+    """``wmt_sec7_metrics.csv``: :func:`pair_consequences` for every 2020 pair with segment scores and at least
+    ``min_systems`` MT systems and two metrics (a correlation over fewer systems says little), one seed stream per
+    pair; the last row (``pair = "all"``) pools the resamples."""
+    pairs = sorted(set(segments.loc[segments["collection"] == "newstest2020", "pair"]) & set(metrics["pair"]))
+    rows = []
+    for k, pair in enumerate(pairs):
+        official, wide = pair_inputs(segments, metrics, pair)
+        if len(official) < min_systems or wide.shape[1] < 2:
+            continue
+        rows.append(pair_consequences(segments, metrics, pair, np.random.default_rng([seed, k]), n_resamples))
+    out = pd.DataFrame(rows)
+    if out.empty:
+        raise ValueError("no 2020 pair has both segment scores and metric scores")
+    pooled = {"pair": "all", "systems": int(out["systems"].sum()), "metrics": int(out["metrics"].max()),
+              "resamples": int(out["resamples"].sum())}
+    for column in ("rank_only", "rank_only_metrics_reordered", "rank_only_top_changed"):
+        pooled[column] = int(out[column].sum())
+    out = pd.concat([out, pd.DataFrame([pooled])], ignore_index=True)
+    out["share_reordered"] = out["rank_only_metrics_reordered"] / out["rank_only"].where(out["rank_only"] > 0)
+    out["share_top_changed"] = out["rank_only_top_changed"] / out["rank_only"].where(out["rank_only"] > 0)
+    return out
+
+
+
+
+def page_numbers(table: pd.DataFrame) -> dict:
+    """The pooled row of ``wmt_sec7_metrics.csv`` as the page quotes it."""
+    pooled = table[table["pair"] == "all"].iloc[0]
+    per_pair = table[table["pair"] != "all"]
+    return {"pairs": len(per_pair), "resamples": int(pooled["resamples"]), "rank_only": int(pooled["rank_only"]),
+            "resamples-per-pair": int(per_pair["resamples"].iloc[0]),
+            "share_reordered": float(pooled["share_reordered"]), "share_top_changed": float(pooled["share_top_changed"]),
+            "median_abs_r_change": float(per_pair["median_abs_r_change"].median())}
+
+
+def view(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-pair table as the page shows it."""
+    columns = {"pair": "pair", "systems": "MT systems", "metrics": "metrics", "top_metric": "best metric",
+               "top_r": "its r", "rank_only": "rank-only resamples", "share_reordered": "metrics reordered",
+               "share_top_changed": "best metric changed", "median_abs_r_change": "median |Δr|"}
+    return table[list(columns)].rename(columns=columns).set_index("pair")
