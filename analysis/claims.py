@@ -278,6 +278,74 @@ def show(value, fmt: str | None = None) -> str:
     return str(value)
 
 
+def checks(values) -> str:
+    """Tests saved as booleans, counted: "2 of 3 checks passed", "0 of 1 check passed" (a number and its unit, never
+    a bare "yes" or "no")."""
+    values = _as_list(values)
+    return f"{sum(bool(v) for v in values)} of {len(values)} check{'' if len(values) == 1 else 's'} passed"
+
+
+#: the columns of a test's rows (a chapter's ``*_claim_values.csv``) that hold the number the test reads and its
+#: interval, shown before the count of checks when the claim says how to print them (``format``)
+VALUE_COLUMNS = ("value", "low", "high")
+
+
+def _tested_numbers(claim: Claim, outputs: Path) -> str:
+    """The numbers a test saved as booleans reads, when its rows hold them: the ``value`` column of the selected rows
+    (and ``[low, high]``, its interval, when the file has them), printed in the claim's ``format``; "" when the
+    rows hold none, any is empty or the claim gives no format (a number without its unit would mislead)."""
+    if not claim.format or claim.column in VALUE_COLUMNS:
+        return ""
+    try:
+        frame = pd.read_csv(_source_path(claim, outputs))
+        selections = claim.rows if isinstance(claim.rows, list) else [claim.rows or {}]
+        picked = pd.concat([_select(frame, rows, claim) for rows in selections])
+    except (OSError, ValueError, ClaimError):
+        return ""
+    if "value" not in picked or not len(picked):
+        return ""
+    columns = [c for c in VALUE_COLUMNS if c in picked]
+    if columns != ["value"] and columns != list(VALUE_COLUMNS):
+        columns = ["value"]
+    numbers = picked[columns].apply(pd.to_numeric, errors="coerce")
+    if numbers.isna().any().any():
+        return ""
+    shown = [show(float(row["value"]), claim.format)
+             + (f" [{show(float(row['low']), claim.format)}, {show(float(row['high']), claim.format)}]"
+                if "low" in columns else "") for _, row in numbers.iterrows()]
+    return show(shown)
+
+
+def ours_text(claim: Claim, ours, outputs: str | Path | None = None) -> str:
+    """Our value as the pages show it: a number (:func:`show`); a test saved as booleans as its count of checks
+    (:func:`checks`), after the numbers it reads when its rows hold them (:func:`_tested_numbers`); for the rule
+    ``consistent`` (the paper checked against itself) the value is recomputed from the paper's own numbers, and
+    says so."""
+    if ours is None:
+        return ""
+    values = _as_list(ours)
+    if values and all(isinstance(v, bool) for v in values):
+        numbers = _tested_numbers(claim, Path(outputs)) if outputs is not None else ""
+        text = f"{numbers} ({checks(values)})" if numbers else checks(values)
+    else:
+        text = show(ours, claim.format)
+    return f"{text} (derived from the paper's numbers)" if claim.rule == "consistent" and text else text
+
+
+_OP_SIGNS = {"<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+
+
+def paper_text(claim: Claim) -> str:
+    """The published value as the pages show it (:func:`show`); a comparator that is not the paper's own value (a
+    threshold ``than`` set by the registry) is labelled derived."""
+    text = show(claim.paper_value, claim.format)
+    if (claim.rule == "compare" and claim.than is not None and claim.status != "not reachable"
+            and not re.match(r"[<>≤≥]", text)):  # "> 0" states the comparison itself
+        derived = f"derived: ours {_OP_SIGNS[claim.op]} {show(claim.than, claim.format)}"
+        text = f"{text} ({derived})" if text else derived
+    return text
+
+
 def _rule_text(claim: Claim) -> str:
     if claim.status == "not reachable" or claim.rule == "none":
         return "—"
@@ -312,8 +380,8 @@ def evaluate(claims: list[Claim], outputs: str | Path | None = None) -> pd.DataF
                 result, reason = "not run", exc.reason
         source = "" if claim.source is None else str(_source_path(claim, Path("."))).replace("\\", "/")
         rows.append({"paper": claim.paper, "id": claim.id, "item": claim.item, "where": claim.where,
-                     "claim": claim.claim, "paper value": show(claim.paper_value, claim.format),
-                     "our value": show(ours, claim.format), "rule": _rule_text(claim), "data status": claim.status,
+                     "claim": claim.claim, "paper value": paper_text(claim),
+                     "our value": ours_text(claim, ours, outputs), "rule": _rule_text(claim), "data status": claim.status,
                      "verdict": result, "category": category(claim, result),
                      "reason": "" if result == "reproduced" else reason, "source file": source,
                      "chapter": claim.chapter, "section": claim.section or "", "headline": claim.headline})
@@ -402,8 +470,74 @@ def _typeset(value: str) -> str:
     return for_table(value)
 
 
+def _items(rows: pd.DataFrame) -> str:
+    """The paper items of ``rows``, each once in registry order, linked as the tables link them, separated by " · "
+    (an item's own name may hold a comma)."""
+    first = rows.drop_duplicates("item")
+    return " · ".join(_link(row) for _, row in first.iterrows())
+
+
+def _n(count: int, noun: str = "claim") -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _group(label: str, rows: pd.DataFrame) -> str | None:
+    """"<label> (3 claims): Fig. 1 · Table 2", or None for no rows."""
+    return None if rows.empty else f"{label} ({_n(len(rows))}): {_items(rows)}"
+
+
+#: the label of the front page's table of stand-ins, which the outcome lines link to
+STAND_INS_LABEL = "stand-ins"
+
+
+def outcome(rows: pd.DataFrame) -> str:
+    """One paper's outcome in three lines, from its rows of the claims table: what holds (the items whose claims are
+    reproduced, on the paper's data, on stand-in data, in part), what does not (not reproduced, paper inconsistent)
+    and why (how many of those are tested on stand-in data or on the paper's own data, how many cannot be tested
+    here and why, from the records' data status), the compendium's own checks counted apart. Names and counts
+    only: the words hold whatever the numbers are."""
+    theirs = rows[rows.category != "our own checks"]
+    own = rows[rows.category == "our own checks"]
+    data, stand_in = theirs[theirs.category == "the paper's data"], theirs[theirs.category == "stand-in data"]
+    holds = [_group("reproduced on the paper's data", data[data.verdict == "reproduced"]),
+             _group("on stand-in data", stand_in[stand_in.verdict == "reproduced"]),
+             _group("in part", theirs[theirs.verdict == "reproduced in part"])]
+    fails = [_group("not reproduced on the paper's data", data[data.verdict == "not reproduced"]),
+             _group("on stand-in data", stand_in[stand_in.verdict == "not reproduced"]),
+             _group("paper inconsistent, its own numbers disagreeing", theirs[theirs.verdict == "paper inconsistent"]),
+             _group("not run", theirs[theirs.verdict == "not run"])]
+    if not holds[0] and holds[1]:
+        holds[1] = "reproduced " + holds[1]
+    if not fails[0] and fails[1]:
+        fails[1] = "not reproduced " + fails[1]
+    failed = theirs[theirs.verdict.isin(["not reproduced", "paper inconsistent", "not run"])]
+    untested = theirs[theirs.category == "not testable here"]
+    why = []
+    if len(failed):
+        on_stand_in = int((failed.category == "stand-in data").sum())
+        inconsistent = int((failed.verdict == "paper inconsistent").sum())
+        why.append(f"of the {_n(len(failed))} that do{'es' if len(failed) == 1 else ''} not hold, {on_stand_in} "
+                   f"{'is' if on_stand_in == 1 else 'are'} tested on {{ref}}`stand-in data <{STAND_INS_LABEL}>` and "
+                   f"{len(failed) - on_stand_in} on the paper's own data"
+                   + (f" ({inconsistent} of them paper inconsistent)" if inconsistent else ""))
+    if len(untested):
+        unreachable = int((untested["data status"] == "not reachable").sum())
+        reasons = [f"{unreachable} on data not reachable here" if unreachable else "",
+                   f"{len(untested) - unreachable} with no test possible on the data here"
+                   if len(untested) > unreachable else ""]
+        why.append(f"{_n(len(untested))} {'is' if len(untested) == 1 else 'are'} not testable here: "
+                   + ", ".join(r for r in reasons if r))
+    if len(own):
+        why.append(f"our own checks beyond the paper are counted apart: {len(own)} ({_counts(own, 'our own checks')})")
+    lines = [("What holds", holds, "no claim is reproduced"),
+             ("What does not", fails, "every claim tested here is reproduced, at least in part"),
+             ("Why", why, "every claim is tested on the paper's own data")]
+    return "".join(f"- **{head}**: {'; '.join(g for g in groups if g) or none}.\n" for head, groups, none in lines)
+
+
 def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:
-    """The front page's summary: per paper, the verdict counts and the headline claims, linking to the chapters."""
+    """The front page's summary: per paper, the verdict counts, its outcome (:func:`outcome`) and the headline claims,
+    linking to the chapters."""
     parts = []
     if profile:
         parts.append(f"*Verdicts computed from the outputs of the `{profile}` profile run that built this book.*\n")
@@ -412,6 +546,8 @@ def at_a_glance(table: pd.DataFrame, profile: str | None = None) -> str:
         if rows.empty:
             continue
         parts.append(f"**{title}** — {len(rows)} claim{'' if len(rows) == 1 else 's'}: {by_category(rows)}.\n")
+        if paper != OWN_FINDINGS and "category" in rows:
+            parts.append(outcome(rows))
         head = rows[rows.headline.astype(bool)]
         if len(head):
             parts.append(_table(head, link=True))
@@ -454,9 +590,99 @@ def chapter_differences(table: pd.DataFrame, chapter: str) -> str:
     return "\n".join(parts)
 
 
+#: the segments of the front page's figure (:func:`verdict_figure`), in drawing order: (category, verdict, legend
+#: label, colour, hatched); the compendium's own checks are drawn apart, right of the papers' claims
+FIGURE_SEGMENTS = (
+    ("the paper's data", "reproduced", "reproduced", "#1b7837", False),
+    ("the paper's data", "reproduced in part", "reproduced in part", "#a6dba0", False),
+    ("the paper's data", "not reproduced", "not reproduced", "#d6604d", False),
+    ("the paper's data", "paper inconsistent", "paper inconsistent", "#762a83", False),
+    ("stand-in data", "reproduced", "reproduced", "#5aae61", True),
+    ("stand-in data", "reproduced in part", "reproduced in part", "#d9f0d3", True),
+    ("stand-in data", "not reproduced", "not reproduced", "#f4a582", True),
+    ("not testable here", "not testable here", "not testable here", "#bababa", False),
+    ("our own checks", "reproduced", "holds", "#2166ac", False),
+    ("our own checks", "reproduced in part", "holds in part", "#92c5de", False),
+    ("our own checks", "not reproduced", "does not hold", "#fdb863", False),
+)
+#: the figure's file name (PNG and SVG) beside ``at_a_glance.md``
+FIGURE_NAME = "verdicts_by_category"
+_DARK = {"#1b7837", "#762a83", "#2166ac"}
+
+
+def verdict_figure(table: pd.DataFrame):
+    """The front page's figure: one horizontal bar per paper, its claims counted by category and verdict
+    (:data:`FIGURE_SEGMENTS`): the paper's data, stand-in data (hatched), not testable here; the compendium's own
+    checks apart, in a panel of their own on the right. A matplotlib Figure (no pyplot: nothing is shown)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    papers = [p for p in PAPERS if (table.paper == p).any()]
+    counts = {p: {(c, v): int(((table.paper == p) & (table.category == c) & (table.verdict == v)).sum())
+                  for c, v, *_ in FIGURE_SEGMENTS} for p in papers}
+    widths = {p: {own: sum(n for (c, _), n in counts[p].items() if (c == "our own checks") == own)
+                  for own in (False, True)} for p in papers}
+    theirs = max([widths[p][False] for p in papers] + [1])
+    own_width = max([widths[p][True] for p in papers] + [0])
+    fig = Figure(figsize=(7.4, 0.5 * len(papers) + 2.0))
+    FigureCanvasAgg(fig)
+    panels = [theirs] + ([max(own_width, 0.18 * theirs)] if own_width else [])
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False, gridspec_kw={"width_ratios": panels})[0]
+    for ax, own, title in zip(axes, (False, True), ("the papers' claims", "our own checks")):
+        for row, paper in enumerate(papers):
+            left = 0
+            for cat, verdict, _, colour, hatched in FIGURE_SEGMENTS:
+                n = counts[paper][(cat, verdict)]
+                if not n or (cat == "our own checks") != own:
+                    continue
+                ax.barh(row, n, left=left, height=0.62, color=colour, edgecolor="white", linewidth=0.8,
+                        hatch="///" if hatched else None)
+                if n >= 2:
+                    ax.text(left + n / 2, row, str(n), ha="center", va="center", fontsize=9,
+                            color="white" if colour in _DARK else "black")
+                left += n
+        ax.set_title(title, fontsize=10)
+        ax.set_xlim(0, (own_width if own else theirs) + 0.5)
+        ax.set_xlabel("claims", fontsize=10)
+        ax.tick_params(axis="x", labelsize=9)
+        ax.tick_params(axis="y", length=0)
+        ax.grid(False)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+    axes[0].set_yticks(range(len(papers)), [PAPERS[p].replace(" (beyond the papers)", "") for p in papers],
+                       fontsize=10)
+    axes[0].invert_yaxis()
+    group = {"the paper's data": "paper's data: ", "stand-in data": "stand-in data: ", "our own checks": "our check: "}
+    handles = [Patch(facecolor=colour, edgecolor="white", hatch="///" if hatched else None,
+                     label=group.get(cat, "") + label) for cat, _, label, colour, hatched in FIGURE_SEGMENTS]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=9, frameon=False, handlelength=1.6,
+               columnspacing=1.0)
+    fig.tight_layout(rect=(0, 1.0 / (0.5 * len(papers) + 2.0), 1, 1))
+    return fig
+
+
+def _figure_files(table: pd.DataFrame) -> tuple[bytes, bytes]:
+    """The figure (:func:`verdict_figure`) as PNG and SVG bytes, deterministic (no date, no software tag, a fixed SVG
+    id salt) and legible in the book's text column (:func:`analysis.plotting.legibility_problems`, else a
+    ValueError)."""
+    import matplotlib
+
+    from . import plotting
+
+    with matplotlib.rc_context({"svg.hashsalt": plotting.SVG_HASHSALT, "svg.fonttype": "none"}):
+        fig = verdict_figure(table)
+        png, problems = plotting.render_for_page(fig)
+        if problems:
+            raise ValueError(f"{FIGURE_NAME} is not legible in the book's text column: " + "; ".join(problems))
+        svg = plotting._render(fig, "svg", metadata={"Date": None, "Creator": None})
+    return png, svg
+
+
 def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str | None = None) -> list[Path]:
     """Write ``claims.csv`` and the generated pages (``claims/at_a_glance.md``, ``claims/<chapter>.md`` and
-    ``claims/<chapter>_differs.md``) under ``outputs``, each atomically; returns the paths."""
+    ``claims/<chapter>_differs.md``) and the front page's figure (``claims/verdicts_by_category.png`` and ``.svg``)
+    under ``outputs``, each atomically; returns the paths."""
     outputs = Path(outputs) if outputs else generated_dir()
     written = []
 
@@ -467,6 +693,10 @@ def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str |
     atomic_write(outputs / "claims.csv", lambda tmp: table.to_csv(tmp, index=False))
     written.append(outputs / "claims.csv")
     put(outputs / "claims" / "at_a_glance.md", at_a_glance(table, profile))
+    for suffix, payload in zip(("png", "svg"), _figure_files(table)):
+        path = outputs / "claims" / f"{FIGURE_NAME}.{suffix}"
+        atomic_write(path, lambda tmp, payload=payload: Path(tmp).write_bytes(payload))
+        written.append(path)
     for chapter in sorted(set(table.chapter)):
         put(outputs / "claims" / f"{chapter}.md", chapter_opening(table, chapter))
         put(outputs / "claims" / f"{chapter}_differs.md", chapter_differences(table, chapter))

@@ -15,8 +15,8 @@
 # # Why pairing matters (Peyrard et al. 2021, §2–3, Appendices A.1, B, F)
 #
 # {cite:t}`peyrard2021better` start from a plain fact: every NLP system is scored on the *same* test instances, so
-# evaluation scores come **paired**: instance *l* gives one score to each system. MEAN and MEDIAN summarise each
-# system's scores on their own and throw that pairing away; the Bradley–Terry model {cite:p}`bradley1952rank` (BT) is
+# evaluation scores come **paired**: instance *l* gives one score to each system. {term}`MEAN` and {term}`MEDIAN` summarise each
+# system's scores on their own and throw that pairing away; the {term}`Bradley–Terry model` {cite:p}`bradley1952rank` ({term}`BT`) is
 # built from instance-level comparisons and keeps it. This chapter rebuilds the paper's small, exact illustrations of
 # the difference:
 #

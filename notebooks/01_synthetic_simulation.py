@@ -15,8 +15,8 @@
 # # The 2,880-setup simulation (Peyrard et al. 2021, §4, Appendix A.2, Fig. 3)
 #
 # Real evaluation data never tells us which system is truly best. {cite:t}`peyrard2021better` therefore simulate
-# evaluation setups whose latent system strengths λ are known, aggregate the simulated scores with MEAN, MEDIAN and
-# BT, and measure Kendall's τ between each aggregate and λ. Two difficulties are switched on separately and together:
+# evaluation setups whose latent system strengths {term}`λ <latent strength (λ)>` are known, aggregate the simulated scores with {term}`MEAN`, {term}`MEDIAN` and
+# {term}`BT`, and measure Kendall's {term}`τ <Kendall's tau (τ)>` between each aggregate and λ. Two difficulties are switched on separately and together:
 #
 # * **outliers** — a fraction *f* of test instances whose scores do not come from the systems' own distributions;
 # * **instance types** — *N*<sub>types</sub> kinds of test instances, each adding an offset to every system's score
@@ -133,8 +133,9 @@ glue_values("d-", ch.panel_ends(summary, "d"))
 # %% [markdown]
 # * **Easy cases (a, b).** The three mechanisms' intervals overlap at {glue:text}`ab-overlap` of
 #   {glue:text}`ab-points` x values (the paper: they work equally well; {glue:md}`verdict-fig3ab-equally-well`).
-#   From the fewest to the most test instances τ changes by {glue:md}`ours-fig3b-more-instances` (MEAN, MEDIAN, BT;
-#   the paper: all improve, {glue:md}`verdict-fig3b-more-instances`), from the fewest to the most systems by
+#   From the fewest to the most test instances, the interval at the most lies wholly above the one at the fewest for
+#   {glue:md}`ours-fig3b-more-instances` mechanisms (MEAN, MEDIAN, BT; the paper: all improve,
+#   {glue:md}`verdict-fig3b-more-instances`); from the fewest to the most systems, wholly below for
 #   {glue:md}`ours-fig3a-more-systems` (the paper: all deteriorate, {glue:md}`verdict-fig3a-more-systems`). Here λ
 #   is drawn from U[0, 1] however many systems there are, as Appendix A.2 says; the published code spreads a fixed
 #   total over the systems instead, which makes pairs closer as *N*<sub>sys</sub> grows.
@@ -165,7 +166,7 @@ glue_values("d-", ch.panel_ends(summary, "d"))
 # The outliers the paper's text describes permute each outlier instance's scores among the systems: a permuted
 # score comes from another system's distribution, which under the Section 4 model is close to the system's own.
 #
-# **The published code's outliers.** The simulation script of the paper's code, BT-eval {cite:p}`peyrard2021bteval`,
+# **The published code's outliers.** The simulation script of the paper's code, {term}`BT-eval` {cite:p}`peyrard2021bteval`,
 # does not permute scores: it adds rows of 100·U[0, 1] scores, redrawn until they rank the systems *against* their
 # latent order (Kendall τ < 0). On the Section 4 scale (λ ∈ [0, 1], σ = 1) these are huge, adversarial outliers. The
 # grid below is the same seed and datasets, with those outliers in place of the permuted ones.
@@ -235,7 +236,7 @@ verdicts = glue_verdicts(out)
 #
 # ## Beyond the paper: Elo and TrueSkill
 #
-# Appendices G and H present Elo {cite:p}`elo1978rating` and TrueSkill {cite:p}`herbrich2007trueskill`, the paper's
+# Appendices G and H present {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill` {cite:p}`herbrich2007trueskill`, the paper's
 # sequential alternatives to BT, and repeat the real-data comparison of Table 1 with them ({ref}`paired-table1`); the
 # paper does not simulate them. Here they run on exactly the same datasets as Fig. 3 (same seeds), with the paper's
 # tie handling and the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).

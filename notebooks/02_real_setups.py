@@ -14,9 +14,9 @@
 # %% [markdown]
 # # Real evaluation setups (Peyrard et al. 2021, §5, Tables 1, 3, 4, Figs. 4–6, Appendices C, D, F, H)
 #
-# Do MEAN, MEDIAN and BT actually disagree on real NLP evaluations? {cite:t}`peyrard2021better` aggregated every
+# Do {term}`MEAN`, {term}`MEDIAN` and {term}`BT` actually disagree on real NLP evaluations? {cite:t}`peyrard2021better` aggregated every
 # real setup — one dataset scored by one metric — with each mechanism and counted how often they order system pairs
-# differently, pick a different best system (≠ SotA) or a different top 3. This chapter repeats that on the setups
+# differently, pick a different best system (≠ {term}`SotA`) or a different top 3. This chapter repeats that on the setups
 # the compendium rebuilds from public data (each source is pinned, with its checksum and licence, in the data
 # registry; their sizes are in the inventory below):
 #
@@ -87,7 +87,7 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # (paired-section5)=
 # ## §5's totals and Appendix A.3
 #
-# Counted as the notebook of the paper's code, BT-eval {cite:p}`peyrard2021bteval`, counts them (instances once per
+# Counted as the notebook of the paper's code, {term}`BT-eval` {cite:p}`peyrard2021bteval`, counts them (instances once per
 # dataset; setups and pairs once per metric): the totals §5 reports, those of the datasets Appendix A.3 lists, those
 # of that list with WMT19 lt-en added (A.3 lists WMT19's language pairs without lt-en, which our WMT19 data has;
 # added at our size, with WMT19's number of metrics), and ours.
@@ -108,9 +108,9 @@ show(section5)
 # (paired-table1)=
 # ## Tables 1 and 4 — how often the mechanisms disagree
 #
-# For every setup and every pair of mechanisms: *Disagree* = share of system pairs ordered differently
+# For every setup and every pair of mechanisms: *{term}`Disagree`* = share of system pairs ordered differently
 # ((1 − Kendall τ<sub>b</sub>) / 2), *≠ SotA* = whether the best systems differ, *≠ Top-3* = whether the top-3 sets
-# differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds Elo {cite:p}`elo1978rating` and TrueSkill
+# differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill`
 # {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
 # Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
 # draw) and with each tie as half a win.
@@ -193,7 +193,7 @@ out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_tabl
 # ## Table 3 — per dataset and metric
 #
 # The paper's Table 3 breaks the three comparisons down per dataset and metric family. Its cells are not one setup
-# each: a single TAC dataset scored by BLEU is one setup, yet the paper prints fractional ≠ SotA values for it. The
+# each: a single TAC dataset scored by {term}`BLEU` is one setup, yet the paper prints fractional ≠ SotA values for it. The
 # grain of those values shows how they were drawn:
 
 # %% tags=["remove-input"]
@@ -204,8 +204,8 @@ glue_values("", ch.grain_numbers(grain))
 # %% [markdown]
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
 # {glue:text}`grain-single-30-cells` ≠ SotA and ≠ Top-3 cells of the single-metric columns (BLEU, MoverScore,
-# BERTScore) are multiples of 1/30 to two decimals (a random two-decimal value would be with probability
-# {glue:text}`grain-single-30-chance:.2f`); ROUGE's are multiples of 1/30 in {glue:text}`grain-rouge-30-fitting` of
+# {term}`BERTScore`) are multiples of 1/30 to two decimals (a random two-decimal value would be with probability
+# {glue:text}`grain-single-30-chance:.2f`); {term}`ROUGE`'s are multiples of 1/30 in {glue:text}`grain-rouge-30-fitting` of
 # {glue:text}`grain-rouge-30-cells` (chance {glue:text}`grain-rouge-30-chance:.2f`) and of 1/90 in
 # {glue:text}`grain-rouge-90-fitting` of {glue:text}`grain-rouge-90-cells` (chance
 # {glue:text}`grain-rouge-90-chance:.2f`); ROUGE-WE's are multiples of 1/30 in {glue:text}`grain-rouge-we-30-fitting`
@@ -521,8 +521,9 @@ show(ch.tie_break_counts(tie_cut))
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/paired.toml)
 _ = out.table(pd.concat([
-    ch.section5_values(section5, inventory), ch.table_values(ours["loss"], fig4), ch.table3_values(table3),
-    ch.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary),
+    ch.section5_values(section5, inventory), ch.appa3_values(paper_a3, ours_a3), ch.table_values(ours["loss"], fig4),
+    ch.table3_values(table3),
+    ch.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary, fig4_summary["metric"]),
     ch.fig6_values(fig6_cells), ch.iia_values(iia)], ignore_index=True), "paired_real_setups_claim_values", index=False)
 verdicts = glue_verdicts(out)
 
@@ -541,7 +542,7 @@ show(timings.table(), 1)
 # ````
 #
 # * **The setups.** TAC and the dialogue datasets are the paper's exact score matrices. WMT17–19 use the paper's
-#   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and chrF++
+#   system outputs, but the metric scores are recomputed here (BLEU {cite:p}`papineni2002bleu` and {term}`chrF++`
 #   {cite:p}`popovic2017chrfpp` with
 #   sacreBLEU {cite:p}`post2018call`, ROUGE {cite:p}`lin2004rouge` with the rouge-score package), with lexical
 #   metrics only (no ROUGE-WE, S3, MoverScore or BERTScore {cite:p}`zhang2020bertscore` on WMT: they need model

@@ -15,11 +15,11 @@
 # # Global vs pairwise scores: ties, sample size, confidence (Levtsov & Ustalov 2025)
 #
 # {cite:t}`levtsov2025confidence` compare two ways of ranking models on one test set. A *global* score rates each
-# model on its own (accuracy, F1, ROC AUC; for text, edit distance, word error rate and chrF
-# {cite:p}`popovic2015chrf`); a *pairwise* ranking fits Bradley–Terry (BT) strengths {cite:p}`bradley1952rank` to
+# model on its own (accuracy, F1, ROC AUC; for text, edit distance, word error rate and {term}`chrF`
+# {cite:p}`popovic2015chrf`); a *pairwise* ranking fits Bradley–Terry ({term}`BT`) strengths {cite:p}`bradley1952rank` to
 # matches between models, one per test instance and pair, won by the model whose output is closer to the gold answer
 # (a tie when they are equally close, counted as half a win for each, as in evalica {cite:p}`ustalov2025evalica`,
-# which the paper used). The paper samples 12·m·ln m matches per model pair (m models) and asks how each kind of
+# which the paper used). The paper samples {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` matches per model pair (m models) and asks how each kind of
 # ranking reacts to the kind of decision values a model outputs (§5), to over-confident models (§6), and to ties and
 # the number of comparisons (§7).
 #
@@ -38,7 +38,7 @@
 #   **{glue:md}`verdict-random-bt-inverse`**.
 # * **Rare but large errors (§6).** Appending random strings to {glue:text}`c2_share:.0%` of CEval's outputs
 #   moves a model's penalised copy {glue:text}`c2_moved_ed:.1f` places below its original on average under edit
-#   distance, {glue:text}`c2_moved_wer:.1f` under WER and {glue:text}`c2_moved_bt:.1f` under BT. That global distances
+#   distance, {glue:text}`c2_moved_wer:.1f` under {term}`WER` and {glue:text}`c2_moved_bt:.1f` under BT. That global distances
 #   punish such errors more than BT does: **{glue:md}`verdict-sec6-rare-errors`**.
 # * **Over-confident copies (§6).** BT's average precision of the stand-in's originals over their binarised
 #   copies is {glue:text}`t4_binary_bt:.2f` (against the paper's Jigsaw interval:
@@ -201,7 +201,7 @@ paste("a1", facts.binary_a1(a1, table2) | {"ties_raw": sweeps.matches(binary_qua
 # **{glue:md}`verdict-table2-signs`** (they depend on which models have sharp decision values). On binarised decision
 # values {glue:text}`a1_ties_binarised:.0%` of the matches are ties (raw: {glue:text}`a1_ties_raw:.1%`; the paper's
 # share on Jigsaw: **{glue:md}`verdict-sec5-jigsaw-ties`**); a match is then won by the model that is right where the
-# other is wrong, and BTbin correlates {glue:text}`a1_btbin_acc:.2f` with accuracy.
+# other is wrong, and {term}`BTbin` correlates {glue:text}`a1_btbin_acc:.2f` with accuracy.
 #
 # (gvp-b1)=
 # ### SST-5: Appendix B.1 and Table 3
@@ -243,9 +243,9 @@ paste("b1", facts.sst5_b1(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
 # {glue:text}`b1_ties_raw:.0%` of the matches on raw decision values are ties, {glue:text}`b1_ties_binarised:.0%`
 # after binarising ("about two-thirds" in §5: **{glue:md}`verdict-sec5-sst5-ties`**).
 #
-# With {glue:text}`b1_n` models, swapping two neighbours moves Spearman's ρ by {glue:text}`b1_swap:.2f`, so Table 3's
-# correlations say little on their own. The paper's printed accuracy–F1 correlation against its own B.1:
-# **{glue:md}`verdict-table3-acc-f1-from-b1`** ({ref}`gvp-self-check`).
+# With {glue:text}`b1_n` models, swapping two neighbours moves Spearman's {term}`ρ <Spearman's rho (ρ)>` by {glue:text}`b1_swap:.2f`, so Table 3's
+# correlations say little on their own. The paper's printed accuracy–F1 correlation against its own B.2 accuracy:
+# **{glue:md}`verdict-table3-acc-f1-from-b2`** ({ref}`gvp-self-check`).
 #
 # (gvp-random)=
 # ### Three random binary models
@@ -281,7 +281,7 @@ paste("random", facts.random_binary(random_models) | {"global_agree": random_mod
 #
 # §6 inflates the models' confidence in two ways and adds the adjusted copies to the originals: **binarised** (every
 # decision value rounded to 0 or 1) and **penalised** (rounded only where the model is wrong, so every mistake becomes
-# a confident one). A good measure ranks the originals above their copies: average precision (AP), originals
+# a confident one). A good measure ranks the originals above their copies: average precision ({term}`AP`), originals
 # relevant, 1 when every original is above every copy. The paper's "Accuracy" column in A.2–A.3 is read here as
 # 1 − MAE (§6: "instead of calculating accuracy, we computed the MAE"). For BT, "AP low" and "AP high" are its
 # interval over sampled match sets, "paper's low" and "paper's high" the interval the paper prints. The tables
@@ -373,7 +373,7 @@ paste("t5", facts.ap(table5))
 #
 # CEval's counterfactual IMDB reviews: negative and positive reviews rewritten by several methods to flip their
 # sentiment. As in the paper, each output is scored against the expert counterfactual: character edit distance
-# (ED, rapidfuzz's Levenshtein as in jiwer), word error rate (WER, jiwer) and sentence chrF (sacreBLEU
+# ({term}`ED`, rapidfuzz's Levenshtein as in jiwer), word error rate (WER, jiwer) and sentence chrF (sacreBLEU
 # {cite:p}`post2018call`), each averaged over the reviews; BT from matches decided by chrF, on every review, with a
 # 95% interval over sampled match sets. ED, WER and chrF here and in the paper, with their difference:
 
@@ -514,8 +514,11 @@ with timings.measure("Fig. 2 stability"):
                                               "binary stand-in, 8 models": binary_quality, "SST-5, 5 models": gold},
                                              fig2_sizes, [stream(seed, f"fig2 stability {k}") for k in range(3)],
                                              n_trials=n_stability_trials)
+    sst5_binarised_stability = stability.stability_at_marker(binary, rng=stream(seed, "fig2 sst5 binarised"),
+                                                             n_trials=n_stability_trials)
 for name, (curve, _) in zip(("ceval", "binary", "sst5"), fig2_curves.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
+out.table(sst5_binarised_stability, "gvp_fig2_stability_sst5_binarised_at_marker", index=False)
 fig2_caption = (f"Models whose BT rank on a sampled set of comparisons differs from their rank on "
                 f"{stability.REFERENCE_SIZE:,} comparisons per pair, against the comparisons per pair "
                 f"({fig2_sizes[0]:,} to {fig2_sizes[-1]:,} by {stability_step}): the mean over {n_stability_trials:,} "
@@ -697,8 +700,9 @@ paste("b2ratio", self_check.b2_ratio_bound())
 # %% [markdown]
 # {glue:text}`sc_agree` of the {glue:text}`sc_checked` recomputations give the printed value to its printed decimals
 # for some order of the printed ties; the others are in {glue:md}`sc_failed`. Three findings stand behind them.
-# Table 3's accuracy–F1 correlation, recomputed from B.1's two columns, is {glue:md}`ours-table3-acc-f1-from-b1`
-# (**{glue:md}`verdict-table3-acc-f1-from-b1`**). Table 6 from C.2 with every measure read as higher-is-better gives
+# Table 3's accuracy–F1 correlation does not follow from B.1's two columns (**{glue:md}`verdict-table3-from-b`**);
+# with B.2's accuracy in their place it is {glue:md}`ours-table3-acc-f1-from-b2`
+# (**{glue:md}`verdict-table3-acc-f1-from-b2`**). Table 6 from C.2 with every measure read as higher-is-better gives
 # {glue:md}`ours-table6-from-c2` (**{glue:md}`verdict-table6-from-c2`**), with ED and WER as the distances they are
 # {glue:md}`ours-table6-from-c2-distances` (**{glue:md}`verdict-table6-from-c2-distances`**). In B.2 a match between
 # binarised models is decided by right or wrong only, so model i takes 0.5 + (accᵢ − accⱼ)/2 of the points against
@@ -754,11 +758,11 @@ paste("protocol", {"agreement": gold_change.attrs["agreement"], "splits": gold_c
 out.table(claim_values.tidy({
     **claim_values.correlation_values(table7, "table7"), **claim_values.ceval_values(scores, scores_c2),
     **claim_values.fig1_values(sweep), **claim_values.correlation_values(table3, "table3"),
-    **claim_values.sst5_values(b1, b2, sweeps.matches(binary).tie_share()),
+    **claim_values.sst5_values(b1, b2, sweeps.matches(binary).tie_share(), sst5_binarised_stability),
     **claim_values.correlation_values(table2, "table2"), **claim_values.binary_values(a1, table2, a2, a3, binary_ties),
     **claim_values.random_binary_values(random_models),
     **claim_values.stability_values(fig2_curves, ("ceval", "binary", "sst5")),
-    **claim_values.tie_cost_values(tie_curves), **claim_values.detection_values(detection),
+    **claim_values.tie_cost_values(tie_curves), **claim_values.detection_values(detection, n_fig3_repeats),
     **claim_values.llmfao_values(llmfao_sweep)}), "gvp_claim_values", index=False)
 verdicts = glue_verdicts(out)
 

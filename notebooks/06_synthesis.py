@@ -72,13 +72,13 @@ glue("scored_with", Markdown(scored_with), display=False)
 # ## Study 1 — stability against robustness
 #
 # Knowles' test asks whether a ranking of the other systems changes when the best or the worst system is removed;
-# Appendix F of the paired paper asks whether BT's order of two systems changes when a third is added (a violation of
-# the independence of irrelevant alternatives, *IIA*). Both are run here with all five mechanisms (ties as half a
+# Appendix F of the paired paper asks whether {term}`BT`'s order of two systems changes when a third is added (a violation of
+# the independence of irrelevant alternatives, *{term}`IIA`*). Both are run here with all five mechanisms (ties as half a
 # win) on the paired chapter's real setups, the same ones as Study 4: {glue:text}`n_setups` setups from
 # {glue:text}`n_setup_datasets` datasets, scored with {glue:md}`scored_with`. Beside them, each mechanism's agreement
 # with the latent ranking and its loss of agreement when outliers are added, from a fresh small run of the paired
 # paper's simulation, under both of its outlier models (the text's scores permuted across systems, and the
-# published code's adversarial scores that rank the systems roughly upside down). MEAN and MEDIAN score each system
+# published code's adversarial scores that rank the systems roughly upside down). {term}`MEAN` and {term}`MEDIAN` score each system
 # on its own column, so they cannot reorder the others: their rows are computed like the rest, as a check on the
 # machinery.
 
@@ -116,7 +116,7 @@ out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 # %% [markdown]
 # Of the mechanisms that compare systems, BT reorders the remaining systems in
 # {glue:text}`s1_bt_reordered_any:.0%` of the setups when their best or their worst system is removed (averaged over
-# the two), Elo in {glue:text}`s1_elo_reordered_any:.0%` and TrueSkill in {glue:text}`s1_trueskill_reordered_any:.0%`.
+# the two), {term}`Elo` in {glue:text}`s1_elo_reordered_any:.0%` and {term}`TrueSkill` in {glue:text}`s1_trueskill_reordered_any:.0%`.
 # The hypothesis that BT, whose strengths do not depend on the order of the comparisons, is the most stable of the
 # three **{glue:md}`verdict-s1-bt-most-stable`**. BT violates the independence of irrelevant alternatives in
 # {glue:text}`s1_bt_iia_violation_share:.1%` of the checked triples, Elo in
@@ -128,7 +128,7 @@ out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 #
 # In the simulation, {glue:md}`s1_most_robust` loses the least agreement with the latent ranking to adversarial
 # outliers, and {glue:md}`s1_closest` is the closest to the latent ranking without them. The published code's
-# adversarial outliers cost BT {glue:text}`v_bt_tau_drop:.2f` of Kendall τ and MEAN {glue:text}`v_mean_tau_drop:.2f`;
+# adversarial outliers cost BT {glue:text}`v_bt_tau_drop:.2f` of Kendall {term}`τ <Kendall's tau (τ)>` and MEAN {glue:text}`v_mean_tau_drop:.2f`;
 # the text's permuted outliers cost them {glue:text}`v_bt_tau_drop_permute:.2f` and
 # {glue:text}`v_mean_tau_drop_permute:.2f`. That BT loses less than MEAN to the adversarial outliers
 # **{glue:md}`verdict-s1-outliers`**.
@@ -138,10 +138,10 @@ out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 # ## Study 2 — paired comparisons inside WMT
 #
 # WMT's direct assessments score one translation at a time, and the official ranking averages each worker's
-# standardised scores. But one worker scores several systems in one HIT, so the same data imply paired
+# standardised scores. But one worker scores several systems in one {term}`HIT`, so the same data imply paired
 # preferences: the worker's mean score of one system against their mean score of another in the same HIT.
 # Bradley–Terry on these preferences and the official z-score means then go through Knowles' perturbations on the
-# document-context (SR+DC) data. A matched null removes a random system from the middle of both rankings instead
+# document-context ({term}`SR+DC`) data. A matched null removes a random system from the middle of both rankings instead
 # of an end.
 
 # %%
@@ -193,9 +193,9 @@ out.figure(ch.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 # (synthesis-favi)=
 # ## Study 3 — favoritism and aggregation
 #
-# For every Favi-Score dataset and every (human rating, automatic rater) of it, both are aggregated by each
+# For every {term}`Favi-Score` dataset and every (human rating, automatic rater) of it, both are aggregated by each
 # mechanism, and a system pair is *flipped* when the rater's ranking orders it differently from the human one.
-# By Lemma 1 of {cite:t}`vondaniken2024favi`, a pair's Φ times its number of errors is exactly the shift of its win
+# By Lemma 1 of {cite:t}`vondaniken2024favi`, a pair's {term}`Φ <Phi (Φ)>` times its number of errors is exactly the shift of its win
 # margin; BT follows win margins, MEAN follows score sizes. So the hypothesis: BT's flips follow |Φ| more closely.
 
 # %%
@@ -247,7 +247,7 @@ display(Markdown("Per dataset and mechanism: " + out.download("synthesis_favi_by
 # (synthesis-ties)=
 # ## Study 4 — ties and sample size on real setups
 #
-# {cite:t}`levtsov2025confidence` recommend 12·m·ln m comparisons per pair of *m* systems and count a tie as half a
+# {cite:t}`levtsov2025confidence` recommend {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` comparisons per pair of *m* systems and count a tie as half a
 # win. Here both are tried on the paired chapter's real setups: BT rankings from sampled comparisons against the
 # setup's own BT ranking on all its instances, under the three tie policies, for numbers of comparisons around the
 # recommendation and with ties injected as in the paper's Fig. 1.
@@ -296,7 +296,7 @@ out.figure(ch.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
 # of halved, and {glue:text}`v_pairs_moved_loss:.1%` when given to the later system. That dropping them hardly
 # changes the ranking **{glue:md}`verdict-s4-drop-vs-half`**; that giving them to the later system, as the paired
 # paper's code does, moves it more than dropping them **{glue:md}`verdict-s4-loss-costs`**. Across setups, the tie
-# rate and the instability at 12·m·ln m correlate with Spearman ρ = {glue:text}`v_rho_tie_rate_half:.2f`. Turning
+# rate and the instability at 12·m·ln m correlate with Spearman {term}`ρ <Spearman's rho (ρ)>` = {glue:text}`v_rho_tie_rate_half:.2f`. Turning
 # {glue:text}`v_injected_probability:.0%` of the drawn comparisons into ties adds
 # {glue:text}`v_half_injected_cost:.1%` of misplaced systems with ties as half wins and
 # {glue:text}`ties_loss_injected_cost:.1%` when they go to the later system.
@@ -330,7 +330,7 @@ verdicts = glue_verdicts(out)
 #   {glue:text}`v_mean_tau_drop:.2f` of Kendall τ (BT the more robust: **{glue:md}`verdict-s1-outliers`**). Where a few
 #   instances may be wildly off, weigh that robustness against the pairwise mechanisms' instability
 #   ({ref}`synthesis-stability`).
-# * **Human judgments scored one system at a time (WMT DA).** BT on preferences paired by worker and HIT reordered
+# * **Human judgments scored one system at a time (WMT {term}`DA`).** BT on preferences paired by worker and HIT reordered
 #   {glue:text}`v_bt_ends_reordered:.0%` of the rankings when an end system was removed, the official z-means
 #   {glue:text}`v_z_ends_reordered:.0%` (pairing the more stable: **{glue:md}`verdict-s2-paired-more-stable`**). Where
 #   pairing is not the more stable, keep the official z-means and report their clusters; pairing is worth trying where
@@ -371,7 +371,7 @@ show(timings.table(), 1)
 # * **Pairs inside WMT.** No worker scored two systems on the same segment or document in these packages, so the
 #   paired preferences compare a worker's scores of two systems within one HIT, across its documents. Knowles'
 #   division of the HUMAN systems' raw scores is left out: a worker's preference between two other systems does not
-#   change with it, so for BT it moves only the preferences that involve a HUMAN system.
+#   change with it, so for BT it moves only the preferences that involve a {term}`HUMAN system`.
 # * **Clusters.** Knowles counts changes of significance clusters too; Study 2 counts only changes of order.
 # * **Simulation.** Study 1's simulation is a small corner of the paired paper's grid (see its table), re-run here
 #   rather than read from the simulation chapter.

@@ -19,7 +19,7 @@
 # {cite:t}`knowles2021stability`, {cite:t}`vondaniken2024favi` and {cite:t}`levtsov2025confidence`: **which system
 # is best, by how much, is the ranking robust, and do the aggregation methods agree?** It runs on an example shipped
 # with the compendium (its provenance is in the examples folder's README): one of the paired paper's own setups, dialogue
-# responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by chrF++.
+# responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by {term}`chrF++`.
 #
 # **Run it on your file.** Either the command line, which prints the same tables (two commands from a fresh clone):
 #
@@ -100,11 +100,11 @@ glue_values("file_", {"path": f"`{scores_path}`", "systems": scores.shape[1], "i
 # Five aggregation mechanisms, each with a 95% percentile-bootstrap interval over test instances (the test set is
 # resampled with replacement; {cite:t}`peyrard2021better` §2–3, Appendix G):
 #
-# * **MEAN** and **MEDIAN** summarise each system's scores on their own;
-# * **BT** (Bradley–Terry, {cite:t}`bradley1952rank`) is fitted to the instance-by-instance comparisons of every
+# * **{term}`MEAN`** and **{term}`MEDIAN`** summarise each system's scores on their own;
+# * **{term}`BT`** (Bradley–Terry, {cite:t}`bradley1952rank`) is fitted to the instance-by-instance comparisons of every
 #   pair of systems; its strengths sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled
 #   chance that *A* beats *B*;
-# * **Elo** {cite:p}`elo1978rating` and **TrueSkill** {cite:p}`herbrich2007trueskill` rate the same comparisons
+# * **{term}`Elo`** {cite:p}`elo1978rating` and **{term}`TrueSkill`** {cite:p}`herbrich2007trueskill` rate the same comparisons
 #   one game at a time; since their result depends on the order of the games, both the estimate and every
 #   resample are averaged over random orders, so that each estimate lies inside its interval.
 #
@@ -280,8 +280,8 @@ out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms",
 #
 # Given human ratings of the same instances and systems, the command also asks whether the scores agree with the
 # humans: the sample-level sign accuracy (the share of instance pairs both order the same way) and the system-level
-# one (the share of system pairs with the same winner), each with a Wilson interval, and, per pair of systems, the
-# Favi-Score of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans? — with
+# one (the share of system pairs with the same winner), each with a {term}`Wilson interval`, and, per pair of systems, the
+# {term}`Favi-Score` of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans? — with
 # a bootstrap interval and a permutation test, computed by the same functions as the Favi-Score chapter:
 #
 # ```bash

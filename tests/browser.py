@@ -3,13 +3,15 @@ a browser of its own here: ``executable_path`` points at the system one), the HT
 
 :func:`read_book` visits every page once and returns what a reader would meet there: console errors, requests that
 left loopback, images that failed or are shown much smaller than drawn, figures without a caption, visible text
-(for tracebacks, raw LaTeX and missing-value marks), and the links; it saves a full-page screenshot of each page.
+(for tracebacks, raw LaTeX and missing-value marks), the running text and the glossary terms it links, the cells of
+the claims tables' "Ours" columns, and the links; it saves a full-page screenshot of each page.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import re
 import shutil
 import threading
 from contextlib import contextmanager
@@ -39,6 +41,31 @@ TABLES_JS = """() => Array.from(document.querySelectorAll('main table, article t
     wide: t.scrollWidth > t.parentElement.clientWidth + 1 ? t.scrollWidth - t.parentElement.clientWidth : 0,
     start: (t.innerText || '').trim().slice(0, 60),
     headers: Array.from(t.querySelectorAll('thead th')).map(th => th.innerText.trim())}))"""
+#: the page's running text (paragraphs and list items, with admonitions and dropdowns) as a reader reads it for its
+#: terms: without tables, captions, code, cell outputs, math, the text of links and the glossary's own list
+PROSE_JS = """() => Array.from(document.querySelectorAll('article p, article li'))
+    .filter(e => !e.closest('table, figcaption, figure, .cell_output, .output, nav, .toctree-wrapper, dl.glossary,'
+                            + ' .bibliography, .footnote, .citation, pre')
+                 && !e.querySelector('p, li'))
+    .map(e => { const c = e.cloneNode(true);
+                c.querySelectorAll('mjx-container, .math, code, pre, script, style, a').forEach(x => x.remove());
+                return c.textContent.replace(/\\s+/g, ' ').trim(); })
+    .join('\\n')"""
+#: the glossary terms a page links to (the anchors of Sphinx's ``{term}`` role, ``glossary.html#term-...``)
+TERM_LINKS_JS = ("() => Array.from(document.querySelectorAll('article a[href*=\"#term-\"]'))"
+                 ".map(a => decodeURIComponent(a.href.split('#')[1]))")
+#: the terms a glossary page defines: each ``<dt>``'s anchor and its text
+GLOSSARY_JS = """() => Array.from(document.querySelectorAll('dl.glossary > dt')).map(dt => {
+    const c = dt.cloneNode(true); c.querySelectorAll('a.headerlink').forEach(x => x.remove());
+    return {id: dt.id, term: c.textContent.trim()}; })"""
+#: the cells of every "Ours" column (the claims tables, those in closed drop-downs too: textContent, not innerText)
+OURS_JS = """() => Array.from(document.querySelectorAll('article table')).flatMap(t => {
+    const heads = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
+    const k = heads.indexOf('Ours');
+    if (k < 0) return [];
+    return Array.from(t.querySelectorAll('tbody tr')).map(tr => {
+        const cells = tr.querySelectorAll('td');
+        return cells.length > k ? cells[k].textContent.replace(/\\s+/g, ' ').trim() : ''; }); })"""
 VISIBLE_CODE_JS = ("() => Array.from(document.querySelectorAll('.cell_input'))"
                    ".filter(e => !e.closest('details:not([open])') && e.checkVisibility()).length")
 
@@ -59,6 +86,10 @@ class Page:
     visible_code: int = 0
     tables: list = field(default_factory=list)
     self_links: list = field(default_factory=list)
+    prose: str = ""
+    term_links: list = field(default_factory=list)
+    glossary: list = field(default_factory=list)
+    ours: list = field(default_factory=list)
 
 
 @contextmanager
@@ -136,6 +167,10 @@ def read_book(html: Path, screenshots: Path) -> list[Page]:
             page.visible_code = page_view.evaluate(VISIBLE_CODE_JS)
             page.tables = page_view.evaluate(TABLES_JS)
             page.self_links = page_view.evaluate(SELF_LINKS_JS)
+            page.prose = page_view.evaluate(PROSE_JS)
+            page.term_links = page_view.evaluate(TERM_LINKS_JS)
+            page.glossary = page_view.evaluate(GLOSSARY_JS)
+            page.ours = page_view.evaluate(OURS_JS)
             page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
                                  full_page=True)
             page_view.close()
@@ -177,3 +212,42 @@ def broken_links(pages: list[Page], html: Path) -> list[str]:
                 if f'id="{parts.fragment}"' not in text:
                     problems.append(f"{page.path}: {parts.path}#{parts.fragment}: no such anchor")
     return sorted(set(problems))
+
+
+def term_forms(term: str) -> list[str]:
+    """How a glossary term is written in running text: its name, and the symbol it is listed with when that is not
+    a plain letter or one of :data:`AMBIGUOUS_SYMBOLS` ("Kendall's tau (τ)": "Kendall's tau" and "τ"; "total error
+    (E)": "total error" only)."""
+    found = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", term)
+    if not found:
+        return [term]
+    name, symbol = found.groups()
+    return [name] + ([symbol] if not re.fullmatch(r"[A-Za-z]", symbol) and symbol not in AMBIGUOUS_SYMBOLS else [])
+
+
+#: symbols the book also uses in another sense than their glossary entry's (α: Krippendorff's alpha, and the
+#: significance level of a test), matched by their names only
+AMBIGUOUS_SYMBOLS = {"α"}
+
+
+def is_jargon(term: str) -> bool:
+    """A term a reader may not know by its plain English: a name or an abbreviation (a capital letter, a digit) or
+    a symbol (a non-ASCII letter) in how it is written; plain words ("setup", "instance", "reproduced") are linked
+    where a chapter gives them their sense, not wherever they occur."""
+    return any(re.search(r"[A-Z0-9]|[^\x00-\x7f]", form) for form in term_forms(term))
+
+
+def terms_used(prose: str, glossary: list[dict]) -> dict[str, str]:
+    """The glossary terms (``{id, term}`` of :data:`GLOSSARY_JS`) that are jargon (:func:`is_jargon`) and occur in
+    ``prose``, as {anchor id: the form found}: case-sensitive, as whole words (``BT`` not in ``BTbin``), the longest
+    forms first so that a term inside a longer one (``chrF`` in ``chrF++``, ``REF`` in ``BAD_REF``) is not counted."""
+    text = prose.replace("\u2019", "'")
+    forms = sorted(((form, entry["id"]) for entry in glossary if is_jargon(entry["term"])
+                    for form in term_forms(entry["term"])), key=lambda f: -len(f[0]))
+    used = {}
+    for form, anchor in forms:
+        pattern = re.compile(rf"(?<![\w+\-]){re.escape(form)}(?![\w+]|-\w)")
+        if pattern.search(text):
+            used.setdefault(anchor, form)
+            text = pattern.sub(" ", text)
+    return used

@@ -1,8 +1,11 @@
 """The book in a real browser (DESIGN.md, "The book as a reader sees it"): the suite's one quick-profile run, compiled
 into a book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
 loopback, every image loads and is shown at no less than 55% of its width inside a numbered, captioned figure with
-alt text, no table is wider than the text column or headed by code names, no page shows a traceback, raw LaTeX or a raw missing value (NaN, <NA>), every internal link resolves, the
-search finds each chapter, and a screenshot of every page is saved under ``_build/screenshots/`` beside the HTML."""
+alt text, no table is wider than the text column or headed by code names, no page shows a traceback, raw LaTeX or a
+raw missing value (NaN, <NA>), every internal link resolves, the search finds each chapter, and a screenshot of every
+page is saved under ``_build/screenshots/`` beside the HTML. The front page gives each paper's outcome in three lines
+and the figure of the verdicts by category, no "Ours" cell of a claims table is a bare word, and every glossary term a
+page uses links to its definition (issue 38)."""
 
 import re
 
@@ -13,6 +16,10 @@ from tests import browser
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(browser.CHROMIUM is None, reason="Debian's chromium is not installed "
                                  "(`apt-get install chromium`; .ci/run installs it, so CI always runs this test)")]
+
+
+#: the front page as Sphinx writes it (the root document) and as the site's index serves it
+FRONT_PAGES = ("book/intro.html", "index.html")
 
 
 @pytest.fixture(scope="module")
@@ -59,11 +66,14 @@ def test_every_image_is_shown_at_no_less_than_55_percent_of_its_width(book):
 
 
 def test_every_figure_is_numbered_and_captioned_with_alt_text(book):
+    """A chapter's figures are numbered in it (Figure N.k); the front page, outside the numbered chapters, numbers
+    its own (Figure k)."""
     _, pages = book
     for page in pages:
+        front = page.path in FRONT_PAGES
         for image in page.images:
             name = image["src"].rsplit("/", 1)[-1]
-            assert re.match(r"Figure \d+\.\d+\s+\S", image["caption"]), (
+            assert re.match(r"Figure \d+\s+\S" if front else r"Figure \d+\.\d+\s+\S", image["caption"]), (
                 f"{page.path}: {name} has no caption numbered in its chapter (Figure N.k)")
             assert len(image["alt"]) > 15 and not re.search(r"\.(png|svg)$|^_images/", image["alt"]), (
                 f"{page.path}: {name}'s alt text is {image['alt']!r}")
@@ -152,3 +162,73 @@ def test_the_search_finds_every_chapter(book):
         assert term, f"{chapter.path}: no distinctive word in its title {chapter.title!r}"
         hits = browser.search(html, term)
         assert any(chapter.path.rsplit("/", 1)[-1] in (hit or "") for hit in hits), (chapter.path, term, hits[:5])
+
+
+def _front(pages):
+    front = [p for p in pages if p.path == "book/intro.html"]
+    assert len(front) == 1, [p.path for p in pages][:5]
+    return front[0]
+
+
+def test_the_front_page_gives_each_papers_outcome_in_three_lines(book):
+    """Issue 38: per paper, below its counts, what holds, what does not and why (python -m analysis claims writes
+    them from the claims table), each line naming items or counting claims."""
+    from analysis.claim_records import PAPERS
+
+    text = _front(book[1]).text
+    titles = [title for key, title in PAPERS.items() if key != "synthesis"]
+    starts = [text.index(f"{title} — ") for title in titles]  # the paper's counts line
+    ends = starts[1:] + [text.index(f"{PAPERS['synthesis']} — ")]
+    for title, start, end in zip(titles, starts, ends):
+        block = text[start:end]
+        lines = [re.search(rf"^{head}: (.+)$", block, flags=re.M) for head in ("What holds", "What does not", "Why")]
+        assert all(lines), f"{title}: the outcome lines are missing from the front page: {block[:300]!r}"
+        assert all(re.search(r"\d", line.group(1)) for line in lines), (title, [line.group(0) for line in lines])
+        assert lines[0].start() < lines[1].start() < lines[2].start(), title
+
+
+def test_the_front_page_shows_the_verdict_figure(book):
+    """The figure of the verdicts by category per paper, written by python -m analysis claims beside at_a_glance.md,
+    shown at the text column's width, captioned, with alt text."""
+    front = _front(book[1])
+    figures = [image for image in front.images if image["src"].endswith("/verdicts_by_category.png")]
+    assert len(figures) == 1, [image["src"] for image in front.images]
+    figure = figures[0]
+    assert figure["complete"] and figure["natural"] and figure["shown"] >= 0.55 * figure["natural"], figure
+    assert "categor" in figure["caption"] and "by category" in figure["alt"], figure
+
+
+def test_no_ours_cell_is_a_bare_word(book):
+    """Issue 38: every "Ours" cell of the claims tables (the front page's, each chapter's opening and "What differs",
+    drop-downs included) is a number with its unit ("19% (0 of 1 check passed)", "5 of 5 checks passed"), never
+    "yes", "no" or a bare word; a claim not testable here shows the one missing-value mark."""
+    _, pages = book
+    cells = [(page.path, cell) for page in pages for cell in page.ours]
+    assert len(cells) > 150, len(cells)
+    bare = sorted({(path, cell) for path, cell in cells if cell != "—" and not re.search(r"\d", cell)})
+    assert not bare, bare[:10]
+    words = sorted({(path, cell) for path, cell in cells if re.search(r"\b(yes|no)\b", cell)})
+    assert not words, words[:10]
+
+
+#: pages whose running text names glossary terms that their source does not link yet (reproducibility.md: Elo,
+#: TrueSkill and λ)
+UNLINKED_PAGES = {"book/reproducibility.html"}
+
+
+def test_every_glossary_term_used_on_a_page_links_to_its_definition(book):
+    """Every name, abbreviation or symbol of the glossary (tests/browser.py, is_jargon: "BT", "SR+DC", "τ", not plain
+    words such as "setup") that a page's running text uses links to its definition on that page ({term} role, at
+    its first use in the chapter); tables, captions, code and cell outputs are not running text."""
+    _, pages = book
+    glossary = [page.glossary for page in pages if page.path.endswith("glossary.html")]
+    assert len(glossary) == 1 and len(glossary[0]) >= 60, "the glossary page lists no terms"
+    checked = [p for p in pages if not p.path.endswith(("glossary.html", "bibliography.html"))
+               and p.path not in UNLINKED_PAGES]
+    assert any("/notebooks/" in p.path for p in checked) and any(p.path in FRONT_PAGES for p in checked)
+    used = {p.path: browser.terms_used(p.prose, glossary[0]) for p in checked}
+    assert sum(map(len, used.values())) > 40, used  # the matcher finds the chapters' terms
+    unlinked = {p.path: sorted(form for anchor, form in used[p.path].items() if anchor not in set(p.term_links))
+                for p in checked}
+    unlinked = {path: forms for path, forms in unlinked.items() if forms}
+    assert not unlinked, unlinked

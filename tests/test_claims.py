@@ -48,6 +48,7 @@ rows = { pair = "mean_bt" }
 column = "disagree"
 rule = "within"
 tol = 0.02
+why = "two standard errors of a share near 9% over a few hundred pairs"
 status = "exact"
 """
 
@@ -285,6 +286,90 @@ def test_verdicts_are_counted_by_category_and_our_own_checks_apart():
     assert "**Not reproduced** — stand-in data (1)" in differs and "**Not testable here** (1)" in differs
     table = claims._table(rows, link=False)
     assert "**does not hold**" in table and "**not reproduced**" in table
+
+
+def test_a_test_saved_as_booleans_reads_as_a_count_of_checks_after_the_numbers_it_reads(tmp_path):
+    """Issue 38: an "Ours" cell is a number with its unit, never "yes" or "no": a test saved as booleans is counted
+    in checks, after the value it reads and its interval when its rows hold them and the claim says how to print
+    them (``format``)."""
+    assert claims.checks([True, False, True]) == "2 of 3 checks passed"
+    assert claims.checks(False) == "0 of 1 check passed" and claims.checks([True]) == "1 of 1 check passed"
+    folder = tmp_path / "02_real_setups"
+    folder.mkdir()
+    pd.DataFrame({"key": ["in", "in", "other"], "value": [0.192, 0.3, None], "low": [0.12, 0.2, None],
+                  "high": [0.27, 0.4, None], "holds": [False, True, True]}).to_csv(folder / "v.csv", index=False)
+    test = claim(rule="qualitative", test="t", source="v.csv", column="holds", rows={"key": "in"}, paper_value=True,
+                 format=".0%")
+    assert claims.ours_text(test, [False, True], tmp_path) == "19% [12%, 27%], 30% [20%, 40%] (1 of 2 checks passed)"
+    assert claims.ours_text(replace(test, format=None), [False, True], tmp_path) == "1 of 2 checks passed"
+    other = replace(test, rows={"key": "other"})  # no number saved: the count alone
+    assert claims.ours_text(other, True, tmp_path) == "1 of 1 check passed"
+    assert claims.ours_text(claim(), 0.0912) == "0.0912" and claims.ours_text(claim(), None) == ""
+    consistent = claim(rule="consistent", paper_value=0.77, format=".2f")
+    assert claims.ours_text(consistent, 0.9) == "0.90 (derived from the paper's numbers)"
+
+
+def test_a_comparator_the_paper_does_not_print_is_labelled_derived():
+    stable = claim(rule="compare", op="<=", than=0.1, paper_value="stable at the red line")
+    assert claims.paper_text(stable) == "stable at the red line (derived: ours ≤ 0.1)"
+    assert claims.paper_text(replace(stable, paper_value=None)) == "derived: ours ≤ 0.1"
+    assert claims.paper_text(replace(stable, paper_value="> 0", op=">", than=0)) == "> 0"  # the paper's own words
+    assert claims.paper_text(claim(rule="compare", op=">=", paper_value=0.5, format=".0%")) == "50%"  # its value
+
+
+def _outcome_rows():
+    verdicts = ["reproduced", "reproduced", "not reproduced", "paper inconsistent", "reproduced in part",
+                "not reproduced", "not testable here", "not testable here", "reproduced"]
+    categories = ["the paper's data", "stand-in data", "the paper's data", "the paper's data", "stand-in data",
+                  "stand-in data", "not testable here", "not testable here", "our own checks"]
+    status = ["exact", "stand-in", "exact", "exact", "stand-in", "stand-in", "not reachable", "exact", "exact"]
+    items = ["Fig. 1", "Fig. 2", "Table 1", "App. A", "Fig. 3 (a, b)", "Fig. 2", "Fig. 5", "§7", "Fig. 4"]
+    return pd.DataFrame({"paper": ["favi"] * 9, "item": items, "claim": ["c"] * 9, "paper value": ["1"] * 9,
+                         "our value": ["1"] * 9, "reason": ["r"] * 9, "verdict": verdicts, "category": categories,
+                         "data status": status, "section": ["favi-fig1"] + [""] * 8,
+                         "chapter": ["04_favoritism"] * 9, "headline": [False] * 9})
+
+
+def test_the_front_page_gives_each_papers_outcome_in_three_lines():
+    """Issue 38: what holds, what does not and why, as item names (linked) and counts from the claims table; the
+    compendium's own checks counted apart."""
+    lines = claims.outcome(_outcome_rows()).splitlines()
+    assert [line.split("**")[1] for line in lines] == ["What holds", "What does not", "Why"]
+    chapter = "</book/_generated/notebooks/04_favoritism>"
+    assert lines[0] == ("- **What holds**: reproduced on the paper's data (1 claim): {ref}`Fig. 1 <favi-fig1>`; "
+                        f"on stand-in data (1 claim): {{doc}}`Fig. 2 {chapter}`; "
+                        f"in part (1 claim): {{doc}}`Fig. 3 (a, b) {chapter}`.")
+    assert lines[1] == (f"- **What does not**: not reproduced on the paper's data (1 claim): {{doc}}`Table 1 {chapter}`;"
+                        f" on stand-in data (1 claim): {{doc}}`Fig. 2 {chapter}`; paper inconsistent, its own numbers "
+                        f"disagreeing (1 claim): {{doc}}`App. A {chapter}`.")
+    assert lines[2] == ("- **Why**: of the 3 claims that do not hold, 1 is tested on {ref}`stand-in data <stand-ins>` "
+                        "and 2 on the paper's own data (1 of them paper inconsistent); 2 claims are not testable here: "
+                        "1 on data not reachable here, 1 with no test possible on the data here; our own checks beyond "
+                        "the paper are counted apart: 1 (1 holds).")
+    rows = _outcome_rows()
+    only = rows[rows.verdict == "reproduced"].assign(category="the paper's data")
+    assert claims.outcome(only).splitlines()[1:] == [
+        "- **What does not**: every claim tested here is reproduced, at least in part.",
+        "- **Why**: every claim is tested on the paper's own data."]
+    glance = claims.at_a_glance(pd.concat([rows, rows.assign(paper="synthesis", category="our own checks")]))
+    assert glance.count("- **What holds**") == 1  # the papers', not the compendium's own findings
+
+
+def test_the_front_pages_figure_is_deterministic_legible_and_written_beside_the_glance(tmp_path):
+    from analysis import plotting
+
+    table = pd.concat([_outcome_rows(), _outcome_rows().assign(paper="synthesis", category="our own checks")])
+    png, svg = claims._figure_files(table)
+    assert (png, svg) == claims._figure_files(table)  # the same bytes every time
+    assert b"<dc:date>" not in svg and b"Software" not in png[:200]
+    fig = claims.verdict_figure(table)
+    assert plotting.legibility_problems(fig, plotting.png_width(png)) == []
+    texts = {t for t, _ in plotting.shown_text_px(fig, plotting.png_width(png))}
+    assert {"von Däniken et al. 2024", "This compendium", "the papers' claims", "our own checks"} <= texts
+    assert {"stand-in data: reproduced", "our check: holds", "not testable here"} <= texts
+    written = claims.write(table, tmp_path)
+    assert {tmp_path / "claims" / f"verdicts_by_category.{s}" for s in ("png", "svg")} <= set(written)
+    assert (tmp_path / "claims" / "verdicts_by_category.png").read_bytes() == png
 
 
 def test_a_claim_belongs_to_one_category():
