@@ -96,21 +96,134 @@ def scrub_machine_paths(nb, chapter: str) -> None:
 _GLUE_REFERENCE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`<]+?)(?::[^`:]*)?`|```\{glue(?::[a-z]+)?\}\s+(\S+)")
 
 
+def _glued(cells) -> list[tuple[str, dict]]:
+    """(key, output) of every value ``cells`` glue (MyST-NB's ``scrapbook`` outputs), in order."""
+    found = []
+    for cell in cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                found.append((name, output))
+    return found
+
+
+def _pasted(cells) -> list[str]:
+    """The keys the markdown of ``cells`` pastes, in order."""
+    return [match.group(1) or match.group(2) for cell in cells if cell.cell_type == "markdown"
+            for match in _GLUE_REFERENCE.finditer(cell.source)]
+
+
 def glue_problems(nb) -> list[str]:
     """What a build would stumble on in an executed notebook's glue (MyST-NB): a key its markdown pastes
     (``{glue:text}`key:.1%```, ``{glue:md}`key```, a ``{glue:figure}`` directive) that no cell glued, and a key glued
     twice. Empty when every reference resolves."""
-    glued: list[str] = []
-    for cell in nb.cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                glued.append(name)
+    glued = [key for key, _ in _glued(nb.cells)]
     problems = [f"{key!r} is glued {glued.count(key)} times" for key in sorted(set(glued)) if glued.count(key) > 1]
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            for match in _GLUE_REFERENCE.finditer(cell.source):
-                key = match.group(1) or match.group(2)
-                if key not in glued:
-                    problems.append(f"the text pastes {key!r}, which no cell glued")
+    problems += [f"the text pastes {key!r}, which no cell glued" for key in _pasted(nb.cells) if key not in glued]
     return problems
+
+
+# --- a chapter as a story page and a details page ---------------------------------------------------------------------
+
+#: the cell tag that sends a section to the chapter's details page: the tagged markdown cell, which starts with a
+#: heading, and every cell after it up to the next heading of the same or a higher level
+DETAILS_TAG = "details"
+#: the details page's name in the chapter's artefact folder (``book/_generated/<chapter>/details.ipynb``)
+DETAILS_PAGE = "details"
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$", re.MULTILINE)
+_LABEL = re.compile(r"^\(([\w.:-]+)\)=\s*$")
+
+
+def _tags(cell) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def _heading(cell) -> tuple[int, str, str | None] | None:
+    """(level, text, label) of the heading a markdown cell starts with (after blank and ``(label)=`` lines), or
+    None when it does not start with one."""
+    if cell.cell_type != "markdown":
+        return None
+    label = None
+    for line in cell.source.splitlines():
+        if not line.strip():
+            continue
+        if found := _LABEL.fullmatch(line.strip()):
+            label = found.group(1)
+            continue
+        found = _HEADING.match(line)
+        return (len(found.group(1)), found.group(2).strip(), label) if found else None
+    return None
+
+
+def details_sections(nb) -> list[tuple[int, int]]:
+    """The ``(start, end)`` cell ranges the chapter sends to its details page (:data:`DETAILS_TAG`), in order."""
+    sections, k = [], 0
+    while k < len(nb.cells):
+        if DETAILS_TAG not in _tags(nb.cells[k]):
+            k += 1
+            continue
+        heading = _heading(nb.cells[k])
+        if heading is None:
+            raise ValueError(f"cell {k} is tagged {DETAILS_TAG!r} but does not start with a heading (a details "
+                             "section starts at its heading)")
+        end = k + 1
+        while end < len(nb.cells):
+            other = _heading(nb.cells[end])
+            if other is not None and other[0] <= heading[0]:
+                break
+            end += 1
+        sections.append((k, end))
+        k = end
+    return sections
+
+
+def _carrying_glue(cells: list, outputs: dict) -> list:
+    """``cells`` with a hidden code cell, after the first, holding the glued values their text pastes that the
+    other page computes (MyST-NB reads glue from every code cell of a page, removed ones included)."""
+    import nbformat
+
+    own = {key for key, _ in _glued(cells)}
+    missing = sorted({key for key in _pasted(cells) if key not in own and key in outputs})
+    if not missing:
+        return cells
+    carrier = nbformat.v4.new_code_cell("", metadata={"tags": ["remove-cell"]})
+    carrier.outputs = [outputs[key] for key in missing]
+    return [cells[0], carrier, *cells[1:]]
+
+
+def split_details(nb, *, story: str, details: str, glossary: str = "../../glossary"):
+    """An executed chapter as two pages, ``(story_nb, details_nb)``: the sections tagged :data:`DETAILS_TAG` move,
+    in order, to the details page, which opens with the chapter's title and a link back to ``story`` (the story's
+    document path as seen from the details page); the story keeps a link to each where it was (``details``: the
+    details page's path as seen from the story, for a section without a label). Each page carries the glued values
+    its text pastes and the other page computes; ``glossary`` is the glossary's path from the details page.
+    ``details_nb`` is None when nothing is tagged."""
+    import copy
+
+    import nbformat
+
+    sections = details_sections(nb)
+    if not sections:
+        return nb, None
+    ends = dict(sections)
+    story_cells, details_cells, k = [], [], 0
+    while k < len(nb.cells):
+        if k not in ends:
+            story_cells.append(nb.cells[k])
+            k += 1
+            continue
+        _, text, label = _heading(nb.cells[k])
+        link = f"{{ref}}`{label}`" if label else f"{{doc}}`{text} <{details}>`"
+        story_cells.append(nbformat.v4.new_markdown_cell(f"*On the chapter's details page:* {link}."))
+        details_cells.extend(nb.cells[k:ends[k]])
+        k = ends[k]
+    title = next((h[1] for h in map(_heading, story_cells) if h and h[0] == 1), "the chapter")
+    opening = nbformat.v4.new_markdown_cell(
+        f"# Details and checks\n\nThe diagnostics behind {{doc}}`{title} <{story}>`, for a reader checking its "
+        f"numbers: replications, recoveries, variants and run times. The terms are those of the chapter (and of the "
+        f"{{doc}}`glossary <{glossary}>`).")
+    outputs = dict(_glued(nb.cells))
+    story_nb, details_nb = copy.copy(nb), copy.copy(nb)
+    story_nb.cells = _carrying_glue(story_cells, outputs)
+    details_nb.cells = _carrying_glue([opening, *details_cells], outputs)
+    return story_nb, details_nb

@@ -45,7 +45,15 @@ from .manifest import (
     refresh_build_record,
     update_manifest,
 )
-from .notebooks import _parameters_source, glue_problems, hide_code, notebook_parameters, scrub_machine_paths
+from .notebooks import (
+    DETAILS_PAGE,
+    _parameters_source,
+    glue_problems,
+    hide_code,
+    notebook_parameters,
+    scrub_machine_paths,
+    split_details,
+)
 from .paths import generated_dir, notebooks_dir
 from .processes import process_pool
 from .profiles import PROFILES, check_profile_parameters, parameters_for
@@ -314,7 +322,8 @@ def _kernel_logging_to(path: Path) -> type:
 
 def _finish_notebook(executed: Path, chapter: str) -> None:
     """The executed notebook as the book shows it: no path of this machine, the code hidden unless the chapter
-    shows it."""
+    shows it, and the sections tagged ``details`` moved to the chapter's details page, ``<chapter>/details.ipynb``
+    beside its artefacts (:func:`analysis.notebooks.split_details`; published with them)."""
     import nbformat
 
     nb = nbformat.read(executed, as_version=4)
@@ -324,7 +333,11 @@ def _finish_notebook(executed: Path, chapter: str) -> None:
     scrub_machine_paths(nb, chapter)
     if not _shows_code(chapter):
         hide_code(nb)
-    nbformat.write(nb, executed)
+    story, details = split_details(nb, story=f"../notebooks/{chapter}", details=f"../{chapter}/{DETAILS_PAGE}")
+    nbformat.write(story, executed)
+    if details is not None:
+        (executed.parent / chapter).mkdir(exist_ok=True)
+        nbformat.write(details, executed.parent / chapter / f"{DETAILS_PAGE}.ipynb")
 
 
 def _shows_code(chapter: str) -> bool:

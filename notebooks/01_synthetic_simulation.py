@@ -296,6 +296,8 @@ show(ch.ties_display(ties_summary))
 # paper's rule costs BT accuracy. The generator's column order is random with respect to the systems' strength, so
 # the later-column rule acts as noise here; on real data, where column order can follow a leaderboard, it can add
 # bias too.
+
+# %% [markdown] tags=["details"]
 #
 # ## Run time
 #

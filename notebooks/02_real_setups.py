@@ -527,7 +527,7 @@ _ = out.table(pd.concat([
     ch.fig6_values(fig6_cells), ch.iia_values(iia)], ignore_index=True), "paired_real_setups_claim_values", index=False)
 verdicts = glue_verdicts(out)
 
-# %% [markdown]
+# %% [markdown] tags=["details"]
 # ## Run time
 
 # %% tags=["hide-input"]

@@ -541,6 +541,8 @@ glue_all("remedy", ch.remedy_numbers(totals, ch.lines_per_pair(news, variant=var
 # {glue:text}`remedy-per-line-hit:.2f` times with z per HIT. That every perturbation still changes the clusters of
 # some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone`**; §8 adds that workers would also have to
 # see comparable mixes of systems.
+
+# %% [markdown] tags=["details"]
 #
 # ## The checks behind the numbers
 #
@@ -672,7 +674,7 @@ checks = out.table(pd.concat([ch.item_type_checks(judgments, plus_packages), ch.
                              ignore_index=True), "wmt_claim_checks", index=False)
 verdicts = glue_verdicts(out)
 
-# %% [markdown]
+# %% [markdown] tags=["details"]
 # ## Run time
 
 # %% tags=["hide-cell"]

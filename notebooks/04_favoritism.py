@@ -671,7 +671,7 @@ checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, la
                    "favi_claim_checks", index=False)
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
-# %% [markdown]
+# %% [markdown] tags=["details"]
 # ## Run time
 
 # %% tags=["hide-input"]

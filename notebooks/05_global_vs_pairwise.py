@@ -766,7 +766,7 @@ out.table(claim_values.tidy({
     **claim_values.llmfao_values(llmfao_sweep)}), "gvp_claim_values", index=False)
 verdicts = glue_verdicts(out)
 
-# %% [markdown]
+# %% [markdown] tags=["details"]
 # ## Run time
 
 # %% tags=["hide-output"]

@@ -216,10 +216,18 @@ def test_no_ours_cell_is_a_bare_word(book):
 UNLINKED_PAGES = {"book/reproducibility.html"}
 
 
+def _chapter_of(path: str) -> str:
+    """A details page's chapter page (``book/_generated/<chapter>/details.html`` -> ``.../notebooks/<chapter>.html``):
+    the two read as one chapter, split in two."""
+    found = re.fullmatch(r"book/_generated/([^/]+)/details\.html", path)
+    return f"book/_generated/notebooks/{found.group(1)}.html" if found else path
+
+
 def test_every_glossary_term_used_on_a_page_links_to_its_definition(book):
     """Every name, abbreviation or symbol of the glossary (tests/browser.py, is_jargon: "BT", "SR+DC", "τ", not plain
-    words such as "setup") that a page's running text uses links to its definition on that page ({term} role, at
-    its first use in the chapter); tables, captions, code and cell outputs are not running text."""
+    words such as "setup") that a page's running text uses links to its definition ({term} role, at its first use
+    in the chapter: on the page, or for a details page on its chapter's story page, which the details page links
+    with the glossary); tables, captions, code and cell outputs are not running text."""
     _, pages = book
     glossary = [page.glossary for page in pages if page.path.endswith("glossary.html")]
     assert len(glossary) == 1 and len(glossary[0]) >= 60, "the glossary page lists no terms"
@@ -228,7 +236,11 @@ def test_every_glossary_term_used_on_a_page_links_to_its_definition(book):
     assert any("/notebooks/" in p.path for p in checked) and any(p.path in FRONT_PAGES for p in checked)
     used = {p.path: browser.terms_used(p.prose, glossary[0]) for p in checked}
     assert sum(map(len, used.values())) > 40, used  # the matcher finds the chapters' terms
-    unlinked = {p.path: sorted(form for anchor, form in used[p.path].items() if anchor not in set(p.term_links))
+    links = {p.path: set(p.term_links) for p in pages}
+    unlinked = {p.path: sorted(form for anchor, form in used[p.path].items()
+                               if anchor not in links[p.path] | links.get(_chapter_of(p.path), set()))
                 for p in checked}
+    details = [p for p in checked if _chapter_of(p.path) != p.path]
+    assert all("glossary.html" in " ".join(p.links) for p in details), "a details page does not link the glossary"
     unlinked = {path: forms for path, forms in unlinked.items() if forms}
     assert not unlinked, unlinked
