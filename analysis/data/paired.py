@@ -146,8 +146,17 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
 COCO_REFERENCES = ("coco-references", "captions_val2014.json")
 
 
-def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
-    """The COCO stand-in: 9 systems x the images with references, with :data:`CAPTION_METRICS`."""
+def _coco_system(system: str, references: dict[int, list[str]], candidates: dict[int, str]) -> pd.DataFrame:
+    scores = caption_scores(references, candidates)
+    long = scores.reset_index(names="instance").melt(id_vars="instance", var_name="metric", value_name="score")
+    long.insert(1, "system", system)
+    return long
+
+
+def build_coco(root=None, cache_dir: Path | None = None, jobs: int | None = None,
+               stream=sys.stderr) -> tuple[pd.DataFrame, list]:
+    """The COCO stand-in: 9 systems x the images with references, with :data:`CAPTION_METRICS` (one system per
+    process; a system's scores depend only on its own captions and the references)."""
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     ref_file = find(*COCO_REFERENCES)
@@ -162,17 +171,20 @@ def build_coco(root=None, cache_dir: Path | None = None, stream=sys.stderr) -> t
     references: dict[int, list[str]] = {}
     for a in annotations["annotations"]:
         references.setdefault(int(a["image_id"]), []).append(a["caption"])
-    parts = []
+    systems = {}
     for f in system_files:
-        system = f.path.split("/")[2]  # Data/Systems/<system>/Val/<file>.json
         candidates: dict[int, str] = {}
         for item in json.loads(read_verified(f, root)):
             candidates.setdefault(int(item["image_id"]), item["caption"])  # first caption if a system gave several
-        scores = caption_scores(references, candidates)
-        long = scores.reset_index(names="instance").melt(id_vars="instance", var_name="metric", value_name="score")
-        long.insert(1, "system", system)
-        parts.append(long)
-        print(f"  COCO {system}: {len(scores):,} images [{time.perf_counter() - start:.0f} s]", file=stream, flush=True)
+        systems[f.path.split("/")[2]] = candidates  # Data/Systems/<system>/Val/<file>.json
+    parts = []
+    with process_pool(jobs or default_workers()) as pool:
+        futures = {system: pool.submit(_coco_system, system, references, candidates)
+                   for system, candidates in systems.items()}
+        for system, future in futures.items():
+            parts.append(future.result())
+            print(f"  COCO {system}: {parts[-1]['instance'].nunique():,} images [{time.perf_counter() - start:.0f} s]",
+                  file=stream, flush=True)
     table = pd.concat(parts, ignore_index=True)
     table.insert(0, "dataset", f"val2014-{len(references)}")
     table.insert(0, "collection", "COCO")
