@@ -292,8 +292,8 @@ VALUE_COLUMNS = ("value", "low", "high")
 
 def _tested_numbers(claim: Claim, outputs: Path) -> str:
     """The numbers a test saved as booleans reads, when its rows hold them: the ``value`` column of the selected rows
-    (and ``[low, high]``, its interval, when the file has them), printed in the claim's ``format``; "" when the
-    rows hold none, any is empty or the claim gives no format (a number without its unit would mislead)."""
+    (and ``[low, high]``, its interval, when the selected rows have one), printed in the claim's ``format``; "" when
+    the rows hold none, any is empty or the claim gives no format (a number without its unit would mislead)."""
     if not claim.format or claim.column in VALUE_COLUMNS:
         return ""
     try:
@@ -307,6 +307,8 @@ def _tested_numbers(claim: Claim, outputs: Path) -> str:
     columns = [c for c in VALUE_COLUMNS if c in picked]
     if columns != ["value"] and columns != list(VALUE_COLUMNS):
         columns = ["value"]
+    if columns != ["value"] and picked[["low", "high"]].apply(pd.to_numeric, errors="coerce").isna().all().all():
+        columns = ["value"]  # a file whose other rows have intervals: these rows have none
     numbers = picked[columns].apply(pd.to_numeric, errors="coerce")
     if numbers.isna().any().any():
         return ""

@@ -296,14 +296,17 @@ def test_a_test_saved_as_booleans_reads_as_a_count_of_checks_after_the_numbers_i
     assert claims.checks(False) == "0 of 1 check passed" and claims.checks([True]) == "1 of 1 check passed"
     folder = tmp_path / "02_real_setups"
     folder.mkdir()
-    pd.DataFrame({"key": ["in", "in", "other"], "value": [0.192, 0.3, None], "low": [0.12, 0.2, None],
-                  "high": [0.27, 0.4, None], "holds": [False, True, True]}).to_csv(folder / "v.csv", index=False)
+    pd.DataFrame({"key": ["in", "in", "other", "bare"], "value": [0.192, 0.3, None, 0.05],
+                  "low": [0.12, 0.2, None, None], "high": [0.27, 0.4, None, None],
+                  "holds": [False, True, True, True]}).to_csv(folder / "v.csv", index=False)
     test = claim(rule="qualitative", test="t", source="v.csv", column="holds", rows={"key": "in"}, paper_value=True,
                  format=".0%")
     assert claims.ours_text(test, [False, True], tmp_path) == "19% [12%, 27%], 30% [20%, 40%] (1 of 2 checks passed)"
     assert claims.ours_text(replace(test, format=None), [False, True], tmp_path) == "1 of 2 checks passed"
     other = replace(test, rows={"key": "other"})  # no number saved: the count alone
     assert claims.ours_text(other, True, tmp_path) == "1 of 1 check passed"
+    bare = replace(test, rows={"key": "bare"})  # a number without an interval, in a file where others have one
+    assert claims.ours_text(bare, True, tmp_path) == "5% (1 of 1 check passed)"
     assert claims.ours_text(claim(), 0.0912) == "0.0912" and claims.ours_text(claim(), None) == ""
     consistent = claim(rule="consistent", paper_value=0.77, format=".2f")
     assert claims.ours_text(consistent, 0.9) == "0.90 (derived from the paper's numbers)"
