@@ -146,8 +146,8 @@ show(ch.pairings_examples(pairings))
 # ## Fig. 2 — the geometric reading of MEAN, MEDIAN and BT
 #
 # Each panel places every test instance at (score of *A*, score of *B*). The three panels hold the same two sets of
-# scores, paired differently, so their marginal densities (top: *A*, right: *B*), means (dashed) and medians
-# (dotted) are the same by construction. BT is a property of the 2-D pairing: it prefers *B* when more instances lie
+# scores, paired differently, so their marginal densities (top: *A*, right: *B*), means (open markers on the top
+# and right edges) and medians (filled markers on the bottom and left edges) are the same by construction. BT is a property of the 2-D pairing: it prefers *B* when more instances lie
 # above the diagonal *X*<sub>A</sub> = *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores
 # are a two-mode mixture (an "easy" and a "hard" instance type), *B* drawn slightly better on average.
 
@@ -157,8 +157,10 @@ fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
 out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings",
            f"The same two samples of {n_fig2:,} synthetic scores paired in three ways (sorted, shifted, independent): "
            "each point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A* (top) "
-           "and *B* (right), the means (dashed), the medians (dotted, and ▲ ► on the axes), the diagonal where both "
-           "scores are equal, and the half-plane holding more instances, the one BT prefers, shaded.\n\n"
+           "and *B* (right), the means (▽ ◁ on the top and right edges), the medians (▲ ► on the bottom and left "
+           "edges), the diagonal where both "
+           "scores are equal, and the half-plane holding more instances, the one BT prefers, shaded in the colour of "
+           "the system that wins there.\n\n"
            "The scores are a two-mode mixture (an easy and a hard instance type), *B* slightly better on average, "
            "so the marginals, means and medians of the panels are identical by construction (their values are in "
            "the table below). The paper's Fig. 2 shows densities of data it does not publish; its caption puts "

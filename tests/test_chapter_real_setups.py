@@ -304,23 +304,66 @@ def _summary(overrides: dict | None = None) -> pd.DataFrame:
     return frame
 
 
-def test_table_values_put_the_paper_in_our_interval_and_read_the_abstract():
+def test_interval_values_put_the_paper_in_our_interval_and_keep_the_interval():
     ours = _summary({("mean_bt", "disagree"): 0.09, ("mean_bt", "disagree_low"): 0.08,
                        ("mean_bt", "disagree_high"): 0.10, ("mean_median", "top1"): 0.2,
                        ("mean_median", "disagree"): 0.04, ("mean_median", "disagree_low"): 0.03,
                     ("mean_median", "disagree_high"): 0.05})
-    values = ch.table_values(ours, pd.DataFrame()).set_index(["key", "detail"])
+    values = ch.interval_values(ours).set_index(["key", "detail"])
+    assert list(values.columns) == ["value", "low", "high", "holds"]
     cell = values.loc[("table1-in-interval", "MEAN vs. BT, Disagree")]
-    assert cell.value == 0.09 and cell.holds  # 9% in [0.08, 0.10]
+    assert (cell.value, cell.low, cell.high) == (0.09, 0.08, 0.10) and cell.holds  # 9% in [0.08, 0.10]
     assert not values.loc[("table1-in-interval", "MEAN vs. BT, ≠ SotA"), "holds"]  # 40% is not in [0.05, 0.15]
     assert values.loc[("table1-in-interval", "MEAN vs. MEDIAN, Disagree"), "holds"]  # 4% in [0.05 - 0.005, ...]
-    assert values.loc[("abstract-sota", "mean of Table 1's three ≠ SotA"), "value"] == pytest.approx(0.4 / 3)
     assert len(values.loc["table4-in-interval"]) == 21
     assert not values.loc["appH-paired", "holds"].any()  # 0.05 is not above MEAN vs. MEDIAN's 0.05
-    assert values.loc[("mean-median-closest", "full setups (Table 1)"), "value"] == pytest.approx(0.04 - 0.09)
-    apart = ch.table_values(_summary({(f"{a}_{b}", "disagree_low"): 0.3 for a in ("mean", "median")
-                                        for b in ("elo", "trueskill")}), pd.DataFrame())
+    assert values.loc["appH-paired", "low"].tolist() == [0.05] * 4
+    apart = ch.interval_values(_summary({(f"{a}_{b}", "disagree_low"): 0.3 for a in ("mean", "median")
+                                         for b in ("elo", "trueskill")}))
     assert apart[apart.key == "appH-paired"].holds.all()
+    other = ch.table_values(ours, pd.DataFrame()).set_index(["key", "detail"])
+    assert set(other.index.get_level_values(0)) == {"abstract-sota", "mean-median-closest"}
+    assert other.loc[("abstract-sota", "mean of Table 1's three ≠ SotA"), "value"] == pytest.approx(0.4 / 3)
+    assert other.loc[("mean-median-closest", "full setups (Table 1)"), "value"] == pytest.approx(0.04 - 0.09)
+
+
+def test_table3_exchanged_values_read_the_tac08_rouge_we_block_both_ways():
+    side = ch.published_table3().assign(ours_full=np.nan, setups=1, noise_sd=0.01)
+    block = (side.dataset == "TAC08") & (side.metric_group == "ROUGE-WE")
+    swapped = side.loc[block].set_index(["measure", "pair"]).paper
+    side["ours"] = side.paper
+    for (measure, pair), other in [((m, p), q) for m in ch.MEASURES
+                                   for p, q in (("mean_bt", "median_bt"), ("median_bt", "mean_bt"))]:
+        side.loc[block & (side.measure == measure) & (side.pair == pair), "ours"] = swapped[(measure, other)]
+    values = ch.table3_exchanged_values(side)
+    printed, exchanged = (values[values.key == k] for k in ("table3-rouge-we-as-printed", "table3-rouge-we-exchanged"))
+    assert len(printed) == len(exchanged) == 6 and exchanged.holds.all() and not printed.holds.any()
+    evidence = values.set_index("key").loc["table3-tac-med-above-mean"]
+    assert evidence.value == 14 and evidence.detail == "of the paper's 14 other TAC blocks"
+    assert ch.table3_exchanged_numbers(side) == {"others": 14, "others-above": 14}
+
+
+def test_iia_full_reversals_count_reversals_their_significance_and_the_best_system():
+    # a beats b 6-4 alone; c beats a on all 10 instances and loses to b on 4: with c, a has 6 wins and b 8, so c
+    # reverses (a, b)
+    a = np.array([1, 1, 1, 1, 1, 1, 0, 0, 0, 0], dtype=float)
+    b = 1 - a
+    c = np.array([2] * 6 + [0.5] * 4)
+    matrix = pd.DataFrame({"a": a, "b": b, "c": c})
+    per_setup, found = ch.iia_full_reversals([(("C", "d", "m"), matrix)], alpha=0.05)
+    row = per_setup.iloc[0]
+    assert row.combinations == 3 and row.reversed == len(found) >= 1
+    direct = ch.iia_search([(("C", "d", "m"), matrix)], [], rng=0)[0].iloc[0]
+    assert row.reversed == direct.reversed
+    hit = found[(found.a == "a") & (found.b == "b") & (found.c == "c")].iloc[0]
+    assert (hit.w_ab, hit.w_ba) == (6, 4) and hit.w_ab + hit.w_ac < hit.w_ba + hit.w_bc
+    assert row.best == int(found.on_best.sum()) and row.either >= max(row.best, row.significant)
+    worked = ch.iia_worked_triple(found, min_instances=5)
+    assert len(worked) == 1 and worked.winner_share.iloc[0] == found.winner_share.max()
+    numbers = ch.iia_full_numbers(per_setup.assign(n_instances=20), worked)
+    assert numbers["total-y"] > numbers["total-x"] and numbers["w-xy"] > numbers["w-yx"]
+    assert ch.iia_worked_triple(found, min_instances=10).empty
+    assert ch.iia_full_numbers(per_setup, pd.DataFrame())["x"] == "—"
 
 
 def test_table3_values_compare_each_cell_within_its_noise_and_never_leave_a_key_empty():
@@ -401,7 +444,10 @@ def test_appa3_values_hold_the_papers_sizes_dataset_by_dataset():
 def test_iia_values_count_violations_over_10_instances():
     iia = pd.DataFrame({"size": ["full", 5, 20, "full"], "n_instances": [40, 5, 20, 8], "triples": [4, 4, 4, 1],
                         "reversed": [1, 7, 2, 3], "tied": [1, 0, 0, 0]})
-    values = ch.iia_values(iia).set_index("detail").value
+    full = pd.DataFrame({"n_instances": [40, 8], "reversed": [3, 5], "either": [1, 2]})
+    values = ch.iia_values(iia, full).set_index("detail").value
+    assert values["reversed (pair, third system) combinations, full test sets of more than 10 instances"] == 3
+    assert values["of these, with a pair the sign test separates or the best system"] == 1
     assert values["violations in test sets of more than 10 instances"] == 4
     assert values["setups with more than 10 instances and a violation"] == 1
     assert values["violations per (pair, third system), full setups"] == pytest.approx(5 / 15)

@@ -25,7 +25,9 @@ from .claim_values import (
     fig6_cells,
     fig6_values,
     iia_values,
+    interval_values,
     section5_values,
+    table3_exchanged_values,
     table3_values,
     table_values,
 )
@@ -40,7 +42,9 @@ from .experiments import (
     iia_by_collection,
     iia_by_size,
     iia_by_size_view,
+    iia_full_reversals,
     iia_search,
+    iia_worked_triple,
     metric_ranks,
     paper_significance_draws,
     paper_size_draws,
@@ -70,11 +74,14 @@ from .page_values import (
     degenerate_setups,
     fig6_numbers,
     grain_numbers,
+    iia_full_numbers,
     iia_numbers,
+    metric_numbers,
     table1_hits,
     table1_numbers,
     table3_far_cells,
     table3_numbers,
+    table3_exchanged_numbers,
     table3_swaps_view,
 )
 from .published import (
@@ -140,7 +147,8 @@ __all__ = [
     "inventory", "iter_setups", "n_system_pairs", "pick_setup", "section5_totals", "subsample",
     # experiments
     "BT_EVAL_TESTS", "aggregators", "bt_eval_sign_test", "bt_probability_matrix", "disagreement_rows",
-    "fig4_summaries", "fraction_subsamples", "iia_by_collection", "iia_by_size", "iia_by_size_view", "iia_search", "metric_ranks",
+    "fig4_summaries", "fraction_subsamples", "iia_by_collection", "iia_by_size", "iia_by_size_view", "iia_full_reversals", "iia_search",
+    "iia_worked_triple", "metric_ranks",
     "paper_significance_draws", "paper_size_draws", "per_setup_draw_means", "pooled_pairs_profile",
     "reversal_winner_shares",
     "significance_agreement", "subsampled_disagreement", "summarise", "tie_break_counts", "tie_break_sensitivity",
@@ -152,11 +160,11 @@ __all__ = [
     "PAIR_COLORS", "TABLE3_SHORT", "TASK_SHORT", "metric_label", "plot_fig4", "plot_fig5", "plot_fig6", "plot_table3",
     "plot_table3_scatter", "plot_table4", "short_system_names",
     # the numbers the page's prose pastes
-    "degenerate_setups", "fig6_numbers", "grain_numbers", "iia_numbers", "table1_hits", "table1_numbers", "table3_far_cells",
-    "table3_numbers", "table3_swaps_view",
+    "degenerate_setups", "fig6_numbers", "grain_numbers", "iia_full_numbers", "iia_numbers", "metric_numbers", "table1_hits", "table1_numbers", "table3_far_cells",
+    "table3_exchanged_numbers", "table3_numbers", "table3_swaps_view",
     # claim values
-    "appa3_values", "fig4_values", "fig6_cells", "fig6_values", "iia_values", "section5_values", "table3_values",
-    "table_values",
+    "appa3_values", "fig4_values", "fig6_cells", "fig6_values", "iia_values", "interval_values", "section5_values",
+    "table3_exchanged_values", "table3_values", "table_values",
     # from the methods and the shared chapter module, as the notebook and tests use them through this package
     "PAIRED_TESTS", "mechanism_pairs", "pair_label", "pair_name",
 ]

@@ -86,28 +86,39 @@ def _in_interval(paper_percent: float, row: pd.Series, measure: str) -> bool:
     return bool(row[f"{measure}_low"] - PERCENT_ROUNDING <= p <= row[f"{measure}_high"] + PERCENT_ROUNDING)
 
 
-def table_values(ours: pd.DataFrame, fig4: pd.DataFrame) -> pd.DataFrame:
-    """Tables 1 and 4 against ours (``ours`` = :func:`.experiments.summarise` under the paper's tie handling, one
-    row per pair): keys ``table1-in-interval`` and ``table4-in-interval`` (per cell of Table 1 and of Table 4's
-    other rows: the paper's value within our 95% interval ± the rounding), ``abstract-sota`` (the mean ≠ SotA of
-    Table 1's three pairs), ``appH-paired`` (MEAN and MEDIAN vs. Elo and TrueSkill: Disagree interval above MEAN
-    vs. MEDIAN's) and ``mean-median-closest`` (MEAN vs. MEDIAN's Disagree minus the smaller of MEAN vs. BT's and
-    MEDIAN vs. BT's, on the full setups and on Fig. 4's sub-samples)."""
+#: the columns of :func:`interval_values`' table: a value with its 95% interval, and the test it was read for
+INTERVAL_COLUMNS = ["key", "detail", "value", "low", "high", "holds"]
+
+
+def interval_values(ours: pd.DataFrame) -> pd.DataFrame:
+    """Tables 1 and 4 and App. H against ours (``ours`` = :func:`.experiments.summarise` under the paper's tie
+    handling, one row per pair), each value beside its 95% bootstrap interval over setups (``low``, ``high``), so
+    the pages show "8% [7%, 9%]": keys ``table1-in-interval`` and ``table4-in-interval`` (per cell of Table 1 and
+    of Table 4's other rows: the paper's value within our 95% interval ± the rounding) and ``appH-paired`` (MEAN
+    and MEDIAN vs. Elo and TrueSkill: Disagree interval above MEAN vs. MEDIAN's)."""
     paper = published_table4()
     rows = []
     for pair in paper.index:
         key = "table1-in-interval" if pair in TABLE1_PAIRS else "table4-in-interval"
         row = ours.loc[pair_name(pair)]
-        rows += [(key, f"{pair_label(pair)}, {MEASURES[m]}", row[m], _in_interval(paper.loc[[pair], m].iloc[0], row, m))
-                 for m in MEASURES]
-    rows.append(("abstract-sota", "mean of Table 1's three ≠ SotA", float(np.mean(
-        [ours.loc[pair_name(p), "top1"] for p in TABLE1_PAIRS])), None))
+        rows += [(key, f"{pair_label(pair)}, {MEASURES[m]}", row[m], row[f"{m}_low"], row[f"{m}_high"],
+                  _in_interval(paper.loc[[pair], m].iloc[0], row, m)) for m in MEASURES]
     mm = ours.loc["mean_median"]
     for other in ("mean", "median"):
         for paired in ("elo", "trueskill"):
             row = ours.loc[f"{other}_{paired}"]
-            rows.append(("appH-paired", f"{pair_label((other, paired))} above MEAN vs. MEDIAN",
-                         row.disagree, bool(row.disagree_low > mm.disagree_high)))
+            rows.append(("appH-paired", f"{pair_label((other, paired))} above MEAN vs. MEDIAN", row.disagree,
+                         row.disagree_low, row.disagree_high, bool(row.disagree_low > mm.disagree_high)))
+    return pd.DataFrame(rows, columns=INTERVAL_COLUMNS)
+
+
+def table_values(ours: pd.DataFrame, fig4: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's other readings (``ours`` = :func:`.experiments.summarise` under the paper's tie handling, one row
+    per pair; the cells with their intervals are :func:`interval_values`): keys ``abstract-sota`` (the mean ≠ SotA
+    of Table 1's three pairs) and ``mean-median-closest`` (MEAN vs. MEDIAN's Disagree minus the smaller of MEAN vs.
+    BT's and MEDIAN vs. BT's, on the full setups and on Fig. 4's sub-samples)."""
+    rows = [("abstract-sota", "mean of Table 1's three ≠ SotA", float(np.mean(
+        [ours.loc[pair_name(p), "top1"] for p in TABLE1_PAIRS])), None)]
     full = ours.loc["mean_median", "disagree"] - ours.loc[["mean_bt", "median_bt"], "disagree"].min()
     rows.append(("mean-median-closest", "full setups (Table 1)", float(full), None))
     if len(fig4):
@@ -134,6 +145,44 @@ def table3_values(side: pd.DataFrame) -> pd.DataFrame:
     for key in ("table3-exact-disagree", "table3-exact-top", "table3-other"):
         if key not in set(keys):
             rows.append(_nothing(key))
+    return _rows(rows)
+
+
+#: the block of Table 3 whose MEAN vs. BT and MEDIAN vs. BT columns look exchanged in print: its printed Mean/BT
+#: cells lie above its Med/BT cells in all three measures, the other way round from the paper's other TAC blocks
+EXCHANGED_BLOCK = ("TAC08", "ROUGE-WE")
+
+
+def tac_med_above_mean(side: pd.DataFrame) -> pd.Series:
+    """The paper's TAC blocks of Table 3 (dataset, metric family) other than :data:`EXCHANGED_BLOCK`: whether the
+    printed Med/BT cell is at least the Mean/BT cell in all three measures (``side`` holds the paper's cells)."""
+    tac = side[side.dataset.str.startswith("TAC") & side.pair.isin(["mean_bt", "median_bt"])]
+    tac = tac[~((tac.dataset == EXCHANGED_BLOCK[0]) & (tac.metric_group == EXCHANGED_BLOCK[1]))]
+    wide = tac.pivot_table(index=["dataset", "metric_group", "measure"], columns="pair", values="paper")
+    return (wide.median_bt >= wide.mean_bt).groupby(level=[0, 1]).all()
+
+
+def table3_exchanged_values(side: pd.DataFrame) -> pd.DataFrame:
+    """Table 3's :data:`EXCHANGED_BLOCK` read two ways (``side`` as for :func:`table3_values`, the sub-sample
+    reading), each cell tested as :func:`table3_values` tests it: key ``table3-rouge-we-as-printed`` (ours for each
+    pair against the paper's cell for that pair) and ``table3-rouge-we-exchanged`` (against the paper's cell of the
+    other pair, its Mean/BT and Med/BT columns read exchanged); ``table3-tac-med-above-mean``: of the paper's other
+    TAC blocks (dataset, metric family), those whose printed Med/BT cells are at least their Mean/BT cells in all
+    three measures (the count; ``detail`` says of how many), the evidence for the second reading."""
+    dataset, group = EXCHANGED_BLOCK
+    block = side[(side.dataset == dataset) & (side.metric_group == group) & side.pair.isin(["mean_bt", "median_bt"])]
+    other_pair = {"mean_bt": "median_bt", "median_bt": "mean_bt"}
+    printed = block.set_index(["measure", "pair"]).paper
+    rows = []
+    for key, exchanged in (("table3-rouge-we-as-printed", False), ("table3-rouge-we-exchanged", True)):
+        for r in block.itertuples():
+            paper = printed[(r.measure, other_pair[r.pair])] if exchanged else r.paper
+            label = f"{r.dataset} {r.metric_group} {MEASURES[r.measure]} {pair_label(tuple(r.pair.split('_')))}"
+            rows.append((key, f"{label} against the paper's {paper:.2f}", r.ours, bool(
+                pd.notna(r.ours) and abs(r.ours - paper) <= PERCENT_ROUNDING + 2 * r.noise_sd)))
+    above = tac_med_above_mean(side)
+    rows.append(("table3-tac-med-above-mean", f"of the paper's {len(above)} other TAC blocks",
+                 float(above.sum()), None))
     return _rows(rows)
 
 
@@ -254,18 +303,28 @@ def fig6_values(cells: pd.DataFrame) -> pd.DataFrame:
 
 # -- Appendix F -----------------------------------------------------------------------------------------------------
 
-def iia_values(iia: pd.DataFrame) -> pd.DataFrame:
+def iia_values(iia: pd.DataFrame, full: pd.DataFrame | None = None) -> pd.DataFrame:
     """App. F's search (one row per setup and test-set size, :func:`.experiments.iia_search`): key
     ``appF-over-10`` (violations, reversed or tied, in test sets of more than 10 instances) and ``appF-share`` (the
-    share of (pair, third system) combinations of the full setups that are violations)."""
+    share of (pair, third system) combinations of the full setups that are violations). With ``full``
+    (:func:`.experiments.iia_full_reversals`, one row per setup) also the reading on the full test sets of more than
+    10 instances, reversals only: ``appF-full-reversed`` (the reversed combinations) and ``appF-full-reversed-matter``
+    (those whose pair the sign test separates or that include the best system)."""
     big = iia[iia.n_instances > 10]
-    full = iia[iia["size"].astype(str) == "full"]
-    combos = 3 * full.triples.sum()
-    return _rows([
+    full_sizes = iia[iia["size"].astype(str) == "full"]
+    combos = 3 * full_sizes.triples.sum()
+    rows = [
         ("appF-over-10", "violations in test sets of more than 10 instances", float((big.reversed + big.tied).sum()),
          None),
         ("appF-over-10", "setups with more than 10 instances and a violation", float(
             big[big["size"].astype(str) == "full"].pipe(lambda f: ((f.reversed + f.tied) > 0).sum())), None),
         ("appF-share", "violations per (pair, third system), full setups",
-         float((full.reversed + full.tied).sum() / combos) if combos else np.nan, None),
-    ])
+         float((full_sizes.reversed + full_sizes.tied).sum() / combos) if combos else np.nan, None),
+    ]
+    if full is not None:
+        over = full[full.n_instances > 10]
+        rows += [("appF-full-reversed", "reversed (pair, third system) combinations, full test sets of more than 10 "
+                  "instances", float(over.reversed.sum()), None),
+                 ("appF-full-reversed-matter", "of these, with a pair the sign test separates or the best system",
+                  float(over.either.sum()), None)]
+    return _rows(rows)

@@ -21,7 +21,7 @@ from ...agreement import (
     pair_name,
     top_k_differs,
 )
-from ...pairwise import PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test
+from ...pairwise import PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test, sign_test_pvalues
 from ...validation import check_rng
 from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
 
@@ -299,6 +299,50 @@ def reversal_winner_shares(examples: pd.DataFrame) -> pd.Series:
 
 def iia_by_collection(iia: pd.DataFrame) -> pd.DataFrame:
     return iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "reversed", "tied"]].sum()
+
+
+def iia_full_reversals(setups, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """App. F read on each setup's full test set, reversals only (a pair tied alone, or tied once the third system
+    is added, apart), with ties as half wins as in :func:`iia_search`. Per setup: its (pair, third system)
+    combinations (three per triple), those ``reversed``, and of these how many have a pair the sign test separates
+    at ``alpha`` (``significant``; ties dropped), a pair that includes the setup's best system (``best``: BT's, the
+    most total wins) and either (``either``). And every reversal found, with the six win counts of its triple
+    (``w_ab`` = instances a beats b, a tie half to each) and the sign test's p-value for its pair."""
+    rows, found = [], []
+    for key, matrix in setups:
+        x = matrix.to_numpy(dtype=float)
+        strict = (x[:, :, None] > x[:, None, :]).sum(axis=0)
+        wins = strict + 0.5 * (len(x) - strict - strict.T)
+        np.fill_diagonal(wins, 0)
+        n = x.shape[1]
+        rev = iia_violations(matrix)
+        rev = rev[rev.kind == "reversed"]
+        a, b, c = (matrix.columns.get_indexer(rev[k]) for k in ("a", "b", "c"))
+        p = sign_test_pvalues(strict[a, b], strict[b, a])
+        totals = wins.sum(axis=1)
+        best = np.flatnonzero(totals == totals.max())
+        on_best = np.isin(a, best) | np.isin(b, best)
+        rows.append(dict(zip(KEYS, key)) | {
+            "n_instances": len(x), "n_systems": n, "combinations": n * (n - 1) * (n - 2) // 2,
+            "reversed": len(rev), "significant": int((p < alpha).sum()), "best": int(on_best.sum()),
+            "either": int(((p < alpha) | on_best).sum())})
+        if len(rev):
+            found.append(rev.assign(**dict(zip(KEYS, key)), n_instances=len(x), w_ab=wins[a, b], w_ba=wins[b, a],
+                                    w_ac=wins[a, c], w_ca=wins[c, a], w_bc=wins[b, c], w_cb=wins[c, b],
+                                    sign_p=p, on_best=on_best))
+    per_setup = pd.DataFrame(rows)
+    per_setup["share reversed"] = per_setup.reversed / per_setup.combinations.where(per_setup.combinations > 0)
+    return per_setup, pd.concat(found, ignore_index=True) if found else pd.DataFrame()
+
+
+def iia_worked_triple(reversals: pd.DataFrame, min_instances: int = 10) -> pd.DataFrame:
+    """One reversal of :func:`iia_full_reversals` to show with its win counts: among the test sets of more than
+    ``min_instances`` instances, the one whose pair's winner wins the largest share of their comparisons when alone
+    (the clearest order a third system reverses; the first found on a tie). Empty when there is none."""
+    big = reversals[reversals.n_instances > min_instances] if len(reversals) else reversals
+    if big.empty:
+        return pd.DataFrame()
+    return big.loc[[big.winner_share.idxmax()]].reset_index(drop=True)
 
 
 # -- how much the top-k results depend on cutting ties --------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...agreement import pair_label, pair_name
-from .claim_values import _in_interval
+from .claim_values import _in_interval, tac_med_above_mean
 from .figures import metric_label
 from .published import (
     TABLE3_EXACT,
@@ -176,3 +176,54 @@ def degenerate_setups(*frames: pd.DataFrame) -> str:
             name = f"{c} {d} {metric_label(m)}"
             names += [name] if name not in names else []
     return ", ".join(names) or "none"
+
+
+def iia_full_numbers(full: pd.DataFrame, worked: pd.DataFrame) -> dict:
+    """App. F on the full test sets of more than 10 instances, reversals only (``full`` =
+    :func:`.experiments.iia_full_reversals`' per-setup table, ``worked`` = :func:`.experiments.iia_worked_triple`):
+    setups, those with a reversal, the median and largest share of combinations reversed, the reversals, how many
+    of them the sign test separates, include the best system or either, the share from TAC; and the worked
+    triple's setup, its pair's winner alone (``x``) and loser (``y``), the third system (``c``) and their win counts
+    (``w-xy`` = instances x beats y, ties half to each) and total wins with c."""
+    big = full[full.n_instances > 10]
+    numbers = {"setups": len(big), "setups-reversed": int((big.reversed > 0).sum()),
+               "share-median": float(big["share reversed"].median()) if len(big) else np.nan,
+               "share-max": float(big["share reversed"].max()) if len(big) else np.nan,
+               "combinations": int(big.combinations.sum()), "reversed": int(big.reversed.sum()),
+               "significant": int(big.significant.sum()), "best": int(big.best.sum()),
+               "either": int(big.either.sum()),
+               "tac-share": float(big.loc[big.collection == "TAC", "reversed"].sum() / big.reversed.sum())
+               if big.reversed.sum() else np.nan}
+    keys = ("n", "p", "w-xy", "w-yx", "w-xc", "w-cx", "w-yc", "w-cy", "total-x", "total-y")
+    if worked.empty:  # the same keys, empty, so that the page's text still finds each
+        return numbers | {k: "—" for k in ("example", "x", "y", "c")} | dict.fromkeys(keys, np.nan)
+    w = worked.iloc[0]
+    # x: the pair's winner alone, y: its loser (the triple's a and b are in column order)
+    x, y = ("a", "b") if w.alone == "a" else ("b", "a")
+    win = {f"{p}{q}": float(w[f"w_{p}{q}"]) for p in "abc" for q in "abc" if p != q}
+    named = {f"w-{k.replace(x, 'X').replace(y, 'Y').lower()}": v for k, v in win.items()}
+    return numbers | {
+        "example": f"{w.collection} {w.dataset} {metric_label(w.metric)}", "n": int(w.n_instances),
+        "x": str(w[x]), "y": str(w[y]), "c": str(w.c), "p": float(w.sign_p), **named,
+        "total-x": named["w-xy"] + named["w-xc"], "total-y": named["w-yx"] + named["w-yc"]}
+
+
+def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
+    """Our metric names against the paper's 18 (``data/published/paired.toml``, ``metrics``): how many names our
+    setups have, how many of them are the paper's, the paper's we lack and ours it does not list (as the paper
+    spells them)."""
+    from ...data import published
+
+    paper = set(published.item("paired", "metrics")["names"])
+    ours = set(inventory_frame.metric)
+    return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),
+            "missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
+            "extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
+
+
+def table3_exchanged_numbers(side: pd.DataFrame) -> dict:
+    """The evidence that Table 3's :data:`.claim_values.EXCHANGED_BLOCK` is printed with two columns exchanged: of
+    the paper's other TAC blocks, how many have Med/BT at least Mean/BT in all three measures
+    (:func:`.claim_values.tac_med_above_mean`)."""
+    above = tac_med_above_mean(side)
+    return {"others": len(above), "others-above": int(above.sum())}

@@ -35,7 +35,8 @@ def plot_fig1(scores: pd.DataFrame, aggregates: pd.DataFrame) -> plt.Figure:
 
 def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.DataFrame) -> plt.Figure:
     """Fig. 2: one panel per pairing, instances at (score of A, score of B), marginal densities on the sides, means
-    (dashed) and medians (dotted, also marked on the axes), the diagonal, and the half-plane BT prefers shaded.
+    (open markers on the top and right edges) and medians (filled, bottom and left), the diagonal, and the
+    half-plane BT prefers shaded in the colour of the system it prefers.
     The means and medians are in the chapter's table, not on the axes."""
     fig = plt.figure(figsize=(8.4, 3.2))
     grid = fig.add_gridspec(1, len(pairings), wspace=0.3, bottom=0.22)
@@ -54,14 +55,14 @@ def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.Da
             ax.fill_between([lo, hi], lo, [lo, hi], color=colors["A"], alpha=0.12, lw=0)
         ax.scatter(xa, xb, s=2, alpha=0.35, color="0.25", rasterized=True)
         ax.plot([lo, hi], [lo, hi], color="black", lw=1)
-        for stat, style in (("mean", "--"), ("median", ":")):
-            ax.axvline(summary.loc[title, f"{stat} A"], color=colors["A"], ls=style, lw=1.4 if stat == "mean" else 2.2)
-            ax.axhline(summary.loc[title, f"{stat} B"], color=colors["B"], ls=style, lw=1.4 if stat == "mean" else 2.2)
-        # the medians can sit on the means: mark them on the axes too, so both stay visible
-        ax.plot(summary.loc[title, "median A"], lo, marker="^", ms=8, color=colors["A"], mec="black", clip_on=False,
-                zorder=5)
-        ax.plot(lo, summary.loc[title, "median B"], marker=">", ms=8, color=colors["B"], mec="black", clip_on=False,
-                zorder=5)
+        # the means and medians nearly coincide here: each is a marker on its own edge (means on the top and right
+        # edges, medians on the bottom and left ones), so neither can hide the other
+        for stat, marker_a, marker_b, at_a, at_b, face in (("mean", "v", "<", hi, hi, "white"),
+                                                           ("median", "^", ">", lo, lo, None)):
+            ax.plot(summary.loc[title, f"{stat} A"], at_a, marker=marker_a, ms=8, mec=colors["A"], mew=1.6,
+                    color=face or colors["A"], clip_on=False, zorder=5)
+            ax.plot(at_b, summary.loc[title, f"{stat} B"], marker=marker_b, ms=8, mec=colors["B"], mew=1.6,
+                    color=face or colors["B"], clip_on=False, zorder=5)
         sns.kdeplot(x=xa, ax=ax_top, color=colors["A"], fill=True, bw_adjust=0.6)
         sns.kdeplot(y=xb, ax=ax_right, color=colors["B"], fill=True, bw_adjust=0.6)
         ax_top.axis("off")
@@ -71,10 +72,12 @@ def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.Da
         ax_top.set_title(f"{title.removesuffix(' pairing')}: P(B > A) = {p_b:.2f}\nBT prefers "
                          f"{'B' if p_b > 0.5 else 'A'}", fontsize=10)
     handles = [
-        plt.Line2D([], [], color="0.3", ls="--", lw=1.4, label="means"),
-        plt.Line2D([], [], color="0.3", ls=":", lw=2.2, label="medians (▲ ► on the axes)"),
+        plt.Line2D([], [], ls="", marker="v", ms=8, mec="0.3", mew=1.6, color="white",
+                   label="means (top and right edges)"),
+        plt.Line2D([], [], ls="", marker="^", ms=8, mec="0.3", color="0.3", label="medians (bottom and left edges)"),
         plt.Line2D([], [], color="black", label="$X_A = X_B$"),
-        plt.Rectangle((0, 0), 1, 1, color="0.5", alpha=0.25, label="half-plane BT prefers"),
+        plt.Rectangle((0, 0), 1, 1, color=colors["B"], alpha=0.25, lw=0, label="half-plane where B wins more"),
+        plt.Rectangle((0, 0), 1, 1, color=colors["A"], alpha=0.25, lw=0, label="half-plane where A wins more"),
     ]
     fig.legend(handles=handles, loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 0.1),
                fontsize=10)
