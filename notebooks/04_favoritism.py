@@ -123,49 +123,43 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 # (favi-findings)=
 # ## What the regenerated evidence says
 #
-# * **The definitions.** The Φ values of the paper's worked examples: Fig. 2 **{glue:md}`verdict-fig2-favi`**, Fig. 3
-#   **{glue:md}`verdict-fig3-favi-accuracy`**. On all {glue:text}`n_pairs:,` real system pairs: Lemma 1
-#   **{glue:md}`verdict-lemma1`**, Lemma 2 **{glue:md}`verdict-lemma2`** ({ref}`favi-fig2-fig3`, {ref}`favi-lemmas`).
-# * **Does every metric favour?** {glue:text}`noise_above` of the {glue:text}`n_settings` settings (a dataset, a
-#   human rating, a metric) have a mean |Φ| above what a metric with the same errors in random directions gives: the
-#   paper's "every metric exhibits a certain degree of favoritism" is **{glue:md}`verdict-fig4-every-metric`**.
-#   Read pair by pair with a sign-flip test and a {term}`Benjamini–Hochberg correction`, {glue:text}`noise_bh:.0%` of the
-#   {glue:text}`noise_tests:,` pairs have a Φ that chance alone would rarely give; that every dataset has such pairs
-#   is **{glue:md}`verdict-fig4-favoritism-beyond-chance`** ({ref}`favi-attenuation`).
 # * **Favoritism or attenuation?** A metric that only adds noise shrinks every margin towards zero, so by Lemma 1 its
 #   Φ "favours" whichever system the humans rate lower. Φ favours the humans' weaker system in
 #   {glue:text}`att_summeval:.0%` of SummEval's pairs, {glue:text}`att_tc:.0%` and {glue:text}`att_pc:.0%` of the
 #   dialogue stand-ins' and {glue:text}`att_mt_min:.0%` to {glue:text}`att_mt_max:.0%` of the three MT datasets'.
-#   The paper's reading, that Φ measures a preference for particular systems, read dataset by dataset (at most half
-#   of the pairs favour the weaker system), is **{glue:md}`verdict-attenuation`** (WMT22 en-de, WMT22 zh-en, WMT21
-#   en-de, SummEval, TopicalChat, PersonaChat: {glue:md}`ours-attenuation`), and
-#   **{glue:md}`verdict-attenuation-split-half`** when the noise shared by the two measures is removed with split
-#   halves ({glue:md}`ours-attenuation-split-half`; {ref}`favi-attenuation`).
-# * **Domains.** That MT metrics show less favoritism than summarization metrics is
-#   **{glue:md}`verdict-fig4-mt-lower`** on raw mean |Φ| and **{glue:md}`verdict-fig4-mt-lower-beyond-noise`** on the
-#   mean |Φ| above the no-favoritism level: that level falls as the errors per pair grow, and an MT pair has
-#   {glue:text}`items_mt_min:,` to {glue:text}`items_mt_max:,` items against SummEval's
-#   {glue:text}`items_summeval` ({ref}`favi-fig4`).
+#   The reading of Φ as a preference for particular systems, dataset by dataset (at most half of the pairs favouring
+#   the weaker system): **{glue:md}`verdict-attenuation`** on the same items, **{glue:md}`verdict-attenuation-split-half`**
+#   on split halves, which remove the noise the two measures share ({ref}`favi-attenuation`).
+# * **Does every metric favour?** {glue:text}`noise_above` of the {glue:text}`n_settings` settings (a dataset, a
+#   human rating, a metric) have a mean |Φ| above what a metric with the same errors in random directions gives: the
+#   paper's "every metric exhibits a certain degree of favoritism" is **{glue:md}`verdict-fig4-every-metric`**.
+#   After a {term}`Benjamini–Hochberg correction` {glue:text}`noise_bh:.0%` of the {glue:text}`noise_tests:,` pairs
+#   have a Φ beyond chance; that every dataset has such pairs: **{glue:md}`verdict-fig4-favoritism-beyond-chance`**.
+# * **Domains (Fig. 4).** That MT metrics show less favoritism than summarization metrics is
+#   **{glue:md}`verdict-fig4-mt-lower`** on raw mean |Φ|. Measured above the no-favoritism level, which falls as a
+#   pair's errors grow (an MT pair has {glue:text}`items_mt_min:,` to {glue:text}`items_mt_max:,` items, SummEval's
+#   {glue:text}`items_summeval`): **{glue:md}`verdict-fig4-mt-lower-beyond-noise`** ({ref}`favi-fig4`).
 # * **Φ and ranking errors (Fig. 5).** The inverse correlation of |Φ| with the pair's sign agreement is
-#   **{glue:md}`verdict-fig5a-rho`** ({term}`ρ <Spearman's rho (ρ)>` = {glue:md}`ours-fig5a-rho`); metrics with the same errors in random
-#   directions (no favoritism) reach a ρ as low in a share {glue:md}`ours-fig5a-no-favoritism` of their draws; that
-#   the correlation is stronger than without favoritism: **{glue:md}`verdict-fig5a-no-favoritism`**. That |Φ|
-#   says more about ranking errors than sample-level
-#   accuracy (§6) is **{glue:md}`verdict-section6-insight`** ({ref}`favi-fig5`).
-# * **Whom the metrics favour.** On the paper's own WMT22 en-de data, that {term}`BLEU` rates the human reference refB very
-#   poorly and gives Online-W a negative Φ is **{glue:md}`verdict-appD3-bleu-systems`**, that ChatGPT (its stand-in)
-#   disfavours refB and favours M2M100 **{glue:md}`verdict-appD3-chatgpt-systems`**; on SummEval, that {term}`ROUGE` favours M11
-#   and disfavours M0 and M1 is **{glue:md}`verdict-appD2-rouge-systems`**. COMET-22, the paper's example, is reachable
-#   only on zh-en, where its strong disfavour of refB is **{glue:md}`verdict-fig6-refb`** and of M2M100
-#   **{glue:md}`verdict-fig6-m2m100`** ({ref}`favi-fig1`, {ref}`favi-fig6`, {ref}`favi-appendix-d`).
-# * **Is an LLM judge order dependent?** ChatGPT's SummEval judgments, shown in both orders, agree with themselves on
-#   {glue:text}`c21_accuracy:.0%` of the items: the paper's asymmetry is **{glue:md}`verdict-c21-asymmetric`**, its
-#   values ({glue:text}`paper_c21_accuracy:.0%`, α = {glue:text}`paper_c21_alpha:g`, on other data) are
-#   **{glue:md}`verdict-c21-values`** ({ref}`favi-appendix-c21`).
+#   **{glue:md}`verdict-fig5a-rho`** ({term}`ρ <Spearman's rho (ρ)>` = {glue:text}`f5_rho:.2f`); stronger than for
+#   metrics with the same errors in random directions: **{glue:md}`verdict-fig5a-no-favoritism`**. That |Φ| says
+#   more about ranking errors than sample-level accuracy (§6) is **{glue:md}`verdict-section6-insight`**
+#   ({ref}`favi-fig5`).
+# * **Whom the metrics favour (Fig. 6, App. D).** COMET-22, the paper's example, is reachable only on zh-en, where its
+#   strong disfavour of refB is **{glue:md}`verdict-fig6-refb`** and of M2M100 **{glue:md}`verdict-fig6-m2m100`**.
+#   On the paper's own WMT22 en-de data, BLEU's disfavour of refB and Online-W is
+#   **{glue:md}`verdict-appD3-bleu-systems`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour of M0 and M1
+#   is **{glue:md}`verdict-appD2-rouge-systems`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
+# * **The definitions and an LLM judge.** Figs. 2 and 3's worked examples are **{glue:md}`verdict-fig2-favi`** and
+#   **{glue:md}`verdict-fig3-favi-accuracy`**, Lemmas 1 and 2 **{glue:md}`verdict-lemma1`** and
+#   **{glue:md}`verdict-lemma2`** on all {glue:text}`n_pairs:,` real pairs. ChatGPT's SummEval judgments agree with
+#   themselves in the other presentation order on {glue:text}`c21_accuracy:.0%` of the items: the asymmetry of App.
+#   C.2.1 is **{glue:md}`verdict-c21-asymmetric`** ({ref}`favi-appendix-c21`).
 #
 # Not testable here: COMET-22 on WMT22 en-de (§2's margins, Fig. 1's graph, Fig. 6's QUARTZ_TuneReranking) and the
-# paper's chatbot data, whose scores are not reachable; *What differs* at the end lists every substitute.
-#
+# paper's chatbot data; *What differs* at the end lists every substitute. The details page holds the checks behind
+# the numbers: the lemmas on every pair, §2, the noise test, the appendices' case studies, ties and documents.
+
+# %% [markdown]
 # (favi-fig2-fig3)=
 # ## Figs. 2–3: the worked examples
 #
@@ -183,9 +177,10 @@ show(examples_counts)
 # C₁ and C₂ make the same number of errors, all for π₁, but C₁'s are severe (− read as +, cost 2); C₃'s errors
 # cancel; C₄'s severe errors for π₁ outweigh its mild ones for π₂. C₅ (Fig. 3) makes more errors for π₂ but more
 # severe ones for π₁ (second table); its metric outcome d̂ is the paper's printed fourth row.
-#
+
+# %% [markdown] tags=["details"]
 # (favi-lemmas)=
-# ### Lemmas 1 and 2 on every real pair
+# ## Lemmas 1 and 2 on every real pair
 
 # %%
 lemmas = out.table(ch.lemma_checks(pairs), "favi_lemma_checks")
@@ -196,41 +191,61 @@ show(ch.lemmas_page(lemmas))
 # %% [markdown]
 # Φ is undefined, and left out, for a pair without errors (E = 0). The last row counts pairs whose margins keep
 # their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails ({glue:md}`verdict-lemma2-converse`).
-#
+# The definitions are checked as properties of the implementation's outputs on every pair: Defs. 4–7
+# ({glue:md}`verdict-defs4-7-implementation`), Def. 9's range ({glue:md}`verdict-def9-range`), Def. 10's
+# system-level accuracy over all N = C(|Π|, 2) pairs ({glue:md}`verdict-def10-system-accuracy`), Def. 11's identity
+# ({glue:md}`verdict-def11-identity`), App. A's enumeration ({glue:md}`verdict-appA-enumeration`) and the
+# Limitations' single error ({glue:md}`verdict-limitations-one-error`).
+
+# %% [markdown]
 # (favi-table1)=
 # ## The data (Table 1)
 #
-# Per dataset, every system's human and automatic rating of every item. As in the paper (Appendix C.1, Def. 13),
-# scalar ratings become preferences by comparing the two systems' scores on an item (higher is better; equal scores
-# are a tie, and so are scores closer than 10⁻⁹: equal scores computed along different floating-point paths, such as
-# two ROUGE F-measures of the same counts, differ by up to about 10⁻¹³ here, while the smallest real difference is
-# about 10⁻⁸). An item counts for a pair only when both systems have both ratings. Ours first, then the paper's:
+# Per dataset, every system's human and automatic rating of every item; scalar ratings become preferences by
+# comparing the two systems' scores on an item (App. C.1, Def. 13: higher is better, equal scores a tie), and an item
+# counts for a pair only when both systems have both ratings. Each dataset beside the row of the paper's it stands
+# for:
 
 # %%
-show(ch.table1_page(table1, scores))
-show(ch.published_table1_page(ch.published_table1()))
+show(ch.table1_beside_paper(table1, ch.published_table1()))
 wmt21 = table1.set_index("data").loc["WMT21 en-de"]
 glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
          wmt21_systems=int(wmt21["systems_rated"]))
 
 # %% [markdown]
-# Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out
-# (WMT22's refA is the reference the metrics score against). WMT21 en-de's human ratings cover
-# {glue:text}`wmt21_rated:,` of its {glue:text}`wmt21_segments:,` segments for each of its
-# {glue:text}`wmt21_systems` systems, against the paper's |E| = {glue:text}`paper_wmt21_items:,`; the paper does not say
-# how it counted (Table 1's item counts are {glue:md}`verdict-table1-items`).
+# WMT22 zh-en stands in for the neural metrics the paper used on en-de, USR's TopicalChat and PersonaChat for the
+# paper's chatbot data; WMT22's refA, the reference the metrics score against, is left out (Table 1's item counts are
+# {glue:md}`verdict-table1-items`, its systems {glue:md}`verdict-table1-systems`).
+
+# %% [markdown] tags=["details"]
+# (favi-table1-sources)=
+# ## Table 1's raters and sources
+
+# %%
+show(ch.table1_page(table1, scores))
+show(ch.published_table1_page(ch.published_table1()))
+
+# %% [markdown]
+# Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out.
+# Equal scores are a tie, and so are scores closer than 10⁻⁹: equal scores computed along different floating-point
+# paths, such as two ROUGE F-measures of the same counts, differ by up to about 10⁻¹³ here, while the smallest real
+# difference is about 10⁻⁸. WMT21 en-de's human ratings cover {glue:text}`wmt21_rated:,` of its
+# {glue:text}`wmt21_segments:,` segments for each of its {glue:text}`wmt21_systems` systems, against the paper's
+# |E| = {glue:text}`paper_wmt21_items:,`; the paper does not say how it counted.
 #
 # The data: SummEval {cite:p}`fabbri2021summeval` and WMT21 en-de {cite:p}`freitag2021experts` are the paper's, with
 # lexical metrics computed here. WMT22 en-de {cite:p}`freitag2022results` is the paper's, with the raters reachable
-# for it (SEScoreX, {term}`GEMBA` {cite:p}`kocmi2023large`) and BLEU {cite:p}`papineni2002bleu` and {term}`chrF` computed here with
-# sacreBLEU {cite:p}`post2018call` for the systems whose outputs are reachable. WMT22 zh-en carries the neural
-# metrics the paper used on en-de (COMET-22, BLEURT-20 {cite:p}`sellam2020bleurt`, UniTE, MetricX), whose en-de
-# scores are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here. The paper's chatbot data
-# (BST with five trained dialogue metrics, from {cite:t}`deriu2023correction`) is not reachable either; the USR
-# ratings {cite:p}`mehri2020usr` of TopicalChat {cite:p}`gopalakrishnan2019topicalchat` and PersonaChat
-# {cite:p}`zhang2018personalizing` responses, with {term}`BT-eval`'s metric scores {cite:p}`peyrard2021bteval`, stand in,
-# with few items per pair (|Φ| is coarse there: the paper's *Robustness* limitation).
-#
+# for it (SEScoreX, {term}`GEMBA` {cite:p}`kocmi2023large`) and BLEU {cite:p}`papineni2002bleu` and {term}`chrF`
+# computed here with sacreBLEU {cite:p}`post2018call` for the systems whose outputs are reachable. WMT22 zh-en
+# carries the neural metrics the paper used on en-de (COMET-22, BLEURT-20 {cite:p}`sellam2020bleurt`, UniTE,
+# MetricX), whose en-de scores are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.
+# The paper's chatbot data (BST with five trained dialogue metrics, from {cite:t}`deriu2023correction`) is not
+# reachable either; the USR ratings {cite:p}`mehri2020usr` of TopicalChat {cite:p}`gopalakrishnan2019topicalchat` and
+# PersonaChat {cite:p}`zhang2018personalizing` responses, with {term}`BT-eval`'s metric scores
+# {cite:p}`peyrard2021bteval`, stand in, with few items per pair (|Φ| is coarse there: the paper's *Robustness*
+# limitation).
+
+# %% [markdown] tags=["details"]
 # (favi-section2)=
 # ## §2: Online-W vs. JDExploreAcademy
 #
@@ -248,23 +263,21 @@ if "wmt22-ende" in datasets:
 # are {glue:md}`verdict-section2-mqm-shares`). COMET-22's en-de segment scores are not reachable, so the table gives
 # the margin under each automatic rater that is: a margin of MQM's sign but larger widens it, as COMET-22 does in the
 # paper; one of the other sign reverses it.
-#
+
+# %% [markdown]
 # (favi-fig1)=
-# ## Fig. 1 and Figs. 8–13: win graphs, humans vs. metric
+# ## Fig. 1: win graphs, humans vs. metric
 #
-# An edge A → B when A is preferred significantly more often than B (two-sided exact sign test; each caption gives
-# its confidence level), with transitive edges removed; red and dashed: an edge the humans' graph does not imply.
-# Ties carry no sign, and {cite:t}`coakley1996versions` review many ways to treat them; by default we use the
-# conventional test, ties dropped, and the table after the figures shows how much the verdicts change when ties are
-# split. We read the paper's "system-level agreement" of Fig. 1 as the share of pairs whose verdict (A wins, B wins,
-# neither) is the same in both graphs, an interpretation that cannot be checked on COMET-22's en-de scores; COMET-22
-# on zh-en stands in. For the two settings of Fig. 6 the per-system panel is left to Fig. 6.
+# The paper's Fig. 1 draws the humans' and COMET-22's win graphs of WMT22 en-de; COMET-22's en-de scores are not
+# reachable, so COMET-22 on WMT22 zh-en stands in. Ties carry no sign ({cite:t}`coakley1996versions` review ways to
+# treat them): the conventional sign test drops them. The paper's "system-level agreement" is read as the share of
+# pairs whose verdict (A wins, B wins, neither) is the same in both graphs.
 
 # %%
 cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU"),
                   ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"), ("summeval", summeval_aspect, "ROUGE_L"),
                   ("usr-tc", "USR_Overall", "BERTScore")])
-fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU")])
+fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22")])
 arrows = ("An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign "
           f"test at {1 - alpha:.0%}, "
           + {"drop": "ties dropped", "half": "ties shared equally between the two systems"}[sign_test_ties]
@@ -293,11 +306,229 @@ out.figure(fig, "favi_fig1_standin_comet22_zhen",
            f"Fig. 1 is COMET-22 on WMT22 en-de with {paper_systems} systems, whose scores, published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval`, are not reachable here; WMT22 zh-en "
            "{cite:p}`freitag2022results` has other systems and another human reference.")
-fig, n = case("wmt22-ende", "MQM", "BLEU", per_system=False)
+graphs = out.table(ch.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
+layers = out.table(ch.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
+                   index=False)
+per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
+
+# %% [markdown]
+# Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
+# in the paper's, is {glue:md}`verdict-fig6-m2m100-last`. On the paper's own WMT22 en-de data, that the humans put
+# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top`; that graph, with BLEU's and GEMBA's beside it,
+# is among the case figures of Appendix D on the details page ({ref}`favi-case-figures`).
+
+# %% [markdown]
+# (favi-fig4)=
+# ## Fig. 4: sign accuracies and mean |Φ| per metric
+
+# %%
+out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
+           "Sample-level (orange) and system-level (blue) sign accuracy (left axis of each panel) and mean |Φ| over "
+           "system pairs with ± its sd (green, right axis) of every automatic rater, per dataset: the paper's Fig. 4 "
+           "on the data at hand.\n\n"
+           "Grey: the mean |Φ| a rater with the same errors and no favoritism would show (beyond the paper, "
+           "{numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of "
+           "a domain. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, "
+           "MetricX); USR TopicalChat and USR PersonaChat stand in for the paper's BST chatbot data (not "
+           f"reachable). SummEval's human rating is the {ch.aspect_label(summeval_aspect)}; its metrics are lexical "
+           "ones computed here.")
+domains = out.table(ch.domain_comparison(fig4), "favi_domain_comparison", index=False)
+d = domains.set_index("domain")
+mt4 = fig4[fig4["domain"] == "machine translation"]
+glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
+            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue")) for m in ("min", "max")},
+         **{f"dom_null_{k}": d.loc[name, "median_null_mean_abs_favi"] for k, name in
+            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue"))},
+         dom_mt_lower=d.loc["summarization", "mt_lower_share"],
+         **{f"dom_mt_{k}_share": d.loc["machine translation", c] / d.loc["summarization", c] for k, c in
+            (("median", "median_mean_abs_favi"), ("sd", "median_sd_abs_favi"), ("excess", "median_excess"))},
+         dom_mt_excess_lower=d.loc["summarization", "mt_excess_lower_share"],
+         mt_settings=len(mt4), mt_more_human_ties=int((mt4["human_tie_share"] > mt4["metric_tie_share"]).sum()),
+         **{f"mt_{c}_{m}": getattr(mt4[c], m)() for m in ("min", "max")
+            for c in ("system_accuracy", "sample_accuracy", "human_tie_share", "metric_tie_share",
+                      "matching_tie_share")})
+
+# %% [markdown]
+# Mean |Φ| ranges from {glue:text}`dom_mt_min:.2f` to {glue:text}`dom_mt_max:.2f` for the MT metrics, from
+# {glue:text}`dom_sum_min:.2f` to {glue:text}`dom_sum_max:.2f` for summarization and from {glue:text}`dom_dia_min:.2f`
+# to {glue:text}`dom_dia_max:.2f` for the dialogue stand-ins. The claims compare the domains' medians over their
+# settings: MT's median mean |Φ| is {glue:text}`dom_mt_median_share:.0%` of summarization's and its median sd
+# {glue:text}`dom_mt_sd_share:.0%` ({glue:md}`verdict-fig4-mt-lower`); its median excess over the no-favoritism
+# level (the grey ticks) is {glue:text}`dom_mt_excess_share:.0%` of summarization's
+# ({glue:md}`verdict-fig4-mt-lower-beyond-noise`). That level (median {glue:text}`dom_null_mt:.2f` for MT,
+# {glue:text}`dom_null_sum:.2f` for summarization) falls as a pair's errors grow, so raw mean |Φ| across domains
+# mixes favoritism with sample size.
+
+# %% [markdown] tags=["details"]
+# (favi-fig4-domains)=
+# ## Fig. 4's domains and ties
+
+# %%
+show(ch.domains_page(domains))
+
+# %% [markdown]
+# Paired with a summarization metric, the MT metric has the lower mean |Φ| in {glue:text}`dom_mt_lower:.0%` of the
+# couples, and the lower excess over the no-favoritism level in {glue:text}`dom_mt_excess_lower:.0%`; the median
+# no-favoritism level of the dialogue stand-ins is {glue:text}`dom_null_dia:.2f`. The MT metrics reach system-level accuracy
+# {glue:text}`mt_system_accuracy_min:.2f`–{glue:text}`mt_system_accuracy_max:.2f` with sample-level accuracy
+# {glue:text}`mt_sample_accuracy_min:.2f`–{glue:text}`mt_sample_accuracy_max:.2f`. Ties weigh on the latter
+# ({ref}`favi-ties`): MQM ties on {glue:text}`mt_human_tie_share_min:.0%`–{glue:text}`mt_human_tie_share_max:.0%` of a
+# pair's items, the metrics on {glue:text}`mt_metric_tie_share_min:.0%`–{glue:text}`mt_metric_tie_share_max:.0%`, and
+# every human tie a metric breaks counts as an error ({glue:text}`mt_more_human_ties` of the {glue:text}`mt_settings` MT
+# settings have more human than metric ties). The values drawn, for all four SummEval aspects:
+# {download}`Fig. 4 as CSV <../04_favoritism/favi_fig4_summary.csv>`; the tie shares of every setting:
+# {download}`tie shares <../04_favoritism/favi_tie_shares.csv>`.
+
+# %% [markdown]
+# (favi-attenuation)=
+# ## Beyond the paper: favoritism or attenuation?
+#
+# The paper reads Φ as a metric's preference for particular systems. But a metric that merely adds noise shrinks every
+# margin, so by Lemma 1 its Φ ≈ −mar(d)/E: it seems to favour whichever system the humans rate lower. On the same
+# items Φ = (mar(d̂) − mar(d))/E and −mar(d)/E share the humans' margin, so noise in that margin alone correlates
+# them; a split-half design removes the shared term: the items are halved at random, each pair is oriented by its
+# human winner on one half and Φ is computed on the other (both ways round, over several halvings).
+
+# %%
+with timings.measure("split-half attenuation"):
+    split = out.table(ch.split_half_attenuation(scores, datasets, n_splits=n_splits,
+                                                rng=stream(seed, "split halves")), "favi_attenuation_split_half")
+show(ch.split_half_page(attenuation, split))
+
+# %% [markdown]
+# The share of pairs whose Φ favours the humans' weaker system, and Spearman's ρ between Φ and −mar(d)/E (1: Φ is
+# pure attenuation), on the same items and on split halves. Where Φ mostly favours the weaker system and follows
+# −mar(d)/E closely, it measures how a noisy metric shrinks the humans' margins more than a preference for
+# particular systems; where it does neither, the metrics' margins differ from the humans' in both directions and Φ
+# can point to real favourites. The reading of Φ as favoritism, dataset by dataset (in the table's order: at most
+# half of the pairs favouring the weaker system): {glue:md}`verdict-attenuation` on the same items
+# ({glue:md}`ours-attenuation`), {glue:md}`verdict-attenuation-split-half` on split halves
+# ({glue:md}`ours-attenuation-split-half`).
+
+# %% [markdown] tags=["details"]
+# (favi-noise)=
+# ## Φ against a metric without favoritism
+#
+# The paper reports Φ without uncertainty and names this as a limitation (*Robustness*). Here each Φ gets a bootstrap
+# interval over items (over documents too on WMT22 zh-en, {ref}`favi-document-bootstrap`) and a sign-flip permutation
+# test: exchanging the human and the metric rating of an item negates its error cost and keeps E, so under "the two
+# ratings are exchangeable" Φ is a sum of randomly signed costs. Its mean |Φ| is the grey tick of
+# {numref}`favi_fig4_accuracy_and_favi`.
+
+# %%
+above = int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum())
+out.figure(ch.plot_noise(summary), "favi_noise_vs_observed",
+           "Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean "
+           "|Φ| a rater with the same errors and no favoritism would show: beyond the paper.\n\n"
+           f"The expected value averages, per pair, {n_resamples:,} draws that give each error a random direction "
+           f"(the sign-flip null). Dashed: observed = expected; {above} of the {len(summary)} settings lie above it.")
+ratio = (summary["mean_abs_favi"] / summary["null_mean_abs_favi"]).groupby(summary["dataset"]).median()
+glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
+
+# %% [markdown]
+# Per dataset, the median setting's mean |Φ| is {glue:text}`noise_ratio_min:.1f` to
+# {glue:text}`noise_ratio_max:.1f` times the no-favoritism level. Of the {glue:text}`noise_tests:,` pairs tested,
+# {glue:text}`noise_significant:.0%` have p < {glue:text}`alpha`; read as one family with the Benjamini–Hochberg
+# correction (false discovery rate {glue:text}`alpha`), {glue:text}`noise_bh:.0%` do (a permutation p-value cannot be
+# smaller than {glue:text}`noise_smallest_p:.2g`, which bounds what the correction keeps). But the test only says that
+# the metric's margin differs from the humans' (each error's cost is the metric's rating minus the human's), not that
+# the metric *prefers* a system ({ref}`favi-attenuation`). Per dataset, then the attenuation reading among the pairs
+# whose test is significant, with the items per pair:
+
+# %%
+show(ch.multiple_testing_page(tests))
+show(ch.attenuation_page(attenuation).join(items.rename("items per pair")))
+
+# %% [markdown]
+# (favi-fig5)=
+# ## Fig. 5: Φ against sign accuracy
+
+# %%
+fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
+null_rhos = ch.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
+values = out.table(ch.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=ties, h2h=h2h,
+                                   summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
+                   index=False)
+top_accuracy = out.table(ch.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
+                                              rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
+                         index=False).iloc[0]
+fig5 = out.table(ch.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
+out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
+           "(a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the "
+           "pair's sample-level sign accuracy: the paper's Fig. 5, on the "
+           f"{int((fig5_pairs['total_error'] > 0).sum()):,} pairs with an error of the settings of Fig. 4 "
+           "({numref}`favi_fig4_accuracy_and_favi`).\n\n"
+           "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
+           "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
+           "alphabetically first system.")
+show(ch.correlations_page(fig5))
+v = values.set_index("key")["value"]
+glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
+         f5_rho=fig5["spearman_rho"].iloc[0], f5_rho_b=fig5["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
+         f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
+         f5_null_high=v["fig5a.no_favoritism_rho_high"], f5_null_p=v["fig5a.no_favoritism_share_at_or_below"],
+         f5b_top=top_accuracy["top_share"], f5b_threshold=top_accuracy["top_accuracy_threshold"],
+         f5b_diff=top_accuracy["value"], f5b_low=top_accuracy["low"], f5b_high=top_accuracy["high"],
+         f5b_level=1 - alpha)
+
+# %% [markdown]
+# Pairs whose margins change sign under the metric have a median |Φ| of {glue:text}`f5_differ:.2f`, pairs whose
+# signs agree {glue:text}`f5_agree:.2f` ({glue:md}`verdict-fig5a-larger`). The paper calls the pattern expected by
+# Lemma 2, but Lemma 1 explains part of it without any favoritism (a sign change needs |Φ| ≥ |mar(d)|/E): metrics
+# with the same errors in random directions give ρ = {glue:text}`f5_null:.2f` on average
+# ({glue:text}`f5_null_low:.2f` to {glue:text}`f5_null_high:.2f` in 95% of the draws), one at or below ours in a
+# share {glue:text}`f5_null_p:.3f` of the draws (stronger than without favoritism:
+# {glue:md}`verdict-fig5a-no-favoritism`). Signed Φ against sample-level accuracy, ρ = {glue:text}`f5_rho_b:.2f`
+# against the paper's {glue:text}`paper_rho_b:.2f`, is {glue:md}`verdict-fig5b-rho`; its sign flips with the order
+# of the pair, so it cannot correlate with anything symmetric. For "very high sample-level accuracies are
+# associated with smaller Favi-Scores" the paper gives no threshold: the top {glue:text}`f5b_top:.0%` of the pairs
+# (accuracy ≥ {glue:text}`f5b_threshold:.2f`) have a median |Φ| {glue:text}`f5b_diff:+.4f` from the others'
+# ({glue:text}`f5b_level:.0%` bootstrap interval over the pairs {glue:text}`f5b_low:+.3f` to
+# {glue:text}`f5b_high:+.3f`): {glue:md}`verdict-fig5b-high-accuracy`. Sample-level accuracy correlates with the
+# sign agreement at ρ = {glue:text}`f5_acc:.2f`, against |Φ|'s {glue:text}`f5_rho:.2f`, so §6's insight is
+# {glue:md}`verdict-section6-insight` (the pairs share systems and human ratings, so no p-value is given).
+
+# %% [markdown]
+# (favi-fig6)=
+# ## Fig. 6: Φ per system, one against all
+
+# %%
+if fig6_cases:
+    out.figure(ch.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
+               "Φ of each system against every other system (positive: the metric favours it), systems sorted by "
+               "their median Φ: the paper's Fig. 6, for "
+               + " and ".join(ch.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
+               "A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the "
+               "farthest value within 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 "
+               "is COMET-22 on WMT22 en-de, whose scores are published in mt-metrics-eval v2 "
+               "{cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in, with other "
+               "systems and another human reference.")
+    show(ch.systems_page(per_system, fig6_cases), digits=2)
+
+# %% [markdown]
+# The systems the paper names, and the MBR-decoded systems: each one's median Φ and against how many opponents its Φ
+# is positive or negative. The paper's COMET-22 disfavours refB against every system; on zh-en that is
+# {glue:md}`verdict-fig6-refb`, and its disfavouring of M2M100 (last in both of the paper's graphs; in ours
+# {glue:md}`verdict-fig6-m2m100-last`) is {glue:md}`verdict-fig6-m2m100`. QUARTZ_TuneReranking, which the
+# paper's COMET-22 favours, is not among the zh-en systems ({glue:md}`verdict-fig6-quartz`).
+
+# %% [markdown] tags=["details"]
+# (favi-appendix-d)=
+# ## Appendix D: the case studies
+#
+# The paper's appendix shows, per case, the humans' and the metric's win graphs and each system's Φ against the
+# others (its Figs. 8–13), with the three measures in the figure's title; here the cases that can be rebuilt, their
+# win graphs, which systems each metric favours and disfavours most, and the printed values.
+
+# %% [markdown]
+# (favi-case-figures)=
+# ### The case figures (Figs. 10–13)
+
+# %%
+fig, n = case("wmt22-ende", "MQM", "BLEU")
 out.figure(fig, "favi_fig13_bleu_ende",
-           "Win graphs of (a) the humans' MQM ratings and (b) BLEU on WMT22 en-de: the paper's Fig. 13, on "
-           f"{n['systems']} systems.\n\n{agreement(n)} Each system's Φ against the "
-           "others, panel (c) of the paper's figure, is in {numref}`favi_fig6_per_system`. Sentence BLEU "
+           "Win graphs of (a) the humans' MQM ratings and (b) BLEU on WMT22 en-de, and (c) each system's Φ against "
+           f"every other system: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} Sentence BLEU "
            "{cite:p}`papineni2002bleu` is computed here for the systems whose outputs are reachable; the paper's "
            f"{paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.")
@@ -326,200 +557,24 @@ out.figure(fig, "favi_case_bertscore_usr_tc",
            "Figs. 8-9 on BST), with few items per pair.")
 
 # %%
-graphs = out.table(ch.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
-layers = out.table(ch.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
-                   index=False)
-per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
 show(ch.graphs_page(graphs))
 show(ch.favourites_page(per_system, layers, cases), digits=2)
 
 # %% [markdown]
-# The first table counts the pairs each graph finds significant and the share of pairs whose verdicts agree. The
-# second names, per setting, the system the metric favours most and the one it disfavours most (highest and lowest
-# median Φ against the others) and their rows in the two graphs (row 1 is the top). That the humans put refB and
-# Online-W at the top of WMT22 en-de is {glue:md}`verdict-fig1-human-top`. The paper's shares for its
-# {glue:text}`paper_systems` WMT22 systems, {glue:text}`paper_fig1_agreement:g`% (Fig. 1),
-# {glue:text}`paper_chatgpt_system:g` and {glue:text}`paper_bleu_system:g` (App. D.3): whether they are shares of all
-# their {glue:text}`paper_pairs` pairs is {glue:md}`verdict-pairs36-consistent`, since the paper does not say over
-# how many pairs it counts (What differs gives the fractions that fit).
-#
-# (favi-fig4)=
-# ## Fig. 4: sign accuracies and mean |Φ| per metric
-
-# %%
-out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
-           "Sample-level (orange) and system-level (blue) sign accuracy and mean |Φ| over system pairs with ± its sd "
-           "(green) of every automatic rater, per dataset: the paper's Fig. 4 on the data at hand.\n\n"
-           "Grey: the mean |Φ| a rater with the same errors and no favoritism would show (beyond the paper, "
-           "{numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of "
-           "a domain. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, "
-           "MetricX); USR TopicalChat and USR PersonaChat stand in for the paper's BST chatbot data (not "
-           f"reachable). SummEval's human rating is the {ch.aspect_label(summeval_aspect)}; its metrics are lexical "
-           "ones computed here.")
-domains = out.table(ch.domain_comparison(fig4), "favi_domain_comparison", index=False)
-show(ch.domains_page(domains))
-d = domains.set_index("domain")
-mt4 = fig4[fig4["domain"] == "machine translation"]
-glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
-            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue")) for m in ("min", "max")},
-         **{f"dom_null_{k}": d.loc[name, "median_null_mean_abs_favi"] for k, name in
-            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue"))},
-         dom_mt_lower=d.loc["summarization", "mt_lower_share"],
-         dom_mt_excess_lower=d.loc["summarization", "mt_excess_lower_share"],
-         mt_settings=len(mt4), mt_more_human_ties=int((mt4["human_tie_share"] > mt4["metric_tie_share"]).sum()),
-         **{f"mt_{c}_{m}": getattr(mt4[c], m)() for m in ("min", "max")
-            for c in ("system_accuracy", "sample_accuracy", "human_tie_share", "metric_tie_share",
-                      "matching_tie_share")})
+# The first table counts the pairs each graph finds significant and the share of pairs whose verdicts agree, with
+# ties dropped and split. The second names, per setting, the system the metric favours most and the one it
+# disfavours most (highest and lowest median Φ against the others) and their rows in the two graphs (row 1 is the
+# top). That the humans put refB and Online-W at the top of WMT22 en-de is {glue:md}`verdict-fig1-human-top`; that M11
+# is the worst system by the human ranking of SummEval's consistency (App. D.2: in the last row of the humans' graph)
+# is {glue:md}`verdict-appD2-m11-human-worst`. The paper's shares for its {glue:text}`paper_systems` WMT22 systems,
+# {glue:text}`paper_fig1_agreement:g`% (Fig. 1), {glue:text}`paper_chatgpt_system:g` and
+# {glue:text}`paper_bleu_system:g` (App. D.3): whether they are shares of all their {glue:text}`paper_pairs` pairs is
+# {glue:md}`verdict-pairs36-consistent`, since the paper does not say over how many pairs it counts (What differs
+# gives the fractions that fit).
 
 # %% [markdown]
-# Mean |Φ| ranges from {glue:text}`dom_mt_min:.2f` to {glue:text}`dom_mt_max:.2f` for the MT metrics, from
-# {glue:text}`dom_sum_min:.2f` to {glue:text}`dom_sum_max:.2f` for summarization and from {glue:text}`dom_dia_min:.2f`
-# to {glue:text}`dom_dia_max:.2f` for the dialogue stand-ins. Paired with a summarization metric, the MT metric has
-# the lower mean |Φ| in {glue:text}`dom_mt_lower:.0%` of the couples ({glue:md}`verdict-fig4-mt-lower`) and the lower
-# excess over the no-favoritism level (the grey ticks) in {glue:text}`dom_mt_excess_lower:.0%`
-# ({glue:md}`verdict-fig4-mt-lower-beyond-noise`). That level (median {glue:text}`dom_null_mt:.2f` for MT,
-# {glue:text}`dom_null_sum:.2f` for summarization, {glue:text}`dom_null_dia:.2f` for dialogue) falls as the number
-# of errors per pair grows, so raw mean |Φ| across domains mixes favoritism with sample size.
-#
-# The MT metrics reach system-level accuracy
-# {glue:text}`mt_system_accuracy_min:.2f`–{glue:text}`mt_system_accuracy_max:.2f` with sample-level accuracy
-# {glue:text}`mt_sample_accuracy_min:.2f`–{glue:text}`mt_sample_accuracy_max:.2f`. Ties weigh on the latter
-# ({ref}`favi-ties`): MQM ties on {glue:text}`mt_human_tie_share_min:.0%`–{glue:text}`mt_human_tie_share_max:.0%` of a
-# pair's items, the metrics on {glue:text}`mt_metric_tie_share_min:.0%`–{glue:text}`mt_metric_tie_share_max:.0%`, and
-# every human tie a metric breaks counts as an error ({glue:text}`mt_more_human_ties` of the {glue:text}`mt_settings` MT
-# settings have more human than metric ties). The values drawn, for all four SummEval aspects:
-# {download}`Fig. 4 as CSV <../04_favoritism/favi_fig4_summary.csv>`; the tie shares of every setting:
-# {download}`tie shares <../04_favoritism/favi_tie_shares.csv>`.
-#
-# (favi-attenuation)=
-# ## Beyond the paper: is Φ favoritism, and how much of it is noise?
-#
-# The paper reports Φ without uncertainty and names this as a limitation (*Robustness*). Here each Φ gets a bootstrap
-# interval over items (over documents too on WMT22 zh-en, {ref}`favi-document-bootstrap`) and a sign-flip permutation
-# test: exchanging the human and the metric rating of an item negates its error cost and keeps E, so under "the two
-# ratings are exchangeable" Φ is a sum of randomly signed costs. Its mean |Φ| is the grey tick of
-# {numref}`favi_fig4_accuracy_and_favi`.
-
-# %%
-above = int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum())
-out.figure(ch.plot_noise(summary), "favi_noise_vs_observed",
-           "Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean "
-           "|Φ| a rater with the same errors and no favoritism would show: beyond the paper.\n\n"
-           f"The expected value averages, per pair, {n_resamples:,} draws that give each error a random direction "
-           f"(the sign-flip null). Dashed: observed = expected; {above} of the {len(summary)} settings lie above it.")
-ratio = (summary["mean_abs_favi"] / summary["null_mean_abs_favi"]).groupby(summary["dataset"]).median()
-glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
-
-# %% [markdown]
-# Per dataset, the median setting's mean |Φ| is {glue:text}`noise_ratio_min:.1f` to
-# {glue:text}`noise_ratio_max:.1f` times the no-favoritism level. Of the {glue:text}`noise_tests:,` pairs tested,
-# {glue:text}`noise_significant:.0%` have p < {glue:text}`alpha`; read as one family with the Benjamini–Hochberg
-# correction (false discovery rate {glue:text}`alpha`), {glue:text}`noise_bh:.0%` do (a permutation p-value cannot be
-# smaller than {glue:text}`noise_smallest_p:.2g`, which bounds what the correction keeps). Per dataset:
-
-# %% tags=["hide-output"]
-show(ch.multiple_testing_page(tests))
-
-# %% [markdown]
-# But the test only says that the metric's margin differs from the humans' (each error's cost is the metric's
-# rating minus the human's), not that the metric *prefers* a system. A metric that merely adds noise shrinks every
-# margin, so by Lemma 1 its Φ ≈ −mar(d)/E: it seems to favour whichever system the humans rate lower. On the same
-# items, though, Φ = (mar(d̂) − mar(d))/E and −mar(d)/E share the humans' margin, so noise in that margin alone
-# correlates them. A split-half design removes the shared term: the items are halved at random, each pair is
-# oriented by its human winner on one half and Φ is computed on the other (both ways round, over several halvings).
-
-# %%
-with timings.measure("split-half attenuation"):
-    split = out.table(ch.split_half_attenuation(scores, datasets, n_splits=n_splits,
-                                                rng=stream(seed, "split halves")), "favi_attenuation_split_half")
-show(ch.split_half_page(attenuation, split))
-glue("att_summeval_split", split.loc["SummEval", "favours_weaker"], display=False)
-
-# %% [markdown]
-# The share of pairs whose Φ favours the humans' weaker system, and Spearman's ρ between Φ and −mar(d)/E (1: Φ is
-# pure attenuation), on the same items and on split halves. Where Φ mostly favours the weaker system and follows
-# −mar(d)/E closely, it measures how a noisy metric shrinks the humans' margins more than a preference for
-# particular systems; where it does neither, the metrics' margins differ from the humans' in both directions and Φ
-# can point to real favourites. Dataset by dataset (in the table's order), the reading of Φ as favoritism, at most
-# half of the pairs favouring the weaker system, is {glue:md}`verdict-attenuation` on the same items
-# ({glue:md}`ours-attenuation`; SummEval {glue:text}`att_summeval:.0%`) and {glue:md}`verdict-attenuation-split-half`
-# on split halves ({glue:md}`ours-attenuation-split-half`; SummEval {glue:text}`att_summeval_split:.0%`).
-# The same share among the pairs whose test is significant, and the items per pair:
-
-# %% tags=["hide-output"]
-show(ch.attenuation_page(attenuation).join(items.rename("items per pair")))
-
-# %% [markdown]
-# (favi-fig5)=
-# ## Fig. 5: Φ against sign accuracy
-
-# %%
-fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
-null_rhos = ch.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
-values = out.table(ch.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=ties, h2h=h2h,
-                                   summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
-                   index=False)
-fig5 = out.table(ch.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
-out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
-           "(a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the "
-           "pair's sample-level sign accuracy: the paper's Fig. 5, on the "
-           f"{int((fig5_pairs['total_error'] > 0).sum()):,} pairs with an error of the settings of Fig. 4 "
-           "({numref}`favi_fig4_accuracy_and_favi`).\n\n"
-           "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
-           "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
-           "alphabetically first system.")
-show(ch.correlations_page(fig5))
-v = values.set_index("key")["value"]
-glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
-         f5_rho=fig5["spearman_rho"].iloc[0], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
-         f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
-         f5_null_high=v["fig5a.no_favoritism_rho_high"], f5_null_p=v["fig5a.no_favoritism_share_at_or_below"])
-
-# %% [markdown]
-# Pairs whose margins change sign under the metric have a median |Φ| of {glue:text}`f5_differ:.2f`, pairs whose
-# signs agree {glue:text}`f5_agree:.2f` ("larger where the signs differ" is {glue:md}`verdict-fig5a-larger`); the
-# rank correlation is ρ = {glue:text}`f5_rho:.2f` against the paper's {glue:text}`paper_rho_a:.2f`. The paper calls
-# the pattern expected by Lemma 2 (without favoritism a pair keeps its sign); Lemma 1 explains part of it without any
-# favoritism: a sign change needs |Φ| ≥ |mar(d)|/E. Metrics with the same errors in random directions give
-# ρ = {glue:text}`f5_null:.2f` on average (95% of the draws: {glue:text}`f5_null_low:.2f` to
-# {glue:text}`f5_null_high:.2f`) and a ρ at or below ours in a share {glue:text}`f5_null_p:.3f` of the draws; that
-# the correlation is stronger than without favoritism (a share of at most 5%):
-# {glue:md}`verdict-fig5a-no-favoritism`. Signed Φ against sample-level accuracy is {glue:md}`verdict-fig5b-rho`
-# (the paper's ρ = {glue:text}`paper_rho_b:.2f`); that very high sample-level accuracies come with smaller Φ is
-# {glue:md}`verdict-fig5b-high-accuracy`. Sample-level accuracy itself correlates with the pair's sign agreement at
-# ρ = {glue:text}`f5_acc:.2f`, against |Φ|'s {glue:text}`f5_rho:.2f`; §6's insight, that |Φ| tells more about
-# ranking errors than sample-level accuracy does, is {glue:md}`verdict-section6-insight`.
-#
-# The sign of Φ flips with the order of the pair (lexicographic here and in the paper), so signed Φ cannot correlate
-# with anything symmetric; |Φ| is shown beside it. The pairs are not independent (the same human ratings serve every
-# metric, pairs share systems), so no p-value is given.
-#
-# (favi-fig6)=
-# ## Fig. 6: Φ per system, one against all
-
-# %%
-if fig6_cases:
-    out.figure(ch.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
-               "Φ of each system against every other system (positive: the metric favours it), systems sorted by "
-               "their median Φ: the paper's Fig. 6, for "
-               + " and ".join(ch.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
-               "A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the "
-               "farthest value within 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 "
-               "is COMET-22 on WMT22 en-de, whose scores are published in mt-metrics-eval v2 "
-               "{cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in, with other "
-               "systems and another human reference. BLEU on WMT22 en-de is panel (c) of the paper's Fig. 13.")
-    show(ch.systems_page(per_system, fig6_cases), digits=2)
-
-# %% [markdown]
-# The systems the paper names, and the MBR-decoded systems of zh-en: each one's median Φ and against how many
-# opponents its Φ is positive or negative. The paper's COMET-22 disfavours refB against every system; on zh-en that is
-# {glue:md}`verdict-fig6-refb`, and its disfavouring of M2M100 (last in both of the paper's graphs) is
-# {glue:md}`verdict-fig6-m2m100`.
-# QUARTZ_TuneReranking, which the paper's COMET-22 favours, is not among the zh-en systems
-# ({glue:md}`verdict-fig6-quartz`).
-#
-# (favi-appendix-d)=
-# ## Appendix D: the case studies
+# (favi-appendix-d-values)=
+# ### The printed values
 
 # %%
 appendix_d = out.table(ch.appendix_d(summary), "favi_appendix_d_cases")
@@ -539,7 +594,10 @@ glue_all(appd_aspect=Markdown(ch.aspect_label(summeval_aspect)), appd_human_tie=
 # {glue:md}`verdict-appD-system` (system-level accuracy). The paper's SummEval system-level accuracies
 # ({glue:text}`paper_rouge_system:g` for ROUGE, {glue:text}`paper_bertscore_system:g` for BertScore): whether they are
 # shares of all SummEval's {glue:text}`paper_summeval_pairs` pairs is {glue:md}`verdict-pairs120-consistent` (the paper
-# does not say over how many pairs it counts; What differs gives the fractions that fit).
+# does not say over how many pairs it counts; What differs gives the fractions that fit). Among the WMT22 en-de raters
+# here, App. D.3's places of ChatGPT are {glue:md}`verdict-appD3-chatgpt-ranks` and BLEU's lowest system-level
+# accuracy is {glue:md}`verdict-appD3-bleu-lowest`; that ChatGPT disfavours refB and favours M2M100 is
+# {glue:md}`verdict-appD3-chatgpt-systems`.
 #
 # Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one that credits
 # only agreeing + and − (second table). Checked against both readings, the paper's sample-level accuracy is
@@ -549,7 +607,8 @@ glue_all(appd_aspect=Markdown(ch.aspect_label(summeval_aspect)), appd_human_tie=
 # {glue:text}`appd_both_tie:.1%`, so the accuracy is {glue:text}`appd_without:.3f` without the matching ties' credit
 # and {glue:text}`appd_with:.3f` with it. At ROUGE-L's accuracy on the items our experts do not tie, the paper's
 # {glue:text}`paper_rouge_sample:g` would need a human tie share of about {glue:text}`appd_implied:.0%`.
-#
+
+# %% [markdown] tags=["details"]
 # (favi-appendix-c21)=
 # ## Appendix C.2.1: is an LLM judge symmetric in the order of presentation?
 #
@@ -571,15 +630,16 @@ glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetr
 
 # %% [markdown]
 # ChatGPT gives the same preference in both orders on {glue:text}`c21_accuracy:.0%` of the SummEval items, with
-# nominal α = {glue:text}`c21_alpha:.3f`; {glue:text}`c21_reversals:.0%` of the inconsistent judgments are full
-# reversals (+ ↔ −). Of the judgments that prefer one summary, {glue:text}`c21_first:.1%` name the one shown first
-# (binomial test against half: p = {glue:text}`c21_p:.2g`). Where that test finds no position preference, the
-# inconsistency is instability per item rather than a bias towards one position.
+# nominal α = {glue:text}`c21_alpha:.3f` (the paper's asymmetry {glue:md}`verdict-c21-asymmetric`; its values,
+# {glue:text}`paper_c21_accuracy:.0%` and α = {glue:text}`paper_c21_alpha:g` on other data,
+# {glue:md}`verdict-c21-values`); {glue:text}`c21_reversals:.0%` of the inconsistent judgments are full reversals
+# (+ ↔ −). Of the judgments that prefer one summary, {glue:text}`c21_first:.1%` name the one shown first (binomial
+# test against half: p = {glue:text}`c21_p:.2g`). Where that test finds no position preference, the inconsistency is
+# instability per item rather than a bias towards one position.
 #
-# Beyond the paper, the same judgments as a preference *metric* against the experts, for each presentation order
-# (the table is behind the toggle):
+# Beyond the paper, the same judgments as a preference *metric* against the experts, for each presentation order:
 
-# %% tags=["hide-output"]
+# %%
 h2h_metric = out.table(ch.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
 show(ch.h2h_page(h2h_metric))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
@@ -592,13 +652,15 @@ glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pair
 # With {glue:text}`h2h_pairs` system pairs, system-level accuracy moves in steps of {glue:text}`h2h_step:.2f`;
 # between the two presentation orders it differs by up to {glue:text}`h2h_gap:.2f` ({glue:md}`h2h_worst`:
 # {glue:text}`h2h_original:.2f` in the original order, {glue:text}`h2h_toggled:.2f` in the toggled one).
-#
+
+# %% [markdown] tags=["details"]
 # (favi-details)=
-# ## Details: ties and documents
+# ## Ties and documents
 #
 # Two things the sections above take for granted: what sample-level accuracy counts as agreement, and whether WMT's
 # segments are independent items.
-#
+
+# %% [markdown]
 # (favi-ties)=
 # ### Ties, made visible
 #
@@ -617,7 +679,7 @@ out.figure(ch.plot_fig4_ties(ties_page), "favi_fig4_ties",
            "ties' share, so it grows with how often both tie. WMT22 zh-en stands in for WMT22 en-de's neural "
            "metrics (COMET-22, BLEURT-20, UniTE, MetricX).")
 
-# %% tags=["hide-output"]
+# %%
 identical_cases = [c for c in map(tuple, fig4[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
 identical = out.table(ch.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
                       index=False)
@@ -629,11 +691,10 @@ glue_all(ident_every=int((identical["metric_ties_identical"] == identical["ident
          ident_ende_human_share=ende["human_ties_identical_share"])
 
 # %% [markdown]
-# Where the systems' outputs are registered, a tie can be traced to identical outputs (the table above, behind its
-# toggle, gives each metric's share). {glue:text}`ident_every` of the {glue:text}`ident_raters` metrics tie every
-# pair of identical outputs. On WMT22 en-de {glue:text}`ident_ende:.1%` of the comparisons are of identical outputs;
-# the humans tie {glue:text}`ident_ende_human:.0%` of them, which makes {glue:text}`ident_ende_human_share:.0%` of
-# the humans' ties.
+# Where the systems' outputs are registered, a tie can be traced to identical outputs (the table above gives each
+# metric's share). {glue:text}`ident_every` of the {glue:text}`ident_raters` metrics tie every pair of identical
+# outputs. On WMT22 en-de {glue:text}`ident_ende:.1%` of the comparisons are of identical outputs; the humans tie
+# {glue:text}`ident_ende_human:.0%` of them, which makes {glue:text}`ident_ende_human_share:.0%` of the humans' ties.
 
 # %% [markdown]
 # (favi-document-bootstrap)=
@@ -643,7 +704,7 @@ glue_all(ident_every=int((identical["metric_ties_identical"] == identical["ident
 # document's segments share a topic, a domain and often their errors). WMT22 zh-en's document ids are registered, so
 # there its Φ intervals are also drawn by resampling whole documents.
 
-# %% tags=["hide-output"]
+# %%
 if "wmt22-zhen" in datasets:
     documents = wmt22_zhen_documents()
     with timings.measure("document bootstrap (WMT22 zh-en)"):
@@ -663,12 +724,12 @@ if "wmt22-zhen" in datasets:
 # width {glue:text}`doc_width:.3f` against {glue:text}`doc_item_width:.3f`), and the share of pairs whose interval
 # excludes 0 goes from {glue:text}`doc_item_excl:.0%` to {glue:text}`doc_doc_excl:.0%`. That intervals treating
 # segments as independent are narrower, so that Φ needs the probabilistic treatment the paper leaves out, is
-# {glue:md}`verdict-robustness-document-bootstrap`. The table per metric is behind the toggle above; every pair's two
-# intervals: {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
+# {glue:md}`verdict-robustness-document-bootstrap`. Every pair's two intervals:
+# {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
-checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs),
-                   "favi_claim_checks", index=False)
+checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
+                                   appendix_d=appendix_d), "favi_claim_checks", index=False)
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]

@@ -104,16 +104,68 @@ def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top=0.1, 
 
 
 def test_claim_checks_follow_the_numbers_both_ways():
-    yes = favoritism.claim_checks(**_check_inputs()).set_index("key")["holds"]
+    checks = favoritism.claim_checks(**_check_inputs()).set_index("key")
+    yes = checks["holds"]
     assert yes["fig4.mt_median_below_summarization"] and yes["fig4.mt_excess_below_summarization"]
-    assert yes["fig5a.larger_when_signs_differ"] and yes["fig5b.smaller_at_top_accuracy"]
+    assert yes["fig5a.larger_when_signs_differ"]
     assert yes["section6.favi_beats_accuracy_pairs"] and not yes["section6.favi_beats_accuracy_metrics"]
-    assert yes["fig1.refB_and_onlineW_top_of_mqm_graph"] and yes["fig4.every_setting_above_null"]
+    assert yes["fig1.refB_top_of_mqm_graph"] and yes["fig1.onlineW_top_of_mqm_graph"]
+    assert yes["fig4.every_setting_above_null"]
     no = favoritism.claim_checks(**_check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top=0.3,
-                                                 other=0.1, top_layer=("refB",))).set_index("key")["holds"]
-    assert not no[["fig4.mt_median_below_summarization", "fig4.mt_excess_below_summarization",
-                   "fig5a.larger_when_signs_differ", "fig5b.smaller_at_top_accuracy",
-                   "fig1.refB_and_onlineW_top_of_mqm_graph"]].any()
+                                                 other=0.1, top_layer=("refB",))).set_index("key")
+    assert not no["holds"][["fig4.mt_median_below_summarization", "fig4.mt_excess_below_summarization",
+                            "fig5a.larger_when_signs_differ", "fig1.onlineW_top_of_mqm_graph"]].any()
+    # each check with the number it compares, which the claims' "Ours" shows
+    value = checks["value"]
+    assert value["fig4.every_setting_above_null"] == 1.0
+    assert value["fig4.mt_median_below_summarization"] == pytest.approx(0.2 / 0.3)
+    assert value["fig4.summarization_sd_above_mt"] == pytest.approx(0.1 / 0.2)
+    assert value["fig4.mt_excess_below_summarization"] == pytest.approx(0.1 / 0.2)
+    assert value["fig5a.larger_when_signs_differ"] == pytest.approx(0.2)
+    assert value["section6.favi_beats_accuracy_pairs"] == pytest.approx(0.1)
+    assert value["section6.favi_beats_accuracy_metrics"] == pytest.approx(-0.3)
+    assert value["fig1.refB_top_of_mqm_graph"] == 0 and no["value"]["fig1.onlineW_top_of_mqm_graph"] == 1
+    assert no["value"]["fig5a.larger_when_signs_differ"] == pytest.approx(-0.2)
+
+
+def test_graph_row_checks_count_the_rows_above_the_top_and_below_the_bottom():
+    layers = pd.DataFrame({"dataset": ["summeval"] * 3 + ["wmt22-zhen"] * 6,
+                           "aspect": ["expert_consistency"] * 3 + ["MQM"] * 6, "rater": ["r"] * 3 + ["COMET-22"] * 6,
+                           "graph": ["human"] * 3 + ["human"] * 3 + ["metric"] * 3,
+                           "system": ["M0", "M20", "M11", "a", "M2M100_1.2B-B4", "b", "a", "M2M100_1.2B-B4", "b"],
+                           "layer": [0, 1, 2, 0, 2, 1, 0, 1, 2]})
+    inputs = _check_inputs()
+    checks = favoritism.claim_checks(**{**inputs, "layers": layers}).set_index("key")
+    assert checks.loc["appD2.m11_last_in_human_graph", "holds"] and checks.loc["appD2.m11_last_in_human_graph",
+                                                                              "value"] == 0
+    assert checks.loc["fig6.m2m100_last_in_human_graph", "holds"]
+    assert not checks.loc["fig6.m2m100_last_in_metric_graph", "holds"]
+    assert checks.loc["fig6.m2m100_last_in_metric_graph", "value"] == 1
+    assert "fig1.refB_top_of_mqm_graph" not in checks.index  # no WMT22 en-de graph drawn: no check
+
+
+def test_appendix_d_reading_checks_give_the_gap_outside_the_two_readings():
+    cases = pd.DataFrame({"paper_sample": [0.07, 0.348, 0.31], "sample_without_tie_credit": [0.2, 0.15, 0.26],
+                          "sample": [0.22, 0.47, 0.3], "paper_between": [False, True, False]},
+                         index=pd.Index(["ROUGE", "ChatGPT", "BLEU"], name="paper_metric"))
+    checks = favoritism.claim_checks(**_check_inputs(), appendix_d=cases).set_index("key")
+    assert checks.loc["appD.readings_rouge", "value"] == pytest.approx(0.07 - (0.2 - 0.005))
+    assert checks.loc["appD.readings_chatgpt", "value"] == 0 and checks.loc["appD.readings_chatgpt", "holds"]
+    assert checks.loc["appD.readings_bleu", "value"] == pytest.approx(0.31 - (0.3 + 0.005))
+
+
+def test_top_accuracy_favi_compares_the_top_tenth_with_an_interval():
+    rng = np.random.default_rng(3)
+    accuracy = rng.random(400)
+    pairs = pd.DataFrame({"total_error": 5, "sample_accuracy": accuracy,
+                          "favi": np.where(accuracy > 0.9, 0.1, 0.8) * rng.choice([-1, 1], 400)})
+    row = favoritism.top_accuracy_favi(pairs, n_resamples=50, rng=np.random.default_rng(0)).iloc[0]
+    assert row["value"] == pytest.approx(-0.7) and row["low"] <= row["value"] <= row["high"] < 0 and row["holds"]
+    same = pairs.assign(favi=rng.normal(0, 0.5, 400))  # |Φ| unrelated to accuracy: the interval spans 0
+    row = favoritism.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
+    assert row["low"] < 0 < row["high"] and not row["holds"]
+    again = favoritism.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
+    assert again.equals(row)
 
 
 def test_worked_examples_count_fig3s_errors_by_the_system_they_favour():

@@ -233,8 +233,19 @@ def test_definition_checks_hold_on_the_implementation_and_catch_a_wrong_table():
     metric = pd.DataFrame(rng.normal(size=(30, 4)), columns=list("abcd"))
     table = favi.favi_table(human, metric)
     checks = favoritism.definition_checks(table)
-    assert len(checks) == 8 and all(checks.values())
+    assert len(checks) == 9 and all(checks.values())
     broken = table.assign(total_error=table["total_error"] + 1, favi=table["favi"] + 3)
     bad = favoritism.definition_checks(broken)
     assert not bad["def6.total_error_off_diagonal"] and not bad["def9.range_minus2_to_2"]
     assert bad["appA.cost_is_item_margin_change"] and bad["limitations.one_error_phi_is_1_or_2"]  # not from the table
+    # Def. 10: the system-level accuracy counts all C(4, 2) = 6 pairs, and equals eq. 7 from the margins
+    assert favoritism.system_accuracy_pairs(table) == (1.0, True)
+    assert favoritism.system_accuracy_pairs(table.iloc[1:]) == (5 / 6, True)
+    assert not favoritism.definition_checks(table.iloc[1:])["def10.system_accuracy_over_all_pairs"]
+    flipped = table.assign(system_sign_agrees=~table["system_sign_agrees"].astype(bool))
+    assert favoritism.system_accuracy_pairs(flipped) == (1.0, False)
+    numbers = favoritism.definition_values(table)
+    assert numbers["def4.cells_count_every_item"] == 0 and numbers["appA.cost_is_item_margin_change"] == 9
+    assert numbers["limitations.one_error_phi_is_1_or_2"] == 6 and numbers["def11.sample_accuracy_identity"] < 1e-12
+    assert numbers["def9.range_minus2_to_2"] == np.nanmax(np.abs(table["favi"]))
+    assert favoritism.definition_values(broken)["def6.total_error_off_diagonal"] == len(table)

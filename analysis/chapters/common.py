@@ -167,7 +167,7 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     """The verdicts of this chapter's registered claims (``data/published/claims/``), computed by the same code as
     ``python -m analysis claims`` from the outputs the chapter has saved so far, each glued for the page's text
     (:func:`glue_values`: ``{glue:md}`verdict-<id>``` in the page) as ``verdict-<id>`` (worded as the claims pages
-    word it: "reproduced", or "holds" for the compendium's own findings) and ``ours-<id>`` (our value as the claims
+    word it: "reproduced", or "holds" for the compendium's own findings and a paper's "our own checks") and ``ours-<id>`` (our value as the claims
     table shows it, with a true minus sign). A sentence whose truth depends on a result glues its claim's verdict,
     so no threshold lives anywhere but the registry. A claim that cannot be evaluated from this chapter's outputs
     (its source is another chapter's) is not glued: a page that refers to it fails the book's build. Returns the
@@ -177,9 +177,11 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
 
     mine = [c for c in claim_records.load() if c.chapter == out.chapter]
     table = claims.evaluate(mine, out.dir.parent)
-    for paper, cid, verdict, ours in zip(table["paper"], table["id"], table["verdict"], table["our value"]):
+    for paper, cid, verdict, ours, category in zip(table["paper"], table["id"], table["verdict"], table["our value"],
+                                                   table["category"]):
         if verdict != "not run":
-            glue_values("", {f"verdict-{cid}": claims.verdict_words(verdict, paper), f"ours-{cid}": true_minus(ours)})
+            glue_values("", {f"verdict-{cid}": claims.verdict_words(verdict, paper, category),
+                             f"ours-{cid}": true_minus(ours)})
     return table
 
 

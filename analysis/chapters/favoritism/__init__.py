@@ -30,12 +30,15 @@ from .checks import (
     claim_checks,
     claim_values,
     definition_checks,
+    definition_values,
     domain_comparison,
     first_position,
     implied_human_tie_share,
     no_favoritism_rho,
     per_system,
+    system_accuracy_pairs,
     tie_shares,
+    top_accuracy_favi,
     win_graph_layers,
 )
 from .experiments import (
@@ -103,6 +106,7 @@ from .tables import (
     published_table1_page,
     symmetry_page,
     systems_page,
+    table1_beside_paper,
     table1_page,
 )
 from .ties import (
@@ -149,7 +153,7 @@ __all__ = [
     "PARAMETERS", "PER_PAIR_COLUMNS", "SUMMEVAL_ASPECTS", "TIE_COLUMNS", "TIE_PAGE_DATASETS", "appendix_d",
     "appendix_d_page", "appendix_d_ties_page", "arrow_points", "aspect_label", "attenuation_page", "attenuation_table",
     "between_readings", "bootstrap_page", "bootstrap_summary", "box_exit", "case_numbers", "claim_checks",
-    "definition_checks",
+    "definition_checks", "definition_values",
     "claim_values", "correlations_page", "crossings", "dataset_label", "document_bootstrap", "domain_comparison",
     "domains_page", "draw_win_graph", "examples_page", "favourites_page", "fig4_columns", "fig4_scope",
     "fig4_ties_page", "fig5_correlations", "first_position", "graph_summary", "graphs_page", "h2h_favi", "h2h_page",
@@ -159,6 +163,7 @@ __all__ = [
     "plot_case", "plot_fig4", "plot_fig4_ties", "plot_fig5", "plot_fig6", "plot_noise", "plot_one_vs_all",
     "published_table1", "published_table1_page", "rater_label", "score_matrices", "setting_name", "setting_table",
     "settings", "smooth_path", "split_half_attenuation", "split_half_page", "spread", "symmetry_confusion",
-    "symmetry_page", "symmetry_table", "systems_page", "table1", "table1_counts", "table1_page", "tie_shares",
+    "symmetry_page", "symmetry_table", "system_accuracy_pairs", "systems_page", "table1", "table1_counts", "table1_beside_paper", "table1_page", "tie_shares",
+    "top_accuracy_favi",
     "win_graph_layers", "with_ties", "worked_examples",
 ]

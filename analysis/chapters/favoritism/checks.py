@@ -12,6 +12,7 @@ from scipy import stats
 from ... import favi
 from ...data import published
 from .experiments import KEYS, setting_table
+from .ties import half_printed
 
 #: Table 1's nine WMT22 en-de systems give C(9, 2) pairs: the denominator of the paper's system-level shares there
 PAIRS_OF_NINE = 36
@@ -127,6 +128,34 @@ def no_favoritism_rho(pairs: pd.DataFrame, *, n_draws: int, rng) -> np.ndarray:
     return rhos
 
 
+# -- Fig. 5b: very high sample-level accuracy and |Φ| ------------------------------------------------------------------
+
+def _top_difference(accuracy: np.ndarray, absolute: np.ndarray, top_share: float) -> float:
+    """The median |Φ| of the pairs in the top ``top_share`` of sample-level accuracy minus that of the others."""
+    top = accuracy >= np.quantile(accuracy, 1 - top_share)
+    return float(np.median(absolute[top]) - np.median(absolute[~top]))
+
+
+def top_accuracy_favi(pairs: pd.DataFrame, *, n_resamples: int, rng, alpha: float = 0.05,
+                      top_share: float = TOP_SHARE) -> pd.DataFrame:
+    """§7.1 on Fig. 5b, "very high sample-level accuracies are associated with smaller Favi-Scores": over the pairs
+    with an error, the median |Φ| of the top ``top_share`` of sample-level accuracy minus that of the other pairs,
+    with its 1 − ``alpha`` percentile interval from ``n_resamples`` bootstrap draws of the pairs (the top share's
+    threshold drawn anew each time). One row, ``key, holds, value, low, high`` (``holds``: the whole interval lies
+    below 0), with the threshold and the pairs."""
+    defined = pairs[pairs["total_error"] > 0]
+    accuracy = defined["sample_accuracy"].to_numpy(float)
+    absolute = defined["favi"].abs().to_numpy(float)
+    draws = rng.integers(0, len(accuracy), size=(n_resamples, len(accuracy)))
+    spread = [_top_difference(accuracy[k], absolute[k], top_share) for k in draws]
+    low, high = np.percentile(spread, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return pd.DataFrame({"key": ["fig5b.smaller_at_top_accuracy"], "holds": [bool(high < 0)],
+                         "value": [_top_difference(accuracy, absolute, top_share)], "low": [float(low)],
+                         "high": [float(high)], "top_share": [top_share],
+                         "top_accuracy_threshold": [float(np.quantile(accuracy, 1 - top_share))],
+                         "pairs": [len(accuracy)]})
+
+
 # -- the values and checks the registry reads -------------------------------------------------------------------------
 
 def first_position(h2h: pd.DataFrame) -> tuple[float, float]:
@@ -202,6 +231,7 @@ def definition_checks(pairs: pd.DataFrame) -> dict[str, bool]:
     values = (1, 0, -1)  # +, =, - in matrix order
     item_margin = [values[n] - values[m] for m in range(3) for n in range(3)]  # mar(d̂) - mar(d) of one item
     one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
+    counted, eq7 = system_accuracy_pairs(pairs)
     return {
         "def4.cells_count_every_item": bool((cells.sum(axis=1) == pairs["n_items"].to_numpy()).all()),
         "def6.total_error_off_diagonal": bool((cells.sum(axis=1) - diagonal == total).all()),
@@ -214,52 +244,160 @@ def definition_checks(pairs: pd.DataFrame) -> dict[str, bool]:
             pairs["sample_accuracy"].to_numpy(float), diagonal / pairs["n_items"].to_numpy())
             and np.allclose(diagonal, pairs["n_items"].to_numpy() - total)),
         "limitations.one_error_phi_is_1_or_2": sorted(one_error) == [-2, -1, -1, 1, 1, 2],
+        "def10.system_accuracy_over_all_pairs": bool(counted == 1 and eq7),
     }
 
 
-def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFrame,
-                 layers: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The boolean checks behind the registry's qualitative records, as a tidy ``key, holds`` table (with
-    ``pairs``, :func:`definition_checks` too)."""
+def definition_values(pairs: pd.DataFrame) -> dict[str, float]:
+    """The number each of :func:`definition_checks` compares, for the claims' "Ours": the pairs where Defs. 4, 5-6
+    and 7 fail (0: none), the largest |Φ| (Def. 9), the largest difference between the sample-level accuracy and
+    (|T| - E) / |T| (Def. 11), how many of the nine cost entries equal the item's margin change (App. A) and how
+    many of the six one-error matrices have Φ of ±1 or ±2 (Limitations); Def. 10's is :func:`system_accuracy_pairs`'."""
+    cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
+    items, total = pairs["n_items"].to_numpy(), pairs["total_error"].to_numpy()
+    diagonal = cells[:, [0, 4, 8]].sum(axis=1)
+    human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
+    metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
+    values = (1, 0, -1)
+    item_margin = np.array([values[n] - values[m] for m in range(3) for n in range(3)])
+    one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
+    phi = np.abs(pairs["favi"].to_numpy(float)[total > 0])
+    return {"def4.cells_count_every_item": float((cells.sum(axis=1) != items).sum()),
+            "def6.total_error_off_diagonal": float((cells.sum(axis=1) - diagonal != total).sum()),
+            "def7.margins_from_outcomes": float(((human != pairs["margin_human"].to_numpy())
+                                                 | (metric != pairs["margin_metric"].to_numpy())).sum()),
+            "appA.cost_is_item_margin_change": float((favi.COST.ravel() == item_margin).sum()),
+            "def9.range_minus2_to_2": float(phi.max()) if len(phi) else np.nan,
+            "def11.sample_accuracy_identity": float(np.abs(pairs["sample_accuracy"].to_numpy(float)
+                                                           - diagonal / items).max()),
+            "limitations.one_error_phi_is_1_or_2": float(sum(abs(f) in (1, 2) for f in one_error)),
+            "def10.system_accuracy_over_all_pairs": system_accuracy_pairs(pairs)[0]}
+
+
+def system_accuracy_pairs(pairs: pd.DataFrame) -> tuple[float, bool]:
+    """Def. 10 (eq. 7) on every setting of ``pairs`` (one setting when it has no :data:`KEYS` columns): the smallest
+    share, over the settings, of their N = C(|Π|, 2) system pairs that the system-level accuracy counts, and whether
+    that accuracy (:func:`analysis.favi.sign_accuracies`) equals eq. 7 recomputed from the pairs' margins,
+    sgn(d₊ − d₋) = sgn(d̂₊ − d̂₋) averaged over the N pairs."""
+    keys = [k for k in KEYS if k in pairs.columns]
+    groups = pairs.groupby(keys, sort=False) if keys else [((), pairs)]
+    shares, equal = [], True
+    for _, part in groups:
+        k = len(set(part["system_a"]) | set(part["system_b"]))
+        shares.append(len(part) / (k * (k - 1) / 2))
+        eq7 = float(np.mean(np.sign(part["margin_human"].to_numpy()) == np.sign(part["margin_metric"].to_numpy())))
+        equal = equal and bool(np.isclose(favi.sign_accuracies(part).system, eq7, rtol=0, atol=1e-12))
+    return float(min(shares)), equal
+
+
+def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFrame, layers: pd.DataFrame,
+                 pairs: pd.DataFrame | None = None, appendix_d: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The boolean checks behind the registry's qualitative records, each with the number it compares (the claims'
+    "Ours" shows it), as a tidy ``key, holds, value`` table (``value`` empty where a check compares no single
+    number); with ``pairs``, :func:`definition_checks` too, with ``appendix_d`` (:func:`.published.appendix_d`) App.
+    D's printed sample-level accuracies against our two readings."""
     v = values.set_index("key")["value"]
     d = domains.set_index("domain")
-    checks = {"fig4.every_setting_above_null": bool((fig4["mean_abs_favi"] > fig4["null_mean_abs_favi"]).all())}
+    above = fig4["mean_abs_favi"] > fig4["null_mean_abs_favi"]
+    checks = {"fig4.every_setting_above_null": (bool(above.all()), float(above.mean()))}
     if {"machine translation", "summarization"} <= set(d.index):
         mt, summ = d.loc["machine translation"], d.loc["summarization"]
-        checks["fig4.mt_median_below_summarization"] = bool(mt["median_mean_abs_favi"] < summ["median_mean_abs_favi"])
-        checks["fig4.summarization_sd_above_mt"] = bool(summ["median_sd_abs_favi"] > mt["median_sd_abs_favi"])
-        checks["fig4.mt_excess_below_summarization"] = bool(mt["median_excess"] < summ["median_excess"])
-    checks["fig5a.larger_when_signs_differ"] = bool(v["fig5a.median_abs_favi_signs_differ"]
-                                                    > v["fig5a.median_abs_favi_signs_agree"])
-    checks["fig5b.smaller_at_top_accuracy"] = bool(v["fig5b.median_abs_favi_top_accuracy"]
-                                                   < v["fig5b.median_abs_favi_other_accuracy"])
-    checks["section6.favi_beats_accuracy_pairs"] = bool(abs(v["section6.rho_abs_favi_agreement_pairs"])
-                                                        > abs(v["section6.rho_sample_accuracy_agreement_pairs"]))
-    checks["section6.favi_beats_accuracy_metrics"] = bool(
-        abs(v["section6.rho_mean_abs_favi_system_accuracy_metrics"])
-        > abs(v["section6.rho_sample_accuracy_system_accuracy_metrics"]))
+        # each as the MT settings' median over the summarization settings' (below 1: MT's is the lower)
+        checks["fig4.mt_median_below_summarization"] = (
+            bool(mt["median_mean_abs_favi"] < summ["median_mean_abs_favi"]),
+            _ratio(mt["median_mean_abs_favi"], summ["median_mean_abs_favi"]))
+        checks["fig4.summarization_sd_above_mt"] = (bool(summ["median_sd_abs_favi"] > mt["median_sd_abs_favi"]),
+                                                    _ratio(mt["median_sd_abs_favi"], summ["median_sd_abs_favi"]))
+        checks["fig4.mt_excess_below_summarization"] = (bool(mt["median_excess"] < summ["median_excess"]),
+                                                        _ratio(mt["median_excess"], summ["median_excess"]))
+    differ, agree = v["fig5a.median_abs_favi_signs_differ"], v["fig5a.median_abs_favi_signs_agree"]
+    checks["fig5a.larger_when_signs_differ"] = (bool(differ > agree), float(differ - agree))
+    for key, level in (("pairs", "agreement_pairs"), ("metrics", "system_accuracy_metrics")):
+        favi_rho = abs(v[f"section6.rho_{'abs_favi' if key == 'pairs' else 'mean_abs_favi'}_{level}"])
+        accuracy_rho = abs(v[f"section6.rho_sample_accuracy_{level}"])
+        checks[f"section6.favi_beats_accuracy_{key}"] = (bool(favi_rho > accuracy_rho), float(favi_rho - accuracy_rho))
     checks |= _appendix_d3_checks(fig4)
-    human = layers[(layers["dataset"] == "wmt22-ende") & (layers["graph"] == "human")]
-    if len(human):
-        widest = human[human["rater"] == human.groupby("rater")["system"].size().idxmax()]
-        top = set(widest.loc[widest["layer"] == 0, "system"])
-        checks["fig1.refB_and_onlineW_top_of_mqm_graph"] = {"refB", "Online-W"} <= top
+    checks |= _graph_row_checks(layers)
+    if appendix_d is not None:
+        checks |= _appendix_d_reading_checks(appendix_d)
     if pairs is not None:
-        checks |= definition_checks(pairs)
-    return pd.DataFrame({"key": list(checks), "holds": list(checks.values())})
+        numbers = definition_values(pairs)
+        checks |= {key: (holds, numbers.get(key, np.nan)) for key, holds in definition_checks(pairs).items()}
+    return pd.DataFrame({"key": list(checks), "holds": [h for h, _ in checks.values()],
+                         "value": [float(x) for _, x in checks.values()]})
 
 
-def _appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, bool]:
+def _ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator, empty (NaN) where the denominator is not positive (no share to read)."""
+    return float(numerator / denominator) if denominator > 0 else np.nan
+
+
+#: the systems whose rows in a win graph the paper names: (check key, dataset, aspect, system, graph, end) with end
+#: "top" (counted: the rows above it) or "bottom" (the rows below it); Fig. 1's humans' graph is the WMT22 en-de
+#: case with most systems, App. D.2's is SummEval's consistency, Fig. 6's are zh-en's COMET-22 case (the stand-in)
+GRAPH_ROWS = (("fig1.refB_top_of_mqm_graph", "wmt22-ende", "MQM", None, "refB", "human", "top"),
+              ("fig1.onlineW_top_of_mqm_graph", "wmt22-ende", "MQM", None, "Online-W", "human", "top"),
+              ("appD2.m11_last_in_human_graph", "summeval", "expert_consistency", None, "M11", "human", "bottom"),
+              ("fig6.m2m100_last_in_human_graph", "wmt22-zhen", "MQM", "COMET-22", "M2M100_1.2B-B4", "human",
+               "bottom"),
+              ("fig6.m2m100_last_in_metric_graph", "wmt22-zhen", "MQM", "COMET-22", "M2M100_1.2B-B4", "metric",
+               "bottom"))
+
+
+def _graph_row_checks(layers: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+    """For each of :data:`GRAPH_ROWS` whose graph is drawn (``layers``: :func:`win_graph_layers`): whether the system
+    is in the graph's top (bottom) row, and the number of rows above (below) it. A rater of None: the case of that
+    dataset and human rating with the most systems."""
+    checks = {}
+    for key, dataset, aspect, rater, system, graph, end in GRAPH_ROWS:
+        part = layers[(layers["dataset"] == dataset) & (layers["graph"] == graph)]
+        if "aspect" in part:
+            part = part[part["aspect"] == aspect]
+        if rater is None and len(part):
+            rater = part.groupby("rater")["system"].size().idxmax()
+        part = part[part["rater"] == rater]
+        hit = part[part["system"] == system]
+        if hit.empty:
+            continue
+        layer = int(hit["layer"].iloc[0])
+        off = layer if end == "top" else int(part["layer"].max()) - layer
+        checks[key] = (off == 0, float(off))
+    return checks
+
+
+def _appendix_d_reading_checks(cases: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+    """App. D's printed sample-level accuracies against our two readings (:func:`.ties.between_readings`): whether
+    each lies between them, and how far it lies outside their range widened by its printed rounding (0 inside,
+    negative below)."""
+    checks = {}
+    for metric, row in cases.dropna(subset=["sample"]).iterrows():
+        paper, low, high = row["paper_sample"], row["sample_without_tie_credit"], row["sample"]
+        half = half_printed(paper)
+        gap = min(0.0, paper - (low - half)) + max(0.0, paper - (high + half))
+        checks[f"appD.readings_{str(metric).lower()}"] = (bool(row["paper_between"]), float(gap))
+    return checks
+
+
+def _appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, tuple[bool, float]]:
     """App. D.3's comparisons among the WMT22 en-de metrics, on the raters reachable for it: ChatGPT has one of the
     lower system-level accuracies (at most the median), the highest sample-level accuracy and the highest mean |Φ|;
-    BLEU has the lowest system-level accuracy."""
+    BLEU has the lowest system-level accuracy. Each with the number of other raters beyond it in the claimed
+    direction (a lower system-level accuracy; a higher sample-level accuracy or mean |Φ|)."""
     if "dataset" not in fig4.columns:
         return {}
     en = fig4[fig4["dataset"] == "wmt22-ende"].set_index("rater")
     if not {"GEMBA-DA-ChatGPT", "BLEU"} <= set(en.index):
         return {}
     chat, bleu = en.loc["GEMBA-DA-ChatGPT"], en.loc["BLEU"]
-    return {"appD3.chatgpt_lower_system_accuracy": bool(chat["system_accuracy"] <= en["system_accuracy"].median()),
-            "appD3.chatgpt_highest_sample_accuracy": bool(chat["sample_accuracy"] >= en["sample_accuracy"].max()),
-            "appD3.chatgpt_highest_mean_abs_favi": bool(chat["mean_abs_favi"] >= en["mean_abs_favi"].max()),
-            "appD3.bleu_lowest_system_accuracy": bool(bleu["system_accuracy"] <= en["system_accuracy"].min())}
+
+    def beyond(rater, column, op):  # how many of the other raters lie beyond ``rater`` in the claim's direction
+        return float(op(en.drop(index=rater)[column], en.loc[rater, column]).sum())
+
+    return {"appD3.chatgpt_lower_system_accuracy": (bool(chat["system_accuracy"] <= en["system_accuracy"].median()),
+                                                    beyond("GEMBA-DA-ChatGPT", "system_accuracy", np.less)),
+            "appD3.chatgpt_highest_sample_accuracy": (bool(chat["sample_accuracy"] >= en["sample_accuracy"].max()),
+                                                      beyond("GEMBA-DA-ChatGPT", "sample_accuracy", np.greater)),
+            "appD3.chatgpt_highest_mean_abs_favi": (bool(chat["mean_abs_favi"] >= en["mean_abs_favi"].max()),
+                                                    beyond("GEMBA-DA-ChatGPT", "mean_abs_favi", np.greater)),
+            "appD3.bleu_lowest_system_accuracy": (bool(bleu["system_accuracy"] <= en["system_accuracy"].min()),
+                                                  beyond("BLEU", "system_accuracy", np.less))}

@@ -37,31 +37,35 @@ def fig4_columns(counts: list[int]) -> int:
 
 
 def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
-    """Fig. 4 as rows: per dataset (a panel) and automatic rater (a row), the sample-level (orange circle) and
-    system-level (blue square) sign accuracy and mean |Φ| (green triangle) with ± its sd over pairs (green bar);
-    grey ticks: the mean |Φ| of a metric with the same errors and no favoritism (beyond the paper). The paper draws
-    the same values as lines over the metrics of each domain. Panels are laid out in inches, in two columns
-    (:func:`fig4_columns`) on a shared axis."""
+    """Fig. 4 as rows: per dataset (a panel) and automatic rater (a row), on the left the sample-level (orange
+    circle) and system-level (blue square) sign accuracy on their 0-1 axis, on the right mean |Φ| (green triangle)
+    with ± its sd over pairs (green bar) on its own axis; grey ticks: the mean |Φ| of a metric with the same errors
+    and no favoritism (beyond the paper). The paper draws the same values as lines over the metrics of each domain.
+    Panels are laid out in inches, in two columns (:func:`fig4_columns`), each with its own tick labels."""
     datasets = list(dict.fromkeys(summary["dataset"]))
     counts = [int(summary["dataset"].eq(d).sum()) for d in datasets]
     split = fig4_columns(counts)
     columns = [datasets[:split], datasets[split:]] if split < len(datasets) else [datasets]
-    row, title_h, gap, axis_h, legend_h = 0.24, 0.3, 0.12, 0.5, 0.6
-    labels_w = max(text_size(rater_label(r), FONT)[0] for r in summary["rater"]) + 0.25
-    column_w = (MAX_WIDTH - 0.2) / len(columns) if len(columns) == 2 else 5.0
-    heights = [sum(title_h + row * counts[datasets.index(d)] + 0.1 + gap for d in col) + axis_h for col in columns]
+    row, title_h, gap, axis_h, legend_h, between = 0.24, 0.3, 0.16, 0.48, 0.65, 0.32
+    labels_w = max(text_size(rater_label(r), FONT)[0] for r in summary["rater"]) + 0.15
+    column_w = (MAX_WIDTH - 0.1) / len(columns) if len(columns) == 2 else 6.0
+    inner = column_w - labels_w - 0.3 - between
+    accuracy_w, favi_w = 0.45 * inner, 0.55 * inner
+    heights = [sum(title_h + row * counts[datasets.index(d)] + 0.1 + axis_h + gap for d in col) for col in columns]
     width, height = column_w * len(columns), legend_h + max(heights)
     top = min(2.05, max(1.05, float((summary["mean_abs_favi"] + summary["sd_abs_favi"]).max()) + 0.05))
     fig = plt.figure(figsize=(width, height))
     for c, col in enumerate(columns):
         y = height - legend_h
-        for k, dataset in enumerate(col):
+        for dataset in col:
             h = row * counts[datasets.index(dataset)] + 0.1
             y -= title_h + h
-            ax = fig.add_axes([(c * column_w + labels_w) / width, y / height, (column_w - labels_w - 0.2) / width,
-                               h / height])
-            y -= gap
-            _fig4_panel(ax, summary[summary["dataset"] == dataset], top, last=k == len(col) - 1)
+            left = c * column_w + labels_w
+            accuracy = fig.add_axes([left / width, y / height, accuracy_w / width, h / height])
+            spread = fig.add_axes([(left + accuracy_w + between) / width, y / height, favi_w / width, h / height],
+                                  sharey=accuracy)
+            y -= axis_h + gap
+            _fig4_panel(accuracy, spread, summary[summary["dataset"] == dataset], top)
     handles = [Line2D([], [], marker="o", ls="", color=COLORS["sample"], label="sample-level sign accuracy"),
                Line2D([], [], marker="s", ls="", color=COLORS["system"], label="system-level sign accuracy"),
                Line2D([], [], marker="^", ls="-", color=COLORS["favi"], label="mean |Φ| ± sd over pairs"),
@@ -109,27 +113,32 @@ def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def _fig4_panel(ax, part: pd.DataFrame, top: float, last: bool) -> None:
-    """One dataset of :func:`plot_fig4`: a row per rater, first rater on top."""
+def _fig4_panel(accuracy, spread, part: pd.DataFrame, top: float) -> None:
+    """One dataset of :func:`plot_fig4`: a row per rater, first rater on top; the two sign accuracies on the left
+    axis (0 to 1), mean |Φ| with its sd and the no-favoritism tick on the right one (0 to ``top``)."""
     y = np.arange(len(part))[::-1].astype(float)
     low = np.clip(part["mean_abs_favi"] - part["sd_abs_favi"], 0, None)
-    # |Φ| a little above the row's line, the accuracies a little below, so that close values stay apart
-    up, down = y + 0.17, y - 0.17
-    ax.hlines(up, low, part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], lw=2.5, alpha=0.35)
-    ax.plot(part["null_mean_abs_favi"], up, "|", color=COLORS["null"], ms=7, mew=2)
-    ax.plot(part["mean_abs_favi"], up, "^", color=COLORS["favi"], ms=5)
-    ax.plot(part["system_accuracy"], down, "s", color=COLORS["system"], ms=5)
-    ax.plot(part["sample_accuracy"], down, "o", color=COLORS["sample"], ms=5)
-    ax.set_yticks(y, [rater_label(r) for r in part["rater"]], fontsize=FONT)
-    ax.set_ylim(-0.6, len(part) - 0.4)
-    ax.set_xlim(0, top)
-    ax.tick_params(axis="x", labelsize=FONT, labelbottom=last)
+    spread.hlines(y, low, part["mean_abs_favi"] + part["sd_abs_favi"], color=COLORS["favi"], lw=2.5, alpha=0.35)
+    spread.plot(part["null_mean_abs_favi"], y, "|", color=COLORS["null"], ms=7, mew=2)
+    spread.plot(part["mean_abs_favi"], y, "^", color=COLORS["favi"], ms=5)
+    # the two accuracies a little apart, so that close values stay visible
+    accuracy.plot(part["system_accuracy"], y + 0.12, "s", color=COLORS["system"], ms=5)
+    accuracy.plot(part["sample_accuracy"], y - 0.12, "o", color=COLORS["sample"], ms=5)
+    accuracy.set_yticks(y, [rater_label(r) for r in part["rater"]], fontsize=FONT)
+    accuracy.set_ylim(-0.6, len(part) - 0.4)
+    accuracy.set_xlim(0, 1)
+    accuracy.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
+    spread.set_xlim(0, top)
+    ticks = [t for t in (0, 0.5, 1, 1.5, 2) if t <= top]
+    spread.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    spread.tick_params(axis="y", left=False, labelleft=False)
+    for ax, label in ((accuracy, "sign accuracy"), (spread, "mean |Φ|")):
+        ax.tick_params(axis="x", labelsize=FONT, pad=2)
+        ax.set_xlabel(label, fontsize=FONT, labelpad=1)
     aspect = part["aspect"].iloc[0]
-    ax.set_title(dataset_label(part["dataset"].iloc[0])
-                 + ("" if aspect in ("MQM", "USR_Overall") else f", {aspect_label(aspect)}"),
-                 fontsize=FONT + 1, loc="left", pad=3)
-    if last:
-        ax.set_xlabel("accuracy or mean |Φ|", fontsize=FONT)
+    accuracy.set_title(dataset_label(part["dataset"].iloc[0])
+                       + ("" if aspect in ("MQM", "USR_Overall") else f", {aspect_label(aspect)}"),
+                       fontsize=FONT + 1, loc="left", pad=3)
 
 
 def rater_label(rater: str) -> str:
@@ -153,11 +162,11 @@ def aspect_label(aspect: str) -> str:
 # -- Fig. 5 --------------------------------------------------------------------------------------------------------
 
 def plot_fig5(pairs: pd.DataFrame) -> plt.Figure:
-    """Fig. 5, stacked as in the paper: (a) |Φ| of pairs whose margin signs agree (1) or not (0); (b) Φ against
-    sample-level accuracy, coloured by the pair's system-level agreement."""
+    """Fig. 5, the paper's two panels side by side (the paper stacks them): (a) |Φ| of pairs whose margin signs agree
+    (1) or not (0); (b) Φ against sample-level accuracy, coloured by the pair's system-level agreement."""
     defined = pairs[pairs["total_error"] > 0].assign(abs_favi=lambda f: f["favi"].abs(),
                                                      agrees=lambda f: f["system_sign_agrees"].astype(int))
-    fig, (upper, lower) = plt.subplots(2, 1, figsize=(6.4, 7.4), gridspec_kw={"height_ratios": [1, 1.25]})
+    fig, (upper, lower) = plt.subplots(1, 2, figsize=(MAX_WIDTH, 4.2), gridspec_kw={"width_ratios": [1, 1.15]})
     sns.boxplot(data=defined, y="agrees", x="abs_favi", ax=upper, color="#a6c8e0", fliersize=2, orient="h",
                 order=[0, 1])
     counts = defined["agrees"].value_counts()
@@ -165,17 +174,18 @@ def plot_fig5(pairs: pd.DataFrame) -> plt.Figure:
                               f"1: signs agree\n({counts.get(1, 0):,} pairs)"])
     upper.set_ylabel("")
     upper.set_xlabel("|Φ| of the pair")
-    upper.set_title("(a) |Φ| by the pair's system-level sign agreement", fontsize=FONT + 2, loc="left")
+    upper.set_title("(a) |Φ| by system-level sign agreement", fontsize=FONT + 2, loc="left")
     for agrees, color in ((1, COLORS["system"]), (0, NOT_IMPLIED)):
         part = defined[defined["agrees"] == agrees]
         lower.scatter(part["sample_accuracy"], part["favi"], s=8, alpha=0.5, color=color,
                       label="signs agree" if agrees else "signs differ")
     lower.axhline(0, color="black", lw=0.6)
     lower.set_xlabel("sample-level sign accuracy of the pair")
-    lower.set_ylabel("Φ (+: favours the pair's first system)")
+    lower.set_ylabel("Φ (+: favours the first system)")
     lower.set_title("(b) Φ against sample-level accuracy", fontsize=FONT + 2, loc="left")
-    lower.legend(fontsize=FONT, markerscale=2, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    fig.tight_layout()
+    lower.legend(fontsize=FONT, markerscale=2, loc="lower center", bbox_to_anchor=(0.5, 1.07), ncol=2,
+                 frameon=False, borderaxespad=0)
+    fig.tight_layout(w_pad=2.5)
     return fig
 
 

@@ -42,6 +42,33 @@ def table1_page(table1: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: the row of the paper's Table 1 that each dataset here stands for (WMT22 zh-en stands in for metrics, not a row)
+PAPER_TABLE1_ROWS = {"WMT22 en-de": "WMT22", "WMT21 en-de": "WMT21", "SummEval": "SummEval",
+                     "USR TopicalChat": "Chatbot", "USR PersonaChat": "Chatbot"}
+
+
+def table1_beside_paper(table1: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 for the data at hand beside the paper's row each dataset stands for (:data:`PAPER_TABLE1_ROWS`):
+    per dataset the systems Φ compares (the claims' count), the items per system pair and the automatic raters,
+    ours then the paper's, "—" where the paper has no row (``published``: :func:`.published.published_table1`)."""
+    paper = published.set_index("domain")
+    rows = []
+    for row in table1.itertuples(index=False):
+        low, high = int(row.items_min), int(row.items_max)
+        theirs = paper.loc[PAPER_TABLE1_ROWS[row.data]] if row.data in PAPER_TABLE1_ROWS else None
+        rows.append({("", "data"): row.data,
+                     ("systems", "here"): int(row.systems),
+                     ("systems", "paper"): "—" if theirs is None else f"{int(theirs['systems'])}",
+                     ("items per system pair", "here"): f"{low:,}" if low == high else f"{low:,}–{high:,}",
+                     ("items per system pair", "paper"): "—" if theirs is None else f"{int(theirs['ratings_per_pair']):,}",
+                     ("metrics", "here"): int(row.automatic_raters),
+                     ("metrics", "paper"): "—" if theirs is None else f"{int(theirs['metrics'])}",
+                     ("", "the paper's data"): "—" if theirs is None else f"{theirs.name} ({theirs['data']})"})
+    out = pd.DataFrame(rows)
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out.set_index(("", "data")).rename_axis("data")
+
+
 def published_table1_page(published: pd.DataFrame) -> pd.DataFrame:
     """The paper's Table 1 (:func:`.published.published_table1`) with its headers in words."""
     return published.rename(columns={"domain": "Domain", "data": "Data", "metrics": "Metrics", "systems": "Systems",

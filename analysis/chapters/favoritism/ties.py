@@ -27,13 +27,18 @@ def with_ties(summary: pd.DataFrame, ties: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def half_printed(value: float) -> float:
+    """Half a unit of the last digit a printed value shows (0.07 -> 0.005, 0.348 -> 0.0005)."""
+    decimals = len(f"{value}".split(".")[1]) if "." in f"{value}" else 0
+    return 0.5 * 10 ** -decimals
+
+
 def between_readings(paper: float, low: float, high: float) -> bool:
     """Whether a printed sample-level accuracy lies between our two readings (without and with the matching ties'
-    credit), ends included at the printed value's rounding: |paper| rounded to its decimals."""
+    credit), ends included at the printed value's rounding (:func:`half_printed`)."""
     if any(pd.isna(v) for v in (paper, low, high)):
         return False
-    decimals = len(f"{paper}".split(".")[1]) if "." in f"{paper}" else 0
-    half = 0.5 * 10 ** -decimals
+    half = half_printed(paper)
     return bool(low - half <= paper <= high + half)
 
 
