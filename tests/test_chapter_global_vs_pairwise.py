@@ -153,6 +153,17 @@ def _toy_binary():
     return labels, scores
 
 
+def test_the_two_readings_of_the_binarisation_differ_only_below_one_half():
+    # Sec. 5: "1 to each model's most confident response", "i.e., by rounding each output to the nearest integer"
+    values = np.array([[0.1, 0.6, 0.1, 0.1, 0.1], [0.3, 0.2, 0.2, 0.2, 0.1], [0.0, 0.0, 0.5, 0.5, 0.0]])
+    assert cls.binarised(values, "argmax").tolist() == [[0, 1, 0, 0, 0], [1, 0, 0, 0, 0], [0, 0, 1, 0, 0]]
+    assert cls.binarised(values, "round").tolist() == [[0, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
+    assert cls.binarised_class(values, "round").tolist() == [2, 0, 0]  # no class where nothing is above 0.5
+    assert cls.binarised_class(values).tolist() == [2, 1, 3]
+    with pytest.raises(ValueError, match="reading"):
+        cls.binarised(values, "floor")
+
+
 def test_binarise_and_penalise_on_hand_cases():
     labels, scores = _toy_binary()
     assert cls.binarise(scores)["flat"].tolist() == [1, 0, 0, 1, 1, 0]
@@ -235,9 +246,9 @@ def test_published_frame_reads_table_items_and_rejects_others():
 # --- the values the claims registry reads (claim_values) ---------------------------------------------------------------
 
 def test_tidy_puts_numbers_and_booleans_in_their_columns(tmp_path):
-    table = cv.tidy({"a": 0.5, "b": True, "c": np.bool_(False), "d": 3})
+    table = cv.tidy({"a": 0.5, "b": True, "c": np.bool_(False), "d": 3, "e": (0.25, np.bool_(True))})
     assert table["value"].tolist()[0] == 0.5 and np.isnan(table["value"][1]) and table["value"][3] == 3.0
-    assert table["holds"].tolist() == [None, True, False, None]
+    assert table["holds"].tolist() == [None, True, False, None, True] and table["value"][4] == 0.25
     table.to_csv(tmp_path / "v.csv", index=False)  # read back as the claims module reads it
     back = pd.read_csv(tmp_path / "v.csv").set_index("key")
     assert back.loc["b", "holds"] is True and back.loc["c", "holds"] is False and back.loc["a", "value"] == 0.5
@@ -383,9 +394,9 @@ def test_fig1_fig2_and_tie_values():
                                                        "fig2 b changed share at marker": 0.0}
     rising = cv.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
                                  "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
-    assert rising["ties misplaced at marker rises with ties"] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
+    assert rising["ties misplaced at marker rises with ties"][1] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
     flat = cv.tie_cost_values({"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
-    assert flat["ties misplaced at marker rises with ties"] is False
+    assert flat["ties misplaced at marker rises with ties"][1] is False
     llm_sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 1.0], "spearman_mean": [1.0, 0.8, np.nan]})
     assert cv.llmfao_values(llm_sweep) == {"llmfao tie share at 0.8": 0.7}
 
@@ -399,9 +410,10 @@ def _detection(pairwise, global_):
 def test_detection_values_and_facts():
     up = _detection([0.5, 0.6, 0.7], [0.5, 0.7, 0.8])
     values = cv.detection_values(up)
-    assert values["fig3 rises with difference 16"] is True and values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
+    assert values["fig3 rises with difference 16"] == (pytest.approx(1.0), True)  # Spearman's ρ and the test
+    assert values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
     down = _detection([0.7, 0.6, 0.5], [0.6, 0.5, 0.4])
-    assert cv.detection_values(down)["fig3 rises with difference 16"] is False
+    assert cv.detection_values(down)["fig3 rises with difference 16"] == (pytest.approx(-1.0), False)
     assert "fig3 pairwise at 10% lower end 16" not in values  # without the number of repetitions
     lower = cv.detection_values(up, n_repeats=100)["fig3 pairwise at 10% lower end 16"]
     assert lower == pytest.approx(0.7 - 2 * np.sqrt(0.7 * 0.3 / 100))  # the share at 10%, two standard errors down
@@ -439,9 +451,10 @@ def test_copy_displacement_and_ceval_values():
     assert moved["ed"] == 2 and moved["wer"] == 2 and moved["chrf"] == 1 and moved["bt"] == 1
     c1 = gvp.published_c1().assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
     values = cv.ceval_values(c1.assign(bt_low=[0.5] + [0.0] * 5), scores)
-    assert values["c1 paper bt inside ours Crowd"] is False and values["c1 paper bt inside ours MICE"] is True
-    assert values["c2 bt keeps copies nearer than ed and wer"] is True
-    assert cv.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))["c2 bt keeps copies nearer than ed and wer"] is False
+    assert values["c1 paper bt inside ours Crowd"][1] is False and values["c1 paper bt inside ours MICE"][1] is True
+    assert values["c2 bt keeps copies nearer than ed and wer"] == (1.0, True)  # places: min(ED, WER) 2 - BT 1
+    assert values["c1 paper bt inside ours MICE"][0] == c1.set_index("model").loc["MICE", "bt"]  # our BT, shown
+    assert cv.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))["c2 bt keeps copies nearer than ed and wer"][1] is False
 
 
 def _stand_in():
@@ -461,13 +474,13 @@ def test_binary_values_and_a1_facts_follow_the_tables():
     a1, table2, a2, a3 = _stand_in()
     v = cv.binary_values(a1, table2, a2, a3, 0.7)
     assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
-    assert v["bt follows sharpness over accuracy"] is True and v["table2 global agree and bt apart"] is True
-    assert v["a2 binarised copies keep f1"] is True and v["a3 penalised zero-one unchanged"] is True
-    assert all(v[f"binarised keeps the {m} order"] is True for m in ("acc", "auc", "f1"))
+    assert v["bt follows sharpness over accuracy"][1] is True and v["table2 global agree and bt apart"][1] is True
+    assert v["a2 binarised copies keep f1"][1] is True and v["a3 penalised zero-one unchanged"][1] is True
+    assert all(v[f"binarised keeps the {m} order"] == (1.0, True) for m in ("acc", "auc", "f1"))  # ρ and the test
     swapped = a2.copy()
     swapped.loc[["Binarized A", "Binarized B"], "auc"] = [0.7, 0.8]  # binarising reorders A and B under AUC
     w = cv.binary_values(a1, table2, swapped, a3, 0.7)
-    assert w["binarised keeps the auc order"] is False and w["binarised keeps the acc order"] is True
+    assert w["binarised keeps the auc order"][1] is False and w["binarised keeps the acc order"][1] is True
     f = facts.binary_a1(a1, table2)
     assert (f["n"], f["acc_place"], f["bt_place"]) == (3, 3, 1) and (f["paper_n"], f["paper_acc_place"],
                                                                       f["paper_bt_place"]) == (9, 9, 1)
@@ -478,7 +491,7 @@ def test_binary_values_and_a1_facts_follow_the_tables():
     assert facts.binary_a1(a1b, t2b)["bt_place"] == 3
     v = cv.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
                          a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
-    assert v["a2 binarised copies keep f1"] is False and v["a3 penalised zero-one unchanged"] is False
+    assert v["a2 binarised copies keep f1"][1] is False and v["a3 penalised zero-one unchanged"][1] is False
 
 def _ap_table(values):
     rows = [{"experiment": e, "measure": m, "ap": a, "ap_low": a, "ap_high": a} for (e, m), a in values.items()]
@@ -772,4 +785,7 @@ def test_sst5_values_read_the_binarised_stability_at_the_marker():
     b = pd.DataFrame({"bt": [0.5, 0.3, 0.2]}, index=["SVM", "A", "B"])
     values = cv.sst5_values(b, b, 0.6, stable)
     assert values["sst5 binarised changed share at marker"] == 0.3
+    rounded = cv.sst5_values(b, b, 0.6, stable, (b.assign(bt=[0.1, 0.3, 0.6]), 0.7, stable.assign(changed_share=0.4)))
+    assert (rounded["b2 rounded svm bt place"], rounded["sst5 rounded ties after binarising"],
+            rounded["sst5 rounded changed share at marker"]) == (3, 0.7, 0.4)
     assert "sst5 binarised changed share at marker" not in cv.sst5_values(b, b, 0.6)

@@ -74,8 +74,9 @@ def test_tradeoff_table_and_claim_values():
     assert t.loc["elo", "iia_violation_share"] == pytest.approx(0.3)
     assert t.loc["mean", "tau_drop"] == pytest.approx(0.2) and t.loc["mean", "tau_drop_permute"] == pytest.approx(0.1)
     v = ch.stability_values(trade)
-    assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] is False  # TrueSkill ties BT at 0.5
-    assert v["bt_more_robust_than_mean"] is False
+    # a test is saved with the number it compares: TrueSkill ties BT at 0.5, MEAN and BT lose the same τ
+    assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] == (pytest.approx(0.0), False)
+    assert v["bt_more_robust_than_mean"] == (pytest.approx(0.0), False)
 
 
 # --- study 2 -------------------------------------------------------------------------------------------------------
@@ -141,6 +142,20 @@ def test_flips_count_pairs_ordered_differently_and_their_direction():
     assert summary.set_index("mechanism").loc["bt", "pairs"] == 1
     assert summary.set_index("mechanism").loc["bt", "flipped"] == 1.0
     assert summary.set_index("mechanism").loc["bt", "with_phi"] == 1.0
+    assert summary.set_index("mechanism").loc["bt", "flipped_by_tie"] == 0.0
+
+
+def test_median_flips_through_tied_medians():
+    # ratings with few values: the human medians of a and b tie (2 and 2), the rater's do not, so MEDIAN flips the
+    # pair through the tie while MEAN (2.25 against 2) orders it alike in both
+    human = pd.DataFrame({"a": [1.0, 2, 2, 4], "b": [2.0, 2, 2, 2], "c": [0.0, 0, 0, 0]})
+    metric = pd.DataFrame({"a": [1.0, 2.5, 2.5, 4], "b": [2.0, 2, 2, 2], "c": [0.0, 0, 0, 0]})
+    out = favoritism.flips(human, metric, aggregate.mechanisms("half", ("mean", "median")))
+    ab = out[(out.system_a == "a") & (out.system_b == "b")].iloc[0]
+    assert ab["flip_median"] and ab["human_tie_median"] and not ab["rater_tie_median"] and not ab["flip_mean"]
+    summary = favoritism.summary(out.assign(favi=1.0), ("mean", "median")).set_index("mechanism")
+    assert summary.loc["median", "flipped_by_tie"] == summary.loc["median", "flipped"] == pytest.approx(1 / 3)
+    assert summary.loc["median", "human_tied"] == pytest.approx(1 / 3) and summary.loc["mean", "flipped"] == 0
 
 
 def test_complete_pair_keeps_shared_systems_and_complete_items():
@@ -204,7 +219,7 @@ def test_sweeps_are_seeded_and_real_tie_costs_are_shares():
 
 def _values():
     return ch.claim_values(
-        stability={"alone_reordered_max": 0.0, "bt_reordered": 0.3, "bt_most_stable_pairwise": True,
+        stability={"alone_reordered_max": 0.0, "bt_reordered": 0.3, "bt_most_stable_pairwise": (0.05, True),
                    "bt_iia_share": 0.01, "bt_tau_drop": 0.05, "mean_tau_drop": 0.1, "bt_tau_drop_permute": 0.01,
                    "mean_tau_drop_permute": 0.0, "bt_more_robust_than_mean": True},
         wmt={"z_ends_reordered": 0.5, "bt_ends_reordered": 0.7, "bt_more_stable_ends": False,
@@ -229,6 +244,7 @@ def test_claims_verdicts_follow_the_saved_values(tmp_path):
     assert table.loc["s4-marker-stable", "verdict"] == "not reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-iia", "our value"] == "1.0%"  # the saved number, shown in the claim's format
+    assert table.loc["s1-bt-most-stable", "our value"] == "+5% (1 of 1 check passed)"  # a test shows its number
     values = _values()
     values.loc[values.measure == "stable_share_half", "value"] = 0.6
     values.loc[values.measure == "bt_most_stable_pairwise", "holds"] = False

@@ -22,10 +22,13 @@ from .self_check import paper_consistency as paper_consistency
 
 
 def tidy(values: dict) -> pd.DataFrame:
-    """One row per key: numbers in ``value``, booleans in ``holds`` (the other column empty)."""
+    """One row per key: numbers in ``value``, booleans in ``holds`` (the other column empty); a test given as
+    ``(number, boolean)`` fills both, the number being what the test compared (shown beside its verdict)."""
     rows = []
     for key, v in values.items():
-        if isinstance(v, (bool, np.bool_)):
+        if isinstance(v, tuple):
+            rows.append({"key": key, "value": float(v[0]), "holds": bool(v[1])})
+        elif isinstance(v, (bool, np.bool_)):
             rows.append({"key": key, "value": np.nan, "holds": bool(v)})
         else:
             rows.append({"key": key, "value": float(v), "holds": None})
@@ -93,7 +96,7 @@ def tie_cost_values(curves: dict) -> dict:
     rises with every step up in the tie probability."""
     at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in curves.values()]
     values = {f"ties {title} misplaced at marker": v for title, v in zip(curves, at)}
-    values["ties misplaced at marker rises with ties"] = bool(np.all(np.diff(at) > 0))
+    values["ties misplaced at marker rises with ties"] = (float(np.min(np.diff(at))), bool(np.all(np.diff(at) > 0)))
     return values
 
 
@@ -103,7 +106,8 @@ def detection_values(curve: pd.DataFrame, n_repeats: int | None = None) -> dict:
     the better model more often than the count of wins."""
     values = {}
     for n, part in curve.groupby("matches"):
-        values[f"fig3 rises with difference {n}"] = bool(spearmanr(part["difference"], part["pairwise"]).statistic > 0)
+        rho = float(spearmanr(part["difference"], part["pairwise"]).statistic)
+        values[f"fig3 rises with difference {n}"] = (rho, rho > 0)
         values[f"fig3 global minus pairwise {n}"] = float((part["global"] - part["pairwise"]).mean())
         if n_repeats:
             share = float(part.loc[(part["difference"] - 0.1).abs().idxmin(), "pairwise"])
@@ -132,30 +136,41 @@ def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: 
     sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
     glob = ["acc", "auc", "f1"]
     among = min(table2.loc[a, b] for i, a in enumerate(glob) for b in glob[i + 1:])
+    apart = among - table2.loc["bt", glob].abs().max()
+    lead = abs(sharp.loc["bt", "sharpness"]) - abs(sharp.loc["bt", "acc"])
     copies = [f"Binarized {m}" for m in a1.index]
+    f1_gap = np.abs(a2.loc[copies, "f1"].to_numpy() - a2.loc[list(a1.index), "f1"].to_numpy()).max()
     measures = ["acc", "auc", "f1", "mae"]
+    tree_gap = np.abs(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float)
+                      - a3.loc[zero_one, measures].to_numpy(dtype=float)).max()
+    kept = {m: float(spearmanr(a2.loc[list(a1.index), m].to_numpy(dtype=float),
+                               a2.loc[copies, m].to_numpy(dtype=float)).statistic) for m in glob}
     return {"a1 zero-one accuracy place from bottom": int(a1["acc"].rank(method="min")[zero_one]),
             "a1 zero-one bt place": _rank(a1["bt"], zero_one),
-            "bt follows sharpness over accuracy": bool(abs(sharp.loc["bt", "sharpness"]) > abs(sharp.loc["bt", "acc"])),
-            "table2 global agree and bt apart": bool(among > table2.loc["bt", glob].abs().max()),
-            "a2 binarised copies keep f1": bool(np.allclose(a2.loc[copies, "f1"].to_numpy(),
-                                                            a2.loc[list(a1.index), "f1"].to_numpy())),
-            **{f"binarised keeps the {m} order": bool(spearmanr(a2.loc[list(a1.index), m].to_numpy(dtype=float),
-                                                               a2.loc[copies, m].to_numpy(dtype=float)).statistic
-                                                      > 1 - 1e-12) for m in glob},
-            "a3 penalised zero-one unchanged": bool(np.allclose(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float),
-                                                                a3.loc[zero_one, measures].to_numpy(dtype=float))),
+            "bt follows sharpness over accuracy": (float(lead), bool(lead > 0)),
+            "table2 global agree and bt apart": (float(apart), bool(apart > 0)),
+            "a2 binarised copies keep f1": (float(f1_gap), bool(f1_gap <= 1e-8)),
+            **{f"binarised keeps the {m} order": (rho, bool(rho > 1 - 1e-12)) for m, rho in kept.items()},
+            "a3 penalised zero-one unchanged": (float(tree_gap), bool(tree_gap <= 1e-8)),
             "binary ties after binarising": float(ties_binary)}
 
 
-def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float, binarised_stability=None) -> dict:
+def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float, binarised_stability=None,
+                rounded: tuple | None = None) -> dict:
     """SST-5 (Appendix B, §5): the SVM's BT place among the models trained here, raw (B.1) and binarised (B.2), the
     share of ties on binarised decision values and, with ``binarised_stability`` (a Fig. 2 curve on binarised SST-5
-    at 12·m·ln m comparisons per pair), the share of sampled sets whose BT ranking differs from the reference."""
+    at 12·m·ln m comparisons per pair), the share of sampled sets whose BT ranking differs from the reference. With
+    ``rounded``, (B.2, tie share, stability) of the other reading of the binarisation (each decision value rounded
+    on its own), the same three values under "sst5 rounded" keys."""
     values = {"b1 svm bt place": _rank(b1["bt"].dropna(), "SVM"), "b2 svm bt place": _rank(b2["bt"].dropna(), "SVM"),
               "sst5 ties after binarising": float(ties_binary)}
     if binarised_stability is not None:
         values["sst5 binarised changed share at marker"] = float(binarised_stability["changed_share"].iloc[0])
+    if rounded is not None:
+        b2_rounded, ties_rounded, stability_rounded = rounded
+        values |= {"b2 rounded svm bt place": _rank(b2_rounded["bt"].dropna(), "SVM"),
+                   "sst5 rounded ties after binarising": float(ties_rounded),
+                   "sst5 rounded changed share at marker": float(stability_rounded["changed_share"].iloc[0])}
     return values
 
 
@@ -165,9 +180,11 @@ def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
     their originals than ED and WER do."""
     paper = published.frame("gvp", "appendix_c1").set_index("model")["bt"]
     ours = scores.set_index("model")
-    values = {f"c1 paper bt inside ours {m}": bool(ours.loc[m, "bt_low"] <= paper[m] <= ours.loc[m, "bt_high"])
+    values = {f"c1 paper bt inside ours {m}": (float(ours.loc[m, "bt"]),
+                                               bool(ours.loc[m, "bt_low"] <= paper[m] <= ours.loc[m, "bt_high"]))
               for m in paper.index}
     moved = copy_displacement(scores_c2)
     values.update({f"c2 copy displacement {k}": float(v) for k, v in moved.items()})
-    values["c2 bt keeps copies nearer than ed and wer"] = bool(moved["bt"] < min(moved["ed"], moved["wer"]))
+    nearer = min(moved["ed"], moved["wer"]) - moved["bt"]
+    values["c2 bt keeps copies nearer than ed and wer"] = (float(nearer), bool(nearer > 0))
     return values

@@ -90,14 +90,36 @@ def most_confident(values: np.ndarray) -> np.ndarray:
     return np.array(CLASSES)[np.asarray(values).argmax(axis=1)]
 
 
-def sst5_quality(baselines: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+#: the two readings of Sec. 5's binarisation, "assigning 1 to each model's most confident response and 0 to all
+#: others, i.e., by rounding each output to the nearest integer": "argmax" (1 on the most confident class, the
+#: chapter's reading) and "round" (each class's decision value rounded on its own, so a sentence whose most
+#: confident class is below 0.5 gets no class at all)
+BINARISATIONS = ("argmax", "round")
+
+
+def binarised(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
+    """(sentences x 5) decision values binarised by ``reading`` (:data:`BINARISATIONS`); rounding (half to even)
+    sends 0.5 to 0."""
+    if reading not in BINARISATIONS:
+        raise ValueError(f"reading must be one of {BINARISATIONS}, got {reading!r}")
+    values = np.asarray(values, dtype=float)
+    return one_hot(most_confident(values)) if reading == "argmax" else np.rint(values).clip(0, 1)
+
+
+def binarised_class(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
+    """The class a binarised model answers: its class with a 1, 0 (no class, never right) where it has none."""
+    hard = binarised(values, reading)
+    return np.where(hard.any(axis=1), np.array(CLASSES)[hard.argmax(axis=1)], 0)
+
+
+def sst5_quality(baselines: pd.DataFrame, reading: str = "argmax") -> tuple[pd.DataFrame, pd.DataFrame]:
     """(test sentences x models) decision value of the gold class (Sec. 5: "treating the model with the higher
-    confidence score in each pairing as the winner"), and the same after binarising (1 for the most confident
-    class, 0 for the others: 1 if that class is the gold one)."""
+    confidence score in each pairing as the winner"), and the same after binarising by ``reading``
+    (:data:`BINARISATIONS`; "argmax": 1 if the most confident class is the gold one)."""
     labels, _, values = sst5_values(baselines)
     rows = np.arange(len(labels))
     gold = pd.DataFrame({m: v[rows, labels - 1] for m, v in values.items()})
-    binary = pd.DataFrame({m: (most_confident(v) == labels).astype(float) for m, v in values.items()})
+    binary = pd.DataFrame({m: binarised(v, reading)[rows, labels - 1] for m, v in values.items()})
     return gold, binary
 
 
@@ -121,12 +143,13 @@ def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
 
 
-def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix B.2: the binarised models (1 on the most confident class, 0 elsewhere) on their own — accuracy and F1
-    of that class, BT with its interval — next to the paper's rows."""
+def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int, reading: str = "argmax") -> pd.DataFrame:
+    """Appendix B.2: the models binarised by ``reading`` (:data:`BINARISATIONS`; "argmax": 1 on the most confident
+    class, 0 elsewhere) on their own — accuracy and F1 of the class they then answer, BT with its interval — next to
+    the paper's rows."""
     labels, _, values = sst5_values(baselines)
-    _, binary = sst5_quality(baselines)
-    hard = {m: most_confident(v) for m, v in values.items()}
+    _, binary = sst5_quality(baselines, reading)
+    hard = {m: binarised_class(v, reading) for m, v in values.items()}
     table = sst5_measures(labels, hard, values)[["acc", "f1"]].join(_bt(binary, rng, n_trials))
     theirs = published.frame("gvp", "appendix_b2").set_index("model").add_prefix("paper_")
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")

@@ -10,7 +10,7 @@ import pandas as pd
 def plot_tie_sweep(sweep: pd.DataFrame):
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7, 3.1))
     ax.fill_between(sweep["tie_probability"], sweep["spearman_low"], sweep["spearman_high"], alpha=0.25,
                     label="95% of trials")
     ax.plot(sweep["tie_probability"], sweep["spearman_mean"], label="mean over trials")
@@ -19,25 +19,28 @@ def plot_tie_sweep(sweep: pd.DataFrame):
     ax.set_xlabel("probability that a match is turned into a tie")
     ax.set_ylabel("Spearman: BT vs mean chrF ranking")
     ax.set_ylim(-1.05, 1.05)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="lower left", fontsize=10)
     fig.tight_layout()
     return fig
 
 
 def plot_stability(curves: dict):
-    """Fig. 2, one panel per dataset: ``curves`` maps a panel title to (stability curve, 12·m·ln m)."""
+    """Fig. 2, one panel per dataset side by side (their own y scales): ``curves`` maps a panel title to (stability
+    curve, 12·m·ln m); one legend below them."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(curves), 1, figsize=(7, 2.8 * len(curves)), sharex=True, squeeze=False)
-    for ax, (title, (curve, marker)) in zip(axes[:, 0], curves.items()):
+    fig, axes = plt.subplots(1, len(curves), figsize=(7.4, 3.2), sharex=True, squeeze=False)
+    for ax, (title, (curve, marker)) in zip(axes[0], curves.items()):
         ax.plot(curve["comparisons"], curve["changes_mean"], label="mean over trials")
         ax.plot(curve["comparisons"], curve["changes_p95"], linestyle=":", label="95th percentile")
-        ax.axvline(marker, color="red", linewidth=1, label=f"12·m·ln m = {marker}")
-        ax.set_title(title, fontsize=10)
-        ax.set_ylabel("models off their\nreference position")
-        ax.legend(fontsize=7)
-    axes[-1, 0].set_xlabel("comparisons per model pair")
-    fig.tight_layout()
+        ax.axvline(marker, color="red", linewidth=1, label="12·m·ln m (value in each title)")
+        ax.set_title(title.replace(", ", ",\n", 1) + f"\n12·m·ln m = {marker}", fontsize=10)
+        ax.set_xticks([0, 500, 1000])
+    axes[0, 0].set_ylabel("models off their\nreference position")
+    axes[0, len(curves) // 2].set_xlabel("comparisons per model pair")
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="lower center", ncol=3, fontsize=10, frameon=False,
+               handlelength=1.6, columnspacing=1.2)
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
     return fig
 
 
@@ -47,7 +50,7 @@ def plot_detection(curve: pd.DataFrame):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    fig, ax = plt.subplots(figsize=(7, 4.6))
+    fig, ax = plt.subplots(figsize=(7, 3.5))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     handles = []
     for colour, (n, part) in zip(colours, curve.groupby("matches")):
@@ -61,7 +64,7 @@ def plot_detection(curve: pd.DataFrame):
     ax.set_ylim(0.45, 1.02)
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=9, frameon=False,
                handlelength=1.6, columnspacing=1.2)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
@@ -85,7 +88,7 @@ def plot_flowchart():
     next question; every arrow joins the edges of the two boxes it links."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.4, 5.0))
+    fig, ax = plt.subplots(figsize=(7.4, 4.5))
     ax.set_axis_off()
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 10)
@@ -132,12 +135,12 @@ def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame):
     left.set_xlabel(f"share of ties (the data's own {sweep['tie_share'].min():.0%}, plus synthetic)")
     left.set_ylabel("Spearman with BT on the other half")
     left.set_title("(a) ties added to one half of the judgments", fontsize=10)
-    left.legend(fontsize=8, loc="lower left")
+    left.legend(fontsize=10, loc="lower left")
     right.plot(curve["judgments"], curve["spearman_mean"], marker="o", label="mean Spearman")
     right.plot(curve["judgments"], curve["spearman_low"], linestyle=":", label="2.5% percentile")
     right.set_xlabel("judgments in each of two disjoint random subsets")
     right.set_ylabel("Spearman between the two BT rankings")
     right.set_title("(b) rankings from two disjoint subsets", fontsize=10)
-    right.legend(fontsize=8, loc="lower right")
+    right.legend(fontsize=10, loc="lower right")
     fig.tight_layout()
     return fig

@@ -105,15 +105,16 @@ def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int, share: float
 
 def bootstrap_ranks(j: Comparisons, *, rng, n_trials: int) -> tuple[pd.DataFrame, np.ndarray]:
     """Each pair's judgments resampled with replacement, ``n_trials`` times: per model its reference strength and
-    rank, and the 2.5-97.5% range of its rank; and each trial's Spearman correlation with the reference."""
+    rank, and the 2.5-97.5% range of its rank (the resampled ranks at or just outside those percentiles, so whole
+    places); and each trial's Spearman correlation with the reference."""
     ref = reference(j)
     order = list(j.systems)
     strengths = _fit(comparisons.win_matrices(j, "half", sweeps.pair_bootstrap_weights(j, rng, n_trials)))
     ranks = np.where(np.isnan(strengths), np.nan, stats.rankdata(-strengths, axis=1))
     table = pd.DataFrame({"bt": ref.reindex(order).to_numpy(),
                           "rank": stats.rankdata(-ref.reindex(order).to_numpy()),
-                          "rank_low": np.nanpercentile(ranks, 2.5, axis=0),
-                          "rank_high": np.nanpercentile(ranks, 97.5, axis=0)},
+                          "rank_low": np.nanpercentile(ranks, 2.5, axis=0, method="lower"),
+                          "rank_high": np.nanpercentile(ranks, 97.5, axis=0, method="higher")},
                          index=order).sort_values("rank")
     return table.rename_axis("model"), spearman_rows(strengths, ref.reindex(order).to_numpy())
 

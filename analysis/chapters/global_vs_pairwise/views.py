@@ -85,10 +85,10 @@ def correlation_pairs(matrices: dict) -> pd.DataFrame:
 
 
 def ranks_view(ranks: pd.DataFrame, top: int = 12) -> pd.DataFrame:
-    """llmfao's bootstrap ranks, the ``top`` models: BT strength, rank and the rank range (one decimal)."""
+    """llmfao's bootstrap ranks, the ``top`` models: BT strength, rank and the rank range (whole places)."""
     head = ranks.head(top)
     return pd.DataFrame({"BT strength": head["bt"], "rank": head["rank"].astype(int),
-                         "95% of resampled ranks": interval(head["rank_low"], head["rank_high"], 1)},
+                         "95% of resampled ranks": interval(head["rank_low"], head["rank_high"], 0)},
                         index=head.index)
 
 

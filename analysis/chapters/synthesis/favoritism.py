@@ -53,7 +53,9 @@ def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) ->
 def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
     """Per system pair of :func:`analysis.favi.favi_table`: Φ, the human's and the rater's win margins, and per
     mechanism ``flip_<m>``: the rater's aggregate orders the pair differently from the human's (a tie in one and an
-    order in the other counts)."""
+    order in the other counts), ``favours_<m>`` the way a flip moved the pair, and ``human_tie_<m>`` /
+    ``rater_tie_<m>``: the human's / the rater's aggregate ties the pair (how MEDIAN flips most pairs: the medians
+    of ratings that take few values often coincide)."""
     table = favi.favi_table(human, metric)
     out = table[["system_a", "system_b", "n_items", "margin_human", "margin_metric", "favi"]].copy()
     for name, fn in fns.items():
@@ -64,6 +66,7 @@ def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
         sm = np.sign(m[a].to_numpy() - m[b].to_numpy())
         out[f"flip_{name}"] = sh != sm
         out[f"favours_{name}"] = np.where(sh != sm, np.sign(sm - sh), 0)  # +1: the rater moved a up
+        out[f"human_tie_{name}"], out[f"rater_tie_{name}"] = sh == 0, sm == 0
     return out
 
 
@@ -86,7 +89,8 @@ def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: i
 def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
     """Per mechanism: the share of pairs flipped, the flip share among the pairs with |Φ| above the median |Φ| and
     among the rest, Spearman's ρ between |Φ| and flipping, and among flipped pairs with Φ ≠ 0 the share moved in
-    the direction Φ favours."""
+    the direction Φ favours; the share of pairs flipped because one of the two aggregates ties them
+    (``flipped_by_tie``) and the share the human aggregate ties (``human_tied``)."""
     valid = pairs[pairs["favi"].notna()]
     strong = valid["favi"].abs() > valid["favi"].abs().median()
     rows = []
@@ -97,21 +101,25 @@ def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
                      "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
                      "rho_abs_phi": stats.spearmanr(valid["favi"].abs(), flip).statistic,
                      "with_phi": (np.sign(valid["favi"][moved]) == valid[f"favours_{m}"][moved]).mean()
-                     if moved.any() else np.nan})
+                     if moved.any() else np.nan,
+                     "flipped_by_tie": (flip & (valid[f"human_tie_{m}"] | valid[f"rater_tie_{m}"])).mean(),
+                     "human_tied": valid[f"human_tie_{m}"].astype(bool).mean()})
     frame = pd.DataFrame(rows)
     frame["phi_gap"] = frame["flipped_high_phi"] - frame["flipped_low_phi"]
     return frame
 
 
 def by_dataset(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """Per dataset and mechanism: settings, pairs, the share flipped and Spearman's ρ(|Φ|, flip)."""
+    """Per dataset and mechanism: settings, pairs, the share flipped, Spearman's ρ(|Φ|, flip) and the share of pairs
+    the human aggregate ties."""
     rows = []
     for dataset, part in pairs[pairs["favi"].notna()].groupby("dataset", sort=False):
         for m in mechanisms:
             flip = part[f"flip_{m}"].astype(bool)
             rho = stats.spearmanr(part["favi"].abs(), flip).statistic if flip.nunique() > 1 else np.nan
             rows.append({"dataset": dataset, "mechanism": m, "settings": part.groupby(["human", "rater"]).ngroups,
-                         "pairs": len(part), "flipped": flip.mean(), "rho_abs_phi": rho})
+                         "pairs": len(part), "flipped": flip.mean(), "rho_abs_phi": rho,
+                         "human_tied": part[f"human_tie_{m}"].astype(bool).mean()})
     return pd.DataFrame(rows)
 
 

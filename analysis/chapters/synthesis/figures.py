@@ -14,6 +14,11 @@ from .wmt_pairs import EXPERIMENT_LABELS
 LABEL_AT = {"elo": ((-6, -13), "right"), "trueskill": ((6, 4), "left"), "median": ((6, -13), "left")}
 POLICY_COLORS = {"half": "#1b9e77", "drop": "#7570b3", "loss": "#d95f02"}
 POLICY_SHORT = {"half": "tie = half a win", "drop": "ties dropped", "loss": "tie = win for later system"}
+#: each policy's line and marker, so that curves lying on top of each other stay visible: the one drawn last
+#: (dashed, hollow markers) leaves the one below it showing through
+POLICY_STYLE = {"half": {"linestyle": "-", "marker": "o", "ms": 6, "lw": 2.4},
+                "drop": {"linestyle": "--", "marker": "s", "ms": 5, "lw": 1.6, "mfc": "white"},
+                "loss": {"linestyle": ":", "marker": "^", "ms": 5, "lw": 1.8}}
 
 
 def plot_tradeoff(table: pd.DataFrame) -> plt.Figure:
@@ -78,15 +83,17 @@ def plot_favoritism(summary: pd.DataFrame) -> plt.Figure:
 
 def plot_ties(curves: pd.DataFrame, sweep: pd.DataFrame) -> plt.Figure:
     """(a) misplaced systems against comparisons per pair, per tie policy (mean over setups; dots: each setup at its
-    12·m·ln m); (b) the tie-probability sweep at 12·m·ln m."""
+    12·m·ln m); (b) the tie-probability sweep at 12·m·ln m. Each policy has its own line style and marker
+    (:data:`POLICY_STYLE`): half and dropped ties often give nearly the same curve."""
     fig, axes = plt.subplots(1, 2, figsize=(7.6, 3.6))
     grid = curves[~curves["at_marker"] | curves.duplicated(["collection", "dataset", "metric", "ties", "comparisons"],
                                                            keep=False)]
     for ties in POLICIES:
+        style = {"color": POLICY_COLORS[ties], **POLICY_STYLE[ties]}
         mean = grid[grid.ties == ties].groupby("comparisons")["misplaced_share"].mean()
-        axes[0].plot(mean.index, mean.values, marker="o", ms=3, color=POLICY_COLORS[ties], label=POLICY_SHORT[ties])
+        axes[0].plot(mean.index, mean.values, label=POLICY_SHORT[ties], **style)
         s = sweep[sweep.ties == ties].groupby("tie_probability")["misplaced_share"].mean()
-        axes[1].plot(s.index, s.values, marker="o", ms=3, color=POLICY_COLORS[ties])
+        axes[1].plot(s.index, s.values, **style)
     at = curves[curves["at_marker"] & (curves["ties"] == "half")]
     axes[0].scatter(at["comparisons"], at["misplaced_share"], s=12, color="black", zorder=3,
                     label="each setup at 12·m·ln m")

@@ -1,5 +1,6 @@
 """The tidy values the claims registry (``data/published/claims/synthesis.toml``) reads: one row per measure, a
-number or a yes/no, each computed from the studies' summary tables."""
+number or a yes/no (a test: with the number it compared, shown beside its verdict), each computed from the studies'
+summary tables."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ def stability_values(trade: pd.DataFrame) -> dict:
     return {
         "alone_reordered_max": float(t.loc[["mean", "median"], ["reordered_best", "reordered_worst"]].max().max()),
         "bt_reordered": float(t.loc["bt", "reordered_any"]),
-        "bt_most_stable_pairwise": bool(pairwise.idxmin() == "bt" and (pairwise.drop("bt") > pairwise["bt"]).all()),
+        "bt_most_stable_pairwise": (float(pairwise.drop("bt").min() - pairwise["bt"]),
+                                    bool(pairwise.idxmin() == "bt" and (pairwise.drop("bt") > pairwise["bt"]).all())),
         "bt_iia_share": float(t.loc["bt", "iia_violation_share"]),
         "bt_tau_drop": float(t.loc["bt", "tau_drop"]),
         "mean_tau_drop": float(t.loc["mean", "tau_drop"]),
         "bt_tau_drop_permute": float(t.loc["bt", "tau_drop_permute"]),
         "mean_tau_drop_permute": float(t.loc["mean", "tau_drop_permute"]),
-        "bt_more_robust_than_mean": bool(t.loc["bt", "tau_drop"] < t.loc["mean", "tau_drop"]),
+        "bt_more_robust_than_mean": (float(t.loc["mean", "tau_drop"] - t.loc["bt", "tau_drop"]),
+                                     bool(t.loc["bt", "tau_drop"] < t.loc["mean", "tau_drop"])),
     }
 
 
@@ -30,14 +33,14 @@ def wmt_values(summary: pd.DataFrame, null_test: pd.DataFrame | None = None) -> 
     ends = ["remove_best", "remove_worst"]
     z_ends, bt_ends = s.loc[[(e, "z") for e in ends]].mean(), s.loc[[(e, "bt") for e in ends]].mean()
     out = {"z_ends_reordered": float(z_ends), "bt_ends_reordered": float(bt_ends),
-           "bt_more_stable_ends": bool(bt_ends < z_ends)}
+           "bt_more_stable_ends": (float(z_ends - bt_ends), bool(bt_ends < z_ends))}
     if ("remove_random_mid", "z") in s.index:
         out["z_null_reordered"] = float(s[("remove_random_mid", "z")])
         out["bt_null_reordered"] = float(s[("remove_random_mid", "bt")])
         if null_test is not None:
             p = float(null_test.set_index("mechanism").loc["z", "p_value"])
             out["z_ends_null_p"] = p
-            out["z_ends_above_null"] = bool(z_ends > s[("remove_random_mid", "z")] and p < 0.05)
+            out["z_ends_above_null"] = (p, bool(z_ends > s[("remove_random_mid", "z")] and p < 0.05))
     return out
 
 
@@ -63,13 +66,18 @@ def ties_values(marker: pd.DataFrame, costs: pd.DataFrame, sweep: pd.DataFrame) 
             "loss_injected_excess": float(by_p[("loss", low)] - by_p[("half", low)]),
             "half_injected_cost": float(by_p[("half", low)] - by_p[("half", 0.0)]) if ("half", 0.0) in by_p.index
             else float("nan"),
-            "loss_moves_more_than_drop": bool(costs["pairs_moved_loss"].mean() > costs["pairs_moved_drop"].mean()),
+            "loss_moves_more_than_drop": (float(costs["pairs_moved_loss"].mean() - costs["pairs_moved_drop"].mean()),
+                                          bool(costs["pairs_moved_loss"].mean() > costs["pairs_moved_drop"].mean())),
             "injected_probability": float(low)}
 
 
 def claim_values(**studies: dict) -> pd.DataFrame:
     """One row per (study, measure): a number in ``value`` or a yes/no in ``holds`` (the registry's qualitative
-    tests read ``holds``; keeping the two apart keeps ``value`` numeric in the saved file)."""
-    rows = [{"study": study, "measure": k, "value": float("nan") if isinstance(v, bool) else float(v),
-             "holds": v if isinstance(v, bool) else None} for study, values in studies.items() for k, v in values.items()]
+    tests read ``holds``; keeping the two apart keeps ``value`` numeric in the saved file); a test given as
+    ``(number, yes/no)`` fills both, the number being what the test compared."""
+    def row(study, k, v):
+        number, holds = v if isinstance(v, tuple) else (float("nan"), v) if isinstance(v, bool) else (v, None)
+        return {"study": study, "measure": k, "value": float(number), "holds": holds}
+
+    rows = [row(study, k, v) for study, values in studies.items() for k, v in values.items()]
     return pd.DataFrame(rows, columns=["study", "measure", "value", "holds"])
