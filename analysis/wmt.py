@@ -143,20 +143,26 @@ def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater", we
     if w.shape != scores.shape or not (np.isfinite(w).all() and (w >= 0).all()):
         raise ValueError("weights must be finite, non-negative and one per observation")
     values, inverse = np.unique(scores, return_inverse=True)
-    counts = np.bincount(groups * len(values) + inverse, w, minlength=n_groups * len(values))
-    counts = counts.reshape(n_groups, len(values))
+    flat = np.bincount(groups * len(values) + inverse, w, minlength=n_groups * len(values))
+    counts = flat.reshape(n_groups, len(values))
     below = np.cumsum(counts, axis=1) - counts
     k = n_groups
     cells = (groups[:, None] * k + np.arange(k)[None, :]).ravel()
 
     def over_observations(per_value: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        """M[i, j] = sum over observations o of group i of factor[o] * per_value[j, value(o)]."""
-        return np.bincount(cells, (factor[:, None] * per_value[:, inverse].T).ravel(), k * k).reshape(k, k)
+        """M[i, j] = sum over observations o of group i of factor[o] * per_value[j, value(o)] (row o of the
+        gathered values, as in a ``bincount`` over observations in their order)."""
+        gathered = np.ascontiguousarray(per_value.T)[inverse]
+        gathered *= factor[:, None]
+        return np.bincount(cells, gathered.ravel(), k * k).reshape(k, k)
 
     u = over_observations(below + counts / 2, w)
     n = counts.sum(axis=1)
     n_i, n_j = n[:, None], n[None, :]
-    cubes = (counts**3).sum(axis=1)
+    cubed = np.zeros_like(flat)  # the matrix is mostly zeros (a value is rarely in two groups): cube only the others
+    occupied = np.flatnonzero(flat)
+    cubed[occupied] = flat[occupied] ** 3
+    cubes = cubed.reshape(n_groups, len(values)).sum(axis=1)
     cross = over_observations(counts, w * counts[groups, inverse])  # sum_v N_i(v)^2 N_j(v)
     ties = cubes[:, None] + cubes[None, :] + 3 * cross + 3 * cross.T - n_i - n_j
     total = n_i + n_j

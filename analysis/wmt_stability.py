@@ -298,8 +298,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
     group = pair.worker if by == "worker" else pair.hit
     if (group < 0).any():
         raise ValueError(f"some judgments have no {by} id")
-    systems = np.asarray(pair.systems, dtype=object)
-    keep = ~np.isin(systems[pair.system], list(remove)) & (True if keep is None else np.asarray(keep, bool))
+    removed = [pair.systems.index(s) for s in remove] if remove else []  # system codes, not names per judgment
+    keep = ~np.isin(pair.system, removed) & (True if keep is None else np.asarray(keep, bool))
     degraded = pair.ref | pair.human[pair.system]
     if remove_human:
         keep &= ~degraded

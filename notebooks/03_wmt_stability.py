@@ -23,45 +23,46 @@
 # system, degrade the human scores) and finds that SR+DC rankings change far more often than rankings *without*
 # document context ({term}`SR-DC`, where a task holds every system).
 #
-# **What the regenerated evidence says.** The paper's SR+DC years (2019–20) are not reachable here; the 2021–22
-# to-English packages stand in for them, against the paper's own 2018 SR-DC data.
+# ## What the regenerated evidence says
 #
-# * **The contrast.** That removing the human systems and {term}`REF` items changes SR+DC rankings more often than SR-DC
-#   ones (Table 2) is **{glue:md}`verdict-table2-contrast`**: SR+DC minus SR-DC share of pairs changed
-#   {glue:md}`ours-table2-contrast` (order, clusters, both). Removing the worst or the best system instead (Table 3):
-#   {glue:md}`ours-table3-contrast`, **{glue:md}`verdict-table3-contrast`**; degrading the human scores (Fig. 1):
-#   **{glue:md}`verdict-fig1-contrast`**. That more SR+DC than SR-DC rankings change in most bootstrap resamples of
-#   the HITs, under each perturbation and under resampling alone, is **{glue:md}`verdict-sr-plus-less-stable`**.
-# * **What it means.** Against matched perturbations that have nothing to do with {term}`HIT` composition, that the contrast
-#   of Table 2 outlasts removing as many random judgments is **{glue:md}`verdict-contrast-beyond-null-table2`**, and
-#   that the contrast of Table 3 outlasts removing a mid-ranked system is
-#   **{glue:md}`verdict-contrast-beyond-null-table3`**;
-#   how close the systems of each style lie, and what the nulls
-#   change, is in {ref}`wmt-controls`. That the changes are subtle (no two systems in strictly ordered clusters swap)
-#   is **{glue:md}`verdict-changes-are-subtle`**.
-# * **The mechanism.** That in SR+DC a system may share less than half of its HITs with another (Fig. 4) is
-#   **{glue:md}`verdict-fig4-sr-plus`**, and that SR-DC HITs hold every system is **{glue:md}`verdict-fig4-sr-minus`**.
-#   That documents differ in difficulty (Fig. 5) is **{glue:md}`verdict-fig5-documents`**; that the documents a system
-#   happened to get shift its mean by more than the gap to its neighbour is **{glue:md}`verdict-fig5-document-shift`**.
-# * **§8's remedy.** That standardising per worker rather than per HIT changes fewer SR+DC rankings is
-#   **{glue:md}`verdict-sec8-per-annotator`** (orders, then clusters: {glue:md}`ours-sec8-per-annotator`); that it does
-#   not remove the instability on its own is **{glue:md}`verdict-sec8-not-alone`**.
-# * **The baseline.** The official rankings rebuilt from the published judgments and segment scores: 2018
-#   **{glue:md}`verdict-appA-2018-replicated`**, 2020 **{glue:md}`verdict-appA-2020-replicated`** (the checks are at
-#   the end, {ref}`wmt-replication`).
+# The paper's SR+DC years (2019–20) are not reachable here: the 2021–22 to-English packages stand in for them, against
+# the paper's own 2018 SR-DC data (see *What differs* at the end).
 #
-# **Data.** The paper used 2018 (SR-DC) and 2019–2020 (SR+DC and SR-DC)
-# {cite:p}`bojar2018findings,barrault2019findings,barrault2020findings`. The 2019–2020 per-judgment files are
-# published on the WMT19 and WMT20 results pages (statmt.org) but not reachable here; 2018's are, but for de-en
-# (only its segment scores). The 2021 and 2022 to-English packages {cite:p}`akhbardeh2021findings,kocmi2022findings`
-# (SR+DC, with task ids, HUMAN systems and REF items) stand in for the paper's SR+DC years; 2020 is replicated from
-# its segment scores. See *What differs* at the end.
+# * **The contrast.** That removing the human systems and {term}`REF` items changes SR+DC rankings more often than
+#   SR-DC ones (Table 2; SR+DC minus SR-DC share of pairs changed {glue:md}`ours-table2-contrast` for order,
+#   clusters, both) is **{glue:md}`verdict-table2-contrast`**; for degrading the human scores (Fig. 1)
+#   **{glue:md}`verdict-fig1-contrast`**, for removing the worst or the best system (Table 3,
+#   {glue:md}`ours-table3-contrast`) **{glue:md}`verdict-table3-contrast`**. That more SR+DC than SR-DC rankings
+#   change in most bootstrap resamples of the {term}`HIT`s is **{glue:md}`verdict-sr-plus-less-stable`**.
+# * **How large the changes are.** The {glue:text}`pairs-rankings` perturbed rankings (every perturbation, every
+#   pair) hold {glue:text}`pairs-reversals` significant reversals (two systems in strictly ordered clusters that
+#   swap); that the changes are subtle is **{glue:md}`verdict-changes-are-subtle`**. A perturbation that has nothing
+#   to do with HIT composition, removing a mid-ranked system, reorders {glue:text}`ctl-mid-plus-rank:.0%` of the
+#   SR+DC rankings; that Table 3's contrast outlasts it is
+#   **{glue:md}`verdict-contrast-beyond-null-table3`**, and that Table 2's outlasts removing as many random judgments
+#   is **{glue:md}`verdict-contrast-beyond-null-table2`**.
+# * **The mechanism.** That in SR+DC a system may share less than half of its HITs with another (Fig. 4; as few as
+#   {glue:text}`fig4-plus-min-share:.0%` here) is **{glue:md}`verdict-fig4-sr-plus`**, and that SR-DC HITs hold every
+#   system **{glue:md}`verdict-fig4-sr-minus`**. That documents differ in difficulty (Fig. 5) is
+#   **{glue:md}`verdict-fig5-documents`**; that the documents a system happened to get shift its mean by more than the
+#   gap to its neighbour is **{glue:md}`verdict-fig5-document-shift`** ({glue:text}`fig5-judged:.0%` of the stand-in
+#   pair's document × system cells are judged).
+# * **Downstream (§7).** That rank-only changes of the human ranking change the metrics task's results is
+#   **{glue:md}`verdict-sec7-metrics`**: resampling the 2020 human scores so that only the order inside the official
+#   clusters moves reverses at least one pair of metrics in {glue:text}`sec7-share_reordered:.0%` of the resamples.
+# * **§8's remedy.** That standardising per worker rather than per HIT changes fewer SR+DC rankings (orders, then
+#   clusters; changes with z per worker minus per HIT: {glue:md}`ours-sec8-per-annotator`) is
+#   **{glue:md}`verdict-sec8-per-annotator`**; that it does not remove the instability on its own is
+#   **{glue:md}`verdict-sec8-not-alone`**.
+# * **The baseline.** The official rankings are rebuilt from the published judgments and segment scores: 2018
+#   **{glue:md}`verdict-appA-2018-replicated`**, 2020 **{glue:md}`verdict-appA-2020-replicated`** (the checks, the
+#   raw-score recovery, the rank-sum variants and the controls are on the {ref}`details page <wmt-replication>`).
 #
-# **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*. Items are SYSTEM (a system's
-# translation), {term}`REPEAT` (the same translation again; counts like SYSTEM), REF (the human reference shown as if it were
-# a system's, a quality check) and {term}`BAD_REF` (a deliberately damaged reference, a quality check). A *{term}`HUMAN system`* is a
-# reference translation ranked as a system. *Clusters* are groups of systems separated by *significance lines*.
-# Δrank: the order of the systems changed; Δcluster: the clusters changed as sets; Δboth: both.
+# **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*: SYSTEM items (a system's
+# translation), {term}`REPEAT` items, and the quality checks REF (the human reference shown as a system's) and
+# {term}`BAD_REF` (a damaged reference). A *{term}`HUMAN system`* is a reference ranked as a system. *Clusters* are
+# groups of systems separated by *significance lines*. Δrank: the order of the systems changed; Δcluster: the
+# clusters changed as sets; Δboth: both.
 #
 # ```{include} ../claims/03_wmt_stability.md
 # ```
@@ -127,7 +128,7 @@ show(out.table(ch.toy_example(), "wmt_section5_toy", index=False))
 # all four item types is **{glue:md}`verdict-table1-sr-plus-item-types`** on the stand-ins.
 
 # %%
-show(out.table(ch.table1(judgments), "wmt_table1_item_types"))
+show(ch.table1_view(out.table(ch.table1(judgments), "wmt_table1_item_types")))
 
 # %% [markdown]
 # (wmt-section51)=
@@ -136,6 +137,26 @@ show(out.table(ch.table1(judgments), "wmt_table1_item_types"))
 # %%
 composition = ch.ref_shares(ch.ws.composition(judgments[judgments["collection"].isin(packages)]))
 out.table(composition, "wmt_section51_ref_shares", index=False)
+glue_all("s51", ch.ref_share_numbers(composition))
+
+# %% [markdown]
+# The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018`**). In the SR+DC
+# stand-ins every worker saw REF items in {glue:text}`s51-plus-every` of {glue:text}`s51-plus-pairs` pairs (the lowest
+# share {glue:text}`s51-plus-lowest:.0%`, {glue:md}`s51-plus-lowest-pair`), where the paper reports 100% for its MTurk
+# SR+DC years (**{glue:md}`verdict-sec51-ref-shares-sr-plus`**). That only some workers judge a ranked HUMAN system is
+# **{glue:md}`verdict-sec51-human-seen-by-some`**: {glue:text}`s51-human-workers-min:.0%` to
+# {glue:text}`s51-human-workers-max:.0%` of the workers ({glue:text}`s51-human-hits-min:.0%` to
+# {glue:text}`s51-human-hits-max:.0%` of the HITs) saw its output.
+
+# %% [markdown] tags=["details"]
+# (wmt-section51-pairs)=
+# ## §5.1: who saw a reference, pair by pair
+#
+# §5.1 notes that 2018's alternate HIT structure, run in {term}`Appraise`, had no REF items; the 2018 pairs whose
+# judgments carry no HIT id here (Appraise's) are {glue:md}`s51-no-hit-id-2018`. Every pair's shares:
+# {download}`the HIT composition table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
+
+# %%
 shown_packages = ", ".join(dict.fromkeys(ch.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
 out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
            "Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is "
@@ -143,19 +164,6 @@ out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
            f"{int(composition['paper_workers_saw_ref'].notna().sum())} 2018 shares the paper prints.\n\n"
            "The paper gives these shares in the text of its §5.1, not as a figure. The Facebook pairs hold no REF "
            "items.")
-glue_all("s51", ch.ref_share_numbers(composition))
-
-# %% [markdown]
-# The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018`**). §5.1 notes that
-# 2018's alternate HIT structure, run in {term}`Appraise`, had no REF items; the 2018 pairs whose judgments carry no HIT id here
-# (Appraise's) are {glue:md}`s51-no-hit-id-2018`. In the SR+DC stand-ins every worker saw REF items in
-# {glue:text}`s51-plus-every` of {glue:text}`s51-plus-pairs` pairs (the lowest share {glue:text}`s51-plus-lowest:.0%`,
-# {glue:md}`s51-plus-lowest-pair`), where the paper reports 100% for its MTurk SR+DC years
-# (**{glue:md}`verdict-sec51-ref-shares-sr-plus`**). That only some workers judge a ranked HUMAN system is
-# **{glue:md}`verdict-sec51-human-seen-by-some`**: {glue:text}`s51-human-workers-min:.0%` to
-# {glue:text}`s51-human-workers-max:.0%` of the workers ({glue:text}`s51-human-hits-min:.0%` to
-# {glue:text}`s51-human-hits-max:.0%` of the HITs) saw its output. Every pair's shares: {download}`the HIT composition
-# table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
 
 # %% [markdown]
 # (wmt-table2)=
@@ -167,16 +175,20 @@ glue_all("s51", ch.ref_share_numbers(composition))
 # MTurk: Amazon Mechanical Turk; A.: Appraise, WMT's own).
 #
 # **Table 2: remove HUMAN and REF.** In 2018 and in the SR+DC pairs without a HUMAN system only REF items go; in the
-# others the ranked HUMAN system goes too (the split rows; the paper's footnote 13 reports removing REF alone). The
-# Facebook package has no REF or HUMAN items, so no row, and it is left out of the "ALL" totals (its few professional
-# evaluators saw everything). The 2018 row is the paper's own data, with tr-en in place of de-en
-# (**{glue:md}`verdict-table2-2018`**); the SR+DC shares are **{glue:md}`verdict-table2-sr-plus`** against the
-# paper's 2019–20 pairs, and with REF items only the contrast is **{glue:md}`verdict-table2-ref-only`**.
+# others the ranked HUMAN system goes too (the split rows; footnote 13 reports removing REF alone). The style totals
+# count {glue:text}`pairs-plus` SR+DC pairs (2021–22 news, to English) and {glue:text}`pairs-minus` SR-DC pairs
+# (2018). The Facebook package's {glue:text}`pairs-other` pairs are shown but left out of them: they have no REF or
+# HUMAN items, and their few professional evaluators judged every system, so there is no HIT composition to test.
+# The synthesis ({ref}`synthesis-wmt`) counts them too, because it asks another question (do z-score means and
+# paired Bradley–Terry react alike to the same perturbations?). The 2018 row is the paper's own data, with tr-en in
+# place of de-en (**{glue:md}`verdict-table2-2018`**); the SR+DC shares are **{glue:md}`verdict-table2-sr-plus`**
+# against the paper's 2019–20 pairs, and with REF items only the contrast is **{glue:md}`verdict-table2-ref-only`**.
 
 # %%
 with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
     per_pair = ch.stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
 out.table(per_pair, "wmt_stability_per_pair", index=False)
+glue_values("pairs-", ch.pair_counts(per_pair))
 shares = out.table(ch.change_shares(per_pair, ch.human_pairs(coded)), "wmt_change_shares", index=False)
 show(out.table(ch.table2(per_pair, ch.human_pairs(coded)), "wmt_table2_remove_human"))
 
@@ -195,17 +207,15 @@ glue_all("t3", ch.table3_numbers(removed, lines, info))
 # Against the paper's shares, ours are **{glue:md}`verdict-table3-sr-plus`** for SR+DC. For SR-DC the paper prints
 # only totals over 21 pairs of 2018–20 and ours are 2018's, so what is tested is whether our 2018 counts fall in the
 # range those totals allow for them: **{glue:md}`verdict-table3-sr-minus`** (every SR-DC cell of Tables 2–3 and
-# Fig. 1: **{glue:md}`verdict-sr-dc-2018-range`**, {ref}`wmt-ranges`). As in the
-# paper's scripts, the highest and lowest systems are taken from the ranking with HUMAN systems in it, so the removed
-# system is a HUMAN one in {glue:md}`t3-human-removed`. Significance lines to move per pair (median): SR+DC
-# {glue:text}`t3-lines-plus:.0f`, SR-DC {glue:text}`t3-lines-minus:.0f`.
+# Fig. 1: **{glue:md}`verdict-sr-dc-2018-range`**, {ref}`wmt-ranges`). Significance lines to move per pair
+# (median): SR+DC {glue:text}`t3-lines-plus:.0f`, SR-DC {glue:text}`t3-lines-minus:.0f`.
 
 # %% [markdown]
 # (wmt-fig1)=
 # ### Fig. 1: degrade the HUMAN and REF scores
 #
-# Fig. 1 divides the raw scores of HUMAN systems and REF items before standardising (where the raw scores come from:
-# {ref}`wmt-raw`). Our SR+DC curves are **{glue:md}`verdict-fig1-sr-plus`** against the paper's; our SR-DC counts
+# Fig. 1 divides the raw scores of HUMAN systems and REF items before standardising ({ref}`wmt-raw`). Our SR+DC
+# curves are **{glue:md}`verdict-fig1-sr-plus`** against the paper's; our SR-DC counts
 # against the range the paper's 21-pair totals allow for our 2018 pairs, **{glue:md}`verdict-fig1-sr-minus`** (see
 # {ref}`wmt-ranges`); that even SR-DC rankings change more as the divisor grows
 # is **{glue:md}`verdict-fig1-sr-minus-grows`**.
@@ -221,20 +231,17 @@ out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
            f"{fig1_pairs['here', 'SR-DC']} SR-DC pairs (2018, the paper's own data); dashed: the paper's "
            f"{fig1_pairs['paper', 'SR+DC']} SR+DC and {fig1_pairs['paper', 'SR-DC']} SR-DC pairs.\n\n"
            "The paper's values come from its author's code {cite:p}`knowles2021wmtstabilitycode` (its Fig. 1 prints "
-           "none). The few 2018 workers whose raw scores are not known keep their published z, undivided, on both "
-           "sides of the comparison; no judgment is left out ({ref}`wmt-raw`).")
+           "none); the few 2018 workers whose raw scores are not known keep their published z ({ref}`wmt-raw`).")
 
 # %% [markdown]
 # (wmt-fig23)=
 # ## §5.3: ranking trajectories (Figs. 2–3)
 #
-# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files (not
-# reachable here; their original columns are rebuilt below, {ref}`wmt-2020-originals`). Shown instead: the two SR+DC
-# pairs whose ranks move most under division and, for contrast, the SR-DC pair that moves most. Being chosen for
-# moving most, they show the extreme cases; the paper's claim that degrading the human scores alone reshuffles SR+DC
-# rankings and moves their significance lines is tested on every stand-in SR+DC pair instead (at each divisor, some
-# ranking changes both its order and its clusters: **{glue:md}`verdict-fig23-reshuffle`**; the Δboth curve of
-# {ref}`wmt-fig1`). The captions count what moves.
+# The paper's case studies (2020 en-de and zh-en) divide raw scores, which needs 2020's per-judgment files, not
+# reachable here (their original columns are rebuilt on the details page: {ref}`wmt-2020-originals`). Shown instead:
+# the two SR+DC pairs whose ranks move most under division, extreme cases by choice. That degrading the human scores
+# alone reshuffles SR+DC rankings and moves their significance lines is tested on every stand-in SR+DC pair (at each
+# divisor, some ranking changes both its order and its clusters: **{glue:md}`verdict-fig23-reshuffle`**).
 
 # %%
 with timings.measure("Figs. 2-3"):
@@ -249,21 +256,34 @@ roles = {"fig2": f"In the role of the paper's Fig. 2 ({ch.PAPER_PAIRS['fig2']}, 
                  "not reachable here): the SR+DC pair here whose ranks move second most.",
          "contrast": "For contrast, the SR-DC pair whose ranks move most (the paper draws no SR-DC trajectory)."}
 moves = traj_summary.set_index(["collection", "pair"])
-for key, name, role in ch.trajectory_figures(shown, info):
-    out.figure(ch.plot_trajectory(trajectories[key]), name,
-               f"Ranks (top = best) of the MT systems of {ch.pair_label(*key)}, on the original data and with the raw "
-               f"scores of HUMAN systems and REF items divided by {min(divisors):g} to {max(divisors):g} before "
-               f"standardising; × marks a significance line. {roles[role]} {moves.loc[key, 'ranks_moved']} (system, "
-               "divisor) ranks differ from the original ranking and the clusters differ under "
-               f"{moves.loc[key, 'divisions_with_other_clusters']} of {moves.loc[key, 'divisions']} divisions.\n\n"
-               "HUMAN systems are scored but left out of the ranking and the clusters, as in the paper's figures. The "
-               "pairs were chosen because they move most: they show the extreme cases, not typical ones.")
+trajectory_caption = (
+    "Ranks (top = best) of the MT systems of {pair}, on the original data and with the raw scores of HUMAN systems "
+    f"and REF items divided by {min(divisors):g} to {max(divisors):g} before standardising; × marks a significance "
+    "line. {role} {moved} (system, divisor) ranks differ from the original ranking and the clusters differ under "
+    "{other} of {divisions} divisions.\n\nHUMAN systems are scored but left out of the ranking and the clusters, as "
+    "in the paper's figures; chosen for moving most, the pairs are extreme cases.")
+trajectory_figures = {role: (key, name, trajectory_caption.format(
+    pair=ch.pair_label(*key), role=roles[role], moved=moves.loc[key, "ranks_moved"],
+    other=moves.loc[key, "divisions_with_other_clusters"], divisions=moves.loc[key, "divisions"]))
+    for key, name, role in ch.trajectory_figures(shown, info)}
+for role, (key, name, caption) in trajectory_figures.items():
+    if role != "contrast":  # the SR-DC contrast is on the details page
+        out.figure(ch.plot_trajectory(trajectories[key]), name, caption)
 glue("human-last", Markdown(ch.human_last(removed, traj_summary)), display=False)
 
-# %% [markdown]
+# %% [markdown] tags=["details"]
+# (wmt-fig23-contrast)=
+# ## §5.3: the SR-DC contrast, the pairs that move most, the paper's own 2020 pairs
+#
+# For contrast with Figs. 2–3, the SR-DC pair whose ranks move most under the same divisions (the paper draws none).
 # Stand-in pairs whose HUMAN system ranks last, so that degrading it moves nothing above it:
 # {glue:md}`human-last`. The pairs that move most ("ranks moved": (system, divisor) cells whose rank differs from the
 # original, over all divisions) are behind the toggle.
+
+# %%
+for role, (key, name, caption) in trajectory_figures.items():
+    if role == "contrast":
+        out.figure(ch.plot_trajectory(trajectories[key]), name, caption)
 
 # %% tags=["hide-output"]
 show(ch.moved_view(moved))
@@ -306,12 +326,14 @@ fig4_notes = {"wmt_fig4_cooccurrence": f"The paper's Fig. 4 counts the HITs of {
                                        "most HITs, in shares of the row system's HITs rather than counts.",
               "wmt_fig4_cooccurrence_sr_dc": "For contrast, the SR-DC pair (2018) with the most HITs; the paper shows "
                                              "no SR-DC matrix."}
-for (key, name), row in zip(ch.fig4_figures(fig4), fig4.itertuples(index=False)):
-    out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name,
-               f"Of the HITs that hold the row system, the percentage that also hold the column system, in "
-               f"{ch.pair_label(*key)}: on average {row.mean_share:.0%} (from {row.min_share:.0%} to "
-               f"{row.max_share:.0%}), and {row.hits_with_every_system:.0%} of its {row.hits:,} HITs hold all "
-               f"{row.systems} systems.\n\n{fig4_notes[name]}")
+fig4_figures = {name: (key, f"Of the HITs that hold the row system, the percentage that also hold the column "
+                             f"system, in {ch.pair_label(*key)}: on average {row.mean_share:.0%} (from "
+                             f"{row.min_share:.0%} to {row.max_share:.0%}), and {row.hits_with_every_system:.0%} of "
+                             f"its {row.hits:,} HITs hold all {row.systems} systems.\n\n{fig4_notes[name]}")
+                for (key, name), row in zip(ch.fig4_figures(fig4), fig4.itertuples(index=False))}
+for name, (key, caption) in fig4_figures.items():
+    if name != "wmt_fig4_cooccurrence_sr_dc":  # the SR-DC contrast is on the details page
+        out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, caption)
 sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
 fig4_sr_dc = out.table(ch.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
 glue_all("fig4", ch.fig4_numbers(fig4, fig4_sr_dc))
@@ -319,18 +341,30 @@ glue_all("fig4", ch.fig4_numbers(fig4, fig4_sr_dc))
 # %% [markdown]
 # In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
 # (the paper: less than half, **{glue:md}`verdict-fig4-sr-plus`**). Where shares are uneven, which systems a system's
-# scores are standardised against differs from system to system: the paper's §5.4 point. In the SR-DC pair drawn
-# ({glue:md}`fig4-minus-pair`), {glue:text}`fig4-minus-every:.0%` of the HITs hold every system; over all
-# {glue:text}`fig4-sr-dc-pairs` 2018 pairs with HIT ids, {glue:text}`fig4-sr-dc-min:.0%` to
-# {glue:text}`fig4-sr-dc-max:.0%` do (fewest: {glue:md}`fig4-sr-dc-fewest`; the paper: almost all,
-# **{glue:md}`verdict-fig4-sr-minus`**). Every pair: {download}`the 2018 HIT composition table
-# <../03_wmt_stability/wmt_fig4_sr_dc_pairs.csv>`.
+# scores are standardised against differs from system to system: the paper's §5.4 point. In the SR-DC pair with the
+# most HITs ({glue:md}`fig4-minus-pair`, drawn in {numref}`wmt_fig4_cooccurrence_sr_dc`),
+# {glue:text}`fig4-minus-every:.0%` of the HITs hold every system; over all {glue:text}`fig4-sr-dc-pairs` 2018 pairs
+# with HIT ids, {glue:text}`fig4-sr-dc-min:.0%` to {glue:text}`fig4-sr-dc-max:.0%` do (fewest:
+# {glue:md}`fig4-sr-dc-fewest`; the paper: almost all, **{glue:md}`verdict-fig4-sr-minus`**).
+
+# %% [markdown] tags=["details"]
+# (wmt-fig4-sr-dc)=
+# ## §5.4: an SR-DC pair for contrast
 #
+# The 2018 SR-DC pair with the most HITs, drawn as Fig. 4 draws its SR+DC pair. Every 2018 pair:
+# {download}`the 2018 HIT composition table <../03_wmt_stability/wmt_fig4_sr_dc_pairs.csv>`.
+
+# %%
+for name, (key, caption) in fig4_figures.items():
+    if name == "wmt_fig4_cooccurrence_sr_dc":
+        out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, caption)
+
+# %% [markdown]
 # (wmt-fig5)=
 # ## §6: easy and hard documents (Fig. 5)
 #
-# SR+DC HITs hold whole documents, so a system is judged on *some* documents. The packages' document ids are per-HIT
-# instances; instances whose segment ranges overlap are joined into test-set documents.
+# SR+DC HITs hold whole documents, so a system need not be judged on every document of the test set, nor on the
+# same ones as another system.
 
 # %%
 fig5_key = ch.fig5_pair(coded)
@@ -359,8 +393,12 @@ glue_all("fig5", ch.fig5_numbers(variance, doc_summary))
 # paper's "some documents are easy and some hard" is **{glue:md}`verdict-fig5-documents`**, and that systems are
 # judged on different documents **{glue:md}`verdict-fig5-different-documents`**. A cell is usually one worker's
 # judgments of one document, so part of the document effect may still be the worker's.
+
+# %% [markdown] tags=["details"]
+# (wmt-fig5-shifts)=
+# ## §6: do the documents a system got move its mean?
 #
-# Does that move the systems' means? Fitted together (cell = overall mean + document + system, on the judged cells),
+# Fitted together (cell = overall mean + document + system, on the judged cells),
 # document effects have a standard deviation of {glue:text}`fig5-sd_document_effects:.1f` raw points against
 # {glue:text}`fig5-sd_system_effects:.1f` for systems. The documents a system happened to get shift its mean (over its
 # document cells, as in Fig. 5) by {glue:text}`fig5-median_abs_shift:.2f` points (median; up to
@@ -376,31 +414,69 @@ glue_all("fig5", ch.fig5_numbers(variance, doc_summary))
 #
 # The WMT metrics task scores each metric by the Pearson correlation of its system-level scores with the human
 # system z scores {cite:p}`mathur2020results`, which does not treat the systems of a cluster as tied, so the paper
-# expects that "even rank-only perturbations in the official ranking" change the metrics task's results. The
-# paper's own perturbations re-standardise each worker's judgments and need the 2020 per-judgment files, which are
-# not reachable here (they are on the WMT20 results page, statmt.org); the official segment scores are. So the human
-# ranking is perturbed here by drawing each MT system's judged segments again with replacement
-# ({glue:text}`sec7-resamples-per-pair:,` resamples per pair). A resample is *rank-only* when it reorders the systems
-# but keeps every official significance cluster. For each resample the correlations of every metric the task
-# scored (its baselines and submissions, from the task's own system-level scores) are recomputed, and with them the
-# order of the metrics. Human translations are left out: the task scored the MT systems.
+# expects that "even rank-only perturbations in the official ranking" change the metrics task's results. Its own
+# perturbations need the 2020 per-judgment files (WMT20 results page, statmt.org), not reachable here; the official
+# segment scores are. So each MT system's judged segments are drawn again with replacement
+# ({glue:text}`sec7-resamples-per-pair:,` resamples per pair); a resample is *rank-only* when it reorders the systems
+# but keeps every official cluster. For each, the correlations of every metric the task scored (from its own
+# system-level scores) are recomputed, and with them the order of the metrics. Human translations are left out.
 
 # %%
 with timings.measure("§7: the metrics' correlations under resampled human rankings"):
     sec7 = out.table(section7.consequences(segments, load_table("wmt20_metric_scores"), seed=seed,
                                            n_resamples=n_sec7), "wmt_sec7_metrics", index=False)
 glue_values("sec7-", section7.page_numbers(sec7))
+
+# %% tags=["hide-output"]
 show(section7.view(sec7))
 
 # %% [markdown]
 # Over {glue:text}`sec7-pairs` language pairs, {glue:text}`sec7-rank_only:,` of {glue:text}`sec7-resamples:,`
-# resamples change the order of the MT systems within their clusters only. Of those, {glue:text}`sec7-share_reordered:.0%`
-# reverse the order of at least one pair of metrics, and {glue:text}`sec7-share_top_changed:.0%` change which metric
-# correlates best with the humans; the median change of a metric's correlation is
-# {glue:text}`sec7-median_abs_r_change:.3f`. The paper's expectation is
-# **{glue:md}`verdict-sec7-metrics`**. This measures the resampling noise of the human scores, not the paper's
-# perturbations, which would need the per-judgment files.
+# resamples change the order of the MT systems within their clusters only. Of those,
+# {glue:text}`sec7-share_reordered:.0%` reverse the order of at least one pair of metrics and
+# {glue:text}`sec7-share_top_changed:.0%` change which metric correlates best with the humans (median change of a
+# correlation: {glue:text}`sec7-median_abs_r_change:.3f`). The paper's expectation is
+# **{glue:md}`verdict-sec7-metrics`**, measured on the resampling noise of the human scores, not on the paper's
+# perturbations.
+
+# %% [markdown] tags=["details"]
+# (wmt-remedy)=
+# ## §8: standardise per worker, or per HIT?
 #
+# §8 proposes to "always normalize over annotators (rather than over HITs)": Appraise's 2019–2020 evaluations
+# standardised per HIT, the MTurk packages here per worker (the status quo). They have both ids, so the same
+# experiments can be run with z per HIT: Appraise's choice applied to MTurk-style data (a worker here does several
+# HITs; an Appraise annotator's HIT is the whole assignment), not a replication of Appraise's evaluations. The
+# pairs each perturbation changes, with z per worker and per HIT, are behind the toggle.
+
+# %%
+with timings.measure("remedy: z per HIT"):
+    remedy = ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha, per_pair=per_pair)
+remedy_table = out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit")
+totals = out.table(ch.remedy_totals(remedy), "wmt_remedy_totals", index=False)
+news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
+glue_all("remedy", ch.remedy_numbers(totals, ch.lines_per_pair(news, variant=variant, alpha=alpha),
+                                     ch.lines_per_pair(news, by="hit", variant=variant, alpha=alpha),
+                                     ch.hits_per_worker(news)))
+
+# %% tags=["hide-output"]
+show(ch.with_experiment_labels(remedy_table))
+
+# %% [markdown]
+# Summed over the {glue:text}`remedy-experiments` experiments, z per worker changes the order
+# {glue:text}`remedy-rank-worker` times and the clusters {glue:text}`remedy-cluster-worker` times; z per HIT
+# {glue:text}`remedy-rank-hit` and {glue:text}`remedy-cluster-hit` times (per experiment, z per worker changes fewer
+# orders in {glue:text}`remedy-rank-worker-fewer` and more in {glue:text}`remedy-rank-hit-fewer`; fewer clusters in
+# {glue:text}`remedy-cluster-worker-fewer` and more in {glue:text}`remedy-cluster-hit-fewer`). §8's advice is
+# **{glue:md}`verdict-sec8-per-annotator`** here. Each starts from its own baseline: the original rankings have
+# {glue:text}`remedy-lines-hit` significance lines per HIT and {glue:text}`remedy-lines-worker` per worker over the
+# {glue:text}`remedy-pairs` pairs (a worker did {glue:text}`remedy-hits-per-worker:.1f` HITs on average), so per line
+# the clusters change {glue:text}`remedy-per-line-worker:.2f` times with z per worker and
+# {glue:text}`remedy-per-line-hit:.2f` times with z per HIT. That every perturbation still changes the clusters of
+# some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone`**; §8 adds that workers would also have to
+# see comparable mixes of systems.
+
+# %% [markdown] tags=["details"]
 # ## Beyond the paper
 #
 # (wmt-controls)=
@@ -509,42 +585,24 @@ show(ch.with_experiment_labels(contrast), 2)
 # **{glue:md}`verdict-sr-plus-less-stable`**. The contrast cannot tell the protocol apart from the other differences
 # between these packages (year, systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being closer
 # together.
-#
-# (wmt-remedy)=
-# ### A §8 remedy: standardise per worker, or per HIT?
-#
-# §8 proposes to "always normalize over annotators (rather than over HITs)": Appraise's 2019–2020 evaluations
-# standardised per HIT, the MTurk packages here per worker (the status quo). They have both ids, so the same
-# experiments can be run with z per HIT: Appraise's choice applied to MTurk-style data (a worker here does several
-# HITs; an Appraise annotator's HIT is the whole assignment), not a replication of Appraise's evaluations:
-
-# %%
-with timings.measure("remedy: z per HIT"):
-    remedy = ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha, per_pair=per_pair)
-show(ch.with_experiment_labels(out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit")))
-totals = out.table(ch.remedy_totals(remedy), "wmt_remedy_totals", index=False)
-news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
-glue_all("remedy", ch.remedy_numbers(totals, ch.lines_per_pair(news, variant=variant, alpha=alpha),
-                                     ch.lines_per_pair(news, by="hit", variant=variant, alpha=alpha),
-                                     ch.hits_per_worker(news)))
-
-# %% [markdown]
-# Summed over the {glue:text}`remedy-experiments` experiments, z per worker changes the order
-# {glue:text}`remedy-rank-worker` times and the clusters {glue:text}`remedy-cluster-worker` times; z per HIT
-# {glue:text}`remedy-rank-hit` and {glue:text}`remedy-cluster-hit` times (per experiment, z per worker changes fewer
-# orders in {glue:text}`remedy-rank-worker-fewer` and more in {glue:text}`remedy-rank-hit-fewer`; fewer clusters in
-# {glue:text}`remedy-cluster-worker-fewer` and more in {glue:text}`remedy-cluster-hit-fewer`). §8's advice is
-# **{glue:md}`verdict-sec8-per-annotator`** here. Each starts from its own baseline: the original rankings have
-# {glue:text}`remedy-lines-hit` significance lines per HIT and {glue:text}`remedy-lines-worker` per worker over the
-# {glue:text}`remedy-pairs` pairs (a worker did {glue:text}`remedy-hits-per-worker:.1f` HITs on average), so per line
-# the clusters change {glue:text}`remedy-per-line-worker:.2f` times with z per worker and
-# {glue:text}`remedy-per-line-hit:.2f` times with z per HIT. That every perturbation still changes the clusters of
-# some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone`**; §8 adds that workers would also have to
-# see comparable mixes of systems.
 
 # %% [markdown] tags=["details"]
-#
 # ## The checks behind the numbers
+#
+# (wmt-replication-differs)=
+# How this replication differs from Knowles':
+#
+# * **Raw scores** of 2021–22 come from the organisers' per-worker mean and sd (exact); 2018's are recovered from the
+#   z and the official segment scores, not read from the organisers' raw files (published with the WMT18 results,
+#   statmt.org, not reachable here; see {ref}`wmt-raw`); the few 2018 workers whose raws stay unknown keep their
+#   published z in the divisions.
+# * **The standardisation pool.** The organisers standardised before re-duplicating identical translations; the
+#   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
+#   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the
+#   published z are what her replication matched.
+# * **The baseline and the test.** The replication compares with each package's own score, Wilcoxon and cluster
+#   files, not the Findings papers' tables that Knowles compared with; the rank-sum test is the organisers' one-sided
+#   test, the paper's an option of the chapter ({ref}`wmt-variant`).
 #
 # (wmt-replication)=
 # ### §3 and Appendix A: replicating the official rankings
@@ -688,27 +746,18 @@ show(timings.table(), 1)
 # ```
 # ````
 #
-# * **Years and pairs.** The paper's SR+DC evidence is 2019–2020 (MTurk and Appraise), its SR-DC evidence 2018–2020;
-#   the 2019–2020 per-judgment files are published on the WMT19 and WMT20 results pages (statmt.org) but not reachable
-#   here. The 2021 and 2022 to-English MTurk packages stand in for SR+DC: the same protocol (REF, BAD_REF and REPEAT
-#   items; HUMAN systems in some pairs) on other systems and years, so every SR+DC count here is over other pairs than
-#   the paper's. SR-DC is 2018 only, with tr-en (which the paper left out) in place of de-en (only segment scores
-#   here: replicated, not perturbed).
+# * **Years and pairs.** The paper's SR+DC evidence is 2019–2020 (MTurk and Appraise), its SR-DC evidence 2018–2020
+#   {cite:p}`bojar2018findings,barrault2019findings,barrault2020findings`; the 2019–2020 per-judgment files are
+#   published on the WMT19 and WMT20 results pages (statmt.org) but not reachable here, 2018's are but for de-en. The
+#   2021 and 2022 to-English MTurk packages {cite:p}`akhbardeh2021findings,kocmi2022findings` stand in for SR+DC:
+#   the same protocol (REF, BAD_REF and REPEAT items; HUMAN systems in some pairs) on other systems, years and pairs.
+#   SR-DC is 2018 only, with tr-en in place of de-en (only segment scores here: replicated, not perturbed).
 # * **No bilingual stand-in.** The paper's Appraise out-of-English SR+DC pairs (bilingual, standardised per HIT) have
 #   none: the 2021–22 Appraise evaluations are published (the organisers' WMT21 and WMT22 news-systems repositories on
 #   GitHub) but too large for this compendium's mirror, so not reachable here; per-HIT z ({ref}`wmt-remedy`) only
 #   approximates them.
-# * **Raw scores** of 2021–22 come from the organisers' per-worker mean and sd (exact); 2018's are recovered from the
-#   z and the official segment scores, not read from the organisers' raw files (published with the WMT18 results,
-#   statmt.org, not reachable here; see {ref}`wmt-raw`); the few 2018 workers whose raws stay unknown keep their
-#   published z in the divisions.
-# * **The standardisation pool.** The organisers standardised before re-duplicating identical translations; the
-#   copies (2018's MTurk pairs) are left out of each worker's mean and sd (a test checks that this gives every
-#   published z). Knowles standardised the organisers' file of all judgments, which is not reachable here; the
-#   published z are what her replication matched.
-# * **The baseline and the test.** The replication compares with each package's own score, Wilcoxon and cluster
-#   files, not the Findings papers' tables that Knowles compared with; the rank-sum test is the organisers' one-sided
-#   test, the paper's an option of the chapter ({ref}`wmt-variant`).
 # * **Table 3** takes the highest and lowest system from the ranking with HUMAN systems in it, as the paper's
-#   scripts do, so in some pairs the removed system is a HUMAN one; the compared rankings keep HUMAN systems in
-#   their clusters. The Facebook pairs are shown but left out of the style totals.
+#   scripts do, so the removed system is a HUMAN one in {glue:md}`t3-human-removed`; the compared rankings keep
+#   HUMAN systems in their clusters. The Facebook pairs are shown but left out of the style totals.
+# * **The replication** differs from Knowles' in its raw scores, its standardisation pool, its baseline and its
+#   rank-sum test: {ref}`how the replication differs <wmt-replication-differs>`.

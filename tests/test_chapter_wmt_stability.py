@@ -10,6 +10,7 @@ from analysis import (
 )
 from analysis import wmt_stability as ws
 from analysis.chapters import wmt_stability as ch
+from analysis.chapters.wmt_stability.views import TABLE1_DATASETS
 from analysis.data import published, tables
 from analysis.plotting import MISSING
 from tests.helpers import ROOT, needs_mirror
@@ -522,12 +523,12 @@ def test_base_name_and_2018_ranges_by_hand():
     ranges = ch.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
     # Table 3, SR-DC, lowest: rank 4/21 -> the paper's 2018 between max(0, 4 - 8) and min(4, 13); our 13 pairs swap
     # one of its pairs, so ours may lie one further out: 0-5, and our 6 is outside
-    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "ours_low", "ours_high",
-                                                  "ours_2018"]].tolist() == [0, 4, 0, 5, 6]
+    assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "low", "high",
+                                                  "value"]].tolist() == [0, 4, 0, 5, 6]
     assert not ranges.loc[("remove_lowest", "rank"), "inside"] and ranges.loc[("remove_lowest", "cluster"), "inside"]
     # Table 2 prints the 2018 row: the paper's range is that one value (1 of 13 for rank), ours 0-2
-    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high", "ours_low",
-                                                 "ours_high"]].tolist() == [1, 1, 0, 2]
+    assert ranges.loc[("remove_human", "rank"), ["paper_2018_low", "paper_2018_high", "low",
+                                                 "high"]].tolist() == [1, 1, 0, 2]
     # a count the paper's range excludes but the swapped pair explains is inside: 5 of 13 against 0-4
     five = per_pair.assign(rank_changed=[True] * 5 + [False] * 8)
     assert ch.paper_2018_ranges(five).set_index(["experiment", "measure"]).loc[("remove_lowest", "rank"), "inside"]
@@ -674,3 +675,27 @@ def test_the_variant_table_lists_the_experiments_in_the_papers_order_not_as_text
     view = ch.variant_view(pd.DataFrame(1, index=index, columns=columns))
     assert [e for e, _ in view.index] == ["remove HUMAN and REF", "remove the highest system", "divide by 1.25",
                                           "divide by 2", "divide by 10"]
+
+
+def test_table1_view_names_every_dataset_in_words():
+    """Table 1 as shown: no package id as a row label (issue 38), ours and the paper's rows told apart."""
+    table = pd.DataFrame({"SYSTEM": [1, 2]}, index=pd.Index(
+        ["newstest2021-toen (here, 6 pairs)", "appraise-doclevel-humaneval-newstest2019 (paper)"], name="dataset"))
+    shown = ch.table1_view(table)
+    assert list(shown.index) == ["2021 to-English (SR+DC): here, 6 pairs",
+                                 "2019 Appraise, document level (SR+DC): paper"]
+    assert set(TABLE1_DATASETS) == {row[0] for row in published.item("wmt", "table1")["rows"]}
+
+
+def test_pair_counts_separate_the_style_totals_from_the_other_pairs():
+    per_pair = pd.DataFrame({
+        "collection": ["newstest2018", "newstest2018", "newstest2021-toen", "wikipedia2021-fb"],
+        "pair": ["cs-en", "cs-en", "de-en", "bn-hi"], "style": ["SR-DC", "SR-DC", "SR+DC", "SR+DC"],
+        "reversals": [0, 1, 2, 0]})
+    assert ch.pair_counts(per_pair) == {"plus": 1, "minus": 1, "other": 1, "rankings": 4, "reversals": 3}
+
+
+def test_check_rows_carry_the_number_each_test_reads():
+    rows = ch.check_rows("c", {"a": True, "b": False}, [0.25, 0.5])
+    assert rows["value"].tolist() == [0.25, 0.5] and rows["holds"].tolist() == [True, False]
+    assert ch.check_rows("c", {"a": True})["value"].isna().all()

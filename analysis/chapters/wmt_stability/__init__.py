@@ -118,6 +118,7 @@ from .text import (
     fig5_numbers,
     human_last,
     names,
+    pair_counts,
     pair_name,
     ranges_numbers,
     raw_numbers,
@@ -138,6 +139,7 @@ from .views import (
     moved_view,
     replication_exceptions,
     replication_view,
+    table1_view,
     variant_view,
     with_experiment_labels,
 )
@@ -185,11 +187,13 @@ __all__ = [
     "DIVISOR_TICKS", "HERE", "STYLE_COLORS", "plot_cooccurrence", "plot_fig1", "plot_fig5", "plot_ref_shares",
     "plot_trajectory", "setting_label",
     # the numbers and names the text pastes
-    "bootstrap_numbers", "controls_numbers", "fig4_numbers", "fig5_numbers", "human_last", "names", "pair_name",
+    "bootstrap_numbers", "controls_numbers", "fig4_numbers", "fig5_numbers", "human_last", "names", "pair_counts",
+    "pair_name",
     "ranges_numbers", "raw_numbers", "ref_share_numbers", "remedy_numbers", "replication_numbers", "table3_numbers",
     "variant_numbers",
     # views
     "EXPERIMENT_LABELS", "PACKAGE_SHORT", "VARIANT_LABELS", "bootstrap_view", "by_pair", "disagreement_view",
     "experiment_label",
-    "moved_view", "replication_exceptions", "replication_view", "variant_view", "with_experiment_labels",
+    "moved_view", "replication_exceptions", "replication_view", "table1_view", "variant_view",
+    "with_experiment_labels",
 ]

@@ -73,7 +73,7 @@ def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.Dat
 def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
     """``wmt_remedy_totals.csv``: per measure, the pairs changed summed over the experiments with z per worker and
     with z per HIT (``long``: :func:`remedy_long`), the experiments in which each changes fewer pairs, and whether
-    z per worker (what Sec. 8 recommends) changes fewer in total."""
+    z per worker (what Sec. 8 recommends) changes fewer in total (``value``: per worker minus per HIT)."""
     wide = long.pivot_table(index=["measure", "experiment"], columns="standardised", values="changed")
     rows = []
     for measure in MEASURES:
@@ -81,7 +81,7 @@ def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
         rows.append({"measure": measure, "experiments": len(w), "per_worker": int(w.sum()), "per_hit": int(h.sum()),
                      "experiments_per_worker_fewer": int((w < h).sum()),
                      "experiments_per_hit_fewer": int((h < w).sum()),
-                     "per_worker_fewer": bool(w.sum() < h.sum())})
+                     "per_worker_fewer": bool(w.sum() < h.sum()), "value": int(w.sum() - h.sum())})
     return pd.DataFrame(rows)
 
 
@@ -152,9 +152,12 @@ def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()
     return pd.DataFrame(rows)
 
 
-def check_rows(check: str, parts: dict) -> pd.DataFrame:
-    """Rows of ``wmt_claim_checks.csv`` for one check: one boolean per part."""
-    return pd.DataFrame({"check": check, "part": list(parts), "holds": [bool(v) for v in parts.values()]})
+def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:
+    """Rows of ``wmt_claim_checks.csv`` for one check: one boolean per part, and beside it the number the test reads
+    (``values``, one per part, in the part's order; empty when the test reads none), which the claims show."""
+    values = [np.nan] * len(parts) if values is None else [float(v) for v in values]
+    return pd.DataFrame({"check": check, "part": list(parts), "holds": [bool(v) for v in parts.values()],
+                         "value": values})
 
 
 def item_type_checks(judgments: pd.DataFrame, collections) -> pd.DataFrame:
@@ -168,19 +171,21 @@ def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
     """Sec. 5.1: in every pair that ranks a HUMAN system, some workers saw its output and some did not."""
     rows = composition[composition["workers_saw_human"] > 0]
     return check_rows("section51_human_seen_by_some", {
-        f"{c} {p}": 0 < s < 1 for c, p, s in zip(rows["collection"], rows["pair"], rows["workers_saw_human"])})
+        f"{c} {p}": 0 < s < 1 for c, p, s in zip(rows["collection"], rows["pair"], rows["workers_saw_human"])},
+        rows["workers_saw_human"])
 
 
 def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
     """Fig. 1: for ``style``, the share of pairs changed never falls as the divisor grows and ends higher than it
-    starts, per measure."""
+    starts, per measure (with the growth from the smallest divisor to the largest)."""
     part = shares[(shares["group"] == style) & shares["experiment"].str.startswith("divide_")]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float)).sort_values("divisor")
-    parts = {}
+    parts, growth = {}, []
     for measure in MEASURES:
         values = part.loc[part["measure"] == measure, "share"].to_numpy()
         parts[measure] = len(values) > 1 and bool(np.all(np.diff(values) >= 0)) and values[-1] > values[0]
-    return check_rows("fig1_sr_minus_grows", parts)
+        growth.append(values[-1] - values[0] if len(values) else np.nan)
+    return check_rows("fig1_sr_minus_grows", parts, growth)
 
 
 def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
@@ -205,5 +210,7 @@ def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.Data
     systems are not all judged on the same documents."""
     judged = {frozenset(raw_matrix.index[raw_matrix[s].notna()]) for s in raw_matrix.columns}
     return pd.concat([
-        check_rows("fig5_documents_vs_systems", dict(zip(variance["scores"], variance["documents_at_least_systems"]))),
-        check_rows("fig5_different_documents", {"systems": len(judged) > 1})], ignore_index=True)
+        check_rows("fig5_documents_vs_systems", dict(zip(variance["scores"], variance["documents_at_least_systems"])),
+                   variance["documents_omega2"] - variance["systems_omega2"]),
+        check_rows("fig5_different_documents", {"systems": len(judged) > 1},
+                   [raw_matrix.notna().to_numpy().mean()])], ignore_index=True)

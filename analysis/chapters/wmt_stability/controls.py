@@ -46,16 +46,17 @@ def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, v
     """
     options = {"variant": variant, "alpha": alpha}
     humans = [s for s, h in zip(pj.systems, pj.human) if h]
-    original = ws.perturbed_ranking(pj, **options)
+    original, without_humans = ws.unperturbed_rankings(pj, [(), humans], **options)
     rows = []
     mid = [s for s in original.systems[1:-1] if s not in humans]
-    for k, system in enumerate(mid):
+    # the original ranking with each mid system left out of its clusters: one standardisation, one matrix of tests
+    bases = ws.unperturbed_rankings(pj, [[system] for system in mid], **options) if mid else []
+    for k, (system, base) in enumerate(zip(mid, bases)):
         perturbed = ws.perturbed_ranking(pj, remove=[system], **options)
-        base = ws.perturbed_ranking(pj, cluster_exclude=[system], **options)
         rows.append({"control": "remove_mid", "draw": k, **ws.comparison(perturbed, base)})
     degraded = int((pj.ref | pj.human[pj.system]).sum())
     if degraded:
-        base = ws.perturbed_ranking(pj, cluster_exclude=humans, **options)
+        base = without_humans
         for k in range(n_draws):
             keep = np.ones(pj.n, bool)
             keep[rng.choice(pj.n, degraded, replace=False)] = False

@@ -102,8 +102,8 @@ def ranges_numbers(ranges: pd.DataFrame) -> dict:
     allow, and those outside."""
     out = ranges[~ranges["inside"]]
     return {"inside": int(ranges["inside"].sum()), "cells": len(ranges),
-            "outside": "; ".join(f"{experiment_label(r.experiment)} {r.measure}: {r.ours_2018} against "
-                                 f"{r.ours_low}–{r.ours_high}" for r in out.itertuples(index=False))
+            "outside": "; ".join(f"{experiment_label(r.experiment)} {r.measure}: {r.value} against "
+                                 f"{r.low}–{r.high}" for r in out.itertuples(index=False))
             or "none"}
 
 
@@ -201,3 +201,14 @@ def variant_numbers(variants: pd.DataFrame) -> dict:
     measures = ("rank", "cluster", "both")
     differ = sum(int((variants[(m, "greater")] != variants[(m, "scipy<1.7")]).sum()) for m in measures)
     return {"differ": differ, "cells": len(variants) * len(measures)}
+
+
+def pair_counts(per_pair: pd.DataFrame) -> dict:
+    """The pairs the style totals count (SR+DC, SR-DC: :data:`~.packages.STYLE_TOTALS`), those shown but left out
+    of them (the Facebook package), and the significant reversals over every perturbed ranking (every experiment,
+    every pair)."""
+    pairs = per_pair[["collection", "pair", "style"]].drop_duplicates()
+    counted = pairs["collection"].isin(STYLE_TOTALS)
+    return {"plus": int((counted & pairs["style"].eq("SR+DC")).sum()),
+            "minus": int((counted & pairs["style"].eq("SR-DC")).sum()), "other": int((~counted).sum()),
+            "rankings": len(per_pair), "reversals": int(per_pair["reversals"].sum())}

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...plotting import MISSING
+from .packages import PACKAGES
 
 PACKAGE_SHORT = {"newstest2018": "2018", "newstest2019": "2019", "newstest2020": "2020", "newstest2021-toen": "2021",
                  "wikipedia2021-fb": "2021 FB", "newstest2022-toen": "2022"}
@@ -133,3 +134,26 @@ def moved_view(moved: pd.Series, top: int = 8) -> pd.DataFrame:
     return pd.DataFrame({"package": [PACKAGE_SHORT.get(c, c) for c, _ in head.index],
                          "pair": [p for _, p in head.index],
                          "ranks moved over all divisions": head.to_numpy()})
+
+
+#: the paper's Table 1 datasets (its package names) in words: year, platform, level and style
+TABLE1_DATASETS = {
+    "newstest2018-humaneval": "2018 MTurk, segment level (SR-DC)",
+    "appraise-doclevel-humaneval-newstest2019": "2019 Appraise, document level (SR+DC)",
+    "mturk-sntlevel-humaneval-newstest2019": "2019 MTurk, segment level (SR-DC)",
+    "turkle-sntlevel-humaneval-newstest2019": "2019 Turkle, segment level (SR-DC)",
+    "appraise-doclevel-humaneval-newstest2020": "2020 Appraise, document level (SR+DC)",
+    "mturk-sntlevel-humaneval-newstest2020": "2020 MTurk, segment level (SR-DC)",
+    "mturk-doclevel-humaneval-newstest2020": "2020 MTurk, document level (SR+DC)",
+}
+
+
+def table1_view(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 (:func:`~.published.table1`) with readable row labels: the paper's package names in words
+    (:data:`TABLE1_DATASETS`), ours by package label (:data:`~.packages.PACKAGES`)."""
+    def label(dataset: str) -> str:
+        name, _, where = dataset.rpartition(" (")
+        words = TABLE1_DATASETS.get(name) or (PACKAGES[name][0] if name in PACKAGES else name)
+        return f"{words}: {where.rstrip(')')}"
+
+    return table.rename(index=label)
