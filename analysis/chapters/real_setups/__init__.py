@@ -79,9 +79,9 @@ from .page_values import (
     metric_numbers,
     table1_hits,
     table1_numbers,
+    table3_exchanged_numbers,
     table3_far_cells,
     table3_numbers,
-    table3_exchanged_numbers,
     table3_swaps_view,
 )
 from .published import (
