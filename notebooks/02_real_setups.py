@@ -86,7 +86,7 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # %% [markdown]
 # The setups per collection (the *total* row counts metric names once). Their {glue:text}`metrics-ours` metric names
 # are {glue:text}`metrics-shared` of the paper's {glue:text}`metrics-paper` (missing: {glue:md}`metrics-missing`)
-# and {glue:md}`metrics-extra`, the one BLEU score BT-eval ships for TAC and the dialogue datasets, which the paper's
+# and {glue:md}`metrics-extra`, the one {term}`BLEU` score {term}`BT-eval` ships for TAC and the dialogue datasets, which the paper's
 # list does not name apart from BLEU-1 to BLEU-4; so the §5 totals claim counts {glue:text}`metrics-shared` of its
 # metrics here.
 
@@ -210,7 +210,7 @@ out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_tabl
 # each: their grain shows shares of 30 draws per setup, and BT-eval's notebook has a function that draws test sets of
 # a fraction of the instances, "to mimic the 20% use of dataset for test set" ({ref}`paired-table3-grain`). So here
 # each cell averages, over the dataset's setups whose metric is in the column's family (BLEU: BLEU or BLEU-1…4;
-# ROUGE: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way, compared with the paper's tie handling. The
+# {term}`ROUGE`: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way, compared with the paper's tie handling. The
 # same cells on the full test sets are a second reading.
 
 # %%
@@ -394,7 +394,7 @@ out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_di
 
 # %% [markdown]
 # §5 reads the figure in five sentences. BLEU variants are the most affected metrics:
-# {glue:md}`verdict-fig4a-bleu` ({glue:md}`ours-fig4a-bleu`); BERTScore and MoverScore less so:
+# {glue:md}`verdict-fig4a-bleu` ({glue:md}`ours-fig4a-bleu`); {term}`BERTScore` and MoverScore less so:
 # {glue:md}`verdict-fig4a-bert-mover`; MEAN vs. MEDIAN is stable across metrics:
 # {glue:md}`verdict-fig4a-mean-median-stable`; translation and summarization disagree least, dialogue and captioning
 # most: {glue:md}`verdict-fig4b-tasks`; with larger test sets the mechanisms agree more:

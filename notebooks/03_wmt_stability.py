@@ -172,7 +172,7 @@ out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
 # Each perturbed ranking is compared with the original one, its clusters recomputed without the removed systems.
 # "Remove" takes a system's every judgment out, its quality-control items included, and restandardises from scratch.
 # The paper's rows keep its labels: the year, with (+DC) or without (−DC) document context, and the platform (MT. or
-# MTurk: Amazon Mechanical Turk; A.: Appraise, WMT's own).
+# MTurk: Amazon Mechanical Turk; A.: {term}`Appraise`, WMT's own).
 #
 # **Table 2: remove HUMAN and REF.** In 2018 and in the SR+DC pairs without a HUMAN system only REF items go; in the
 # others the ranked HUMAN system goes too (the split rows; footnote 13 reports removing REF alone). The style totals

@@ -146,7 +146,7 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 #   ({ref}`favi-fig5`).
 # * **Whom the metrics favour (Fig. 6, App. D).** COMET-22, the paper's example, is reachable only on zh-en, where its
 #   strong disfavour of refB is **{glue:md}`verdict-fig6-refb`** and of M2M100 **{glue:md}`verdict-fig6-m2m100`**.
-#   On the paper's own WMT22 en-de data, BLEU's disfavour of refB and Online-W is
+#   On the paper's own WMT22 en-de data, {term}`BLEU`'s disfavour of refB and Online-W is
 #   **{glue:md}`verdict-appD3-bleu-systems`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour of M0 and M1
 #   is **{glue:md}`verdict-appD2-rouge-systems`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
 # * **The definitions and an LLM judge.** Figs. 2 and 3's worked examples are **{glue:md}`verdict-fig2-favi`** and
@@ -314,7 +314,7 @@ per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
 # %% [markdown]
 # Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
 # in the paper's, is {glue:md}`verdict-fig6-m2m100-last`. On the paper's own WMT22 en-de data, that the humans put
-# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top`; that graph, with BLEU's and GEMBA's beside it,
+# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top`; that graph, with BLEU's and {term}`GEMBA`'s beside it,
 # is among the case figures of Appendix D on the details page ({ref}`favi-case-figures`).
 
 # %% [markdown]
@@ -747,14 +747,14 @@ show(timings.table(), digits=1)
 # ````
 #
 # * **Data.** The paper's chatbot data (BST with DEB, GRADE, HolisticEval, MAUDE, USL-H, from
-#   {cite:t}`deriu2023correction`) is not reachable here: USR's TopicalChat and PersonaChat with BT-eval's metric
+#   {cite:t}`deriu2023correction`) is not reachable here: USR's TopicalChat and PersonaChat with {term}`BT-eval`'s metric
 #   scores stand in. The SummEval metrics are lexical ones computed here from the published outputs (the paper's
 #   BertScore, BLANC, CIDEr, S3, SummaQA and SUPERT scores are not in the reachable files). WMT21 en-de has sentence
-#   BLEU and chrF only, computed here against reference C. The WMT22 en-de segment scores of COMET-22, BLEURT-20,
+#   BLEU and {term}`chrF` only, computed here against reference C. The WMT22 en-de segment scores of COMET-22, BLEURT-20,
 #   UniTE and MetricX, and the outputs of QUARTZ_TuneReranking and M2M100, are published in mt-metrics-eval v2
 #   {cite:p}`mtmetricseval` but not reachable here: WMT22 zh-en stands in for the neural metrics, and BLEU and chrF
 #   on en-de cover only the systems whose outputs are reachable. The paper's selection of WMT22 en-de systems cannot
-#   be identified exactly from its text, so every system with MQM ratings except the metrics' reference refA is used.
+#   be identified exactly from its text, so every system with {term}`MQM` ratings except the metrics' reference refA is used.
 # * **Judges.** GEMBA-DA's scalar ChatGPT scores stand in for the paper's pairwise ChatGPT prompt (App. C.2); a
 #   scalar judge is symmetric by construction. App. C.2.1 runs on ChatGPT's SummEval head-to-head judgments
 #   {cite:p}`wu2023large`.

@@ -243,7 +243,7 @@ glue("favi_median_tied_dataset_share", tied_most.max(), display=False)
 # {glue:text}`v_mean_flipped:.0%` of the pairs under MEAN, {glue:text}`v_bt_flipped:.0%` under BT and
 # {glue:text}`favi_median_flipped:.0%` under MEDIAN. MEDIAN's flips come mostly from ties:
 # {glue:text}`favi_median_by_tie:.0%` of the pairs are flipped because one of the two median rankings ties them and
-# the other does not. Human ratings that take few values (Likert points; MQM error scores, zero for most segments)
+# the other does not. Human ratings that take few values (Likert points; {term}`MQM` error scores, zero for most segments)
 # give many systems the same median: the human medians tie {glue:text}`favi_median_human_tied:.0%` of the pairs, and
 # {glue:text}`favi_median_tied_dataset_share:.0%` of them on {glue:md}`favi_median_tied_dataset`. Without those
 # ties MEDIAN flips {glue:text}`favi_median_untied:.0%` of the pairs. Flips go the way Φ says the rater favours in

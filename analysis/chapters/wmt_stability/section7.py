@@ -126,8 +126,9 @@ def page_numbers(table: pd.DataFrame) -> dict:
 
 
 def view(table: pd.DataFrame) -> pd.DataFrame:
-    """The per-pair table as the page shows it."""
+    """The per-pair table as the page shows it ("share reordered": of the rank-only draws, those that reverse at
+    least one pair of metrics; "top changed": those that change the best-correlating metric)."""
     columns = {"pair": "pair", "systems": "MT systems", "metrics": "metrics", "top_metric": "best metric",
-               "top_r": "its r", "rank_only": "rank-only resamples", "share_reordered": "metrics reordered",
-               "share_top_changed": "best metric changed", "median_abs_r_change": "median |Δr|"}
+               "top_r": "its r", "rank_only": "rank-only draws", "share_reordered": "share reordered",
+               "share_top_changed": "top changed", "median_abs_r_change": "median |Δr|"}
     return table[list(columns)].rename(columns=columns).set_index("pair")
