@@ -292,6 +292,11 @@ def case(dataset, aspect, rater, per_system=True):
                          per_system=per_system), ch.case_numbers(table, alpha=alpha, ties=sign_test_ties))
 
 
+def head(human, rater, where):  # the opening every per-system case caption shares
+    return (f"Win graphs of (a) the humans' {human} ratings and (b) {rater} on {where}, and (c) each system's Φ "
+            "against every other system")
+
+
 def agreement(n):  # the part every case caption shares
     return (f"{arrows} The two graphs' verdicts agree on {n['agreement']:.0%} of the {n['pairs']} pairs "
             f"({n['items']} items each); system-level sign accuracy {n['system']:.3f}, sample-level "
@@ -527,31 +532,27 @@ if fig6_cases:
 # %%
 fig, n = case("wmt22-ende", "MQM", "BLEU")
 out.figure(fig, "favi_fig13_bleu_ende",
-           "Win graphs of (a) the humans' MQM ratings and (b) BLEU on WMT22 en-de, and (c) each system's Φ against "
-           f"every other system: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} Sentence BLEU "
+           f"{head('MQM', 'BLEU', 'WMT22 en-de')}: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} Sentence BLEU "
            "{cite:p}`papineni2002bleu` is computed here for the systems whose outputs are reachable; the paper's "
            f"{paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.")
 fig, n = case("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT")
 out.figure(fig, "favi_fig12_standin_gemba_chatgpt_ende",
-           "Win graphs of (a) the humans' MQM ratings and (b) GEMBA-DA-ChatGPT on WMT22 en-de, and (c) each "
-           f"system's Φ against every other system: a stand-in for the paper's Fig. 12, on {n['systems']} "
-           f"systems.\n\n{agreement(n)} The paper's Fig. 12 asks ChatGPT which of the "
+           f"{head('MQM', 'GEMBA-DA-ChatGPT', 'WMT22 en-de')}: a stand-in for the paper's Fig. 12, on "
+           f"{n['systems']} systems.\n\n{agreement(n)} The paper's Fig. 12 asks ChatGPT which of the "
            "two translations is better; GEMBA-DA's scalar ChatGPT scores {cite:p}`kocmi2023large` stand in, and "
            "every WMT22 en-de system with MQM ratings except the metrics' reference refA is compared (the paper: "
            f"{paper_systems}).")
 fig, n = case("summeval", summeval_aspect, "ROUGE_L")
 out.figure(fig, "favi_fig11_rouge_summeval",
-           f"Win graphs of (a) the humans' {ch.aspect_label(summeval_aspect)} ratings and (b) ROUGE-L on SummEval, "
-           "and (c) each system's Φ against every other system: the paper's Fig. 11, on "
+           f"{head(ch.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
            f"{n['systems']} systems.\n\n{agreement(n)} The paper does not say which ROUGE "
            "it uses; ROUGE-L {cite:p}`lin2004rouge` is computed here from the published summaries, and a human "
            "rating is the mean of the three experts' {cite:p}`fabbri2021summeval`.")
 fig, n = case("usr-tc", "USR_Overall", "BERTScore")
 out.figure(fig, "favi_case_bertscore_usr_tc",
-           "Win graphs of (a) the humans' overall ratings and (b) BERTScore on USR TopicalChat, and (c) each "
-           f"system's Φ against every other system: a stand-in for the paper's Fig. 10, on {n['systems']} "
-           f"systems.\n\n{agreement(n)} The paper's Fig. 10 is BertScore on SummEval, "
+           f"{head('overall', 'BERTScore', 'USR TopicalChat')}: a stand-in for the paper's Fig. 10, on "
+           f"{n['systems']} systems.\n\n{agreement(n)} The paper's Fig. 10 is BertScore on SummEval, "
            "whose BertScore scores are not reachable here; BERTScore {cite:p}`zhang2020bertscore` on USR's "
            "TopicalChat ratings {cite:p}`mehri2020usr` stands in for it and for the paper's chatbot cases (its "
            "Figs. 8-9 on BST), with few items per pair.")

@@ -62,10 +62,11 @@ def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.nda
 
 
 def pair_consequences(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str, rng: np.random.Generator,
-                      n_resamples: int) -> dict:
+                      n_resamples: int, inputs: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> dict:
     """One pair's row of ``wmt_sec7_metrics.csv``: the official correlations, and over resamples how often the
-    human ranking changes only within clusters and how often such a change reorders the metrics."""
-    official, wide = pair_inputs(segments, metrics, pair)
+    human ranking changes only within clusters and how often such a change reorders the metrics. ``inputs``:
+    the pair's :func:`pair_inputs`, when already computed."""
+    official, wide = inputs or pair_inputs(segments, metrics, pair)
     z0 = official["z"].to_numpy(float)
     r0 = pearson_rows(wide.to_numpy(float).T, z0[None])[:, 0]
     z = resampled_z(segments, pair, official["system"], rng, n_resamples)
@@ -96,10 +97,11 @@ def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_
     pairs = sorted(set(segments.loc[segments["collection"] == "newstest2020", "pair"]) & set(metrics["pair"]))
     rows = []
     for k, pair in enumerate(pairs):
-        official, wide = pair_inputs(segments, metrics, pair)
+        official, wide = inputs = pair_inputs(segments, metrics, pair)
         if len(official) < min_systems or wide.shape[1] < 2:
             continue
-        rows.append(pair_consequences(segments, metrics, pair, np.random.default_rng([seed, k]), n_resamples))
+        rows.append(pair_consequences(segments, metrics, pair, np.random.default_rng([seed, k]), n_resamples,
+                                      inputs))
     out = pd.DataFrame(rows)
     if out.empty:
         raise ValueError("no 2020 pair has both segment scores and metric scores")
