@@ -46,8 +46,9 @@ import pandas as pd
 from IPython.display import Markdown, display
 from myst_nb import glue
 
-from analysis.chapters import synthesis as ch
-from analysis.chapters.common import Timings, glue_verdicts, metric_label, outputs
+from analysis.chapters import synthesis
+from analysis.chapters.common import Timings, glue_verdicts, iter_setups, metric_label, outputs
+from analysis.chapters.synthesis import favoritism, figures, stability, ties, values, wmt_pairs
 from analysis.data import load_table
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
@@ -55,12 +56,12 @@ from analysis.plotting import MECHANISM_LABELS, set_theme, show
 from analysis.streams import stream
 
 set_theme()
-out = outputs(ch, globals(), data={f"{t}.json (sha256 of the table's input list)": sha256_file(sidecar_path(t))
-                                   for t in ("paired_setups", "wmt_judgments", "favi_scores")})
+out = outputs(synthesis, globals(), data={f"{t}.json (sha256 of the table's input list)": sha256_file(sidecar_path(t))
+                                          for t in ("paired_setups", "wmt_judgments", "favi_scores")})
 paired = load_table("paired_setups")
 if metrics is not None:
     paired = paired[paired["metric"].isin(metrics)]
-setups = list(ch.stability.iter_setups(paired, collections))
+setups = list(iter_setups(paired, collections))
 timings = Timings()
 scored_with = ", ".join(map(metric_label, metrics)) if metrics else "every metric"
 glue("n_setups", len(setups), display=False)
@@ -84,13 +85,13 @@ glue("scored_with", Markdown(scored_with), display=False)
 
 # %%
 with timings.measure("Study 1: remove-a-system and IIA on the real setups"):
-    removal, iia = ch.stability.real_setup_tests(setups, iia_triples, stream(seed, "study1 iia"))
+    removal, iia = stability.real_setup_tests(setups, iia_triples, stream(seed, "study1 iia"))
 with timings.measure("Study 1: simulation"):
-    sim = ch.stability.simulation(seed, sim_datasets)
+    sim = stability.simulation(seed, sim_datasets)
 out.table(removal, "synthesis_stability_removal", index=False)
 out.table(iia, "synthesis_stability_iia", index=False)
 out.table(sim, "synthesis_stability_simulation", index=False)
-trade = out.table(ch.stability.tradeoff(removal, iia, sim), "synthesis_stability_tradeoff", index=False)
+trade = out.table(stability.tradeoff(removal, iia, sim), "synthesis_stability_tradeoff", index=False)
 show(trade.drop(columns=["scores_alone", "reordered_any", "tau_drop"]).rename(columns={
     "reordered_best": "reordered, best removed", "reordered_worst": "reordered, worst removed",
     "iia_violation_share": "IIA violations", "tau_clean": "τ, no outliers", "tau_drop_permute": "τ lost, permuted",
@@ -104,7 +105,7 @@ glue("s1_most_robust", Markdown(MECHANISM_LABELS[by_mechanism["tau_drop"].idxmin
 glue("s1_closest", Markdown(MECHANISM_LABELS[by_mechanism["tau_clean"].idxmax()]), display=False)
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
+out.figure(figures.plot_tradeoff(trade), "synthesis_stability_tradeoff",
            f"Stability against robustness for the five mechanisms. Horizontal: the share of {len(setups)} real setups "
            "of the paired chapter whose remaining systems are reordered when the mechanism's best or worst system is "
            "removed (the mean of the two). Vertical: (a) Kendall τ to the latent ranking and (b) the τ lost between "
@@ -147,29 +148,29 @@ out.figure(ch.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 # %%
 wmt_table = load_table("wmt_judgments")
 with timings.measure("Study 2: WMT perturbations, z-means and paired BT"):
-    wmt_runs, wmt_pairs = ch.wmt_pairs.sr_dc_study(wmt_table, null_draws, stream(seed, "study2 null"),
-                                                  wmt_collections)
-same_segment = ch.wmt_pairs.same_segment_pairs(wmt_table[wmt_table["style"] == "SR+DC"])
+    wmt_runs, language_pairs = wmt_pairs.sr_dc_study(wmt_table, null_draws, stream(seed, "study2 null"),
+                                                     wmt_collections)
+same_segment = wmt_pairs.same_segment_pairs(wmt_table[wmt_table["style"] == "SR+DC"])
 out.table(wmt_runs, "synthesis_wmt_runs", index=False)
-out.table(wmt_pairs, "synthesis_wmt_pairs", index=False)
-wmt_summary = out.table(ch.wmt_pairs.summary(wmt_runs), "synthesis_wmt_summary", index=False)
-wmt_null = out.table(ch.wmt_pairs.ends_against_null(wmt_runs), "synthesis_wmt_ends_against_null", index=False)
-show(wmt_summary.assign(experiment=wmt_summary["experiment"].map(ch.wmt_pairs.EXPERIMENT_LABELS),
-                        mechanism=wmt_summary["mechanism"].map(ch.wmt_pairs.MECHANISMS)).rename(columns={
+out.table(language_pairs, "synthesis_wmt_pairs", index=False)
+wmt_summary = out.table(wmt_pairs.summary(wmt_runs), "synthesis_wmt_summary", index=False)
+wmt_null = out.table(wmt_pairs.ends_against_null(wmt_runs), "synthesis_wmt_ends_against_null", index=False)
+show(wmt_summary.assign(experiment=wmt_summary["experiment"].map(wmt_pairs.EXPERIMENT_LABELS),
+                        mechanism=wmt_summary["mechanism"].map(wmt_pairs.MECHANISMS)).rename(columns={
     "runs": "rankings", "reordered": "share reordered", "pairs_reordered": "system pairs reordered"}), 3)
-glue("wmt_language_pairs", len(wmt_pairs), display=False)
-glue("wmt_preferences", int(wmt_pairs["preferences"].sum()), display=False)
-glue("wmt_tie_share", wmt_pairs["preferences"].mul(wmt_pairs["tie_share"]).sum() / wmt_pairs["preferences"].sum(),
-     display=False)
+glue("wmt_language_pairs", len(language_pairs), display=False)
+glue("wmt_preferences", int(language_pairs["preferences"].sum()), display=False)
+glue("wmt_tie_share", language_pairs["preferences"].mul(language_pairs["tie_share"]).sum()
+     / language_pairs["preferences"].sum(), display=False)
 glue("wmt_same_segment", same_segment, display=False)
-glue("wmt_ordered_differently", wmt_pairs["pairs_ordered_differently"].sum() / wmt_pairs["system_pairs"].sum(),
-     display=False)
+glue("wmt_ordered_differently",
+     language_pairs["pairs_ordered_differently"].sum() / language_pairs["system_pairs"].sum(), display=False)
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
-           f"Knowles' perturbations on {len(wmt_pairs)} SR+DC language pairs (WMT21–22 to English "
+out.figure(figures.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
+           f"Knowles' perturbations on {len(language_pairs)} SR+DC language pairs (WMT21–22 to English "
            "{cite:p}`akhbardeh2021findings,kocmi2022findings` and the 2021 Facebook Wikipedia pairs, all counted in "
-           f"the {len(wmt_pairs)}; removing HUMAN and REF applies only to the pairs that have them): the share of "
+           f"the {len(language_pairs)}; removing HUMAN and REF applies only to the pairs that have them): the share of "
            "rankings whose remaining order changes, for the official z-score means and for Bradley–Terry on the "
            "paired preferences of the same judgments (a worker's mean score of two systems in one HIT, ties as "
            "half). The null removes a random system that neither mechanism ranks first or last "
@@ -201,9 +202,9 @@ out.figure(ch.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 # %%
 favi_scores = load_table("favi_scores")
 with timings.measure("Study 3: mechanisms on human and automatic scores"):
-    favi_pairs = ch.favoritism.per_pair(favi_scores, favi_datasets)
-    favi_summary = ch.favoritism.summary(favi_pairs)
-    favi_diff = ch.favoritism.rho_difference(favi_pairs, n_resamples=n_resamples, rng=stream(seed, "study3 boot"))
+    favi_pairs = favoritism.per_pair(favi_scores, favi_datasets)
+    favi_summary = favoritism.summary(favi_pairs)
+    favi_diff = favoritism.rho_difference(favi_pairs, n_resamples=n_resamples, rng=stream(seed, "study3 boot"))
 out.table(favi_pairs, "synthesis_favi_pairs", index=False)
 out.table(favi_summary, "synthesis_favi_summary", index=False)
 out.table(pd.DataFrame([favi_diff]), "synthesis_favi_rho_difference", index=False)
@@ -220,14 +221,14 @@ glue("favi_settings", n_settings, display=False)
 glue("favi_pairs", n_favi_pairs, display=False)
 glue("favi_datasets", favi_pairs["dataset"].nunique(), display=False)
 glue("favi_median_flipped", favi_summary.set_index("mechanism").loc["median", "flipped"], display=False)
-out.figure(ch.plot_favoritism(favi_summary), "synthesis_favi_flips",
+out.figure(figures.plot_favoritism(favi_summary), "synthesis_favi_flips",
            "Favoritism and aggregation: for each mechanism, the share of system pairs that an automatic rater's "
            "ranking orders differently from the human ranking, among pairs with small and with large |Φ| (split at "
            f"the median), over {n_favi_pairs:,} pairs in {n_settings} (human rating, rater) settings of the "
            "Favi-Score datasets (as the Favi-Score chapter builds them; only items every system has both scores "
            "for).\n\nNot in any of the papers: von Däniken et al. report Φ per pair, not how it moves each "
            "mechanism's ranking.")
-by_dataset = out.table(ch.favoritism.by_dataset(favi_pairs), "synthesis_favi_by_dataset", index=False)
+by_dataset = out.table(favoritism.by_dataset(favi_pairs), "synthesis_favi_by_dataset", index=False)
 display(Markdown("Per dataset and mechanism: " + out.download("synthesis_favi_by_dataset", "the flips and ρ") + "."))
 median = favi_summary.set_index("mechanism").loc["median"]
 tied_most = by_dataset[by_dataset["mechanism"] == "median"].set_index("dataset")["human_tied"]
@@ -267,13 +268,13 @@ glue("favi_median_tied_dataset_share", tied_most.max(), display=False)
 
 # %%
 with timings.measure("Study 4: sample-size and tie sweeps"):
-    curves, tie_sweep, tie_costs = ch.ties.study(setups, sweep_sizes, tie_probabilities, sweep_trials,
-                                                 stream(seed, "study4 sweeps"))
+    curves, tie_sweep, tie_costs = ties.study(setups, sweep_sizes, tie_probabilities, sweep_trials,
+                                              stream(seed, "study4 sweeps"))
 out.table(curves, "synthesis_ties_curves", index=False)
 out.table(tie_sweep, "synthesis_ties_sweep", index=False)
 out.table(tie_costs, "synthesis_ties_real_costs", index=False)
-marker = out.table(ch.ties.marker_summary(curves, tie_costs), "synthesis_ties_marker", index=False)
-show(marker.assign(ties=marker["ties"].map(ch.ties.POLICY_LABELS)).rename(columns={
+marker = out.table(ties.marker_summary(curves, tie_costs), "synthesis_ties_marker", index=False)
+show(marker.assign(ties=marker["ties"].map(ties.POLICY_LABELS)).rename(columns={
     "ties": "tie policy", "every_instance": "setups taking every instance", "misplaced_share": "systems out of place",
     "stable_share": "stable setups",
     "rho_tie_rate": "ρ(tie rate, instability)"}).set_index("tie policy"), 3)
@@ -285,7 +286,7 @@ glue("ties_real_setups", len(tie_costs), display=False)
 glue("ties_median_tie_rate", tie_costs["tie_rate"].median(), display=False)
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
+out.figure(figures.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
            f"Ties and sample size on {len(setups)} real setups (one per dataset, scored with {scored_with}): the share "
            "of systems whose BT position differs from the setup's own BT ranking on all instances, mean over setups "
            f"of {sweep_trials} draws each, under the three tie policies. (a) against the number of comparisons per "
@@ -316,11 +317,11 @@ out.figure(ch.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/synthesis.toml), then its verdicts for the text
-studies = {"stability": ch.stability_values(trade), "wmt": ch.wmt_values(wmt_summary, wmt_null),
-           "favoritism": ch.favoritism_values(favi_summary, favi_diff),
-           "ties": ch.ties_values(marker, tie_costs, tie_sweep)}
-out.table(ch.claim_values(**studies), "synthesis_claim_values", index=False)
-for measure, value in {k: x for values in studies.values() for k, x in values.items()}.items():
+studies = {"stability": values.stability_values(trade), "wmt": values.wmt_values(wmt_summary, wmt_null),
+           "favoritism": values.favoritism_values(favi_summary, favi_diff),
+           "ties": values.ties_values(marker, tie_costs, tie_sweep)}
+out.table(values.claim_values(**studies), "synthesis_claim_values", index=False)
+for measure, value in {k: x for measures in studies.values() for k, x in measures.items()}.items():
     glue(f"v_{measure}", value, display=False)
 glue("ties_loss_injected_cost", studies["ties"]["half_injected_cost"] + studies["ties"]["loss_injected_excess"],
      display=False)

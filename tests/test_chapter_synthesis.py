@@ -13,9 +13,11 @@ from analysis import (
     claim_records,
     claims,
     sweeps,
+    wmt_stability,
 )
-from analysis.chapters import synthesis as ch
-from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
+from analysis.chapters import synthesis
+from analysis.chapters.common import iter_setups
+from analysis.chapters.synthesis import favoritism, figures, stability, ties, values, wmt_pairs
 from tests.helpers import page_check, random_scores
 
 # --- study 1 -------------------------------------------------------------------------------------------------------
@@ -73,7 +75,7 @@ def test_tradeoff_table_and_claim_values():
     assert t.loc["bt", "reordered_any"] == 0.5 and t.loc["elo", "reordered_any"] == 1.0
     assert t.loc["elo", "iia_violation_share"] == pytest.approx(0.3)
     assert t.loc["mean", "tau_drop"] == pytest.approx(0.2) and t.loc["mean", "tau_drop_permute"] == pytest.approx(0.1)
-    v = ch.stability_values(trade)
+    v = values.stability_values(trade)
     # a test is saved with the number it compares: TrueSkill ties BT at 0.5, MEAN and BT lose the same τ
     assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] == (pytest.approx(0.0), False)
     assert v["bt_more_robust_than_mean"] == (pytest.approx(0.0), False)
@@ -99,7 +101,7 @@ def _judgments():
 
 
 def test_preferences_are_a_workers_mean_scores_within_a_hit():
-    pair = ch.wmt_pairs.wmt_stability.code_pair(_judgments())
+    pair = wmt_stability.code_pair(_judgments())
     prefs = wmt_pairs.preferences(pair)
     assert len(prefs) == 3 * 6  # three HITs, C(4, 2) pairs each
     ab = prefs[(prefs.left == "A") & (prefs.right == "B")]["winner"].tolist()
@@ -218,7 +220,7 @@ def test_sweeps_are_seeded_and_real_tie_costs_are_shares():
 # --- the page: sentences and claims follow the saved numbers --------------------------------------------------------
 
 def _values():
-    return ch.claim_values(
+    return values.claim_values(
         stability={"alone_reordered_max": 0.0, "bt_reordered": 0.3, "bt_most_stable_pairwise": (0.05, True),
                    "bt_iia_share": 0.01, "bt_tau_drop": 0.05, "mean_tau_drop": 0.1, "bt_tau_drop_permute": 0.01,
                    "mean_tau_drop_permute": 0.0, "bt_more_robust_than_mean": True},
@@ -235,8 +237,8 @@ def _values():
 
 def test_claims_verdicts_follow_the_saved_values(tmp_path):
     registry = [c for c in claim_records.load() if c.paper == "synthesis"]
-    assert {c.chapter for c in registry} == {ch.CHAPTER} and len(registry) >= 8
-    folder = tmp_path / ch.CHAPTER
+    assert {c.chapter for c in registry} == {synthesis.CHAPTER} and len(registry) >= 8
+    folder = tmp_path / synthesis.CHAPTER
     folder.mkdir()
     _values().to_csv(folder / "synthesis_claim_values.csv", index=False)
     table = claims.evaluate(registry, tmp_path).set_index("id")
@@ -245,10 +247,10 @@ def test_claims_verdicts_follow_the_saved_values(tmp_path):
     assert table.loc["s1-bt-most-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-iia", "our value"] == "1.0%"  # the saved number, shown in the claim's format
     assert table.loc["s1-bt-most-stable", "our value"] == "+5% (1 of 1 check passed)"  # a test shows its number
-    values = _values()
-    values.loc[values.measure == "stable_share_half", "value"] = 0.6
-    values.loc[values.measure == "bt_most_stable_pairwise", "holds"] = False
-    values.to_csv(folder / "synthesis_claim_values.csv", index=False)
+    saved = _values()
+    saved.loc[saved.measure == "stable_share_half", "value"] = 0.6
+    saved.loc[saved.measure == "bt_most_stable_pairwise", "holds"] = False
+    saved.to_csv(folder / "synthesis_claim_values.csv", index=False)
     table = claims.evaluate(registry, tmp_path).set_index("id")
     assert table.loc["s4-marker-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "not reproduced"
@@ -258,27 +260,27 @@ def test_figures_fit_the_text_column():
     trade = pd.DataFrame({"mechanism": list(stability.MECHANISMS), "reordered_any": [0, 0, 0.3, 0.8, 0.7],
                           "tau_clean": [0.7, 0.6, 0.72, 0.6, 0.62], "tau_drop": [0.1, 0.08, 0.09, 0.15, 0.12],
                           "scores_alone": [True, True, False, False, False]})
-    assert page_check(ch.plot_tradeoff(trade))[0] == []
+    assert page_check(figures.plot_tradeoff(trade))[0] == []
     wmt = pd.DataFrame({"experiment": list(wmt_pairs.EXPERIMENTS) * 2, "mechanism": ["z"] * 4 + ["bt"] * 4,
                         "reordered": np.linspace(0.1, 0.8, 8)})
-    assert page_check(ch.plot_wmt(wmt))[0] == []
+    assert page_check(figures.plot_wmt(wmt))[0] == []
     fav = pd.DataFrame({"mechanism": list(stability.MECHANISMS), "flipped_low_phi": [0.2] * 5,
                         "flipped_high_phi": [0.4] * 5})
-    assert page_check(ch.plot_favoritism(fav))[0] == []
+    assert page_check(figures.plot_favoritism(fav))[0] == []
     curves = pd.DataFrame([{"collection": "c", "dataset": "d", "metric": "m", "ties": t, "comparisons": n,
                             "at_marker": n == 66, "misplaced_share": 1 / n} for t in ties.POLICIES
                            for n in (10, 66, 100)])
     sweep = pd.DataFrame([{"ties": t, "tie_probability": p, "misplaced_share": p} for t in ties.POLICIES
                           for p in (0, 0.5)])
-    assert page_check(ch.plot_ties(curves, sweep))[0] == []
+    assert page_check(figures.plot_ties(curves, sweep))[0] == []
 
 
 def test_bad_input_is_refused_with_a_clear_error():
     table = pd.DataFrame({"collection": ["A"], "dataset": ["d"], "metric": ["m"], "instance": [0], "system": ["s"],
                           "score": [1.0]})
     with pytest.raises(ValueError, match="no setups for collections"):
-        list(stability.iter_setups(table, ["B"]))
+        list(iter_setups(table, ["B"]))
     with pytest.raises(ValueError, match="paired_setups schema"):
-        list(stability.iter_setups(table.drop(columns="score")))
+        list(iter_setups(table.drop(columns="score")))
     with pytest.raises(ValueError, match="no SR\\+DC judgments"):
         wmt_pairs.sr_dc_study(_judgments().assign(style="SR-DC"), 1, 1)

@@ -14,9 +14,6 @@ By job:
 from __future__ import annotations
 
 from ..common import SEED, Param
-from . import favoritism, stability, ties, wmt_pairs
-from .figures import plot_favoritism, plot_ties, plot_tradeoff, plot_wmt
-from .values import claim_values, favoritism_values, stability_values, ties_values, wmt_values
 
 CHAPTER = "06_synthesis"
 FAVI_DATASETS = ("wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc")
@@ -34,10 +31,3 @@ PARAMETERS = {
     "sweep_trials": Param("int", low=1, quick=5),
     "tie_probabilities": Param("number", low=0, high=1, many=True, quick=[0.0, 0.5]),
 }
-
-__all__ = [
-    "CHAPTER", "FAVI_DATASETS", "PARAMETERS",
-    "favoritism", "stability", "ties", "wmt_pairs",
-    "plot_favoritism", "plot_ties", "plot_tradeoff", "plot_wmt",
-    "claim_values", "favoritism_values", "stability_values", "ties_values", "wmt_values",
-]

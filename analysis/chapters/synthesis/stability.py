@@ -18,7 +18,6 @@ import pandas as pd
 from ... import aggregate, comparisons, simulate
 from ...agreement import order_changes
 from ...validation import check_count, check_rng
-from ..common import iter_setups  # noqa: F401  (re-exported: the notebook and tests use it from here)
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 #: mechanisms that score a system alone: removing or adding another system cannot change their order of the rest

@@ -10,33 +10,6 @@ Fig. 1, Table 2 / Appendix A.1, Fig. 2, Prop. 1 / Appendix B, Appendix F). By jo
 from __future__ import annotations
 
 from ..common import SEED, Param
-from .experiments import (
-    PROP1_KINDS,
-    appendix_f_table,
-    fig1_aggregates,
-    fig1_checks,
-    fig1_scores,
-    fig2_pairings,
-    fig2_summary,
-    fixed_marginal_pairings,
-    pairings_examples,
-    pairings_summary,
-    prop1_random_setup,
-    prop1_setups,
-    prop1_summary,
-    table2_strengths,
-)
-from .figures import FIG1_AGGREGATES, plot_fig1, plot_fig2
-from .text import (
-    PROP1_DECISIONS,
-    TIE_POLICIES,
-    appendix_f_display,
-    claim_values,
-    fig1_statements_table,
-    pairings_summary_view,
-    prop1_non_implications,
-    ranking,
-)
 
 CHAPTER = "00_why_pairing_matters"
 PARAMETERS = {
@@ -45,16 +18,3 @@ PARAMETERS = {
     "n_fig2": Param("int", low=2, quick=400),
     "n_prop1_setups": Param("int", low=1, quick=200),
 }
-
-__all__ = [
-    "CHAPTER", "PARAMETERS",
-    # experiments
-    "PROP1_KINDS", "appendix_f_table", "fig1_aggregates", "fig1_checks", "fig1_scores", "fig2_pairings",
-    "fig2_summary", "fixed_marginal_pairings", "pairings_examples", "pairings_summary", "prop1_random_setup",
-    "prop1_setups", "prop1_summary", "table2_strengths",
-    # figures
-    "FIG1_AGGREGATES", "plot_fig1", "plot_fig2",
-    # tables as the page shows them, and claim values
-    "PROP1_DECISIONS", "TIE_POLICIES", "appendix_f_display", "claim_values", "fig1_statements_table",
-    "pairings_summary_view", "prop1_non_implications", "ranking",
-]
