@@ -65,9 +65,13 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 # %% tags=["hide-input"]
 import pandas as pd
 
-from analysis.chapters import real_setups as ch
-from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
-from analysis.data import load_table, published
+from analysis.agreement import mechanism_pairs, pair_label, pair_name
+from analysis.chapters import real_setups
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, iter_setups, metric_label, outputs
+from analysis.chapters.real_setups import claim_values, experiments, figures, page_values, published
+from analysis.chapters.real_setups import setups as setup_data
+from analysis.data import load_table
+from analysis.data import published as published_data
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
 from analysis.plotting import set_theme, show
@@ -75,12 +79,12 @@ from analysis.streams import stream
 
 set_theme()
 # the sidecar lists the checksum of every input file of the table; its own checksum pins them all
-out = outputs(ch, globals(), data={
+out = outputs(real_setups, globals(), data={
     "paired_setups.json (sha256 of the table's input list)": sha256_file(sidecar_path("paired_setups"))})
-setups = list(ch.iter_setups(load_table("paired_setups"), collections))
+setups = list(iter_setups(load_table("paired_setups"), collections))
 timings = Timings()
-inventory, inventory_summary = ch.inventory(setups)
-glue_values("metrics-", ch.metric_numbers(inventory))
+inventory, inventory_summary = setup_data.inventory(setups)
+glue_values("metrics-", page_values.metric_numbers(inventory))
 show(inventory_summary.rename(columns={"instances": "instances (median)", "systems": "systems (median)"}), 0)
 
 # %% [markdown]
@@ -101,14 +105,14 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # added at our size, with WMT19's number of metrics), and ours.
 
 # %% tags=["hide-input"]
-paper_a3 = ch.paper_inventory()
-ours_a3 = ch.dataset_inventory(inventory)
+paper_a3 = published.paper_inventory()
+ours_a3 = setup_data.dataset_inventory(inventory)
 lt_en = ours_a3[(ours_a3.collection == "WMT19") & (ours_a3.dataset == "lt-en")].assign(metrics=13)
 section5 = out.table(pd.DataFrame({
-    "the paper's §5": pd.Series(published.item("paired", "section5")).drop("source"),
-    "Appendix A.3's list": ch.section5_totals(paper_a3),
-    "Appendix A.3 + WMT19 lt-en": ch.section5_totals(pd.concat([paper_a3, lt_en])),
-    "ours": ch.section5_totals(ours_a3),
+    "the paper's §5": pd.Series(published_data.item("paired", "section5")).drop("source"),
+    "Appendix A.3's list": setup_data.section5_totals(paper_a3),
+    "Appendix A.3 + WMT19 lt-en": setup_data.section5_totals(pd.concat([paper_a3, lt_en])),
+    "ours": setup_data.section5_totals(ours_a3),
 }).T.astype(int), "paired_section5_totals")
 show(section5)
 
@@ -127,33 +131,34 @@ show(section5)
 # %%
 per_setup = {}
 for policy in ("loss", "half"):
-    with timings.measure(f"Tables 1 and 4, {ch.TIE_LABELS[policy]} (every mechanism and setup)"):
-        per_setup[policy] = ch.disagreement_rows(setups, policy)
+    with timings.measure(f"Tables 1 and 4, {setup_data.TIE_LABELS[policy]} (every mechanism and setup)"):
+        per_setup[policy] = experiments.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
-glue_values("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(ch.mechanism_pairs(ch.MECHANISMS)),
+glue_values("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(mechanism_pairs(setup_data.MECHANISMS)),
               "degenerate-loss": int(per_setup["loss"].bt_degenerate.sum()),
               "degenerate-half": int(per_setup["half"].bt_degenerate.sum()),
-              "degenerate-setups": ch.degenerate_setups(per_setup["loss"], per_setup["half"])})
-PAIRS = ch.mechanism_pairs(ch.MECHANISMS)
+              "degenerate-setups": page_values.degenerate_setups(per_setup["loss"], per_setup["half"])})
+PAIRS = mechanism_pairs(setup_data.MECHANISMS)
 # one stream for both tie policies: the same resamples of setups, so a measure the policy cannot change (MEAN vs.
 # MEDIAN) gets the same interval under both
-ours = {p: ch.summarise(per_setup[p], PAIRS, rng=stream(seed, "table1"), n_resamples=n_resamples)
+ours = {p: experiments.summarise(per_setup[p], PAIRS, rng=stream(seed, "table1"), n_resamples=n_resamples)
         for p in ("loss", "half")}
 for p in ("loss", "half"):
     out.table(ours[p], f"paired_table4_ties-{p}")
 by_policy = {f"ties={p}": ours[p] for p in ("loss", "half")}  # the saved tables' column labels
-table1 = out.table(ch.side_by_side(by_policy, ch.TABLE1_PAIRS), "paired_table1_side_by_side")
-table4 = out.table(ch.side_by_side(by_policy, ch.published_table4().index), "paired_table4_side_by_side")  # paper row order
-on_page = {f"ours, {ch.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
-glue_values("", ch.table1_numbers(ours))
+table1 = out.table(published.side_by_side(by_policy, setup_data.TABLE1_PAIRS), "paired_table1_side_by_side")
+table4 = out.table(published.side_by_side(by_policy, published.published_table4().index),  # the paper's row order
+                   "paired_table4_side_by_side")
+on_page = {f"ours, {setup_data.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
+glue_values("", page_values.table1_numbers(ours))
 
 # %% [markdown]
 # **Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap interval
 # ({download}`as a table <../02_real_setups/paired_table1_side_by_side.csv>`):
 
 # %% tags=["hide-input"]
-show(ch.side_by_side_long(on_page, ch.TABLE1_PAIRS))
-out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_table4().index)),
+show(published.side_by_side_long(on_page, setup_data.TABLE1_PAIRS))
+out.figure(figures.plot_table4(on_page, published.published_table4(), list(published.published_table4().index)),
            "paired_table4_paper_vs_ours",
            f"Tables 1 and 4 of the paper against ours on {len(per_setup['loss'])} setups: for each pair of mechanisms, "
            "the share of system pairs they order differently (Disagree) and the shares of setups where their best "
@@ -215,19 +220,20 @@ out.figure(ch.plot_table4(on_page, ch.published_table4(), list(ch.published_tabl
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
-    table3_draws_frame = ch.fraction_subsamples(setups, table3_fraction, table3_draws, stream(seed, "table3 draws"))
-table3 = ch.table3_side_by_side(table3_draws_frame, per_setup["loss"])
+    table3_draws_frame = experiments.fraction_subsamples(setups, table3_fraction, table3_draws,
+                                                         stream(seed, "table3 draws"))
+table3 = published.table3_side_by_side(table3_draws_frame, per_setup["loss"])
 out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]], "paired_table3_side_by_side",
           index=False)
 out.table(table3, "paired_table3_readings", index=False)
-glue_values("t3-", ch.table3_numbers(table3, inventory) | {
+glue_values("t3-", page_values.table3_numbers(table3, inventory) | {
     "draws": table3_draws, "fraction": float(table3_fraction), "test-sets": len(table3_draws_frame),
     "degenerate": int(table3_draws_frame.bt_degenerate.sum())})
-glue_values("t3x-", ch.table3_exchanged_numbers(table3))
+glue_values("t3x-", page_values.table3_exchanged_numbers(table3))
 
 # %% tags=["hide-input"]
 disagree_cells = table3[table3.measure == "disagree"]
-out.figure(ch.plot_table3(table3), "paired_table3_disagree",
+out.figure(figures.plot_table3(table3), "paired_table3_disagree",
            f"Table 3's *Disagree* cells, laid out as in the paper: a row per dataset, a column per metric family and "
            f"pair of mechanisms; each cell ours (the mean over {table3_draws:,} test sets of {table3_fraction:.0%} of "
            "each setup's instances, which sets the colour) over the paper's value in brackets. "
@@ -259,9 +265,9 @@ out.figure(ch.plot_table3(table3), "paired_table3_disagree",
 # grain of those values shows how they were drawn:
 
 # %% tags=["remove-input"]
-grain = ch.table3_grain()
+grain = published.table3_grain()
 show(grain, 2)
-glue_values("", ch.grain_numbers(grain))
+glue_values("", page_values.grain_numbers(grain))
 
 # %% [markdown]
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
@@ -288,8 +294,8 @@ glue_values("", ch.grain_numbers(grain))
 # ({download}`every cell, the paper's beside both readings <../02_real_setups/paired_table3_readings.csv>`):
 
 # %% tags=["hide-input"]
-show(ch.table3_agreement(table3), 3)
-out.figure(ch.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
+show(published.table3_agreement(table3), 3)
+out.figure(figures.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
            f"Each of the paper's Table 3 cells that we can compute ({table3.ours.notna().sum()} of {len(table3)}), the "
            f"paper's value against ours, per measure; ours are means over {table3_draws:,} test sets of "
            f"{table3_fraction:.0%} of each setup's instances. Dashed: equal values.\n\n"
@@ -309,7 +315,7 @@ out.figure(ch.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
 # once its two columns are read exchanged.
 
 # %% tags=["remove-input"]
-show(ch.table3_swaps_view(table3), 2)
+show(page_values.table3_swaps_view(table3), 2)
 
 # %% [markdown]
 # **Cells further from the paper than the draws explain** (more than 0.02 and more than two noise standard
@@ -318,7 +324,7 @@ show(ch.table3_swaps_view(table3), 2)
 # fraction; we cannot tell more without the paper's own draws.
 
 # %% tags=["remove-input"]
-show(ch.table3_far_cells(table3), 2)
+show(page_values.table3_far_cells(table3), 2)
 
 # %% [markdown]
 # The other rows are not the paper's data: WMT has the paper's system outputs with recomputed metrics
@@ -334,14 +340,16 @@ show(ch.table3_far_cells(table3), 2)
 # sets (first averaged per setup), for the record:
 
 # %% tags=["hide-input"]
-subsampled = ch.summarise(ch.per_setup_draw_means(table3_draws_frame), ch.TABLE1_PAIRS,
-                          rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
+subsampled = experiments.summarise(experiments.per_setup_draw_means(table3_draws_frame), setup_data.TABLE1_PAIRS,
+                                   rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
 table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub-samples": subsampled}
-table1_readings = out.table(ch.side_by_side(table1_by_reading, ch.TABLE1_PAIRS), "paired_table1_readings")
-show(ch.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, ch.TABLE1_PAIRS))
-glue_values("t1r-", {"full-hits": ch.table1_hits(ours["loss"]), "sub-hits": ch.table1_hits(subsampled),
-                  "full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
-                  "sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
+table1_readings = out.table(published.side_by_side(table1_by_reading, setup_data.TABLE1_PAIRS),
+                            "paired_table1_readings")
+show(published.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, setup_data.TABLE1_PAIRS))
+glue_values("t1r-", {"full-hits": page_values.table1_hits(ours["loss"]),
+                     "sub-hits": page_values.table1_hits(subsampled),
+                     "full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
+                     "sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
 
 
 # %% [markdown]
@@ -363,30 +371,32 @@ glue_values("t1r-", {"full-hits": ch.table1_hits(ours["loss"]), "sub-hits": ch.t
 
 # %%
 with timings.measure("Fig. 4 sub-samples (MEAN, MEDIAN, BT)"):
-    fig4 = ch.subsampled_disagreement(setups, subsample_sizes, n_subsamples, stream(seed, "fig4 subsamples"))
-    fig4_paper = ch.paper_size_draws(setups, subsample_sizes, fig4_paper_draws, stream(seed, "fig4 paper draws"))
+    fig4 = experiments.subsampled_disagreement(setups, subsample_sizes, n_subsamples, stream(seed, "fig4 subsamples"))
+    fig4_paper = experiments.paper_size_draws(setups, subsample_sizes, fig4_paper_draws,
+                                              stream(seed, "fig4 paper draws"))
 out.table(fig4, "paired_fig4_subsamples", index=False)
 out.table(fig4_paper, "paired_fig4_size_bt_eval_draws", index=False)
-fig4_summary = ch.fig4_summaries(fig4, rng=stream(seed, "fig4 intervals"), n_resamples=n_resamples)
-fig4_paper_summary = ch.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"), n_resamples=n_resamples)["size"]
+fig4_summary = experiments.fig4_summaries(fig4, rng=stream(seed, "fig4 intervals"), n_resamples=n_resamples)
+fig4_paper_summary = experiments.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"),
+                                                n_resamples=n_resamples)["size"]
 for by, frame in fig4_summary.items():
     out.table(frame, f"paired_fig4_by_{by}", index=False)
 # Fig. 4(a) on TAC and dialogue, where every metric was computed: mean disagreement per metric and its rank
-ranks = out.table(ch.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
+ranks = out.table(experiments.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
 by_size = fig4.groupby("size")["bt_degenerate"].mean()
 glue_values("f4-", {"degenerate": int(fig4.bt_degenerate.sum()), "subsamples": len(fig4),
                  "degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
                  "largest": int(inventory.instances.max()),
-                 "mscoco": int(ch.paper_inventory().set_index("dataset").loc["MSCOCO", "instances"])})
+                 "mscoco": int(published.paper_inventory().set_index("dataset").loc["MSCOCO", "instances"])})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement",
+out.figure(figures.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement",
            "How often MEAN, MEDIAN and BT order system pairs differently on sub-sampled test sets, (a) per metric, (b) "
            "per task and (c) per test-set size, with 95% bootstrap intervals; in brackets under each label, the number "
            "of setups behind the bars.\n\n"
            f"{len(fig4):,} test sets of {', '.join(f'{s:,}' for s in sorted(fig4['size'].unique()))} instances drawn "
-           f"from {len(fig4[ch.KEYS].drop_duplicates())} setups (a size larger than a setup is skipped), compared with "
-           "the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
+           f"from {len(fig4[setup_data.KEYS].drop_duplicates())} setups (a size larger than a setup is skipped), "
+           "compared with the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
            f"({fig4_paper_draws:,} per size, a setup smaller than the size entering whole). The paper's Fig. 4 has the "
            "same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one BLEU "
            "score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for WMT "
@@ -410,7 +420,7 @@ out.figure(ch.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_di
 # MSCOCO had {glue:text}`f4-mscoco:,`), and larger sizes are empty in the bars:
 
 # %% tags=["remove-input"]
-labels = {ch.pair_name(p): ch.pair_label(p) for p in ch.TABLE1_PAIRS}
+labels = {pair_name(p): pair_label(p) for p in setup_data.TABLE1_PAIRS}
 readings = {"sub-samples (bars)": fig4_summary["size"], "BT-eval's draws (dashed)": fig4_paper_summary}
 sizes_table = pd.concat({reading: s.pivot(index="size", columns="pair", values="disagree")[list(labels)].rename(
     columns=labels) for reading, s in readings.items()}, axis=1)
@@ -427,13 +437,13 @@ show(sizes_table, 3)
 # numbers cannot be compared; the figure shows the tool's view for one of our setups, on the metric the paper names.
 
 # %% tags=["hide-input"]
-key, matrix = ch.pick_setup(setups, fig5_setup)
-prob, marks = ch.bt_probability_matrix(matrix, alpha)
+key, matrix = setup_data.pick_setup(setups, fig5_setup)
+prob, marks = experiments.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(ch.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
+out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
            "BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + λ(column)) from "
            f"one BT fit with ties as half wins, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
-           f"{ch.metric_label(key[2])}, ordered by BT strength (the lower triangle, 1 minus the upper, is left blank); "
+           f"{metric_label(key[2])}, ordered by BT strength (the lower triangle, 1 minus the upper, is left blank); "
            f"an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at α = {alpha:g}.\n\n"
            "The paper's Fig. 5 shows this view for a machine-translation setup scored by ROUGE-1 that it does not "
            "name, so its systems and numbers cannot be compared; the colours here are modelled probabilities, not the "
@@ -446,13 +456,13 @@ out.figure(ch.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
 # The same view for the same systems scored by chrF++ (not in the paper).
 
 # %% tags=["hide-input"]
-key, matrix = ch.pick_setup(setups, [*fig5_setup[:2], "Chrfpp"])
-prob, marks = ch.bt_probability_matrix(matrix, alpha)
+key, matrix = setup_data.pick_setup(setups, [*fig5_setup[:2], "Chrfpp"])
+prob, marks = experiments.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(ch.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
+out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
            f"BT's modelled probability that the row system beats the column system, as in "
            f"{{numref}}`paired_fig5_bt_matrix`, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
-           f"{ch.metric_label(key[2])}; asterisks where the sign test rejects P = ½ at α = {alpha:g}.\n\n"
+           f"{metric_label(key[2])}; asterisks where the sign test rejects P = ½ at α = {alpha:g}.\n\n"
            "The same view on another metric; not in the paper.")
 
 # %% [markdown]
@@ -475,33 +485,33 @@ out.figure(ch.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
 
 # %%
 with timings.measure("Fig. 6 significance tests"):
-    sig_pairs_paper, sig_matrix_paper = ch.paper_significance_draws(
+    sig_pairs_paper, sig_matrix_paper = experiments.paper_significance_draws(
         setups, n_draws=sig_paper_draws, fraction=table3_fraction, n_pairs=sig_paper_pairs,
         rng=stream(seed, "fig6 paper draws"), alpha=alpha)
-    sig_pairs, sig_matrix = ch.significance_agreement(setups, rng=stream(seed, "fig6"),
-                                                      max_pairs=sig_max_pairs, alpha=alpha)
+    sig_pairs, sig_matrix = experiments.significance_agreement(setups, rng=stream(seed, "fig6"),
+                                                               max_pairs=sig_max_pairs, alpha=alpha)
 out.table(sig_pairs_paper, "paired_fig6_pvalues_bt_eval_draws", index=False)
 out.table(sig_matrix_paper, "paired_fig6_agreement_bt_eval_draws")
 out.table(sig_pairs, "paired_fig6_pvalues", index=False)
 out.table(sig_matrix, "paired_fig6_agreement")
-PAPER_FIG6 = ch.published_fig6()
+PAPER_FIG6 = published.published_fig6()
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
-                         "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance",
+out.figure(figures.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
+                              "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance",
            f"How often test *j* finds a significant difference (α = {alpha:g}) among the system pairs where test *i* "
            "does (the diagonal: how often test *i* does at all), for the paired t-test, Mood's median test, the sign "
            "test and Wilcoxon's signed-rank test: (a) the paper's Fig. 6, (b) ours with the draws of the paper's code "
            f"({len(sig_pairs_paper):,} pairs), (c) ours on the full test sets ({len(sig_pairs):,} pairs).\n\n"
            f"(b) pools the system pairs of {sig_paper_draws:,} draws of a dataset, one of its metrics and "
            f"{table3_fraction:.0%} of its test instances, and runs the sign test as that code does (ties kept in the "
-           f"count); (c) tests at most {sig_pairs.groupby(ch.KEYS).size().max():,} random system pairs per setup on all "
-           "instances with textbook tests (the sign test drops ties). The paper's figure is one matrix.")
+           f"count); (c) tests at most {sig_pairs.groupby(setup_data.KEYS).size().max():,} random system pairs per "
+           "setup on all instances with textbook tests (the sign test drops ties). The paper's figure is one matrix.")
 
 # %% tags=["remove-input"]
-fig6_cells = ch.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
-glue_values("f6-", ch.fig6_numbers(fig6_cells, sig_matrix, ch.pooled_pairs_profile(sig_pairs_paper, inventory,
-                                                                                table3_fraction)))
+fig6_cells = claim_values.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
+pooled = experiments.pooled_pairs_profile(sig_pairs_paper, inventory, table3_fraction)
+glue_values("f6-", page_values.fig6_numbers(fig6_cells, sig_matrix, pooled))
 
 # %% [markdown]
 # With BT-eval's draws and sign test, {glue:text}`f6-close` of {glue:text}`f6-cells` cells lie within the rounding and
@@ -536,15 +546,15 @@ glue_values("f6-", ch.fig6_numbers(fig6_cells, sig_matrix, ch.pooled_pairs_profi
 
 # %%
 with timings.measure("App. F search (all triples)"):
-    iia, iia_examples = ch.iia_search(setups, iia_sizes, stream(seed, "appF iia"))
-    iia_full, iia_reversals = ch.iia_full_reversals(setups, alpha)
+    iia, iia_examples = experiments.iia_search(setups, iia_sizes, stream(seed, "appF iia"))
+    iia_full, iia_reversals = experiments.iia_full_reversals(setups, alpha)
 out.table(iia, "paired_appF_iia_per_setup", index=False)
 out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 out.table(iia_full, "paired_appF_full_reversals_per_setup", index=False)
-worked = out.table(ch.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
-iia_by_size = out.table(ch.iia_by_size(iia), "paired_appF_iia_by_size")
-glue_values("iia-", ch.iia_numbers(iia_by_size, iia, ch.reversal_winner_shares(iia_examples)))
-glue_values("appf-full-", ch.iia_full_numbers(iia_full, worked))
+worked = out.table(experiments.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
+iia_by_size = out.table(experiments.iia_by_size(iia), "paired_appF_iia_by_size")
+glue_values("iia-", page_values.iia_numbers(iia_by_size, iia, experiments.reversal_winner_shares(iia_examples)))
+glue_values("appf-full-", page_values.iia_full_numbers(iia_full, worked))
 glue_values("appf-", {"alpha": float(alpha)})
 
 # %% [markdown]
@@ -577,8 +587,8 @@ glue_values("appf-", {"alpha": float(alpha)})
 # paper's example. Per setup on the full test sets: {download}`the reversals <../02_real_setups/paired_appF_full_reversals_per_setup.csv>`.
 
 # %% tags=["hide-input"]
-show(ch.iia_by_size_view(iia_by_size), 2)
-show(ch.iia_by_collection(iia))
+show(experiments.iia_by_size_view(iia_by_size), 2)
+show(experiments.iia_by_collection(iia))
 
 # %% [markdown]
 # On the full setups, {glue:text}`iia-reversed:,` of {glue:text}`iia-combinations:,` (pair, third system) combinations
@@ -598,19 +608,21 @@ show(ch.iia_by_collection(iia))
 # are cut by the later column instead of the earlier one:
 
 # %% tags=["hide-input"]
-tie_cut = ch.tie_break_sensitivity(setups)
+tie_cut = experiments.tie_break_sensitivity(setups)
 out.table(tie_cut, "paired_topk_tie_break_per_setup", index=False)
-show(ch.tie_break_counts(tie_cut))
+show(experiments.tie_break_counts(tie_cut))
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/paired.toml); Tables 1 and 4 with their intervals
-out.table(ch.interval_values(ours["loss"]), "paired_real_setups_intervals", index=False)
+out.table(claim_values.interval_values(ours["loss"]), "paired_real_setups_intervals", index=False)
 _ = out.table(pd.concat([
-    ch.section5_values(section5, inventory), ch.appa3_values(paper_a3, ours_a3), ch.table_values(ours["loss"], fig4),
-    ch.table3_values(table3), ch.table3_exchanged_values(table3),
-    ch.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary, fig4_summary["metric"]),
-    ch.fig6_values(fig6_cells), ch.iia_values(iia, iia_full)], ignore_index=True), "paired_real_setups_claim_values",
-    index=False)
+    claim_values.section5_values(section5, inventory), claim_values.appa3_values(paper_a3, ours_a3),
+    claim_values.table_values(ours["loss"], fig4), claim_values.table3_values(table3),
+    claim_values.table3_exchanged_values(table3),
+    claim_values.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary,
+                             fig4_summary["metric"]),
+    claim_values.fig6_values(fig6_cells), claim_values.iia_values(iia, iia_full)], ignore_index=True),
+    "paired_real_setups_claim_values", index=False)
 verdicts = glue_verdicts(out)
 
 # %% [markdown] tags=["details"]

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from ...agreement import pair_label, pair_name
+from ..common import metric_label
 from .claim_values import _in_interval, tac_med_above_mean
-from .figures import metric_label
 from .published import (
     TABLE3_EXACT,
     TABLE3_PAPER_DRAWS,

@@ -28,8 +28,8 @@ TABLE3_GROUPS = {
     "BERTScore": ("BERTScore",),
 }
 #: The paper's Table 3 reading (BT-eval's ``global_impact_subsampling``, "to mimic the 20% use of a dataset for test
-#: set"): each cell averages test sets of 20% of a setup's instances, drawn 30 times per setup.
-TABLE3_FRACTION = 0.2
+#: set"): each cell averages test sets of 20% of a setup's instances (the ``table3_fraction`` parameter), drawn 30
+#: times per setup.
 TABLE3_PAPER_DRAWS = 30
 
 

@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from ...validation import check_rng
-from ..common import iter_setups  # noqa: F401  (re-exported: the notebook and tests use it from here)
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 PAPER = ("mean", "median", "bt")
@@ -80,6 +79,3 @@ def dataset_inventory(inventory_frame: pd.DataFrame) -> pd.DataFrame:
     return inventory_frame.groupby(["collection", "dataset"], sort=False).agg(
         instances=("instances", "first"), systems=("systems", "first"), metrics=("metric", "size")).reset_index()
 
-
-def n_system_pairs(inventory_frame: pd.DataFrame) -> int:
-    return int((inventory_frame.systems * (inventory_frame.systems - 1) // 2).sum())
