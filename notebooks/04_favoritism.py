@@ -46,15 +46,17 @@ import numpy as np
 from IPython.display import Markdown
 from myst_nb import glue
 
-from analysis.chapters import favoritism as ch
+from analysis.chapters import favoritism
 from analysis.chapters.common import Timings, glue_verdicts, outputs
-from analysis.data import load_table, published
+from analysis.chapters.favoritism import checks, experiments, figures, published, tables, ties, uncertainty
+from analysis.data import load_table
 from analysis.data.favi import TEXT_DATASETS, output_texts, wmt22_zhen_documents
+from analysis.data.published import item as paper_item
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
 
 set_theme()
-out = outputs(ch, globals())  # checks the parameters first
+out = outputs(favoritism, globals())  # checks the parameters first
 timings = Timings()
 with timings.measure("load the tables"):
     scores = load_table("favi_scores")
@@ -74,20 +76,20 @@ def glue_all(**values):
 
 
 with timings.measure("all system pairs, with intervals and tests"):
-    pairs = ch.per_pair(scores, datasets, n_resamples=n_resamples, rng=stream(seed, "phi per pair"))
-out.table(pairs[ch.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
+    pairs = experiments.per_pair(scores, datasets, n_resamples=n_resamples, rng=stream(seed, "phi per pair"))
+out.table(pairs[experiments.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
 out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
-table1 = out.table(ch.table1(scores, pairs), "favi_table1_data", index=False)
-ties = out.table(ch.tie_shares(pairs), "favi_tie_shares", index=False)
+table1 = out.table(experiments.table1(scores, pairs), "favi_table1_data", index=False)
+tie_shares = out.table(checks.tie_shares(pairs), "favi_tie_shares", index=False)
 with timings.measure("per-metric summary"):
-    summary = ch.with_ties(ch.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), ties)
+    summary = ties.with_ties(experiments.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), tie_shares)
 out.table(summary, "favi_fig4_summary", index=False)
-fig4 = ch.fig4_scope(summary, summeval_aspect)
-attenuation = out.table(ch.attenuation_table(pairs), "favi_attenuation")
-tests = out.table(ch.multiple_testing(pairs, alpha=alpha, n_resamples=n_resamples), "favi_multiple_testing",
+fig4 = experiments.fig4_scope(summary, summeval_aspect)
+attenuation = out.table(experiments.attenuation_table(pairs), "favi_attenuation")
+tests = out.table(uncertainty.multiple_testing(pairs, alpha=alpha, n_resamples=n_resamples), "favi_multiple_testing",
                   index=False)
 items = table1.set_index("data")["items_max"]
-mt_labels = [ch.dataset_label(d) for d in datasets if d.startswith("wmt")]
+mt_labels = [experiments.dataset_label(d) for d in datasets if d.startswith("wmt")]
 all_tests = tests.set_index("data").loc["all datasets"]
 glue_all(n_pairs=len(pairs), n_settings=len(summary), alpha=alpha,
          noise_above=int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum()),
@@ -101,7 +103,7 @@ glue_all(n_pairs=len(pairs), n_settings=len(summary), alpha=alpha,
          items_summeval=int(items["SummEval"]), items_mt_min=int(items[mt_labels].min()),
          items_mt_max=int(items[mt_labels].max()))
 # the paper's printed values the text quotes (data/published/favi.toml)
-paper = {k: published.item("favi", k) for k in ("table1", "section2", "section7", "appendix_c21", "appendix_d")}
+paper = {k: paper_item("favi", k) for k in ("table1", "section2", "section7", "appendix_c21", "appendix_d")}
 paper_table1 = {row["domain"]: row for row in paper["table1"]["rows"]}
 paper_margin = {row["rater"]: row["margin"] for row in paper["section2"]["rows"]}
 paper_appd = {row["metric"]: row for row in paper["appendix_d"]["rows"]}
@@ -167,9 +169,9 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 # paper's, then the errors by the system they favour and the metric's outcome d̂.
 
 # %%
-examples = out.table(ch.worked_examples(), "favi_fig2_fig3_examples")
+examples = out.table(published.worked_examples(), "favi_fig2_fig3_examples")
 assert np.allclose(examples["favi"].round(3), examples["paper_favi"])
-examples_scores, examples_counts = ch.examples_page(examples)
+examples_scores, examples_counts = tables.examples_page(examples)
 show(examples_scores)
 show(examples_counts)
 
@@ -183,10 +185,10 @@ show(examples_counts)
 # ## Lemmas 1 and 2 on every real pair
 
 # %%
-lemmas = out.table(ch.lemma_checks(pairs), "favi_lemma_checks")
+lemmas = out.table(experiments.lemma_checks(pairs), "favi_lemma_checks")
 assert lemmas.loc["Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value"] < 1e-12
 assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
-show(ch.lemmas_page(lemmas))
+show(tables.lemmas_page(lemmas))
 
 # %% [markdown]
 # Φ is undefined, and left out, for a pair without errors (E = 0). The last row counts pairs whose margins keep
@@ -207,7 +209,7 @@ show(ch.lemmas_page(lemmas))
 # for:
 
 # %%
-show(ch.table1_beside_paper(table1, ch.published_table1()))
+show(tables.table1_beside_paper(table1, published.published_table1()))
 wmt21 = table1.set_index("data").loc["WMT21 en-de"]
 glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
          wmt21_systems=int(wmt21["systems_rated"]))
@@ -222,8 +224,8 @@ glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["da
 # ## Table 1's raters and sources
 
 # %%
-show(ch.table1_page(table1, scores))
-show(ch.published_table1_page(ch.published_table1()))
+show(tables.table1_page(table1, scores))
+show(tables.published_table1_page(published.published_table1()))
 
 # %% [markdown]
 # Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out.
@@ -254,8 +256,8 @@ show(ch.published_table1_page(ch.published_table1()))
 
 # %%
 if "wmt22-ende" in datasets:
-    margins = out.table(ch.margin_example(pairs), "favi_section2_margins")
-    show(ch.margins_page(margins), digits=1)
+    margins = out.table(published.margin_example(pairs), "favi_section2_margins")
+    show(tables.margins_page(margins), digits=1)
     glue_all(s2_margin=margins.loc["MQM", "margin"], s2_items=int(margins.loc["MQM", "items"]))
 
 # %% [markdown]
@@ -287,9 +289,9 @@ arrows = ("An arrow A → B: A is rated better than B on significantly more of t
 
 def case(dataset, aspect, rater, per_system=True):
     """A case figure and the numbers its caption states."""
-    table = ch.setting_table(pairs, dataset, aspect, rater)
-    return (ch.plot_case(table, rater=rater, aspect=aspect, dataset=dataset, alpha=alpha, ties=sign_test_ties,
-                         per_system=per_system), ch.case_numbers(table, alpha=alpha, ties=sign_test_ties))
+    table = experiments.setting_table(pairs, dataset, aspect, rater)
+    return (figures.plot_case(table, rater=rater, aspect=aspect, dataset=dataset, alpha=alpha, ties=sign_test_ties,
+                              per_system=per_system), experiments.case_numbers(table, alpha=alpha, ties=sign_test_ties))
 
 
 def head(human, rater, where):  # the opening every per-system case caption shares
@@ -311,10 +313,10 @@ out.figure(fig, "favi_fig1_standin_comet22_zhen",
            f"Fig. 1 is COMET-22 on WMT22 en-de with {paper_systems} systems, whose scores, published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval`, are not reachable here; WMT22 zh-en "
            "{cite:p}`freitag2022results` has other systems and another human reference.")
-graphs = out.table(ch.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
-layers = out.table(ch.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
+graphs = out.table(experiments.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
+layers = out.table(checks.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
                    index=False)
-per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
+per_system = out.table(checks.per_system(pairs), "favi_per_system", index=False)
 
 # %% [markdown]
 # Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
@@ -327,7 +329,7 @@ per_system = out.table(ch.per_system(pairs), "favi_per_system", index=False)
 # ## Fig. 4: sign accuracies and mean |Φ| per metric
 
 # %%
-out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
+out.figure(figures.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
            "Sample-level (orange) and system-level (blue) sign accuracy (left axis of each panel) and mean |Φ| over "
            "system pairs with ± its sd (green, right axis) of every automatic rater, per dataset: the paper's Fig. 4 "
            "on the data at hand.\n\n"
@@ -335,9 +337,9 @@ out.figure(ch.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
            "{numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of "
            "a domain. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, "
            "MetricX); USR TopicalChat and USR PersonaChat stand in for the paper's BST chatbot data (not "
-           f"reachable). SummEval's human rating is the {ch.aspect_label(summeval_aspect)}; its metrics are lexical "
-           "ones computed here.")
-domains = out.table(ch.domain_comparison(fig4), "favi_domain_comparison", index=False)
+           f"reachable). SummEval's human rating is the {figures.aspect_label(summeval_aspect)}; its metrics are "
+           "lexical ones computed here.")
+domains = out.table(checks.domain_comparison(fig4), "favi_domain_comparison", index=False)
 d = domains.set_index("domain")
 mt4 = fig4[fig4["domain"] == "machine translation"]
 glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
@@ -369,7 +371,7 @@ glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
 # ## Fig. 4's domains and ties
 
 # %%
-show(ch.domains_page(domains))
+show(tables.domains_page(domains))
 
 # %% [markdown]
 # Paired with a summarization metric, the MT metric has the lower mean |Φ| in {glue:text}`dom_mt_lower:.0%` of the
@@ -396,9 +398,10 @@ show(ch.domains_page(domains))
 
 # %%
 with timings.measure("split-half attenuation"):
-    split = out.table(ch.split_half_attenuation(scores, datasets, n_splits=n_splits,
-                                                rng=stream(seed, "split halves")), "favi_attenuation_split_half")
-show(ch.split_half_page(attenuation, split))
+    split = out.table(uncertainty.split_half_attenuation(scores, datasets, n_splits=n_splits,
+                                                         rng=stream(seed, "split halves")),
+                      "favi_attenuation_split_half")
+show(uncertainty.split_half_page(attenuation, split))
 
 # %% [markdown]
 # The share of pairs whose Φ favours the humans' weaker system, and Spearman's ρ between Φ and −mar(d)/E (1: Φ is
@@ -422,7 +425,7 @@ show(ch.split_half_page(attenuation, split))
 
 # %%
 above = int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum())
-out.figure(ch.plot_noise(summary), "favi_noise_vs_observed",
+out.figure(figures.plot_noise(summary), "favi_noise_vs_observed",
            "Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean "
            "|Φ| a rater with the same errors and no favoritism would show: beyond the paper.\n\n"
            f"The expected value averages, per pair, {n_resamples:,} draws that give each error a random direction "
@@ -441,24 +444,24 @@ glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
 # whose test is significant, with the items per pair:
 
 # %%
-show(ch.multiple_testing_page(tests))
-show(ch.attenuation_page(attenuation).join(items.rename("items per pair")))
+show(uncertainty.multiple_testing_page(tests))
+show(tables.attenuation_page(attenuation).join(items.rename("items per pair")))
 
 # %% [markdown]
 # (favi-fig5)=
 # ## Fig. 5: Φ against sign accuracy
 
 # %%
-fig5_pairs = ch.fig4_scope(pairs, summeval_aspect)
-null_rhos = ch.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
-values = out.table(ch.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=ties, h2h=h2h,
-                                   summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
+fig5_pairs = experiments.fig4_scope(pairs, summeval_aspect)
+null_rhos = checks.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
+values = out.table(checks.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=tie_shares, h2h=h2h,
+                                       summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
                    index=False)
-top_accuracy = out.table(ch.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
-                                              rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
+top_accuracy = out.table(checks.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
+                                                  rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
                          index=False).iloc[0]
-fig5 = out.table(ch.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
-out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
+fig5 = out.table(published.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
+out.figure(figures.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "(a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the "
            "pair's sample-level sign accuracy: the paper's Fig. 5, on the "
            f"{int((fig5_pairs['total_error'] > 0).sum()):,} pairs with an error of the settings of Fig. 4 "
@@ -466,7 +469,7 @@ out.figure(ch.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
            "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
            "alphabetically first system.")
-show(ch.correlations_page(fig5))
+show(tables.correlations_page(fig5))
 v = values.set_index("key")["value"]
 glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
          f5_rho=fig5["spearman_rho"].iloc[0], f5_rho_b=fig5["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
@@ -499,16 +502,16 @@ glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.me
 
 # %%
 if fig6_cases:
-    out.figure(ch.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
+    out.figure(figures.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
                "Φ of each system against every other system (positive: the metric favours it), systems sorted by "
                "their median Φ: the paper's Fig. 6, for "
-               + " and ".join(ch.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
+               + " and ".join(figures.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
                "A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the "
                "farthest value within 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 "
                "is COMET-22 on WMT22 en-de, whose scores are published in mt-metrics-eval v2 "
                "{cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in, with other "
                "systems and another human reference.")
-    show(ch.systems_page(per_system, fig6_cases), digits=2)
+    show(tables.systems_page(per_system, fig6_cases), digits=2)
 
 # %% [markdown]
 # The systems the paper names, and the MBR-decoded systems: each one's median Φ and against how many opponents its Φ
@@ -545,7 +548,7 @@ out.figure(fig, "favi_fig12_standin_gemba_chatgpt_ende",
            f"{paper_systems}).")
 fig, n = case("summeval", summeval_aspect, "ROUGE_L")
 out.figure(fig, "favi_fig11_rouge_summeval",
-           f"{head(ch.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
+           f"{head(figures.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
            f"{n['systems']} systems.\n\n{agreement(n)} The paper does not say which ROUGE "
            "it uses; ROUGE-L {cite:p}`lin2004rouge` is computed here from the published summaries, and a human "
            "rating is the mean of the three experts' {cite:p}`fabbri2021summeval`.")
@@ -558,8 +561,8 @@ out.figure(fig, "favi_case_bertscore_usr_tc",
            "Figs. 8-9 on BST), with few items per pair.")
 
 # %%
-show(ch.graphs_page(graphs))
-show(ch.favourites_page(per_system, layers, cases), digits=2)
+show(tables.graphs_page(graphs))
+show(tables.favourites_page(per_system, layers, cases), digits=2)
 
 # %% [markdown]
 # The first table counts the pairs each graph finds significant and the share of pairs whose verdicts agree, with
@@ -578,11 +581,11 @@ show(ch.favourites_page(per_system, layers, cases), digits=2)
 # ### The printed values
 
 # %%
-appendix_d = out.table(ch.appendix_d(summary), "favi_appendix_d_cases")
-show(ch.appendix_d_page(appendix_d))
-show(ch.appendix_d_ties_page(appendix_d))
-rouge = ties.set_index(["dataset", "aspect", "rater"]).loc[("summeval", summeval_aspect, "ROUGE_L")]
-glue_all(appd_aspect=Markdown(ch.aspect_label(summeval_aspect)), appd_human_tie=rouge["human_tie_share"],
+appendix_d = out.table(published.appendix_d(summary), "favi_appendix_d_cases")
+show(tables.appendix_d_page(appendix_d))
+show(tables.appendix_d_ties_page(appendix_d))
+rouge = tie_shares.set_index(["dataset", "aspect", "rater"]).loc[("summeval", summeval_aspect, "ROUGE_L")]
+glue_all(appd_aspect=Markdown(figures.aspect_label(summeval_aspect)), appd_human_tie=rouge["human_tie_share"],
          appd_metric_tie=rouge["metric_tie_share"], appd_both_tie=rouge["matching_tie_share"],
          appd_without=rouge["sample_accuracy_without_tie_credit"], appd_with=rouge["sample_accuracy"],
          appd_implied=v["appD.implied_human_tie_share_rouge"])
@@ -619,10 +622,10 @@ glue_all(appd_aspect=Markdown(ch.aspect_label(summeval_aspect)), appd_human_tie=
 # {cite:t}`krippendorff2011computing`.
 
 # %%
-h2h_ratings = ch.h2h_ratings(h2h)
-symmetry = out.table(ch.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
-confusion = ch.symmetry_confusion(h2h_ratings)
-show(ch.symmetry_page(symmetry))
+h2h_ratings = experiments.h2h_ratings(h2h)
+symmetry = out.table(published.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
+confusion = experiments.symmetry_confusion(h2h_ratings)
+show(tables.symmetry_page(symmetry))
 show(confusion)
 c = confusion.to_numpy()
 glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetry.loc["all aspects", "alpha_nominal"],
@@ -641,8 +644,8 @@ glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetr
 # Beyond the paper, the same judgments as a preference *metric* against the experts, for each presentation order:
 
 # %%
-h2h_metric = out.table(ch.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
-show(ch.h2h_page(h2h_metric))
+h2h_metric = out.table(experiments.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
+show(tables.h2h_page(h2h_metric))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
 gap = (wide["original"] - wide["toggled"]).abs()
 glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pairs"].max(), h2h_gap=gap.max(),
@@ -670,8 +673,8 @@ glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pair
 # only agreeing + and −, for the settings on the paper's data and the zh-en stand-in:
 
 # %%
-ties_page = ch.fig4_ties_page(fig4)
-out.figure(ch.plot_fig4_ties(ties_page), "favi_fig4_ties",
+ties_page = tables.fig4_ties_page(fig4)
+out.figure(figures.plot_fig4_ties(ties_page), "favi_fig4_ties",
            f"The ties behind sample-level accuracy in the {len(ties_page)} settings of Fig. 4 on the paper's own "
            "data and the zh-en stand-in: (a) the share of comparisons (item and system pair) on which the humans, "
            "the metric and both say \"equal\"; (b) sample-level sign accuracy without credit for matching ties "
@@ -682,9 +685,9 @@ out.figure(ch.plot_fig4_ties(ties_page), "favi_fig4_ties",
 
 # %%
 identical_cases = [c for c in map(tuple, fig4[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
-identical = out.table(ch.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
+identical = out.table(ties.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
                       index=False)
-show(ch.identical_page(identical))
+show(ties.identical_page(identical))
 ende = identical[identical["dataset"] == "wmt22-ende"].iloc[0]
 glue_all(ident_every=int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum()),
          ident_raters=len(identical), ident_ende=ende["identical_outputs"] / ende["comparisons"],
@@ -709,11 +712,11 @@ glue_all(ident_every=int((identical["metric_ties_identical"] == identical["ident
 if "wmt22-zhen" in datasets:
     documents = wmt22_zhen_documents()
     with timings.measure("document bootstrap (WMT22 zh-en)"):
-        intervals = ch.document_bootstrap(scores, pairs, documents, dataset="wmt22-zhen", n_resamples=n_resamples,
-                                          rng=stream(seed, "document bootstrap"))
+        intervals = uncertainty.document_bootstrap(scores, pairs, documents, dataset="wmt22-zhen",
+                                                   n_resamples=n_resamples, rng=stream(seed, "document bootstrap"))
     out.table(intervals, "favi_document_bootstrap_pairs", index=False)
-    doc_summary = out.table(ch.bootstrap_summary(intervals), "favi_document_bootstrap", index=False)
-    show(ch.bootstrap_page(doc_summary))
+    doc_summary = out.table(uncertainty.bootstrap_summary(intervals), "favi_document_bootstrap", index=False)
+    show(uncertainty.bootstrap_page(doc_summary))
     row = doc_summary.set_index("rater").loc["all raters"]
     glue_all(doc_documents=documents.nunique(), doc_segments=len(documents), doc_ratio=row["width_ratio"],
              doc_width=row["doc_width"], doc_item_width=row["item_width"], doc_item_excl=row["item_excludes_zero"],
@@ -729,8 +732,8 @@ if "wmt22-zhen" in datasets:
 # {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
-checks = out.table(ch.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
-                                   appendix_d=appendix_d), "favi_claim_checks", index=False)
+out.table(checks.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
+                              appendix_d=appendix_d), "favi_claim_checks", index=False)
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]
