@@ -80,12 +80,9 @@ penalty_length = None  # characters appended in Sec. 6's penalty (None: the leng
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
-from IPython.display import Markdown
-from myst_nb import glue
-
 from analysis import sweeps
 from analysis.chapters import global_vs_pairwise
-from analysis.chapters.common import Timings, glue_verdicts, outputs
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
 from analysis.chapters.global_vs_pairwise import (
     ceval,
     claim_values,
@@ -96,21 +93,14 @@ from analysis.chapters.global_vs_pairwise import (
     protocol,
     published,
     self_check,
+    shared,
     stability,
     views,
 )
-from analysis.chapters.global_vs_pairwise.shared import spearman_table
 from analysis.data import load_table
 from analysis.data.published import item as paper_item
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
-
-
-def paste(prefix, values):
-    """Glue each of ``values`` for the text as ``<prefix>_<name>`` (a string as Markdown)."""
-    for name, value in values.items():
-        glue(f"{prefix}_{name}", Markdown(value) if isinstance(value, str) else value, display=False)
-
 
 set_theme()
 out = outputs(global_vs_pairwise, globals())  # checks the parameters first
@@ -127,7 +117,7 @@ with timings.measure("load the data, score every output"):
     labels = sst_labels if binary_gold == "sst" else majority
     binary_quality = classification.binary_quality(binary_scores, labels)
 fig1_level = paper_item("gvp", "fig1")["threshold"]  # the correlation the paper calls strong (Fig. 1, §7)
-paste("fig1", {"level": fig1_level, "paper_share": paper_item("gvp", "fig1")["up_to_tie_share"]})
+glue_values("fig1_", {"level": fig1_level, "paper_share": paper_item("gvp", "fig1")["up_to_tie_share"]})
 
 # %% [markdown]
 # (gvp-table1)=
@@ -162,10 +152,10 @@ with timings.measure("binary stand-in: Appendix A.1, Table 2"):
     binarised_quality = classification.binary_quality(classification.binarise(binary_scores), labels)
     binary_ties = sweeps.matches(binarised_quality).tie_share()
 out.table(a1, "gvp_appendix_a1_binary")
-table2 = out.table(spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
+table2 = out.table(shared.spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
 show(views.correlation_pairs({"here (stand-in)": table2,
                               "printed in the paper (Jigsaw, 9 models)": published.published_matrix("table2")}), 2)
-paste("a1", facts.binary_a1(a1, table2) | {"ties_raw": sweeps.matches(binary_quality).tie_share(),
+glue_values("a1_", facts.binary_a1(a1, table2) | {"ties_raw": sweeps.matches(binary_quality).tie_share(),
                                            "ties_binarised": binary_ties})
 
 # %% [markdown]
@@ -199,11 +189,11 @@ with timings.measure("SST-5 Appendix B.1, Table 3"):
     b1 = classification.appendix_b1(baselines, rng=stream(seed, "appB1 bt interval"), n_trials=n_trials)
 out.table(b1, "gvp_appendix_b1_sst5")
 trained = b1.dropna(subset=["acc"])
-table3 = out.table(spearman_table(trained, ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
+table3 = out.table(shared.spearman_table(trained, ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
 show(views.correlation_pairs({"here": table3, "printed in the paper (8 models)": published.published_matrix("table3"),
-                              "the paper's B.1–B.2, the same models": spearman_table(
+                              "the paper's B.1–B.2, the same models": shared.spearman_table(
                                   self_check.b_tables(trained.index), ["acc", "bt", "f1", "bt_bin"])}), 2)
-paste("b1", facts.sst5_b1(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
+glue_values("b1_", facts.sst5_b1(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
                                  "ties_binarised": sweeps.matches(binary).tie_share(),
                                  "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
 
@@ -231,7 +221,7 @@ with timings.measure("three random binary models"):
     random_models = stability.random_binary_models(rng=stream(seed, "sec5 random models"), n_repeats=n_random_repeats)
 out.table(random_models, "gvp_random_binary_models", index=False)
 show(stability.random_binary_summary(random_models))
-paste("random", facts.random_binary(random_models) | {"global_agree": random_models["global_agree"].mean()})
+glue_values("random_", facts.random_binary(random_models) | {"global_agree": random_models["global_agree"].mean()})
 
 # %% [markdown]
 # Over {glue:text}`random_repeats:,` repetitions the three accuracies differ by {glue:text}`random_spread_mean:.3f`
@@ -270,7 +260,7 @@ table4 = out.table(classification.ap_versus_paper({"binary": binary_ap, "penaliz
                    "gvp_table4_binary", index=False)
 show(views.labelled(table4.set_index(["experiment", "measure"])))
 a2_originals = a2.loc[list(a1.index)]
-paste("t4", facts.ap(table4) | {
+glue_values("t4_", facts.ap(table4) | {
     "n": len(a1), "floor": sweeps.lowest_ap(len(a1), 2 * len(a1)), "worst": a2_originals["acc"].min(),
     "mae_below": facts.copies_below(a2_originals, a2.loc[[f"Binarized {m}" for m in a1.index]])})
 
@@ -316,10 +306,10 @@ out.table(sst5_penalised, "gvp_table5_sst5_penalised")
 table5 = out.table(classification.ap_versus_paper({"binary": sst5_ap, "penalized": sst5_penalised_ap}, "table5"),
                    "gvp_table5_sst5", index=False)
 show(views.labelled(table5.set_index(["experiment", "measure"])))
-paste("b2", facts.sst5_b2(b2, b1) | {"best": sst5_copies.loc[list(trained.index), "acc"].max()})
-paste("b2r", {"order": facts.ranking(b2_rounded["bt"].dropna()), "ties": sweeps.matches(rounded).tie_share(),
+glue_values("b2_", facts.sst5_b2(b2, b1) | {"best": sst5_copies.loc[list(trained.index), "acc"].max()})
+glue_values("b2r_", {"order": facts.ranking(b2_rounded["bt"].dropna()), "ties": sweeps.matches(rounded).tie_share(),
               "acc_min": b2_rounded["acc"].min(), "acc_min_model": b2_rounded["acc"].idxmin()})
-paste("t5", facts.ap(table5))
+glue_values("t5_", facts.ap(table5))
 
 # %% [markdown]
 # Accuracy's AP is {glue:text}`t5_binary_acc:.2f` and F1's {glue:text}`t5_binary_f1:.2f`: they tell a model from its
@@ -352,7 +342,7 @@ with timings.measure("Appendix C.1"):
     scores = ceval.global_scores(quality, rng=stream(seed, "appC1 bt interval"), n_trials=n_trials)
 out.table(scores, "gvp_ceval_global_scores", index=False)
 c1 = out.table(published.appendix_c1(scores), "gvp_appendix_c1")
-paste("c1", facts.sampling(quality["chrf"]) | {"missing": facts.missing_generations(texts)})
+glue_values("c1_", facts.sampling(quality["chrf"]) | {"missing": facts.missing_generations(texts)})
 with timings.measure("Appendix C.2, Table 6"):
     length = penalty_length or ceval.penalty_length_from_paper(len(texts), penalised_share)
     penalised = ceval.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share, length=length)
@@ -364,11 +354,11 @@ table6 = out.table(ceval.penalised_ap(scores_c2, both["chrf"], rng=stream(seed, 
                                       n_trials=n_trials), "gvp_table6_penalised_ap")
 show(views.labelled(table6))
 copies = facts.penalised_copies(scores_c2)
-paste("c2", copies | {"share": penalised_share, "length": length, "rise": ceval.penalty_rise(scores_c2),
+glue_values("c2_", copies | {"share": penalised_share, "length": length, "rise": ceval.penalty_rise(scores_c2),
                       "paper_rise": protocol.paper_ed_rise(),
                       "floor": sweeps.lowest_ap(copies["originals"], copies["models"])}
       | {f"moved_{m}": v for m, v in ceval.copy_displacement(scores_c2).items()})
-paste("t6", {f"{m}_{kind}": table6.loc[m, column] for m in ("ed", "wer")
+glue_values("t6_", {f"{m}_{kind}": table6.loc[m, column] for m in ("ed", "wer")
              for kind, column in (("distance", "ap"), ("higher", "ap_higher_is_better"))})
 
 # %% [markdown]
@@ -407,7 +397,7 @@ out.figure(figures.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep",
            f"95% of them (band); dotted, {fig1_level}, the correlation the paper calls strong.\n\n"
            "The paper's Fig. 1, on the same data {cite:p}`nguyen2024ceval`; the paper does not name its five models, "
            f"here {', '.join(ceval.FIG1_MODELS)} (every method but the human-written Crowd counterfactuals).")
-paste("fig1", facts.tie_sweep(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"])
+glue_values("fig1_", facts.tie_sweep(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"])
       | {"own_ties": sweeps.matches(fig1_quality).tie_share()})
 
 # %% [markdown]
@@ -479,7 +469,7 @@ out.figure(figures.plot_detection(detection), "gvp_fig3_detection",
            f"{', '.join(f'{n:,}' for n in stability.FIG3_SIZES)} matches; each point over {n_fig3_repeats:,} "
            "repetitions.\n\nOur reading of the paper's one-paragraph description; the global (dashed) curves are "
            "added here.")
-paste("fig3", facts.detection(detection))
+glue_values("fig3_", facts.detection(detection))
 
 # %% [markdown]
 # At the largest difference ({glue:text}`fig3_largest:.2f`) the count of wins orders the pair correctly with
@@ -540,7 +530,7 @@ out.figure(figures.plot_llmfao(llmfao_sweep, split_half), "gvp_llmfao",
            "Not in the paper, which never uses llmfao: its Figs. 1–2's questions asked of real pairwise judgments "
            "with their own ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the trials.")
 show(views.ranks_view(llmfao_ranks))
-paste("llmfao", rule | facts.llmfao(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
+glue_values("llmfao_", rule | facts.llmfao(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
 
 # %% [markdown]
 # llmfao has {glue:text}`llmfao_judgments:,` judgments of {glue:text}`llmfao_models` models,
@@ -691,13 +681,12 @@ show(views.versus_paper(scores_c2.set_index("model"), ["ed", "wer", "chrf", "bt"
 # Appendices C.1 and C.2:
 
 # %%
-table7 = out.table(spearman_table(scores, ["ed", "wer", "chrf", "bt"]), "gvp_table7_spearman")
-table7_c1 = spearman_table(published.published_c1(), ["ed", "wer", "chrf", "bt"])
+table7 = out.table(shared.spearman_table(scores, ["ed", "wer", "chrf", "bt"]), "gvp_table7_spearman")
+table7_c1 = shared.spearman_table(published.published_c1(), ["ed", "wer", "chrf", "bt"])
 show(views.correlation_pairs({
     "here": table7, "printed in the paper": published.published_matrix("table7"), "from the paper's C.1": table7_c1,
-    "from the paper's C.2": spearman_table(published.published_c2_originals(), ["ed", "wer", "chrf", "bt"])}), 2)
-glue("n_trials", n_trials, display=False)
-glue("t7_gap", float((table7 - table7_c1).abs().max().max()), display=False)
+    "from the paper's C.2": shared.spearman_table(published.published_c2_originals(), ["ed", "wer", "chrf", "bt"])}), 2)
+glue_values("", {"n_trials": n_trials, "t7_gap": float((table7 - table7_c1).abs().max().max())})
 
 # %% [markdown]
 # The printed global rows: **{glue:md}`verdict-table7-global`**; the printed BT row against ours:
@@ -725,8 +714,8 @@ show(views.self_check_view(consistency, ["table2", "table7"], agree))
 show(views.self_check_view(consistency[consistency["source"] != self_check.FIVE_MODELS], ["table3", "sec5-svm"], agree))
 show(views.self_check_view(consistency, ["table4-binary", "table4-penalized", "table5", "table6", "appB2-ratio"],
                            agree))
-paste("sc", facts.self_check(consistency))
-paste("b2ratio", self_check.b2_ratio_bound())
+glue_values("sc_", facts.self_check(consistency))
+glue_values("b2ratio_", self_check.b2_ratio_bound())
 
 # %% [markdown]
 # {glue:text}`sc_agree` of the {glue:text}`sc_checked` recomputations give the printed value to its printed decimals
@@ -760,7 +749,7 @@ with timings.measure("protocol readings, both ways"):
     lexicon = protocol.lexicon_change(explainer_baselines, centred_baselines)
     orders = protocol.b1_orders(protocol.sst5_point_measures(explainer_baselines)["bt"],
                                 protocol.sst5_point_measures(centred_baselines)["bt"])
-    table3_changes = {kind: spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
+    table3_changes = {kind: shared.spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
         ("before", protocol.sst5_point_measures(explainer_baselines)),
         ("after", protocol.sst5_point_measures(centred_baselines)), ("paper", self_check.b_tables(list(orders.index))))}
     lengths = {"before": ceval.FIRST_PENALTY_LENGTH, "after": length}
@@ -774,7 +763,7 @@ changes = protocol.protocol_table(lexicon, protocol.order_agreement(orders), tab
 changes = out.table(changes, "gvp_protocol_changes", index=False)
 show(changes.set_index(["change", "measure"]))
 show(views.labelled(out.table(orders, "gvp_appendix_b1_renormalised")))
-paste("protocol", {"agreement": gold_change.attrs["agreement"], "splits": gold_change.attrs["splits"],
+glue_values("protocol_", {"agreement": gold_change.attrs["agreement"], "splits": gold_change.attrs["splits"],
                    "paper_order": facts.ranking(orders["paper_bt"]), "order": facts.ranking(orders["bt_after"])})
 
 # %% [markdown]

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis import sweeps
-from analysis.chapters import global_vs_pairwise as gvp
+from analysis.chapters.global_vs_pairwise import ceval, facts, figures, shared, stability, views
 from analysis.chapters.global_vs_pairwise import claim_values as cv
 from analysis.chapters.global_vs_pairwise import classification as cls
-from analysis.chapters.global_vs_pairwise import facts
 from analysis.chapters.global_vs_pairwise import llmfao as llm
 from analysis.chapters.global_vs_pairwise import protocol as pr
+from analysis.chapters.global_vs_pairwise import published as pub
 from analysis.chapters.global_vs_pairwise import self_check as sc
 from analysis.data import published, tables
 from tests.helpers import needs_mirror
@@ -29,7 +29,7 @@ def test_text_quality_equals_jiwer_and_sacrebleu_directly():
     outputs = pd.DataFrame({"A": ["the cat sat on the mat", "a good film", ""],
                             "B": ["the cat sat", "a very good film indeed", "nothing"]})
     reference = pd.Series(["the cat sat on a mat", "a good movie", "something"])
-    q = gvp.text_quality(outputs, reference)
+    q = ceval.text_quality(outputs, reference)
     for model in outputs:
         for k, (h, r) in enumerate(zip(outputs[model], reference)):
             ops = jiwer.process_characters(r, h) if h else None
@@ -41,22 +41,22 @@ def test_text_quality_equals_jiwer_and_sacrebleu_directly():
 
 def test_penalise_touches_the_given_share_and_is_deterministic():
     outputs = pd.DataFrame({"A": ["x"] * 100, "B": ["y"] * 100})
-    a = gvp.penalise(outputs, 3, share=0.05, length=50)
+    a = ceval.penalise(outputs, 3, share=0.05, length=50)
     assert list(a.columns) == ["Penalized A", "Penalized B"]
     assert (a["Penalized A"] != "x").sum() == 5 and a["Penalized A"].str.len().max() == 52
-    pd.testing.assert_frame_equal(a, gvp.penalise(outputs, 3, share=0.05, length=50))
+    pd.testing.assert_frame_equal(a, ceval.penalise(outputs, 3, share=0.05, length=50))
 
 
 def test_penalised_ap_orientation():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
                            "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 70.0, 60.0], "bt": [0.4, 0.3, 0.2, 0.1]})
-    ap = gvp.penalised_ap(scores)
+    ap = ceval.penalised_ap(scores)
     assert (ap["ap"] == 1.0).all()  # originals on top under every measure, correctly oriented
     assert ap.loc["ed", "ap_higher_is_better"] == pytest.approx((1 / 3 + 2 / 4) / 2)  # the worst possible
 
 
 def test_random_binary_models_bt_on_every_instance_follows_accuracy():
-    table = gvp.random_binary_models(rng=0, n_repeats=30)
+    table = stability.random_binary_models(rng=0, n_repeats=30)
     assert (table["spearman_full"] == 1).all()
     assert table["spearman_sampled"].min() < 1  # a sample of 39 matches per pair does not
     assert table["tie_share"].between(0.4, 0.6).all()
@@ -65,39 +65,39 @@ def test_random_binary_models_bt_on_every_instance_follows_accuracy():
 def test_tie_sweep_all_ties_has_no_ranking():
     rng = np.random.default_rng(0)
     quality = pd.DataFrame(rng.normal([0, 0.5, 1.0], 1, (200, 3)), columns=["a", "b", "c"])
-    sweep = gvp.tie_sweep(quality, [0.0, 1.0], rng=1, n_trials=50)
+    sweep = stability.tie_sweep(quality, [0.0, 1.0], rng=1, n_trials=50)
     assert sweep.loc[0, "spearman_mean"] > 0.5 and sweep.loc[0, "undefined"] == 0
     assert np.isnan(sweep.loc[1, "spearman_mean"]) and sweep.loc[1, "undefined"] == 50
 
 
 def test_detection_curve_is_a_coin_flip_without_difference_and_certain_with_a_large_one():
-    curve = gvp.detection_curve([0.5, 1.0], sizes=(400,), rng=0, n_repeats=400)
+    curve = stability.detection_curve([0.5, 1.0], sizes=(400,), rng=0, n_repeats=400)
     same = curve[curve["factor"] == 1.0].iloc[0]
     assert abs(same["pairwise"] - 0.5) < 0.08 and abs(same["global"] - 0.5) < 0.08
     far = curve[curve["factor"] == 0.5].iloc[0]
     assert far["pairwise"] == 1.0 and far["global"] == 1.0
-    pd.testing.assert_frame_equal(curve, gvp.detection_curve([0.5, 1.0], sizes=(400,), rng=0, n_repeats=400))
-    assert len(gvp.difference_grid()) == 100 and gvp.difference_grid()[0] == 0.9
+    pd.testing.assert_frame_equal(curve, stability.detection_curve([0.5, 1.0], sizes=(400,), rng=0, n_repeats=400))
+    assert len(stability.difference_grid()) == 100 and stability.difference_grid()[0] == 0.9
 
 
 @pytest.fixture(scope="module")
 def ceval_quality(prepared):
-    texts, reference = gvp.ceval_outputs(tables.load_table("ceval", out=prepared))
-    return gvp.text_quality(texts, reference)
+    texts, reference = ceval.ceval_outputs(tables.load_table("ceval", out=prepared))
+    return ceval.text_quality(texts, reference)
 
 
 @needs_mirror
 def test_ceval_global_scores_match_appendix_c1(ceval_quality):
-    scores = gvp.global_scores(ceval_quality, rng=0, n_trials=50).set_index("model")
-    paper = gvp.published_c1().set_index("model")
+    scores = ceval.global_scores(ceval_quality, rng=0, n_trials=50).set_index("model")
+    paper = pub.published_c1().set_index("model")
     exact = ["Crowd", "MICE", "GDBA", "Crest"]
     for c in ("ed", "wer", "chrf"):
         np.testing.assert_allclose(scores.loc[exact, c], paper.loc[exact, c], atol=5e-4)
         # the two LLaMA models have missing generations (scored empty): within 0.005
         np.testing.assert_allclose(scores.loc[["Llama 2", "LLaMA"], c], paper.loc[["Llama 2", "LLaMA"], c], atol=5e-3)
     # the paper's Table 7 BT row does not follow from its own Appendix C.1; ours does
-    own = gvp.spearman_table(gvp.published_c1(), ["ed", "wer", "chrf", "bt"])
-    ours = gvp.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
+    own = shared.spearman_table(pub.published_c1(), ["ed", "wer", "chrf", "bt"])
+    ours = shared.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
     pd.testing.assert_frame_equal(own, ours)
     assert published.item("gvp", "table7")["matrix"][0][3] != own.loc["ed", "bt"]
 
@@ -423,11 +423,9 @@ def test_detection_values_and_facts():
 def test_binary_global_scores_equal_sklearn():
     from sklearn.metrics import f1_score, roc_auc_score
 
-    from analysis.chapters.global_vs_pairwise.stability import binary_global_scores
-
     rng = np.random.default_rng(3)
     gold, pred = rng.integers(0, 2, 200), rng.integers(0, 2, (200, 3))
-    acc, auc, f1 = binary_global_scores(gold, pred)
+    acc, auc, f1 = stability.binary_global_scores(gold, pred)
     for k in range(3):
         assert acc[k] == pytest.approx((pred[:, k] == gold).mean())
         assert auc[k] == pytest.approx(roc_auc_score(gold, pred[:, k]))
@@ -435,7 +433,7 @@ def test_binary_global_scores_equal_sklearn():
 
 
 def test_random_binary_values_and_facts():
-    table = gvp.random_binary_models(rng=0, n_repeats=40)
+    table = stability.random_binary_models(rng=0, n_repeats=40)
     values = cv.random_binary_values(table)
     assert abs(values["random mean accuracy"] - 0.5) < 0.02 and 0 <= values["random global scores agree"] <= 1
     assert values["random mean auc"] == pytest.approx(values["random mean accuracy"], abs=0.01)
@@ -447,9 +445,9 @@ def test_random_binary_values_and_facts():
 def test_copy_displacement_and_ceval_values():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
                            "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 75.0], "bt": [0.4, 0.2, 0.3, 0.1]})
-    moved = gvp.copy_displacement(scores)
+    moved = ceval.copy_displacement(scores)
     assert moved["ed"] == 2 and moved["wer"] == 2 and moved["chrf"] == 1 and moved["bt"] == 1
-    c1 = gvp.published_c1().assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
+    c1 = pub.published_c1().assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
     values = cv.ceval_values(c1.assign(bt_low=[0.5] + [0.0] * 5), scores)
     assert values["c1 paper bt inside ours Crowd"][1] is False and values["c1 paper bt inside ours MICE"][1] is True
     assert values["c2 bt keeps copies nearer than ed and wer"] == (1.0, True)  # places: min(ED, WER) 2 - BT 1
@@ -601,12 +599,12 @@ def test_every_figure_fits_the_book_column_with_legible_text():
     grid = np.round(np.arange(0, 1.01, 0.01), 2)
     sweep = pd.DataFrame({"tie_probability": grid, "spearman_mean": 1 - grid ** 4, "spearman_low": 0.7 - grid ** 4,
                           "spearman_high": 1.0, "tie_share": 0.39 + 0.6 * grid})
-    assert legible(gvp.plot_tie_sweep(sweep)) <= 1100
-    assert legible(gvp.plot_stability(stability_curves(["a", "b", "c"]))) <= 1100
+    assert legible(figures.plot_tie_sweep(sweep)) <= 1100
+    assert legible(figures.plot_stability(stability_curves(["a", "b", "c"]))) <= 1100
     detection = pd.DataFrame([{"difference": d, "matches": n, "pairwise": 0.5 + d * 3, "global": 0.5 + d * 4}
                               for n in (16, 129, 1000) for d in np.linspace(0, 0.1, 11)])
-    assert legible(gvp.plot_detection(detection)) <= 1100
-    assert legible(gvp.plot_flowchart()) <= 1100
+    assert legible(figures.plot_detection(detection)) <= 1100
+    assert legible(figures.plot_flowchart()) <= 1100
     curve = pd.DataFrame({"share": [0.1, 0.5], "judgments": [893.0, 4465.0], "spearman_mean": [0.6, 0.9],
                           "spearman_low": [0.5, 0.8]})
     assert legible(llm.plot_llmfao(sweep, curve)) <= 1100
@@ -616,11 +614,11 @@ def test_the_flowchart_joins_every_box():
     """Fig. 4 redrawn: one arrow into every box but the start, each from the box above or to the left."""
     import matplotlib.pyplot as plt
 
-    fig = gvp.plot_flowchart()
+    fig = figures.plot_flowchart()
     ax = fig.axes[0]
     boxes = [t for t in ax.texts if t.get_bbox_patch() is not None]
     arrows = [a for a in ax.texts if isinstance(a, matplotlib.text.Annotation) and a.arrow_patch is not None]
-    assert len(boxes) == 2 * len(gvp.FLOWCHART) + 2 and len(arrows) == len(boxes) - 1
+    assert len(boxes) == 2 * len(figures.FLOWCHART) + 2 and len(arrows) == len(boxes) - 1
     targets = {id(a.xycoords) for a in arrows}
     assert sum(id(b) in targets for b in boxes) == len(boxes) - 1  # every box but the start is entered
     plt.close(fig)
@@ -630,30 +628,30 @@ def test_views_show_measures_in_words_next_to_the_paper():
     frame = pd.DataFrame({"acc": [0.4, np.nan], "f1": [0.3, np.nan], "bt": [0.2, np.nan], "bt_low": [0.1, np.nan],
                           "bt_high": [0.25, np.nan], "bt_bin": [0.2, np.nan], "paper_acc": [0.41, 0.5],
                           "paper_bt": [0.1, 0.2], "paper_f1": [0.3, 0.4]}, index=pd.Index(["SVM", "BERT"], name="model"))
-    view = gvp.versus_paper(frame, ["acc", "f1", "bt"])
+    view = views.versus_paper(frame, ["acc", "f1", "bt"])
     assert list(view.columns) == [("accuracy", "here"), ("accuracy", "paper"), ("F1", "here"), ("F1", "paper"),
                                   ("BT", "here"), ("BT", "95% interval"), ("BT", "paper"), ("BT (binarised)", "")]
     assert view.loc["SVM", ("BT", "95% interval")] == "0.100–0.250" and pd.isna(view.loc["BERT", ("BT", "95% interval")])
     matrix = pd.DataFrame([[1, 0.5, 0.2], [0.5, 1, 0.9], [0.2, 0.9, 1]], index=["ed", "wer", "bt"],
                           columns=["ed", "wer", "bt"])
-    pairs = gvp.correlation_pairs({"here": matrix, "paper": matrix.drop(index="bt", columns="bt")})
+    pairs = views.correlation_pairs({"here": matrix, "paper": matrix.drop(index="bt", columns="bt")})
     assert list(pairs.index) == ["ED – WER", "ED – BT", "WER – BT"] and pairs.loc["WER – BT", "here"] == 0.9
     assert pairs["paper"].isna().tolist() == [False, True, True]
     c1 = pd.concat({"here": matrix, "paper": matrix, "difference": matrix[["ed"]]}, axis=1)
-    assert list(gvp.side_by_side(c1, ["ed", "bt"]).columns) == [("ED", "here"), ("ED", "paper"), ("ED", "difference"),
+    assert list(views.side_by_side(c1, ["ed", "bt"]).columns) == [("ED", "here"), ("ED", "paper"), ("ED", "difference"),
                                                                  ("BT", "here"), ("BT", "paper")]
     table = pd.DataFrame({"ap": [1.0], "ap_low": [1.0]}, index=pd.MultiIndex.from_tuples([("binary", "mae")]))
-    shown = gvp.labelled(table)
+    shown = views.labelled(table)
     assert list(shown.columns) == ["AP", "AP low"] and shown.index[0] == ("binarised copies", "MAE")
     ranks = pd.DataFrame({"bt": [0.04, 0.03], "rank": [1.0, 2.0], "rank_low": [1.0, 2.0], "rank_high": [3.0, 15.025]},
                          index=["GPT 4", "command"])
-    view = gvp.ranks_view(ranks, top=1)
+    view = views.ranks_view(ranks, top=1)
     assert len(view) == 1 and view.loc["GPT 4", "95% of resampled ranks"] == "1–3" and view["rank"].iloc[0] == 1
 
 
 def test_versus_paper_without_paper_columns_has_one_header_row():
     frame = pd.DataFrame({"acc": [0.8], "bt": [0.2], "bt_low": [0.1], "bt_high": [0.3], "sharpness": [0.5]})
-    assert list(gvp.versus_paper(frame, ["acc", "bt"]).columns) == ["accuracy", "BT", "BT 95% interval", "sharpness"]
+    assert list(views.versus_paper(frame, ["acc", "bt"]).columns) == ["accuracy", "BT", "BT 95% interval", "sharpness"]
 
 
 # --- closer to the paper's protocol (protocol, classification, ceval) ------------------------------------------------
@@ -708,12 +706,12 @@ def test_binarised_tie_share_does_not_depend_on_the_binary_gold(seed):
 
 
 def test_penalty_length_is_read_off_appendix_c2():
-    rise = gvp.penalty_rise(published.frame("gvp", "appendix_c2"))
+    rise = ceval.penalty_rise(published.frame("gvp", "appendix_c2"))
     assert rise == pytest.approx(142.05, abs=0.01)
-    assert gvp.ceval.penalised_count(488, 0.05) == 24
-    assert gvp.penalty_length_from_paper(488, 0.05) == round(rise * 488 / 24 - 1)
+    assert ceval.penalised_count(488, 0.05) == 24
+    assert ceval.penalty_length_from_paper(488, 0.05) == round(rise * 488 / 24 - 1)
     with pytest.raises(ValueError, match="penalises none"):
-        gvp.penalty_length_from_paper(10, 0.01)
+        ceval.penalty_length_from_paper(10, 0.01)
 
 
 def test_ed_rise_counts_the_appended_characters():
@@ -730,11 +728,11 @@ def test_penalised_ap_adds_the_bt_interval_when_asked():
                            "wer": [0.1, 0.2, 0.3, 0.4], "chrf": [90.0, 80.0, 70.0, 60.0], "bt": [0.4, 0.3, 0.2, 0.1]})
     rng = np.random.default_rng(0)
     chrf = pd.DataFrame(rng.random((40, 4)) + [0.6, 0.4, 0.2, 0.0], columns=scores["model"])
-    plain = gvp.penalised_ap(scores)
+    plain = ceval.penalised_ap(scores)
     assert list(plain.columns) == ["ap", "ap_higher_is_better"]
-    table = gvp.penalised_ap(scores, chrf, rng=1, n_trials=20)
+    table = ceval.penalised_ap(scores, chrf, rng=1, n_trials=20)
     assert table.loc["bt", "ap_low"] <= table.loc["bt", "ap_high"] <= 1 and np.isnan(table.loc["ed", "ap_low"])
-    pd.testing.assert_frame_equal(table, gvp.penalised_ap(scores, chrf, rng=1, n_trials=20))
+    pd.testing.assert_frame_equal(table, ceval.penalised_ap(scores, chrf, rng=1, n_trials=20))
 
 
 def test_protocol_table_reads_its_inputs():
@@ -760,7 +758,7 @@ def test_self_check_facts_and_view_read_the_consistency_table():
     assert "Table 3" in f["failed"] and "Table 2" not in f["failed"] and "B.2's BT ratio" in f["failed"]
     consistent = t.assign(recomputed=t["printed"], tie_low=t["printed"], tie_high=t["printed"])
     assert facts.self_check(consistent)["failed"] == "none"
-    view = gvp.self_check_view(t, ["table2", "table4-binary", "appB2-ratio", "sec5-svm"], sc.agrees(t))
+    view = views.self_check_view(t, ["table2", "table4-binary", "appB2-ratio", "sec5-svm"], sc.agrees(t))
     assert list(view.columns) == ["paper item", "recomputed", "from", "printed", "from the appendix",
                                   "over the orders of ties", "agrees"]
     row = view[(view["paper item"] == "Table 2") & (view["recomputed"] == "accuracy – BT")].iloc[0]

@@ -16,54 +16,13 @@ parameters, and its machinery split by dataset and by job —
 * :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
   its own appendices (``gvp_paper_consistency.csv``) and Table 1.
 
-The notebook imports the modules by name (``ceval``, ``stability``, ``classification``, ...); this package gives
-the chapter's parameters and the names its tests use.
+The notebook and the tests import the modules by name (``ceval``, ``stability``, ``classification``, ...); this
+package gives only the chapter's name and parameters.
 """
 
 from __future__ import annotations
 
 from ..common import SEED, Param
-from .ceval import (
-    CEVAL_MODELS,
-    CEVAL_REFERENCE,
-    FIG1_MODELS,
-    FIRST_PENALTY_LENGTH,
-    GLOBAL,
-    ceval_outputs,
-    copy_displacement,
-    global_scores,
-    penalise,
-    penalised_ap,
-    penalty_length_from_paper,
-    penalty_rise,
-    text_quality,
-)
-from .figures import FLOWCHART, FLOWCHART_END, plot_detection, plot_flowchart, plot_stability, plot_tie_sweep
-from .published import appendix_c1, published_c1, published_c2_originals, published_matrix
-from .shared import spearman_table
-from .stability import (
-    FIG3_SIZES,
-    REFERENCE_SIZE,
-    detection_curve,
-    difference_grid,
-    random_binary_models,
-    random_binary_summary,
-    stability_panels,
-    tie_grid,
-    tie_stability,
-    tie_sweep,
-)
-from .views import (
-    LABELS,
-    correlation_pairs,
-    interval,
-    label,
-    labelled,
-    ranks_view,
-    self_check_view,
-    side_by_side,
-    versus_paper,
-)
 
 CHAPTER = "05_global_vs_pairwise"
 PARAMETERS = {
@@ -84,14 +43,3 @@ PARAMETERS = {
     "penalty_length": Param("int", low=1, optional=True),
 }
 
-__all__ = [
-    "LABELS", "REFERENCE_SIZE", "correlation_pairs", "interval", "label", "labelled", "ranks_view", "self_check_view",
-    "side_by_side", "versus_paper",
-    "CEVAL_MODELS", "CEVAL_REFERENCE", "CHAPTER", "FIG1_MODELS", "FIRST_PENALTY_LENGTH", "FIG3_SIZES", "FLOWCHART", "FLOWCHART_END", "GLOBAL",
-    "PARAMETERS",
-    "appendix_c1", "ceval_outputs", "copy_displacement", "detection_curve", "difference_grid",
-    "global_scores", "penalise", "penalised_ap", "penalty_length_from_paper", "penalty_rise", "plot_detection", "plot_flowchart",
-    "plot_stability", "plot_tie_sweep", "published_c1", "published_c2_originals", "published_matrix",
-    "random_binary_models", "random_binary_summary", "spearman_table", "stability_panels", "text_quality", "tie_grid",
-    "tie_stability", "tie_sweep",
-]

@@ -18,7 +18,6 @@ CEVAL_MODELS = {"crowd": "Crowd", "mice": "MICE", "llama_02": "Llama 2", "llama_
 CEVAL_REFERENCE = "expert"
 #: the models of Fig. 1 ("five models"): the six without Crowd, the human-written counterfactuals (an assumption)
 FIG1_MODELS = ("MICE", "Llama 2", "LLaMA", "GDBA", "Crest")
-GLOBAL = ("ed", "wer", "chrf")
 
 
 # -- CEval: per-instance quality and global scores (Appendix C.1) -----------------------------------------------------
