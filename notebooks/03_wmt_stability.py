@@ -81,17 +81,31 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %%
 import pandas as pd
-from IPython.display import Markdown
 from myst_nb import glue
 
-from analysis.chapters import wmt_stability as ch
+from analysis import wmt_stability
+from analysis.chapters import wmt_stability as chapter
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
-from analysis.chapters.wmt_stability import section7
-from analysis.data import load_table, published
+from analysis.chapters.wmt_stability import (
+    claim_values,
+    controls,
+    documents,
+    experiments,
+    figures,
+    paper2020,
+    published,
+    replication,
+    section7,
+    text,
+    views,
+)
+from analysis.chapters.wmt_stability import packages as pairs
+from analysis.data import load_table
+from analysis.data.published import item as paper_item
 from analysis.plotting import set_theme, show
 
 set_theme()
-out = outputs(ch, globals())  # checks the parameters first
+out = outputs(chapter, globals())  # checks the parameters first
 timings = Timings()
 with timings.measure("load the tables"):
     judgments = load_table("wmt_judgments")
@@ -100,14 +114,8 @@ with timings.measure("load the tables"):
     wilcoxon = load_table("wmt_official_wilcoxon")
     clusters = load_table("wmt_official_clusters")
 with timings.measure("code the pairs, recover raw scores"):
-    coded = ch.coded_pairs(judgments, segments, packages)
-    info = ch.pair_info(judgments)
-
-
-def glue_all(prefix, values):
-    for key, value in values.items():  # names as Markdown, numbers as numbers
-        glue(f"{prefix}-{key}", Markdown(value) if isinstance(value, str) else value, display=False)
-
+    coded = pairs.coded_pairs(judgments, segments, packages)
+    info = pairs.pair_info(judgments)
 
 # %% [markdown]
 # (wmt-toy)=
@@ -117,7 +125,7 @@ def glue_all(prefix, values):
 # a 100 (a good reference): its z depends on what else the worker saw (**{glue:md}`verdict-sec5-toy`**).
 
 # %%
-show(out.table(ch.toy_example(), "wmt_section5_toy", index=False))
+show(out.table(published.toy_example(), "wmt_section5_toy", index=False))
 
 # %% [markdown]
 # (wmt-table1)=
@@ -128,16 +136,16 @@ show(out.table(ch.toy_example(), "wmt_section5_toy", index=False))
 # all four item types is **{glue:md}`verdict-table1-sr-plus-item-types`** on the stand-ins.
 
 # %%
-show(ch.table1_view(out.table(ch.table1(judgments), "wmt_table1_item_types")))
+show(views.table1_view(out.table(published.table1(judgments), "wmt_table1_item_types")))
 
 # %% [markdown]
 # (wmt-section51)=
 # ## §5.1: who saw a reference?
 
 # %%
-composition = ch.ref_shares(ch.ws.composition(judgments[judgments["collection"].isin(packages)]))
+composition = published.ref_shares(wmt_stability.composition(judgments[judgments["collection"].isin(packages)]))
 out.table(composition, "wmt_section51_ref_shares", index=False)
-glue_all("s51", ch.ref_share_numbers(composition))
+glue_values("s51-", text.ref_share_numbers(composition))
 
 # %% [markdown]
 # The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018`**). In the SR+DC
@@ -157,8 +165,8 @@ glue_all("s51", ch.ref_share_numbers(composition))
 # {download}`the HIT composition table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
 
 # %%
-shown_packages = ", ".join(dict.fromkeys(ch.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
-out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
+shown_packages = ", ".join(dict.fromkeys(views.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
+out.figure(figures.plot_ref_shares(composition), "wmt_section51_ref_shares",
            "Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is "
            f"ranked, at least one of its outputs (triangles), by package ({shown_packages}); crosses: the "
            f"{int(composition['paper_workers_saw_ref'].notna().sum())} 2018 shares the paper prints.\n\n"
@@ -186,22 +194,22 @@ out.figure(ch.plot_ref_shares(composition), "wmt_section51_ref_shares",
 
 # %%
 with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
-    per_pair = ch.stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
+    per_pair = experiments.stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
 out.table(per_pair, "wmt_stability_per_pair", index=False)
-glue_values("pairs-", ch.pair_counts(per_pair))
-shares = out.table(ch.change_shares(per_pair, ch.human_pairs(coded)), "wmt_change_shares", index=False)
-show(out.table(ch.table2(per_pair, ch.human_pairs(coded)), "wmt_table2_remove_human"))
+glue_values("pairs-", text.pair_counts(per_pair))
+shares = out.table(claim_values.change_shares(per_pair, pairs.human_pairs(coded)), "wmt_change_shares", index=False)
+show(out.table(published.table2(per_pair, pairs.human_pairs(coded)), "wmt_table2_remove_human"))
 
 # %% [markdown]
 # (wmt-table3)=
 # ### Table 3: remove the lowest or the highest system
 
 # %%
-table3 = out.table(ch.table3(per_pair), "wmt_table3_remove_lowest_highest")
-show(ch.with_experiment_labels(table3))
-lines = ch.lines_per_pair(coded, variant=variant, alpha=alpha)
-removed = ch.extremes(coded, variant=variant, alpha=alpha)
-glue_all("t3", ch.table3_numbers(removed, lines, info))
+table3 = out.table(published.table3(per_pair), "wmt_table3_remove_lowest_highest")
+show(views.with_experiment_labels(table3))
+lines = experiments.lines_per_pair(coded, variant=variant, alpha=alpha)
+removed = experiments.extremes(coded, variant=variant, alpha=alpha)
+glue_values("t3-", text.table3_numbers(removed, lines, info))
 
 # %% [markdown]
 # Against the paper's shares, ours are **{glue:md}`verdict-table3-sr-plus`** for SR+DC. For SR-DC the paper prints
@@ -221,9 +229,9 @@ glue_all("t3", ch.table3_numbers(removed, lines, info))
 # is **{glue:md}`verdict-fig1-sr-minus-grows`**.
 
 # %%
-fig1 = out.table(ch.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
+fig1 = out.table(published.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
 fig1_pairs = fig1.groupby(["source", "style"])["pairs"].first()
-out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
+out.figure(figures.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
            "Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both (Δboth) "
            f"change when the raw scores of HUMAN systems and REF items are divided by {min(divisors):g} to "
            f"{max(divisors):g} before standardising. Solid: here, {fig1_pairs['here', 'SR+DC']} SR+DC pairs (the "
@@ -245,14 +253,15 @@ out.figure(ch.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
 
 # %%
 with timings.measure("Figs. 2-3"):
-    trajectories = {k: ch.trajectories(pj, raw, divisors, variant=variant, alpha=alpha)
-                    for k, (pj, raw, _) in coded.items() if k[0] in ch.STYLE_TOTALS}
-    moved = ch.most_affected(trajectories)
-    shown = ch.trajectory_panels(moved, info)
-    traj_summary = out.table(ch.trajectory_summary(trajectories, info, shown), "wmt_trajectory_summary", index=False)
-roles = {"fig2": f"In the role of the paper's Fig. 2 ({ch.PAPER_PAIRS['fig2']}, SR+DC; its per-judgment files are "
+    trajectories = {k: experiments.trajectories(pj, raw, divisors, variant=variant, alpha=alpha)
+                    for k, (pj, raw, _) in coded.items() if k[0] in pairs.STYLE_TOTALS}
+    moved = experiments.most_affected(trajectories)
+    shown = pairs.trajectory_panels(moved, info)
+    traj_summary = out.table(claim_values.trajectory_summary(trajectories, info, shown), "wmt_trajectory_summary",
+                             index=False)
+roles = {"fig2": f"In the role of the paper's Fig. 2 ({pairs.PAPER_PAIRS['fig2']}, SR+DC; its per-judgment files are "
                  "not reachable here): the SR+DC pair here whose ranks move most.",
-         "fig3": f"In the role of the paper's Fig. 3 ({ch.PAPER_PAIRS['fig3']}, SR+DC; its per-judgment files are "
+         "fig3": f"In the role of the paper's Fig. 3 ({pairs.PAPER_PAIRS['fig3']}, SR+DC; its per-judgment files are "
                  "not reachable here): the SR+DC pair here whose ranks move second most.",
          "contrast": "For contrast, the SR-DC pair whose ranks move most (the paper draws no SR-DC trajectory)."}
 moves = traj_summary.set_index(["collection", "pair"])
@@ -263,13 +272,13 @@ trajectory_caption = (
     "{other} of {divisions} divisions.\n\nHUMAN systems are scored but left out of the ranking and the clusters, as "
     "in the paper's figures; chosen for moving most, the pairs are extreme cases.")
 trajectory_figures = {role: (key, name, trajectory_caption.format(
-    pair=ch.pair_label(*key), role=roles[role], moved=moves.loc[key, "ranks_moved"],
+    pair=pairs.pair_label(*key), role=roles[role], moved=moves.loc[key, "ranks_moved"],
     other=moves.loc[key, "divisions_with_other_clusters"], divisions=moves.loc[key, "divisions"]))
-    for key, name, role in ch.trajectory_figures(shown, info)}
+    for key, name, role in pairs.trajectory_figures(shown, info)}
 for role, (key, name, caption) in trajectory_figures.items():
     if role != "contrast":  # the SR-DC contrast is on the details page
-        out.figure(ch.plot_trajectory(trajectories[key]), name, caption)
-glue("human-last", Markdown(ch.human_last(removed, traj_summary)), display=False)
+        out.figure(figures.plot_trajectory(trajectories[key]), name, caption)
+glue_values("human-", {"last": text.human_last(removed, traj_summary)})
 
 # %% [markdown] tags=["details"]
 # (wmt-fig23-contrast)=
@@ -283,10 +292,10 @@ glue("human-last", Markdown(ch.human_last(removed, traj_summary)), display=False
 # %%
 for role, (key, name, caption) in trajectory_figures.items():
     if role == "contrast":
-        out.figure(ch.plot_trajectory(trajectories[key]), name, caption)
+        out.figure(figures.plot_trajectory(trajectories[key]), name, caption)
 
 # %% tags=["hide-output"]
-show(ch.moved_view(moved))
+show(views.moved_view(moved))
 
 # %% [markdown]
 # (wmt-2020-originals)=
@@ -300,43 +309,43 @@ show(ch.moved_view(moved))
 # submission ids), are behind the toggles.
 
 # %%
-assessments = out.table(ch.assessments_per_system(segments), "wmt_section53_assessments", index=False)
-originals = out.table(pd.concat([ch.original_2020(segments, p, variant=variant, alpha=alpha)
+assessments = out.table(paper2020.assessments_per_system(segments), "wmt_section53_assessments", index=False)
+originals = out.table(pd.concat([paper2020.original_2020(segments, p, variant=variant, alpha=alpha)
                                  for p in ("en-de", "zh-en")], ignore_index=True), "wmt_2020_originals", index=False)
-footnote17 = out.table(ch.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
+footnote17 = out.table(paper2020.footnote17_checks(originals), "wmt_footnote17_checks", index=False)
 
 # %% tags=["hide-output"]
 show(footnote17)
 
 # %% tags=["hide-output"]
-show(ch.original_2020_view(originals, "en-de"), 3)  # English→German, 2020: the paper's Fig. 2, original column
+show(paper2020.original_2020_view(originals, "en-de"), 3)  # English→German, 2020: the paper's Fig. 2, original column
 
 # %% tags=["hide-output"]
-show(ch.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 2020: the paper's Fig. 3, original column
+show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 2020: the paper's Fig. 3, original column
 
 # %% [markdown]
 # (wmt-fig4)=
 # ## §5.4: which systems share a HIT (Fig. 4)
 
 # %%
-fig4_pairs = ch.fig4_pairs(coded)
-fig4 = out.table(ch.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", index=False)
-fig4_notes = {"wmt_fig4_cooccurrence": f"The paper's Fig. 4 counts the HITs of {ch.PAPER_PAIRS['fig4']} (SR+DC, not "
+fig4_pairs = pairs.fig4_pairs(coded)
+fig4 = out.table(claim_values.fig4_summary(coded, fig4_pairs, info), "wmt_fig4_summary", index=False)
+fig4_notes = {"wmt_fig4_cooccurrence": f"The paper's Fig. 4 counts the HITs of {pairs.PAPER_PAIRS['fig4']} (SR+DC, not "
                                        "reachable here); this is the SR+DC pair here with a HUMAN system and the "
                                        "most HITs, in shares of the row system's HITs rather than counts.",
               "wmt_fig4_cooccurrence_sr_dc": "For contrast, the SR-DC pair (2018) with the most HITs; the paper shows "
                                              "no SR-DC matrix."}
 fig4_figures = {name: (key, f"Of the HITs that hold the row system, the percentage that also hold the column "
-                             f"system, in {ch.pair_label(*key)}: on average {row.mean_share:.0%} (from "
+                             f"system, in {pairs.pair_label(*key)}: on average {row.mean_share:.0%} (from "
                              f"{row.min_share:.0%} to {row.max_share:.0%}), and {row.hits_with_every_system:.0%} of "
                              f"its {row.hits:,} HITs hold all {row.systems} systems.\n\n{fig4_notes[name]}")
-                for (key, name), row in zip(ch.fig4_figures(fig4), fig4.itertuples(index=False))}
+                for (key, name), row in zip(pairs.fig4_figures(fig4), fig4.itertuples(index=False))}
 for name, (key, caption) in fig4_figures.items():
     if name != "wmt_fig4_cooccurrence_sr_dc":  # the SR-DC contrast is on the details page
-        out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, caption)
+        out.figure(figures.plot_cooccurrence(experiments.cooccurrence_share(coded[key][0], "hit")), name, caption)
 sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
-fig4_sr_dc = out.table(ch.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
-glue_all("fig4", ch.fig4_numbers(fig4, fig4_sr_dc))
+fig4_sr_dc = out.table(claim_values.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
+glue_values("fig4-", text.fig4_numbers(fig4, fig4_sr_dc))
 
 # %% [markdown]
 # In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
@@ -357,7 +366,7 @@ glue_all("fig4", ch.fig4_numbers(fig4, fig4_sr_dc))
 # %%
 for name, (key, caption) in fig4_figures.items():
     if name == "wmt_fig4_cooccurrence_sr_dc":
-        out.figure(ch.plot_cooccurrence(ch.cooccurrence_share(coded[key][0], "hit")), name, caption)
+        out.figure(figures.plot_cooccurrence(experiments.cooccurrence_share(coded[key][0], "hit")), name, caption)
 
 # %% [markdown]
 # (wmt-fig5)=
@@ -367,23 +376,23 @@ for name, (key, caption) in fig4_figures.items():
 # same ones as another system.
 
 # %%
-fig5_key = ch.fig5_pair(coded)
+fig5_key = pairs.fig5_pair(coded)
 fig5_rows = judgments[(judgments["collection"] == fig5_key[0]) & (judgments["pair"] == fig5_key[1])]
-matrix = ch.document_matrix(fig5_rows, coded[fig5_key][1])
-variance = out.table(ch.fig5_variance(matrix, ch.document_matrix(fig5_rows, coded[fig5_key][0].z)),
-                     "wmt_fig5_variance", index=False)
+matrix = experiments.document_matrix(fig5_rows, coded[fig5_key][1])
+z_matrix = experiments.document_matrix(fig5_rows, coded[fig5_key][0].z)
+variance = out.table(claim_values.fig5_variance(matrix, z_matrix), "wmt_fig5_variance", index=False)
 raw_cells = variance.set_index("scores").loc["raw"]
-out.figure(ch.plot_fig5(matrix), "wmt_fig5_documents",
-           f"Mean raw score of each test document (rows) and system (columns) in {ch.pair_label(*fig5_key)}, "
+out.figure(figures.plot_fig5(matrix), "wmt_fig5_documents",
+           f"Mean raw score of each test document (rows) and system (columns) in {pairs.pair_label(*fig5_key)}, "
            f"documents and systems sorted best first; grey cells were not judged ({raw_cells['cells_judged']:.0%} of "
            f"the {raw_cells['documents']:.0f} × {raw_cells['systems']:.0f} cells are judged).\n\n"
-           f"The paper's Fig. 5 shows {ch.PAPER_PAIRS['fig5']} (SR+DC, not reachable here); this is the SR+DC pair "
+           f"The paper's Fig. 5 shows {pairs.PAPER_PAIRS['fig5']} (SR+DC, not reachable here); this is the SR+DC pair "
            "here with a HUMAN system, every raw score recovered and the most systems. Its test documents are rebuilt "
            "from the per-HIT document ids (instances whose segment ranges overlap are joined).")
-documents = ch.document_checks(variance, matrix)
-shifts = out.table(ch.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
-doc_summary = out.table(ch.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
-glue_all("fig5", ch.fig5_numbers(variance, doc_summary))
+doc_checks = claim_values.document_checks(variance, matrix)
+shifts = out.table(documents.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
+doc_summary = out.table(documents.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
+glue_values("fig5-", text.fig5_numbers(variance, doc_summary))
 
 # %% [markdown]
 # {glue:text}`fig5-documents` documents × {glue:text}`fig5-systems` systems, {glue:text}`fig5-judged:.0%` of the
@@ -451,16 +460,16 @@ show(section7.view(sec7))
 
 # %%
 with timings.measure("remedy: z per HIT"):
-    remedy = ch.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha, per_pair=per_pair)
-remedy_table = out.table(ch.remedy_view(remedy), "wmt_remedy_per_hit")
-totals = out.table(ch.remedy_totals(remedy), "wmt_remedy_totals", index=False)
+    remedy = experiments.remedy_per_hit(coded, info, divisors=divisors, variant=variant, alpha=alpha, per_pair=per_pair)
+remedy_table = out.table(experiments.remedy_view(remedy), "wmt_remedy_per_hit")
+totals = out.table(claim_values.remedy_totals(remedy), "wmt_remedy_totals", index=False)
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
-glue_all("remedy", ch.remedy_numbers(totals, ch.lines_per_pair(news, variant=variant, alpha=alpha),
-                                     ch.lines_per_pair(news, by="hit", variant=variant, alpha=alpha),
-                                     ch.hits_per_worker(news)))
+lines_worker = experiments.lines_per_pair(news, variant=variant, alpha=alpha)
+lines_hit = experiments.lines_per_pair(news, by="hit", variant=variant, alpha=alpha)
+glue_values("remedy-", text.remedy_numbers(totals, lines_worker, lines_hit, experiments.hits_per_worker(news)))
 
 # %% tags=["hide-output"]
-show(ch.with_experiment_labels(remedy_table))
+show(views.with_experiment_labels(remedy_table))
 
 # %% [markdown]
 # Summed over the {glue:text}`remedy-experiments` experiments, z per worker changes the order
@@ -491,17 +500,17 @@ show(ch.with_experiment_labels(remedy_table))
 
 # %%
 with timings.measure("controls: matched nulls"):
-    null = out.table(ch.null_controls(coded, info, seed=seed, n_draws=n_null, variant=variant, alpha=alpha),
+    null = out.table(controls.null_controls(coded, info, seed=seed, n_draws=n_null, variant=variant, alpha=alpha),
                      "wmt_null_per_draw", index=False)
-    null_summary = out.table(ch.null_summary(per_pair, null), "wmt_null_controls", index=False)
-    contrast_controls = out.table(ch.contrast_after_controls(null_summary, ch.null_contrast_share(per_pair, null,
-                                                                                                   seed=seed)),
+    null_summary = out.table(controls.null_summary(per_pair, null), "wmt_null_controls", index=False)
+    null_share = controls.null_contrast_share(per_pair, null, seed=seed)
+    contrast_controls = out.table(controls.contrast_after_controls(null_summary, null_share),
                                   "wmt_contrast_after_controls", index=False)
-    close = out.table(ch.closeness(coded, info, variant=variant, alpha=alpha), "wmt_closeness", index=False)
-    strata = out.table(ch.closeness_strata(close, per_pair, ch.null_rates(null)), "wmt_closeness_strata",
+    close = out.table(controls.closeness(coded, info, variant=variant, alpha=alpha), "wmt_closeness", index=False)
+    strata = out.table(controls.closeness_strata(close, per_pair, controls.null_rates(null)), "wmt_closeness_strata",
                        index=False)
-show(ch.null_view(null_summary))
-glue_all("ctl", ch.controls_numbers(null_summary, strata, close))
+show(controls.null_view(null_summary))
+glue_values("ctl-", text.controls_numbers(null_summary, strata, close))
 glue("n-null", n_null, display=False)
 
 # %% [markdown]
@@ -524,7 +533,7 @@ glue("n-null", n_null, display=False)
 # split at the median closeness of their systems are behind the toggle below):
 
 # %%
-show(ch.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(
+show(views.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(
     columns=["control", "null_contrasts"])), 2)
 
 # %% tags=["hide-output"]
@@ -555,14 +564,14 @@ show(strata.drop(columns="cut").set_index(["stratum", "style"]), 3)
 
 # %%
 with timings.measure("bootstrap over HITs"):
-    boot = ch.bootstrap(coded, info, seed=seed, n_resamples=n_bootstrap, experiments=bootstrap_experiments,
-                        variant=variant, alpha=alpha)
+    boot = experiments.bootstrap(coded, info, seed=seed, n_resamples=n_bootstrap, experiments=bootstrap_experiments,
+                                 variant=variant, alpha=alpha)
 out.table(boot, "wmt_bootstrap_per_resample", index=False)
-boot_summary = out.table(ch.bootstrap_summary(boot, per_pair), "wmt_bootstrap_summary", index=False)
-show(ch.bootstrap_view(boot_summary))
-contrast = out.table(ch.style_contrast(boot), "wmt_bootstrap_style_contrast")
-noise = out.table(ch.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
-glue_all("boot", ch.bootstrap_numbers(boot, boot_summary, contrast, noise))
+boot_summary = out.table(experiments.bootstrap_summary(boot, per_pair), "wmt_bootstrap_summary", index=False)
+show(views.bootstrap_view(boot_summary))
+contrast = out.table(experiments.style_contrast(boot), "wmt_bootstrap_style_contrast")
+noise = out.table(claim_values.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
+glue_values("boot-", text.bootstrap_numbers(boot, boot_summary, contrast, noise))
 glue("seed", seed, display=False)
 
 # %% [markdown]
@@ -578,7 +587,7 @@ glue("seed", seed, display=False)
 # {glue:text}`boot-noise-plus-more:.0%` of them):
 
 # %% tags=["hide-output"]
-show(ch.with_experiment_labels(contrast), 2)
+show(views.with_experiment_labels(contrast), 2)
 
 # %% [markdown]
 # The paper's "SR+DC rankings are less stable", read as more SR+DC than SR-DC pairs changing in most resamples, is
@@ -622,13 +631,13 @@ show(ch.with_experiment_labels(contrast), 2)
 
 # %%
 with timings.measure("§3 replication"):
-    replication = ch.replication(judgments, segments, rankings, clusters, wilcoxon, coded, alpha=alpha)
-out.table(ch.replication_csv(replication, variant), "wmt_replication", index=False)
-view = ch.replication_view(replication)
-show(ch.replication_exceptions(view, replication))
-done = replication[replication["data"] != "ranking only"]
-glue_all("rep", ch.replication_numbers(done, ch.printed_pvalues(segments, wilcoxon)))
-missing_line = [tuple(k) for k in published.item("wmt", "appendix_a_missing_line")["pairs"]]
+    replicated = replication.replication(judgments, segments, rankings, clusters, wilcoxon, coded, alpha=alpha)
+out.table(replication.replication_csv(replicated, variant), "wmt_replication", index=False)
+view = views.replication_view(replicated)
+show(views.replication_exceptions(view, replicated))
+done = replicated[replicated["data"] != "ranking only"]
+glue_values("rep-", text.replication_numbers(done, replication.printed_pvalues(segments, wilcoxon)))
+missing_line = [tuple(k) for k in paper_item("wmt", "appendix_a_missing_line")["pairs"]]
 
 # %% [markdown]
 # Over the {glue:text}`rep-pairs` pairs, our system z differ from the official ones by at most
@@ -644,7 +653,7 @@ missing_line = [tuple(k) for k in published.item("wmt", "appendix_a_missing_line
 
 # %%
 show(view[[k in missing_line for k in zip(done["collection"], done["pair"])]])
-disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
+disagreements = out.table(replication.rank_sum_disagreements(segments, alpha=alpha), "wmt_rank_sum_disagreements",
                           index=False)
 
 # %% [markdown]
@@ -657,16 +666,16 @@ disagreements = out.table(ch.rank_sum_disagreements(segments, alpha=alpha), "wmt
 # counts differ in {glue:text}`variant-differ` of {glue:text}`variant-cells` cells.
 
 # %% tags=["hide-output"]
-show(ch.disagreement_view(disagreements))
+show(views.disagreement_view(disagreements))
 
 # %%
 with timings.measure("rank-sum variants"):
-    variants = out.table(ch.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha,
-                                                computed={variant: per_pair}), "wmt_variant_counts")
-glue_all("variant", ch.variant_numbers(variants))
+    variants = out.table(experiments.variant_sensitivity(coded, info, divisors=divisors, alpha=alpha,
+                                                         computed={variant: per_pair}), "wmt_variant_counts")
+glue_values("variant-", text.variant_numbers(variants))
 
 # %% tags=["hide-output"]
-show(ch.variant_view(variants))
+show(views.variant_view(variants))
 
 # %% [markdown]
 # (wmt-raw)=
@@ -683,11 +692,12 @@ show(ch.variant_view(variants))
 # %%
 with timings.measure("raw scores: variants and the recovery check"):
     raw_variants = out.table(load_table("wmt_raw_variants"), "wmt_raw_variants", index=False)
-    recovery = out.table(ch.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
-    unperturbed = out.table(ch.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
-                                                       alpha=alpha), "wmt_unperturbed_vs_official", index=False)
-coverage = out.table(ch.raw_coverage(coded), "wmt_raw_coverage", index=False)
-glue_all("raw", ch.raw_numbers(coverage, raw_variants, recovery, unperturbed))
+    recovery = out.table(experiments.recovery_check(coded, segments), "wmt_raw_recovery_check", index=False)
+    unperturbed = out.table(replication.unperturbed_vs_official(coded, rankings, clusters, wilcoxon, variant=variant,
+                                                                alpha=alpha), "wmt_unperturbed_vs_official",
+                            index=False)
+coverage = out.table(experiments.raw_coverage(coded), "wmt_raw_coverage", index=False)
+glue_values("raw-", text.raw_numbers(coverage, raw_variants, recovery, unperturbed))
 
 # %% [markdown]
 # Over the {glue:text}`raw-with-pairs` pairs of 2021–22 ({glue:text}`raw-with-judgments:,` judgments), the mean and sd
@@ -721,14 +731,15 @@ glue_all("raw", ch.raw_numbers(coverage, raw_variants, recovery, unperturbed))
 # {download}`the 2018 ranges table <../03_wmt_stability/wmt_paper_2018_ranges.csv>`.
 
 # %%
-ranges = out.table(ch.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
-glue_all("ranges", ch.ranges_numbers(ranges))
+ranges = out.table(paper2020.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
+glue_values("ranges-", text.ranges_numbers(ranges))
 # the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
 # verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]
-checks = out.table(pd.concat([ch.item_type_checks(judgments, plus_packages), ch.human_seen_checks(composition),
-                              ch.growth_checks(shares), ch.reshuffle_checks(traj_summary), documents,
-                              ch.missing_pairs_checks(segments)],
+checks = out.table(pd.concat([claim_values.item_type_checks(judgments, plus_packages),
+                              claim_values.human_seen_checks(composition), claim_values.growth_checks(shares),
+                              claim_values.reshuffle_checks(traj_summary), doc_checks,
+                              claim_values.missing_pairs_checks(segments)],
                              ignore_index=True), "wmt_claim_checks", index=False)
 verdicts = glue_verdicts(out)
 

@@ -9,9 +9,21 @@ from analysis import (
     wmt,
 )
 from analysis import wmt_stability as ws
-from analysis.chapters import wmt_stability as ch
-from analysis.chapters.wmt_stability.views import TABLE1_DATASETS
-from analysis.data import published, tables
+from analysis.chapters.wmt_stability import (
+    claim_values,
+    controls,
+    documents,
+    experiments,
+    figures,
+    packages,
+    paper2020,
+    published,
+    replication,
+    text,
+    views,
+)
+from analysis.data import published as published_data
+from analysis.data import tables
 from analysis.plotting import MISSING
 from tests.helpers import ROOT, needs_mirror
 from tests.reference import knowles_ranking_loop
@@ -24,13 +36,13 @@ def as_lines(ranking: ws.Ranking) -> list:
 # --- the chapter's pieces ---------------------------------------------------------------------------------------------
 
 def test_section5_toy_example():
-    toy = ch.toy_example()
+    toy = published.toy_example()
     np.testing.assert_allclose(toy["z of a 50"], [0.0, 0.387298, -0.387298], atol=1e-6)
     assert (toy["z of a 50"].round(2) == toy["paper"]).all()
 
 
 def test_published_fractions_are_consistent():
-    wmt_items = published.load("wmt")
+    wmt_items = published_data.load("wmt")
     rows = {r[0]: r for r in wmt_items["table2"]["rows"]}
     for style, parts in (("SR-DC", ["'18 (-DC)", "'19 (-DC, MTurk)", "'20 (-DC, MT.)"]),
                          ("SR+DC", ["'19 (+DC, MT.)", "'19 (+DC, A.)", "'20 (+DC, MT.)", "'20 (+DC, A.)"])):
@@ -45,7 +57,7 @@ def test_published_fractions_are_consistent():
 def real(prepared):
     names = ["wmt_judgments", "wmt_segments", "wmt_official_rankings", "wmt_official_wilcoxon", "wmt_official_clusters"]
     t = {n: tables.load_table(n, out=prepared) for n in names}
-    coded = ch.coded_pairs(t["wmt_judgments"], t["wmt_segments"], ["newstest2018", "wikipedia2021-fb"])
+    coded = packages.coded_pairs(t["wmt_judgments"], t["wmt_segments"], ["newstest2018", "wikipedia2021-fb"])
     return t, coded
 
 
@@ -60,8 +72,8 @@ def test_standardisation_pool_gives_the_published_z(real):
 @needs_mirror
 def test_replication_of_2018_and_facebook(real):
     t, coded = real
-    rep = ch.replication(t["wmt_judgments"], t["wmt_segments"], t["wmt_official_rankings"],
-                         t["wmt_official_clusters"], t["wmt_official_wilcoxon"], coded)
+    rep = replication.replication(t["wmt_judgments"], t["wmt_segments"], t["wmt_official_rankings"],
+                                  t["wmt_official_clusters"], t["wmt_official_wilcoxon"], coded)
     mine = rep[rep["collection"].isin(["newstest2018", "wikipedia2021-fb"]) & (rep["data"] != "ranking only")]
     assert len(mine) == 18
     assert (mine["max_abs_z_diff"] < 1e-9).all() and mine["order_match"].all()
@@ -72,8 +84,8 @@ def test_replication_of_2018_and_facebook(real):
     # recovered raw scores reproduce the official system raw wherever every judgment's raw is known
     assert (mine["max_abs_raw_diff"].dropna() < 1e-9).all() and mine["max_abs_raw_diff"].notna().sum() >= 14
     # 2020: the published p-values equal ours
-    full = ch.replication(t["wmt_judgments"], t["wmt_segments"], t["wmt_official_rankings"],
-                          t["wmt_official_clusters"], t["wmt_official_wilcoxon"], {})
+    full = replication.replication(t["wmt_judgments"], t["wmt_segments"], t["wmt_official_rankings"],
+                                   t["wmt_official_clusters"], t["wmt_official_wilcoxon"], {})
     y2020 = full[full["collection"] == "newstest2020"]
     assert len(y2020) == 18 and (y2020["verdicts_differ_greater"] == 0).all()
     assert y2020["verdicts_differ_scipy<1.7"].sum() == 2  # en-iu and en-pl
@@ -83,11 +95,11 @@ def test_replication_of_2018_and_facebook(real):
 def test_exact_raw_keeps_every_unperturbed_ranking_official_and_the_recovery_agrees(real):
     t, coded18 = real
     j = t["wmt_judgments"]
-    recent = ch.coded_pairs(j[j["pair"].isin(["lv-en", "ru-en", "de-en"])], t["wmt_segments"],
-                            ["newstest2021-toen", "newstest2022-toen"])
+    recent = packages.coded_pairs(j[j["pair"].isin(["lv-en", "ru-en", "de-en"])], t["wmt_segments"],
+                                  ["newstest2021-toen", "newstest2022-toen"])
     coded = {**coded18, **recent}
-    table = ch.unperturbed_vs_official(coded, t["wmt_official_rankings"], t["wmt_official_clusters"],
-                                       t["wmt_official_wilcoxon"])
+    table = replication.unperturbed_vs_official(coded, t["wmt_official_rankings"], t["wmt_official_clusters"],
+                                                t["wmt_official_wilcoxon"])
     assert len(table) == 22 and table["order_match"].all() and table["clusters_match"].all()
     # the divisions' unperturbed side is the full data's ranking, also where 2018 raws stay unknown (et-en, tr-en)
     for key in [("newstest2018", "et-en"), ("newstest2018", "tr-en"), ("newstest2021-toen", "de-en")]:
@@ -98,7 +110,7 @@ def test_exact_raw_keeps_every_unperturbed_ranking_official_and_the_recovery_agr
         assert same.systems == full.systems and (same.clusters == full.clusters).all()
         ws.perturbed_ranking(pj, divide=2.0, raw=raw, unknown_raw="keep_z")  # runs without dropping anyone
     # the recovery from segment sums, on the exact raws with all but singly judged segments hidden
-    check = ch.recovery_check(recent, t["wmt_segments"])
+    check = experiments.recovery_check(recent, t["wmt_segments"])
     assert len(check) == 5 and (check["disagreeing"] == 0).all() and (check["recovered"] > 0).all()
     assert (check["recovered"] <= check["hidden"]).all()
 
@@ -107,8 +119,8 @@ def test_exact_raw_keeps_every_unperturbed_ranking_official_and_the_recovery_agr
 def test_section51_ref_shares_of_2018_are_the_papers(real):
     t, _ = real
     j = t["wmt_judgments"]
-    shares = ch.ref_shares(ws.composition(j[j["collection"] == "newstest2018"])).set_index("pair")
-    for pair, percent in published.item("wmt", "section51_ref_shares")["shares"].items():
+    shares = published.ref_shares(ws.composition(j[j["collection"] == "newstest2018"])).set_index("pair")
+    for pair, percent in published_data.item("wmt", "section51_ref_shares")["shares"].items():
         assert round(100 * shares.loc[pair, "workers_saw_ref"], 1) == percent
     assert len(shares) == 13 and (shares["workers_saw_bad_ref"] == 1.0).all()  # "100% of workers annotated BAD_REF"
 
@@ -116,10 +128,10 @@ def test_section51_ref_shares_of_2018_are_the_papers(real):
 @needs_mirror
 def test_2018_remove_human_matches_table2(real):
     t, coded = real
-    info = ch.pair_info(t["wmt_judgments"])
+    info = packages.pair_info(t["wmt_judgments"])
     only2018 = {k: v for k, v in coded.items() if k[0] == "newstest2018"}
-    per_pair = ch.stability_per_pair(only2018, info, divisors=[2.0], variant="greater", alpha=0.05)
-    assert set(per_pair.columns) == set(ch.PER_PAIR_COLUMNS)
+    per_pair = experiments.stability_per_pair(only2018, info, divisors=[2.0], variant="greater", alpha=0.05)
+    assert set(per_pair.columns) == set(experiments.PER_PAIR_COLUMNS)
     removed = per_pair[per_pair["experiment"] == "remove_human"]
     assert len(removed) == 13
     assert (removed["rank_changed"].sum(), removed["cluster_changed"].sum()) == (1, 0)  # paper's '18 row: 1/13, 0/13
@@ -128,7 +140,7 @@ def test_2018_remove_human_matches_table2(real):
 @needs_mirror
 def test_printed_official_pvalues_equal_ours_and_the_hi_bn_case(real):
     t, _ = real
-    printed = ch.printed_pvalues(t["wmt_segments"], t["wmt_official_wilcoxon"])
+    printed = replication.printed_pvalues(t["wmt_segments"], t["wmt_official_wilcoxon"])
     assert printed["printed"] == 1092 and printed["max_abs_diff"] < 1e-12
     seg = t["wmt_segments"]
     seg = seg[(seg["collection"] == "wikipedia2021-fb") & (seg["pair"] == "hi-bn")]
@@ -168,7 +180,8 @@ def per_pair_frame(rows) -> pd.DataFrame:
     """(collection, pair, style, experiment, rank, cluster, both) tuples as a per-pair table."""
     frame = pd.DataFrame(rows, columns=["collection", "pair", "style", "experiment", "rank_changed",
                                         "cluster_changed", "both_changed"])
-    return frame.assign(year=2021, n_systems=5, discordant=0, tau_distance=0.0, reversals=0)[ch.PER_PAIR_COLUMNS]
+    frame = frame.assign(year=2021, n_systems=5, discordant=0, tau_distance=0.0, reversals=0)
+    return frame[experiments.PER_PAIR_COLUMNS]
 
 
 PER_PAIR = per_pair_frame([
@@ -181,23 +194,31 @@ PER_PAIR = per_pair_frame([
 ])
 
 
+def share_of(shares: pd.DataFrame, experiment: str, measure: str, group: str) -> pd.Series:
+    """The single row of ``change_shares`` for (experiment, measure, group)."""
+    hit = shares[(shares["experiment"] == experiment) & (shares["measure"] == measure) & (shares["group"] == group)]
+    if len(hit) != 1:
+        raise KeyError(f"no single row for {(experiment, measure, group)} in the change shares")
+    return hit.iloc[0]
+
+
 def test_change_shares_by_style_split_and_contrast():
-    shares = ch.change_shares(PER_PAIR, [("newstest2021-toen", "a")])
-    row = ch.share_of(shares, "remove_human", "rank", "SR+DC")
+    shares = claim_values.change_shares(PER_PAIR, [("newstest2021-toen", "a")])
+    row = share_of(shares, "remove_human", "rank", "SR+DC")
     assert (row["changed"], row["pairs"]) == (2, 3)
-    assert ch.share_of(shares, "remove_human", "rank", "SR-DC")["share"] == 0.5
-    assert ch.share_of(shares, "remove_human", "rank", "SR+DC minus SR-DC")["share"] == pytest.approx(2 / 3 - 0.5)
-    assert ch.share_of(shares, "remove_human", "cluster", "SR+DC, HUMAN system")["changed"] == 1
-    assert ch.share_of(shares, "remove_human", "cluster", "REF items only minus SR-DC")["share"] == 0
+    assert share_of(shares, "remove_human", "rank", "SR-DC")["share"] == 0.5
+    assert share_of(shares, "remove_human", "rank", "SR+DC minus SR-DC")["share"] == pytest.approx(2 / 3 - 0.5)
+    assert share_of(shares, "remove_human", "cluster", "SR+DC, HUMAN system")["changed"] == 1
+    assert share_of(shares, "remove_human", "cluster", "REF items only minus SR-DC")["share"] == 0
     with pytest.raises(KeyError):
-        ch.share_of(shares, "remove_lowest", "rank", "SR+DC")
+        share_of(shares, "remove_lowest", "rank", "SR+DC")
 
 
 def test_noise_against_perturbation_both_ways():
-    shares = ch.change_shares(PER_PAIR)
+    shares = claim_values.change_shares(PER_PAIR)
     summary = pd.DataFrame({"style": ["SR+DC", "SR-DC"], "experiment": "noise", "rank_mean": [1.5, 0.5],
                             "cluster_mean": [0.5, 0.5], "both_mean": [0.5, 0.5]})
-    noise = ch.noise_vs_perturbation(summary, shares).set_index(["style", "measure"])
+    noise = claim_values.noise_vs_perturbation(summary, shares).set_index(["style", "measure"])
     assert noise.loc[("SR+DC", "rank"), "exceeds_noise"] and not noise.loc[("SR-DC", "cluster"), "exceeds_noise"]
     assert noise.loc[("SR+DC", "cluster"), "exceeds_noise"]  # 1 changed > 0.5 on average
     assert noise.loc[("SR-DC", "rank"), "perturbation"] == 1
@@ -214,18 +235,18 @@ REMEDY = pd.DataFrame([
 
 
 def test_remedy_totals_view_and_numbers():
-    totals = ch.remedy_totals(REMEDY).set_index("measure")
+    totals = claim_values.remedy_totals(REMEDY).set_index("measure")
     assert (totals.loc["rank", "per_worker"], totals.loc["rank", "per_hit"]) == (11, 13)
     assert totals.loc["rank", "per_worker_fewer"] and not totals.loc["cluster", "per_worker_fewer"]
     assert (totals.loc["rank", "experiments_per_worker_fewer"], totals.loc["rank", "experiments_per_hit_fewer"]) == (1, 0)
-    view = ch.remedy_view(REMEDY)
+    view = experiments.remedy_view(REMEDY)
     assert view.loc["remove_human", ("rank", "z per HIT")] == "7/13"
-    numbers = ch.remedy_numbers(totals.reset_index(), pd.Series([2, 3]), pd.Series([1, 2]), 1.5)
+    numbers = text.remedy_numbers(totals.reset_index(), pd.Series([2, 3]), pd.Series([1, 2]), 1.5)
     assert (numbers["rank-worker"], numbers["rank-hit"], numbers["cluster-worker"], numbers["cluster-hit"]) == (
         11, 13, 7, 2)
     assert (numbers["lines-worker"], numbers["lines-hit"], numbers["pairs"], numbers["experiments"]) == (5, 3, 2, 2)
     assert numbers["per-line-worker"] == 7 / 5 and numbers["per-line-hit"] == 2 / 3
-    assert ch.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2  # no /0
+    assert text.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2  # no /0
 
 
 def test_growth_checks_both_ways():
@@ -233,8 +254,8 @@ def test_growth_checks_both_ways():
         rows = []
         for d, rank, cluster in zip((1.25, 2, 10), rank_shares, (0.0, 0.1, 0.3)):
             rows += [{"experiment": f"divide_{d:g}", "measure": m, "group": "SR-DC", "changed": 0, "pairs": 10,
-                      "share": {"rank": rank, "cluster": cluster, "both": 0.0}[m]} for m in ch.MEASURES]
-        return ch.growth_checks(pd.DataFrame(rows)).set_index("part")["holds"]
+                      "share": {"rank": rank, "cluster": cluster, "both": 0.0}[m]} for m in claim_values.MEASURES]
+        return claim_values.growth_checks(pd.DataFrame(rows)).set_index("part")["holds"]
 
     grows = checks((0.0, 0.2, 0.2))
     assert grows["rank"] and grows["cluster"] and not grows["both"]  # flat is not growth
@@ -250,35 +271,35 @@ def test_trajectory_summary_and_reshuffle_checks():
     still = pd.DataFrame(setting("original", "ABC", [True, False, False]) + setting("d-2", "ABC", [True, False, False]))
     info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["x", "y"],
                          "year": [2021, 2018], "style": ["SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
-    summary = ch.trajectory_summary({("newstest2021-toen", "x"): moving, ("newstest2018", "y"): still}, info,
-                                    shown=[("newstest2021-toen", "x"), ("newstest2018", "y")])
+    summary = claim_values.trajectory_summary({("newstest2021-toen", "x"): moving, ("newstest2018", "y"): still}, info,
+                                              shown=[("newstest2021-toen", "x"), ("newstest2018", "y")])
     s = summary.set_index("pair")
     assert (s.loc["x", "ranks_moved"], s.loc["x", "divisions_with_other_clusters"]) == (2, 1)  # {A} | {B, C} -> {B} | {A, C}
     assert (s.loc["y", "ranks_moved"], s.loc["y", "divisions_with_other_clusters"]) == (0, 0)
-    assert ch.reshuffle_checks(summary)["holds"].tolist() == [True]
+    assert claim_values.reshuffle_checks(summary)["holds"].tolist() == [True]
     removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["x"], "highest": ["A"], "lowest": ["HUMAN.0"],
                             "human_removed": [True]})
-    assert ch.human_last(removed, summary) == "x 2021 (HUMAN.0)"
-    assert ch.human_last(removed.assign(lowest="A"), summary) == "none"
+    assert text.human_last(removed, summary) == "x 2021 (HUMAN.0)"
+    assert text.human_last(removed.assign(lowest="A"), summary) == "none"
     summary.loc[summary["pair"] == "x", "divisions_with_other_clusters"] = 0
-    assert not ch.reshuffle_checks(summary)["holds"].all()
+    assert not claim_values.reshuffle_checks(summary)["holds"].all()
 
 
 def test_fig5_variance_checks_and_numbers():
     docs = pd.Index([0, 1, 2, 3], name="test_document")
     by_document = pd.DataFrame({"s1": [90, 60, 30, 10], "s2": [88, 62, 28, 12.0]}, index=docs).rename_axis(
         columns="system")
-    variance = ch.fig5_variance(by_document, by_document)
+    variance = claim_values.fig5_variance(by_document, by_document)
     assert variance["documents_at_least_systems"].all() and variance["documents_omega2"].iloc[0] > 0.9
-    checks = ch.document_checks(variance, by_document)
+    checks = claim_values.document_checks(variance, by_document)
     assert not checks.set_index("check").loc["fig5_different_documents", "holds"]  # both judged on every document
     by_system = pd.DataFrame({"s1": [90, 88, np.nan, 91], "s2": [10, 12, 11, 9.0]}, index=docs).rename_axis(
         columns="system")
-    variance = ch.fig5_variance(by_system, by_system)
+    variance = claim_values.fig5_variance(by_system, by_system)
     assert not variance["documents_at_least_systems"].any()
-    assert ch.document_checks(variance, by_system).set_index("check").loc["fig5_different_documents", "holds"]
-    summary = ch.document_summary(ch.document_shifts(by_system), by_system)
-    numbers = ch.fig5_numbers(variance, summary)
+    assert claim_values.document_checks(variance, by_system).set_index("check").loc["fig5_different_documents", "holds"]
+    summary = documents.document_summary(documents.document_shifts(by_system), by_system)
+    numbers = text.fig5_numbers(variance, summary)
     assert (numbers["documents"], numbers["systems"], numbers["judged"]) == (4, 2, 7 / 8)
     assert numbers["raw-systems"] == variance.set_index("scores").loc["raw", "systems_omega2"] > 0.9
     assert numbers["fit-systems"] == 2 and numbers["shift_beyond_gap"] == summary["shift_beyond_gap"].iloc[0]
@@ -293,7 +314,7 @@ FIG4 = pd.DataFrame({"collection": ["newstest2022-toen", "newstest2018"], "pair"
 def test_fig4_numbers():
     sr_dc = pd.DataFrame({"collection": "newstest2018", "pair": ["cs-en", "zh-en"],
                           "hits_with_every_system": [0.95, 0.85]})
-    numbers = ch.fig4_numbers(FIG4, sr_dc)
+    numbers = text.fig4_numbers(FIG4, sr_dc)
     assert (numbers["plus-min-share"], numbers["minus-every"], numbers["minus-pair"]) == (0.38, 0.95, "zh-en 2018")
     assert (numbers["sr-dc-pairs"], numbers["sr-dc-min"], numbers["sr-dc-max"]) == (2, 0.85, 0.95)
     assert numbers["sr-dc-fewest"] == "zh-en 2018"
@@ -302,16 +323,17 @@ def test_fig4_numbers():
 def test_item_type_and_human_seen_checks():
     j = pd.DataFrame({"collection": ["x"] * 4 + ["y"] * 2, "item_type": ["SYSTEM", "REPEAT", "REF", "BAD_REF",
                                                                           "SYSTEM", "REF"]})
-    assert ch.item_type_checks(j, ["x", "y"])["holds"].tolist() == [True, False]
+    assert claim_values.item_type_checks(j, ["x", "y"])["holds"].tolist() == [True, False]
     composition = pd.DataFrame({"collection": "c", "pair": ["a", "b", "c"], "workers_saw_human": [0.0, 0.5, 1.0]})
-    assert ch.human_seen_checks(composition)["holds"].tolist() == [True, False]
+    assert claim_values.human_seen_checks(composition)["holds"].tolist() == [True, False]
 
 
 def test_missing_pairs_checks():
     segments = pd.DataFrame({"collection": ["newstest2020"] * 2 + ["newstest2018"], "pair": ["km-en", "en-ps", "en-km"]})
-    checks = ch.missing_pairs_checks(segments)
+    checks = claim_values.missing_pairs_checks(segments)
     assert checks["part"].tolist() == ["en-km", "en-ps"] and checks["holds"].tolist() == [True, False]
-    assert not ch.missing_pairs_checks(segments, collection="newstest2019")["holds"].any()  # no 2020 data: no claim
+    # no 2020 data: no claim
+    assert not claim_values.missing_pairs_checks(segments, collection="newstest2019")["holds"].any()
 
 
 # --- the numbers the text pastes ----------------------------------------------------------------------------------
@@ -327,7 +349,7 @@ def test_raw_numbers():
     recovery = pd.DataFrame({"hidden": [40, 10], "recovered": [30, 10], "disagreeing": [0, 0]})
     unperturbed = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
                                 "order_match": [True, True], "clusters_match": [True, False]})
-    n = ch.raw_numbers(coverage, variants, recovery, unperturbed)
+    n = text.raw_numbers(coverage, variants, recovery, unperturbed)
     assert (n["with-pairs"], n["with-judgments"], n["with-integer"], n["with-contradicted"]) == (1, 50, 1.0, 0)
     assert (n["without-integer"], n["without-outside"], n["without-contradicted"], n["without-single"]) == (
         0.02, 3, 7, 10)
@@ -335,7 +357,7 @@ def test_raw_numbers():
     assert (n["2018-known"], n["2018-judgments"], n["2018-known-share"]) == (390, 400, 0.975)
     assert (n["2018-complete"], n["2018-pairs"], n["undivided"], n["undivided-max"]) == (1, 2, "et-en 2018", 0.006)
     assert (n["unperturbed-same"], n["unperturbed-pairs"]) == (1, 2)
-    assert ch.raw_numbers(coverage.assign(undivided=0.0), variants, recovery, unperturbed)["undivided"] == "none"
+    assert text.raw_numbers(coverage.assign(undivided=0.0), variants, recovery, unperturbed)["undivided"] == "none"
 
 
 def replication_rows(**changes) -> pd.DataFrame:
@@ -352,7 +374,7 @@ def replication_rows(**changes) -> pd.DataFrame:
 def test_replication_numbers():
     printed = {"printed": 10, "max_abs_diff": 1e-16, "collections": ["newstest2020", "wikipedia2021-fb"]}
     rows = replication_rows()
-    n = ch.replication_numbers(rows, printed)
+    n = text.replication_numbers(rows, printed)
     assert (n["pairs"], n["order"], n["compared"]) == (3, 3, 3) and n["z-largest"] == rows["max_abs_z_diff"].max()
     assert (n["clusters-1sided"], n["clusters-old"], n["verdicts-1sided"], n["verdicts-old"]) == (2, 2, 0, 3)
     assert (n["printed"], n["printed-diff"], n["printed-packages"]) == (10, 1e-16, "2020 and 2021 FB")
@@ -361,12 +383,12 @@ def test_replication_numbers():
 def test_replication_csv_notes_say_where_the_judgments_are():
     table = replication_rows(year=[2022, 2020, 2021], style=["SR+DC", pd.NA, "SR+DC"], n_systems=5,
                              max_abs_raw_diff=[np.nan, 0.0, 0.0], raw_known=[0.9, np.nan, 1.0], note=np.nan)
-    csv = ch.replication_csv(table, "greater").set_index("pair")
+    csv = replication.replication_csv(table, "greater").set_index("pair")
     assert "WMT20 results page" in csv.loc["en-pl", "note"] and "not reachable here" in csv.loc["en-pl", "note"]
     assert "no per-judgment file" not in " ".join(csv["note"])
     assert "holds 65 (system, segment) rows" in csv.loc["de-en", "note"]
     assert csv["exact"].tolist() == [False, True, False]
-    assert "too large for this compendium's mirror" in ch.SEGMENTS_ONLY["newstest2021-toen"]
+    assert "too large for this compendium's mirror" in replication.SEGMENTS_ONLY["newstest2021-toen"]
 
 
 def test_ref_share_numbers():
@@ -375,11 +397,11 @@ def test_ref_share_numbers():
         "pair": ["en-et", "en-cs", "en-fi", "zh-en", "is-en", "cs-en"],
         "workers_saw_ref": [0.049, 0.258, 0.474, 0.988, 0.89, 1.0], "hits": [np.nan] * 3 + [300, 180, 260],
         "workers_saw_human": [0, 0, 0, 0, 0, 0.5], "hits_saw_human": [0, 0, 0, 0, 0, 0.4]})
-    n = ch.ref_share_numbers(composition)
+    n = text.ref_share_numbers(composition)
     assert n["lowest-2018"] == "en-et 4.9%, en-cs 25.8%, en-fi 47.4%" and n["no-hit-id-2018"] == "en-et, en-cs, en-fi"
     assert (n["plus-every"], n["plus-pairs"], n["plus-lowest"], n["plus-lowest-pair"]) == (1, 2, 0.89, "is-en 2021")
     assert (n["human-workers-min"], n["human-workers-max"], n["human-hits-max"]) == (0.5, 0.5, 0.4)
-    assert ch.ref_share_numbers(composition.assign(hits=300.0))["no-hit-id-2018"] == "none"
+    assert text.ref_share_numbers(composition.assign(hits=300.0))["no-hit-id-2018"] == "none"
 
 
 def test_table3_numbers():
@@ -389,9 +411,9 @@ def test_table3_numbers():
     removed = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["p0", "q0"],
                             "highest": ["HUMAN.0", "a"], "lowest": ["x", "b"], "human_removed": [True, False]})
     lines = pd.Series([2, 4, 9], index=pd.MultiIndex.from_tuples(list(info.index)))
-    n = ch.table3_numbers(removed, lines, info)
+    n = text.table3_numbers(removed, lines, info)
     assert n == {"human-removed": "p0 2021 (HUMAN.0)", "lines-plus": 2.0, "lines-minus": 4.0}  # Facebook left out
-    assert ch.table3_numbers(removed.iloc[1:], lines, info)["human-removed"] == "none"
+    assert text.table3_numbers(removed.iloc[1:], lines, info)["human-removed"] == "none"
 
 
 def test_bootstrap_numbers():
@@ -404,7 +426,7 @@ def test_bootstrap_numbers():
     contrast = pd.DataFrame({"experiment": ["noise", "remove_human", "remove_human"],
                              "measure": ["rank", "rank", "cluster"], "SR+DC more": [0.75, 1.0, 0.5],
                              "SR+DC fewer": [0.0, 0.0, 0.3]}).set_index(["experiment", "measure"])
-    n = ch.bootstrap_numbers(pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]}), summary, contrast, noise)
+    n = text.bootstrap_numbers(pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]}), summary, contrast, noise)
     assert (n["resamples"], n["rerun"], n["noise-plus-more"]) == (3, "remove HUMAN and REF", 0.75)
     assert (n["plus-rank"], n["minus-rank"], n["plus-cluster"], n["plus-pairs"]) == (12.5, 8.3, 8.9, 13)
     assert (n["beyond-rank"], n["beyond-cluster"], n["perturbations"]) == (0, 1, 2)
@@ -439,28 +461,29 @@ def trajectory_frame(n: int, name_length: int = 12) -> pd.DataFrame:
 
 def test_every_figure_fits_the_book_column_with_legible_text():
     set_theme()
-    fractions = ch.fig1_fractions(per_pair_frame([
+    fractions = published.fig1_fractions(per_pair_frame([
         (c, p, style, f"divide_{d:g}", True, False, p == "a")
         for c, p, style in (("newstest2021-toen", "a", "SR+DC"), ("newstest2018", "d", "SR-DC"))
-        for d in ch.DIVISOR_TICKS]))
-    assert legible(ch.plot_fig1(fractions)) <= 1200
+        for d in figures.DIVISOR_TICKS]))
+    assert legible(figures.plot_fig1(fractions)) <= 1200
     # 20 systems with names as long as WMT 2018's (28 characters): one pair per figure stays readable
-    assert legible(ch.plot_trajectory(trajectory_frame(20, 28))) <= 1425
-    assert legible(ch.plot_trajectory(trajectory_frame(5))) < legible(ch.plot_trajectory(trajectory_frame(5, 28)))
+    assert legible(figures.plot_trajectory(trajectory_frame(20, 28))) <= 1425
+    short_names, long_names = trajectory_frame(5), trajectory_frame(5, 28)
+    assert legible(figures.plot_trajectory(short_names)) < legible(figures.plot_trajectory(long_names))
     names = [f"System-{k}.{k}" for k in range(16)]
     share = pd.DataFrame(np.full((16, 16), 0.5), index=names, columns=names)
-    assert legible(ch.plot_cooccurrence(share)) <= 1425
+    assert legible(figures.plot_cooccurrence(share)) <= 1425
     matrix = pd.DataFrame(np.random.default_rng(0).uniform(0, 100, (100, 12)), columns=names[:12])
-    assert legible(ch.plot_fig5(matrix)) <= 1100
+    assert legible(figures.plot_fig5(matrix)) <= 1100
     composition = pd.DataFrame({"collection": ["newstest2018"] * 13 + ["newstest2022-toen"] * 17,
                                 "pair": [f"p{k}" for k in range(30)], "workers_saw_ref": 0.5,
                                 "workers_saw_human": [0.0] * 29 + [0.3],
                                 "paper_workers_saw_ref": [0.5] + [np.nan] * 29})
-    assert legible(ch.plot_ref_shares(composition)) <= 1000
+    assert legible(figures.plot_ref_shares(composition)) <= 1000
 
 
 def test_setting_labels_in_words():
-    assert [ch.setting_label(s) for s in ("original", "d-1.25", "d-10")] == ["original", "÷1.25", "÷10"]
+    assert [figures.setting_label(s) for s in ("original", "d-1.25", "d-10")] == ["original", "÷1.25", "÷10"]
 
 
 def test_trajectory_figures():
@@ -468,46 +491,47 @@ def test_trajectory_figures():
                          "pair": ["de-en", "zh-en", "zh-en"], "year": [2021, 2022, 2018],
                          "style": ["SR+DC", "SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
     shown = [("newstest2021-toen", "de-en"), ("newstest2022-toen", "zh-en"), ("newstest2018", "zh-en")]
-    figures = ch.trajectory_figures(shown, info)
-    assert [(name, role) for _, name, role in figures] == [
+    drawn = packages.trajectory_figures(shown, info)
+    assert [(name, role) for _, name, role in drawn] == [
         ("wmt_fig2_trajectories", "fig2"), ("wmt_fig3_trajectories", "fig3"), ("wmt_fig23_trajectories_sr_dc", "contrast")]
-    assert [k for k, _, _ in ch.trajectory_figures(shown[2:], info)] == shown[2:]  # no SR+DC pair: the contrast only
+    # no SR+DC pair: the contrast only
+    assert [k for k, _, _ in packages.trajectory_figures(shown[2:], info)] == shown[2:]
 
 
 def test_fig4_figures_and_pair_labels():
-    assert ch.fig4_figures(FIG4) == [(("newstest2022-toen", "zh-en"), "wmt_fig4_cooccurrence"),
-                                     (("newstest2018", "zh-en"), "wmt_fig4_cooccurrence_sr_dc")]
-    assert ch.pair_label("newstest2021-toen", "ru-en") == "ru-en, 2021 to-English (SR+DC)"
-    assert ch.pair_name("wikipedia2021-fb", "hi-bn") == "hi-bn 2021 FB"
+    assert packages.fig4_figures(FIG4) == [(("newstest2022-toen", "zh-en"), "wmt_fig4_cooccurrence"),
+                                           (("newstest2018", "zh-en"), "wmt_fig4_cooccurrence_sr_dc")]
+    assert packages.pair_label("newstest2021-toen", "ru-en") == "ru-en, 2021 to-English (SR+DC)"
+    assert text.pair_name("wikipedia2021-fb", "hi-bn") == "hi-bn 2021 FB"
 
 
 def test_views_put_experiments_and_tests_in_words():
-    assert ch.experiment_label("divide_1.25") == "divide by 1.25"
-    assert ch.experiment_label("remove_human") == "remove HUMAN and REF"
+    assert views.experiment_label("divide_1.25") == "divide by 1.25"
+    assert views.experiment_label("remove_human") == "remove HUMAN and REF"
     frame = pd.DataFrame({"experiment": ["divide_2", "noise"], "measure": "rank", "x": [1, 2]})
-    assert ch.with_experiment_labels(frame)["experiment"].tolist() == ["divide by 2", "none (resampling only)"]
-    indexed = ch.with_experiment_labels(frame.set_index(["experiment", "measure"]))
+    assert views.with_experiment_labels(frame)["experiment"].tolist() == ["divide by 2", "none (resampling only)"]
+    indexed = views.with_experiment_labels(frame.set_index(["experiment", "measure"]))
     assert indexed.index.get_level_values("experiment").tolist() == ["divide by 2", "none (resampling only)"]
     variants = pd.DataFrame({(m, v): ["1/13", "2/13"] for m in ("rank", "cluster", "both")
                              for v in ("greater", "scipy<1.7")},
                             index=pd.MultiIndex.from_tuples([("divide_2", "SR+DC"), ("divide_2", "SR-DC")],
                                                             names=["experiment", "style"]))
     variants.loc[("divide_2", "SR-DC"), ("cluster", "scipy<1.7")] = "3/13"
-    view = ch.variant_view(variants)
+    view = views.variant_view(variants)
     assert list(view.columns) == ["Δrank", "Δcluster", "Δboth"]
     assert view["Δcluster"].tolist() == ["1/13", "2/13 → 3/13"] and view.index[0] == ("divide by 2", "SR+DC")
     moved = pd.Series([60, 41], index=pd.MultiIndex.from_tuples([("newstest2021-toen", "de-en"),
                                                                  ("wikipedia2021-fb", "hi-bn")]))
-    assert ch.moved_view(moved)[["package", "pair"]].values.tolist() == [["2021", "de-en"], ["2021 FB", "hi-bn"]]
+    assert views.moved_view(moved)[["package", "pair"]].values.tolist() == [["2021", "de-en"], ["2021 FB", "hi-bn"]]
 
 
 def test_replication_view_marks_missing_values_once():
     rows = replication_rows(year=[2022, 2020, 2021], n_systems=5, max_abs_raw_diff=[np.nan, 0.0, 0.0],
                             **{"verdicts_differ_scipy<1.7": [0, 0, 1]})
-    view = ch.replication_view(rows)
+    view = views.replication_view(rows)
     assert view["max Δraw"].isna().tolist() == [True, False, False]  # shown as the one missing mark
-    assert len(ch.replication_exceptions(view)) == 2  # de-en's z differ, hi-bn's clusters differ
-    reasons = ch.replication_exceptions(view, rows)
+    assert len(views.replication_exceptions(view)) == 2  # de-en's z differ, hi-bn's clusters differ
+    reasons = views.replication_exceptions(view, rows)
     assert reasons["unjudged rows"].tolist() == ["65", "0"]  # de-en's z: rows with no judgment behind them
     assert reasons["files agree"].tolist() == [MISSING, "no"]  # hi-bn: the official files disagree
 
@@ -515,12 +539,12 @@ def test_replication_view_marks_missing_values_once():
 # --- the paper's own 2020 pairs and the 2018 ranges ------------------------------------------------------------------
 
 def test_base_name_and_2018_ranges_by_hand():
-    assert ch.paper2020.base_name("AFRL.1069") == "AFRL" and ch.paper2020.base_name("HUMAN-B") == "HUMAN-B"
-    assert ch.paper2020.base_name("Online-B.5") == "Online-B"
+    assert paper2020.base_name("AFRL.1069") == "AFRL" and paper2020.base_name("HUMAN-B") == "HUMAN-B"
+    assert paper2020.base_name("Online-B.5") == "Online-B"
     per_pair = pd.DataFrame({"collection": "newstest2018", "experiment": ["remove_lowest"] * 13,
                              "rank_changed": [True] * 6 + [False] * 7, "cluster_changed": False,
                              "both_changed": False})
-    ranges = ch.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
+    ranges = paper2020.paper_2018_ranges(per_pair).set_index(["experiment", "measure"])
     # Table 3, SR-DC, lowest: rank 4/21 -> the paper's 2018 between max(0, 4 - 8) and min(4, 13); our 13 pairs swap
     # one of its pairs, so ours may lie one further out: 0-5, and our 6 is outside
     assert ranges.loc[("remove_lowest", "rank"), ["paper_2018_low", "paper_2018_high", "low", "high",
@@ -531,8 +555,9 @@ def test_base_name_and_2018_ranges_by_hand():
                                                  "high"]].tolist() == [1, 1, 0, 2]
     # a count the paper's range excludes but the swapped pair explains is inside: 5 of 13 against 0-4
     five = per_pair.assign(rank_changed=[True] * 5 + [False] * 8)
-    assert ch.paper_2018_ranges(five).set_index(["experiment", "measure"]).loc[("remove_lowest", "rank"), "inside"]
-    numbers = ch.ranges_numbers(ranges.reset_index())
+    five_ranges = paper2020.paper_2018_ranges(five).set_index(["experiment", "measure"])
+    assert five_ranges.loc[("remove_lowest", "rank"), "inside"]
+    numbers = text.ranges_numbers(ranges.reset_index())
     # Fig. 1 at 10: 10/21 -> the paper's 2018 count at least 2, ours at least 1; none of ours changed
     assert numbers["outside"] == "remove the lowest system rank: 6 against 0–5; divide by 10 rank: 0 against 1–11"
     assert numbers["cells"] == len(ranges)
@@ -541,12 +566,13 @@ def test_base_name_and_2018_ranges_by_hand():
 @needs_mirror
 def test_the_papers_2020_numbers_from_the_segment_files(real):
     t, _ = real
-    assessments = ch.assessments_per_system(t["wmt_segments"]).set_index("pair")
+    assessments = paper2020.assessments_per_system(t["wmt_segments"]).set_index("pair")
     assert assessments["judgments"].to_dict() == {"en-de": 19102, "zh-en": 34596}  # over 17 systems each
     assert (assessments["per_system"].round(1) == assessments["paper"]).all()
-    originals = pd.concat([ch.original_2020(t["wmt_segments"], p) for p in ("en-de", "zh-en")], ignore_index=True)
+    originals = pd.concat([paper2020.original_2020(t["wmt_segments"], p) for p in ("en-de", "zh-en")],
+                          ignore_index=True)
     # the official clusters (HUMAN systems in) are the published ones: the replication checks them pair by pair
-    checks = ch.footnote17_checks(originals)
+    checks = paper2020.footnote17_checks(originals)
     assert len(checks) == 6 and checks["holds"].all()
     zh = originals[originals["pair"] == "zh-en"].set_index("system")
     assert zh.loc["Online-A.1585", "line_below_without_human"] and not zh.loc["Online-A.1585", "line_below_official"]
@@ -558,12 +584,12 @@ def test_pair_null_enumerates_mid_systems_and_draws_judgments():
     from tests.test_wmt_stability import synthetic_pair
 
     pj = ws.code_pair(synthetic_pair(5))
-    rows = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    rows = pd.DataFrame(controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
     original = ws.perturbed_ranking(pj)
     mid = [s for s in original.systems[1:-1] if "HUMAN" not in s]
     assert (rows["control"] == "remove_mid").sum() == len(mid)
     assert (rows["control"] == "remove_random_judgments").sum() == 4
-    again = pd.DataFrame(ch.controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
+    again = pd.DataFrame(controls.pair_null(pj, np.random.default_rng(0), 4, variant="greater", alpha=0.05))
     pd.testing.assert_frame_equal(rows, again)  # same seed, same draws
 
 
@@ -579,16 +605,15 @@ def test_null_summary_and_contrast_by_hand():
         "style": ["SR-DC"] * 4 + ["SR+DC"] * 4, "control": "remove_random_judgments", "draw": [0, 1] * 4,
         "rank_changed": [True, False, False, False, True, True, True, False],
         "cluster_changed": False, "both_changed": False, "discordant": 0, "tau_distance": 0.0, "reversals": 0})
-    import analysis.chapters.wmt_stability.controls as co
 
-    old = co.STYLE_TOTALS
-    co.STYLE_TOTALS = ("c18", "c21")
+    old = controls.STYLE_TOTALS
+    controls.STYLE_TOTALS = ("c18", "c21")
     try:
-        summary = co.null_summary(per_pair, null).set_index("style")
-        shares = co.null_contrast_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
-        again = co.null_contrast_share(per_pair, null, seed=0, n_draws=20_000)
+        summary = controls.null_summary(per_pair, null).set_index("style")
+        shares = controls.null_contrast_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
+        again = controls.null_contrast_share(per_pair, null, seed=0, n_draws=20_000)
     finally:
-        co.STYLE_TOTALS = old
+        controls.STYLE_TOTALS = old
     # rank: observed contrast 1 - 0 = 1; the null reaches it only when both SR+DC pairs draw a change (a always, b half
     # the time) and neither SR-DC pair does (a half the time, b always): 1/4 of the draws
     assert abs(shares.loc["rank", "null_share_at_or_above"] - 0.25) < 0.02
@@ -600,10 +625,10 @@ def test_null_summary_and_contrast_by_hand():
     # SR-DC: observed rank 0/2, null (0.5 + 0) / 2 = 0.25; SR+DC: observed 1, null (1 + 0.5) / 2 = 0.75
     assert summary.loc["SR-DC", "rank_null"] == 0.25 and summary.loc["SR+DC", "rank_null"] == 0.75
     assert summary.loc["SR+DC", "rank_excess"] == 0.25 and summary.loc["SR-DC", "cluster_observed"] == 0.5
-    contrast = co.contrast_after_controls(summary.reset_index()).set_index("measure")
+    contrast = controls.contrast_after_controls(summary.reset_index()).set_index("measure")
     assert contrast.loc["rank", "contrast"] == 1.0 and contrast.loc["rank", "null_contrast"] == 0.5
     assert contrast.loc["rank", "excess_contrast"] == 0.5 and contrast.loc["reversals", "contrast"] == 0.5
-    merged = co.contrast_after_controls(summary.reset_index(), shares.reset_index()).set_index("measure")
+    merged = controls.contrast_after_controls(summary.reset_index(), shares.reset_index()).set_index("measure")
     assert merged.loc["rank", "null_share_at_or_above"] == shares.loc["rank", "null_share_at_or_above"]
     assert merged.loc["reversals", "null_share_at_or_above"] != merged.loc["reversals", "null_share_at_or_above"]  # NaN
 
@@ -621,7 +646,7 @@ def test_controls_and_variant_numbers():
     close = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018", "wikipedia2021-fb"],
                           "style": ["SR+DC", "SR-DC", "SR+DC"], "median_gap": [0.01, 0.05, 9.0],
                           "z_range": [0.3, 0.6, 9.0]})
-    n = ch.controls_numbers(summary, strata, close)
+    n = text.controls_numbers(summary, strata, close)
     assert (n["mid-plus-rank"], n["mid-minus-cluster"], n["random-plus-cluster"], n["human-plus-rank"]) == (
         0.5, 0.0, 0.4, 0.8)
     assert (n["reversals"], n["reversals-null"], n["gap-plus"], n["range-minus"]) == (1.0, 0.2, 0.01, 0.6)  # not FB
@@ -629,9 +654,9 @@ def test_controls_and_variant_numbers():
     index = pd.MultiIndex.from_tuples([("divide_2", "SR+DC"), ("divide_2", "SR-DC")], names=["experiment", "style"])
     variants = pd.DataFrame({(m, v): ["1/13", "2/13"] for m in ("rank", "cluster", "both")
                              for v in ("greater", "scipy<1.7")}, index=index)
-    assert ch.variant_numbers(variants) == {"differ": 0, "cells": 6}
+    assert text.variant_numbers(variants) == {"differ": 0, "cells": 6}
     variants.loc[("divide_2", "SR-DC"), ("cluster", "scipy<1.7")] = "3/13"
-    assert ch.variant_numbers(variants)["differ"] == 1
+    assert text.variant_numbers(variants)["differ"] == 1
 
 
 # --- Fig. 5, two-way -------------------------------------------------------------------------------------------------
@@ -644,11 +669,11 @@ def test_two_way_recovers_an_additive_matrix_with_missing_cells():
     values[rng.random(values.shape) < 0.3] = np.nan  # unbalanced: each system on its own documents
     values[0, :] = 70 + doc[0] + sys  # every system judged somewhere
     matrix = pd.DataFrame(values, index=[f"d{i}" for i in range(8)], columns=list("ABCDE"))
-    mu, d, s = ch.two_way(matrix)
+    mu, d, s = documents.two_way(matrix)
     fitted = mu + d.to_numpy()[:, None] + s.to_numpy()[None, :]
     judged = ~np.isnan(values)
     np.testing.assert_allclose(fitted[judged], values[judged], atol=1e-8)
-    shifts = ch.document_shifts(matrix).set_index("system")
+    shifts = documents.document_shifts(matrix).set_index("system")
     np.testing.assert_allclose(shifts["mean"], shifts["adjusted"] + shifts["shift"], atol=1e-8)
     # the adjusted means differ by the true system gaps, whatever documents each system got
     adjusted = shifts["adjusted"].reindex(list("ABCDE")).to_numpy()
@@ -658,21 +683,21 @@ def test_two_way_recovers_an_additive_matrix_with_missing_cells():
 @needs_mirror
 def test_rank_sum_disagreements_are_computed(real):
     t, _ = real
-    table = ch.rank_sum_disagreements(t["wmt_segments"])
+    table = replication.rank_sum_disagreements(t["wmt_segments"])
     assert table[["pair", "upper", "lower", "line_from"]].values.tolist() == [
         ["hi-bn", "TRANSSION.3", "Online-B.5", "scipy<1.7"]]
     row = table.iloc[0]
     assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
-    view = ch.disagreement_view(table)
+    view = views.disagreement_view(table)
     assert view.iloc[0].tolist() == ["TRANSSION.3 (0.045)", "Online-B.5 (0.029)", "the paper's scipy < 1.7 p", 0.953,
                                      0.047] and view.index[0] == ("2021 FB", "hi-bn")
 
 
 def test_the_variant_table_lists_the_experiments_in_the_papers_order_not_as_text():
-    experiments = ["divide_1.25", "divide_10", "divide_2", "remove_highest", "remove_human"]
-    index = pd.MultiIndex.from_tuples([(e, "SR+DC") for e in experiments], names=["experiment", "style"])
+    order = ["divide_1.25", "divide_10", "divide_2", "remove_highest", "remove_human"]
+    index = pd.MultiIndex.from_tuples([(e, "SR+DC") for e in order], names=["experiment", "style"])
     columns = pd.MultiIndex.from_product([["rank", "cluster", "both"], ["greater", "scipy<1.7"]])
-    view = ch.variant_view(pd.DataFrame(1, index=index, columns=columns))
+    view = views.variant_view(pd.DataFrame(1, index=index, columns=columns))
     assert [e for e, _ in view.index] == ["remove HUMAN and REF", "remove the highest system", "divide by 1.25",
                                           "divide by 2", "divide by 10"]
 
@@ -681,10 +706,10 @@ def test_table1_view_names_every_dataset_in_words():
     """Table 1 as shown: no package id as a row label (issue 38), ours and the paper's rows told apart."""
     table = pd.DataFrame({"SYSTEM": [1, 2]}, index=pd.Index(
         ["newstest2021-toen (here, 6 pairs)", "appraise-doclevel-humaneval-newstest2019 (paper)"], name="dataset"))
-    shown = ch.table1_view(table)
+    shown = views.table1_view(table)
     assert list(shown.index) == ["2021 to-English (SR+DC): here, 6 pairs",
                                  "2019 Appraise, document level (SR+DC): paper"]
-    assert set(TABLE1_DATASETS) == {row[0] for row in published.item("wmt", "table1")["rows"]}
+    assert set(views.TABLE1_DATASETS) == {row[0] for row in published_data.item("wmt", "table1")["rows"]}
 
 
 def test_pair_counts_separate_the_style_totals_from_the_other_pairs():
@@ -692,10 +717,10 @@ def test_pair_counts_separate_the_style_totals_from_the_other_pairs():
         "collection": ["newstest2018", "newstest2018", "newstest2021-toen", "wikipedia2021-fb"],
         "pair": ["cs-en", "cs-en", "de-en", "bn-hi"], "style": ["SR-DC", "SR-DC", "SR+DC", "SR+DC"],
         "reversals": [0, 1, 2, 0]})
-    assert ch.pair_counts(per_pair) == {"plus": 1, "minus": 1, "other": 1, "rankings": 4, "reversals": 3}
+    assert text.pair_counts(per_pair) == {"plus": 1, "minus": 1, "other": 1, "rankings": 4, "reversals": 3}
 
 
 def test_check_rows_carry_the_number_each_test_reads():
-    rows = ch.check_rows("c", {"a": True, "b": False}, [0.25, 0.5])
+    rows = claim_values.check_rows("c", {"a": True, "b": False}, [0.25, 0.5])
     assert rows["value"].tolist() == [0.25, 0.5] and rows["holds"].tolist() == [True, False]
-    assert ch.check_rows("c", {"a": True})["value"].isna().all()
+    assert claim_values.check_rows("c", {"a": True})["value"].isna().all()

@@ -45,14 +45,6 @@ def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["experiment", "measure", "group", "changed", "pairs", "share"])
 
 
-def share_of(shares: pd.DataFrame, experiment: str, measure: str, group: str) -> pd.Series:
-    """The row of :func:`change_shares` for (experiment, measure, group)."""
-    hit = shares[(shares["experiment"] == experiment) & (shares["measure"] == measure) & (shares["group"] == group)]
-    if len(hit) != 1:
-        raise KeyError(f"no single row for {(experiment, measure, group)} in the change shares")
-    return hit.iloc[0]
-
-
 def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.DataFrame:
     """``wmt_noise_vs_perturbation.csv``: per style, experiment and measure, the pairs the perturbation changes on
     the full data against the mean number that resampling the HITs alone changes (``noise`` of
