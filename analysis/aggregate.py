@@ -12,7 +12,7 @@ import pandas as pd
 import trueskill as trueskill_pkg
 
 from . import _kernels, bt, comparisons
-from .validation import check_number, check_scores, check_tie_policy
+from .validation import check_number, check_scores, check_tie_policy, real_array
 
 
 def mean(scores: pd.DataFrame) -> pd.Series:
@@ -42,6 +42,20 @@ def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_it
     out = pd.Series(result.strengths[0], index=scores.columns, name="bt")
     out.attrs["fit"] = result
     return out
+
+
+def bradley_terry_stack(stack, systems, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER) -> bt.BTFit:
+    """:func:`bradley_terry` of every score matrix of a (trials x instances x systems) stack over the same
+    ``systems``, in one batched fit (:func:`analysis.bt.fit`): trial t's strengths equal those of
+    ``bradley_terry(<stack[t] as a DataFrame>, ties)`` bit for bit (tested). For many sub-samples of one setup."""
+    stack = real_array(stack, "stack")
+    if stack.ndim != 3 or stack.shape[1] == 0 or stack.shape[2] < 2:
+        raise ValueError(f"stack must be (trials x instances x systems) with at least one instance and two systems, "
+                         f"got shape {stack.shape}")
+    if not np.isfinite(stack).all():
+        raise ValueError("stack contains NaN or infinite scores")
+    check_tie_policy(ties)
+    return bt.fit(comparisons.score_win_matrices(stack, ties), tol=tol, max_iter=max_iter, systems=systems)
 
 
 _TIE_CODES = {"half": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kernels.TIE_LOSS}

@@ -177,28 +177,82 @@ def compare_aggregators(
     systems. Default mechanisms: mean, median, bt, elo, trueskill with their default parameters. Each aggregate is
     aligned on the score matrix's columns, so an aggregator that returns its systems in another order is compared
     system by system, not by position. ``result.attrs["aggregates"].results`` holds each mechanism's own result (BT's
-    carries its fit, :class:`analysis.bt.BTFit`).
+    carries its fit, :class:`analysis.bt.BTFit`). Many matrices over the same systems: :func:`compare_rankings`.
     """
     check_scores(scores)
     aggregators = dict(AGGREGATORS if aggregators is None else aggregators)
     raw = {name: fn(scores) for name, fn in aggregators.items()}
-    results = {name: _on_columns(value, scores.columns, name) for name, value in raw.items()}
+    results = {name: _on_columns(value, scores.columns, name)[None, :] for name, value in raw.items()}
     n_instances, n_systems = scores.shape
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}")
-    kk = min(int(k), n_systems)
     row: dict[str, float] = {"n_instances": n_instances, "n_systems": n_systems}
-    for pair in mechanism_pairs(aggregators):
-        x, y = results[pair[0]], results[pair[1]]
-        try:
-            row[measure_column(pair, "disagree")] = disagreement(x, y)
-        except ValueError:
-            row[measure_column(pair, "disagree")] = np.nan  # a constant aggregate ranks nothing: missing, not 0
-        row[measure_column(pair, "top1")] = float(top_k_differs(x, y, 1, tie_break))
-        row[measure_column(pair, f"top{k}")] = float(top_k_differs(x, y, kk, tie_break))
+    row |= {column: float(value[0]) for column, value in compare_rankings(results, k, tie_break).items()}
     out = pd.Series(row)
     out.attrs["aggregates"] = Aggregates(raw)
     return out
+
+
+def compare_rankings(results: Mapping[str, np.ndarray], k: int = 3, tie_break: str = "first") -> dict:
+    """:func:`compare_aggregators`' measures for many trials at once: ``results`` maps each mechanism to its
+    (trials x systems) aggregates (one row per score matrix, the same systems in the same order). Returns, per pair
+    of mechanisms in ``itertools.combinations`` order, ``a_b_disagree`` ((1 - Kendall tau_b) / 2, NaN where either
+    aggregate is constant), ``a_b_top1`` and ``a_b_top{k}`` (1.0 when the top sets differ), each an array over
+    trials, equal to :func:`disagreement` and :func:`top_k_differs` trial by trial (tested)."""
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {tie_break!r}; expected one of {list(TIE_BREAKS)}")
+    arrays = {}
+    for name, value in results.items():
+        arr = real_array(value, f"aggregate {name!r}")
+        if arr.ndim != 2 or arr.shape[1] < 2:
+            raise ValueError(f"aggregate {name!r} must be a (trials x systems) array over at least two systems, "
+                             f"got shape {arr.shape}")
+        if np.isnan(arr).any():
+            raise ValueError(f"aggregate {name!r} contains NaN")
+        arrays[name] = arr
+    shapes = {a.shape for a in arrays.values()}
+    if len(shapes) > 1:
+        raise ValueError(f"every aggregate must have the same (trials x systems) shape, got {sorted(shapes)}")
+    n_systems = next(iter(shapes))[1] if shapes else 0
+    kk = min(int(k), n_systems)
+    tops = {name: (_top_sets(a, 1, tie_break), _top_sets(a, kk, tie_break)) for name, a in arrays.items()}
+    out = {}
+    for pair in mechanism_pairs(arrays):
+        x, y = arrays[pair[0]], arrays[pair[1]]
+        out[measure_column(pair, "disagree")] = (1.0 - kendall_tau_b(x, y)) / 2.0
+        out[measure_column(pair, "top1")] = (tops[pair[0]][0] != tops[pair[1]][0]).any(axis=1).astype(float)
+        out[measure_column(pair, f"top{k}")] = (tops[pair[0]][1] != tops[pair[1]][1]).any(axis=1).astype(float)
+    return out
+
+
+def _top_sets(rows: np.ndarray, k: int, tie_break: str) -> np.ndarray:
+    """Per row, the sorted positions of its k highest values (:func:`top_k`, vectorised over rows)."""
+    if tie_break == "first":
+        order = np.argsort(-rows, axis=1, kind="stable")
+    else:
+        order = rows.shape[1] - 1 - np.argsort(-rows[:, ::-1], axis=1, kind="stable")
+    return np.sort(order[:, :k], axis=1)
+
+
+def kendall_tau_b(x, y) -> np.ndarray:
+    """Kendall's tau_b between each row of ``x`` and the same row of ``y`` (trials x systems), NaN where either row
+    is constant. Bit for bit ``scipy.stats.kendalltau(x[t], y[t]).statistic`` (tested): the same integer counts of
+    concordant minus discordant pairs and of ties, divided the same way, clipped to [-1, 1]. It compares every pair
+    of positions, so it suits rankings of up to some thousands of systems, many at once."""
+    x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same shape, got {x.shape} and {y.shape}")
+    i, j = np.triu_indices(x.shape[1], 1)
+    sx = (x[:, i] > x[:, j]).astype(np.int8) - (x[:, i] < x[:, j])
+    sy = (y[:, i] > y[:, j]).astype(np.int8) - (y[:, i] < y[:, j])
+    con_minus_dis = np.einsum("tp,tp->t", sx, sy, dtype=np.int64)
+    untied_x = len(i) - np.count_nonzero(sx == 0, axis=1)
+    untied_y = len(i) - np.count_nonzero(sy == 0, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = con_minus_dis / np.sqrt(untied_x) / np.sqrt(untied_y)
+    tau = np.minimum(1.0, np.maximum(-1.0, tau))
+    tau[(untied_x == 0) | (untied_y == 0)] = np.nan
+    return tau
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: pandas compares attrs when concatenating rows

@@ -286,3 +286,31 @@ def test_aggregators_refuse_complex_scores_instead_of_dropping_the_imaginary_par
     scores = pd.DataFrame({"a": [1 + 1j, 2, 3], "b": [1.0, 2.0, 4.0]})
     with pytest.raises(ValueError, match=r"scores must be real numbers .*; non-numeric columns: \['a'\]"):
         AGGREGATORS[name](scores)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 7), st.integers(1, 30), st.integers(1, 6),
+       st.sampled_from(["half", "loss", "drop"]))
+def test_bradley_terry_stack_equals_one_fit_per_matrix_bit_for_bit(seed, n_systems, n_instances, n_trials, ties):
+    gen = np.random.default_rng(seed)
+    stack = gen.integers(0, 4, size=(n_trials, n_instances, n_systems)).astype(float)
+    names = [f"s{k}" for k in range(n_systems)]
+    frames = [pd.DataFrame(m, columns=names) for m in stack]
+    try:
+        singles = [aggregate.bradley_terry(f, ties=ties) for f in frames]
+    except ValueError:  # a disconnected comparison graph (all ties dropped): the stack must refuse it too
+        with pytest.raises(ValueError, match="disconnected"):
+            aggregate.bradley_terry_stack(stack, names, ties=ties)
+        return
+    fit = aggregate.bradley_terry_stack(stack, names, ties=ties)
+    for t, single in enumerate(singles):
+        np.testing.assert_array_equal(fit.strengths[t], single.to_numpy())
+        assert fit.degenerate[t] == single.attrs["fit"].degenerate[0]
+
+
+def test_bradley_terry_stack_refuses_bad_stacks():
+    with pytest.raises(ValueError, match="trials x instances x systems"):
+        aggregate.bradley_terry_stack(np.zeros((3, 2)), ["a", "b"])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        aggregate.bradley_terry_stack(np.full((1, 2, 2), np.nan), ["a", "b"])
+    with pytest.raises(ValueError, match="tie policy"):
+        aggregate.bradley_terry_stack(np.zeros((1, 2, 2)), ["a", "b"], ties="coin")

@@ -187,3 +187,63 @@ def test_iia_search_equals_brute_force_bt_fits(seed, n_instances):
             if alone != 0 and together != alone:
                 expected.add((a, b, c))
     assert set(zip(found.a, found.b, found.c)) == expected
+
+
+# -- the batched comparison of rankings ---------------------------------------------------------------------------
+
+_small_scores = arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(2, 7)),
+                       elements=st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0, -1.0, 1e-300, np.inf, -np.inf]))
+
+
+@given(_small_scores, st.integers(0, 2**32 - 1))
+def test_kendall_tau_b_equals_scipy_bit_for_bit_row_by_row(x, seed):
+    y = np.random.default_rng(seed).permutation(x, axis=1)
+    ours = agreement.kendall_tau_b(x, y)
+    for t in range(len(x)):
+        theirs = stats.kendalltau(x[t], y[t]).statistic
+        assert (np.isnan(ours[t]) and np.isnan(theirs)) or ours[t] == theirs
+
+
+def test_kendall_tau_b_is_nan_for_a_constant_row_and_exact_at_the_ends():
+    x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0], [1.0, 2.0, 3.0]])
+    y = np.array([[2.0, 3.0, 4.0], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    tau = agreement.kendall_tau_b(x, y)
+    assert tau[0] == 1.0 and np.isnan(tau[1]) and tau[2] == -1.0
+    with pytest.raises(ValueError, match="same shape"):
+        agreement.kendall_tau_b(x, y[:, :2])
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 9), st.integers(1, 12), st.sampled_from(["first", "last"]))
+def test_compare_rankings_equals_the_one_matrix_functions(seed, n_systems, n_trials, tie_break):
+    gen = np.random.default_rng(seed)
+    # few distinct values, so ties (and constant rows) are common
+    results = {name: gen.integers(0, 3, size=(n_trials, n_systems)).astype(float) for name in ("a", "b", "c")}
+    measures = agreement.compare_rankings(results, k=3, tie_break=tie_break)
+    assert list(measures) == [agreement.measure_column(p, m) for p in agreement.mechanism_pairs("abc")
+                              for m in ("disagree", "top1", "top3")]
+    kk = min(3, n_systems)
+    for t in range(n_trials):
+        for a, b in agreement.mechanism_pairs("abc"):
+            x, y = results[a][t], results[b][t]
+            try:
+                expected = agreement.disagreement(x, y)
+            except ValueError:
+                expected = np.nan
+            got = measures[agreement.measure_column((a, b), "disagree")][t]
+            assert (np.isnan(got) and np.isnan(expected)) or got == expected
+            assert measures[f"{a}_{b}_top1"][t] == float(agreement.top_k_differs(x, y, 1, tie_break))
+            assert measures[f"{a}_{b}_top3"][t] == float(agreement.top_k_differs(x, y, kk, tie_break))
+
+
+def test_compare_rankings_refuses_bad_input_by_name():
+    good = np.zeros((2, 3))
+    with pytest.raises(ValueError, match="'b' contains NaN"):
+        agreement.compare_rankings({"a": good, "b": np.full((2, 3), np.nan)})
+    with pytest.raises(ValueError, match="same"):
+        agreement.compare_rankings({"a": good, "b": np.zeros((2, 4))})
+    with pytest.raises(ValueError, match="trials x systems"):
+        agreement.compare_rankings({"a": np.zeros(3), "b": np.zeros(3)})
+    with pytest.raises(ValueError, match="k must be"):
+        agreement.compare_rankings({"a": good, "b": good}, k=0)
+    with pytest.raises(ValueError, match="tie_break"):
+        agreement.compare_rankings({"a": good, "b": good}, tie_break="middle")

@@ -177,3 +177,13 @@ def test_counts_and_weights_are_checked_where_they_enter():
         comparisons.counted(("a", "b"), [[0, 1]], [-1], [0], [0])
     with pytest.raises(ValueError, match="weights must be finite and non-negative"):
         win_matrices(_toy(), "half", np.full((1, 6), np.nan))
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.integers(1, 20), st.integers(1, 4),
+       st.sampled_from(["half", "loss", "drop", 0.3]))
+def test_score_win_matrices_equal_win_matrix_of_from_scores_exactly(seed, n_systems, n_instances, n_trials, ties):
+    stack = np.random.default_rng(seed).integers(0, 3, size=(n_trials, n_instances, n_systems)).astype(float)
+    ours = comparisons.score_win_matrices(stack, ties)
+    for t, values in enumerate(stack):
+        expected = comparisons.win_matrix(comparisons.from_scores(pd.DataFrame(values)), ties)
+        np.testing.assert_array_equal(ours[t], expected)

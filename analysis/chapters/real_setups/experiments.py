@@ -14,6 +14,7 @@ from ... import aggregate
 from ...agreement import (
     agreement_matrix,
     compare_aggregators,
+    compare_rankings,
     iia_violations,
     measure_column,
     mechanism_pairs,
@@ -113,12 +114,26 @@ def subsampled_disagreement(setups, sizes, n_subsamples: int, rng, policy: str =
 
 def _compare_draws(drawn, policy: str) -> pd.DataFrame:
     """MEAN, MEDIAN and BT compared on each drawn ``(key, size, draw, matrix)``: one row per draw with the setup's
-    keys, ``size``, ``draw`` and ``task``."""
+    keys, ``size``, ``draw`` and ``task``, equal to :func:`_compared` draw by draw. The draws of one setup and size
+    share their systems, so they are aggregated together (BT as one batched fit) and compared at once."""
     if not drawn:
         return pd.DataFrame()
-    fns = aggregators(policy, PAPER)
-    frame = pd.DataFrame([pd.concat(_compared(m, fns)) for *_, m in drawn]).astype(
-        {"n_instances": int, "n_systems": int, "bt_degenerate": bool})
+    groups: dict[tuple, list[int]] = {}
+    for position, (key, size, *_) in enumerate(drawn):
+        groups.setdefault((key, size), []).append(position)
+    parts = []
+    for positions in groups.values():
+        matrices = [drawn[p][3] for p in positions]
+        # each matrix's own array (its memory layout decides the bits of its mean, as in aggregate.mean)
+        values = [m.to_numpy(dtype=np.float64, na_value=np.nan) for m in matrices]
+        stack = np.stack(values)
+        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties=policy)
+        results = {"mean": np.stack([v.mean(axis=0) for v in values]),
+                   "median": np.stack([np.median(v, axis=0) for v in values]), "bt": fit.strengths}
+        measures = compare_rankings({name: results[name] for name in PAPER}, k=3)
+        parts.append(pd.DataFrame({"n_instances": stack.shape[1], "n_systems": stack.shape[2], **measures,
+                                   "bt_degenerate": fit.degenerate}, index=positions))
+    frame = pd.concat(parts).sort_index().astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
     frame = frame.assign(collection=[d[0][0] for d in drawn], dataset=[d[0][1] for d in drawn],
                          metric=[d[0][2] for d in drawn], size=[d[1] for d in drawn], draw=[d[2] for d in drawn])
     frame["task"] = frame.collection.map(TASKS)
