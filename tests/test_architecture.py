@@ -127,6 +127,25 @@ def test_no_chapter_imports_another_and_no_chapter_module_is_long():
             assert lines <= 450, f"{name} has {lines} lines (split it by job)"
 
 
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("chapters/*/__init__.py")), ids=lambda p: p.parent.name)
+def test_a_chapter_package_re_exports_nothing(path):
+    """A chapter package's ``__init__`` declares its ``CHAPTER`` and ``PARAMETERS`` and imports only what those
+    need: the notebook and the tests import the module that holds each paper item (no re-export layer, no
+    ``__all__``)."""
+    tree = ast.parse(path.read_text())
+    bound = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    assert bound <= {"CHAPTER", "PARAMETERS"}, f"{path} binds {sorted(bound - {'CHAPTER', 'PARAMETERS'})}"
+    assert not [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))], f"{path} defines code"
+    imported = {(a.asname or a.name).split(".")[0] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                for a in node.names} - {"annotations"}
+    used = {n.id for node in tree.body if isinstance(node, ast.Assign) for n in ast.walk(node.value)
+            if isinstance(n, ast.Name)}
+    used |= {n.value.id for node in tree.body if isinstance(node, ast.Assign) for n in ast.walk(node.value)
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    assert imported <= used, f"{path} imports {sorted(imported - used)} that its PARAMETERS do not use (a re-export)"
+
+
 def test_every_method_module_has_its_test_file():
     """Test files mirror the modules (issue 24): analysis/<m>.py is tested in tests/test_<m>.py."""
     expected = {f"test_{name.rsplit('.', 1)[1]}.py" for name in METHODS}

@@ -5,7 +5,8 @@ A notebook reads like the paper section it rebuilds and makes one or a few calls
 helpers and side-by-side table builders live here, a large chapter split by job (experiments, published values,
 figures, views). Chapters may use the methods and the data layer; neither of those imports a chapter, and no chapter
 imports another (tests/test_architecture.py checks both). Each chapter declares ``CHAPTER`` (its notebook's name)
-and ``PARAMETERS`` (the rule of every notebook parameter and its quick-profile value).
+and ``PARAMETERS`` (the rule of every notebook parameter and its quick-profile value); a package's ``__init__``
+declares only those, and the notebook imports each module by name (no re-export layer, also checked).
 
 Chapters, their notebooks and the paper items they rebuild:
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from ..common import SEED, Param
 
 CHAPTER = "06_synthesis"
-FAVI_DATASETS = ("wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc")
 PARAMETERS = {
     "seed": SEED,
     "collections": Param("str", many=True, optional=True, quick=["Dialogue", "WMT19"]),
@@ -25,7 +24,8 @@ PARAMETERS = {
     "sim_datasets": Param("int", low=1, quick=2),
     "wmt_collections": Param("str", many=True, optional=True, quick=["wikipedia2021-fb"]),
     "null_draws": Param("int", low=0, quick=2),
-    "favi_datasets": Param("str", many=True, choices=FAVI_DATASETS, quick=["usr-tc", "usr-pc"]),
+    "favi_datasets": Param("str", many=True, quick=["usr-tc", "usr-pc"],
+                           choices=("wmt22-ende", "wmt22-zhen", "wmt21-ende", "summeval", "usr-tc", "usr-pc")),
     "n_resamples": Param("int", low=1, quick=50),
     "sweep_sizes": Param("int", low=1, many=True, quick=[10, 100]),
     "sweep_trials": Param("int", low=1, quick=5),
