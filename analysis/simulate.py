@@ -36,9 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from . import aggregate
+from .agreement import kendall_tau_b
 from .comparisons import comparison_counts
 from .pairwise import bootstrap_summary
 from .validation import check_rng
@@ -141,7 +141,7 @@ def _outlier_row(row: np.ndarray, latent: np.ndarray, model: str, gen: np.random
         return row[_derangement(len(row), gen)]
     while True:  # the published code: 100 * U[0,1] scores ordered against the latent strengths (tau < 0)
         draw = gen.uniform(0.0, 1.0, len(row))
-        if stats.kendalltau(draw, latent).statistic < 0:
+        if kendall_tau_b(draw, latent)[0] < 0:
             return 100.0 * draw
 
 
@@ -170,7 +170,7 @@ def kendall_to_latent(latent, estimate) -> float:
     returns NaN there, which the published code then silently dropped from its averages. Counting it as tau = 0
     keeps every setup in the average.
     """
-    tau = stats.kendalltau(np.asarray(latent, dtype=float), np.asarray(estimate, dtype=float)).statistic
+    tau = kendall_tau_b(np.asarray(latent, dtype=float), np.asarray(estimate, dtype=float))[0]  # scipy's, bit for bit
     return 0.0 if np.isnan(tau) else float(tau)
 
 
