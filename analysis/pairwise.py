@@ -167,6 +167,184 @@ PAIRED_TESTS: dict[str, Callable[..., TestResult]] = {
 }
 
 
+# -- the paired tests on many pairs at once -------------------------------------------------------------------------
+# Each ``*_batch`` function takes two (pairs x instances) arrays, row k holding the paired scores of pair k, and
+# returns the statistics and p-values of the one-pair function on every row, equal to it bit for bit (tested): where
+# scipy works along an axis it is called once on the rows (contiguous per pair, as in the one-pair call), with every
+# row's method chosen as the one-pair call would choose it; special cases are handled as there.
+
+@dataclass(frozen=True)
+class TestResults:
+    """Statistics and two-sided p-values of one test on many pairs (arrays, one entry per pair); unpacks as
+    ``statistics, pvalues = results``."""
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+
+def check_pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Validate two (pairs x instances) arrays of paired scores (row k of each is pair k) and return them as
+    C-contiguous float64 arrays; as :func:`analysis.validation.check_pair` on every row."""
+    x = real_array(a, "paired scores")
+    y = real_array(b, "paired scores")
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"batched paired scores must be (pairs x instances) arrays, got shapes {x.shape} and {y.shape}")
+    if x.shape != y.shape:
+        raise ValueError(f"batched paired scores must have the same shape, got {x.shape} and {y.shape}")
+    if x.shape[1] == 0:
+        raise ValueError("paired scores are empty")
+    if np.isnan(x).any() or np.isnan(y).any():
+        raise ValueError("paired scores contain NaN (missing scores)")
+    if np.isinf(x).any() or np.isinf(y).any():
+        raise ValueError("paired scores contain infinite values")
+    return np.ascontiguousarray(x), np.ascontiguousarray(y)
+
+
+def _fill(size: int, statistic: float, pvalue: float) -> tuple[np.ndarray, np.ndarray]:
+    return np.full(size, statistic, dtype=float), np.full(size, pvalue, dtype=float)
+
+
+def sign_test_batch(a, b, ties: str = "drop") -> TestResults:
+    """:func:`sign_test` on every row of two (pairs x instances) arrays."""
+    check_tie_policy(ties, ("drop", "half"))
+    x, y = check_pairs(a, b)
+    d = x - y
+    wins, n_ties, losses = (np.count_nonzero(d > 0, axis=1), np.count_nonzero(d == 0, axis=1),
+                            np.count_nonzero(d < 0, axis=1))
+    if ties == "half":
+        wins, losses = wins + n_ties // 2, losses + n_ties // 2
+    return TestResults(wins.astype(float), np.asarray(sign_test_pvalues(wins, losses), dtype=float))
+
+
+def bt_eval_sign_test_batch(a, b) -> TestResults:
+    """:func:`bt_eval_sign_test` on every row of two (pairs x instances) arrays (scipy's ``binomtest`` once per
+    distinct count)."""
+    x, y = check_pairs(a, b)
+    d = x - y
+    wins_a, n_ties, wins_b = (np.count_nonzero(d > 0, axis=1), np.count_nonzero(d == 0, axis=1),
+                              np.count_nonzero(d < 0, axis=1))
+    k = np.where(wins_a >= wins_b + n_ties, wins_a, wins_b)
+    distinct, back = np.unique(k, return_inverse=True)
+    pvalues = np.array([stats.binomtest(int(count), x.shape[1], 0.5).pvalue for count in distinct], dtype=float)
+    return TestResults(k.astype(float), pvalues[back].reshape(k.shape))
+
+
+def paired_t_batch(a, b) -> TestResults:
+    """:func:`paired_t` on every row of two (pairs x instances) arrays (one ``ttest_rel`` along the rows)."""
+    x, y = check_pairs(a, b)
+    if x.shape[1] < 2:
+        raise ValueError("the paired t-test needs at least two paired instances")
+    d = x - y
+    statistic, pvalue = _fill(len(d), 0.0, 1.0)
+    constant = np.all(d == d[:, :1], axis=1)
+    moving = constant & (d[:, 0] != 0)
+    statistic[moving], pvalue[moving] = np.sign(d[moving, 0]) * np.inf, 0.0
+    rest = ~constant
+    if rest.any():
+        res = stats.ttest_rel(x[rest], y[rest], axis=-1)
+        statistic[rest], pvalue[rest] = res.statistic, res.pvalue
+    return TestResults(statistic, pvalue)
+
+
+def mood_median_batch(a, b) -> TestResults:
+    """:func:`mood_median` on every row of two (pairs x instances) arrays: scipy's ``median_test`` (ties below,
+    Yates-corrected Pearson chi-square of the 2 x 2 table) computed for all rows at once, its steps as scipy's."""
+    x, y = check_pairs(a, b)
+    both = np.concatenate([x, y], axis=1)
+    grand = np.median(both, axis=1, keepdims=True)
+    statistic, pvalue = _fill(len(x), 0.0, 1.0)
+    rest = np.any(both > grand, axis=1)
+    if rest.any():
+        x, y, grand = x[rest], y[rest], grand[rest]
+        above = np.stack([np.count_nonzero(x > grand, axis=1), np.count_nonzero(y > grand, axis=1)], axis=1)
+        table = np.stack([above, x.shape[1] - above], axis=1).astype(np.float64)  # (pairs, 2, 2), ties below
+        expected = table.sum(axis=2, keepdims=True) * table.sum(axis=1, keepdims=True) / table.sum(axis=(1, 2),
+                                                                                                  keepdims=True)
+        diff = expected - table  # Yates' continuity correction, as scipy.stats.chi2_contingency
+        observed = table + np.minimum(0.5, np.abs(diff)) * np.sign(diff)
+        res = stats.power_divergence(observed.reshape(-1, 4), expected.reshape(-1, 4), ddof=2, axis=-1, lambda_=1)
+        statistic[rest], pvalue[rest] = res.statistic, res.pvalue
+    return TestResults(statistic, pvalue)
+
+
+#: the largest number of instances at which scipy's ``wilcoxon(method="auto")`` may choose an exact or permutation
+#: test; above it, the normal approximation
+WILCOXON_EXACT_MAX = 50
+#: the largest number of instances at which it runs a (complete) permutation test when there are ties or zeros
+WILCOXON_PERMUTATION_MAX = 13
+
+
+def wilcoxon_methods(d: np.ndarray) -> np.ndarray:
+    """The method scipy's ``wilcoxon(x, y)`` (``method="auto"``, zeros dropped) chooses for each row of the
+    (pairs x instances) differences ``d``: "exact" (at most 50 instances, no zero difference and no tie among the
+    absolute differences), else "permutation" (at most 13 instances), else "asymptotic"."""
+    n = d.shape[1]
+    if n > WILCOXON_EXACT_MAX:
+        return np.full(len(d), "asymptotic", dtype=object)
+    magnitude = np.sort(np.abs(d), axis=1)
+    zeros = magnitude[:, 0] == 0
+    tied = np.any((magnitude[:, 1:] == magnitude[:, :-1]) & (magnitude[:, 1:] != 0), axis=1)
+    odd = "permutation" if n <= WILCOXON_PERMUTATION_MAX else "asymptotic"
+    return np.where(zeros | tied, odd, "exact").astype(object)
+
+
+def wilcoxon_batch(a, b) -> TestResults:
+    """:func:`wilcoxon` on every row of two (pairs x instances) arrays, each row with the method scipy's
+    ``method="auto"`` would choose for it alone (:func:`wilcoxon_methods`): one scipy call for the exact rows, one
+    for the asymptotic ones, and :func:`wilcoxon_sign_flips` for the permutation ones."""
+    x, y = check_pairs(a, b)
+    d = x - y
+    statistic, pvalue = _fill(len(x), 0.0, 1.0)
+    rest = ~np.all(d == 0, axis=1)
+    methods = wilcoxon_methods(d)
+    for method in ("exact", "asymptotic"):
+        rows = rest & (methods == method)
+        if rows.any():
+            res = stats.wilcoxon(x[rows], y[rows], axis=-1, method=method)
+            statistic[rows], pvalue[rows] = res.statistic, res.pvalue
+    rows = rest & (methods == "permutation")
+    if rows.any():
+        statistic[rows], pvalue[rows] = wilcoxon_sign_flips(d[rows])
+    return TestResults(statistic, pvalue)
+
+
+def wilcoxon_sign_flips(d) -> TestResults:
+    """The two-sided Wilcoxon signed-rank test (zero differences dropped) by its complete sign-flip null
+    distribution, on every row of the (pairs x instances) differences ``d`` (at most 13 instances): what scipy's
+    ``wilcoxon`` runs through ``permutation_test`` when there are ties or zeros, bit for bit (tested).
+
+    The rank sums are multiples of 1/2, exact in floating point, so the counts of the 2^n sign flips with a
+    positive-rank sum at most / at least the observed one are exact, and p = 2 min(count) / 2^n as scipy computes
+    it (its tolerance for numerically distinct equal values changes no comparison here)."""
+    d = np.asarray(d, dtype=float)
+    n = d.shape[1]
+    if n > WILCOXON_PERMUTATION_MAX:
+        raise ValueError(f"the complete sign-flip distribution is only run up to {WILCOXON_PERMUTATION_MAX} instances")
+    nonzero = d != 0
+    ranks = stats.rankdata(np.where(nonzero, np.abs(d), np.inf), method="average", axis=1) * nonzero
+    positive = d > 0
+    r_plus = (positive * ranks).sum(axis=1)
+    r_minus = ((d < 0) * ranks).sum(axis=1)
+    flips = ((np.arange(2**n)[:, None] >> np.arange(n)) & 1).astype(bool)  # (2^n, n): which signs are flipped
+    null = np.stack([((positive[k] ^ flips) & nonzero[k]) @ ranks[k] for k in range(len(d))], axis=1)
+    less = np.count_nonzero(null <= r_plus, axis=0) / 2**n
+    greater = np.count_nonzero(null >= r_plus, axis=0) / 2**n
+    return TestResults(np.minimum(r_plus, r_minus), np.clip(np.minimum(less, greater) * 2, 0.0, 1.0))
+
+
+#: the batched version of each one-pair test: ``BATCHED[test](a, b)`` = ``test`` on every row of ``a`` and ``b``
+BATCHED: dict[Callable[..., TestResult], Callable[..., TestResults]] = {
+    paired_t: paired_t_batch,
+    mood_median: mood_median_batch,
+    sign_test: sign_test_batch,
+    wilcoxon: wilcoxon_batch,
+    bt_eval_sign_test: bt_eval_sign_test_batch,
+}
+
+
 def bootstrap_ci(
     scores: pd.DataFrame,
     aggregator: Callable[[pd.DataFrame], pd.Series],

@@ -288,6 +288,48 @@ def test_paper_significance_draws_test_the_requested_number_of_pooled_pairs():
     pd.testing.assert_frame_equal(per_pair, again)
 
 
+def _one_pair_rows(chosen, tests) -> pd.DataFrame:
+    """The per-pair p-values as the one-pair tests give them, one pair at a time."""
+    rows = []
+    for key, matrix, i, j in chosen:
+        values = matrix.to_numpy()
+        rows.append(dict(zip(setup_data.KEYS, key)) | {"system_a": matrix.columns[i], "system_b": matrix.columns[j]}
+                    | {name: test(values[:, i], values[:, j]).pvalue for name, test in tests.items()})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss")
+@pytest.mark.parametrize("tests", [PAIRED_TESTS, experiments.BT_EVAL_TESTS])
+def test_tested_pairs_equal_the_one_pair_tests_bit_for_bit(tests):
+    # setups of different lengths (batched apart), sub-samples of one length (batched together), ties and small n
+    rng = np.random.default_rng(5)
+    matrices = [random_scores(rng, n, 5, levels=levels) for n, levels in
+                [(6, 2), (11, 2), (11, None), (40, 3), (60, None), (60, 1)]]
+    matrices.append(setup_data.subsample(matrices[4], 11, rng))
+    chosen = [(("TAC", "08", f"m{k}"), matrix, i, j) for k, matrix in enumerate(matrices)
+              for i, j in [(0, 1), (3, 2), (1, 4), (2, 2)]]
+    chosen = [chosen[k] for k in rng.permutation(len(chosen))]
+    per_pair, matrix = experiments._tested_pairs(chosen, tests, 0.05)
+    expected = _one_pair_rows(chosen, tests)
+    pd.testing.assert_frame_equal(per_pair, expected, check_exact=True)
+    pd.testing.assert_frame_equal(matrix, agreement.agreement_matrix(expected[list(tests)] < 0.05), check_exact=True)
+
+
+def test_paired_batches_cover_every_pair_once_in_chunks_of_one_length():
+    rng = np.random.default_rng(2)
+    short, long = random_scores(rng, 4, 3), random_scores(rng, 9, 3)
+    chosen = [(("C", "d", "m"), m, i, j) for m, i, j in [(long, 0, 1), (short, 0, 2), (long, 2, 1), (short, 1, 0),
+                                                       (long, 0, 2)]]
+    batches = list(experiments._paired_batches(chosen, max_values=10))
+    assert [len(positions) for positions, _, _ in batches] == [1, 1, 1, 2]  # 10 // 9 = 1 pair of 9, 2 pairs of 4
+    seen = np.concatenate([positions for positions, _, _ in batches])
+    assert sorted(seen) == list(range(len(chosen)))
+    for positions, a, b in batches:
+        for position, row_a, row_b in zip(positions, a, b):
+            _, m, i, j = chosen[position]
+            assert np.array_equal(row_a, m.iloc[:, i].to_numpy()) and np.array_equal(row_b, m.iloc[:, j].to_numpy())
+
+
 def test_metric_ranks_put_the_most_affected_metric_first():
     fig4 = experiments.subsampled_disagreement(_setups(), [10], 3, rng=0)
     ranks = experiments.metric_ranks(fig4)

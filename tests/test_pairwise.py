@@ -220,3 +220,102 @@ def test_adjust_pvalues_by_hand_and_against_scipy_with_untested_pairs_left_out()
         adjust_pvalues(p, "bonferroni")
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         adjust_pvalues([0.5, 1.5])
+
+
+# --- the batched tests equal the one-pair tests bit for bit (issue 40) ------------------------------------------------
+
+ONE_PAIR_TESTS = [pairwise.paired_t, pairwise.mood_median, pairwise.sign_test, pairwise.wilcoxon,
+                  pairwise.bt_eval_sign_test]
+
+
+def _paired_row(rng, n: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """One pair of n paired scores of a kind that reaches the tests' special cases and scipy's method choices."""
+    if kind == "normal":  # no tie, no zero difference
+        return rng.normal(size=n), rng.normal(size=n)
+    if kind == "grid":  # ties, zero differences, often all equal at small n
+        return rng.integers(0, 3, n).astype(float), rng.integers(0, 3, n).astype(float)
+    x = np.round(rng.normal(size=n), 1)
+    if kind == "shifted":  # tied absolute differences and zeros
+        return x, x + rng.choice([0.0, 0.0, 0.5, -0.5, 1.0], n)
+    if kind == "constant difference":
+        return x, x - rng.choice([0.0, 0.25, -2.0])
+    if kind == "constant":  # no value above the grand median
+        return np.full(n, 1.5), np.full(n, 1.5)
+    return x, x  # "equal"
+
+
+@st.composite
+def paired_batches(draw, sizes=(1, 2, 3, 4, 6, 9, 14, 20, 50, 51, 120)):
+    n = draw(st.sampled_from(sizes))
+    kinds = draw(st.lists(st.sampled_from(["normal", "grid", "shifted", "constant difference", "constant", "equal"]),
+                          min_size=1, max_size=5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    rows = [_paired_row(rng, n, kind) for kind in kinds]
+    return np.array([x for x, _ in rows]), np.array([y for _, y in rows])
+
+
+def _assert_rows_equal(batched, one, a, b):
+    res = batched(a, b)
+    assert res.statistic.shape == res.pvalue.shape == (len(a),)
+    for k in range(len(a)):
+        expected = one(a[k], b[k])
+        assert (res.statistic[k], res.pvalue[k]) == (expected.statistic, expected.pvalue), (k, a[k], b[k])
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss")
+@given(paired_batches())
+def test_batched_tests_equal_the_one_pair_tests_bit_for_bit(batch):
+    a, b = batch
+    for one in ONE_PAIR_TESTS:
+        if one is pairwise.paired_t and a.shape[1] < 2:
+            with pytest.raises(ValueError, match="at least two"):
+                pairwise.BATCHED[one](a, b)
+            continue
+        _assert_rows_equal(pairwise.BATCHED[one], one, a, b)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss")
+@given(paired_batches())
+def test_batched_sign_test_equals_the_one_pair_test_with_ties_halved(batch):
+    a, b = batch
+    _assert_rows_equal(lambda a, b: pairwise.sign_test_batch(a, b, ties="half"),
+                       lambda a, b: pairwise.sign_test(a, b, ties="half"), a, b)
+
+
+@pytest.mark.parametrize("n", [5, 12, 13])
+def test_wilcoxon_sign_flips_equal_scipys_permutation_test(n):
+    # scipy runs a complete permutation test at n <= 13 with ties or zeros (0.5 s a pair at n = 13)
+    rng = np.random.default_rng(n)
+    rows = [_paired_row(rng, n, kind) for kind in ("grid", "shifted", "grid")]
+    a, b = np.array([x for x, _ in rows]), np.array([y for _, y in rows])
+    assert (pairwise.wilcoxon_methods(a - b) == "permutation").all()
+    _assert_rows_equal(pairwise.wilcoxon_batch, pairwise.wilcoxon, a, b)
+    with pytest.raises(ValueError, match="up to 13"):
+        pairwise.wilcoxon_sign_flips(np.ones((1, 14)))
+
+
+def test_wilcoxon_methods_are_scipys_choices():
+    rng = np.random.default_rng(0)
+    d = np.array([rng.normal(size=14), np.r_[rng.normal(size=13), 0.0], np.r_[1.0, -1.0, rng.normal(size=12)]])
+    assert list(pairwise.wilcoxon_methods(d)) == ["exact", "asymptotic", "asymptotic"]
+    assert list(pairwise.wilcoxon_methods(d[:, :13])) == ["exact", "exact", "permutation"]
+    assert list(pairwise.wilcoxon_methods(np.zeros((2, 51)))) == ["asymptotic", "asymptotic"]
+
+
+def test_batched_tests_take_empty_batches_and_refuse_bad_shapes_and_values():
+    empty = np.empty((0, 5))
+    for one in ONE_PAIR_TESTS:
+        res = pairwise.BATCHED[one](empty, empty)
+        assert res.statistic.shape == res.pvalue.shape == (0,)
+    with pytest.raises(ValueError, match="pairs x instances"):
+        pairwise.wilcoxon_batch([1.0, 2.0], [2.0, 1.0])
+    with pytest.raises(ValueError, match="same shape"):
+        pairwise.paired_t_batch(np.ones((2, 3)), np.ones((3, 3)))
+    with pytest.raises(ValueError, match="NaN"):
+        pairwise.mood_median_batch([[1.0, np.nan]], [[1.0, 2.0]])
+    with pytest.raises(ValueError, match="infinite"):
+        pairwise.sign_test_batch([[1.0, np.inf]], [[1.0, 2.0]])
+    with pytest.raises(ValueError, match="empty"):
+        pairwise.bt_eval_sign_test_batch(np.empty((2, 0)), np.empty((2, 0)))
+    statistics, pvalues = pairwise.sign_test_batch([[1.0, 2.0]], [[0.0, 3.0]])
+    assert list(statistics) == [1.0] and list(pvalues) == [1.0]

@@ -22,7 +22,7 @@ from ...agreement import (
     pair_name,
     top_k_differs,
 )
-from ...pairwise import PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test, sign_test_pvalues
+from ...pairwise import BATCHED, PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test, sign_test_pvalues
 from ...validation import check_rng
 from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
 
@@ -213,15 +213,40 @@ def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: f
 
 
 def _tested_pairs(chosen, tests: dict, alpha: float):
-    rows = []
-    for key, matrix, i, j in chosen:
-        values = matrix.to_numpy()
-        row = dict(zip(KEYS, key)) | {"system_a": matrix.columns[i], "system_b": matrix.columns[j]}
+    """The p-values of ``tests`` (one-pair tests of :mod:`analysis.pairwise`) on every chosen (key, matrix, i, j):
+    one row per pair in the given order, and their agreement matrix. The pairs are tested in batches of equal
+    length (:data:`analysis.pairwise.BATCHED`, equal to the one-pair tests bit for bit; a test without a batched
+    version runs pair by pair)."""
+    per_pair = pd.DataFrame([dict(zip(KEYS, key)) | {"system_a": matrix.columns[i], "system_b": matrix.columns[j]}
+                             for key, matrix, i, j in chosen])
+    pvalues = {name: np.empty(len(chosen)) for name in tests}
+    for positions, a, b in _paired_batches(chosen):
         for name, test in tests.items():
-            row[name] = test(values[:, i], values[:, j]).pvalue
-        rows.append(row)
-    per_pair = pd.DataFrame(rows)
+            batched = BATCHED.get(test)
+            pvalues[name][positions] = (batched(a, b).pvalue if batched is not None
+                                        else [test(x, y).pvalue for x, y in zip(a, b)])
+    for name in tests:
+        per_pair[name] = pvalues[name]
     return per_pair, agreement_matrix(per_pair[list(tests)] < alpha)
+
+
+def _paired_batches(chosen, max_values: int = 2_000_000):
+    """The chosen (key, matrix, i, j) pairs grouped by their number of instances, in chunks of at most
+    ``max_values`` scores per side: (positions in ``chosen``, scores of the ``i`` systems, of the ``j`` systems),
+    one row per pair."""
+    arrays: dict[int, np.ndarray] = {}
+    by_length: dict[int, list] = {}
+    for position, (_, matrix, i, j) in enumerate(chosen):
+        values = arrays.get(id(matrix))
+        if values is None:
+            values = arrays[id(matrix)] = matrix.to_numpy()
+        by_length.setdefault(len(values), []).append((position, values[:, i], values[:, j]))
+    for n, items in by_length.items():
+        step = max(1, max_values // max(n, 1))
+        for start in range(0, len(items), step):
+            part = items[start:start + step]
+            yield (np.array([position for position, _, _ in part]), np.stack([a for _, a, _ in part]),
+                   np.stack([b for _, _, b in part]))
 
 
 def _dataset_then_metric(setups):
