@@ -11,7 +11,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
 from analysis.data import textmetrics
-from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, js_divergence
+from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, Tokenizer13a, caption_scores, js_divergence
 
 PAIRS = [
     ("The cat sat on the mat.", "The cat is sitting on the mat."),
@@ -116,9 +116,17 @@ def test_segment_scores_do_not_depend_on_the_hash_seed():
     code = ("from analysis.data.textmetrics import SegmentScorer; s = SegmentScorer(); "
             "print([repr(v) for v in s.score('the cat sat on the mat with a hat and a bat', "
             "'a cat was sitting on the mat, the hat on a bat')])")
-    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
-    assert len(outputs) == 1, outputs
+    runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}) for seed in ("1", "2", "3", "4")]
+    outputs = {run.communicate()[0] for run in runs}
+    assert [run.returncode for run in runs] == [0] * 4 and len(outputs) == 1, outputs
+
+
+def _plain_js(hyp: str, ref: str) -> list[float]:
+    """JS_1 and JS_2 by their definition: :func:`js_divergence` of the n-gram Counters of sacrebleu's 13a tokens of
+    the lower-cased texts, negated."""
+    tokens = [Tokenizer13a()(text.lower()).split() for text in (hyp, ref)]
+    return [-js_divergence(*(Counter(zip(*(t[i:] for i in range(n)))) for t in tokens)) for n in (1, 2)]
 
 
 def _library_row(hyp: str, ref: str) -> list[float]:
@@ -130,28 +138,104 @@ def _library_row(hyp: str, ref: str) -> list[float]:
     return bleu + [rouge[k].fmeasure for k in ("rouge1", "rouge2", "rougeL")] + [chrf]
 
 
-_TEXT = st.lists(st.sampled_from(list("aAbB éÉ.,;!?-'\"()\t\n 0123 İßﬁ中文") + ["the", "The ", " cat", "ran."]),
+def _reference_row(hyp: str, ref: str) -> list[float]:
+    """All ten metrics of one segment: the libraries' eight and the two JS by their definition."""
+    return _library_row(hyp, ref) + _plain_js(hyp, ref)
+
+
+_TEXT = st.lists(st.sampled_from(list("aAbB éÉ.,;!?-'\"()\t\n 0123 İßﬁ中文&<>/\xa0\x1c\u2028\ud800K")
+                                 + ["the", "The ", " cat", "ran.", "&quot;", "&AMP;", "<skipped>", "-\n", "1,5", "2.-"]),
                  max_size=30).map("".join)
 
 
 @given(_TEXT, _TEXT)
 def test_every_metric_equals_the_libraries_on_arbitrary_text(hyp, ref):
-    """Unicode, empty, whitespace-only and punctuation-only segments: BLEU, ROUGE and chrF++ are exactly the
-    libraries' (the reference-side cache and the compiled LCS change nothing)."""
+    """Unicode (lone surrogates too), empty, whitespace-only and punctuation-only segments: BLEU, ROUGE and chrF++
+    are exactly the libraries', JS exactly its definition."""
     ours = SegmentScorer().score(hyp, ref)
-    assert list(ours[:8]) == _library_row(hyp, ref)
+    assert list(ours) == _reference_row(hyp, ref)
+
+
+@given(_TEXT)
+def test_13a_tokens_equal_sacrebleus(text):
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacrebleu13a
+
+    assert Tokenizer13a()(text) == Sacrebleu13a()(text)
+
+
+@given(st.lists(st.integers(0, 6), max_size=14), st.lists(st.integers(0, 6), max_size=14), st.integers(1, 6),
+       st.sampled_from([1, 2**21, 2**40]))
+def test_match_counts_equal_counter_intersections(hyp, ref, max_order, scale):
+    """The kernel's n-gram counts and multiset intersections are Counter's, whatever the symbols' size."""
+    hyp, ref = np.array(hyp, np.int64) * scale, np.array(ref, np.int64) * scale
+    out = np.full(3 * max_order + 2, -1, np.int64)
+    textmetrics._match_counts(hyp, ref, max_order, out, 1, np.empty((6, len(hyp) + len(ref) + 1), np.int64))
+    for n in range(1, max_order + 1):
+        h, r = (Counter(zip(*(s.tolist()[i:] for i in range(n)))) for s in (hyp, ref))
+        expected = [sum(h.values()), sum(r.values()), sum((h & r).values())]
+        assert out[1 + 3 * (n - 1):1 + 3 * n].tolist() == expected
+    assert out[0] == out[-1] == -1
+
+
+def _sacrebleu_bleu(stats, n):
+    sys_len, ref_len = stats[0], stats[1]
+    totals = [max(sys_len - i, 0) for i in range(n)]
+    return BLEU.compute_bleu(list(stats[2:2 + n]), totals, sys_len, ref_len, smooth_method="exp",
+                             effective_order=True, max_ngram_order=n).score
+
+
+def test_bleu_from_statistics_equals_sacrebleus_compute_bleu_on_every_small_case():
+    """Every (hypothesis length, reference length, matches) with lengths up to 6: the transcription of
+    ``compute_bleu`` gives sacrebleu's float for each maximum order."""
+    import itertools
+
+    scorer = SegmentScorer()
+    for sys_len, ref_len in itertools.product(range(7), range(7)):
+        ranges = [range(max(sys_len - i, 0) + 1) for i in range(4)]
+        for correct in itertools.product(*ranges):
+            stats = (sys_len, ref_len, *correct)
+            for n in (1, 2, 3, 4):
+                assert scorer._bleu_n(stats, n) == _sacrebleu_bleu(stats, n), (stats, n)
+
+
+@given(st.integers(0, 400), st.integers(0, 400), st.lists(st.floats(0, 1), min_size=4, max_size=4))
+def test_bleu_from_statistics_equals_sacrebleus_compute_bleu(sys_len, ref_len, shares):
+    stats = (sys_len, ref_len, *(round(s * max(sys_len - i, 0)) for i, s in enumerate(shares)))
+    for n in (1, 2, 3, 4):
+        assert SegmentScorer()._bleu_n(stats, n) == _sacrebleu_bleu(stats, n)
+
+
+@given(st.lists(st.integers(-3, 3), max_size=40))
+def test_sort_positions_is_a_stable_argsort(keys):
+    keys = np.array(keys, np.int64)
+    order = np.empty(len(keys), np.int64)
+    textmetrics._sort_positions(keys, len(keys), order, np.empty(len(keys), np.int64))
+    np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
+
+
+def test_a_scorer_scores_the_same_whatever_it_scored_before():
+    """Caches (texts, words, pairs, BLEU statistics) and the growing vocabulary change no score."""
+    pairs = PAIRS + [("the cat sat on the mat .", "on the mat sat the cat")]
+    used = SegmentScorer()
+    used.score_many(["zebra quagga", "a b c d e f"] * 3, ["aardvark zebra", "f e d c b a"] * 3)
+    np.testing.assert_array_equal(used.score_many(*zip(*pairs)), SegmentScorer().score_many(*zip(*pairs)))
+    np.testing.assert_array_equal(used.score_many(*zip(*pairs[::-1])), np.array([_reference_row(*p) for p in pairs[::-1]]))
 
 
 def test_every_segment_of_a_full_language_pair_equals_the_libraries(fetched):
     """All 11 systems x 1,000 segments of WMT19 kk-en, scored by the compendium and by the libraries one segment at
-    a time: equal to the last bit."""
+    a time (JS by its definition): equal to the last bit; and every text's 13a tokens are sacrebleu's."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacrebleu13a
+
     from analysis.data.paired import read_lines, wmt_inventory
 
     ref_file, outputs = wmt_inventory()[("WMT19", "kk-en")]
     reference = read_lines(ref_file, fetched)
-    scorer = SegmentScorer()
+    scorer, ours_13a, sacrebleu_13a = SegmentScorer(), Tokenizer13a(), Sacrebleu13a()
     for _, output in outputs:
         hypotheses = read_lines(output, fetched)
         ours = scorer.score_many(hypotheses, reference)
-        theirs = np.array([_library_row(h, r) for h, r in zip(hypotheses, reference)])
-        np.testing.assert_array_equal(ours[:, :8], theirs)
+        theirs = np.array([_reference_row(h, r) for h, r in zip(hypotheses, reference)])
+        np.testing.assert_array_equal(ours, theirs)
+        for text in hypotheses:
+            assert ours_13a(text) == sacrebleu_13a(text) and ours_13a(text.lower()) == sacrebleu_13a(text.lower())
