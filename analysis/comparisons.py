@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Real
 
+import numba
 import numpy as np
 import pandas as pd
 from scipy import sparse
@@ -70,27 +71,61 @@ class Comparisons:
         return counts[counts > 0]
 
 
-_CHUNK_ELEMENTS = 1 << 22  # bound the instances x systems x systems boolean block to a few MB
-
-
 def comparison_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Strict-win and tie counts between all columns of a (instances x systems) float array.
 
     Returns ``(wins, ties)``, both (systems x systems) int64: ``wins[i, j]`` is the number of instances on which
     system i scores strictly higher than system j, ``ties[i, j]`` the number on which they are equal (diagonal 0).
-    Vectorised by broadcasting over blocks of instances; no Python loop over instances or pairs.
+    Compiled: one pass over each pair's two columns counts both directions; no Python loop over instances or pairs.
     """
-    n_instances, n_systems = values.shape
-    by_system = np.ascontiguousarray(values.T)  # reduce over the contiguous instance axis
-    wins = np.zeros((n_systems, n_systems), dtype=np.int64)
-    block = max(1, _CHUNK_ELEMENTS // max(1, n_systems * n_systems))
-    for start in range(0, n_instances, block):
-        part = by_system[:, start : start + block]
-        wins += np.count_nonzero(part[:, None, :] > part[None, :, :], axis=2)
+    n_instances = values.shape[0]
+    wins = _count_wins(np.ascontiguousarray(values.T))  # each system's scores contiguous
     # every instance is a win, a loss or a tie for each pair, so ties need no second comparison
     ties = n_instances - wins - wins.T
     np.fill_diagonal(ties, 0)
     return wins, ties
+
+
+@numba.njit(cache=True)
+def _count_wins(by_system):  # pragma: no cover (compiled)
+    n = by_system.shape[0]
+    wins = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        for j in range(i + 1, n, 4):
+            _pair_counts(by_system, i, j, min(j + 4, n), wins)
+    return wins
+
+
+@numba.njit(cache=True)
+def _pair_counts(by_system, i, start, stop, wins):  # pragma: no cover (compiled)
+    """``wins[i, j]`` (how often system i scores above j) and ``wins[j, i]`` for ``start <= j < stop``, at most
+    four systems j at once: each score of system i is read once for all four."""
+    a = by_system[i]
+    if stop - start < 4:
+        for j in range(start, stop):
+            b = by_system[j]
+            above = below = 0
+            for k in range(len(a)):
+                above += a[k] > b[k]
+                below += a[k] < b[k]
+            wins[i, j], wins[j, i] = above, below
+        return
+    b0, b1, b2, b3 = by_system[start], by_system[start + 1], by_system[start + 2], by_system[start + 3]
+    u0 = u1 = u2 = u3 = d0 = d1 = d2 = d3 = 0
+    for k in range(len(a)):
+        x = a[k]
+        u0 += x > b0[k]
+        d0 += x < b0[k]
+        u1 += x > b1[k]
+        d1 += x < b1[k]
+        u2 += x > b2[k]
+        d2 += x < b2[k]
+        u3 += x > b3[k]
+        d3 += x < b3[k]
+    wins[i, start], wins[start, i] = u0, d0
+    wins[i, start + 1], wins[start + 1, i] = u1, d1
+    wins[i, start + 2], wins[start + 2, i] = u2, d2
+    wins[i, start + 3], wins[start + 3, i] = u3, d3
 
 
 def _make(systems, left, right, outcome, weight=None, unit=None, n_units=None) -> Comparisons:
@@ -229,20 +264,43 @@ def win_matrices(c: Comparisons, ties=DEFAULT_TIES, weights=None, tie_mask=None)
     n = len(c.systems)
     if weights is None:
         weights = np.ones((1, c.n_units))
-    weights = real_array(weights, "weights")
+    if not (isinstance(weights, np.ndarray) and weights.dtype == np.float64):  # read, never written: no copy needed
+        weights = real_array(weights, "weights")
     if weights.ndim != 2 or weights.shape[1] != c.n_units:
         raise ValueError(f"weights must be (trials x {c.n_units} units), got shape {weights.shape}")
-    if not np.isfinite(weights).all() or (weights < 0).any():
+    if weights.size and not (weights.min() >= 0 and weights.max() < np.inf):  # one test for NaN, < 0 and inf
         raise ValueError("weights must be finite and non-negative (how often each unit counts in each trial)")
+    weights = np.ascontiguousarray(weights)
     real = _credit_matrix(c, ties, as_tie=False)
     if tie_mask is None:
-        flat = (real.T @ weights.T).T
+        flat = _weighted_sum(real, weights)
     else:
         tie_mask = np.asarray(tie_mask, dtype=bool)
         if tie_mask.shape != weights.shape:
             raise ValueError(f"tie_mask must have the shape of weights {weights.shape}, got {tie_mask.shape}")
-        flat = (real.T @ (weights * ~tie_mask).T).T + (_credit_matrix(c, ties, True).T @ (weights * tie_mask).T).T
-    return np.ascontiguousarray(flat).reshape(-1, n, n)
+        flat = _weighted_sum(real, weights * ~tie_mask) + _weighted_sum(_credit_matrix(c, ties, True),
+                                                                         weights * tie_mask)
+    return flat.reshape(-1, n, n)
+
+
+def _weighted_sum(credit: sparse.csr_matrix, weights: np.ndarray) -> np.ndarray:
+    """(trials x cells) ``weights @ credit`` for a (units x cells) credit matrix: each cell's products summed over
+    the units in order, as scipy's ``(credit.T @ weights.T).T`` does (bit for bit, tested), without its transposed
+    copies of the weights and of the result."""
+    out = np.zeros((len(weights), credit.shape[1]))
+    credit.eliminate_zeros()  # a product 0 adds +0 to a sum that is never -0: skipping it leaves every bit
+    _weighted_sum_kernel(credit.indptr.astype(np.int64), credit.indices.astype(np.int64), credit.data,
+                         np.ascontiguousarray(weights), out)
+    return out
+
+
+@numba.njit(cache=True)
+def _weighted_sum_kernel(indptr, indices, data, weights, out):  # pragma: no cover (compiled)
+    for t in range(weights.shape[0]):
+        for unit in range(weights.shape[1]):
+            w = weights[t, unit]
+            for k in range(indptr[unit], indptr[unit + 1]):
+                out[t, indices[k]] += data[k] * w
 
 
 def score_win_matrices(stack: np.ndarray, ties=DEFAULT_TIES) -> np.ndarray:
@@ -251,14 +309,25 @@ def score_win_matrices(stack: np.ndarray, ties=DEFAULT_TIES) -> np.ndarray:
     ``win_matrix(from_scores(<stack[t] as a DataFrame>), ties)`` exactly (tested), without building the comparisons.
     The stack is assumed valid (finite, as :func:`analysis.validation.check_scores` makes sure)."""
     left_share, right_share = tie_credit(ties)
-    n = stack.shape[2]
-    upper = np.triu(np.ones((n, n), dtype=bool), 1)
-    out = np.empty((len(stack), n, n))
+    out = np.empty((len(stack), stack.shape[2], stack.shape[2]))
     for t, values in enumerate(stack):
-        wins, tied = comparison_counts(values)
-        # a tie of the pair (i < j) credits the earlier column i with the left share, j with the right share
-        out[t] = wins + tied * np.where(upper, left_share, right_share)
+        _score_wins(np.ascontiguousarray(values.T), left_share, right_share, out[t])
     return out
+
+
+@numba.njit(cache=True)
+def _score_wins(by_system, left_share, right_share, out):  # pragma: no cover (compiled)
+    """``out = wins + ties * share`` from :func:`comparison_counts`' wins and ties (int64, as floats), ``share`` the
+    left share above the diagonal and the right share below: a tie of the pair (i < j) credits the earlier column i
+    with the left share, j with the right share."""
+    n, m = by_system.shape
+    wins = _count_wins(by_system)
+    out[:] = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            tied = float(m - wins[i, j] - wins[j, i])
+            out[i, j] = float(wins[i, j]) + tied * left_share
+            out[j, i] = float(wins[j, i]) + tied * right_share
 
 
 def win_matrix(c: Comparisons, ties=DEFAULT_TIES) -> np.ndarray:

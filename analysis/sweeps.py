@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pandas as pd
 from sklearn.metrics import average_precision_score
@@ -94,13 +95,43 @@ def sampled_counts(m: Comparisons, rng, n_trials: int, size: int | None = None, 
             drawn = np.broadcast_to(outcome.T[None], (t, n_pairs, n))
         else:
             idx = gen.integers(0, n, size=(t, n_pairs, size))
+            if tie_probability == 0:  # count the drawn outcomes without gathering them
+                _tally_draws(idx, outcome, counts[start:start + t])
+                continue
             drawn = outcome[idx, columns[None, :, None]]
         if tie_probability > 0:
             drawn = np.where(gen.random(drawn.shape) < tie_probability, 0, drawn)
-        for slot, value in enumerate((1, 0, -1)):
-            counts[start:start + t, :, slot] = (drawn == value).sum(axis=2)
+        _tally(drawn, counts[start:start + t])
     one = np.ones(n_pairs)
     return comparisons.counted(m.systems, pairs, one, one, one), counts.reshape(n_trials, 3 * n_pairs)
+
+
+@numba.njit(cache=True)
+def _tally(drawn, out):  # pragma: no cover (compiled)
+    """``out[t, p]`` = how many of ``drawn[t, p, :]`` are 1, 0 and -1 (left wins, ties, right wins)."""
+    for t in range(drawn.shape[0]):
+        for p in range(drawn.shape[1]):
+            won = tied = lost = 0
+            for k in range(drawn.shape[2]):
+                v = drawn[t, p, k]
+                won += v == 1
+                tied += v == 0
+                lost += v == -1
+            out[t, p, 0], out[t, p, 1], out[t, p, 2] = won, tied, lost
+
+
+@numba.njit(cache=True)
+def _tally_draws(idx, outcome, out):  # pragma: no cover (compiled)
+    """:func:`_tally` of the outcomes ``outcome[idx[t, p, k], p]``."""
+    for t in range(idx.shape[0]):
+        for p in range(idx.shape[1]):
+            won = tied = lost = 0
+            for k in range(idx.shape[2]):
+                v = outcome[idx[t, p, k], p]
+                won += v == 1
+                tied += v == 0
+                lost += v == -1
+            out[t, p, 0], out[t, p, 1], out[t, p, 2] = won, tied, lost
 
 
 def win_matrices(m: Comparisons, rng, n_trials: int, size: int | None = None, tie_probability: float = 0.0,
@@ -161,15 +192,36 @@ def pair_bootstrap_weights(j: Comparisons, rng, n_trials: int) -> np.ndarray:
                          "(comparisons.from_judgments without weights)")
     a, b = np.minimum(j.left, j.right), np.maximum(j.left, j.right)
     pair = np.unique(a * len(j.systems) + b, return_inverse=True)[1]
-    order = np.argsort(pair, kind="stable")
+    order = np.argsort(pair, kind="stable")  # the judgments grouped by pair
     counts = np.bincount(pair)
     start = np.concatenate([[0], np.cumsum(counts)[:-1]])
     slot_pair = pair[order]
-    drawn = order[start[slot_pair][None, :] + (gen.random((n_trials, len(j))) * counts[slot_pair][None, :])
-                  .astype(np.int64)]
-    out = np.zeros((n_trials, len(j)))
-    np.add.at(out, (np.arange(n_trials)[:, None], drawn), 1.0)
+    # slot k draws uniformly among its pair's judgments: order[first + floor(u * count)], u uniform; the trials'
+    # uniforms are one (trials x judgments) draw, taken a block of trials at a time (the same numbers)
+    out = np.empty((n_trials, len(j)))
+    first, count = start[slot_pair], counts[slot_pair].astype(np.float64)
+    block = max(1, (1 << 17) // len(j))
+    u = np.empty((min(block, n_trials), len(j)))
+    for begin in range(0, n_trials, block):
+        part = out[begin:begin + block]
+        gen.random(out=u[:len(part)])
+        _bootstrap_counts(u[:len(part)], order, first, count, part)
     return out
+
+
+@numba.njit(cache=True)
+def _bootstrap_counts(u, order, first, count, out):  # pragma: no cover (compiled)
+    """``out[t, i]``: how often judgment i is drawn when slot k of trial t takes judgment
+    ``order[first[k] + int(u[t, k] * count[k])]``; counted by slot (a pair's slots are adjacent), then put in
+    judgment order."""
+    n_trials, n = u.shape
+    drawn = np.empty(n)
+    for t in range(n_trials):
+        drawn[:] = 0.0
+        for k in range(n):
+            drawn[first[k] + np.int64(u[t, k] * count[k])] += 1.0
+        for k in range(n):
+            out[t, order[k]] = drawn[k]
 
 
 # -- the paper's average precision of originals over their copies (Tables 4-6) and Fig. 2's settling point -------------

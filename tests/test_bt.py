@@ -210,3 +210,82 @@ def test_sweeps_refuse_comparisons_that_are_not_instance_matches():
             sweeps.bradley_terry_interval(wrong, 0, n_trials=5)
     with pytest.raises(ValueError, match="one unit per judgment"):
         sweeps.pair_bootstrap_weights(comparisons.from_scores(scores), 0, 3)
+
+
+# -- the compiled iteration is the vectorised numpy one, bit for bit -------------------------------------------------
+
+
+def _numpy_mm(wins: np.ndarray, tol: float = bt.TOL, max_iter: int = bt.MAX_ITER) -> tuple[np.ndarray, np.ndarray]:
+    """The MM iteration as it was written in numpy before it was compiled (every trial of a C-contiguous stack
+    frozen at its own stopping point): the reference for the compiled one's bits."""
+    stack = np.ascontiguousarray(wins, dtype=float)
+    n_trials, n, _ = stack.shape
+    eye = np.eye(n, dtype=bool)
+    games = np.ascontiguousarray(stack + stack.transpose(0, 2, 1))
+    games[:, eye] = 0.0
+    pad = (games == 0).astype(np.float64)
+    total_wins = stack.sum(axis=2) - np.diagonal(stack, axis1=1, axis2=2)
+    strengths, iterations = np.empty((n_trials, n)), np.full(n_trials, max_iter)
+    active, g, p, w = np.arange(n_trials), games, pad, total_wins
+    s = np.full(w.shape, 0.5)
+    for iteration in range(1, max_iter + 1):
+        buf = s[:, :, None] + s[:, None, :]
+        buf += p
+        buf = g / buf
+        new = w / buf.sum(axis=-1)
+        new /= new.sum(axis=-1, keepdims=True)
+        done = np.sum((new - s) ** 2, axis=-1) < tol
+        s = new
+        strengths[active[done]], iterations[active[done]] = s[done], iteration
+        active, g, p, w, s = active[~done], g[~done], p[~done], w[~done], s[~done]
+        if not len(active):
+            break
+    strengths[active] = s
+    return strengths, iterations
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), st.sampled_from([2, 3, 5, 8, 9, 16, 17, 40, 59, 130]), st.integers(1, 12),
+       st.sampled_from(["dense", "sparse", "holes", "fractional"]), st.sampled_from([1e-9, 1e-12, 1e-6]))
+def test_the_compiled_iteration_equals_the_numpy_transcription_bit_for_bit(seed, k, trials, kind, tol):
+    rng = np.random.default_rng(seed)
+    wins = rng.integers(0, 30, (trials, k, k)) + 0.5 * rng.integers(0, 3, (trials, k, k))
+    if kind == "sparse":  # systems that never win, groups that never lose
+        wins = wins * (rng.random((trials, k, k)) < 0.4)
+    elif kind == "holes":  # pairs never compared
+        hole = rng.random((trials, k, k)) < 0.2
+        wins = wins * ~(hole | hole.transpose(0, 2, 1))
+    elif kind == "fractional":
+        wins = rng.random((trials, k, k)) * 10.0 ** rng.integers(-3, 3, (trials, k, k))
+    ok = [t for t in range(trials) if len(bt.components(wins[t])) == 1]
+    if not ok:
+        return
+    wins = wins[ok]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bt.ConvergenceWarning)
+        fit = bt.fit(wins, tol=tol, max_iter=300)
+    strengths, iterations = _numpy_mm(wins, tol=tol, max_iter=300)
+    assert fit.strengths.tobytes() == strengths.tobytes()
+    assert fit.iterations.tolist() == iterations.tolist()
+
+
+def test_the_compiled_sum_is_numpys_pairwise_sum():
+    rng = np.random.default_rng(0)
+    for n in list(range(1, 300)) + [1000, 4099]:
+        a = rng.random(n) * 10.0 ** rng.integers(-8, 8, n)
+        assert bt._sum(a) == np.add.reduce(a), n
+
+
+def test_the_graph_tests_equal_a_graph_search_per_trial():
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(1)
+    for k in (2, 3, 4, 6, 9):
+        for density in (0.15, 0.35, 0.6, 0.9):
+            stack = (rng.random((300, k, k)) < density) * rng.integers(1, 4, (300, k, k)).astype(float)
+            connected, regular, strong = bt._graph_tests(stack)
+            for t, w in enumerate(stack):
+                assert connected[t] == (len(bt.components(w)) == 1)
+                assert regular[t] == (bt.unbounded_groups(w) == ([], []))
+                assert strong[t] == (connected_components(w > 0, directed=True, connection="strong")[0] == 1)
+            assert bt.finite(stack).tolist() == strong.tolist()

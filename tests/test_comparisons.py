@@ -10,7 +10,6 @@ from hypothesis.extra.numpy import arrays
 
 from analysis import comparisons
 from analysis.comparisons import comparison_counts, from_judgments, from_scores, win_matrices, win_matrix
-from tests.helpers import random_scores
 from tests.strategies import score_matrices
 
 
@@ -70,13 +69,19 @@ def test_counts_equal_brute_force(values):
     assert np.all((wins + wins.T + ties)[off] == len(values))
 
 
-def test_counts_are_chunked_without_changing_results(monkeypatch):
-    values = random_scores(np.random.default_rng(0), 500, 9, levels=3).to_numpy()
-    expected = comparison_counts(values)
-    monkeypatch.setattr(comparisons, "_CHUNK_ELEMENTS", 81 * 7)  # 7 instances per block
-    got = comparison_counts(values)
-    np.testing.assert_array_equal(got[0], expected[0])
-    np.testing.assert_array_equal(got[1], expected[1])
+def test_counts_equal_the_broadcast_comparison():
+    rng = np.random.default_rng(0)
+    for n_instances, n_systems in ((1, 2), (7, 3), (500, 9), (333, 13), (50, 40)):
+        values = rng.integers(0, 4, (n_instances, n_systems)).astype(float)
+        values[rng.random(values.shape) < 0.05] = np.nan  # neither above nor below: left with the ties
+        expected = (values[:, :, None] > values[:, None, :]).sum(axis=0)
+        expected_ties = n_instances - expected - expected.T
+        np.fill_diagonal(expected_ties, 0)
+        for layout in (values, np.asfortranarray(values)):
+            wins, ties = comparison_counts(layout)
+            np.testing.assert_array_equal(wins, expected)
+            np.testing.assert_array_equal(ties, expected_ties)
+            assert wins.dtype == ties.dtype == np.int64
 
 
 def test_comparison_counts_equal_a_loop():
@@ -187,3 +192,29 @@ def test_score_win_matrices_equal_win_matrix_of_from_scores_exactly(seed, n_syst
     for t, values in enumerate(stack):
         expected = comparisons.win_matrix(comparisons.from_scores(pd.DataFrame(values)), ties)
         np.testing.assert_array_equal(ours[t], expected)
+
+
+def test_weighted_win_matrices_equal_the_sparse_product_bit_for_bit():
+    """win_matrices sums each cell's products over the units in order, as scipy's sparse product did: the same bits
+    with fractional weights, tie weights and tie masks, where the order of the sums matters."""
+    rng = np.random.default_rng(2)
+    for case in range(40):
+        k, units, trials = int(rng.integers(2, 9)), int(rng.integers(1, 300)), int(rng.integers(1, 12))
+        names = np.array([f"s{i}" for i in range(k)])
+        a = rng.integers(0, k, units)
+        b = (a + rng.integers(1, k, units)) % k
+        weight = None if case % 2 else rng.random(units) * 10.0 ** rng.integers(-3, 3, units)
+        c = from_judgments(names[a], names[b], rng.choice(["left", "right", "tie"], units), weight=weight)
+        ties = ["half", "drop", "loss", 0.3][case % 4]
+        weights = rng.random((trials, units)) * 10.0 ** rng.integers(-4, 4, (trials, units))
+        if case % 3 == 0:
+            weights = np.round(weights)
+        mask = rng.random((trials, units)) < 0.3 if case % 5 == 0 else None
+        real = comparisons._credit_matrix(c, ties, as_tie=False)
+        if mask is None:
+            expected = (real.T @ weights.T).T
+        else:
+            tied = comparisons._credit_matrix(c, ties, as_tie=True)
+            expected = (real.T @ (weights * ~mask).T).T + (tied.T @ (weights * mask).T).T
+        got = win_matrices(c, ties, weights, mask)
+        assert got.tobytes() == np.ascontiguousarray(expected).reshape(-1, k, k).tobytes()

@@ -124,6 +124,26 @@ def test_pair_bootstrap_keeps_each_pairs_count_and_is_deterministic():
     assert (w.sum(axis=1) == len(j)).all() and len({tuple(r) for r in w}) > 1
 
 
+def test_pair_bootstrap_weights_are_one_draw_of_uniforms_counted():
+    """The counts of the draw ``order[first + floor(u * count)]`` from one (trials x judgments) array of uniforms,
+    however many trials at once the function draws."""
+    rng = np.random.default_rng(3)
+    names = np.array([f"m{i}" for i in range(7)])
+    for n_judgments, n_trials in ((40, 1), (300, 50), (20_000, 13)):
+        a = rng.integers(0, 7, n_judgments)
+        b = (a + rng.integers(1, 7, n_judgments)) % 7
+        j = comparisons.from_judgments(names[a], names[b], rng.choice(["left", "right", "tie"], n_judgments))
+        pair = np.unique(np.minimum(j.left, j.right) * 7 + np.maximum(j.left, j.right), return_inverse=True)[1]
+        order = np.argsort(pair, kind="stable")
+        counts = np.bincount(pair)
+        start = np.concatenate([[0], np.cumsum(counts)[:-1]])[pair[order]]
+        u = np.random.default_rng(11).random((n_trials, n_judgments))
+        drawn = order[start + (u * counts[pair[order]]).astype(np.int64)]
+        expected = np.zeros((n_trials, n_judgments))
+        np.add.at(expected, (np.arange(n_trials)[:, None], drawn), 1.0)
+        assert sweeps.pair_bootstrap_weights(j, 11, n_trials).tobytes() == expected.tobytes()
+
+
 def test_lowest_ap_is_every_relevant_item_last():
     assert sweeps.lowest_ap(1, 2) == 0.5
     for k, n in ((8, 16), (5, 10), (6, 12)):
