@@ -41,14 +41,16 @@ book: reproduce
 
 # The tests read the prepared tables (the data tests skip, naming the reason, only when no mirror is reachable).
 # ruff checks the package, the tests, the benchmarks and the notebooks first (configuration in pyproject.toml).
+# Two pytest-xdist workers, test by test, except that the modules reading one costly session fixture (the quick book;
+# the data fetched from the mirror) run on one worker, so each is built once (tests/conftest.py).
 test: data
 	$(BIN)/python -m ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS)
 
 # The unit, property and data tests only (no notebook run, no book build): a few minutes.
 test-fast: data
 	$(BIN)/python -m ruff check .
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
 
 bench: setup
 	$(BIN)/python -m benchmarks.run

@@ -309,10 +309,28 @@ def _execute(stage: Path, injected: dict, timeout: float | None) -> None:
 def _kernel_logging_to(path: Path) -> type:
     """A kernel manager class whose kernels write their own stdout and stderr (the kernel's log lines, a crash
     report; not the cells' output, which goes into the notebook) to ``path``: a kernel shut down by Ctrl-C or a
-    timeout no longer prints a zmq traceback over the runner's report."""
+    timeout no longer prints a zmq traceback over the runner's report. Kernels talk over Unix sockets, not TCP
+    ports (no two kernels can be given the same port)."""
     from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
 
     class KernelManager(AsyncKernelManager):
+        # Unix sockets with a name of their own: over TCP, kernels started at the same moment (two jobs, two test
+        # workers) can be handed the same free port, and one dies at start-up; jupyter_client's default socket
+        # name ("kernel-ipc" in the working folder) would be shared as well
+        @default("transport")
+        def _ipc(self):
+            return "ipc"
+
+        @default("ip")
+        def _socket_name(self):
+            import uuid
+
+            from jupyter_core.paths import jupyter_runtime_dir
+
+            os.makedirs(jupyter_runtime_dir(), exist_ok=True)
+            return os.path.join(jupyter_runtime_dir(), f"kernel-{uuid.uuid4().hex[:12]}")
+
         async def start_kernel(self, **kw):
             with open(path, "ab") as log:
                 await super().start_kernel(**kw | {"stdout": log, "stderr": log})

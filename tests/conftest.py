@@ -1,4 +1,6 @@
 import os
+import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -96,3 +98,35 @@ def quick_html(quick_book, quick_claims):
     jb = Path(sys.executable).with_name("jupyter-book")
     result = subprocess.run([str(jb), "build", str(site), "-W", "-n", "--keep-going"], capture_output=True, text=True)
     return site / "_build" / "html", result
+
+
+
+#: session fixtures that cost minutes, by family: under pytest-xdist (``make test`` runs two workers) the tests of
+#: every module that uses one of a family run on one worker, so each fixture is built once per session, not per worker
+_SHARED_FIXTURES = {"book": ("quick_book", "quick_claims", "quick_html"), "data": ("fetched", "prepared", "wmt_tables")}
+
+
+def _module_groups(folder: Path) -> dict[str, str]:
+    """``tests/test_x.py`` -> the families of costly fixtures its source names (modules that name none: absent)."""
+    groups = {}
+    for path in sorted(folder.glob("test_*.py")):
+        text = path.read_text()
+        found = [family for family, names in _SHARED_FIXTURES.items()
+                 if any(re.search(rf"\b{name}\b", text) for name in names)]
+        if found:
+            groups[f"{folder.name}/{path.name}"] = "+".join(found)
+    return groups
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Load balancing test by test, except that the modules of one fixture family form one unit of work (pytest 9.2
+    ignores xdist's own ``xdist_group`` marks, which rename node ids)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    groups = _module_groups(Path(__file__).resolve().parent)
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return groups.get(nodeid.split("::", 1)[0], nodeid)
+
+    return SharedFixtureScheduling(config, log)
