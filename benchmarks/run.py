@@ -115,7 +115,7 @@ def bench_text_metrics(n_systems: int | None):
     from analysis.data.paired import read_lines, wmt_inventory
     from analysis.data.registry import DataError
     from analysis.data.textmetrics import SegmentScorer
-    from tests.test_data_textmetrics import _reference_row
+    from tests.reference import text_metrics_row
 
     try:
         ref_file, outputs = wmt_inventory()[("WMT19", "kk-en")]
@@ -127,7 +127,7 @@ def bench_text_metrics(n_systems: int | None):
     pairs = [(h, r) for hyps in hypotheses for h, r in zip(hyps, reference)]
 
     def libraries():
-        return [_reference_row(h, r) for h, r in pairs]
+        return [text_metrics_row(h, r) for h, r in pairs]
 
     row = {"segments": len(pairs)}
     def ours():

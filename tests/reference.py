@@ -5,9 +5,14 @@ published tool, with no vectorisation, so that a vectorised implementation can b
 """
 
 import itertools
+from collections import Counter
 
 import numpy as np
 import trueskill as ts
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU, CHRF
+
+from analysis.data.textmetrics import Tokenizer13a, js_divergence
 
 
 def bt_loop(scores, ties="loss", epsilon=1e-9):
@@ -160,3 +165,28 @@ def knowles_ranking_loop(rows, divide=1.0, remove=(), remove_human=False, sig_re
             max_sig = max(max_sig, sig)
         out.append((s, z, i + 1 < len(ordered) and max_sig < 0.05))
     return out
+
+
+# -- sentence-level text metrics, from the libraries one segment at a time ----------------------------------------
+
+def _plain_js(hyp: str, ref: str) -> list[float]:
+    """JS_1 and JS_2 by their definition: :func:`js_divergence` of the n-gram Counters of sacrebleu's 13a tokens of
+    the lower-cased texts, negated."""
+    tokens = [Tokenizer13a()(text.lower()).split() for text in (hyp, ref)]
+    return [-js_divergence(*(Counter(zip(*(t[i:] for i in range(n)))) for t in tokens)) for n in (1, 2)]
+
+
+def _library_row(hyp: str, ref: str) -> list[float]:
+    """The ten metrics of one segment from the reference libraries, one call each (BLEU-n from sacrebleu with that
+    maximum order)."""
+    rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(ref, hyp)
+    bleu = [BLEU(effective_order=True, max_ngram_order=n).sentence_score(hyp, [ref]).score for n in (1, 2, 3, 4)]
+    chrf = CHRF(word_order=2).sentence_score(hyp, [ref]).score
+    return bleu + [rouge[k].fmeasure for k in ("rouge1", "rouge2", "rougeL")] + [chrf]
+
+
+def text_metrics_row(hyp: str, ref: str) -> list[float]:
+    """All ten metrics of ``data prepare`` for one segment, from the reference libraries one call each: sacrebleu's
+    BLEU-1..4 (each with that maximum order) and chrF++, rouge-score's ROUGE-1/2/L with the stemmer, and the two JS
+    by their definition (:func:`analysis.data.textmetrics.js_divergence` of 13a tokens' n-gram counts)."""
+    return _library_row(hyp, ref) + _plain_js(hyp, ref)

@@ -12,6 +12,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from analysis.data import textmetrics
 from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, Tokenizer13a, caption_scores, js_divergence
+from tests.reference import text_metrics_row as _reference_row
 
 PAIRS = [
     ("The cat sat on the mat.", "The cat is sitting on the mat."),
@@ -120,27 +121,6 @@ def test_segment_scores_do_not_depend_on_the_hash_seed():
                              env={**os.environ, "PYTHONHASHSEED": seed}) for seed in ("1", "2", "3", "4")]
     outputs = {run.communicate()[0] for run in runs}
     assert [run.returncode for run in runs] == [0] * 4 and len(outputs) == 1, outputs
-
-
-def _plain_js(hyp: str, ref: str) -> list[float]:
-    """JS_1 and JS_2 by their definition: :func:`js_divergence` of the n-gram Counters of sacrebleu's 13a tokens of
-    the lower-cased texts, negated."""
-    tokens = [Tokenizer13a()(text.lower()).split() for text in (hyp, ref)]
-    return [-js_divergence(*(Counter(zip(*(t[i:] for i in range(n)))) for t in tokens)) for n in (1, 2)]
-
-
-def _library_row(hyp: str, ref: str) -> list[float]:
-    """The ten metrics of one segment from the reference libraries, one call each (BLEU-n from sacrebleu with that
-    maximum order)."""
-    rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(ref, hyp)
-    bleu = [BLEU(effective_order=True, max_ngram_order=n).sentence_score(hyp, [ref]).score for n in (1, 2, 3, 4)]
-    chrf = CHRF(word_order=2).sentence_score(hyp, [ref]).score
-    return bleu + [rouge[k].fmeasure for k in ("rouge1", "rouge2", "rougeL")] + [chrf]
-
-
-def _reference_row(hyp: str, ref: str) -> list[float]:
-    """All ten metrics of one segment: the libraries' eight and the two JS by their definition."""
-    return _library_row(hyp, ref) + _plain_js(hyp, ref)
 
 
 _TEXT = st.lists(st.sampled_from(list("aAbB éÉ.,;!?-'\"()\t\n 0123 İßﬁ中文&<>/\xa0\x1c\u2028\ud800K")
