@@ -665,20 +665,18 @@ def verdict_figure(table: pd.DataFrame):
 
 
 def _figure_files(table: pd.DataFrame) -> tuple[bytes, bytes]:
-    """The figure (:func:`verdict_figure`) as PNG and SVG bytes, deterministic (no date, no software tag, a fixed SVG
-    id salt) and legible in the book's text column (:func:`analysis.plotting.legibility_problems`, else a
-    ValueError)."""
+    """The figure (:func:`verdict_figure`) as PNG and SVG bytes (:func:`analysis.plotting.figure_files`: the same
+    bytes on every run, and legible in the book's text column, else a ValueError)."""
     import matplotlib
+    import matplotlib.pyplot as plt
 
     from . import plotting
 
-    with matplotlib.rc_context({"svg.hashsalt": plotting.SVG_HASHSALT, "svg.fonttype": "none"}):
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
         fig = verdict_figure(table)
-        png, problems = plotting.render_for_page(fig)
-        if problems:
-            raise ValueError(f"{FIGURE_NAME} is not legible in the book's text column: " + "; ".join(problems))
-        svg = plotting._render(fig, "svg", metadata={"Date": None, "Creator": None})
-    return png, svg
+        files = plotting.figure_files(fig, FIGURE_NAME)
+    plt.close(fig)
+    return files
 
 
 def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str | None = None) -> list[Path]:

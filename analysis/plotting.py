@@ -92,6 +92,22 @@ def canonical(value):
     return value
 
 
+def figure_files(fig: plt.Figure, name: str, *, legible: bool = True) -> tuple[bytes, bytes]:
+    """``fig`` as PNG and SVG bytes, the same on every run (no date, no software tag, a fixed SVG id salt unless one
+    is set). With ``legible`` (default) a figure whose text would be shown smaller than :data:`MIN_TEXT_PX` in the
+    book's text column, or shrunk below :data:`MIN_SHOWN_SHARE` of its width, is closed and refused with a
+    ValueError naming ``name`` and the text (:func:`legibility_problems`)."""
+    png, problems = render_for_page(fig)
+    if legible and problems:
+        plt.close(fig)
+        raise ValueError(f"figure {name!r} is not legible in the book's {CONTENT_PX} px text column: "
+                         + "; ".join(problems) + ". Re-lay it out (fewer panels per row, stacked, or split) rather "
+                         "than shrink it.")
+    with matplotlib.rc_context({"svg.hashsalt": matplotlib.rcParams["svg.hashsalt"] or SVG_HASHSALT}):
+        svg = _render(fig, "svg", metadata={"Date": None, "Creator": None})
+    return png, svg
+
+
 class Outputs:
     """The artefacts of one chapter run: ``Outputs(chapter, parameters, root=None)``.
 
@@ -134,15 +150,7 @@ class Outputs:
             raise ValueError(f"figure {name!r}: a caption is required (what it shows, on which data, and how it "
                              "differs from the paper's version)")
         alt = alt or plain_first_sentence(caption)
-        png, problems = render_for_page(fig)
-        if legible:
-            if problems:
-                plt.close(fig)
-                raise ValueError(f"figure {name!r} is not legible in the book's {CONTENT_PX} px text column: "
-                                 + "; ".join(problems) + ". Re-lay it out (fewer panels per row, stacked, or "
-                                 "split) rather than shrink it.")
-        with matplotlib.rc_context({"svg.hashsalt": matplotlib.rcParams["svg.hashsalt"] or SVG_HASHSALT}):
-            svg = _render(fig, "svg", metadata={"Date": None, "Creator": None})
+        png, svg = figure_files(fig, name, legible=legible)
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
         for path, payload in zip(paths, (png, svg)):
             atomic_write(path, lambda tmp, payload=payload: Path(tmp).write_bytes(payload))
