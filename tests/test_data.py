@@ -310,3 +310,15 @@ def test_a_metric_version_change_makes_paired_setups_stale(monkeypatch):
     monkeypatch.setattr(paired, "METRICS_VERSION", "test")
     after = tables.TABLES["paired_setups"].provenance()
     assert after != before and after["metrics_version"] == "test"
+
+
+def test_a_new_scorer_implementation_makes_paired_setups_stale(monkeypatch):
+    """The metric cache key names the scorer's implementation, and so does the table's provenance: an existing
+    tree rebuilds the table (from a fresh cache entry) rather than keep one an older scorer produced."""
+    from analysis.data import paired
+    from analysis.data.tables import TABLES
+
+    before = TABLES["paired_setups"].provenance()
+    assert before["implementation"] == paired.SegmentScorer.IMPLEMENTATION
+    monkeypatch.setattr(paired.SegmentScorer, "IMPLEMENTATION", "another implementation")
+    assert TABLES["paired_setups"].provenance() != before

@@ -248,5 +248,6 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
 
 TABLES = (
     Table("paired_setups", SCHEMA, ("bt-eval", "realsumm", "wmt17-19", "coco-systems", "coco-references"),
-          build_paired_setups, provenance=lambda: metric_signatures() | {"metrics_version": METRICS_VERSION}),
+          build_paired_setups, provenance=lambda: metric_signatures() | {"metrics_version": METRICS_VERSION,
+                                                     "implementation": SegmentScorer.IMPLEMENTATION}),
 )
