@@ -219,3 +219,12 @@ def test_every_segment_of_a_full_language_pair_equals_the_libraries(fetched):
         np.testing.assert_array_equal(ours, theirs)
         for text in hypotheses:
             assert ours_13a(text) == sacrebleu_13a(text) and ours_13a(text.lower()) == sacrebleu_13a(text.lower())
+
+
+@given(st.lists(st.tuples(_TEXT, st.lists(st.sampled_from(["The cat sat.", "", "a b c d e f", "Ünïcödé text!"]),
+                                          min_size=1, max_size=2)), max_size=8),
+       st.sampled_from([0, 2]))
+def test_sentence_chrf_equals_sacrebleu_one_by_one_with_references_counted_once(pairs, word_order):
+    hypotheses, references = [h for h, _ in pairs], [refs for _, refs in pairs]
+    theirs = [CHRF(word_order=word_order).sentence_score(h, refs).score for h, refs in pairs]
+    assert textmetrics.sentence_chrf(hypotheses, references, word_order).tolist() == theirs

@@ -58,9 +58,21 @@ def chrf_metric(word_order: int = 0):
 
 def sentence_chrf(hypotheses, references, word_order: int = 0) -> np.ndarray:
     """Sentence-level chrF (chrF++ with ``word_order=2``) of each hypothesis against its references: ``references``
-    holds one list of reference strings per hypothesis. :func:`chrf_signature` says exactly what was computed."""
+    holds one list of reference strings per hypothesis. :func:`chrf_signature` says exactly what was computed.
+    Equal to ``CHRF(word_order=...).sentence_score(h, refs).score`` one by one (tested), with each distinct list of
+    references turned into n-gram counts once (sacrebleu's own reference cache, kept across hypotheses)."""
     metric = chrf_metric(word_order)
-    return np.array([metric.sentence_score(h, list(refs)).score for h, refs in zip(hypotheses, references)])
+    cached: dict[tuple, object] = {}
+    scores = []
+    for hypothesis, refs in zip(hypotheses, references):
+        refs = list(refs)
+        metric._check_sentence_score_args(hypothesis, refs)
+        info = cached.get(key := tuple(refs))
+        if info is None:
+            info = cached[key] = metric._cache_references([[r] for r in refs])[0]
+        stats = [metric._compute_segment_statistics(metric._preprocess_segment(hypothesis), info)]
+        scores.append(metric._aggregate_and_compute(stats).score)
+    return np.array(scores)
 
 
 def chrf_signature(word_order: int = 0) -> str:
