@@ -14,9 +14,10 @@ the published per-judgment z to floating-point precision (tests/test_wmt.py).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from .validation import check_number, real_array
 
@@ -44,15 +45,38 @@ def z_scores(values, group, keep=None, pool=None, weights=None) -> np.ndarray:
     keep = np.ones(len(values), bool) if keep is None else np.asarray(keep, bool)
     pool = np.ones(len(values), bool) if pool is None else np.asarray(pool, bool)
     w = (keep & pool).astype(float) if weights is None else (keep & pool) * weights
-    size = group.max() + 1
-    count = np.bincount(group, w, size)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, w * np.where(w > 0, values, 0.0), size) / count
-        dev = np.where(w > 0, values - mean[group], 0.0)
-        sd = np.sqrt(np.bincount(group, w * dev * dev, size) / (count - 1))
-        z = (values - mean[group]) / sd[group]
-    bad = ~(sd > 1e-9 * np.maximum(1.0, np.abs(mean)))
-    return np.where(keep & ~bad[group], z, np.nan)
+    return _standardise(values, group.astype(np.int64, copy=False), np.asarray(w, dtype=float), keep,
+                        int(group.max()) + 1)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _standardise(values, group, w, keep, size):  # pragma: no cover (compiled)
+    """:func:`z_scores` with its row weights ``w``, bit for bit numpy's ``bincount`` sums and elementwise steps: per
+    group, mean = sum(w * value) / sum(w) and sd = sqrt(sum(w * dev * dev) / (sum(w) - 1)) over the rows with
+    w > 0, each sum added row after row from 0; NaN for rows not kept and groups whose sd is not above
+    1e-9 * max(1, |mean|)."""
+    n = len(values)
+    count = np.zeros(size)
+    total = np.zeros(size)
+    for i in range(n):
+        count[group[i]] += w[i]
+        total[group[i]] += w[i] * (values[i] if w[i] > 0 else 0.0)
+    mean = total / count
+    squares = np.zeros(size)
+    for i in range(n):
+        dev = values[i] - mean[group[i]] if w[i] > 0 else 0.0
+        squares[group[i]] += w[i] * dev * dev
+    sd = np.sqrt(squares / (count - 1))
+    good = np.empty(size, np.bool_)
+    for g in range(size):
+        magnitude = abs(mean[g])
+        floor = magnitude if (np.isnan(magnitude) or magnitude > 1.0) else 1.0  # np.maximum(1.0, |mean|)
+        good[g] = sd[g] > 1e-9 * floor
+    out = np.empty(n)
+    for i in range(n):
+        g = group[i]
+        out[i] = (values[i] - mean[g]) / sd[g] if keep[i] and good[g] else np.nan
+    return out
 
 
 def standardise(judgments: pd.DataFrame, value: str = "raw", by: str | list[str] = "worker") -> pd.Series:
@@ -124,10 +148,10 @@ def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater", we
     group (an ``n_groups x n_values`` matrix N) give all Mann-Whitney U statistics at once,
     ``U[i, j] = N_i . (N_j below + N_j equal / 2)``, and all tie corrections from ``sum (t^3 - t)`` expanded in the
     per-value counts; equal to ``scipy.stats.mannwhitneyu(method="asymptotic")`` pair by pair (tests/test_wmt.py).
-    The products over values are sums over observations (a gather and a ``bincount``), not BLAS matrix products,
-    which are slow for these thin matrices on a busy machine. ``weights``: a frequency weight per observation (an
-    observation counted w times, e.g. a bootstrap resample's multiplicity; None = 1). Groups without observations get
-    NaN.
+    The products over values are sums over observations in their order, in one compiled pass (:func:`_u_and_cross`,
+    bit for bit the numpy gather and ``bincount`` it replaced), not BLAS matrix products. ``weights``: a frequency
+    weight per observation (an observation counted w times, e.g. a bootstrap resample's multiplicity; None = 1).
+    Groups without observations get NaN.
     """
     if variant not in RANK_SUM_VARIANTS:
         raise ValueError(f"variant must be one of {list(RANK_SUM_VARIANTS)}, got {variant!r}")
@@ -142,42 +166,72 @@ def rank_sum_pvalues(groups, scores, n_groups: int, variant: str = "greater", we
     w = np.ones(len(groups)) if weights is None else np.asarray(weights, dtype=float)
     if w.shape != scores.shape or not (np.isfinite(w).all() and (w >= 0).all()):
         raise ValueError("weights must be finite, non-negative and one per observation")
-    values, inverse = np.unique(scores, return_inverse=True)
-    flat = np.bincount(groups * len(values) + inverse, w, minlength=n_groups * len(values))
-    counts = flat.reshape(n_groups, len(values))
-    below = np.cumsum(counts, axis=1) - counts
     k = n_groups
-    cells = (groups[:, None] * k + np.arange(k)[None, :]).ravel()
-
-    def over_observations(per_value: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        """M[i, j] = sum over observations o of group i of factor[o] * per_value[j, value(o)] (row o of the
-        gathered values, as in a ``bincount`` over observations in their order)."""
-        gathered = np.ascontiguousarray(per_value.T)[inverse]
-        gathered *= factor[:, None]
-        return np.bincount(cells, gathered.ravel(), k * k).reshape(k, k)
-
-    u = over_observations(below + counts / 2, w)
+    inverse, n_values = _unique_inverse(scores)
+    observed = groups * n_values + inverse  # (group, value) of each observation in the group-major matrix
+    flat = np.bincount(observed, w, minlength=k * n_values)
+    counts = flat.reshape(k, n_values)
+    counts_t = np.bincount(inverse * k + groups, w, minlength=n_values * k).reshape(n_values, k)  # value-major
+    u, cross = _u_and_cross(groups.astype(np.int64, copy=False), inverse.astype(np.int64, copy=False), w, counts_t)
     n = counts.sum(axis=1)
     n_i, n_j = n[:, None], n[None, :]
     cubed = np.zeros_like(flat)  # the matrix is mostly zeros (a value is rarely in two groups): cube only the others
-    occupied = np.flatnonzero(flat)
-    cubed[occupied] = flat[occupied] ** 3
-    cubes = cubed.reshape(n_groups, len(values)).sum(axis=1)
-    cross = over_observations(counts, w * counts[groups, inverse])  # sum_v N_i(v)^2 N_j(v)
+    cubed[observed] = flat[observed] ** 3
+    cubes = cubed.reshape(k, n_values).sum(axis=1)
     ties = cubes[:, None] + cubes[None, :] + 3 * cross + 3 * cross.T - n_i - n_j
     total = n_i + n_j
     with np.errstate(invalid="ignore", divide="ignore"):
         sd = np.sqrt(n_i * n_j / 12 * ((total + 1) - ties / (total * (total - 1))))
         mean = n_i * n_j / 2
         if variant == "greater":
-            p = stats.norm.sf((u - mean - 0.5) / sd)
+            p = special.ndtr(-((u - mean - 0.5) / sd))  # the normal survival function (scipy.stats.norm.sf)
         else:
             big = np.maximum(u, u.T)
-            p = np.minimum(2 * stats.norm.sf((big - mean - 0.5) / sd), 1.0) / 2
+            p = np.minimum(2 * special.ndtr(-((big - mean - 0.5) / sd)), 1.0) / 2
     p[(n_i == 0) | (n_j == 0)] = np.nan
     np.fill_diagonal(p, np.nan)
     return p
 
+
+def _unique_inverse(scores: np.ndarray) -> tuple[np.ndarray, int]:
+    """``np.unique(scores, return_inverse=True)``'s inverse and the number of distinct values."""
+    if not len(scores):
+        return np.zeros(0, np.intp), 0
+    order = scores.argsort()
+    ordered = scores[order]
+    new = np.empty(len(scores), bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(scores), np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return inverse, int(inverse[order[-1]]) + 1
+
+
+@numba.njit(cache=True)
+def _u_and_cross(groups, inverse, w, counts_t):  # pragma: no cover (compiled)
+    """U[i, j] = sum over observations o of group i of w[o] * (below[j, v] + counts[j, v] / 2) and the ties' cross
+    term C[i, j] = sum over o of (w[o] * counts[i, v]) * counts[j, v] (v = o's value; below = the cumulative count
+    of values under v), each added observation after observation from 0 as numpy's gather and ``bincount`` over
+    observations did, with the same roundings: bit for bit its result."""
+    n_values, k = counts_t.shape
+    per_value = np.empty((n_values, k))
+    for j in range(k):
+        running = 0.0
+        for v in range(n_values):
+            c = counts_t[v, j]
+            running = c if v == 0 else running + c  # np.cumsum
+            per_value[v, j] = (running - c) + c / 2
+    u = np.zeros((k, k))
+    cross = np.zeros((k, k))
+    for o in range(len(groups)):
+        g = groups[o]
+        v = inverse[o]
+        weight = w[o]
+        factor = weight * counts_t[v, g]
+        for j in range(k):
+            u[g, j] += per_value[v, j] * weight
+            cross[g, j] += counts_t[v, j] * factor
+    return u, cross
 
 def significance_lines(pvalues: np.ndarray, alpha: float = 0.05) -> np.ndarray:
     """Where WMT draws a line, for systems in ranking order (best first): after position i iff system i is
@@ -213,8 +267,10 @@ def ranking_changes(order_a, clusters_a, order_b, clusters_b) -> tuple[bool, boo
         raise ValueError("the two rankings must hold the same systems, each once")
 
     def as_sets(order, clusters):
-        clusters = np.asarray(clusters)
-        return [sorted(np.asarray(order)[clusters == c]) for c in np.unique(clusters)]
+        members = {}  # cluster -> its systems; the clusters in order of their numbers, each sorted
+        for system, cluster in zip(order, np.asarray(clusters).tolist()):
+            members.setdefault(cluster, []).append(system)
+        return [sorted(members[c]) for c in sorted(members)]
 
     return order_a != order_b, as_sets(order_a, clusters_a) != as_sets(order_b, clusters_b)
 
@@ -234,7 +290,7 @@ def ranking_effect_sizes(order_a, clusters_a, order_b, clusters_b) -> dict:
     rank_b = np.array([at_b[s] for s in order_a])
     cluster_a = np.asarray(clusters_a)
     cluster_b = np.asarray(clusters_b)[rank_b]
-    upper = np.triu(np.ones((k, k), bool), 1)
+    upper = ~np.tri(k, dtype=bool)  # above the diagonal
     discordant = (np.sign(rank_a[:, None] - rank_a[None, :]) != np.sign(rank_b[:, None] - rank_b[None, :])) & upper
     da = np.sign(cluster_a[:, None] - cluster_a[None, :])
     db = np.sign(cluster_b[:, None] - cluster_b[None, :])

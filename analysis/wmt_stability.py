@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -208,17 +209,41 @@ def segment_cells(pair: PairJudgments, values: np.ndarray, weights=None) -> tupl
     mean multiplicity of its judgments (their summed ``weights`` over their number; 1 without weights). A bootstrap
     resample that draws a cell's HIT twice counts the cell twice in the system mean and in the rank-sum test, as it
     counts its judgments twice in the z: one resampling unit throughout."""
-    rows = pair.scored & ~np.isnan(values)
-    w = rows.astype(float) if weights is None else rows * weights
-    n_keys = len(pair.key_system)
-    key_weight = np.bincount(pair.key, w, n_keys)
-    key_sum = np.bincount(pair.key, w * np.where(rows, values, 0.0), n_keys)
-    present = key_weight > 0
-    if weights is None:
-        cell_weight = np.ones(int(present.sum()))
-    else:
-        cell_weight = key_weight[present] / np.bincount(pair.key, rows.astype(float), n_keys)[present]
-    return pair.key_system[present], key_sum[present] / key_weight[present], cell_weight
+    weighted = weights is not None
+    w = np.asarray(weights, dtype=float) if weighted else np.ones(len(values))
+    return _cells(pair.key, pair.key_system, pair.scored, np.asarray(values, dtype=float), w, weighted)
+
+
+@numba.njit(cache=True)
+def _cells(key, key_system, scored, values, weights, weighted):  # pragma: no cover (compiled)
+    """:func:`segment_cells` bit for bit as numpy computed it: per key, ``bincount`` sums added row after row from 0
+    of the row weight (``rows * weights``, rows = scored with a value), of weight * value and of the rows; then
+    the keys with a positive weight."""
+    n_keys = len(key_system)
+    weight = np.zeros(n_keys)
+    total = np.zeros(n_keys)
+    count = np.zeros(n_keys)
+    for i in range(len(key)):
+        row = scored[i] and not np.isnan(values[i])
+        w = (1.0 if row else 0.0) * weights[i] if weighted else (1.0 if row else 0.0)
+        weight[key[i]] += w
+        total[key[i]] += w * (values[i] if row else 0.0)
+        count[key[i]] += 1.0 if row else 0.0
+    n_present = 0
+    for k in range(n_keys):
+        n_present += weight[k] > 0
+    system = np.empty(n_present, key_system.dtype)
+    mean = np.empty(n_present)
+    cell_weight = np.ones(n_present)
+    m = 0
+    for k in range(n_keys):
+        if weight[k] > 0:
+            system[m] = key_system[k]
+            mean[m] = total[k] / weight[k]
+            if weighted:
+                cell_weight[m] = weight[k] / count[k]
+            m += 1
+    return system, mean, cell_weight
 
 
 def ranking(pair: PairJudgments, z: np.ndarray, weights=None, cluster_exclude=(), variant: str = "greater",
@@ -252,15 +277,19 @@ def rankings_excluding(systems, seg_system, seg_score, excludes, variant: str = 
     seg_system = np.asarray(seg_system)
     p_all = wmt.rank_sum_pvalues(seg_system, seg_score, k, variant, None if weights is None else w)
     out = []
+    done = {}  # the ranking of each exclude list seen before
     for exclude in excludes:
         if callable(exclude):  # a function of the ranking without exclusions, e.g. its first system
             exclude = exclude(out[0] if out else rankings_excluding(systems, seg_system, seg_score, [()], variant,
                                                                     alpha, weights)[0])
-        ranked = np.flatnonzero(~np.isnan(scores) & ~np.isin(names, list(exclude)))
-        order = ranked[np.lexsort((names[ranked], -scores[ranked]))]
-        p = p_all[np.ix_(order, order)]
-        lines = wmt.significance_lines(p, alpha) if len(order) > 1 else np.zeros(0, bool)
-        out.append(Ranking(tuple(names[order]), scores[order], wmt.clusters_from_lines(lines)))
+        seen = tuple(sorted(set(exclude)))
+        if seen not in done:
+            ranked = np.flatnonzero(~np.isnan(scores) & ~np.isin(names, list(exclude)))
+            order = ranked[np.lexsort((names[ranked], -scores[ranked]))]
+            p = p_all[np.ix_(order, order)]
+            lines = wmt.significance_lines(p, alpha) if len(order) > 1 else np.zeros(0, bool)
+            done[seen] = Ranking(tuple(names[order]), scores[order], wmt.clusters_from_lines(lines))
+        out.append(done[seen])
     return out
 
 
@@ -299,7 +328,8 @@ def perturbed_ranking(pair: PairJudgments, *, remove=(), remove_human: bool = Fa
     if (group < 0).any():
         raise ValueError(f"some judgments have no {by} id")
     removed = [pair.systems.index(s) for s in remove] if remove else []  # system codes, not names per judgment
-    keep = ~np.isin(pair.system, removed) & (True if keep is None else np.asarray(keep, bool))
+    kept = ~np.isin(pair.system, removed) if removed else np.ones(pair.n, bool)
+    keep = kept & (True if keep is None else np.asarray(keep, bool))
     degraded = pair.ref | pair.human[pair.system]
     if remove_human:
         keep &= ~degraded
@@ -347,8 +377,10 @@ def experiments(pair: PairJudgments, raw: np.ndarray | None = None, *, divisors=
     common = {"weights": weights, "by": by, "variant": variant, "alpha": alpha}
     humans = [s for s, h in zip(pair.systems, pair.human) if h]
     has_human = bool(humans) or bool(pair.ref.any())
-    original, base_human, base_low, base_high = unperturbed_rankings(
-        pair, [(), humans, lambda r: [r.systems[-1]], lambda r: [r.systems[0]]], **common)
+    extremes = [lambda r: [r.systems[-1]], lambda r: [r.systems[0]]]
+    if not wanted & {"remove_lowest", "remove_highest"}:  # their bases are not needed
+        extremes = [(), ()]
+    original, base_human, base_low, base_high = unperturbed_rankings(pair, [(), humans, *extremes], **common)
     rows = []
     if against is not None and sorted(against.systems) == sorted(original.systems):
         rows.append({"experiment": "noise", **comparison(original, against)})

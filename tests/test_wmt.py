@@ -226,3 +226,92 @@ def test_system_scores_name_the_column_and_refuse_no_system_items():
     for z in ([True, False, True, True], ["0.5", "0.1", "0.2", "0.4"], [0.5j, 0.1, 0.2, 0.4]):
         with pytest.raises(ValueError, match="judgments column 'z' must hold real numbers"):
             wmt.system_scores(_system_rows(z=z))
+
+
+# --- the compiled kernels against the numpy code they replaced (bit for bit) ------------------------------------------
+
+
+def _numpy_z_scores(values, group, keep, pool, weights):
+    """:func:`analysis.wmt.z_scores` as numpy code (bincounts and elementwise steps)."""
+    w = (keep & pool).astype(float) if weights is None else (keep & pool) * weights
+    size = group.max() + 1
+    count = np.bincount(group, w, size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, w * np.where(w > 0, values, 0.0), size) / count
+        dev = np.where(w > 0, values - mean[group], 0.0)
+        sd = np.sqrt(np.bincount(group, w * dev * dev, size) / (count - 1))
+        z = (values - mean[group]) / sd[group]
+    bad = ~(sd > 1e-9 * np.maximum(1.0, np.abs(mean)))
+    return np.where(keep & ~bad[group], z, np.nan)
+
+
+def _numpy_rank_sum_pvalues(groups, scores, n_groups, variant, w):
+    """:func:`analysis.wmt.rank_sum_pvalues` as numpy code: a dense (group x value) count matrix, gathers and
+    ``bincount``s over observations."""
+    values, inverse = np.unique(scores, return_inverse=True)
+    flat = np.bincount(groups * len(values) + inverse, w, minlength=n_groups * len(values))
+    counts = flat.reshape(n_groups, len(values))
+    below = np.cumsum(counts, axis=1) - counts
+    k = n_groups
+    cells = (groups[:, None] * k + np.arange(k)[None, :]).ravel()
+
+    def over_observations(per_value, factor):
+        gathered = np.ascontiguousarray(per_value.T)[inverse]
+        gathered *= factor[:, None]
+        return np.bincount(cells, gathered.ravel(), k * k).reshape(k, k)
+
+    u = over_observations(below + counts / 2, w)
+    n = counts.sum(axis=1)
+    n_i, n_j = n[:, None], n[None, :]
+    cubed = np.zeros_like(flat)
+    occupied = np.flatnonzero(flat)
+    cubed[occupied] = flat[occupied] ** 3
+    cubes = cubed.reshape(n_groups, len(values)).sum(axis=1)
+    cross = over_observations(counts, w * counts[groups, inverse])
+    ties = cubes[:, None] + cubes[None, :] + 3 * cross + 3 * cross.T - n_i - n_j
+    total = n_i + n_j
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(n_i * n_j / 12 * ((total + 1) - ties / (total * (total - 1))))
+        mean = n_i * n_j / 2
+        if variant == "greater":
+            p = stats.norm.sf((u - mean - 0.5) / sd)
+        else:
+            big = np.maximum(u, u.T)
+            p = np.minimum(2 * stats.norm.sf((big - mean - 0.5) / sd), 1.0) / 2
+    p[(n_i == 0) | (n_j == 0)] = np.nan
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+def _same_bits(a, b) -> bool:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool((a.view(np.int64) == b.view(np.int64)).all())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_sum_pvalues_are_bit_for_bit_the_numpy_computation(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        k, n = int(rng.integers(1, 12)), int(rng.integers(1, 400))
+        groups = rng.integers(0, k, n)  # unsorted, some groups empty
+        scores = rng.integers(0, int(rng.choice([3, 10, 50, 10**6])), n) / 7.0  # ties within and across groups
+        weights = np.ones(n) if trial % 3 == 0 else rng.choice([0.0, 1.0, 2.0, 1.5, 2 / 3, 5 / 3], n)
+        for variant in wmt.RANK_SUM_VARIANTS:
+            expected = _numpy_rank_sum_pvalues(groups, scores, k, variant, weights)
+            assert _same_bits(wmt.rank_sum_pvalues(groups, scores, k, variant, weights), expected)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_z_scores_are_bit_for_bit_the_numpy_computation(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        n, size = int(rng.integers(1, 300)), int(rng.integers(1, 10))
+        group = rng.integers(0, size, n)
+        values = rng.integers(0, int(rng.choice([2, 5, 101])), n) * rng.choice([1.0, 1 / 3])  # constant groups too
+        if trial % 5 == 1:
+            values[rng.random(n) < 0.2] = np.nan
+        keep = np.ones(n, bool) if trial % 4 == 0 else rng.random(n) < 0.8
+        pool = np.ones(n, bool) if trial % 3 == 0 else rng.random(n) < 0.9
+        weights = None if trial % 2 == 0 else rng.integers(0, 3, n).astype(float)
+        assert _same_bits(wmt.z_scores(values, group, keep, pool, weights),
+                          _numpy_z_scores(values, group, keep, pool, weights))

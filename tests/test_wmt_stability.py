@@ -240,3 +240,39 @@ def test_weighted_cells_count_as_often_as_their_judgments_were_drawn():
     assert np.allclose(cell_weight, 2.0) and len(system) == len(cell_weight)
     _, _, plain = ws.segment_cells(pj, pj.z)
     assert (plain == 1).all()
+
+
+def _numpy_segment_cells(pair, values, weights):
+    """:func:`analysis.wmt_stability.segment_cells` as numpy code (``bincount``s per key)."""
+    rows = pair.scored & ~np.isnan(values)
+    w = rows.astype(float) if weights is None else rows * weights
+    n_keys = len(pair.key_system)
+    key_weight = np.bincount(pair.key, w, n_keys)
+    key_sum = np.bincount(pair.key, w * np.where(rows, values, 0.0), n_keys)
+    present = key_weight > 0
+    if weights is None:
+        cell_weight = np.ones(int(present.sum()))
+    else:
+        cell_weight = key_weight[present] / np.bincount(pair.key, rows.astype(float), n_keys)[present]
+    return pair.key_system[present], key_sum[present] / key_weight[present], cell_weight
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_segment_cells_are_bit_for_bit_the_numpy_computation(seed):
+    rng = np.random.default_rng(seed)
+    pj = ws.code_pair(synthetic_pair(seed))
+    for weights in (None, rng.integers(0, 3, pj.n).astype(float)):
+        values = wmt.z_scores(pj.z, pj.worker, rng.random(pj.n) < 0.9, pj.pool, weights)  # NaN where left out
+        got, expected = ws.segment_cells(pj, values, weights), _numpy_segment_cells(pj, values, weights)
+        assert (got[0] == expected[0]).all() and got[0].dtype == expected[0].dtype
+        for a, b in zip(got[1:], expected[1:]):
+            assert a.shape == b.shape and (a.view(np.int64) == b.view(np.int64)).all()
+
+
+def test_experiments_skip_only_the_bases_they_do_not_need():
+    pj = ws.code_pair(synthetic_pair(5))
+    raw = pj.raw
+    every = pd.DataFrame(ws.experiments(pj, raw, unknown_raw="keep_z"))
+    some = pd.DataFrame(ws.experiments(pj, raw, only=["remove_human", "divide_2"], unknown_raw="keep_z"))
+    expected = every[every["experiment"].isin(["remove_human", "divide_2"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(some, expected, check_exact=True)
