@@ -37,7 +37,7 @@ def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_it
     (iterations, and the groups without a finite estimate, see :class:`analysis.bt.BTFit`) is in
     ``result.attrs["fit"]``.
     """
-    values = _score_values(scores)
+    values = check_scores(scores)
     systems = system_names(scores.columns, "system names (columns)")
     # the win matrix of comparisons.from_scores(scores), counted straight from the scores (equal, tested)
     wins = comparisons.score_win_matrices(values[None], ties)[0]
@@ -45,17 +45,6 @@ def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_it
     out = pd.Series(result.strengths[0], index=scores.columns, name="bt")
     out.attrs["fit"] = result
     return out
-
-
-def _score_values(scores) -> np.ndarray:
-    """:func:`analysis.validation.check_scores`' values of a score matrix: a frame of finite float64 columns (the
-    common case) is checked in one pass over the values; anything else is left to ``check_scores``."""
-    if (isinstance(scores, pd.DataFrame) and scores.shape[1] >= 2 and len(scores) and not scores.columns.has_duplicates
-            and all(isinstance(dt, np.dtype) and dt == np.float64 for dt in scores.dtypes)):
-        values = scores.to_numpy()
-        if np.isfinite(values).all():
-            return values
-    return check_scores(scores)
 
 
 def bradley_terry_stack(stack, systems, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER) -> bt.BTFit:
