@@ -15,7 +15,16 @@ import pandas as pd
 from scipy import stats
 
 from .comparisons import comparison_counts
-from .validation import check_count, check_number, check_pair, check_rng, check_scores, check_tie_policy, real_array
+from .validation import (
+    check_count,
+    check_number,
+    check_pair,
+    check_pairs,
+    check_rng,
+    check_scores,
+    check_tie_policy,
+    real_array,
+)
 
 
 @dataclass(frozen=True)
@@ -183,24 +192,6 @@ class TestResults:
 
     def __iter__(self):
         return iter((self.statistic, self.pvalue))
-
-
-def check_pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
-    """Validate two (pairs x instances) arrays of paired scores (row k of each is pair k) and return them as
-    C-contiguous float64 arrays; as :func:`analysis.validation.check_pair` on every row."""
-    x = real_array(a, "paired scores")
-    y = real_array(b, "paired scores")
-    if x.ndim != 2 or y.ndim != 2:
-        raise ValueError(f"batched paired scores must be (pairs x instances) arrays, got shapes {x.shape} and {y.shape}")
-    if x.shape != y.shape:
-        raise ValueError(f"batched paired scores must have the same shape, got {x.shape} and {y.shape}")
-    if x.shape[1] == 0:
-        raise ValueError("paired scores are empty")
-    if np.isnan(x).any() or np.isnan(y).any():
-        raise ValueError("paired scores contain NaN (missing scores)")
-    if np.isinf(x).any() or np.isinf(y).any():
-        raise ValueError("paired scores contain infinite values")
-    return np.ascontiguousarray(x), np.ascontiguousarray(y)
 
 
 def _fill(size: int, statistic: float, pvalue: float) -> tuple[np.ndarray, np.ndarray]:

@@ -118,11 +118,30 @@ def check_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"paired scores must have the same length, got {len(x)} and {len(y)}")
     if len(x) == 0:
         raise ValueError("paired scores are empty")
+    _check_finite_pair(x, y)
+    return x, y
+
+
+def check_pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Validate two (pairs x instances) arrays of paired scores (row k of each is pair k) and return them as
+    C-contiguous float64 arrays; as :func:`check_pair` on every row."""
+    x = real_array(a, "paired scores")
+    y = real_array(b, "paired scores")
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"batched paired scores must be (pairs x instances) arrays, got shapes {x.shape} and {y.shape}")
+    if x.shape != y.shape:
+        raise ValueError(f"batched paired scores must have the same shape, got {x.shape} and {y.shape}")
+    if x.shape[1] == 0:
+        raise ValueError("paired scores are empty")
+    _check_finite_pair(x, y)
+    return np.ascontiguousarray(x), np.ascontiguousarray(y)
+
+
+def _check_finite_pair(x: np.ndarray, y: np.ndarray) -> None:
     if np.isnan(x).any() or np.isnan(y).any():
         raise ValueError("paired scores contain NaN (missing scores)")
     if np.isinf(x).any() or np.isinf(y).any():
         raise ValueError("paired scores contain infinite values")
-    return x, y
 
 
 def check_count(value, name: str, minimum: int = 1) -> int:
