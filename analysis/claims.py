@@ -285,7 +285,7 @@ def checks(values) -> str:
     return f"{sum(bool(v) for v in values)} of {len(values)} check{'' if len(values) == 1 else 's'} passed"
 
 
-#: the columns of a test's rows (a chapter's ``*_claim_values.csv``) that hold the number the test reads and its
+#: the columns of a test's rows (a chapter's ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`) that hold the number the test reads and its
 #: interval, shown before the count of checks when the claim says how to print them (``format``)
 VALUE_COLUMNS = ("value", "low", "high")
 

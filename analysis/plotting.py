@@ -16,6 +16,7 @@ import json
 import os
 import re
 import struct
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
@@ -122,6 +123,7 @@ class Outputs:
         self.parameters = {k: v for k, v in parameters.items() if not k.startswith("_")}
         self.data = dict(data or {})
         self._records: dict[str, dict] = {}
+        self._claim_values: list[tuple] = []
 
     def _record(self, name: str, files: list[Path], **extra) -> None:
         self._records[name] = {**extra,
@@ -178,6 +180,94 @@ class Outputs:
         atomic_write(path, lambda tmp: frame.to_csv(tmp, index=index, lineterminator="\n"))
         self._record(name, [path])
         return frame
+
+    def value(self, key: str, value=None, *, detail: str = "", holds: bool | None = None, low=None,
+              high=None) -> None:
+        """Record one value for the claims registry: a number (``value``), the outcome of a stated test
+        (``holds``), or both (the number the test read), with its interval (``low``, ``high``) when it has one,
+        which the pages show beside it. This is the one hand-off from a chapter to its claims:
+        every value lands in the chapter's :data:`CLAIM_VALUES` file (:data:`CLAIM_VALUE_COLUMNS`), which a claim
+        reads with ``source = "claim_values.csv"`` and ``rows = { key = ..., detail = ... }``. A value without a
+        ``detail`` is also glued for the page's text as ``value-<key>`` (``{glue:text}`value-<key>:.1%```). A
+        (key, detail) recorded twice, an empty key, a value that is not a real number, or a ``holds`` that is not a
+        boolean is refused with a ValueError naming the key."""
+        self.values([{"key": key, "detail": detail, "value": value, "low": low, "high": high, "holds": holds}])
+
+    def values(self, rows) -> None:
+        """Record many values at once (:meth:`value`): a mapping ``{key: number, boolean or (number, boolean)}`` (a
+        boolean is a test's outcome, a pair the number the test read and its outcome), or a table (or list of dicts) with a ``key`` column and any of ``detail``, ``value``, ``low``,
+        ``high`` and ``holds``."""
+        if isinstance(rows, Mapping):
+            rows = [{"key": k, "value": v[0], "holds": v[1]} if isinstance(v, tuple)
+                    else {"key": k, "holds": v} if isinstance(v, (bool, np.bool_)) else {"key": k, "value": v}
+                    for k, v in rows.items()]
+        frame = pd.DataFrame(rows)
+        if "key" not in frame:
+            raise ValueError("claim values need a 'key' column")
+        unknown = sorted(set(frame.columns) - set(CLAIM_VALUE_COLUMNS))
+        if unknown:
+            raise ValueError(f"claim values: unknown columns {unknown} (only {CLAIM_VALUE_COLUMNS})")
+        frame = frame.reindex(columns=CLAIM_VALUE_COLUMNS)
+        frame["detail"] = frame["detail"].fillna("").astype(str)
+        new = [_claim_value_row(*row) for row in frame.itertuples(index=False)]
+        seen = {(r[0], r[1]) for r in self._claim_values}
+        for row in new:
+            if (row[0], row[1]) in seen:
+                raise ValueError(f"claim value {row[0]!r}" + (f" ({row[1]!r})" if row[1] else "")
+                                 + " is recorded twice")
+            seen.add((row[0], row[1]))
+        self._claim_values += new
+        path = self.dir / CLAIM_VALUES
+        table = pd.DataFrame(self._claim_values, columns=CLAIM_VALUE_COLUMNS)
+        atomic_write(path, lambda tmp: table.to_csv(tmp, index=False, lineterminator="\n"))
+        self._record(path.stem, [path])
+        glued = {f"value-{k}": (v if h is None else h) for k, d, v, _, _, h in new if not d}
+        if glued and _in_notebook():
+            glue_values("", glued)
+
+
+#: the file of a chapter's values for the claims registry (:meth:`Outputs.value`), and its columns
+CLAIM_VALUES = "claim_values.csv"
+CLAIM_VALUE_COLUMNS = ["key", "detail", "value", "low", "high", "holds"]
+
+
+def _claim_value_row(key, detail, value, low, high, holds) -> tuple:
+    """One checked row of :data:`CLAIM_VALUES`: ``(key, detail, value, low, high, holds)``, the numbers as floats
+    (NaN when absent: ``low`` and ``high`` are the value's interval, when it has one), ``holds`` a bool or None."""
+    if not isinstance(key, str) or not key.strip():
+        raise ValueError(f"a claim value needs a non-empty key, not {key!r}")
+    label = repr(key) + (f" ({detail!r})" if detail else "")
+    numbers = []
+    for name, number in (("value", value), ("low", low), ("high", high)):
+        if number is None or (isinstance(number, float) and np.isnan(number)):
+            number = np.nan
+        elif isinstance(number, (bool, np.bool_)) or not isinstance(number, (int, float, np.integer, np.floating)):
+            raise ValueError(f"claim value {label}: {name} must be a real number, not {number!r}")
+        numbers.append(float(number))
+    if holds is None or (isinstance(holds, float) and np.isnan(holds)):
+        holds = None
+    elif not isinstance(holds, (bool, np.bool_)):
+        raise ValueError(f"claim value {label}: holds must be True, False or None, not {holds!r}")
+    return key, detail, *numbers, None if holds is None else bool(holds)
+
+
+def glue_values(prefix: str, values: Mapping) -> None:
+    """Glue each of ``values`` for the page's text as ``<prefix><key>`` (MyST-NB ``glue``): a number as itself
+    (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```)."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    for key, value in values.items():
+        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in an IPython kernel, where glued values reach the page."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
 
 
 def _render(fig: plt.Figure, fmt: str, **kwargs) -> bytes:

@@ -234,8 +234,8 @@ show(text.appendix_f_display(appf_table), 4)
 cyclic = appf_table[appf_table.systems == "A, B, C cyclic"][["A", "B", "C"]]
 glue("appf_cyclic_spread", float((cyclic.max(axis=1) - cyclic.min(axis=1)).max()), display=False)
 # the values the claims registry reads (data/published/claims/paired.toml), and their verdicts for the text
-_ = out.table(text.claim_values(fig1_checks=fig1_statements, pairings_summary=summary, fig2_summary=fig2_table,
-                                prop1_setups=prop1, appendix_f=appf_table), "paired_pairing_claim_values", index=False)
+out.values(text.claim_values(fig1_checks=fig1_statements, pairings_summary=summary, fig2_summary=fig2_table,
+                             prop1_setups=prop1, appendix_f=appf_table))
 verdicts = glue_verdicts(out)
 
 # %% [markdown]

@@ -736,11 +736,10 @@ glue_values("ranges-", text.ranges_numbers(ranges))
 # the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
 # verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]
-checks = out.table(pd.concat([claim_values.item_type_checks(judgments, plus_packages),
-                              claim_values.human_seen_checks(composition), claim_values.growth_checks(shares),
-                              claim_values.reshuffle_checks(traj_summary), doc_checks,
-                              claim_values.missing_pairs_checks(segments)],
-                             ignore_index=True), "wmt_claim_checks", index=False)
+out.values(pd.concat([claim_values.item_type_checks(judgments, plus_packages),
+                      claim_values.human_seen_checks(composition), claim_values.growth_checks(shares),
+                      claim_values.reshuffle_checks(traj_summary), doc_checks,
+                      claim_values.missing_pairs_checks(segments)], ignore_index=True))
 verdicts = glue_verdicts(out)
 
 # %% [markdown] tags=["details"]

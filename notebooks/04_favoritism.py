@@ -454,9 +454,9 @@ show(tables.attenuation_page(attenuation).join(items.rename("items per pair")))
 # %%
 fig5_pairs = experiments.fig4_scope(pairs, summeval_aspect)
 null_rhos = checks.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
-values = out.table(checks.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=tie_shares, h2h=h2h,
-                                       summeval_aspect=summeval_aspect, null_rhos=null_rhos), "favi_claim_values",
-                   index=False)
+values = checks.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=tie_shares, h2h=h2h,
+                             summeval_aspect=summeval_aspect, null_rhos=null_rhos)
+out.values(values)
 top_accuracy = out.table(checks.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
                                                   rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
                          index=False).iloc[0]
@@ -732,8 +732,8 @@ if "wmt22-zhen" in datasets:
 # {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
-out.table(checks.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
-                              appendix_d=appendix_d), "favi_claim_checks", index=False)
+out.values(checks.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
+                               appendix_d=appendix_d))
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]

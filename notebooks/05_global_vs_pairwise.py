@@ -816,7 +816,7 @@ show(timings.table(), 1)
 
 # %% tags=["remove-input"]
 # the values the claims registry reads (data/published/claims/gvp.toml), then every claim's verdict for the text
-out.table(claim_values.tidy({
+out.values({
     **claim_values.correlation_values(table7, "table7"), **claim_values.ceval_values(scores, scores_c2),
     **claim_values.fig1_values(sweep), **claim_values.correlation_values(table3, "table3"),
     **claim_values.sst5_values(b1, b2, sweeps.matches(binary).tie_share(), sst5_binarised_stability,
@@ -825,5 +825,5 @@ out.table(claim_values.tidy({
     **claim_values.random_binary_values(random_models),
     **claim_values.stability_values(fig2_curves, ("ceval", "binary", "sst5")),
     **claim_values.tie_cost_values(tie_curves), **claim_values.detection_values(detection, n_fig3_repeats),
-    **claim_values.llmfao_values(llmfao_sweep)}), "gvp_claim_values", index=False)
+    **claim_values.llmfao_values(llmfao_sweep)})
 verdicts = glue_verdicts(out)

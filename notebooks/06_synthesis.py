@@ -124,14 +124,14 @@ out.figure(figures.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 # {glue:text}`s1_elo_iia_violation_share:.1%` and TrueSkill in {glue:text}`s1_trueskill_iia_violation_share:.1%`; that
 # BT's violations are rare on real setups, not only in the appendix's constructed example,
 # **{glue:md}`verdict-s1-bt-iia`**. The sanity line, MEAN and MEDIAN never reordering the others (their largest share
-# of setups reordered is {glue:text}`v_alone_reordered_max:.0%`; anything else would be a bug),
+# of setups reordered is {glue:text}`value-alone_reordered_max:.0%`; anything else would be a bug),
 # **{glue:md}`verdict-s1-alone-sanity`**.
 #
 # In the simulation, {glue:md}`s1_most_robust` loses the least agreement with the latent ranking to adversarial
 # outliers, and {glue:md}`s1_closest` is the closest to the latent ranking without them. The published code's
-# adversarial outliers cost BT {glue:text}`v_bt_tau_drop:.2f` of Kendall {term}`τ <Kendall's tau (τ)>` and MEAN {glue:text}`v_mean_tau_drop:.2f`;
-# the text's permuted outliers cost them {glue:text}`v_bt_tau_drop_permute:.2f` and
-# {glue:text}`v_mean_tau_drop_permute:.2f`. That BT loses less than MEAN to the adversarial outliers
+# adversarial outliers cost BT {glue:text}`value-bt_tau_drop:.2f` of Kendall {term}`τ <Kendall's tau (τ)>` and MEAN {glue:text}`value-mean_tau_drop:.2f`;
+# the text's permuted outliers cost them {glue:text}`value-bt_tau_drop_permute:.2f` and
+# {glue:text}`value-mean_tau_drop_permute:.2f`. That BT loses less than MEAN to the adversarial outliers
 # **{glue:md}`verdict-s1-outliers`**.
 
 # %% [markdown]
@@ -183,12 +183,12 @@ out.figure(figures.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 # z-means and paired BT order {glue:text}`wmt_ordered_differently:.0%` of the system pairs differently.
 #
 # Removing the best or the worst system changes the remaining order of the z-score ranking in
-# {glue:text}`v_z_ends_reordered:.0%` of the cases and of BT on paired preferences in
-# {glue:text}`v_bt_ends_reordered:.0%`: the hypothesis that paired aggregation is the more stable
+# {glue:text}`value-z_ends_reordered:.0%` of the cases and of BT on paired preferences in
+# {glue:text}`value-bt_ends_reordered:.0%`: the hypothesis that paired aggregation is the more stable
 # **{glue:md}`verdict-s2-paired-more-stable`**. The matched null, removing a random mid-ranked system, reorders z-means
-# in {glue:text}`v_z_null_reordered:.0%` and BT in {glue:text}`v_bt_null_reordered:.0%` of the draws. That removing
+# in {glue:text}`value-z_null_reordered:.0%` and BT in {glue:text}`value-bt_null_reordered:.0%` of the draws. That removing
 # an end of the z ranking disturbs it more than removing a mid-ranked system (one-sided Fisher exact
-# p = {glue:text}`v_z_ends_null_p:.2g`, counting every run as independent) **{glue:md}`verdict-s2-ends-above-null`**.
+# p = {glue:text}`value-z_ends_null_p:.2g`, counting every run as independent) **{glue:md}`verdict-s2-ends-above-null`**.
 
 # %% [markdown]
 # (synthesis-favi)=
@@ -241,18 +241,18 @@ glue("favi_median_tied_dataset_share", tied_most.max(), display=False)
 # %% [markdown]
 # Over {glue:text}`favi_pairs:,` system pairs in {glue:text}`favi_settings` (human rating, automatic rater)
 # settings, the rater's ranking orders a pair differently from the human ranking for
-# {glue:text}`v_mean_flipped:.0%` of the pairs under MEAN, {glue:text}`v_bt_flipped:.0%` under BT and
+# {glue:text}`value-mean_flipped:.0%` of the pairs under MEAN, {glue:text}`value-bt_flipped:.0%` under BT and
 # {glue:text}`favi_median_flipped:.0%` under MEDIAN. MEDIAN's flips come mostly from ties:
 # {glue:text}`favi_median_by_tie:.0%` of the pairs are flipped because one of the two median rankings ties them and
 # the other does not. Human ratings that take few values (Likert points; {term}`MQM` error scores, zero for most segments)
 # give many systems the same median: the human medians tie {glue:text}`favi_median_human_tied:.0%` of the pairs, and
 # {glue:text}`favi_median_tied_dataset_share:.0%` of them on {glue:md}`favi_median_tied_dataset`. Without those
 # ties MEDIAN flips {glue:text}`favi_median_untied:.0%` of the pairs. Flips go the way Φ says the rater favours in
-# {glue:text}`v_bt_with_phi:.0%` of BT's flips and {glue:text}`v_mean_with_phi:.0%` of MEAN's: that BT's flips
+# {glue:text}`value-bt_with_phi:.0%` of BT's flips and {glue:text}`value-mean_with_phi:.0%` of MEAN's: that BT's flips
 # follow Φ's direction **{glue:md}`verdict-s3-flips-with-phi`**.
 #
-# The Spearman correlation of |Φ| with BT's flips minus that with MEAN's is {glue:text}`v_bt_minus_mean_rho:+.3f`
-# (95% interval over settings {glue:text}`v_bt_minus_mean_rho_low:+.3f` to {glue:text}`v_bt_minus_mean_rho_high:+.3f`).
+# The Spearman correlation of |Φ| with BT's flips minus that with MEAN's is {glue:text}`value-bt_minus_mean_rho:+.3f`
+# (95% interval over settings {glue:text}`value-bt_minus_mean_rho_low:+.3f` to {glue:text}`value-bt_minus_mean_rho_high:+.3f`).
 # The hypothesis, that favoritism moves the BT ranking more than the mean ranking (the interval above zero),
 # **{glue:md}`verdict-s3-bt-follows-phi`**; an interval below zero would say the reverse, and one across zero that
 # favoritism moves both alike.
@@ -297,22 +297,22 @@ out.figure(figures.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
            "as drawing instances).")
 
 # %% [markdown]
-# At 12·m·ln m comparisons per pair, BT with ties as half wins leaves on average {glue:text}`v_misplaced_half:.0%`
-# of a setup's systems out of place against its own ranking on all instances ({glue:text}`v_misplaced_drop:.0%`
+# At 12·m·ln m comparisons per pair, BT with ties as half wins leaves on average {glue:text}`value-misplaced_half:.0%`
+# of a setup's systems out of place against its own ranking on all instances ({glue:text}`value-misplaced_drop:.0%`
 # with ties dropped). Stable there, with at most a tenth of their systems out of place: {glue:text}`ties_stable_setups`
-# of the {glue:text}`ties_marker_setups` setups ({glue:text}`v_stable_share_half:.0%`). Of these setups,
+# of the {glue:text}`ties_marker_setups` setups ({glue:text}`value-stable_share_half:.0%`). Of these setups,
 # {glue:text}`ties_every_instance` have no more test instances than 12·m·ln m: by the paper's rule every draw then
 # takes each instance once and returns the setup's own ranking, so they are stable there by construction. The hypothesis that
 # 12·m·ln m stabilises most of these rankings **{glue:md}`verdict-s4-marker-stable`**.
 #
 # The setups' real ties (a median of {glue:text}`ties_median_tie_rate:.1%` of the comparisons) reorder
-# {glue:text}`v_pairs_moved_drop:.1%` of the system pairs of the full-data ranking on average when dropped instead
-# of halved, and {glue:text}`v_pairs_moved_loss:.1%` when given to the later system. That dropping them hardly
+# {glue:text}`value-pairs_moved_drop:.1%` of the system pairs of the full-data ranking on average when dropped instead
+# of halved, and {glue:text}`value-pairs_moved_loss:.1%` when given to the later system. That dropping them hardly
 # changes the ranking **{glue:md}`verdict-s4-drop-vs-half`**; that giving them to the later system, as the paired
 # paper's code does, moves it more than dropping them **{glue:md}`verdict-s4-loss-costs`**. Across setups, the tie
-# rate and the instability at 12·m·ln m correlate with Spearman {term}`ρ <Spearman's rho (ρ)>` = {glue:text}`v_rho_tie_rate_half:.2f`. Turning
-# {glue:text}`v_injected_probability:.0%` of the drawn comparisons into ties adds
-# {glue:text}`v_half_injected_cost:.1%` of misplaced systems with ties as half wins and
+# rate and the instability at 12·m·ln m correlate with Spearman {term}`ρ <Spearman's rho (ρ)>` = {glue:text}`value-rho_tie_rate_half:.2f`. Turning
+# {glue:text}`value-injected_probability:.0%` of the drawn comparisons into ties adds
+# {glue:text}`value-half_injected_cost:.1%` of misplaced systems with ties as half wins and
 # {glue:text}`ties_loss_injected_cost:.1%` when they go to the later system.
 
 # %% tags=["hide-input"]
@@ -320,9 +320,8 @@ out.figure(figures.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
 studies = {"stability": values.stability_values(trade), "wmt": values.wmt_values(wmt_summary, wmt_null),
            "favoritism": values.favoritism_values(favi_summary, favi_diff),
            "ties": values.ties_values(marker, tie_costs, tie_sweep)}
-out.table(values.claim_values(**studies), "synthesis_claim_values", index=False)
-for measure, value in {k: x for measures in studies.values() for k, x in measures.items()}.items():
-    glue(f"v_{measure}", value, display=False)
+for measures in studies.values():
+    out.values(measures)
 glue("ties_loss_injected_cost", studies["ties"]["half_injected_cost"] + studies["ties"]["loss_injected_excess"],
      display=False)
 verdicts = glue_verdicts(out)
@@ -337,38 +336,38 @@ verdicts = glue_verdicts(out)
 # * **Mechanism.** MEAN and MEDIAN score each system on its own column, so adding or removing a system cannot
 #   reorder the others. That holds by construction (the sanity check only confirms the code:
 #   **{glue:md}`verdict-s1-alone-sanity`**) and says nothing about how well they rank. What was measured: against
-#   the human rankings of Study 3, the rater's ranking orders {glue:text}`v_mean_flipped:.0%` of the system pairs
-#   differently under MEAN, {glue:text}`v_bt_flipped:.0%` under BT and {glue:text}`favi_median_flipped:.0%` under
+#   the human rankings of Study 3, the rater's ranking orders {glue:text}`value-mean_flipped:.0%` of the system pairs
+#   differently under MEAN, {glue:text}`value-bt_flipped:.0%` under BT and {glue:text}`favi_median_flipped:.0%` under
 #   MEDIAN, where {glue:text}`favi_median_by_tie:.0%` of all pairs flip through tied medians: on ratings with few
 #   distinct values, MEDIAN's ties decide its ranking, so report them as ties or rank by MEAN. Among the pairwise mechanisms, take
 #   the one that reordered least when an end system was removed: BT reordered {glue:text}`s1_bt_reordered_any:.0%`
 #   of the setups, Elo {glue:text}`s1_elo_reordered_any:.0%` and TrueSkill
 #   {glue:text}`s1_trueskill_reordered_any:.0%` (BT the most stable of the three:
 #   **{glue:md}`verdict-s1-bt-most-stable`**). See {ref}`synthesis-stability` and {ref}`synthesis-favi`.
-# * **Outliers.** In the simulation adversarial outliers cost BT {glue:text}`v_bt_tau_drop:.2f` and MEAN
-#   {glue:text}`v_mean_tau_drop:.2f` of Kendall τ (BT the more robust: **{glue:md}`verdict-s1-outliers`**). Where a few
+# * **Outliers.** In the simulation adversarial outliers cost BT {glue:text}`value-bt_tau_drop:.2f` and MEAN
+#   {glue:text}`value-mean_tau_drop:.2f` of Kendall τ (BT the more robust: **{glue:md}`verdict-s1-outliers`**). Where a few
 #   instances may be wildly off, weigh that robustness against the pairwise mechanisms' instability
 #   ({ref}`synthesis-stability`).
 # * **Human judgments scored one system at a time (WMT {term}`DA`).** BT on preferences paired by worker and HIT reordered
-#   {glue:text}`v_bt_ends_reordered:.0%` of the rankings when an end system was removed, the official z-means
-#   {glue:text}`v_z_ends_reordered:.0%` (pairing the more stable: **{glue:md}`verdict-s2-paired-more-stable`**). Where
+#   {glue:text}`value-bt_ends_reordered:.0%` of the rankings when an end system was removed, the official z-means
+#   {glue:text}`value-z_ends_reordered:.0%` (pairing the more stable: **{glue:md}`verdict-s2-paired-more-stable`**). Where
 #   pairing is not the more stable, keep the official z-means and report their clusters; pairing is worth trying where
 #   the rating interface shows several systems on the same segment (these judgments hold
 #   {glue:text}`wmt_same_segment` such cases; {ref}`synthesis-wmt`). Evidence: {glue:text}`wmt_language_pairs`
 #   language pairs, with preferences across the documents of a HIT.
 # * **Metric favoritism.** Spearman ρ of |Φ| with BT's errors minus that with MEAN's:
-#   {glue:text}`v_bt_minus_mean_rho:+.3f` (95% interval {glue:text}`v_bt_minus_mean_rho_low:+.3f` to
-#   {glue:text}`v_bt_minus_mean_rho_high:+.3f`; favoritism moves BT more: **{glue:md}`verdict-s3-bt-follows-phi`**).
+#   {glue:text}`value-bt_minus_mean_rho:+.3f` (95% interval {glue:text}`value-bt_minus_mean_rho_low:+.3f` to
+#   {glue:text}`value-bt_minus_mean_rho_high:+.3f`; favoritism moves BT more: **{glue:md}`verdict-s3-bt-follows-phi`**).
 #   Whichever mechanism you use, check Φ per system pair ({ref}`synthesis-favi`). Evidence:
 #   {glue:text}`favi_settings` settings in {glue:text}`favi_datasets` datasets.
-# * **How many comparisons.** 12·m·ln m comparisons per pair left {glue:text}`v_misplaced_half:.0%` of the systems
+# * **How many comparisons.** 12·m·ln m comparisons per pair left {glue:text}`value-misplaced_half:.0%` of the systems
 #   out of place on these real setups (enough for most of them: **{glue:md}`verdict-s4-marker-stable`**). Where systems
 #   are close, draw more, or report BT's interval rather than a single order ({ref}`synthesis-ties`).
 # * **Ties.** Count a tie as half a win or drop it: on these setups the two differ on
-#   {glue:text}`v_pairs_moved_drop:.1%` of the system pairs. Counting it for one side makes the ranking depend on the
+#   {glue:text}`value-pairs_moved_drop:.1%` of the system pairs. Counting it for one side makes the ranking depend on the
 #   order of the columns; giving it to the later system, as the paired paper's code does, reordered
-#   {glue:text}`v_pairs_moved_loss:.1%` of the pairs (more than dropping: **{glue:md}`verdict-s4-loss-costs`**) and put
-#   {glue:text}`v_loss_injected_excess:.0%` more of the systems out of place once ties are injected
+#   {glue:text}`value-pairs_moved_loss:.1%` of the pairs (more than dropping: **{glue:md}`verdict-s4-loss-costs`**) and put
+#   {glue:text}`value-loss_injected_excess:.0%` more of the systems out of place once ties are injected
 #   ({ref}`synthesis-ties`). Evidence: {glue:text}`ties_real_setups` setups, scored with {glue:md}`scored_with`.
 
 # %% [markdown]

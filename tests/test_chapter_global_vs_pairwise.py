@@ -245,22 +245,13 @@ def test_published_frame_reads_table_items_and_rejects_others():
 
 # --- the values the claims registry reads (claim_values) ---------------------------------------------------------------
 
-def test_tidy_puts_numbers_and_booleans_in_their_columns(tmp_path):
-    table = cv.tidy({"a": 0.5, "b": True, "c": np.bool_(False), "d": 3, "e": (0.25, np.bool_(True))})
-    assert table["value"].tolist()[0] == 0.5 and np.isnan(table["value"][1]) and table["value"][3] == 3.0
-    assert table["holds"].tolist() == [None, True, False, None, True] and table["value"][4] == 0.25
-    table.to_csv(tmp_path / "v.csv", index=False)  # read back as the claims module reads it
-    back = pd.read_csv(tmp_path / "v.csv").set_index("key")
-    assert back.loc["b", "holds"] is True and back.loc["c", "holds"] is False and back.loc["a", "value"] == 0.5
-
-
 def test_correlation_values_are_the_upper_triangle_in_column_order():
     m = pd.DataFrame([[1, 0.2, 0.3], [0.2, 1, 0.4], [0.3, 0.4, 1]], index=list("xyz"), columns=list("xyz"))
     assert cv.correlation_values(m, "t") == {"t x-y": 0.2, "t x-z": 0.3, "t y-z": 0.4}
 
 
 def test_paper_consistency_recomputes_the_papers_own_tables():
-    raw = cv.paper_consistency()
+    raw = sc.paper_consistency()
     t = raw.set_index(["item", "pair", "source"])
     assert not t.index.duplicated().any()
     # Table 7's printed BT row is C.2's six originals, not C.1 (C.1 by hand: BT and ED orders two swaps apart)

@@ -19,10 +19,10 @@ def test_grid_runner_is_deterministic_and_times_each_run():
     pd.testing.assert_frame_equal(panels, runner.panels(second))
     assert set(panels.panel) == set("abcdefgh")
     values = simulation.fig3_claim_values(panels, first, "section4")
-    assert set(values.key) == {"ab-equal", "b-improves", "a-deteriorates", "b-improves-interval",
+    assert set(values.key) == {"section4." + k for k in {"ab-equal", "b-improves", "a-deteriorates", "b-improves-interval",
                                "a-deteriorates-interval", "c-outliers", "e-outliers", "d-median-fails",
-                               "f-median-worse", "gh-bt-minus", "setups"}
-    assert values.set_index("key").loc["setups", "value"] == 16
+                               "f-median-worse", "gh-bt-minus", "setups"}}
+    assert values.set_index("key").loc["section4.setups", "value"] == 16
     ends = simulation.panel_ends(panels, "c")
     assert (ends["from"], ends["to"]) == (0.0, 0.025)
     c = panels[(panels.panel == "c") & (panels.mechanism == "bt")].set_index("x_value").tau
@@ -93,10 +93,10 @@ def test_a_failure_is_an_interval_entirely_below_the_first_one():
     per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
                               "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
     values = simulation.fig3_claim_values(panels, per_setup, "r").set_index(["key", "detail"])
-    assert values.loc[("c-outliers", "MEAN fails"), "holds"] and values.loc[("c-outliers", "BT unaffected"), "holds"]
-    assert not values.loc[("d-median-fails", "MEDIAN"), "holds"]
-    assert values.loc[("f-median-worse", "MEDIAN, types and outliers minus types only"), "value"] == pytest.approx(-0.1)
-    assert values.loc[("gh-bt-minus", "BT − MEAN"), "value"] == pytest.approx(0.1)
+    assert values.loc[("r.c-outliers", "MEAN fails"), "holds"] and values.loc[("r.c-outliers", "BT unaffected"), "holds"]
+    assert not values.loc[("r.d-median-fails", "MEDIAN"), "holds"]
+    assert values.loc[("r.f-median-worse", "MEDIAN, types and outliers minus types only"), "value"] == pytest.approx(-0.1)
+    assert values.loc[("r.gh-bt-minus", "BT − MEAN"), "value"] == pytest.approx(0.1)
 
 
 def test_best_mechanism_and_sequential_numbers():
@@ -150,6 +150,6 @@ def test_a_change_with_more_systems_or_instances_is_read_on_the_intervals():
     per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
                               "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
     values = simulation.fig3_claim_values(_panels(tau, low, high), per_setup, "r").set_index(["key", "detail"]).holds
-    assert values[("a-deteriorates-interval", "MEAN")] and not values[("a-deteriorates-interval", "BT")]
-    assert values[("b-improves-interval", "MEDIAN")] and not values[("b-improves-interval", "MEAN")]
-    assert values[("e-outliers", "MEAN fails")] and values[("e-outliers", "BT unaffected")]
+    assert values[("r.a-deteriorates-interval", "MEAN")] and not values[("r.a-deteriorates-interval", "BT")]
+    assert values[("r.b-improves-interval", "MEDIAN")] and not values[("r.b-improves-interval", "MEAN")]
+    assert values[("r.e-outliers", "MEAN fails")] and values[("r.e-outliers", "BT unaffected")]

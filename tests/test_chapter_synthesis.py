@@ -18,6 +18,7 @@ from analysis import (
 from analysis.chapters import synthesis
 from analysis.chapters.common import iter_setups
 from analysis.chapters.synthesis import favoritism, figures, stability, ties, values, wmt_pairs
+from analysis.plotting import Outputs
 from tests.helpers import page_check, random_scores
 
 # --- study 1 -------------------------------------------------------------------------------------------------------
@@ -219,8 +220,15 @@ def test_sweeps_are_seeded_and_real_tie_costs_are_shares():
 
 # --- the page: sentences and claims follow the saved numbers --------------------------------------------------------
 
-def _values():
-    return values.claim_values(
+def _save_values(root, changed=None):
+    """The four studies' values saved as the chapter saves them (``Outputs.values``), ``changed`` overriding some."""
+    out = Outputs(synthesis.CHAPTER, {}, root=root)
+    for study in _studies().values():
+        out.values({k: (changed or {}).get(k, v) for k, v in study.items()})
+
+
+def _studies():
+    return dict(
         stability={"alone_reordered_max": 0.0, "bt_reordered": 0.3, "bt_most_stable_pairwise": (0.05, True),
                    "bt_iia_share": 0.01, "bt_tau_drop": 0.05, "mean_tau_drop": 0.1, "bt_tau_drop_permute": 0.01,
                    "mean_tau_drop_permute": 0.0, "bt_more_robust_than_mean": True},
@@ -238,19 +246,15 @@ def _values():
 def test_claims_verdicts_follow_the_saved_values(tmp_path):
     registry = [c for c in claim_records.load() if c.paper == "synthesis"]
     assert {c.chapter for c in registry} == {synthesis.CHAPTER} and len(registry) >= 8
-    folder = tmp_path / synthesis.CHAPTER
-    folder.mkdir()
-    _values().to_csv(folder / "synthesis_claim_values.csv", index=False)
+    _save_values(tmp_path)
     table = claims.evaluate(registry, tmp_path).set_index("id")
     assert (table["verdict"] != "not run").all(), table[table.verdict == "not run"]["reason"]
     assert table.loc["s4-marker-stable", "verdict"] == "not reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-iia", "our value"] == "1.0%"  # the saved number, shown in the claim's format
     assert table.loc["s1-bt-most-stable", "our value"] == "+5% (1 of 1 check passed)"  # a test shows its number
-    saved = _values()
-    saved.loc[saved.measure == "stable_share_half", "value"] = 0.6
-    saved.loc[saved.measure == "bt_most_stable_pairwise", "holds"] = False
-    saved.to_csv(folder / "synthesis_claim_values.csv", index=False)
+    _save_values(tmp_path / "again", {"stable_share_half": 0.6, "bt_most_stable_pairwise": (0.05, False)})
+    tmp_path = tmp_path / "again"
     table = claims.evaluate(registry, tmp_path).set_index("id")
     assert table.loc["s4-marker-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "not reproduced"

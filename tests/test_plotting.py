@@ -1,5 +1,6 @@
 """analysis.plotting: the tables a reader sees."""
 
+import numpy as np
 import pandas as pd
 
 from analysis.plotting import readable
@@ -185,3 +186,44 @@ def test_grouped_columns_keep_the_row_labels_name_in_the_header():
     html = styled(frame).to_html()
     assert html.count("<tr>") == 4  # two header rows (the groups, then the columns) and two rows of data
     assert ">experiment<" in html and ">source<" not in html and ">measure<" not in html
+
+
+def test_claim_values_land_in_one_file_the_claims_read_back(tmp_path):
+    import json
+
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    out.value("share", 0.25)
+    out.value("test", 3, detail="part a", holds=np.bool_(True))
+    out.value("cell", 0.5, low=0.4, high=0.6, holds=True)
+    out.values({"flag": False, "count": np.int64(7), "pair": (0.1, True)})
+    out.values(pd.DataFrame({"key": ["test", "test"], "detail": ["part b", "part c"], "holds": [False, None]}))
+    saved = pd.read_csv(tmp_path / "99_toy" / "claim_values.csv")  # as claims.py reads it
+    assert list(saved.columns) == ["key", "detail", "value", "low", "high", "holds"]
+    got = saved.set_index(["key", saved.detail.fillna("")])
+    assert got.loc[("share", ""), "value"] == 0.25 and np.isnan(got.loc[("share", ""), "holds"])
+    assert got.loc[("test", "part a"), "holds"] is True and got.loc[("test", "part b"), "holds"] is False
+    assert np.isnan(got.loc[("test", "part c"), "holds"])
+    assert got.loc[("cell", ""), ["value", "low", "high"]].tolist() == [0.5, 0.4, 0.6]
+    assert got.loc[("count", ""), "value"] == 7 and got.loc[("pair", ""), "holds"] is True
+    assert got.loc[("pair", ""), "value"] == 0.1 and got.loc[("flag", ""), "holds"] is False
+    assert "claim_values" in json.loads((tmp_path / "99_toy" / "provenance.json").read_text())["artefacts"]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda out: out.value("share", 0.3), "'share' is recorded twice"),
+    (lambda out: out.value(" ", 1), "non-empty key"),
+    (lambda out: out.value("x", "0.3"), "'x': value must be a real number"),
+    (lambda out: out.value("x", True), "'x': value must be a real number"),
+    (lambda out: out.value("x", 1, holds=1), "'x': holds must be True, False or None"),
+    (lambda out: out.value("x", 1, low="a"), "'x': low must be a real number"),
+    (lambda out: out.values(pd.DataFrame({"name": ["x"]})), "need a 'key' column"),
+    (lambda out: out.values(pd.DataFrame({"key": ["x"], "verdict": ["ok"]})), r"unknown columns \['verdict'\]"),
+    (lambda out: out.values(pd.DataFrame({"key": ["x", "x"], "detail": ["a", "a"]})), r"'x' \('a'\) is recorded twice"),
+])
+def test_a_bad_claim_value_is_refused_naming_it_and_nothing_is_added(tmp_path, call, message):
+    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
+    out.value("share", 0.25)
+    before = (tmp_path / "99_toy" / "claim_values.csv").read_bytes()
+    with pytest.raises(ValueError, match=message):
+        call(out)
+    assert (tmp_path / "99_toy" / "claim_values.csv").read_bytes() == before

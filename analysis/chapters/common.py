@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..notebooks import chapter_parameters
-from ..plotting import Outputs
+from ..plotting import Outputs, glue_values
 from ..validation import check_count, check_number
 
 #: :attr:`Param.quick` when the quick profile keeps the notebook's default
@@ -183,13 +183,3 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
             glue_values("", {f"verdict-{cid}": claims.verdict_words(verdict, paper, category),
                              f"ours-{cid}": true_minus(ours)})
     return table
-
-
-def glue_values(prefix: str, values: Mapping) -> None:
-    """Glue each of ``values`` for the page's text as ``<prefix><key>`` (MyST-NB ``glue``): a number as itself
-    (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```)."""
-    from IPython.display import Markdown
-    from myst_nb import glue
-
-    for key, value in values.items():
-        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)

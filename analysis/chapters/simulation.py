@@ -178,7 +178,8 @@ def _above(summary: pd.DataFrame, panel: str, name: str) -> bool:
 
 
 def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: str) -> pd.DataFrame:
-    """§4's reading of Fig. 3 as numbers and tests, one row per (key, detail), for the claims registry:
+    """§4's reading of Fig. 3 as numbers and tests, one row per (key, detail), for the claims registry
+    (:meth:`~analysis.plotting.Outputs.values`), each key prefixed by the ``reading`` (``section4.ab-equal``):
     ``ab-equal`` (per x of panels a, b: the three intervals overlap), ``b-improves`` / ``a-deteriorates`` (τ at the
     largest minus the smallest x), ``b-improves-interval`` / ``a-deteriorates-interval`` (the interval at the largest
     x lies wholly above / below the interval at the smallest), ``c-outliers`` and ``e-outliers`` (in panel c,
@@ -188,7 +189,7 @@ def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: s
     rows = []
 
     def add(key, detail, value=np.nan, holds=None):
-        rows.append({"reading": reading, "key": key, "detail": detail, "value": value, "holds": holds})
+        rows.append({"key": f"{reading}.{key}", "detail": detail, "value": value, "holds": holds})
 
     paper = summary[summary.mechanism.isin(PAPER)]
     for panel, x in (("a", "n_systems"), ("b", "n_instances")):

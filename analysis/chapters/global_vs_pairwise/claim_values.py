@@ -1,10 +1,8 @@
 """Chapter ``05_global_vs_pairwise``: the values the claims registry (``data/published/claims/gvp.toml``) reads
 where no other saved table holds them machine-readably — Levtsov & Ustalov (2025), every section.
 
-* :func:`tidy` turns a ``{key: value}`` dict into the saved ``gvp_claim_values.csv`` (numbers in ``value``,
-  booleans in ``holds``); the other functions return such dicts, one per paper item.
-* :func:`paper_consistency` (from :mod:`.self_check`) recomputes printed numbers of the paper from its own
-  appendices (the ``consistent`` rule: Tables 2-7 against Appendices A-C).
+* each ``*_values`` function returns a ``{key: number, boolean or (number, boolean)}`` dict for one paper item,
+  which the notebook hands to :meth:`~analysis.plotting.Outputs.values` (the chapter's ``claim_values.csv``);
 * :func:`table1` is Table 1 (§4) for the data at hand.
 """
 
@@ -18,21 +16,6 @@ from scipy.stats import spearmanr
 
 from ...data import published
 from .ceval import copy_displacement
-from .self_check import paper_consistency as paper_consistency
-
-
-def tidy(values: dict) -> pd.DataFrame:
-    """One row per key: numbers in ``value``, booleans in ``holds`` (the other column empty); a test given as
-    ``(number, boolean)`` fills both, the number being what the test compared (shown beside its verdict)."""
-    rows = []
-    for key, v in values.items():
-        if isinstance(v, tuple):
-            rows.append({"key": key, "value": float(v[0]), "holds": bool(v[1])})
-        elif isinstance(v, (bool, np.bool_)):
-            rows.append({"key": key, "value": np.nan, "holds": bool(v)})
-        else:
-            rows.append({"key": key, "value": float(v), "holds": None})
-    return pd.DataFrame(rows, columns=["key", "value", "holds"])
 
 
 def correlation_values(matrix: pd.DataFrame, item: str) -> dict:

@@ -1,6 +1,7 @@
-"""The tidy values the claims registry (``data/published/claims/synthesis.toml``) reads: one row per measure, a
-number or a yes/no (a test: with the number it compared, shown beside its verdict), each computed from the studies'
-summary tables."""
+"""The values the claims registry (``data/published/claims/synthesis.toml``) reads, one dict per study: a number, a
+yes/no, or a test with the number it compared (shown beside its verdict), each computed from the study's summary
+tables. The notebook records them with :meth:`~analysis.plotting.Outputs.values`, which also glues each as
+``value-<measure>`` for the text."""
 
 from __future__ import annotations
 
@@ -69,15 +70,3 @@ def ties_values(marker: pd.DataFrame, costs: pd.DataFrame, sweep: pd.DataFrame) 
             "loss_moves_more_than_drop": (float(costs["pairs_moved_loss"].mean() - costs["pairs_moved_drop"].mean()),
                                           bool(costs["pairs_moved_loss"].mean() > costs["pairs_moved_drop"].mean())),
             "injected_probability": float(low)}
-
-
-def claim_values(**studies: dict) -> pd.DataFrame:
-    """One row per (study, measure): a number in ``value`` or a yes/no in ``holds`` (the registry's qualitative
-    tests read ``holds``; keeping the two apart keeps ``value`` numeric in the saved file); a test given as
-    ``(number, yes/no)`` fills both, the number being what the test compared."""
-    def row(study, k, v):
-        number, holds = v if isinstance(v, tuple) else (float("nan"), v) if isinstance(v, bool) else (v, None)
-        return {"study": study, "measure": k, "value": float(number), "holds": holds}
-
-    rows = [row(study, k, v) for study, values in studies.items() for k, v in values.items()]
-    return pd.DataFrame(rows, columns=["study", "measure", "value", "holds"])

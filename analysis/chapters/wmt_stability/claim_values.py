@@ -145,10 +145,10 @@ def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()
 
 
 def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:
-    """Rows of ``wmt_claim_checks.csv`` for one check: one boolean per part, and beside it the number the test reads
+    """The claim values (:meth:`~analysis.plotting.Outputs.values`) of one check (``key``): one boolean per part (``detail``), and beside it the number the test reads
     (``values``, one per part, in the part's order; empty when the test reads none), which the claims show."""
     values = [np.nan] * len(parts) if values is None else [float(v) for v in values]
-    return pd.DataFrame({"check": check, "part": list(parts), "holds": [bool(v) for v in parts.values()],
+    return pd.DataFrame({"key": check, "detail": list(parts), "holds": [bool(v) for v in parts.values()],
                          "value": values})
 
 
