@@ -174,8 +174,8 @@ def _verify_outputs(root: str | None) -> int:
 def _compare(args) -> int:
     from .compare.cli import run
 
-    def report_files(result):  # the chapter's figures (matplotlib) only when --out asks for them
-        from .chapters.your_own_scores import report_files as files
+    def report_files(result):  # the figures (matplotlib) only when --out asks for them
+        from .compare.figures import report_files as files
 
         return files(result)
 

@@ -78,7 +78,7 @@ from IPython.display import Markdown, display
 
 from analysis.chapters import your_own_scores as ch
 from analysis.chapters.common import glue_values, outputs
-from analysis.compare import compare
+from analysis.compare import compare, figures, report
 from analysis.plotting import set_theme, show
 
 set_theme()
@@ -124,14 +124,14 @@ glue_values("yours_", mine | {"best": ch.best_by_mechanism(result),
                               "adjustment": ch.ADJUSTMENTS[result.settings["adjust"]]})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_mechanisms(result), "yours_mechanisms",
+out.figure(figures.plot_mechanisms(result), "yours_mechanisms",
            f"Each mechanism's score for each of the {mine['systems']} systems with its 95% "
            f"{ch.INTERVALS[result.settings['interval']]} interval over the {mine['instances']:,} test instances "
            f"({mine['resamples']:,} resamples for MEAN, MEDIAN and BT, {mine['resamples_sequential']:,} for Elo and TrueSkill); systems in BT's order, best "
            f"first. Elo and TrueSkill are averaged over {mine['orders']} random orders of the games (each resample "
            "over one), so neither depends on the file's order; every interval contains its estimate.\n\n"
            "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill are "
-           f"ratings. In the figure, names longer than {ch.LABEL_CHARS} characters are cut short (…) and names its "
+           f"ratings. In the figure, names longer than {figures.LABEL_CHARS} characters are cut short (…) and names its "
            "fonts cannot draw are shown by their row in the table (#k); the table has them whole.")
 
 # %% [markdown]
@@ -151,7 +151,7 @@ out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
 out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
 out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
-out.figure(ch.plot_prob(result, alpha), "yours_pairwise",
+out.figure(figures.plot_prob(result, alpha), "yours_pairwise",
            f"For each pair of the {mine['systems']} systems, the share of test instances on which the row system "
            f"scores higher (a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} "
            f"({mine['sign_different']} of {mine['pairs']}), † those Wilcoxon's signed-rank test does "
@@ -191,7 +191,7 @@ show(ch.disagreement_view(result), 2)
 
 # %%
 out.table(result.stability, "yours_stability", index=False)
-show(ch.stability_summary(result))
+show(report.stability_summary(result))
 
 # %% [markdown]
 # ## When systems are scored on different instances
@@ -221,7 +221,7 @@ glue_values("incomplete_", part | {"least": int(partial.systems["instances"].min
                                    "pair_most": int(common.max()),
                                    "comparisons": int(partial.settings["n_comparisons"]),
                                    "moved": ch.places_moved(partial)})
-out.figure(ch.plot_mechanisms(partial), "yours_incomplete_mechanisms",
+out.figure(figures.plot_mechanisms(partial), "yours_incomplete_mechanisms",
            f"The incomplete example: each mechanism's score for each of the {part['systems']} systems with its 95% "
            f"percentile-bootstrap interval over the {part['instances']:,} segments ({part['resamples']:,} resamples, "
            f"{part['resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each system's own "
@@ -260,7 +260,7 @@ for view in ch.ranking_views(judged):
 judged_numbers = ch.page_numbers(judged, alpha)
 glue_values("judged_", judged_numbers | {"adjustment": ch.ADJUSTMENTS[judged.settings["adjust"]],
                                          "widest": ch.widest_rank_intervals(judged)})
-out.figure(ch.plot_mechanisms(judged), "yours_judgments_mechanisms",
+out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms",
            f"Each mechanism's score for each of the {judged_numbers['systems']} models of the pairwise example with "
            f"its 95% percentile-bootstrap interval over its {judged_numbers['instances']:,} judgments "
            f"({judged_numbers['resamples']:,} resamples, {judged_numbers['resamples_sequential']:,} for Elo and "

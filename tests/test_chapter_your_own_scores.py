@@ -8,6 +8,7 @@ import pandas as pd
 from analysis import compare
 from analysis.__main__ import main
 from analysis.chapters import your_own_scores
+from analysis.compare import figures, report
 from analysis.profiles import parameters_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,18 +65,18 @@ def test_figures_fit_the_book_column_from_two_to_twenty_systems(few, many):
     two = compare.compare(pd.DataFrame({"A": [0.1, 0.5, 0.3], "B": [0.2, 0.4, 0.1]}), rng=0, n_resamples=10,
                           n_resamples_sequential=5)
     for result in (two, few, many):
-        assert legible(your_own_scores.plot_mechanisms(result)) <= 1425
-        assert legible(your_own_scores.plot_prob(result)) <= 1425
-    assert legible(your_own_scores.plot_mechanisms(few)) <= 900  # a few systems: near the column's width
+        assert legible(figures.plot_mechanisms(result)) <= 1425
+        assert legible(figures.plot_prob(result)) <= 1425
+    assert legible(figures.plot_mechanisms(few)) <= 900  # a few systems: near the column's width
 
 
 def test_many_systems_get_short_turned_labels_and_marks_only(many):
     import matplotlib.pyplot as plt
 
-    fig = your_own_scores.plot_prob(many)
+    fig = figures.plot_prob(many)
     ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_xticklabels()]
-    assert max(map(len, labels)) <= your_own_scores.LABEL_CHARS and any(s.endswith("…") for s in labels)
+    assert max(map(len, labels)) <= figures.LABEL_CHARS and any(s.endswith("…") for s in labels)
     assert ax.get_xticklabels()[0].get_rotation() == 60
     cells = [t.get_text() for t in ax.texts]
     assert cells and not any(c[:1].isdigit() for c in cells)  # no shares printed at 20 systems, only the marks
@@ -83,9 +84,9 @@ def test_many_systems_get_short_turned_labels_and_marks_only(many):
 
 
 def test_short_name_and_decimals():
-    assert your_own_scores.short_name("abc") == "abc"
-    assert your_own_scores.short_name("x" * 30, 10) == "x" * 9 + "…"
-    assert [your_own_scores.decimals(v) for v in ([1517.9], [26.7, 24.4], [0.27], [0.0])] == [0, 1, 3, 3]
+    assert figures.short_name("abc") == "abc"
+    assert figures.short_name("x" * 30, 10) == "x" * 9 + "…"
+    assert [report.decimals(v) for v in ([1517.9], [26.7, 24.4], [0.27], [0.0])] == [0, 1, 3, 3]
 
 
 def test_ranking_views_split_the_table_to_fit_the_page_and_keep_every_column(few):

@@ -244,9 +244,9 @@ def test_json_is_identical_across_identical_runs(tmp_path, capsys):
 
 
 def test_names_no_font_can_draw_become_row_numbers():
-    from analysis.chapters import your_own_scores as ch
+    from analysis.compare.figures import tick_labels
 
-    labels = ch.tick_labels(["模型甲", "base", "🤖 bot"])
+    labels = tick_labels(["模型甲", "base", "🤖 bot"])
     assert labels == ["#1", "base", "#3"]
 
 
