@@ -18,8 +18,9 @@ SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", 
 METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.compare", "analysis.comparisons",
            "analysis.favi", "analysis.pairwise", "analysis.simulate", "analysis.streams", "analysis.sweeps",
            "analysis.wmt", "analysis.wmt_composition", "analysis.wmt_stability"}
-#: the command line of a method package (``python -m analysis compare``: reads files, prints, saves)
-COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report"}
+#: the command line of a method package (``python -m analysis compare``: reads files, prints, saves its tables and
+#: figures)
+COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report", "analysis.compare.figures"}
 #: the runner and the book's machinery
 RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claim_records", "analysis.claims", "analysis.notebooks", "analysis.plotting",
           "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal", "analysis.outputs",
@@ -200,3 +201,17 @@ def test_notebook_stats_counts_what_a_reader_sees(tmp_path):
     nb = tmp_path / "x.py"
     nb.write_text('# %% [markdown]\n# # Title\n#\n# text\n\n# %%\nx = 1\n\n\ndef f(a):\n    return a\n')
     assert notebook_stats(nb) == {"code": 3, "markdown": 2, "longest_def": 2, "longest_def_name": "f"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_chapter_hands_its_claims_their_values_one_way(path):
+    """A value the claims read that no page table holds is recorded with ``out.value`` / ``out.values`` (the chapter's
+    one ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`): no notebook saves a table of its own for the
+    claims, and a chapter whose claims read ``claim_values.csv`` records values."""
+    from analysis import claim_records
+
+    text = path.read_text(encoding="utf-8")
+    assert not re.findall(r"[\"'][\w-]*claim_(?:values|checks)[\"']", text), "a table saved for the claims"
+    sources = {c.source for c in claim_records.load() if c.chapter == path.stem}
+    if "claim_values.csv" in sources:
+        assert re.search(r"\bout\.values?\(", text), f"{path.name}: its claims read claim_values.csv"
