@@ -225,7 +225,7 @@ glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["da
 
 # %%
 show(tables.table1_page(table1, scores))
-show(tables.published_table1_page(published.published_table1()))
+show(tables.in_words(published.published_table1()))
 
 # %% [markdown]
 # Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out.
@@ -290,7 +290,7 @@ arrows = ("An arrow A → B: A is rated better than B on significantly more of t
 def case(dataset, aspect, rater, per_system=True):
     """A case figure and the numbers its caption states."""
     table = experiments.setting_table(pairs, dataset, aspect, rater)
-    return (figures.plot_case(table, rater=rater, aspect=aspect, dataset=dataset, alpha=alpha, ties=sign_test_ties,
+    return (figures.plot_case(table, rater=rater, aspect=aspect, alpha=alpha, ties=sign_test_ties,
                               per_system=per_system), experiments.case_numbers(table, alpha=alpha, ties=sign_test_ties))
 
 
@@ -444,8 +444,8 @@ glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
 # whose test is significant, with the items per pair:
 
 # %%
-show(uncertainty.multiple_testing_page(tests))
-show(tables.attenuation_page(attenuation).join(items.rename("items per pair")))
+show(tables.in_words(tests.set_index("data").drop(columns="smallest_p")))
+show(tables.in_words(attenuation).join(items.rename("items per pair")))
 
 # %% [markdown]
 # (favi-fig5)=
@@ -469,7 +469,7 @@ out.figure(figures.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
            "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
            "alphabetically first system.")
-show(tables.correlations_page(fig5))
+show(tables.in_words(fig5))
 v = values.set_index("key")["value"]
 glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
          f5_rho=fig5["spearman_rho"].iloc[0], f5_rho_b=fig5["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
@@ -625,7 +625,7 @@ glue_all(appd_aspect=Markdown(figures.aspect_label(summeval_aspect)), appd_human
 h2h_ratings = experiments.h2h_ratings(h2h)
 symmetry = out.table(published.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
 confusion = experiments.symmetry_confusion(h2h_ratings)
-show(tables.symmetry_page(symmetry))
+show(tables.in_words(symmetry))
 show(confusion)
 c = confusion.to_numpy()
 glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetry.loc["all aspects", "alpha_nominal"],
@@ -645,7 +645,7 @@ glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetr
 
 # %%
 h2h_metric = out.table(experiments.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
-show(tables.h2h_page(h2h_metric))
+show(tables.in_words(h2h_metric, pairs="system pairs"))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
 gap = (wide["original"] - wide["toggled"]).abs()
 glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pairs"].max(), h2h_gap=gap.max(),

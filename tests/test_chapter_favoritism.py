@@ -263,7 +263,9 @@ def test_node_label_cuts_long_names_where_the_longer_line_is_shortest():
 
 
 def test_reader_labels_of_raters_aspects_and_settings():
-    assert figures.rater_label("ROUGE_WE_1") == "ROUGE-WE-1" and figures.rater_label("BLEU") == "BLEU"
+    assert figures.setting_name("usr-tc", "ROUGE_WE_1") == "ROUGE-WE-1 on USR TopicalChat"
+    assert figures.setting_index(pd.DataFrame({"dataset": ["wmt22-zhen"], "rater": ["BLEU"]})).tolist() == \
+        ["BLEU on WMT22 zh-en"]
     assert figures.aspect_label("expert_consistency") == "experts' consistency"
     assert figures.aspect_label("USR_Overall") == "overall" and figures.aspect_label("MQM") == "MQM"
     assert figures.setting_name("summeval", "ROUGE_L") == "ROUGE-L on SummEval"
@@ -337,7 +339,7 @@ def test_draw_win_graph_ends_arrows_at_the_boxes_and_marks_wins_the_reference_la
 @pytest.mark.parametrize("per_system", [True, False])
 def test_plot_case_fits_the_page_with_fifteen_long_named_systems(per_system):
     table = _pairs_with_intervals()
-    fig = figures.plot_case(table, rater="BLEU", aspect="MQM", dataset="wmt22-ende", per_system=per_system)
+    fig = figures.plot_case(table, rater="BLEU", aspect="MQM", per_system=per_system)
     assert len([ax for ax in fig.axes if not ax.axison]) == 2  # the two graphs
     assert len(fig.axes) == 2 + per_system
     assert _legible(fig) == []
@@ -388,7 +390,7 @@ def test_table1_page_names_the_ratings_and_writes_item_ranges():
     assert page["Items per system pair"].tolist() == ["100", "1,200–1,315"]
     assert page["Human ratings"].tolist() == ["experts' coherence, fluency", "overall"]
     assert page["Automatic raters"].tolist() == ["BLEU, ROUGE-L", "S3-pyr"]
-    paper = tables.published_table1_page(published.published_table1())
+    paper = tables.in_words(published.published_table1())
     assert paper.columns.tolist() == ["Domain", "Data", "Metrics", "Systems", "Items per system pair"]
 
 
@@ -426,16 +428,20 @@ def test_page_tables_put_words_in_the_headers():
 
 
 def test_small_tables_are_renamed_for_readers():
-    assert "Spearman's ρ" in tables.correlations_page(pd.DataFrame(columns=["spearman_rho", "pairs", "paper"]))
-    symmetry = tables.symmetry_page(pd.DataFrame(columns=["items", "accuracy", "alpha_nominal", "alpha_ordinal"]))
+    correlations = tables.in_words(pd.DataFrame(columns=["spearman_rho", "pairs", "paper"]))
+    assert correlations.columns.tolist() == ["Spearman's ρ", "pairs", "paper's ρ"]
+    symmetry = tables.in_words(pd.DataFrame(columns=["items", "accuracy", "alpha_nominal", "alpha_ordinal"]))
     assert symmetry.columns.tolist() == ["items", "same preference in both orders", "Krippendorff's α, nominal",
                                          "α, ordinal"]
-    h2h = tables.h2h_page(pd.DataFrame(columns=["aspect", "order", "pairs", "sample_accuracy",
-                                                "system_accuracy", "mean_abs_favi"]))
-    assert "_" not in "".join(h2h.columns)
-    attenuation = tables.attenuation_page(pd.DataFrame(columns=["pairs", "favours_weaker", "rho_favi_attenuation",
-                                                                "favours_weaker_significant"]))
+    h2h = tables.in_words(pd.DataFrame(columns=["aspect", "order", "pairs", "sample_accuracy",
+                                                "system_accuracy", "mean_abs_favi"]), pairs="system pairs")
+    assert "_" not in "".join(h2h.columns) and "system pairs" in h2h.columns
+    attenuation = tables.in_words(pd.DataFrame(columns=["pairs", "favours_weaker", "rho_favi_attenuation",
+                                                        "favours_weaker_significant"]))
     assert attenuation.columns[-1] == f"… among pairs with p < {experiments.ATTENUATION_ALPHA:g}"
+    tests = tables.in_words(pd.DataFrame(columns=["tests", "significant_share", "significant_bh_share"]))
+    assert tests.columns.tolist() == ["pairs tested", "significant, uncorrected",
+                                      "significant after Benjamini–Hochberg"]
     lemmas = tables.lemmas_page(pd.DataFrame({"value": [4048.0, 2.2e-16, 0.0]},
                                              index=pd.Index(["pairs", "Lemma 1", "none"], name="check")))
     assert lemmas["value"].tolist() == ["4,048", "2.2e-16", "0"] and lemmas.columns.tolist() == ["check", "value"]

@@ -1,7 +1,6 @@
-"""Chapter ``04_favoritism``'s tidy tables for the claims registry (``data/published/claims/favi.toml``) and for the
-chapter's computed prose: tie shares (App. D's and Fig. 4's explanation of sample-level accuracy), every system's
-one-against-all Φ (Fig. 6, App. D), the rows of the win graphs (Fig. 1, Figs. 8-13), the domain comparison of
-Fig. 4 (§7.1), and the values and boolean checks the registry reads (§1, §6, §7.1, App. C.2.1, App. D)."""
+"""Chapter ``04_favoritism``'s tidy tables for the claims registry (``data/published/claims/favi.toml``): tie shares
+(Fig. 4, App. D), every system's one-against-all Φ (Fig. 6), the rows of the win graphs (Fig. 1, Figs. 8-13), Fig. 4's
+domain comparison (§7.1), and the values and boolean checks the registry reads (§1, §6, §7.1, App. C.2.1, App. D)."""
 
 from __future__ import annotations
 
@@ -54,14 +53,14 @@ def implied_human_tie_share(paper_accuracy: float, ties: pd.Series) -> float:
 def per_system(pairs: pd.DataFrame) -> pd.DataFrame:
     """Fig. 6 in numbers: per setting and system, its Φ against every other system (positive: the metric favours
     it), summarised as the median and mean Φ and the shares of opponents it is favoured / disfavoured against."""
-    rows = []
-    for key, part in pairs.groupby(KEYS, sort=False):
-        long = favi.one_vs_all(part).dropna(subset=["favi"])
-        for system, g in long.groupby("system", sort=True):
-            rows.append({**dict(zip(KEYS, key)), "system": system, "opponents": len(g),
-                         "median_favi": g["favi"].median(), "mean_favi": g["favi"].mean(),
-                         "share_favoured": (g["favi"] > 0).mean(), "share_disfavoured": (g["favi"] < 0).mean()})
-    return pd.DataFrame(rows)
+    long = favi.one_vs_all(pairs).join(pd.concat([pairs[KEYS]] * 2, ignore_index=True)).dropna(subset=["favi"])
+    long = long.assign(setting=long.groupby(KEYS, sort=False).ngroup(), favoured=long["favi"] > 0,
+                       disfavoured=long["favi"] < 0)
+    out = long.groupby(["setting", *KEYS, "system"]).agg(
+        # median and mean as a Series computes them (the grouped ones differ in the last bit and in the sign of 0)
+        opponents=("favi", "size"), median_favi=("favi", lambda f: f.median()), mean_favi=("favi", lambda f: f.mean()),
+        share_favoured=("favoured", "mean"), share_disfavoured=("disfavoured", "mean"))
+    return out.reset_index().drop(columns="setting")
 
 
 # -- win graphs (Fig. 1, Figs. 8-13) -------------------------------------------------------------------------------
@@ -88,25 +87,18 @@ def domain_comparison(fig4: pd.DataFrame) -> pd.DataFrame:
     of mean |Φ| over it; and per other domain the share of (MT setting, its setting) couples in which the MT
     setting's mean |Φ| (``mt_lower_share``) or excess (``mt_excess_lower_share``) is the lower."""
     frame = fig4.assign(excess=fig4["mean_abs_favi"] - fig4["null_mean_abs_favi"])
+    groups = frame.groupby("domain", sort=False)
+    out = groups.agg(settings=("mean_abs_favi", "size"), min_mean_abs_favi=("mean_abs_favi", "min"),
+                     median_mean_abs_favi=("mean_abs_favi", "median"), max_mean_abs_favi=("mean_abs_favi", "max"),
+                     median_sd_abs_favi=("sd_abs_favi", "median"),
+                     median_null_mean_abs_favi=("null_mean_abs_favi", "median"), median_excess=("excess", "median"))
     mt = frame[frame["domain"] == "machine translation"]
-    rows = []
-    for domain, part in frame.groupby("domain", sort=False):
-        row = {"domain": domain, "settings": len(part), "min_mean_abs_favi": part["mean_abs_favi"].min(),
-               "median_mean_abs_favi": part["mean_abs_favi"].median(), "max_mean_abs_favi": part["mean_abs_favi"].max(),
-               "median_sd_abs_favi": part["sd_abs_favi"].median(),
-               "median_null_mean_abs_favi": part["null_mean_abs_favi"].median(),
-               "median_excess": part["excess"].median(), "mt_lower_share": np.nan, "mt_excess_lower_share": np.nan}
-        if domain != "machine translation" and len(mt):
-            row["mt_lower_share"] = _lower_share(mt["mean_abs_favi"], part["mean_abs_favi"])
-            row["mt_excess_lower_share"] = _lower_share(mt["excess"], part["excess"])
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _lower_share(low: pd.Series, high: pd.Series) -> float:
-    """The share of couples (x from ``low``, y from ``high``) with x < y (ties count half)."""
-    diff = low.to_numpy()[:, None] - high.to_numpy()[None, :]
-    return float(((diff < 0) + 0.5 * (diff == 0)).mean())
+    for name, column in (("mt_lower_share", "mean_abs_favi"), ("mt_excess_lower_share", "excess")):
+        # per couple (MT setting x, setting y of the domain): whether x < y, ties counting half
+        diffs = [mt[column].to_numpy()[:, None] - part[column].to_numpy()[None, :] for _, part in groups]
+        out[name] = [float(((d < 0) + 0.5 * (d == 0)).mean()) if domain != "machine translation" and len(mt)
+                     else np.nan for domain, d in zip(out.index, diffs)]
+    return out.reset_index()
 
 
 # -- Fig. 5a without favoritism (beyond the paper) ---------------------------------------------------------------------
@@ -149,11 +141,11 @@ def top_accuracy_favi(pairs: pd.DataFrame, *, n_resamples: int, rng, alpha: floa
     draws = rng.integers(0, len(accuracy), size=(n_resamples, len(accuracy)))
     spread = [_top_difference(accuracy[k], absolute[k], top_share) for k in draws]
     low, high = np.percentile(spread, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return pd.DataFrame({"key": ["fig5b.smaller_at_top_accuracy"], "holds": [bool(high < 0)],
-                         "value": [_top_difference(accuracy, absolute, top_share)], "low": [float(low)],
-                         "high": [float(high)], "top_share": [top_share],
-                         "top_accuracy_threshold": [float(np.quantile(accuracy, 1 - top_share))],
-                         "pairs": [len(accuracy)]})
+    return pd.DataFrame([{"key": "fig5b.smaller_at_top_accuracy", "holds": bool(high < 0),
+                          "value": _top_difference(accuracy, absolute, top_share), "low": float(low),
+                          "high": float(high), "top_share": top_share,
+                          "top_accuracy_threshold": float(np.quantile(accuracy, 1 - top_share)),
+                          "pairs": len(accuracy)}])
 
 
 # -- the values and checks the registry reads -------------------------------------------------------------------------
@@ -210,68 +202,50 @@ def claim_values(*, fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, ties: pd.DataF
     return pd.DataFrame({"key": list(values), "value": [float(v) for v in values.values()]})
 
 
-def definition_checks(pairs: pd.DataFrame) -> dict[str, bool]:
-    """The paper's definitions as properties of the implementation's outputs, on every pair of ``pairs`` (a
-    :func:`analysis.favi.favi_table`), and App. A's and the Limitations' enumerations of single items:
+def definition_checks(pairs: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+    """The paper's definitions as properties of the implementation's outputs on every pair of ``pairs`` (a
+    :func:`analysis.favi.favi_table`), and App. A's and the Limitations' enumerations of single items, each with the
+    number it compares (the claims' "Ours"):
 
-    * Def. 4: the nine cells count every item once (their sum is the pair's items);
-    * Defs. 5-6: E is the sum of the off-diagonal cells;
-    * Def. 7: the margins are the row (human) and column (metric) sums of + minus those of -;
+    * Def. 4: the nine cells count every item once (the pairs where they do not);
+    * Defs. 5-6: E is the sum of the off-diagonal cells (the pairs where it is not);
+    * Def. 7: the margins are the row (human) and column (metric) sums of + minus those of - (the pairs where not);
     * Def. 8 / App. A: the cost of each (human, metric) rating of one item equals the change it makes to
-      mar(d̂) - mar(d) (the nine rows of App. A's table), so Φ (Def. 9) equals Lemma 1's margin form;
-    * Def. 9: Φ lies in [-2, 2] and is left undefined (NaN) exactly where E = 0;
-    * Def. 11: the sample-level accuracy is the diagonal over the items, i.e. (|T| - E) / |T|;
-    * Limitations: with a single error, Φ is ±1 or ±2 (every one-error confusion matrix enumerated)."""
-    cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
-    diagonal = cells[:, [0, 4, 8]].sum(axis=1)
-    human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
-    metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
-    total = pairs["total_error"].to_numpy()
-    phi = pairs["favi"].to_numpy(float)
-    values = (1, 0, -1)  # +, =, - in matrix order
-    item_margin = [values[n] - values[m] for m in range(3) for n in range(3)]  # mar(d̂) - mar(d) of one item
-    one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
-    counted, eq7 = system_accuracy_pairs(pairs)
-    return {
-        "def4.cells_count_every_item": bool((cells.sum(axis=1) == pairs["n_items"].to_numpy()).all()),
-        "def6.total_error_off_diagonal": bool((cells.sum(axis=1) - diagonal == total).all()),
-        "def7.margins_from_outcomes": bool((human == pairs["margin_human"].to_numpy()).all()
-                                           and (metric == pairs["margin_metric"].to_numpy()).all()),
-        "appA.cost_is_item_margin_change": bool((favi.COST.ravel() == np.array(item_margin)).all()),
-        "def9.range_minus2_to_2": bool((np.abs(phi[total > 0]) <= 2).all()),
-        "def9.undefined_without_errors": bool((np.isnan(phi) == (total == 0)).all()),
-        "def11.sample_accuracy_identity": bool(np.allclose(
-            pairs["sample_accuracy"].to_numpy(float), diagonal / pairs["n_items"].to_numpy())
-            and np.allclose(diagonal, pairs["n_items"].to_numpy() - total)),
-        "limitations.one_error_phi_is_1_or_2": sorted(one_error) == [-2, -1, -1, 1, 1, 2],
-        "def10.system_accuracy_over_all_pairs": bool(counted == 1 and eq7),
-    }
-
-
-def definition_values(pairs: pd.DataFrame) -> dict[str, float]:
-    """The number each of :func:`definition_checks` compares, for the claims' "Ours": the pairs where Defs. 4, 5-6
-    and 7 fail (0: none), the largest |Φ| (Def. 9), the largest difference between the sample-level accuracy and
-    (|T| - E) / |T| (Def. 11), how many of the nine cost entries equal the item's margin change (App. A) and how
-    many of the six one-error matrices have Φ of ±1 or ±2 (Limitations); Def. 10's is :func:`system_accuracy_pairs`'."""
+      mar(d̂) - mar(d), so Φ (Def. 9) equals Lemma 1's margin form (how many of the nine costs do);
+    * Def. 9: Φ lies in [-2, 2] (the largest |Φ|) and is left undefined (NaN) exactly where E = 0;
+    * Def. 11: the sample-level accuracy is the diagonal over the items, i.e. (|T| - E) / |T| (the largest gap);
+    * Limitations: with a single error, Φ is ±1 or ±2 (how many of the six one-error matrices);
+    * Def. 10: :func:`system_accuracy_pairs`."""
     cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
     items, total = pairs["n_items"].to_numpy(), pairs["total_error"].to_numpy()
     diagonal = cells[:, [0, 4, 8]].sum(axis=1)
     human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
     metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
-    values = (1, 0, -1)
-    item_margin = np.array([values[n] - values[m] for m in range(3) for n in range(3)])
+    phi = pairs["favi"].to_numpy(float)
+    values = (1, 0, -1)  # +, =, - in matrix order
+    item_margin = np.array([values[n] - values[m] for m in range(3) for n in range(3)])  # mar(d̂) - mar(d), one item
     one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
-    phi = np.abs(pairs["favi"].to_numpy(float)[total > 0])
-    return {"def4.cells_count_every_item": float((cells.sum(axis=1) != items).sum()),
-            "def6.total_error_off_diagonal": float((cells.sum(axis=1) - diagonal != total).sum()),
-            "def7.margins_from_outcomes": float(((human != pairs["margin_human"].to_numpy())
-                                                 | (metric != pairs["margin_metric"].to_numpy())).sum()),
-            "appA.cost_is_item_margin_change": float((favi.COST.ravel() == item_margin).sum()),
-            "def9.range_minus2_to_2": float(phi.max()) if len(phi) else np.nan,
-            "def11.sample_accuracy_identity": float(np.abs(pairs["sample_accuracy"].to_numpy(float)
-                                                           - diagonal / items).max()),
-            "limitations.one_error_phi_is_1_or_2": float(sum(abs(f) in (1, 2) for f in one_error)),
-            "def10.system_accuracy_over_all_pairs": system_accuracy_pairs(pairs)[0]}
+    miscounted = int((cells.sum(axis=1) != items).sum())
+    off_diagonal = int((cells.sum(axis=1) - diagonal != total).sum())
+    margins = int(((human != pairs["margin_human"].to_numpy()) | (metric != pairs["margin_metric"].to_numpy())).sum())
+    costs = int((favi.COST.ravel() == item_margin).sum())
+    largest = np.abs(phi[total > 0])
+    accuracy = pairs["sample_accuracy"].to_numpy(float)
+    counted, eq7 = system_accuracy_pairs(pairs)
+    return {
+        "def4.cells_count_every_item": (miscounted == 0, float(miscounted)),
+        "def6.total_error_off_diagonal": (off_diagonal == 0, float(off_diagonal)),
+        "def7.margins_from_outcomes": (margins == 0, float(margins)),
+        "appA.cost_is_item_margin_change": (costs == 9, float(costs)),
+        "def9.range_minus2_to_2": (bool((largest <= 2).all()), float(largest.max()) if len(largest) else np.nan),
+        "def9.undefined_without_errors": (bool((np.isnan(phi) == (total == 0)).all()), np.nan),
+        "def11.sample_accuracy_identity": (bool(np.allclose(accuracy, diagonal / items)
+                                                and np.allclose(diagonal, items - total)),
+                                           float(np.abs(accuracy - diagonal / items).max())),
+        "limitations.one_error_phi_is_1_or_2": (sorted(one_error) == [-2, -1, -1, 1, 1, 2],
+                                                float(sum(abs(f) in (1, 2) for f in one_error))),
+        "def10.system_accuracy_over_all_pairs": (bool(counted == 1 and eq7), counted),
+    }
 
 
 def system_accuracy_pairs(pairs: pd.DataFrame) -> tuple[float, bool]:
@@ -321,8 +295,7 @@ def claim_checks(*, values: pd.DataFrame, fig4: pd.DataFrame, domains: pd.DataFr
     if appendix_d is not None:
         checks |= _appendix_d_reading_checks(appendix_d)
     if pairs is not None:
-        numbers = definition_values(pairs)
-        checks |= {key: (holds, numbers.get(key, np.nan)) for key, holds in definition_checks(pairs).items()}
+        checks |= definition_checks(pairs)
     return pd.DataFrame({"key": list(checks), "holds": [h for h, _ in checks.values()],
                          "value": [float(x) for _, x in checks.values()]})
 
@@ -383,21 +356,14 @@ def _appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, tuple[bool, float]]:
     lower system-level accuracies (at most the median), the highest sample-level accuracy and the highest mean |Φ|;
     BLEU has the lowest system-level accuracy. Each with the number of other raters beyond it in the claimed
     direction (a lower system-level accuracy; a higher sample-level accuracy or mean |Φ|)."""
-    if "dataset" not in fig4.columns:
-        return {}
-    en = fig4[fig4["dataset"] == "wmt22-ende"].set_index("rater")
+    en = fig4[fig4["dataset"] == "wmt22-ende"].set_index("rater") if "dataset" in fig4.columns else fig4.iloc[:0]
     if not {"GEMBA-DA-ChatGPT", "BLEU"} <= set(en.index):
         return {}
-    chat, bleu = en.loc["GEMBA-DA-ChatGPT"], en.loc["BLEU"]
-
-    def beyond(rater, column, op):  # how many of the other raters lie beyond ``rater`` in the claim's direction
-        return float(op(en.drop(index=rater)[column], en.loc[rater, column]).sum())
-
-    return {"appD3.chatgpt_lower_system_accuracy": (bool(chat["system_accuracy"] <= en["system_accuracy"].median()),
-                                                    beyond("GEMBA-DA-ChatGPT", "system_accuracy", np.less)),
-            "appD3.chatgpt_highest_sample_accuracy": (bool(chat["sample_accuracy"] >= en["sample_accuracy"].max()),
-                                                      beyond("GEMBA-DA-ChatGPT", "sample_accuracy", np.greater)),
-            "appD3.chatgpt_highest_mean_abs_favi": (bool(chat["mean_abs_favi"] >= en["mean_abs_favi"].max()),
-                                                    beyond("GEMBA-DA-ChatGPT", "mean_abs_favi", np.greater)),
-            "appD3.bleu_lowest_system_accuracy": (bool(bleu["system_accuracy"] <= en["system_accuracy"].min()),
-                                                  beyond("BLEU", "system_accuracy", np.less))}
+    claims = (("chatgpt_lower_system_accuracy", "GEMBA-DA-ChatGPT", "system_accuracy", np.less, "median"),
+              ("chatgpt_highest_sample_accuracy", "GEMBA-DA-ChatGPT", "sample_accuracy", np.greater, "max"),
+              ("chatgpt_highest_mean_abs_favi", "GEMBA-DA-ChatGPT", "mean_abs_favi", np.greater, "max"),
+              ("bleu_lowest_system_accuracy", "BLEU", "system_accuracy", np.less, "min"))
+    # holds: no bound (the median, max or min over the raters) lies beyond the rater's value in the claimed direction
+    return {f"appD3.{key}": (not op(en[column].agg(bound), en.loc[rater, column]),
+                             float(op(en.drop(index=rater)[column], en.loc[rater, column]).sum()))
+            for key, rater, column, op, bound in claims}

@@ -11,15 +11,10 @@ from scipy import stats
 
 from ... import favi
 
-DATASETS = {  # dataset -> (label, the paper's data it stands for)
-    "wmt22-ende": ("WMT22 en-de", "WMT22 EN->DE (the paper's own data; its COMET-22 etc. scores, published in "
-                   "mt-metrics-eval v2, are not reachable here)"),
-    "wmt22-zhen": ("WMT22 zh-en", "stand-in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, MetricX)"),
-    "wmt21-ende": ("WMT21 en-de", "WMT21 News EN->DE (the paper's data; only BLEU and chrF computed here)"),
-    "summeval": ("SummEval", "SummEval CNN/DM (the paper's data; lexical metrics computed here)"),
-    "usr-tc": ("USR TopicalChat", "stand-in for the paper's BST chatbot data (not reachable)"),
-    "usr-pc": ("USR PersonaChat", "stand-in for the paper's BST chatbot data (not reachable)"),
-}
+#: dataset -> its label (WMT22 zh-en stands in for WMT22 en-de's neural metrics, the USR data for the paper's BST
+#: chatbot data; the notebook's "What differs" says what each stands for)
+DATASETS = {"wmt22-ende": "WMT22 en-de", "wmt22-zhen": "WMT22 zh-en", "wmt21-ende": "WMT21 en-de",
+            "summeval": "SummEval", "usr-tc": "USR TopicalChat", "usr-pc": "USR PersonaChat"}
 #: systems left out per dataset: WMT22's refA is the reference the metrics score against (reference-based metrics
 #: would favour it unduly); the paper compares eight MT systems and ref-B
 EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
@@ -32,7 +27,12 @@ PER_PAIR_COLUMNS = [*KEYS, "system_a", "system_b", "n_items", *favi.CELLS, "favi
 
 
 def dataset_label(dataset: str) -> str:
-    return DATASETS[dataset][0]
+    return DATASETS[dataset]
+
+
+def span(low, high) -> str:
+    """A count, or a range of counts where they differ: "1,200" or "1,200–1,315"."""
+    return f"{low:,}" if low == high else f"{low:,}–{high:,}"
 
 
 # -- data --------------------------------------------------------------------------------------------------------
@@ -47,10 +47,10 @@ def settings(scores: pd.DataFrame, datasets) -> pd.DataFrame:
     rows = []
     for dataset in datasets:
         part = kinds[kinds["dataset"] == dataset]
-        humans = part[part["rater_kind"] == "human"]["rater"]
-        for aspect in humans:
-            for rater, kind in part[part["rater_kind"] != "human"][["rater", "rater_kind"]].itertuples(index=False):
-                rows.append((part["domain"].iloc[0], dataset, aspect, rater, kind))
+        automatic = part[part["rater_kind"] != "human"]
+        humans = part["rater"][part["rater_kind"] == "human"]
+        rows += [(part["domain"].iloc[0], dataset, aspect, rater, kind) for aspect in humans
+                 for rater, kind in zip(automatic["rater"], automatic["rater_kind"])]
     return pd.DataFrame(rows, columns=[*KEYS, "rater_kind"])
 
 
@@ -81,8 +81,13 @@ def per_pair(scores: pd.DataFrame, datasets, *, n_resamples: int, rng) -> pd.Dat
     return out[[*KEYS, *[c for c in out.columns if c not in KEYS]]]
 
 
+def setting_rows(frame: pd.DataFrame, dataset: str, aspect: str, rater: str) -> pd.DataFrame:
+    """The rows of ``frame`` for one setting (dataset, aspect, rater)."""
+    return frame[(frame["dataset"] == dataset) & (frame["aspect"] == aspect) & (frame["rater"] == rater)]
+
+
 def setting_table(pairs: pd.DataFrame, dataset: str, aspect: str, rater: str) -> pd.DataFrame:
-    part = pairs[(pairs["dataset"] == dataset) & (pairs["aspect"] == aspect) & (pairs["rater"] == rater)]
+    part = setting_rows(pairs, dataset, aspect, rater)
     if part.empty:
         raise ValueError(f"no system pairs for {dataset} / {aspect} / {rater}")
     return part.reset_index(drop=True)
@@ -113,36 +118,28 @@ def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
 # -- Table 1 --------------------------------------------------------------------------------------------------------
 
 def table1(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 for the data at hand: per dataset, its automatic raters, the systems compared (those in at least one
-    evaluated pair: with human ratings, without the :data:`EXCLUDED_SYSTEMS`) and the items per system pair (|E|; a
-    range where the pairs differ, also as ``items_min`` and ``items_max``), with :func:`table1_counts`' columns."""
-    rows = []
-    for dataset, part in pairs.groupby("dataset", sort=False):
-        kinds = scores[scores["dataset"] == dataset].drop_duplicates("rater")
-        automatic = kinds[kinds["rater_kind"] != "human"]["rater"].tolist()
-        human = kinds[kinds["rater_kind"] == "human"]["rater"].tolist()
-        low, high = part["n_items"].min(), part["n_items"].max()
-        rows.append({"domain": part["domain"].iloc[0], "data": dataset_label(dataset),
-                     "human_raters": len(human), "automatic_raters": len(automatic),
-                     "systems": len(set(part["system_a"]) | set(part["system_b"])),
-                     "ratings_per_pair": f"{low}" if low == high else f"{low}-{high}",
-                     "items_min": int(low), "items_max": int(high), "automatic": ", ".join(automatic)})
-    return pd.DataFrame(rows).join(table1_counts(scores, pairs).drop(columns="dataset"))
-
-
-def table1_counts(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
-    """Per dataset of ``pairs`` (in its order): the systems with human ratings, the systems Φ actually compares
-    (those in one automatic rater's pairs: the fewest and the most over its raters), the human-rated items per
-    system (fewest, most), whether every system is rated on the same items, and the dataset's items (segments,
-    documents, contexts)."""
+    """Table 1 for the data at hand, per dataset of ``pairs`` (in its order): its automatic raters, the systems
+    compared (those in at least one evaluated pair: with human ratings, without the :data:`EXCLUDED_SYSTEMS`) and
+    the items per system pair (|E|, from ``items_min`` to ``items_max``); beside them the systems with human
+    ratings, the systems one automatic rater's pairs compare (fewest, most), the human-rated items per system
+    (fewest, most), whether every system is rated on the same items, and the dataset's items."""
     rows = []
     for dataset, part in pairs.groupby("dataset", sort=False):
         data = scores[scores["dataset"] == dataset]
+        kinds = data.drop_duplicates("rater")
+        automatic = kinds[kinds["rater_kind"] != "human"]["rater"].tolist()
         human = data[data["rater_kind"] == "human"].dropna(subset=["score"])
+        low, high = part["n_items"].min(), part["n_items"].max()
         compared = [len(set(g["system_a"]) | set(g["system_b"])) for _, g in part.groupby("rater")]
         rated = human.groupby(["rater", "system"])["item"].nunique()
         shared = human.groupby(["rater", "item"])["system"].nunique()
-        rows.append({"dataset": dataset, "systems_rated": int(human["system"].nunique()),
+        rows.append({"domain": part["domain"].iloc[0], "data": dataset_label(dataset),
+                     "human_raters": int((kinds["rater_kind"] == "human").sum()),
+                     "automatic_raters": len(automatic),
+                     "systems": len(set(part["system_a"]) | set(part["system_b"])),
+                     "ratings_per_pair": f"{low}" if low == high else f"{low}-{high}",
+                     "items_min": int(low), "items_max": int(high), "automatic": ", ".join(automatic),
+                     "systems_rated": int(human["system"].nunique()),
                      "same_rated_items": bool((shared == human["system"].nunique()).sum() == rated.max()),
                      "systems_compared_min": min(compared), "systems_compared_max": max(compared),
                      "rated_items_min": int(rated.min()), "rated_items_max": int(rated.max()),
@@ -199,9 +196,8 @@ def case_numbers(table: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop"
     accuracies and mean |Φ| the paper prints in its figure titles."""
     outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
     accuracy = favi.sign_accuracies(table)
-    low, high = table["n_items"].min(), table["n_items"].max()
     return {"systems": len(set(table["system_a"]) | set(table["system_b"])),
-            "items": f"{low:,}" if low == high else f"{low:,}–{high:,}", "pairs": len(outcomes),
+            "items": span(table["n_items"].min(), table["n_items"].max()), "pairs": len(outcomes),
             "agreement": favi.graph_agreement(outcomes), "system": accuracy.system, "sample": accuracy.sample,
             "mean_abs_favi": table["favi"].abs().mean()}
 

@@ -1,10 +1,6 @@
-"""Chapter ``04_favoritism``'s figures: Fig. 4 (sign accuracies and mean |Φ| per rater), Fig. 5 (Φ against
-agreement and accuracy), Fig. 6 (Φ per system), the case figures (Fig. 1 and Figs. 8-13: two win graphs and the
-per-system Φ), beyond the paper the observed against the no-favoritism |Φ|, and the names of raters, human ratings
-and settings as a reader reads them.
-
-Every figure is laid out for the book's text column (at most ~9.5 in wide, text of at least 8 pt); the win graphs
-themselves are placed and drawn by :mod:`.wingraphs`, one graph per row unless two fit side by side."""
+"""Chapter ``04_favoritism``'s figures — Figs. 4-6, the case figures (Fig. 1, Figs. 8-13: two win graphs, drawn by
+:mod:`.wingraphs`, and the per-system Φ) and beyond the paper the observed against the no-favoritism |Φ| — laid out
+for the book's text column (at most ~9.5 in wide, text of at least 8 pt); and the settings' names in words."""
 
 from __future__ import annotations
 
@@ -47,7 +43,7 @@ def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
     split = fig4_columns(counts)
     columns = [datasets[:split], datasets[split:]] if split < len(datasets) else [datasets]
     row, title_h, gap, axis_h, legend_h, between = 0.24, 0.3, 0.16, 0.48, 0.65, 0.32
-    labels_w = max(text_size(rater_label(r), FONT)[0] for r in summary["rater"]) + 0.15
+    labels_w = max(text_size(metric_label(r), FONT)[0] for r in summary["rater"]) + 0.15
     column_w = (MAX_WIDTH - 0.1) / len(columns) if len(columns) == 2 else 6.0
     inner = column_w - labels_w - 0.3 - between
     accuracy_w, favi_w = 0.45 * inner, 0.55 * inner
@@ -77,8 +73,8 @@ def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
 
 
 #: the tie shares of :func:`plot_fig4_ties`: column, label, colour, marker
-TIE_SERIES = (("human_tie_share", "humans tie", "#8C8C8C", "o"), ("metric_tie_share", "metric ties", "#8172B3", "s"),
-              ("matching_tie_share", "both tie (a matching tie)", "#000000", "x"))
+TIE_SERIES = (("humans", "humans tie", "#8C8C8C", "o"), ("metric", "metric ties", "#8172B3", "s"),
+              ("both", "both tie (a matching tie)", "#000000", "x"))
 
 
 def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
@@ -93,8 +89,7 @@ def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
                                gridspec_kw={"left": labels_w / width, "right": 0.98, "wspace": 0.08,
                                             "bottom": 1.15 / height, "top": 1 - 0.35 / height})
     for column, label, colour, marker in TIE_SERIES:
-        key = ("ties", {"human_tie_share": "humans", "metric_tie_share": "metric", "matching_tie_share": "both"}[column])
-        a.plot(page[key].to_numpy(), y, marker, color=colour, ms=5, ls="", label=label)
+        a.plot(page[("ties", column)].to_numpy(), y, marker, color=colour, ms=5, ls="", label=label)
     without = page[("sample-level accuracy", "without tie credit")].to_numpy()
     with_credit = page[("sample-level accuracy", "Def. 11")].to_numpy()
     b.hlines(y, without, with_credit, color=COLORS["sample"], lw=1.5)
@@ -124,7 +119,7 @@ def _fig4_panel(accuracy, spread, part: pd.DataFrame, top: float) -> None:
     # the two accuracies a little apart, so that close values stay visible
     accuracy.plot(part["system_accuracy"], y + 0.12, "s", color=COLORS["system"], ms=5)
     accuracy.plot(part["sample_accuracy"], y - 0.12, "o", color=COLORS["sample"], ms=5)
-    accuracy.set_yticks(y, [rater_label(r) for r in part["rater"]], fontsize=FONT)
+    accuracy.set_yticks(y, [metric_label(r) for r in part["rater"]], fontsize=FONT)
     accuracy.set_ylim(-0.6, len(part) - 0.4)
     accuracy.set_xlim(0, 1)
     accuracy.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
@@ -141,15 +136,15 @@ def _fig4_panel(accuracy, spread, part: pd.DataFrame, top: float) -> None:
                        fontsize=FONT + 1, loc="left", pad=3)
 
 
-def rater_label(rater: str) -> str:
-    """An automatic rater's name for a reader: ROUGE_L → ROUGE-L, S3_pyr → S3-pyr, Chrfpp → chrF++ (underscores read
-    as code; the paired setups' spelling, :func:`~analysis.chapters.common.metric_label`)."""
-    return metric_label(str(rater))
-
-
 def setting_name(dataset: str, rater: str) -> str:
-    """``rater`` on ``dataset`` in words: "COMET-22 on WMT22 zh-en"."""
-    return f"{rater_label(rater)} on {dataset_label(dataset)}"
+    """``rater`` on ``dataset`` in words: "COMET-22 on WMT22 zh-en" (the rater as
+    :func:`~analysis.chapters.common.metric_label` writes it: ROUGE_L → ROUGE-L)."""
+    return f"{metric_label(rater)} on {dataset_label(dataset)}"
+
+
+def setting_index(frame: pd.DataFrame) -> pd.Index:
+    """The settings of ``frame``'s rows in words (:func:`setting_name`), as a row index."""
+    return pd.Index(list(map(setting_name, frame["dataset"], frame["rater"])), name="setting")
 
 
 def aspect_label(aspect: str) -> str:
@@ -211,37 +206,38 @@ def plot_fig6(pairs: pd.DataFrame, cases: list[tuple[str, str, str]]) -> plt.Fig
     fig, axes = plt.subplots(len(cases), 1, figsize=(6.4, sum(0.27 * n + 0.9 for n in systems)), squeeze=False,
                              sharex=True, gridspec_kw={"height_ratios": systems})
     for ax, table, (dataset, _, rater) in zip(axes[:, 0], tables, cases):
-        plot_one_vs_all(ax, table, f"{rater_label(rater)} on {dataset_label(dataset)}")
+        plot_one_vs_all(ax, table, setting_name(dataset, rater))
     for ax in axes[:-1, 0]:
         ax.set_xlabel("")
     fig.tight_layout()
     return fig
 
 
-def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, dataset: str, alpha: float = 0.05,
-              ties: str = "drop", per_system: bool = True) -> plt.Figure:
+def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, alpha: float = 0.05, ties: str = "drop",
+              per_system: bool = True) -> plt.Figure:
     """The paper's case figures (Fig. 1 and Figs. 8-13): (a) the humans' win graph, (b) the metric's (red and
     dashed: a win the humans' graph does not imply), side by side when they fit and one under the other otherwise;
     with ``per_system``, (c) the per-system Φ box plots to their right (below them when there is no room). The
-    numbers of the paper's figure titles are in the caption (:func:`.captions.case_caption`)."""
+    numbers of the paper's figure titles are in the caption (:func:`.experiments.case_numbers`)."""
     outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
     human = favi.win_graph(outcomes, "human")
     graphs = [(human, None, f"(a) humans: {aspect_label(aspect)}"),
-              (favi.win_graph(outcomes, "metric"), human, f"(b) {rater_label(rater)}")]
+              (favi.win_graph(outcomes, "metric"), human, f"(b) {metric_label(rater)}")]
     layouts = [layout_win_graph(g) for g, _, _ in graphs]
     title_h, sep = 0.32, 0.4
     labels_w = max(text_size(str(n), FONT)[0] for n in human.nodes) + 0.2
     panel_w = labels_w + 2.4 if per_system else 0.0
     pair_w = sum(lay.width for lay in layouts) + sep
     right = per_system and max(lay.width for lay in layouts) + sep + panel_w <= MAX_WIDTH
-    side = pair_w + (sep + panel_w if right else 0.0) <= MAX_WIDTH
+    beside = sep + panel_w if right else 0.0  # the room the box plots take to the right of the graphs
+    side = pair_w + beside <= MAX_WIDTH
     graphs_w = pair_w if side else max(lay.width for lay in layouts)
     graphs_h = (max(lay.height for lay in layouts) + title_h if side
                 else sum(lay.height + title_h for lay in layouts) + 0.15)
     box_h = 0.27 * len(human) + 0.4
     if right:  # as tall as the graphs beside it, up to 0.4 in per system
         box_h = max(box_h, min(0.4 * len(human), graphs_h - title_h - 0.6))
-    width = max(6.4, graphs_w + (sep + panel_w if right else 0.0))
+    width = max(6.4, graphs_w + beside)
     legend_h = 0.4 if width >= 7.4 else 0.6
     below = box_h + title_h + 0.6 if per_system and not right else 0.0
     height = legend_h + max(graphs_h, box_h + title_h + 0.6 if right else 0.0) + below
@@ -250,7 +246,7 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, dataset: str, alp
     def axes(left, bottom, w, h):  # inches from the figure's lower left corner
         return fig.add_axes([left / width, bottom / height, w / width, h / height])
 
-    left0 = (width - graphs_w - (sep + panel_w if right else 0.0)) / 2
+    left0 = (width - graphs_w - beside) / 2
     for k, ((graph, reference, title), lay) in enumerate(zip(graphs, layouts)):
         if side:
             left = left0 + k * (layouts[0].width + sep) + (0 if k else (layouts[0].width - lay.width) / 2)

@@ -10,7 +10,7 @@ from scipy import stats
 
 from ... import favi
 from ...data import published
-from .experiments import dataset_label
+from .experiments import dataset_label, setting_rows
 from .ties import between_readings
 
 #: Appendix D's case studies -> the (dataset, aspect, rater) standing in for each here (None: nothing reachable)
@@ -115,12 +115,8 @@ def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for case in published.item("favi", "appendix_d")["rows"]:
         match = APPENDIX_D_MATCH[case["metric"]]
-        ours = {}
-        if match is not None:
-            dataset, aspect, rater = match
-            hit = summary[(summary["dataset"] == dataset) & (summary["aspect"] == aspect) & (summary["rater"] == rater)]
-            if not hit.empty:
-                ours = hit.iloc[0]
+        hit = setting_rows(summary, *match) if match else summary.iloc[:0]
+        ours = hit.iloc[0] if len(hit) else {}
         rows.append({"paper_metric": case["metric"], "paper_data": case["data"],
                      "here": f"{match[2]} on {dataset_label(match[0])}" if match else "not reachable",
                      "sample": ours.get("sample_accuracy", np.nan), "paper_sample": case["sample"],

@@ -1,8 +1,6 @@
 """Chapter ``04_favoritism``: ties made visible (issue 28). Sample-level accuracy (Def. 11) counts a *matching tie*
-(human and metric both "=") as agreement, so it moves with how often the humans tie. Here: the tie shares beside
-Fig. 4's and Appendix D's values, the two readings of sample-level accuracy (with and without the matching ties'
-credit) around the paper's printed values (:func:`between_readings`), and where the metric ties come from identical
-outputs (the datasets whose texts are registered)."""
+(human and metric both "=") as agreement, so it moves with how often the humans tie: the tie shares beside Fig. 4's
+summary, the paper's printed accuracies between our two readings, and the ties that are identical outputs."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ import pandas as pd
 
 from ... import favi
 from .experiments import KEYS, score_matrices
-from .figures import setting_name
+from .figures import setting_index
 
 #: the tie columns that :func:`with_ties` adds to Fig. 4's summary (from :func:`.checks.tie_shares`)
 TIE_COLUMNS = ["human_tie_share", "metric_tie_share", "matching_tie_share", "sample_accuracy_without_tie_credit"]
@@ -44,13 +42,6 @@ def between_readings(paper: float, low: float, high: float) -> bool:
 
 # -- where the metric ties come from: identical outputs -----------------------------------------------------------
 
-def _text_codes(texts: pd.DataFrame, items: pd.Index, systems) -> np.ndarray:
-    """items x systems integer codes of the outputs (equal codes: identical texts), -1 where no text."""
-    codes = pd.Series(pd.factorize(texts["text"])[0], index=pd.MultiIndex.from_frame(texts[["item", "system"]]))
-    wide = codes.unstack("system").reindex(index=items, columns=list(systems))
-    return wide.fillna(-1).to_numpy(dtype=np.int64)
-
-
 def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], cases) -> pd.DataFrame:
     """Per case (dataset, aspect, rater) whose dataset has registered outputs (``texts``: dataset -> item, system,
     text): over the pairs of systems that both have outputs, the usable (item, pair) comparisons, how many have
@@ -61,14 +52,14 @@ def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], 
             continue
         matrices = score_matrices(scores, dataset)
         cells = favi.pair_cells(matrices[aspect], matrices[rater])
-        systems = np.array(sorted(set(cells.system_a) | set(cells.system_b), key=str), dtype=object)
-        codes = _text_codes(texts[dataset], cells.items, systems)
-        where = {s: k for k, s in enumerate(systems)}
-        a = np.array([where[s] for s in cells.system_a])
-        b = np.array([where[s] for s in cells.system_b])
-        with_text = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+        # items x systems codes of the outputs (equal codes: identical texts), -1 where no text
+        outputs = texts[dataset].set_index(["item", "system"])["text"]
+        codes = pd.Series(pd.factorize(outputs)[0], index=outputs.index).unstack("system").reindex(index=cells.items)
+        a, b = (codes.reindex(columns=list(systems)).fillna(-1).to_numpy(dtype=np.int64)
+                for systems in (cells.system_a, cells.system_b))
+        with_text = (a >= 0) & (b >= 0)
         usable = (cells.code >= 0) & with_text
-        same = usable & (codes[:, a] == codes[:, b])
+        same = usable & (a == b)
         metric_ties, human_ties = favi.metric_ties(cells.code) & usable, favi.human_ties(cells.code) & usable
         n_metric, n_human = int(metric_ties.sum()), int(human_ties.sum())
         rows.append({"dataset": dataset, "aspect": aspect, "rater": rater,
@@ -85,13 +76,11 @@ def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], 
 def identical_page(identical: pd.DataFrame) -> pd.DataFrame:
     """:func:`identical_output_ties` as shown: per setting the comparisons, the identical outputs, and the metric's
     and the humans' ties with the share that identical outputs explain."""
-    out = pd.DataFrame({
+    return pd.DataFrame({
         ("", "comparisons"): identical["comparisons"].to_numpy(),
         ("", "identical outputs"): identical["identical_outputs"].to_numpy(),
         ("metric", "ties"): identical["metric_ties"].to_numpy(),
         ("metric", "share from identical outputs"): identical["metric_ties_identical_share"].to_numpy(),
         ("humans", "ties"): identical["human_ties"].to_numpy(),
         ("humans", "share from identical outputs"): identical["human_ties_identical_share"].to_numpy(),
-    }, index=pd.Index([setting_name(d, r) for d, r in zip(identical["dataset"], identical["rater"])], name="setting"))
-    out.columns = pd.MultiIndex.from_tuples(out.columns)
-    return out
+    }, index=setting_index(identical))

@@ -1,13 +1,7 @@
-"""Chapter ``04_favoritism``, beyond the paper: how much of Φ is noise, read three ways:
-
-* :func:`document_bootstrap`: WMT22 zh-en's segments come in documents, which the item bootstrap treats as
-  independent; resampling whole documents (the ids are registered) gives the honest interval;
-* :func:`multiple_testing`: thousands of sign-flip tests at once, so the share of "significant" pairs is read after
-  a Benjamini-Hochberg false-discovery-rate correction (:func:`analysis.favi.benjamini_hochberg`);
-* :func:`split_half_attenuation`: on the same items Φ and −mar(d)/E share the humans' margin, so noise in that
-  margin alone correlates them; orienting each pair by its human winner on one half of the items and computing Φ on
-  the other half removes the shared term.
-"""
+"""Chapter ``04_favoritism``, beyond the paper: how much of Φ is noise, read three ways — intervals from resampling
+WMT22 zh-en's documents rather than its segments (:func:`document_bootstrap`), the thousands of sign-flip tests read
+as one family (:func:`multiple_testing`), and the attenuation reading on split halves of the items
+(:func:`split_half_attenuation`)."""
 
 from __future__ import annotations
 
@@ -78,11 +72,11 @@ def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> 
 # -- the attenuation reading with split halves --------------------------------------------------------------------
 
 def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng) -> pd.DataFrame:
-    """Per dataset: split its items at random into two halves (``n_splits`` times, one split shared by all its
+    """On the same items Φ and −mar(d)/E share the humans' margin, so noise in that margin alone correlates them.
+    Per dataset: split its items at random into two halves (``n_splits`` times, one split shared by all its
     settings), orient each pair by the humans' margin on one half and compute Φ on the other (both ways round).
-    ``favours_weaker``: the share of (pair, split, direction) whose Φ on the evaluation half favours the system the
-    humans rate lower on the orientation half; ``rho``: Spearman's ρ between that Φ and −mar(d)/E of the
-    orientation half (no item shared), averaged over the splits."""
+    ``favours_weaker``: the share of (pair, split, direction) whose Φ favours the system the humans rate lower on
+    the orienting half; ``rho``: Spearman's ρ between that Φ and −mar(d)/E there, averaged over the splits."""
     rng = check_rng(rng)
     plan = settings(scores, datasets)
     rows = []
@@ -121,14 +115,6 @@ def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
                         ("split halves", "ρ(Φ, −mar(d)/E)"): split["rho"]})
     out.columns = pd.MultiIndex.from_tuples(out.columns)
     return out.rename_axis("data")
-
-
-def multiple_testing_page(tests: pd.DataFrame) -> pd.DataFrame:
-    """:func:`multiple_testing` as shown: per dataset the tests and the significant shares before and after the
-    correction."""
-    return tests.set_index("data")[["tests", "significant_share", "significant_bh_share"]].rename(columns={
-        "tests": "pairs tested", "significant_share": "significant, uncorrected",
-        "significant_bh_share": "significant after Benjamini–Hochberg"})
 
 
 def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:

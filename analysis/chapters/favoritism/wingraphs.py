@@ -83,19 +83,13 @@ def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
     the given order; the order with the fewest :func:`crossings` seen is kept (the first of equals)."""
     order = [list(m) for m in layers]
     best, fewest = [list(m) for m in order], crossings(graph, order)
-
-    def place(members):
-        return {n: k - (len(members) - 1) / 2 for k, n in enumerate(members)}
-
     for sweep in range(sweeps):
         down = sweep % 2 == 0
+        neighbours = graph.predecessors if down else graph.successors
         for r in (range(1, len(order)) if down else range(len(order) - 2, -1, -1)):
-            known = {}
-            for members in order:
-                known.update(place(members))
-            neighbours = graph.predecessors if down else graph.successors
+            known = {n: k - (len(members) - 1) / 2 for members in order for k, n in enumerate(members)}
 
-            def centre(node, neighbours=neighbours, known=known):
+            def centre(node, known=known, neighbours=neighbours):
                 xs = [known[m] for m in neighbours(node) if m in known]
                 return float(np.mean(xs)) if xs else known[node]
 
@@ -107,28 +101,28 @@ def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
 
 
 def _with_waypoints(graph, layers: list[list]):
-    """The layers with a waypoint (a tuple ``("via", u, v, row)``) in every row an edge u -> v passes over, and the
-    graph of rows-adjacent links through them (the classic layered drawing: long arrows pass between the boxes)."""
+    """The layers with a waypoint (a tuple ``("via", u, v, row)``) in every row an edge u -> v passes over, the
+    graph of rows-adjacent links through them (the classic layered drawing: long arrows pass between the boxes) and
+    every edge's waypoints, top down."""
     import networkx as nx
 
     row = {n: r for r, members in enumerate(layers) for n in members}
     linked = nx.DiGraph()
     linked.add_nodes_from(graph.nodes)
-    rows = [list(m) for m in layers]
+    rows, via = [list(m) for m in layers], {}
     for u, v in graph.edges:
-        chain = [u] + [("via", str(u), str(v), r) for r in range(row[u] + 1, row[v])] + [v]
-        for r, point in zip(range(row[u] + 1, row[v]), chain[1:-1]):
-            rows[r].append(point)
-        linked.add_edges_from(zip(chain[:-1], chain[1:]))
-    return rows, linked
+        via[(u, v)] = [("via", str(u), str(v), r) for r in range(row[u] + 1, row[v])]
+        for point in via[(u, v)]:
+            rows[point[3]].append(point)
+        linked.add_edges_from(zip([u, *via[(u, v)]], [*via[(u, v)], v]))
+    return rows, linked, via
 
 
 def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap: float = 0.2) -> GraphLayout:
     """Place a win graph top-down in inches: layers from :func:`analysis.favi.graph_layers` ``row_step`` apart,
     the boxes of a layer side by side ``gap`` apart in :func:`_ordered_layers`' order (waypoints of the longer
     arrows included, :func:`_with_waypoints`), each layer centred on x = 0."""
-    layers = favi.graph_layers(graph)
-    rows, linked = _with_waypoints(graph, layers)
+    rows, linked, via = _with_waypoints(graph, favi.graph_layers(graph))
     rows = _ordered_layers(linked, rows)
     labels = {n: node_label(n) for n in graph.nodes}
     size = {}
@@ -144,10 +138,7 @@ def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap:
         for node, w in zip(members, widths):
             pos[node] = (x + w / 2, -r * row_step)
             x += w + gap
-    routes = {}
-    for u, v in graph.edges:
-        routes[(u, v)] = [pos[p] for p in sorted((p for p in pos if isinstance(p, tuple) and p[0] == "via"
-                                                   and p[1:3] == (str(u), str(v))), key=lambda p: p[3])]
+    routes = {edge: [pos[p] for p in points] for edge, points in via.items()}
     tallest = max((s[1] for s in size.values()), default=0.3)
     return GraphLayout(pos={n: pos[n] for n in graph.nodes}, size=size, labels=labels,
                        layers=[[n for n in members if n in size] for members in rows], routes=routes,
