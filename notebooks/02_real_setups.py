@@ -105,7 +105,7 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # added at our size, with WMT19's number of metrics), and ours.
 
 # %% tags=["hide-input"]
-paper_a3 = published.paper_inventory()
+paper_a3 = published_data.frame("paired", "appendix_a3")  # collection, dataset, instances, systems, metrics
 ours_a3 = setup_data.dataset_inventory(inventory)
 lt_en = ours_a3[(ours_a3.collection == "WMT19") & (ours_a3.dataset == "lt-en")].assign(metrics=13)
 section5 = out.table(pd.DataFrame({
@@ -228,8 +228,9 @@ out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]
 out.table(table3, "paired_table3_readings", index=False)
 glue_values("t3-", page_values.table3_numbers(table3, inventory) | {
     "draws": table3_draws, "fraction": float(table3_fraction), "test-sets": len(table3_draws_frame),
-    "degenerate": int(table3_draws_frame.bt_degenerate.sum())})
-glue_values("t3x-", page_values.table3_exchanged_numbers(table3))
+    "degenerate": int(table3_draws_frame.bt_degenerate.sum()), "paper-draws": published.TABLE3_PAPER_DRAWS})
+tac_above = claim_values.tac_med_above_mean(table3)  # the evidence that TAC-08's ROUGE-WE block is exchanged
+glue_values("t3x-", {"others": len(tac_above), "others-above": int(tac_above.sum())})
 
 # %% tags=["hide-input"]
 disagree_cells = table3[table3.measure == "disagree"]
@@ -267,7 +268,9 @@ out.figure(figures.plot_table3(table3), "paired_table3_disagree",
 # %% tags=["remove-input"]
 grain = published.table3_grain()
 show(grain, 2)
-glue_values("", page_values.grain_numbers(grain))
+short = {"BLEU, MoverScore, BERTScore": "single", "ROUGE": "rouge", "ROUGE-WE": "rouge-we"}
+glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for _, r in grain.iterrows()
+                       for k in ("fitting", "cells", "chance")})
 
 # %% [markdown]
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
@@ -387,7 +390,7 @@ by_size = fig4.groupby("size")["bt_degenerate"].mean()
 glue_values("f4-", {"degenerate": int(fig4.bt_degenerate.sum()), "subsamples": len(fig4),
                  "degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
                  "largest": int(inventory.instances.max()),
-                 "mscoco": int(published.paper_inventory().set_index("dataset").loc["MSCOCO", "instances"])})
+                 "mscoco": int(paper_a3.set_index("dataset").loc["MSCOCO", "instances"])})
 
 # %% tags=["hide-input"]
 out.figure(figures.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement",
@@ -553,7 +556,7 @@ out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 out.table(iia_full, "paired_appF_full_reversals_per_setup", index=False)
 worked = out.table(experiments.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
 iia_by_size = out.table(experiments.iia_by_size(iia), "paired_appF_iia_by_size")
-glue_values("iia-", page_values.iia_numbers(iia_by_size, iia, experiments.reversal_winner_shares(iia_examples)))
+glue_values("iia-", page_values.iia_numbers(iia_by_size, iia, iia_examples))
 glue_values("appf-full-", page_values.iia_full_numbers(iia_full, worked))
 glue_values("appf-", {"alpha": float(alpha)})
 
@@ -587,8 +590,9 @@ glue_values("appf-", {"alpha": float(alpha)})
 # paper's example. Per setup on the full test sets: {download}`the reversals <../02_real_setups/paired_appF_full_reversals_per_setup.csv>`.
 
 # %% tags=["hide-input"]
-show(experiments.iia_by_size_view(iia_by_size), 2)
-show(experiments.iia_by_collection(iia))
+show(iia_by_size.assign(**{"share reversed": 100 * iia_by_size["share reversed"]}).rename(columns={
+    "share reversed": "reversed (% of combinations)", "triples": "triples (3 combinations each)"}), 2)
+show(iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "reversed", "tied"]].sum())
 
 # %% [markdown]
 # On the full setups, {glue:text}`iia-reversed:,` of {glue:text}`iia-combinations:,` (pair, third system) combinations

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis import agreement
+from analysis import aggregate, agreement
 from analysis.agreement import compare_aggregators, measure_column, pair_name
 from analysis.chapters.common import iter_setups
 from analysis.chapters.real_setups import claim_values, experiments, figures, page_values, published
@@ -45,7 +45,7 @@ def test_disagreement_rows_have_the_issue_columns_in_order():
     expected = ["collection", "dataset", "metric", "n_instances", "n_systems"] + [
         agreement.measure_column(p, m) for p in pairs for m in ("disagree", "top1", "top3")] + ["bt_degenerate"]
     assert list(rows.columns) == expected
-    direct = compare_aggregators(setups[0][1], experiments.aggregators("loss"))
+    direct = compare_aggregators(setups[0][1], aggregate.mechanisms("loss", setup_data.MECHANISMS))
     assert rows.iloc[0][expected[3:-1]].astype(float).equals(direct[expected[3:-1]].astype(float))
 
 
@@ -56,7 +56,7 @@ def test_tie_policies_differ_only_where_ties_exist():
     half = experiments.disagreement_rows(continuous, "half")
     pd.testing.assert_frame_equal(loss, half)
     with pytest.raises(ValueError, match="unknown tie policy"):
-        experiments.aggregators("draw")
+        experiments.disagreement_rows(continuous, "draw")
 
 
 def test_summarise_is_the_unweighted_mean_over_setups():
@@ -126,7 +126,6 @@ def test_iia_search_and_its_summaries():
     assert list(iia["size"]) == ["full", 5, "full", 5]
     by_size = experiments.iia_by_size(iia)
     assert by_size.loc["full", "setups"] == 2 and (by_size.triples == 8).all()
-    assert experiments.reversal_winner_shares(pd.DataFrame()).empty
 
 
 def test_bt_probability_matrix_is_complementary():
@@ -177,7 +176,7 @@ def test_single_metric_cells_of_the_papers_own_data_have_the_grain_of_30_draws()
 
 
 def test_section5_totals_are_appendix_a3_plus_wmt19_lt_en():
-    a3 = published.paper_inventory()
+    a3 = published_data.frame("paired", "appendix_a3")
     assert len(a3) == 23 and (a3.collection.str.startswith("WMT")).sum() == 16
     lt_en = pd.DataFrame([{"collection": "WMT19", "dataset": "lt-en", "instances": 1000, "systems": 11, "metrics": 13}])
     paper = published_data.item("paired", "section5")
@@ -386,7 +385,8 @@ def test_table3_exchanged_values_read_the_tac08_rouge_we_block_both_ways():
     assert len(printed) == len(exchanged) == 6 and exchanged.holds.all() and not printed.holds.any()
     evidence = values.set_index("key").loc["table3-tac-med-above-mean"]
     assert evidence.value == 14 and evidence.detail == "of the paper's 14 other TAC blocks"
-    assert page_values.table3_exchanged_numbers(side) == {"others": 14, "others-above": 14}
+    above = claim_values.tac_med_above_mean(side)
+    assert (len(above), int(above.sum())) == (14, 14)
 
 
 def test_iia_full_reversals_count_reversals_their_significance_and_the_best_system():
@@ -477,7 +477,7 @@ def test_fig6_cells_and_values_use_the_pairs_each_share_is_over():
 
 
 def test_appa3_values_hold_the_papers_sizes_dataset_by_dataset():
-    paper = published.paper_inventory()
+    paper = published_data.frame("paired", "appendix_a3")
     ours = pd.DataFrame({"collection": ["TAC", "Dialogue", "Dialogue", "CNNDM"], "dataset": ["08", "tc", "pc", "realsumm"],
                          "instances": [48, 60, 59, 100], "systems": [58, 5, 4, 12], "metrics": [13, 13, 13, 13]})
     values = claim_values.appa3_values(paper, ours)
@@ -519,17 +519,16 @@ def test_the_numbers_the_page_pastes():
     assert numbers["loss-mean-bt-top1"] == 0.4 and numbers["loss-mean-bt-top1-low"] == 0.35
     assert numbers["half-mean-bt-top1"] == 0.1 and numbers["half-mean-median-disagree-high"] == 0.15
     assert numbers["paper-mean-bt-disagree"] == pytest.approx(0.09) and numbers["paper-mean-median-disagree"] == 0.04
-    grain = published.table3_grain()
-    assert grain.set_index(["columns", "multiple of"]).loc[("BLEU, MoverScore, BERTScore", 30), "fitting"] == 89
-    values = page_values.grain_numbers(grain)
-    assert (values["grain-single-30-fitting"], values["grain-single-30-cells"]) == (89, 90)
-    assert values["grain-rouge-90-fitting"] == 29 and values["grain-rouge-we-60-cells"] == 30
+    grain = published.table3_grain().set_index(["columns", "multiple of"])
+    assert tuple(grain.loc[("BLEU, MoverScore, BERTScore", 30), ["fitting", "cells"]]) == (89, 90)
+    assert grain.loc[("ROUGE", 90), "fitting"] == 29 and grain.loc[("ROUGE-WE", 60), "cells"] == 30
     by_size = pd.DataFrame({"triples": [4], "reversed": [2], "tied": [1]}, index=["full"])
     iia = pd.DataFrame({"size": ["full"], "n_instances": [40], "reversed": [2], "tied": [1]})
-    values = page_values.iia_numbers(by_size, iia, pd.Series([0.52, 0.55]))
+    examples = pd.DataFrame({"kind": ["reversed", "tied", "reversed"], "winner_share": [0.52, 0.9, 0.55]})
+    values = page_values.iia_numbers(by_size, iia, examples)
     assert (values["reversed"], values["combinations"], values["big-violated"], values["big-setups"]) == (2, 12, 1, 1)
     assert values["winner-median"] == pytest.approx(0.535) and values["reversals"] == 2
-    assert np.isnan(page_values.iia_numbers(by_size, iia, pd.Series(dtype=float))["winner-max"])
+    assert np.isnan(page_values.iia_numbers(by_size, iia, pd.DataFrame())["winner-max"])
 
 
 def test_pooled_pairs_profile_reads_the_draw_sizes():

@@ -1,9 +1,7 @@
 """Chapter ``02_real_setups``: the paired paper's analyses of real evaluation setups (Peyrard et al. 2021, §5,
 Tables 1, 3, 4, Figs. 4-6, Appendices C, D, F, H).
 
-A *setup* is one (collection, dataset, metric) score matrix of the ``paired_setups`` table. This package turns the
-table into per-setup disagreement rows (Tables 1, 3, 4; Fig. 4), significance-test agreement (Fig. 6 / App. D) and
-the independence-of-irrelevant-alternatives search (App. F), and draws their figures. By job:
+A *setup* is one (collection, dataset, metric) score matrix of the ``paired_setups`` table. By job:
 
 * :mod:`.setups`: the setups as score matrices, drawn test sets, the inventory; the shared names (mechanisms, pairs,
   measures, tasks)
@@ -13,8 +11,7 @@ the independence-of-irrelevant-alternatives search (App. F), and draws their fig
 * :mod:`.page_values`: the numbers the page's prose pastes (through glue), computed from the tables
 * :mod:`.claim_values`: the tidy values the claims registry (``data/published/claims/paired.toml``) reads
 
-The notebook and the tests import these modules by name; this package gives the chapter's name and parameters.
-"""
+The notebook and the tests import these modules by name; this package gives the chapter's name and parameters."""
 
 from __future__ import annotations
 

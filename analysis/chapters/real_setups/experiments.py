@@ -1,7 +1,6 @@
-"""Chapter 02's computations per paper item: per-setup disagreement rows and their summaries (Tables 1, 3, 4),
-sub-sampled disagreement (Fig. 4), BT's probability matrix (Fig. 5), significance-test agreement (Fig. 6 /
-App. D), the independence-of-irrelevant-alternatives search (App. F), and how much the ≠ SotA and ≠ Top-3
-results depend on cutting ties."""
+"""Chapter 02's computations per paper item: disagreement per setup and its summaries (Tables 1, 3, 4), on
+sub-sampled test sets (Fig. 4), BT's probability matrix (Fig. 5), significance-test agreement (Fig. 6 / App. D),
+the independence-of-irrelevant-alternatives search (App. F) and the top-k results' dependence on cutting ties."""
 
 from __future__ import annotations
 
@@ -22,31 +21,22 @@ from ...agreement import (
     pair_name,
     top_k_differs,
 )
-from ...pairwise import BATCHED, PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test, sign_test_pvalues
+from ...pairwise import BATCHED, PAIRED_TESTS, bootstrap_summary, bt_eval_sign_test, sign_test_pvalues
 from ...validation import check_rng
 from .setups import KEYS, MEASURES, MECHANISMS, PAPER, TABLE1_PAIRS, TASKS, subsample
 
 # -- Tables 1, 3, 4 -------------------------------------------------------------------------------------------------
 
-def aggregators(policy: str, names=MECHANISMS) -> dict:
-    """The mechanisms of Tables 1/4 under one tie policy (:func:`analysis.aggregate.mechanisms`)."""
-    return aggregate.mechanisms(policy, names)
-
-
 def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
-    """One row per setup: the keys, ``n_instances``, ``n_systems`` and ``<a>_<b>_disagree/top1/top3`` for every pair
-    of mechanisms in ``names`` order (:func:`analysis.agreement.compare_aggregators`)."""
-    fns = aggregators(policy, names)
-    rows = [pd.concat([pd.Series(dict(zip(KEYS, key))), *_compared(matrix, fns)]) for key, matrix in setups]
+    """One row per setup: its keys, :func:`analysis.agreement.compare_aggregators`' row for the mechanisms ``names``
+    and ``bt_degenerate`` (BT had no finite fit)."""
+    fns = aggregate.mechanisms(policy, names)
+    rows = []
+    for key, matrix in setups:
+        row = compare_aggregators(matrix, fns, k=3)
+        degenerate = bool(row.attrs["aggregates"].results["bt"].attrs["fit"].degenerate.any())
+        rows.append(pd.concat([pd.Series(dict(zip(KEYS, key))), row, pd.Series({"bt_degenerate": degenerate})]))
     return pd.DataFrame(rows).astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
-
-
-def _compared(matrix: pd.DataFrame, fns: dict) -> tuple[pd.Series, pd.Series]:
-    """:func:`compare_aggregators` on one matrix, and whether BT had no finite fit on it (``bt_degenerate``)."""
-    row = compare_aggregators(matrix, fns, k=3)
-    bt = row.attrs["aggregates"].results.get("bt")
-    degenerate = bt is not None and "fit" in bt.attrs and bool(bt.attrs["fit"].degenerate.any())
-    return row, pd.Series({"bt_degenerate": degenerate})
 
 
 def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -> pd.DataFrame:
@@ -54,40 +44,33 @@ def summarise(per_setup: pd.DataFrame, pairs, *, rng, n_resamples: int = 1000) -
     per pair (labelled ``a_b``). Setups where ``disagree`` is undefined (a constant aggregate) are left out of that
     column's mean only; a measure undefined everywhere is NaN."""
     columns = [measure_column(pair, m) for pair in pairs for m in MEASURES]
-    long = bootstrap_summary(per_setup, columns, rng=rng, n_resamples=n_resamples).set_index("column")
-    long = long.reindex(columns)  # a measure undefined in every setup stays NaN
-    rows = []
-    for pair in pairs:
-        row = {"pair": pair_name(pair)}
-        for m in MEASURES:
-            est, low, high = long.loc[measure_column(pair, m), ["estimate", "low", "high"]]
-            row[m], row[f"{m}_low"], row[f"{m}_high"] = est, low, high
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("pair")
+    s = bootstrap_summary(per_setup, columns, rng=rng, n_resamples=n_resamples).set_index("column").reindex(columns)
+    return pd.DataFrame({f"{m}{end}": [s.loc[measure_column(p, m), stat] for p in pairs] for m in MEASURES
+                         for end, stat in (("", "estimate"), ("_low", "low"), ("_high", "high"))},
+                        index=pd.Index([pair_name(p) for p in pairs], name="pair"))
 
 
 # -- Table 3 --------------------------------------------------------------------------------------------------------
 
-def fraction_subsamples(setups, fraction: float, n_draws: int, rng, policy: str = "loss") -> pd.DataFrame:
-    """``n_draws`` test sets of ``round(fraction * n)`` instances drawn without replacement from every setup (as
-    pandas' ``sample(frac=...)``), each compared by MEAN, MEDIAN and BT: one row per draw, as
-    :func:`subsampled_disagreement`."""
+def fraction_subsamples(setups, fraction: float, n_draws: int, rng) -> pd.DataFrame:
+    """Table 3's draws: ``n_draws`` test sets of a ``fraction`` of the instances of every setup (as BT-eval's
+    pandas ``sample(frac=...)``), one row per draw, as :func:`subsampled_disagreement`."""
     gen = check_rng(rng)
     drawn = []
     for key, matrix in setups:
-        size = _fraction_size(matrix, fraction)
+        size = _fraction_size(len(matrix), fraction)
         drawn += [(key, size, draw, subsample(matrix, size, gen)) for draw in range(n_draws)]
-    return _compare_draws(drawn, policy)
+    return _compare_draws(drawn)
 
 
-def _fraction_size(matrix: pd.DataFrame, fraction: float) -> int:
+def _fraction_size(n: int, fraction: float) -> int:
     """The number of test instances pandas' ``sample(frac=fraction)`` draws (BT-eval's sub-samples), at least 2."""
-    return max(2, round(fraction * len(matrix)))
+    return max(2, round(fraction * n))
 
 
 def per_setup_draw_means(draws: pd.DataFrame) -> pd.DataFrame:
-    """The mean of every measure over each setup's draws (NaN draws skipped), one row per setup, with
-    ``bt_degenerate`` = the share of draws where BT had no finite fit and ``draws`` = their number."""
+    """The mean of every measure over each setup's draws (NaN skipped), one row per setup, with ``draws``; its
+    ``bt_degenerate`` is the share of draws where BT had no finite fit."""
     measures = [c for c in draws.columns if c.endswith(tuple(MEASURES)) and c != "n_instances"]
     grouped = draws.groupby(KEYS, sort=False, observed=True)
     means = grouped[measures + ["bt_degenerate"]].mean()
@@ -97,10 +80,9 @@ def per_setup_draw_means(draws: pd.DataFrame) -> pd.DataFrame:
 
 # -- Fig. 4 ---------------------------------------------------------------------------------------------------------
 
-def subsampled_disagreement(setups, sizes, n_subsamples: int, rng, policy: str = "loss") -> pd.DataFrame:
-    """Fig. 4's data: test sets of each size in ``sizes`` drawn without replacement from every setup large enough
-    (``n_subsamples`` times, once when the size is the whole setup), each compared by MEAN, MEDIAN and BT. One row
-    per draw: its disagreement row, the setup's keys, ``size``, ``draw`` and ``task``."""
+def subsampled_disagreement(setups, sizes, n_subsamples: int, rng) -> pd.DataFrame:
+    """Fig. 4's data: ``n_subsamples`` test sets of each of ``sizes`` drawn from every setup large enough (once when
+    the size is the whole setup), one row per draw (:func:`_compare_draws`)."""
     gen = check_rng(rng)
     drawn = []
     for key, matrix in setups:
@@ -109,41 +91,35 @@ def subsampled_disagreement(setups, sizes, n_subsamples: int, rng, policy: str =
                 continue
             for draw in range(1 if size == len(matrix) else n_subsamples):
                 drawn.append((key, size, draw, subsample(matrix, size, gen)))
-    return _compare_draws(drawn, policy)
+    return _compare_draws(drawn)
 
 
-def _compare_draws(drawn, policy: str) -> pd.DataFrame:
-    """MEAN, MEDIAN and BT compared on each drawn ``(key, size, draw, matrix)``: one row per draw with the setup's
-    keys, ``size``, ``draw`` and ``task``, equal to :func:`_compared` draw by draw. The draws of one setup and size
-    share their systems, so they are aggregated together (BT as one batched fit) and compared at once."""
+def _compare_draws(drawn) -> pd.DataFrame:
+    """MEAN, MEDIAN and BT (the paper's tie handling) compared on each drawn ``(key, size, draw, matrix)``: one row
+    per draw, as :func:`disagreement_rows` gives it, with the setup's keys, ``size``, ``draw`` and ``task``. The
+    draws of one setup and size share their systems, so they are aggregated together (BT as one batched fit)."""
     if not drawn:
         return pd.DataFrame()
-    groups: dict[tuple, list[int]] = {}
-    for position, (key, size, *_) in enumerate(drawn):
-        groups.setdefault((key, size), []).append(position)
+    meta = pd.DataFrame([(*key, size, draw) for key, size, draw, _ in drawn], columns=[*KEYS, "size", "draw"])
     parts = []
-    for positions in groups.values():
+    for positions in meta.groupby([*KEYS, "size"], sort=False).indices.values():
         matrices = [drawn[p][3] for p in positions]
         # each matrix's own array (its memory layout decides the bits of its mean, as in aggregate.mean)
         values = [m.to_numpy(dtype=np.float64, na_value=np.nan) for m in matrices]
         stack = np.stack(values)
-        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties=policy)
-        results = {"mean": np.stack([v.mean(axis=0) for v in values]),
-                   "median": np.stack([np.median(v, axis=0) for v in values]), "bt": fit.strengths}
-        measures = compare_rankings({name: results[name] for name in PAPER}, k=3)
+        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties="loss")
+        measures = compare_rankings({"mean": np.stack([v.mean(axis=0) for v in values]),
+                                     "median": np.stack([np.median(v, axis=0) for v in values]),
+                                     "bt": fit.strengths}, k=3)
         parts.append(pd.DataFrame({"n_instances": stack.shape[1], "n_systems": stack.shape[2], **measures,
                                    "bt_degenerate": fit.degenerate}, index=positions))
     frame = pd.concat(parts).sort_index().astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
-    frame = frame.assign(collection=[d[0][0] for d in drawn], dataset=[d[0][1] for d in drawn],
-                         metric=[d[0][2] for d in drawn], size=[d[1] for d in drawn], draw=[d[2] for d in drawn])
-    frame["task"] = frame.collection.map(TASKS)
-    return frame
+    return frame.join(meta).assign(task=lambda f: f.collection.map(TASKS))
 
 
-def paper_size_draws(setups, sizes, n_draws: int, rng, policy: str = "loss") -> pd.DataFrame:
-    """Fig. 4(c) as BT-eval's code draws it (``impact_data_size``): for each size, ``n_draws`` times a dataset
-    uniformly, one of its metrics uniformly, and ``min(size, instances)`` test instances — a setup smaller than the
-    size enters whole. One row per draw, as :func:`subsampled_disagreement`."""
+def paper_size_draws(setups, sizes, n_draws: int, rng) -> pd.DataFrame:
+    """Fig. 4(c) as BT-eval's code draws it (``impact_data_size``): for each size, ``n_draws`` times a dataset and
+    one of its metrics (:func:`_dataset_then_metric`) and ``min(size, instances)`` test instances."""
     gen = check_rng(rng)
     pick = _dataset_then_metric(setups)
     drawn = []
@@ -151,7 +127,7 @@ def paper_size_draws(setups, sizes, n_draws: int, rng, policy: str = "loss") -> 
         for draw in range(n_draws):
             key, matrix = pick(gen)
             drawn.append((key, size, draw, subsample(matrix, min(size, len(matrix)), gen)))
-    return _compare_draws(drawn, policy)
+    return _compare_draws(drawn)
 
 
 def fig4_summaries(fig4: pd.DataFrame, *, rng, n_resamples: int) -> dict[str, pd.DataFrame]:
@@ -184,23 +160,17 @@ def bt_probability_matrix(matrix: pd.DataFrame, alpha: float) -> tuple[pd.DataFr
     strength = aggregate.bradley_terry(matrix, ties="half")
     order = strength.sort_values(ascending=False).index
     prob = pd.DataFrame({b: strength[order] / (strength[order] + strength[b]) for b in order}, index=order)
-    marks = pd.DataFrame("", index=order, columns=order)
-    for a in order:
-        for b in order:
-            if a != b and sign_test(matrix[a], matrix[b]).pvalue < alpha:
-                marks.loc[a, b] = "*"
+    x = matrix[order].to_numpy(dtype=float)
+    strict = (x[:, :, None] > x[:, None, :]).sum(axis=0)  # the diagonal's p-value is 1: never marked
+    marks = pd.DataFrame(np.where(sign_test_pvalues(strict, strict.T) < alpha, "*", ""), index=order, columns=order)
     return prob.mask(np.eye(len(order), dtype=bool)), marks
 
 
 # -- Fig. 6 / Appendix D --------------------------------------------------------------------------------------------
 
 def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: float = 0.05):
-    """Fig. 6 / App. D: p-values of the four tests for system pairs of every setup.
-
-    Returns (per_pair, matrix): ``per_pair`` has one row per (setup, system pair) with a p-value column per test;
-    ``matrix.loc[i, j]`` = P(test j significant | test i significant), the diagonal the share significant for test i.
-    At most ``max_pairs`` random system pairs per setup (None: all). Tests: :data:`analysis.pairwise.PAIRED_TESTS`.
-    """
+    """Fig. 6 / App. D on the full test sets: :func:`_tested_pairs` with :data:`analysis.pairwise.PAIRED_TESTS` on
+    at most ``max_pairs`` random system pairs per setup (None: all)."""
     gen = check_rng(rng)
     chosen = []
     for key, matrix in setups:
@@ -213,33 +183,25 @@ def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: f
 
 
 def _tested_pairs(chosen, tests: dict, alpha: float):
-    """The p-values of ``tests`` (one-pair tests of :mod:`analysis.pairwise`) on every chosen (key, matrix, i, j):
-    one row per pair in the given order, and their agreement matrix. The pairs are tested in batches of equal
-    length (:data:`analysis.pairwise.BATCHED`, equal to the one-pair tests bit for bit; a test without a batched
-    version runs pair by pair)."""
+    """(per_pair, matrix): the p-values of ``tests`` on every chosen (key, matrix, i, j), one row per pair, tested
+    in batches of equal length (:data:`analysis.pairwise.BATCHED`); ``matrix.loc[i, j]`` = P(test j significant |
+    test i significant), the diagonal the share test i finds significant."""
     per_pair = pd.DataFrame([dict(zip(KEYS, key)) | {"system_a": matrix.columns[i], "system_b": matrix.columns[j]}
                              for key, matrix, i, j in chosen])
     pvalues = {name: np.empty(len(chosen)) for name in tests}
     for positions, a, b in _paired_batches(chosen):
         for name, test in tests.items():
-            batched = BATCHED.get(test)
-            pvalues[name][positions] = (batched(a, b).pvalue if batched is not None
-                                        else [test(x, y).pvalue for x, y in zip(a, b)])
-    for name in tests:
-        per_pair[name] = pvalues[name]
+            pvalues[name][positions] = BATCHED[test](a, b).pvalue
+    per_pair = per_pair.assign(**pvalues)
     return per_pair, agreement_matrix(per_pair[list(tests)] < alpha)
 
 
 def _paired_batches(chosen, max_values: int = 2_000_000):
-    """The chosen (key, matrix, i, j) pairs grouped by their number of instances, in chunks of at most
-    ``max_values`` scores per side: (positions in ``chosen``, scores of the ``i`` systems, of the ``j`` systems),
-    one row per pair."""
-    arrays: dict[int, np.ndarray] = {}
+    """The chosen pairs by their number of instances, in chunks of at most ``max_values`` scores per side:
+    (positions in ``chosen``, the ``i`` systems' scores, the ``j`` systems'), one row per pair."""
     by_length: dict[int, list] = {}
     for position, (_, matrix, i, j) in enumerate(chosen):
-        values = arrays.get(id(matrix))
-        if values is None:
-            values = arrays[id(matrix)] = matrix.to_numpy()
+        values = matrix.to_numpy()
         by_length.setdefault(len(values), []).append((position, values[:, i], values[:, j]))
     for n, items in by_length.items():
         step = max(1, max_values // max(n, 1))
@@ -268,16 +230,15 @@ BT_EVAL_TESTS = dict(PAIRED_TESTS, sign=bt_eval_sign_test)
 
 
 def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: int, rng, alpha: float = 0.05):
-    """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset uniformly, one of its metrics uniformly and
-    ``fraction`` of its test instances; every system pair of every draw is pooled (so datasets with many systems,
-    TAC's 50-58, weigh most), and ``n_pairs`` of the pooled pairs are tested, drawn uniformly without replacement
-    (an unbiased estimate of the pooled matrix at a fraction of the cost). Tests: :data:`BT_EVAL_TESTS`."""
+    """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset, one of its metrics and ``fraction`` of its
+    test instances; every system pair of every draw pooled (datasets with many systems, TAC's 50-58, weigh most),
+    and ``n_pairs`` of them tested with :data:`BT_EVAL_TESTS`, drawn uniformly (an unbiased estimate, cheaper)."""
     gen = check_rng(rng)
     pick = _dataset_then_metric(setups)
     pooled = []
     for _ in range(n_draws):
         key, matrix = pick(gen)
-        drawn = subsample(matrix, _fraction_size(matrix, fraction), gen)
+        drawn = subsample(matrix, _fraction_size(len(matrix), fraction), gen)
         pooled += [(key, drawn, i, j) for i, j in combinations(range(drawn.shape[1]), 2)]
     if n_pairs < len(pooled):
         pooled = [pooled[i] for i in np.sort(gen.choice(len(pooled), size=n_pairs, replace=False))]
@@ -287,17 +248,16 @@ def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: 
 def pooled_pairs_profile(per_pair: pd.DataFrame, inventory_frame: pd.DataFrame, fraction: float) -> pd.Series:
     """What :func:`paper_significance_draws` tested: the share of its pairs from TAC and the median number of
     instances a pair is compared on (each draw has :func:`_fraction_size` of its setup's instances)."""
-    sizes = inventory_frame.set_index(KEYS).instances
-    n = [_fraction_size(range(sizes[tuple(key)]), fraction) for key in per_pair[KEYS].itertuples(index=False)]
-    return pd.Series({"share TAC": float((per_pair.collection == "TAC").mean()) if len(per_pair) else np.nan,
-                      "median instances": float(np.median(n)) if n else np.nan})
+    sizes = inventory_frame.set_index(KEYS).instances.loc[pd.MultiIndex.from_frame(per_pair[KEYS])]
+    return pd.Series({"share TAC": (per_pair.collection == "TAC").mean(),
+                      "median instances": np.maximum(2, np.round(fraction * sizes)).median()})
+
 
 # -- Appendix F -----------------------------------------------------------------------------------------------------
 
 def iia_search(setups, sizes, rng) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """App. F on every setup, in full and on one sub-sample per size in ``sizes`` (when smaller than the setup).
-
-    Returns (per setup and size: triples, reversed and tied counts; every violation found on the full setups)."""
+    """App. F on every setup, in full and on one sub-sample per size in ``sizes`` (when smaller than the setup):
+    (per setup and size: triples, reversed and tied counts; every violation found on the full setups)."""
     gen = check_rng(rng)
     rows, found_full = [], []
     for key, matrix in setups:
@@ -323,31 +283,12 @@ def iia_by_size(iia: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-
-def iia_by_size_view(by_size: pd.DataFrame) -> pd.DataFrame:
-    """:func:`iia_by_size` for the page: the share reversed as a percentage of the (pair, third system)
-    combinations (three per triple)."""
-    return by_size.assign(**{"share reversed": by_size["share reversed"] * 100}).rename(
-        columns={"share reversed": "reversed (% of combinations)", "triples": "triples (3 combinations each)"})
-
-def reversal_winner_shares(examples: pd.DataFrame) -> pd.Series:
-    """For each reversal found, the share of the pair's comparisons its winner wins when alone."""
-    if examples.empty:
-        return pd.Series(dtype=float)
-    return examples.loc[examples.kind == "reversed", "winner_share"]
-
-
-def iia_by_collection(iia: pd.DataFrame) -> pd.DataFrame:
-    return iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "reversed", "tied"]].sum()
-
-
 def iia_full_reversals(setups, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """App. F read on each setup's full test set, reversals only (a pair tied alone, or tied once the third system
-    is added, apart), with ties as half wins as in :func:`iia_search`. Per setup: its (pair, third system)
-    combinations (three per triple), those ``reversed``, and of these how many have a pair the sign test separates
-    at ``alpha`` (``significant``; ties dropped), a pair that includes the setup's best system (``best``: BT's, the
-    most total wins) and either (``either``). And every reversal found, with the six win counts of its triple
-    (``w_ab`` = instances a beats b, a tie half to each) and the sign test's p-value for its pair."""
+    """App. F on each setup's full test set, reversals only (ties as half wins, as :func:`iia_search`). Per setup:
+    its (pair, third system) combinations, those ``reversed``, and of these how many have a pair the sign test
+    separates at ``alpha`` (``significant``), that includes the best system (``best``: the most total wins) or
+    either. And every reversal, with its triple's six win counts (``w_ab`` = instances a beats b, a tie half to
+    each) and the sign test's p-value for its pair."""
     rows, found = [], []
     for key, matrix in setups:
         x = matrix.to_numpy(dtype=float)
@@ -387,16 +328,17 @@ def iia_worked_triple(reversals: pd.DataFrame, min_instances: int = 10) -> pd.Da
 
 # -- how much the top-k results depend on cutting ties --------------------------------------------------------------
 
-def tie_break_sensitivity(setups, policy: str = "loss", names=PAPER) -> pd.DataFrame:
-    """How often a ≠ SotA / ≠ Top-3 result depends on how ties at the top-k boundary are cut: per setup and pair,
-    whether ``top_k_differs`` changes between cutting ties by the earlier and by the later column."""
-    fns = aggregators(policy, names)
+def tie_break_sensitivity(setups) -> pd.DataFrame:
+    """How often a ≠ SotA / ≠ Top-3 result of MEAN, MEDIAN and BT (the paper's tie handling) depends on how ties at
+    the top-k boundary are cut: per setup and pair, whether ``top_k_differs`` changes between cutting ties by the
+    earlier and by the later column."""
+    fns = aggregate.mechanisms("loss", PAPER)
     rows = []
     for key, matrix in setups:
         results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
         k3 = min(3, matrix.shape[1])
         row = dict(zip(KEYS, key))
-        for pair in mechanism_pairs(names):
+        for pair in mechanism_pairs(PAPER):
             x, y = results[pair[0]], results[pair[1]]
             for measure, k in (("top1", 1), ("top3", k3)):
                 row[measure_column(pair, measure)] = (top_k_differs(x, y, k, "first")
@@ -407,7 +349,6 @@ def tie_break_sensitivity(setups, policy: str = "loss", names=PAPER) -> pd.DataF
 
 def tie_break_counts(sensitivity: pd.DataFrame) -> pd.DataFrame:
     """Per pair: the number of setups whose ≠ SotA and ≠ Top-3 result depends on the tie cut, out of all setups."""
-    pairs = [p for p in TABLE1_PAIRS if measure_column(p, "top1") in sensitivity]
-    return pd.DataFrame({
-        MEASURES[m]: [int(sensitivity[measure_column(p, m)].sum()) for p in pairs] for m in ("top1", "top3")
-    }, index=[pair_label(p) for p in pairs]).assign(setups=len(sensitivity))
+    return pd.DataFrame({MEASURES[m]: [int(sensitivity[measure_column(p, m)].sum()) for p in TABLE1_PAIRS]
+                         for m in ("top1", "top3")},
+                        index=[pair_label(p) for p in TABLE1_PAIRS]).assign(setups=len(sensitivity))

@@ -42,8 +42,7 @@ def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
     wide = {value: part.pivot_table(index="dataset", columns=["metric_group", "pair"], values=value,
                                     dropna=False).reindex(index=list(TABLE3_DATASETS), columns=columns)
             for value in ("ours", "paper")}
-    labels = np.array([[_table3_label(o, p) for o, p in zip(ours_row, paper_row)]
-                       for ours_row, paper_row in zip(wide["ours"].to_numpy(), wide["paper"].to_numpy())], dtype=object)
+    labels = np.vectorize(_table3_label, otypes=[object])(wide["ours"].to_numpy(), wide["paper"].to_numpy())
     vmax = float(np.nanmax(part[["ours", "paper"]].to_numpy()))
     fig, ax = plt.subplots(figsize=(9.2, 5.8))
     ax.set_facecolor("#d9d9d9")
@@ -122,24 +121,20 @@ def plot_table4(ours: dict[str, pd.DataFrame], paper: pd.DataFrame, pairs) -> pl
 
 # -- Fig. 4 ---------------------------------------------------------------------------------------------------------
 
-def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_sizes: pd.DataFrame | None = None
-              ) -> plt.Figure:
+def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_sizes: pd.DataFrame) -> plt.Figure:
     """Fig. 4's three panels, (a) across the top and (b), (c) below, each bar labelled with the number of setups
-    behind it; ``paper_sizes`` (the :func:`fig4_summaries`-style size summary of :func:`paper_size_draws`) adds
-    BT-eval's own size curve to (c). One legend above the panels."""
+    behind it, and in (c) BT-eval's own size curve (``paper_sizes``, the :func:`fig4_summaries`-style size summary
+    of :func:`paper_size_draws`). One legend above the panels."""
     fig = plt.figure(figsize=(8.4, 7.4))
     grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.25], height_ratios=[1.2, 1])
     top = fig.add_subplot(grid[0, :])
     axes = [top, fig.add_subplot(grid[1, 0], sharey=top), fig.add_subplot(grid[1, 1], sharey=top)]
     labels = {pair_name(p): pair_label(p) for p in TABLE1_PAIRS}
-    setups_per = {by: fig4.groupby(by)[KEYS].apply(lambda g: len(g.drop_duplicates())) for by in ("metric", "task",
-                                                                                                    "size")}
+    setups_per = {by: fig4.drop_duplicates([by, *KEYS])[by].value_counts() for by in ("metric", "task", "size")}
     for ax, (by, title, xlabel) in zip(axes, (("metric", "(a) per metric", "metric"),
                                               ("task", "(b) per task", "task"),
                                               ("size", "(c) per test-set size", "test instances drawn"))):
-        frame = summaries[by]
-        frame = frame.assign(order=frame.pair.map({p: i for i, p in enumerate(labels)})).sort_values(
-            ["order"], kind="stable")
+        frame = summaries[by].sort_values("pair", key=lambda p: p.map(list(labels).index), kind="stable")
         values = dodged_errorbars(ax, frame, x=by, hue="pair", y="disagree", colors=PAIR_COLORS, labels=labels,
                                   kind="bar", width=0.7)
         if by == "metric":
@@ -151,15 +146,12 @@ def plot_fig4(summaries: dict[str, pd.DataFrame], fig4: pd.DataFrame, paper_size
         ax.set_title(title)
         ax.set_xlabel(f"{xlabel} (setups)")
         ax.set_xlim(-0.6, len(values) - 0.4)
-    if paper_sizes is not None:
-        sizes = list(dict.fromkeys(summaries["size"]["size"]))
-        for pair, part in paper_sizes.groupby("pair", sort=False):
-            part = part[part["size"].isin(sizes)]
-            axes[2].plot([sizes.index(s) for s in part["size"]], part.disagree, "--o", ms=3, lw=1,
-                         color=PAIR_COLORS[pair])
-        axes[2].plot([], [], "--o", ms=3, lw=1, color="grey", label="(c) BT-eval's draws")
-    axes[0].set_ylabel("pairs ordered differently")
-    axes[1].set_ylabel("pairs ordered differently")
+    sizes = list(dict.fromkeys(summaries["size"]["size"]))
+    for pair, part in paper_sizes[paper_sizes["size"].isin(sizes)].groupby("pair", sort=False):
+        axes[2].plot([sizes.index(s) for s in part["size"]], part.disagree, "--o", ms=3, lw=1, color=PAIR_COLORS[pair])
+    axes[2].plot([], [], "--o", ms=3, lw=1, color="grey", label="(c) BT-eval's draws")
+    for ax in axes[:2]:
+        ax.set_ylabel("pairs ordered differently")
     plt.setp(axes[2].get_yticklabels(), visible=False)
     legend = {}
     for ax in (axes[0], axes[2]):

@@ -1,7 +1,6 @@
-"""Chapter 02's page values: the numbers (and lists of names) that the page's prose pastes through MyST-NB glue,
-each a dict ``{key: value}`` computed from the chapter's tables, and the small tables the text points to (Table 3's
-exchanged-looking columns, its cells further from the paper than the draws explain). The sentences themselves are
-the notebook's markdown; the verdicts are the claims registry's (``data/published/claims/paired.toml``)."""
+"""Chapter 02's page values: the numbers (and lists of names) that the page's prose pastes through glue, computed
+from the chapter's tables, and the small tables the text points to. The sentences are the notebook's markdown; the
+verdicts are the claims registry's (``data/published/claims/paired.toml``)."""
 
 from __future__ import annotations
 
@@ -9,35 +8,24 @@ import numpy as np
 import pandas as pd
 
 from ...agreement import pair_label, pair_name
+from ...data import published
 from ..common import metric_label
-from .claim_values import _in_interval, tac_med_above_mean
-from .published import (
-    TABLE3_EXACT,
-    TABLE3_PAPER_DRAWS,
-    paper_inventory,
-    published_table4,
-    table3_agreement,
-    table3_swaps,
-)
+from .claim_values import _in_interval
+from .published import TABLE3_EXACT, published_table4, table3_agreement, table3_swaps
 from .setups import KEYS, MEASURES, TABLE1_PAIRS
-
-#: The pairs of mechanisms whose Table 1 cells the text quotes, by the short names its keys use.
-_QUOTED = {"mean-bt": ("mean", "bt"), "mean-median": ("mean", "median")}
 
 
 def table1_numbers(ours: dict[str, pd.DataFrame]) -> dict:
-    """Tables 1 and 4 as the text quotes them: per tie policy (``{policy: summarise() frame}``), for MEAN vs. BT and
-    MEAN vs. MEDIAN, each measure's mean over setups and its 95% interval (``<policy>-<pair>-<measure>``, ``-low``,
-    ``-high``), and the paper's value as a fraction (``paper-<pair>-<measure>``)."""
+    """Tables 1 and 4 as the text quotes them (``ours`` = ``{policy: summarise() frame}``): for MEAN vs. BT and MEAN
+    vs. MEDIAN, each measure's mean over setups and its 95% interval (``<policy>-<pair>-<measure>[-low|-high]``)
+    and the paper's value as a fraction (``paper-<pair>-<measure>``)."""
     paper = published_table4()
     numbers = {}
-    for short, pair in _QUOTED.items():
+    for pair in (("mean", "bt"), ("mean", "median")):
         for measure in MEASURES:
-            numbers[f"paper-{short}-{measure}"] = float(paper.loc[[pair], measure].iloc[0]) / 100
-            for policy, frame in ours.items():
-                row = frame.loc[pair_name(pair)]
-                numbers |= {f"{policy}-{short}-{measure}{end}": float(row[f"{measure}{end}"])
-                            for end in ("", "_low", "_high")}
+            numbers[f"paper-{pair_name(pair)}-{measure}"] = float(paper.loc[[pair], measure].iloc[0]) / 100
+            numbers |= {f"{policy}-{pair_name(pair)}-{measure}{end}": float(frame.loc[pair_name(pair), measure + end])
+                        for policy, frame in ours.items() for end in ("", "_low", "_high")}
     return {k.replace("_", "-"): v for k, v in numbers.items()}
 
 
@@ -48,58 +36,33 @@ def table1_hits(frame: pd.DataFrame) -> int:
                for m in MEASURES)
 
 
-def grain_numbers(grain: pd.DataFrame) -> dict:
-    """The grain of the paper's ≠ SotA and ≠ Top-3 cells (:func:`.published.table3_grain`): per column group
-    (``single`` = BLEU, MoverScore, BERTScore; ``rouge``; ``rouge-we``) and multiple (1/d), the cells, those that fit
-    and the chance that a random two-decimal value does: ``grain-<group>-<d>-fitting`` etc."""
-    names = {"BLEU, MoverScore, BERTScore": "single", "ROUGE": "rouge", "ROUGE-WE": "rouge-we"}
-    numbers = {}
-    for _, row in grain.iterrows():
-        key = f"grain-{names[row['columns']]}-{row['multiple of']}"
-        numbers |= {f"{key}-fitting": int(row.fitting), f"{key}-cells": int(row.cells), f"{key}-chance": row.chance}
-    return numbers
-
-
 def table3_numbers(side: pd.DataFrame, inventory: pd.DataFrame) -> dict:
     """Table 3's reading in numbers (``side`` = :func:`.published.table3_side_by_side`, ``inventory`` = our setups):
-    on the paper's own data, the Disagree cells within 0.02 in each reading (``within``, ``within-full``, of
-    ``cells``) and those whose full-test-set value lies below the sub-samples' (``lower``); the draws' noise (the
-    median standard deviation of a single metric's ≠ SotA difference, ``noise-sd``, over ``paper-draws`` draws);
-    the exchanged-looking and the far cells (counts; :func:`table3_swaps_view`, :func:`table3_far_cells`); in how
-    many of the paper's other TAC Disagree cells MEAN vs. BT disagrees least; the dialogue datasets' systems;
-    WMT's Disagree cells within 0.02; the systems of the CNN/DM and COCO stand-ins, ours and the paper's."""
+    on the paper's own data, the Disagree cells within 0.02 in each reading and those lower on the full test sets
+    than on the sub-samples; the draws' noise (the median SD of a single metric's ≠ SotA difference); the counts of
+    :func:`table3_swaps_view` and :func:`table3_far_cells`; the paper's other TAC Disagree cells where MEAN vs. BT
+    disagrees least; WMT's Disagree cells within 0.02; the systems of the dialogue datasets and the stand-ins."""
     exact = side[side.dataset.isin(TABLE3_EXACT) & side.ours.notna()]
     dis = exact[exact.measure == "disagree"]
-    agreement = table3_agreement(side)
-    key = ("exact (TAC, TC, PC)", MEASURES["disagree"])
-    counts = agreement.loc[key] if key in agreement.index else None
+    counts = table3_agreement(side).reindex([("exact (TAC, TC, PC)", MEASURES["disagree"])]).iloc[0].fillna(0)
     single = exact[(exact.measure == "top1") & exact.metric_group.isin(["BLEU", "MoverScore", "BERTScore"])]
     swaps = table3_swaps(side)
     wmt = side[side.dataset.str.startswith("WMT") & side.ours.notna() & (side.measure == "disagree")]
     systems = inventory.groupby("collection").systems.max()
-    paper_systems = paper_inventory().set_index("dataset").systems
+    paper_systems = published.frame("paired", "appendix_a3").set_index("dataset").systems
     tac = side[side.dataset.str.startswith("TAC") & (side.measure == "disagree")]
     tac = tac[~tac.set_index(["dataset", "metric_group"]).index.isin(swaps)]
     wide = tac.pivot_table(index=["dataset", "metric_group"], columns="pair", values="paper")
     return {
-        "cells": len(dis),
-        "within": 0 if counts is None else int(counts[("20% sub-samples", "within 0.02")]),
-        "within-full": 0 if counts is None else int(counts[("full test sets", "within 0.02")]),
-        "lower": int((dis.ours_full < dis.ours).sum()),
-        "paper-draws": TABLE3_PAPER_DRAWS,
-        "noise-sd": float(single.noise_sd.median()),
-        "swaps": len(swaps),
-        "far": len(table3_far_cells(side)),
+        "cells": len(dis), "within": int(counts[("20% sub-samples", "within 0.02")]),
+        "within-full": int(counts[("full test sets", "within 0.02")]), "lower": int((dis.ours_full < dis.ours).sum()),
+        "noise-sd": float(single.noise_sd.median()), "swaps": len(swaps), "far": len(table3_far_cells(side)),
         "tac-other": len(wide),
         "tac-mean-bt-least": int((wide["mean_bt"] < wide[["median_bt", "mean_median"]].min(axis=1)).sum()),
-        "dialogue-min": int(paper_systems[["TC", "PC"]].min()),
-        "dialogue-max": int(paper_systems[["TC", "PC"]].max()),
-        "wmt-near": int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum()),
-        "wmt-cells": len(wmt),
-        "cnndm-systems": int(systems.get("CNNDM", 0)),
-        "coco-systems": int(systems.get("COCO", 0)),
-        "paper-cnndm-systems": int(paper_systems["CNN/DM"]),
-        "paper-coco-systems": int(paper_systems["MSCOCO"]),
+        "dialogue-min": int(paper_systems[["TC", "PC"]].min()), "dialogue-max": int(paper_systems[["TC", "PC"]].max()),
+        "wmt-near": int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum()), "wmt-cells": len(wmt),
+        "cnndm-systems": int(systems.get("CNNDM", 0)), "coco-systems": int(systems.get("COCO", 0)),
+        "paper-cnndm-systems": int(paper_systems["CNN/DM"]), "paper-coco-systems": int(paper_systems["MSCOCO"]),
     }
 
 
@@ -111,17 +74,12 @@ def table3_swaps_view(side: pd.DataFrame) -> pd.DataFrame:
     for dataset, group in table3_swaps(side):
         cells = side[(side.dataset == dataset) & (side.metric_group == group)].set_index(["measure", "pair"])
         paper = cells.xs("disagree").paper
-        least = bool(paper["median_bt"] < min(paper["mean_bt"], paper["mean_median"]))
-        for measure, name in MEASURES.items():
-            rows.append({"dataset": dataset, "metrics": group, "measure": name,
-                         "paper MEAN vs. BT": cells.loc[(measure, "mean_bt"), "paper"],
-                         "paper MEDIAN vs. BT": cells.loc[(measure, "median_bt"), "paper"],
-                         "ours MEAN vs. BT": cells.loc[(measure, "mean_bt"), "ours"],
-                         "ours MEDIAN vs. BT": cells.loc[(measure, "median_bt"), "ours"],
-                         "MEAN vs. BT least, read exchanged": "yes" if least else "no"})
-    columns = ["dataset", "metrics", "measure", "paper MEAN vs. BT", "paper MEDIAN vs. BT", "ours MEAN vs. BT",
-               "ours MEDIAN vs. BT", "MEAN vs. BT least, read exchanged"]
-    return pd.DataFrame(rows, columns=columns)
+        least = "yes" if paper["median_bt"] < min(paper["mean_bt"], paper["mean_median"]) else "no"
+        rows += [[dataset, group, name, *(cells.loc[(measure, pair), value] for value in ("paper", "ours")
+                                          for pair in ("mean_bt", "median_bt")), least]
+                 for measure, name in MEASURES.items()]
+    return pd.DataFrame(rows, columns=["dataset", "metrics", "measure", "paper MEAN vs. BT", "paper MEDIAN vs. BT",
+                                       "ours MEAN vs. BT", "ours MEDIAN vs. BT", "MEAN vs. BT least, read exchanged"])
 
 
 def table3_far_cells(side: pd.DataFrame) -> pd.DataFrame:
@@ -137,10 +95,9 @@ def table3_far_cells(side: pd.DataFrame) -> pd.DataFrame:
 
 
 def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, profile: pd.Series) -> dict:
-    """Fig. 6 in numbers: BT-eval's draws against the paper (``cells`` = :func:`.claim_values.fig6_cells`: cells
-    close, largest and median gap, each test's share on the diagonal, ours and the paper's; of the pairs Mood's test
-    finds significant, how many the sign test does too), what those draws test (``profile`` =
-    :func:`.experiments.pooled_pairs_profile`) and the full-test-set matrix ``full`` (diagonal, Mood → sign)."""
+    """Fig. 6 in numbers: BT-eval's draws against the paper (``cells`` = :func:`.claim_values.fig6_cells`; of the
+    pairs Mood's test finds significant, how many the sign test does too), what those draws test (``profile`` =
+    :func:`.experiments.pooled_pairs_profile`) and the full-test-set matrix ``full``."""
     gap = (cells.ours - cells.paper).abs()
     diag = cells[cells.given == cells.also].set_index("given")
     mood_sign = cells.set_index(["given", "also"]).loc[("Mood", "sign")]
@@ -155,27 +112,23 @@ def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, profile: pd.Series) ->
     return {k.lower(): v for k, v in numbers.items()}
 
 
-def iia_numbers(by_size: pd.DataFrame, iia: pd.DataFrame, shares: pd.Series) -> dict:
+def iia_numbers(by_size: pd.DataFrame, iia: pd.DataFrame, examples: pd.DataFrame) -> dict:
     """App. F's search on the full setups in numbers (``by_size`` = :func:`.experiments.iia_by_size`, ``iia`` its
-    rows, ``shares`` = :func:`.experiments.reversal_winner_shares`): combinations reversed and tied of all, setups
-    with more than 10 instances and those with a violation, and the reversed pairs' winners' shares alone."""
+    rows, ``examples`` the violations found): combinations reversed and tied, setups with more than 10 instances and
+    those with a violation, and the share of its pair's comparisons each reversal's winner wins alone."""
     full = by_size.loc["full"]
     big = iia[(iia["size"].astype(str) == "full") & (iia.n_instances > 10)]
+    shares = examples.loc[examples.kind == "reversed", "winner_share"] if len(examples) else pd.Series(dtype=float)
     return {"reversed": int(full.reversed), "tied": int(full.tied), "combinations": 3 * int(full.triples),
             "big-setups": len(big), "big-violated": int(((big.reversed + big.tied) > 0).sum()),
-            "reversals": len(shares), "winner-median": float(shares.median()) if len(shares) else np.nan,
-            "winner-max": float(shares.max()) if len(shares) else np.nan}
+            "reversals": len(shares), "winner-median": float(shares.median()), "winner-max": float(shares.max())}
 
 
 def degenerate_setups(*frames: pd.DataFrame) -> str:
     """The setups (rows with ``bt_degenerate``) in any of ``frames`` where BT has no finite maximum-likelihood fit,
     as a list of names ("none" when there is none), metrics spelt as the paper spells them."""
-    names = []
-    for frame in frames:
-        for c, d, m in frame.loc[frame["bt_degenerate"], KEYS].itertuples(index=False):
-            name = f"{c} {d} {metric_label(m)}"
-            names += [name] if name not in names else []
-    return ", ".join(names) or "none"
+    found = pd.concat([frame.loc[frame["bt_degenerate"], KEYS] for frame in frames]).drop_duplicates()
+    return ", ".join(f"{c} {d} {metric_label(m)}" for c, d, m in found.itertuples(index=False)) or "none"
 
 
 def iia_full_numbers(full: pd.DataFrame, worked: pd.DataFrame) -> dict:
@@ -187,16 +140,13 @@ def iia_full_numbers(full: pd.DataFrame, worked: pd.DataFrame) -> dict:
     (``w-xy`` = instances x beats y, ties half to each) and total wins with c."""
     big = full[full.n_instances > 10]
     numbers = {"setups": len(big), "setups-reversed": int((big.reversed > 0).sum()),
-               "share-median": float(big["share reversed"].median()) if len(big) else np.nan,
-               "share-max": float(big["share reversed"].max()) if len(big) else np.nan,
-               "combinations": int(big.combinations.sum()), "reversed": int(big.reversed.sum()),
-               "significant": int(big.significant.sum()), "best": int(big.best.sum()),
-               "either": int(big.either.sum()),
+               "share-median": float(big["share reversed"].median()), "share-max": float(big["share reversed"].max()),
+               **{k: int(big[k].sum()) for k in ("combinations", "reversed", "significant", "best", "either")},
                "tac-share": float(big.loc[big.collection == "TAC", "reversed"].sum() / big.reversed.sum())
                if big.reversed.sum() else np.nan}
     keys = ("n", "p", "w-xy", "w-yx", "w-xc", "w-cx", "w-yc", "w-cy", "total-x", "total-y")
     if worked.empty:  # the same keys, empty, so that the page's text still finds each
-        return numbers | {k: "—" for k in ("example", "x", "y", "c")} | dict.fromkeys(keys, np.nan)
+        return numbers | dict.fromkeys(("example", "x", "y", "c"), "—") | dict.fromkeys(keys, np.nan)
     w = worked.iloc[0]
     # x: the pair's winner alone, y: its loser (the triple's a and b are in column order)
     x, y = ("a", "b") if w.alone == "a" else ("b", "a")
@@ -212,18 +162,8 @@ def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
     """Our metric names against the paper's 18 (``data/published/paired.toml``, ``metrics``): how many names our
     setups have, how many of them are the paper's, the paper's we lack and ours it does not list (as the paper
     spells them)."""
-    from ...data import published
-
     paper = set(published.item("paired", "metrics")["names"])
     ours = set(inventory_frame.metric)
     return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),
             "missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
             "extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
-
-
-def table3_exchanged_numbers(side: pd.DataFrame) -> dict:
-    """The evidence that Table 3's :data:`.claim_values.EXCHANGED_BLOCK` is printed with two columns exchanged: of
-    the paper's other TAC blocks, how many have Med/BT at least Mean/BT in all three measures
-    (:func:`.claim_values.tac_med_above_mean`)."""
-    above = tac_med_above_mean(side)
-    return {"others": len(above), "others-above": int(above.sum())}

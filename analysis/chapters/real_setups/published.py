@@ -4,6 +4,8 @@ draws' noise, how close each reading comes)."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 import pandas as pd
 
@@ -35,11 +37,6 @@ TABLE3_PAPER_DRAWS = 30
 
 # -- Appendix A.3, Tables 1, 4 --------------------------------------------------------------------------------------
 
-def paper_inventory() -> pd.DataFrame:
-    """The paper's datasets as Appendix A.3 lists them: collection, dataset, instances, systems, metrics."""
-    return published.frame("paired", "appendix_a3")
-
-
 def published_table4() -> pd.DataFrame:
     """The paper's Table 4 (its first three rows are Table 1), in %, indexed by pair tuples."""
     t4 = published.item("paired", "table4")
@@ -53,14 +50,12 @@ def side_by_side(ours: dict[str, pd.DataFrame], pairs) -> pd.DataFrame:
     paper = published_table4()
     rows = {}
     for pair in pairs:
-        row = {}
+        rows[pair_label(pair)] = row = {}
         for measure, name in MEASURES.items():
             row[(name, "paper")] = f"{paper.loc[[pair], measure].iloc[0]}%"
             for label, summary in ours.items():
-                o = summary.loc[pair_name(pair)]
-                row[(name, label)] = (f"{100 * o[measure]:.0f}% ({100 * o[f'{measure}_low']:.0f}–"
-                                                 f"{100 * o[f'{measure}_high']:.0f})")
-        rows[pair_label(pair)] = row
+                est, low, high = 100 * summary.loc[pair_name(pair), [measure, f"{measure}_low", f"{measure}_high"]]
+                row[(name, label)] = f"{est:.0f}% ({low:.0f}–{high:.0f})"
     return pd.DataFrame(rows).T
 
 
@@ -90,16 +85,13 @@ def _metric_group(metric: str) -> str | None:
 def published_table3() -> pd.DataFrame:
     """The paper's Table 3, one row per printed cell (423): dataset, metric_group, measure, pair, paper."""
     t3 = published.item("paired", "table3")
-    pairs = [pair_name(tuple(p)) for p in t3["pairs"]]
-    rows = []
-    for dataset in t3["datasets"]:
-        for measure in t3["measures"]:
-            values = t3["values"][dataset][measure]
-            if len(values) != len(t3["metric_groups"]) * len(pairs):
-                raise ValueError(f"published table3 {dataset} {measure}: {len(values)} values, expected 15")
-            for i, value in enumerate(values):
-                if not np.isnan(value):
-                    rows.append((dataset, t3["metric_groups"][i // len(pairs)], measure, pairs[i % len(pairs)], value))
+    columns = list(product(t3["metric_groups"], [pair_name(tuple(p)) for p in t3["pairs"]]))
+    for dataset, measure in product(t3["datasets"], t3["measures"]):
+        if len(t3["values"][dataset][measure]) != len(columns):
+            raise ValueError(f"published table3 {dataset} {measure}: {len(t3['values'][dataset][measure])} values, "
+                             f"expected {len(columns)}")
+    rows = [(dataset, group, measure, pair, value) for dataset, measure in product(t3["datasets"], t3["measures"])
+            for (group, pair), value in zip(columns, t3["values"][dataset][measure]) if not np.isnan(value)]
     return pd.DataFrame(rows, columns=["dataset", "metric_group", "measure", "pair", "paper"])
 
 
@@ -161,6 +153,7 @@ def table3_grain(tolerance: float = 0.0051) -> pd.DataFrame:
                      "fitting": int((np.abs(np.round(cells * d) / d - cells) <= tolerance).sum()),
                      "chance": float((np.abs(np.round(grid * d) / d - grid) <= tolerance).mean())})
     return pd.DataFrame(rows)
+
 
 def _data_kind(datasets: pd.Series) -> np.ndarray:
     return np.where(datasets.isin(TABLE3_EXACT), "exact (TAC, TC, PC)", "other (WMT, CNN/DM, COCO)")

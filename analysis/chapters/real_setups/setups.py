@@ -75,7 +75,7 @@ def section5_totals(datasets: pd.DataFrame) -> pd.Series:
 
 
 def dataset_inventory(inventory_frame: pd.DataFrame) -> pd.DataFrame:
-    """Our setups per dataset, in :func:`paper_inventory`'s columns."""
+    """Our setups per dataset, in the columns of the paper's Appendix A.3 (``data/published/paired``)."""
     return inventory_frame.groupby(["collection", "dataset"], sort=False).agg(
         instances=("instances", "first"), systems=("systems", "first"), metrics=("metric", "size")).reset_index()
 
