@@ -1,18 +1,12 @@
-"""Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached — the replication of the
-official rankings (Sec. 3, Appendix A), the toy example (Sec. 5), Table 1, HIT composition (Sec. 5.1), Tables 2-3
-and Fig. 1 (Sec. 5.2), Figs. 2-5 (Secs. 5.3-6), and beyond the paper a bootstrap over HITs and one of Sec. 8's
-remedies.
-
-Modules by job (the notebook imports them by name; this file holds only the chapter's parameters):
-:mod:`.packages` (the packages shown, each pair's coded judgments, which pairs the figures show), :mod:`.replication`
-(Sec. 3 / App. A against the official outputs), :mod:`.experiments` (the perturbation experiments, the data behind
-Figs. 2-5, the bootstrap, the per-HIT remedy, the rank-sum variant), :mod:`.published` (ours next to the paper's
-values: Sec. 5, Tables 1-3, Fig. 1), :mod:`.paper2020` (the paper's own 2020 pairs, Sec. 5.3 and footnote 17, and
-the range its 21-pair totals allow for 2018), :mod:`.documents` (Fig. 5 as a two-way document x system fit),
-:mod:`.section7` (Sec. 7, the metrics task under resampled human rankings), :mod:`.controls` (matched nulls and
-closeness), :mod:`.claim_values` (the tidy values and checks that ``data/published/claims/wmt.toml`` reads),
-:mod:`.figures`, :mod:`.text` (the numbers and names the page's text pastes; the sentences and captions are the
-notebook's) and :mod:`.views` (compact tables for the page)."""
+"""Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached. One module per paper item
+(the notebook imports them by name; this file holds only the chapter's parameters): :mod:`.replication` (Sec. 3,
+App. A), :mod:`.published` (Sec. 5's toy, Tables 1-3, Sec. 5.1, Fig. 1 next to the paper's values),
+:mod:`.experiments` (the perturbations, the raw scores they divide, and beyond the paper a bootstrap over HITs, Sec.
+8's per-HIT remedy and the rank-sum variant), :mod:`.fig23` (Figs. 2-3), :mod:`.paper2020` (the paper's own
+2020 pairs and the range its 21-pair totals allow for 2018), :mod:`.fig4`, :mod:`.fig5` (Sec. 6), :mod:`.section7`,
+:mod:`.controls` (matched nulls and closeness), :mod:`.claim_values` (the shares and checks the claims registry
+reads); shared: :mod:`.packages` (the packages and each pair's coded judgments) and :mod:`.views` (names and
+compact tables for the page)."""
 
 from __future__ import annotations
 

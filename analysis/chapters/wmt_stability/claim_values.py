@@ -1,14 +1,12 @@
-"""Tidy tables the claims registry (``data/published/claims/wmt.toml``) and the page's sentences read: the shares of
-pairs changed by style (Tables 2-3, Fig. 1; Sec. 5.2), the perturbations against resampling alone (the bootstrap),
-the two standardisations of Sec. 8 summed, what Figs. 2-5 show as numbers, and the qualitative checks (one boolean
-per part of a claim)."""
+"""Tidy tables and checks the claims registry (``data/published/claims/wmt.toml``) reads: the shares of pairs
+changed by style (Sec. 5.2's contrast), the perturbations against resampling alone, Sec. 8's totals, and the
+qualitative checks (one boolean per part of a claim)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .experiments import cooccurrence_share, most_affected
 from .packages import CHANGE_COLUMNS, STYLE_TOTALS
 
 MEASURES = [c.replace("_changed", "") for c in CHANGE_COLUMNS]
@@ -77,73 +75,6 @@ def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
-    """``wmt_fig4_summary.csv``: per pair of Fig. 4, the share of a system's HITs that hold a given other system
-    (mean, min, max over ordered pairs of systems) and the share of HITs that hold every system (Sec. 5.4)."""
-    rows = []
-    for key in keys:
-        pj = coded[key][0]
-        share = cooccurrence_share(pj, "hit").to_numpy()
-        off = share[~np.eye(len(share), dtype=bool)]
-        rows_used = pj.scored & (pj.hit >= 0)
-        held = np.zeros((pj.hit.max() + 1, len(pj.systems)), dtype=bool)
-        held[pj.hit[rows_used], pj.system[rows_used]] = True
-        held = held[held.any(axis=1)][:, held.any(axis=0)]
-        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
-                     "systems": held.shape[1], "hits": held.shape[0], "mean_share": float(off.mean()),
-                     "min_share": float(off.min()), "max_share": float(off.max()),
-                     "hits_with_every_system": float(held.all(axis=1).mean())})
-    return pd.DataFrame(rows)
-
-
-def omega_squared(values: pd.Series, groups: pd.Series) -> float:
-    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (a factor
-    with many levels explains some variance by chance alone; ω² is about 0 then)."""
-    g = values.groupby(groups)
-    grand, n, k = values.mean(), len(values), g.ngroups
-    between = (g.size() * (g.mean() - grand) ** 2).sum()
-    within = ((values - g.transform("mean")) ** 2).sum()
-    mean_within = within / (n - k)
-    return float((between - (k - 1) * mean_within) / (between + within + mean_within))
-
-
-def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFrame:
-    """``wmt_fig5_variance.csv``: how much of the (document, system) cell variance documents and systems explain
-    (one-way ω²), on raw and on z scores (Sec. 6 and its footnote 18), with the cells judged."""
-    rows = []
-    for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
-        long = matrix.stack().rename("value").reset_index()
-        rows.append({"scores": label, "documents": len(matrix), "systems": matrix.shape[1],
-                     "cells_judged": float(matrix.notna().to_numpy().mean()),
-                     "documents_omega2": omega_squared(long["value"], long["test_document"]),
-                     "systems_omega2": omega_squared(long["value"], long["system"])})
-    out = pd.DataFrame(rows)
-    out["documents_at_least_systems"] = out["documents_omega2"] >= out["systems_omega2"]
-    return out
-
-
-def _partition(rows: pd.DataFrame) -> tuple:
-    """The clusters of one ranking (rows of :func:`trajectories` for one setting) as a tuple of system sets."""
-    rows = rows.sort_values("rank")
-    cluster = np.concatenate([[0], np.cumsum(rows["line_below"].to_numpy()[:-1])])
-    return tuple(frozenset(rows["system"][cluster == c]) for c in np.unique(cluster))
-
-
-def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()) -> pd.DataFrame:
-    """``wmt_trajectory_summary.csv``: per pair, the (system, divisor) ranks that differ from the original ranking
-    and the divisions whose clusters differ from the original ones (Figs. 2-3), and whether the page shows it."""
-    moved = most_affected(per_pair_trajectories)
-    rows = []
-    for key, t in per_pair_trajectories.items():
-        settings = list(dict.fromkeys(t["setting"]))
-        original = _partition(t[t["setting"] == "original"])
-        other = sum(_partition(t[t["setting"] == s]) != original for s in settings[1:])
-        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
-                     "divisions": len(settings) - 1, "ranks_moved": int(moved[key]),
-                     "divisions_with_other_clusters": int(other), "shown": key in set(shown)})
-    return pd.DataFrame(rows)
-
-
 def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:
     """The claim values (:meth:`~analysis.plotting.Outputs.values`) of one check (``key``): one boolean per part (``detail``), and beside it the number the test reads
     (``values``, one per part, in the part's order; empty when the test reads none), which the claims show."""
@@ -180,29 +111,9 @@ def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
     return check_rows("fig1_sr_minus_grows", parts, growth)
 
 
-def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
-    """Figs. 2-3: in each SR+DC pair the page shows, dividing HUMAN and REF scores moves some ranks and changes the
-    clusters under some divisor."""
-    rows = summary[summary["shown"] & (summary["style"] == "SR+DC")]
-    return check_rows("fig23_sr_plus_reshuffle", {
-        f"{r.collection} {r.pair}": r.ranks_moved > 0 and r.divisions_with_other_clusters > 0
-        for r in rows.itertuples(index=False)})
-
-
 def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020",
                          pairs=("en-km", "en-ps")) -> pd.DataFrame:
     """App. A: "2020 en-{km, ps} appear to be missing from the released data": each pair is absent from the
     collection's official segment scores (while the collection holds other pairs)."""
     held = set(segments.loc[segments["collection"] == collection, "pair"])
     return check_rows("appA_2020_missing_pairs", {p: bool(held) and p not in held for p in pairs})
-
-
-def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.DataFrame:
-    """Sec. 6: documents explain at least as much of the cell variance as systems (raw and z scores), and the
-    systems are not all judged on the same documents."""
-    judged = {frozenset(raw_matrix.index[raw_matrix[s].notna()]) for s in raw_matrix.columns}
-    return pd.concat([
-        check_rows("fig5_documents_vs_systems", dict(zip(variance["scores"], variance["documents_at_least_systems"])),
-                   variance["documents_omega2"] - variance["systems_omega2"]),
-        check_rows("fig5_different_documents", {"systems": len(judged) > 1},
-                   [raw_matrix.notna().to_numpy().mean()])], ignore_index=True)

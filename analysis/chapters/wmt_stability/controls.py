@@ -10,6 +10,7 @@ import pandas as pd
 from ... import wmt_stability as ws
 from ...processes import process_pool
 from .packages import CHANGE_COLUMNS, STYLE_TOTALS
+from .views import experiment_label
 
 #: the controls, and the paper's perturbations each one is matched with
 CONTROLS = {
@@ -96,29 +97,22 @@ def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
     """Per style, perturbation and measure: the share of pairs the perturbation changes, the mean null rate over the
     same pairs (its matched control), their difference (the excess), and the mean number of significant reversals
     and Kendall-tau distance, observed and under the null."""
-    rates = null_rates(null).set_index(["collection", "pair", "control"])
-    rows = []
+    rates = null_rates(null).drop(columns="style")
     observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    rows = []
     for control, (_, experiments) in CONTROLS.items():
         for experiment in experiments:
-            part = observed[observed["experiment"] == experiment]
-            keys = list(zip(part["collection"], part["pair"], [control] * len(part)))
-            present = np.array([k in rates.index for k in keys], dtype=bool)
-            part = part.loc[present]
-            matched = rates.loc[[k for k, p in zip(keys, present) if p]]
-            for style in ("SR-DC", "SR+DC"):
-                mine = (part["style"] == style).to_numpy()
-                if not mine.any():
+            part = observed[observed["experiment"] == experiment].merge(
+                rates[rates["control"] == control], on=["collection", "pair"], suffixes=("_observed", "_null"))
+            for style, mine in ((s, part[part["style"] == s]) for s in ("SR-DC", "SR+DC")):
+                if mine.empty:
                     continue
-                row = {"experiment": experiment, "control": control, "style": style, "pairs": int(mine.sum())}
-                for c in CHANGE_COLUMNS:
-                    name = c.replace("_changed", "")
-                    row[f"{name}_observed"] = float(part.loc[mine, c].mean())
-                    row[f"{name}_null"] = float(matched.loc[mine, c].mean())
-                    row[f"{name}_excess"] = row[f"{name}_observed"] - row[f"{name}_null"]
-                for c in ("reversals", "tau_distance"):
-                    row[f"{c}_observed"] = float(part.loc[mine, c].mean())
-                    row[f"{c}_null"] = float(matched.loc[mine, c].mean())
+                row = {"experiment": experiment, "control": control, "style": style, "pairs": len(mine)}
+                for c in CHANGE_COLUMNS + ["reversals", "tau_distance"]:
+                    m = c.replace("_changed", "")
+                    row |= {f"{m}_observed": float(mine[f"{c}_observed"].mean()), f"{m}_null": float(mine[f"{c}_null"].mean())}
+                    if c in CHANGE_COLUMNS:
+                        row[f"{m}_excess"] = row[f"{m}_observed"] - row[f"{m}_null"]
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -170,23 +164,16 @@ def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None =
     the share of null contrasts at or above the observed one beside them."""
     rows = []
     for (experiment, control), part in summary.groupby(["experiment", "control"], sort=False):
-        by = part.set_index("style")
+        by = part.set_index("style").drop(columns=["experiment", "control"])
         if not {"SR-DC", "SR+DC"} <= set(by.index):
             continue
-        for measure in ("rank", "cluster", "both"):
-            rows.append({"experiment": experiment, "control": control, "measure": measure,
-                         "contrast": by.loc["SR+DC", f"{measure}_observed"] - by.loc["SR-DC", f"{measure}_observed"],
-                         "null_contrast": by.loc["SR+DC", f"{measure}_null"] - by.loc["SR-DC", f"{measure}_null"],
-                         "excess_contrast": by.loc["SR+DC", f"{measure}_excess"] - by.loc["SR-DC", f"{measure}_excess"]})
-        rows.append({"experiment": experiment, "control": control, "measure": "reversals",
-                     "contrast": by.loc["SR+DC", "reversals_observed"] - by.loc["SR-DC", "reversals_observed"],
-                     "null_contrast": by.loc["SR+DC", "reversals_null"] - by.loc["SR-DC", "reversals_null"],
-                     "excess_contrast": (by.loc["SR+DC", "reversals_observed"] - by.loc["SR+DC", "reversals_null"])
-                     - (by.loc["SR-DC", "reversals_observed"] - by.loc["SR-DC", "reversals_null"])})
+        by["reversals_excess"] = by["reversals_observed"] - by["reversals_null"]
+        diff = by.loc["SR+DC"] - by.loc["SR-DC"]
+        rows += [{"experiment": experiment, "control": control, "measure": m, "contrast": diff[f"{m}_observed"],
+                  "null_contrast": diff[f"{m}_null"], "excess_contrast": diff[f"{m}_excess"]}
+                 for m in ("rank", "cluster", "both", "reversals")]
     table = pd.DataFrame(rows)
-    if shares is not None:
-        table = table.merge(shares, on=["experiment", "control", "measure"], how="left")
-    return table
+    return table if shares is None else table.merge(shares, on=["experiment", "control", "measure"], how="left")
 
 
 def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame,
@@ -215,8 +202,6 @@ def _pct(value: float) -> str:
 
 def null_view(summary: pd.DataFrame) -> pd.DataFrame:
     """:func:`null_summary` as read on the page: per perturbation and style, "observed (null)" per measure."""
-    from .views import experiment_label
-
     view = pd.DataFrame({"perturbation": summary["experiment"].map(experiment_label),
                          "matched null": summary["control"].map(lambda c: CONTROLS[c][0]),
                          "style": summary["style"], "pairs": summary["pairs"]})
@@ -230,3 +215,24 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
             f"{o:.2f} ({n:.2f})" for o, n in zip(summary["reversals_observed"], summary["reversals_null"])]
     view = view.rename(columns={c: c.replace(": observed (null)", "") for c in view.columns})
     return view.set_index(["perturbation", "matched null", "style"])
+
+
+def controls_numbers(summary: pd.DataFrame, strata: pd.DataFrame, close: pd.DataFrame) -> dict:
+    """The controls' text: the matched nulls' rates and the observed rates of removing HUMAN and REF (``summary``:
+    :func:`null_summary`), how close the systems are (``close``: :func:`closeness`) and the closer stratum
+    (``strata``: :func:`closeness_strata`)."""
+    s = summary.drop_duplicates(["control", "style"]).set_index(["control", "style"])
+    tags = {"SR+DC": "plus", "SR-DC": "minus"}
+    numbers = {f"{key}-{tags[style]}-{m}": float(s.loc[(control, style), f"{m}_{what}"])
+               for control, key, what in (("remove_mid", "mid", "null"), ("remove_random_judgments", "random", "null"),
+                                          ("remove_random_judgments", "human", "observed"))
+               for style in tags for m in ("rank", "cluster")}
+    news = close[close["collection"].isin(STYLE_TOTALS)].groupby("style")[["median_gap", "z_range"]].median()
+    closer = strata[strata["stratum"] == "closer"].set_index("style")
+    return numbers | {
+        "reversals": float(summary["reversals_observed"].mul(summary["pairs"]).sum()),
+        "reversals-null": float(summary["reversals_null"].max()), "cut": float(strata["cut"].iloc[0]),
+        **{f"{key}-{tags[style]}": float(news.loc[style, column]) for style in tags
+           for key, column in (("gap", "median_gap"), ("range", "z_range"))},
+        **{f"closer-{tags[style]}-{key}": float(closer.loc[style, column]) for style in tags
+           for key, column in (("changed", "cluster_changed"), ("pairs", "pairs"), ("null", "null_cluster_changed"))}}

@@ -1,5 +1,5 @@
-"""The perturbation experiments per pair (Tables 2-3, Fig. 1), the data behind Figs. 2-5, and beyond the paper a
-bootstrap over HITs, one of Sec. 8's remedies and the rank-sum variant."""
+"""The perturbation experiments per pair (Tables 2-3, Fig. 1), the raw scores the divisions need, and beyond the
+paper a bootstrap over HITs, one of Sec. 8's remedies and the rank-sum variant."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ... import wmt
 from ... import wmt_stability as ws
 from ...processes import process_pool
 from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
+from .views import experiment_label, pair_names
 
 PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
                     "tau_distance", "reversals"]
@@ -59,46 +60,6 @@ def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
     return out
 
 
-def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.DataFrame:
-    """Figs. 2-3: the ranking of the original data and after each division (HUMAN systems scored but left out of
-    the ranking and clusters, as in the paper's figures); one row per (setting, system) with ``line_below``."""
-    humans = [s for s, h in zip(pj.systems, pj.human) if h]
-    settings = [("original", 1.0)] + [(f"d-{d:g}", d) for d in divisors]
-    rows = []
-    for label, d in settings:
-        r = ws.perturbed_ranking(pj, divide=d, raw=raw, cluster_exclude=humans, variant=variant, alpha=alpha,
-                                 unknown_raw="keep_z")
-        below = np.append(np.diff(r.clusters) > 0, False)
-        rows += [{"setting": label, "system": s, "rank": k + 1, "z": z, "line_below": b}
-                 for k, (s, z, b) in enumerate(zip(r.systems, r.scores, below))]
-    return pd.DataFrame(rows)
-
-
-def most_affected(per_pair_trajectories: dict) -> pd.Series:
-    """Per pair: how many (system, divisor) ranks differ from the original ranking, largest first."""
-    moved = {}
-    for key, t in per_pair_trajectories.items():
-        wide = t.pivot(index="system", columns="setting", values="rank")
-        moved[key] = int((wide.drop(columns="original").sub(wide["original"], axis=0) != 0).to_numpy().sum())
-    return pd.Series(moved).sort_values(ascending=False, kind="stable")
-
-
-def cooccurrence_share(pj: ws.PairJudgments, unit: str) -> pd.DataFrame:
-    """Fig. 4 as shares: of the HITs (or workers) holding the row system, the share also holding the column one."""
-    counts = ws.cooccurrence(pj, unit)
-    return counts / np.diag(counts)[:, None]
-
-
-def document_matrix(judgments: pd.DataFrame, raw: np.ndarray) -> pd.DataFrame:
-    """Fig. 5: mean raw score per (test document, system) over SYSTEM/REPEAT judgments, documents (rows) and
-    systems (columns) sorted by their mean, best first; NaN = not judged."""
-    rows = judgments.assign(raw=raw, test_document=ws.recover_documents(judgments).to_numpy())
-    rows = rows[rows["item_type"].isin(wmt.SCORED_TYPES)]
-    matrix = rows.groupby(["test_document", "system"])["raw"].mean().unstack()
-    matrix = matrix.loc[matrix.mean(axis=1).sort_values(ascending=False).index]
-    return matrix[matrix.mean(axis=0).sort_values(ascending=False).index]
-
-
 def lines_per_pair(coded: dict, *, by: str = "worker", variant: str, alpha: float) -> pd.Series:
     """Significance lines in each pair's original ranking (all systems)."""
     return pd.Series({k: int(ws.perturbed_ranking(pj, by=by, variant=variant, alpha=alpha).clusters.max())
@@ -124,6 +85,34 @@ def raw_coverage(coded: dict) -> pd.DataFrame:
                      "workers": c["workers"], "workers_fully_known": c["workers_known"],
                      "undivided": undivided / c["judgments"]})
     return pd.DataFrame(rows)
+
+
+def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.DataFrame,
+                unperturbed: pd.DataFrame) -> dict:
+    """The raw scores' text: the two per-worker mean/sd versions of 2021-22 (``variants``), the recovery check
+    (``recovery``: :func:`recovery_check`), 2018's recovery (``coverage``: :func:`raw_coverage`) and the unperturbed
+    rankings against the official ones (``unperturbed``)."""
+    numbers = {}
+    for label, key in (("with REF items", "with"), ("without REF items", "without")):
+        part = variants[variants["variant"] == label]
+        n = part["judgments"].sum()
+        numbers |= {f"{key}-pairs": len(part), f"{key}-judgments": int(n),
+                    f"{key}-integer": float(part["share_integer"].mul(part["judgments"]).sum() / n),
+                    f"{key}-max-distance": float(part["max_distance_to_integer"].max()),
+                    f"{key}-outside": int(part["outside_0_100"].sum()),
+                    f"{key}-contradicted": int(part["single_segments_disagreeing"].sum()),
+                    f"{key}-single": int(part["single_segments"].sum())}
+    old = coverage[coverage["collection"] == "newstest2018"]
+    known = float(old["raw_known"].mul(old["judgments"]).sum())
+    return numbers | {
+        "hidden": int(recovery["hidden"].sum()), "recovered": int(recovery["recovered"].sum()),
+        "recovered-share": recovery["recovered"].sum() / recovery["hidden"].sum(),
+        "recovered-wrong": int(recovery["disagreeing"].sum()), "2018-judgments": int(old["judgments"].sum()),
+        "2018-known": known, "2018-known-share": float(known / old["judgments"].sum()),
+        "2018-complete": int((old["workers_fully_known"] == old["workers"]).sum()), "2018-pairs": len(old),
+        "undivided": pair_names(coverage[coverage["undivided"] > 0]), "undivided-max": float(coverage["undivided"].max()),
+        "unperturbed-same": int((unperturbed["order_match"] & unperturbed["clusters_match"]).sum()),
+        "unperturbed-pairs": len(unperturbed)}
 
 
 def _bootstrap_one(args):
@@ -184,26 +173,36 @@ def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["experiment", "measure"])
 
 
-def remedy_per_hit(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha,
-                   per_pair: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Sec. 8's question "normalise over annotators or over HITs?": the experiments again with z per HIT instead of
-    per worker, on the packages where every judgment has a HIT id (2021-22 to-English), as a tidy table:
-    standardised (worker / hit), experiment, measure, changed, pairs. ``per_pair``: the per-worker
-    :func:`stability_per_pair` with the same settings, if already computed."""
-    keys = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
-    if per_pair is None:
-        per_worker = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha)
-    else:
-        per_worker = per_pair[per_pair["collection"].isin([k[0] for k in keys])].reset_index(drop=True)
-    per_hit = stability_per_pair(keys, info, divisors=divisors, variant=variant, alpha=alpha, by="hit")
-    rows = []
-    for label, table in (("worker", per_worker), ("hit", per_hit)):
-        for experiment, part in table.groupby("experiment", sort=False):
-            for column in CHANGE_COLUMNS:
-                rows.append({"standardised": label, "experiment": experiment,
-                             "measure": column.replace("_changed", ""), "changed": int(part[column].sum()),
-                             "pairs": len(part)})
-    return pd.DataFrame(rows)
+def bootstrap_numbers(boot: pd.DataFrame, summary: pd.DataFrame, contrast: pd.DataFrame,
+                      noise: pd.DataFrame) -> dict:
+    """The bootstrap's text: resamples, the perturbations rerun, what resampling alone changes per style, and how
+    many perturbations change more SR+DC rankings than it (``noise``: :func:`~.claim_values.noise_vs_perturbation`)."""
+    s = summary[summary["experiment"] == "noise"].set_index("style")
+    beyond = noise[noise["style"] == "SR+DC"].groupby("measure")["exceeds_noise"]
+    numbers = {"resamples": int(boot["resample"].nunique()),
+               "rerun": ", ".join(experiment_label(e) for e in contrast.index.unique(0) if e != "noise"),
+               "noise-plus-more": float(contrast.loc[("noise", "rank"), "SR+DC more"]),
+               "beyond-rank": int(beyond.sum()["rank"]), "beyond-cluster": int(beyond.sum()["cluster"]),
+               "perturbations": int(beyond.size()["cluster"])}
+    for style, tag in (("SR+DC", "plus"), ("SR-DC", "minus")):
+        numbers |= {f"{tag}-pairs": int(s.loc[style, "pairs"]), f"{tag}-rank": float(s.loc[style, "rank_mean"]),
+                    f"{tag}-cluster": float(s.loc[style, "cluster_mean"])}
+    return numbers
+
+
+def remedy_per_hit(coded: dict, info: pd.DataFrame, per_pair: pd.DataFrame, *, divisors, variant,
+                   alpha) -> pd.DataFrame:
+    """Sec. 8's "normalise over annotators or over HITs?": the experiments with z per worker (``per_pair``:
+    :func:`stability_per_pair`) and again with z per HIT, on the packages where every judgment has a HIT id
+    (2021-22 to-English); tidy: standardised (worker / hit), experiment, measure, changed, pairs."""
+    news = ("newstest2021-toen", "newstest2022-toen")
+    per_hit = stability_per_pair({k: v for k, v in coded.items() if k[0] in news}, info, divisors=divisors,
+                                 variant=variant, alpha=alpha, by="hit")
+    tables = {"worker": per_pair[per_pair["collection"].isin(news)], "hit": per_hit}
+    return pd.DataFrame([{"standardised": label, "experiment": experiment, "measure": c.replace("_changed", ""),
+                          "changed": int(part[c].sum()), "pairs": len(part)}
+                         for label, table in tables.items()
+                         for experiment, part in table.groupby("experiment", sort=False) for c in CHANGE_COLUMNS])
 
 
 def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
@@ -218,14 +217,26 @@ def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
     return view.reindex(columns=columns).reindex(list(ws.EXPERIMENTS)).rename_axis("experiment")
 
 
-def variant_sensitivity(coded: dict, info: pd.DataFrame, *, divisors, alpha, computed: dict | None = None) -> pd.DataFrame:
-    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one).
+def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> dict:
+    """Sec. 8's text: z per worker against z per HIT summed over the experiments (``totals``:
+    :func:`~.claim_values.remedy_totals`), and the significance lines each starts from."""
+    t = totals.set_index("measure")
+    numbers = {"experiments": int(t.loc["rank", "experiments"]), "lines-worker": int(lines_worker.sum()),
+               "lines-hit": int(lines_hit.sum()), "pairs": len(lines_worker), "hits-per-worker": float(hits)}
+    for m in ("rank", "cluster"):
+        numbers |= {f"{m}-{key}": int(t.loc[m, column]) for key, column in (
+            ("worker", "per_worker"), ("hit", "per_hit"), ("worker-fewer", "experiments_per_worker_fewer"),
+            ("hit-fewer", "experiments_per_hit_fewer"))}
+    return numbers | {f"per-line-{k}": numbers[f"cluster-{k}"] / max(numbers[f"lines-{k}"], 1) for k in ("worker", "hit")}
+
+
+def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divisors, alpha) -> pd.DataFrame:
+    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one);
     ``computed``: {variant: :func:`stability_per_pair`} already computed with the same settings."""
     out = []
     for variant in wmt.RANK_SUM_VARIANTS:
-        table = (computed or {}).get(variant)
-        if table is None:
-            table = stability_per_pair(coded, info, divisors=divisors, variant=variant, alpha=alpha)
+        table = computed[variant] if variant in computed else stability_per_pair(coded, info, divisors=divisors,
+                                                                                 variant=variant, alpha=alpha)
         table = table[table["collection"].isin(STYLE_TOTALS)]
         for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
             out.append({"variant": variant, "experiment": experiment, "style": style,

@@ -112,25 +112,21 @@ def paper_2018_ranges(per_pair: pd.DataFrame) -> pd.DataFrame:
     the official ones here too, so our count can differ from the paper's 2018 count by the one pair swapped: ours is
     compatible with the paper's total when it lies in that range widened by one on each side (``low``, ``high``,
     ``inside``). ``value`` is our 2018 count: with ``low`` and ``high`` the numbers the claims registry shows."""
-    totals = []
+    measures = list(enumerate(("rank", "cluster", "both"), start=2))  # (column in the published rows, measure)
     t2 = {r[0]: r for r in published.item("wmt", "table2")["rows"]}
-    for k, measure in enumerate(("rank", "cluster", "both"), start=2):
-        totals.append(("remove_human", measure, t2["ALL SR-DC"][k][0], t2["'18 (-DC)"][k][0]))
-    for r in published.item("wmt", "table3")["rows"]:
-        if r[1] == "SR-DC":
-            totals += [(r[0], m, r[k][0], None) for k, m in enumerate(("rank", "cluster", "both"), start=2)]
-    for r in published.item("wmt", "fig1")["rows"]:
-        if r[1] == "SR-DC":
-            totals += [(f"divide_{r[0]:g}", m, r[k][0], None) for k, m in enumerate(("rank", "cluster", "both"),
-                                                                                    start=2)]
+    totals = [("remove_human", m, t2["ALL SR-DC"][k][0], t2["'18 (-DC)"][k][0]) for k, m in measures]
+    totals += [(r[0], m, r[k][0], None) for r in published.item("wmt", "table3")["rows"] if r[1] == "SR-DC"
+               for k, m in measures]
+    totals += [(f"divide_{r[0]:g}", m, r[k][0], None) for r in published.item("wmt", "fig1")["rows"] if r[1] == "SR-DC"
+               for k, m in measures]
     ours = per_pair[per_pair["collection"] == "newstest2018"]
+    other = PAPER_SR_DC_ALL - PAPER_SR_DC_2018
+    swapped = PAPER_SR_DC_2018 - PAPER_SR_DC_SHARED  # pairs of ours the paper's 2018 pairs do not hold
     rows = []
     for experiment, measure, total, known in totals:
         part = ours[ours["experiment"] == experiment]
-        other = PAPER_SR_DC_ALL - PAPER_SR_DC_2018
         low, high = (known, known) if known is not None else (max(0, total - other), min(total, PAPER_SR_DC_2018))
         mine = int(part[f"{measure}_changed"].sum())
-        swapped = PAPER_SR_DC_2018 - PAPER_SR_DC_SHARED  # pairs of ours the paper's 2018 pairs do not hold
         ours_low, ours_high = max(0, low - swapped), min(PAPER_SR_DC_2018, high + swapped)
         rows.append({"experiment": experiment, "measure": measure, "paper_total": f"{total}/{PAPER_SR_DC_ALL}",
                      "paper_2018_low": low, "paper_2018_high": high, "low": ours_low, "high": ours_high,

@@ -1,5 +1,5 @@
 """Ours next to the paper's published values: the Sec. 5 toy example, Table 1, the Sec. 5.1 REF shares, Tables 2-3
-and Fig. 1's fractions."""
+and Fig. 1, with their figures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,24 @@ import pandas as pd
 from ... import wmt
 from ...data import published
 from .experiments import _fraction, stability_summary
-from .packages import CHANGE_COLUMNS, STYLE_TOTALS
+from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
+from .views import pair_name
+
+#: the paper's Table 1 datasets (its package names) in words: year, platform, level and style
+TABLE1_DATASETS = {
+    "newstest2018-humaneval": "2018 MTurk, segment level (SR-DC)",
+    "appraise-doclevel-humaneval-newstest2019": "2019 Appraise, document level (SR+DC)",
+    "mturk-sntlevel-humaneval-newstest2019": "2019 MTurk, segment level (SR-DC)",
+    "turkle-sntlevel-humaneval-newstest2019": "2019 Turkle, segment level (SR-DC)",
+    "appraise-doclevel-humaneval-newstest2020": "2020 Appraise, document level (SR+DC)",
+    "mturk-sntlevel-humaneval-newstest2020": "2020 MTurk, segment level (SR-DC)",
+    "mturk-doclevel-humaneval-newstest2020": "2020 MTurk, document level (SR+DC)",
+}
+#: Fig. 1: the years of the paper's pairs and of ours per style, the colours and the divisors on the axis
+PAPER_YEARS = {"SR-DC": "paper, 2018–20", "SR+DC": "paper, 2019–20"}
+HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
+STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
+DIVISOR_TICKS = [1.25, 1.5, 2.0, 4.0, 10.0]
 
 
 def toy_example() -> pd.DataFrame:
@@ -35,15 +52,70 @@ def table1(judgments: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([ours, theirs]).rename_axis("dataset")
 
 
+def table1_view(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`table1` with the paper's package names in words (:data:`TABLE1_DATASETS`), ours by package label."""
+    def label(dataset: str) -> str:
+        name, _, where = dataset.rpartition(" (")
+        words = TABLE1_DATASETS.get(name) or (PACKAGES[name][0] if name in PACKAGES else name)
+        return f"{words}: {where.rstrip(')')}"
+
+    return table.rename(index=label)
+
+
 def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
-    """Share of workers who judged at least one REF item, per pair, with the paper's 2018 values (§5.1); beside it
-    the shares that judged a HUMAN system's output and a BAD_REF item (§5.1's "100% of workers annotated BAD_REF")."""
+    """§5.1: per pair, the shares of workers who judged at least one REF item (with the paper's 2018 values), a
+    HUMAN system's output and a BAD_REF item (§5.1's "100% of workers annotated BAD_REF")."""
     paper = published.item("wmt", "section51_ref_shares")
     table = composition[["collection", "pair", "workers", "workers_saw_ref", "workers_saw_human", "hits",
                          "hits_saw_ref", "hits_saw_human", "workers_saw_bad_ref"]].copy()
     table["paper_workers_saw_ref"] = [paper["shares"].get(p, np.nan) / 100 if c == "newstest2018" else np.nan
                                       for c, p in zip(table["collection"], table["pair"])]
     return table
+
+
+def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
+    """§5.1's text: the lowest 2018 shares of workers who saw REF items, the 2018 pairs without HIT ids, the SR+DC
+    stand-ins' shares and who saw a HUMAN system."""
+    y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
+    plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
+    worst = plus.loc[plus["workers_saw_ref"].idxmin()]
+    human = composition.loc[composition["workers_saw_human"] > 0, ["workers_saw_human", "hits_saw_human"]]
+    return {"lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(lowest).values),
+            "no-hit-id-2018": ", ".join(y2018.loc[y2018["hits"].isna(), "pair"]) or "none",
+            "plus-every": int((plus["workers_saw_ref"] == 1).sum()), "plus-pairs": len(plus),
+            "plus-lowest": float(worst["workers_saw_ref"]), "plus-lowest-pair": pair_name(worst["collection"],
+                                                                                          worst["pair"]),
+            "human-workers-min": float(human["workers_saw_human"].min()),
+            "human-workers-max": float(human["workers_saw_human"].max()),
+            "human-hits-min": float(human["hits_saw_human"].min()), "human-hits-max": float(human["hits_saw_human"].max())}
+
+
+def plot_ref_shares(composition: pd.DataFrame):
+    """§5.1 per pair: the share of workers who judged a REF item, of those who judged a ranked HUMAN system's output
+    (where one is ranked), and the paper's share for the 2018 pairs it prints; pairs grouped by package."""
+    import matplotlib.pyplot as plt
+
+    rows = composition.reset_index(drop=True)
+    y = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(6.0, 1.2 + 0.22 * len(rows)))
+    ax.scatter(rows["workers_saw_ref"], y, color="#4C72B0", s=28, label="here: saw a REF item", zorder=3)
+    human = rows["workers_saw_human"] > 0
+    ax.scatter(rows.loc[human, "workers_saw_human"], y[human], color="#DD8452", marker="^", s=32, zorder=3,
+               label="here: saw a HUMAN system")
+    paper = rows["paper_workers_saw_ref"].notna()
+    ax.scatter(rows.loc[paper, "paper_workers_saw_ref"], y[paper], color="black", marker="x", s=40, zorder=4,
+               label="paper: saw a REF item")
+    ax.set_yticks(y, [pair_name(c, p) for c, p in zip(rows["collection"], rows["pair"])])
+    ax.tick_params(axis="y", labelsize=9)
+    for k in np.flatnonzero(rows["collection"].to_numpy()[1:] != rows["collection"].to_numpy()[:-1]):
+        ax.axhline(k + 0.5, color="grey", linewidth=0.8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(-0.03, 1.03)
+    ax.xaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1.0))
+    ax.set_xlabel("share of the pair's workers")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06 - 1.0 / len(rows)), ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout()
+    return fig
 
 
 def _paper_fraction(value) -> str:
@@ -56,17 +128,14 @@ def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     ours = stability_summary(per_pair, ["remove_human"], by_package=True).drop(columns="experiment")
     part = per_pair[(per_pair["experiment"] == "remove_human") & (per_pair["style"] == "SR+DC")
                     & per_pair["collection"].isin(STYLE_TOTALS)]
-    has_human = pd.Series([(c, p) in set(human_pairs) for c, p in zip(part["collection"], part["pair"])],
-                          index=part.index)
+    has_human = np.array([(c, p) in set(human_pairs) for c, p in zip(part["collection"], part["pair"])], dtype=bool)
     split = [{"group": label, **{c.replace("_changed", ""): _fraction(rows[c]) for c in CHANGE_COLUMNS}}
              for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
                                  ("SR+DC, REF items only", part[~has_human])) if len(rows)]
-    ours = pd.concat([ours, pd.DataFrame(split)], ignore_index=True)
     theirs = published.frame("wmt", "table2").drop(columns="style")
-    for c in ("rank", "cluster", "both"):
-        theirs[c] = theirs[c].map(_paper_fraction)
+    theirs[["rank", "cluster", "both"]] = theirs[["rank", "cluster", "both"]].map(_paper_fraction)
     theirs["group"] = "paper: " + theirs["group"]
-    return pd.concat([ours, theirs], ignore_index=True).set_index("group")
+    return pd.concat([ours, pd.DataFrame(split), theirs], ignore_index=True).set_index("group")
 
 
 def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
@@ -75,8 +144,7 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     ours = stability_summary(per_pair, ["remove_lowest", "remove_highest"], by_package=True)
     ours = ours.set_index(["experiment", "group"])
     theirs = published.frame("wmt", "table3")
-    theirs["group"] = "ALL " + theirs["style"]
-    theirs = theirs.drop(columns="style").set_index(["experiment", "group"])
+    theirs = theirs.assign(group="ALL " + theirs["style"]).drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):
         ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index)  # NaN: the paper has no such row
     return ours
@@ -86,17 +154,38 @@ def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
     """Long table for Fig. 1: divisor, style, measure, fraction changed, ours and the paper's."""
     part = per_pair[per_pair["experiment"].str.startswith("divide_") & per_pair["collection"].isin(STYLE_TOTALS)]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float))
-    ours = part.groupby(["divisor", "style"])[CHANGE_COLUMNS].agg(["sum", "size"])
-    rows = []
-    for (divisor, style), r in ours.iterrows():
-        for c in CHANGE_COLUMNS:
-            rows.append({"divisor": divisor, "style": style, "measure": c.replace("_changed", ""), "source": "here",
-                         "changed": int(r[(c, "sum")]), "pairs": int(r[(c, "size")])})
-    paper = published.item("wmt", "fig1")
-    for divisor, style, *values in paper["rows"]:
-        for measure, (changed, pairs) in zip(("rank", "cluster", "both"), values):
-            rows.append({"divisor": float(divisor), "style": style, "measure": measure, "source": "paper",
-                         "changed": changed, "pairs": pairs})
+    rows = [{"divisor": divisor, "style": style, "measure": c.replace("_changed", ""), "source": "here",
+             "changed": int(rows[c].sum()), "pairs": len(rows)}
+            for (divisor, style), rows in part.groupby(["divisor", "style"]) for c in CHANGE_COLUMNS]
+    rows += [{"divisor": float(divisor), "style": style, "measure": measure, "source": "paper", "changed": changed,
+              "pairs": pairs}
+             for divisor, style, *values in published.item("wmt", "fig1")["rows"]
+             for measure, (changed, pairs) in zip(("rank", "cluster", "both"), values)]
     out = pd.DataFrame(rows)
     out["fraction"] = out["changed"] / out["pairs"]
     return out
+
+
+def plot_fig1(fractions: pd.DataFrame):
+    """Fig. 1: per measure (Δrank, Δcluster, Δboth) the share of pairs changed against the divisor, ours (solid)
+    and the paper's (dashed); three narrow panels side by side, one x label and the legend below them."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(7.6, 3.5), sharey=True)
+    for ax, measure in zip(axes, ("rank", "cluster", "both")):
+        for (style, source), rows in fractions[fractions["measure"] == measure].groupby(["style", "source"]):
+            rows = rows.sort_values("divisor")
+            here = source == "here"
+            ax.plot([DIVISOR_TICKS.index(d) if d in DIVISOR_TICKS else np.nan for d in rows["divisor"]],
+                    rows["fraction"], marker="o" if here else "s", linestyle="-" if here else "--",
+                    color=STYLE_COLORS[style], alpha=1.0 if here else 0.6,
+                    label=f"{style}, {(HERE if here else PAPER_YEARS)[style]} ({rows['pairs'].iloc[0]} pairs)")
+        ax.set_xticks(list(range(len(DIVISOR_TICKS))), [f"{d:g}" for d in DIVISOR_TICKS])
+        ax.set_title(f"Δ{measure}")
+        ax.set_ylim(-0.03, 1.03)
+    axes[0].set_ylabel("share of pairs changed")
+    axes[1].set_xlabel("HUMAN and REF raw scores divided by")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    return fig

@@ -152,8 +152,6 @@ def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
     rows["clusters_match"] = rows[f"clusters_match_{variant}"]
     rows["exact"] = ((rows["max_abs_z_diff"] <= 1e-9) & rows["order_match"].astype(bool)
                      & (rows["clusters_match"] == True))  # noqa: E712 (NaN is not a match)
-    if "segments_without_judgments" not in rows:
-        rows["segments_without_judgments"] = np.nan
     notes = []
     for r in rows.itertuples(index=False):
         parts = [] if pd.isna(r.note) else [r.note]
@@ -213,31 +211,28 @@ def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, varian
 
 def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     """Where the two rank-sum variants draw different lines, over every pair with official segment scores: per
-    line that one variant draws and the other does not, the system above it, the system below it that decides (the
-    one the upper system is not significantly better than under the other variant), their mean z and both p-values,
-    and ``p_lower_better``, the one-sided p of the lower system being better (below 0.5: the rank sums lean its way)."""
+    line that one variant draws and the other does not, the system above it, each system below it that decides (the
+    upper system is not significantly better than it under the other variant), their mean z, both p-values, and
+    ``p_lower_better``, the one-sided p of the lower system being better (below 0.5: the rank sums lean its way)."""
     rows = []
     for (collection, pair), seg in segments.groupby(["collection", "pair"], sort=True):
         codes, names = pd.factorize(seg["system"], sort=True)
         z = seg["z"].to_numpy(float)
         ranked = {v: ws.rank_segment_scores(tuple(names), codes, z, (), v, alpha) for v in wmt.RANK_SUM_VARIANTS}
-        greater, old = ranked["greater"], ranked["scipy<1.7"]
         lines = {v: np.diff(r.clusters) > 0 for v, r in ranked.items()}
-        for i in np.flatnonzero(lines["greater"] != lines["scipy<1.7"]):
-            order = list(greater.systems)
-            position = {s: k for k, s in enumerate(names)}
-            idx = [position[s] for s in order]
-            p = {v: wmt.rank_sum_pvalues(codes, z, len(names), v) for v in wmt.RANK_SUM_VARIANTS}
+        differ = np.flatnonzero(lines["greater"] != lines["scipy<1.7"])
+        if not differ.size:
+            continue
+        p = {v: wmt.rank_sum_pvalues(codes, z, len(names), v) for v in wmt.RANK_SUM_VARIANTS}
+        position = {s: k for k, s in enumerate(names)}
+        idx = [position[s] for s in ranked["greater"].systems]
+        for i in differ:
+            with_line, without = ("greater", "scipy<1.7") if lines["greater"][i] else ("scipy<1.7", "greater")
             upper = idx[i]
-            below = idx[i + 1:]
-            with_line = "greater" if lines["greater"][i] else "scipy<1.7"
-            without = "scipy<1.7" if with_line == "greater" else "greater"
-            deciding = [j for j in below if not p[without][upper, j] < alpha]
-            for j in deciding:
-                rows.append({"collection": collection, "pair": pair, "line_from": with_line, "upper": names[upper],
-                             "lower": names[j], "z_upper": greater.scores[i], "z_lower": float(np.mean(z[codes == j])),
-                             "p_greater": p["greater"][upper, j], "p_old": p["scipy<1.7"][upper, j],
-                             "p_lower_better": p["greater"][j, upper]})
-        del old
+            rows += [{"collection": collection, "pair": pair, "line_from": with_line, "upper": names[upper],
+                      "lower": names[j], "z_upper": ranked["greater"].scores[i], "z_lower": float(np.mean(z[codes == j])),
+                      "p_greater": p["greater"][upper, j], "p_old": p["scipy<1.7"][upper, j],
+                      "p_lower_better": p["greater"][j, upper]}
+                     for j in idx[i + 1:] if not p[without][upper, j] < alpha]
     return pd.DataFrame(rows, columns=["collection", "pair", "line_from", "upper", "lower", "z_upper", "z_lower",
                                        "p_greater", "p_old", "p_lower_better"])

@@ -61,12 +61,11 @@ def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.nda
     return ((np.sign(order_scores[:, i] - order_scores[:, j]) * ref) < 0).sum(axis=1)
 
 
-def pair_consequences(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str, rng: np.random.Generator,
-                      n_resamples: int, inputs: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> dict:
-    """One pair's row of ``wmt_sec7_metrics.csv``: the official correlations, and over resamples how often the
-    human ranking changes only within clusters and how often such a change reorders the metrics. ``inputs``:
-    the pair's :func:`pair_inputs`, when already computed."""
-    official, wide = inputs or pair_inputs(segments, metrics, pair)
+def pair_consequences(segments: pd.DataFrame, official: pd.DataFrame, wide: pd.DataFrame, pair: str,
+                      rng: np.random.Generator, n_resamples: int) -> dict:
+    """One pair's row of ``wmt_sec7_metrics.csv`` from its :func:`pair_inputs`: the official correlations, and over
+    resamples how often the human ranking changes only within clusters and how often such a change reorders the
+    metrics."""
     z0 = official["z"].to_numpy(float)
     r0 = pearson_rows(wide.to_numpy(float).T, z0[None])[:, 0]
     z = resampled_z(segments, pair, official["system"], rng, n_resamples)
@@ -97,24 +96,20 @@ def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_
     pairs = sorted(set(segments.loc[segments["collection"] == "newstest2020", "pair"]) & set(metrics["pair"]))
     rows = []
     for k, pair in enumerate(pairs):
-        official, wide = inputs = pair_inputs(segments, metrics, pair)
-        if len(official) < min_systems or wide.shape[1] < 2:
-            continue
-        rows.append(pair_consequences(segments, metrics, pair, np.random.default_rng([seed, k]), n_resamples,
-                                      inputs))
+        official, wide = pair_inputs(segments, metrics, pair)
+        if len(official) >= min_systems and wide.shape[1] >= 2:
+            rows.append(pair_consequences(segments, official, wide, pair, np.random.default_rng([seed, k]),
+                                          n_resamples))
     out = pd.DataFrame(rows)
     if out.empty:
         raise ValueError("no 2020 pair has both segment scores and metric scores")
     pooled = {"pair": "all", "systems": int(out["systems"].sum()), "metrics": int(out["metrics"].max()),
-              "resamples": int(out["resamples"].sum())}
-    for column in ("rank_only", "rank_only_metrics_reordered", "rank_only_top_changed"):
-        pooled[column] = int(out[column].sum())
+              **{c: int(out[c].sum()) for c in ("resamples", "rank_only", "rank_only_metrics_reordered",
+                                                 "rank_only_top_changed")}}
     out = pd.concat([out, pd.DataFrame([pooled])], ignore_index=True)
     out["share_reordered"] = out["rank_only_metrics_reordered"] / out["rank_only"].where(out["rank_only"] > 0)
     out["share_top_changed"] = out["rank_only_top_changed"] / out["rank_only"].where(out["rank_only"] > 0)
     return out
-
-
 
 
 def page_numbers(table: pd.DataFrame) -> dict:

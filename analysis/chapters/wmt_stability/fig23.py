@@ -1,0 +1,134 @@
+"""Sec. 5.3, Figs. 2-3: ranking trajectories as the HUMAN and REF raw scores are divided, the pairs that move most,
+which of them the page draws, and the check that division reshuffles SR+DC rankings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt_stability as ws
+from .claim_values import check_rows
+from .views import PACKAGE_SHORT
+
+#: the systems' colours: tab20's dark shades first, then its light ones, so that systems next to each other in the
+#: ranking never get two shades of one hue
+TRAJECTORY_COLORS = [k for k in range(0, 20, 2)] + [k for k in range(1, 20, 2)]
+
+
+def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.DataFrame:
+    """The ranking of the original data and after each division (HUMAN systems scored but left out of the ranking
+    and clusters, as in the paper's figures); one row per (setting, system) with ``line_below``."""
+    humans = [s for s, h in zip(pj.systems, pj.human) if h]
+    rows = []
+    for label, d in [("original", 1.0)] + [(f"d-{d:g}", d) for d in divisors]:
+        r = ws.perturbed_ranking(pj, divide=d, raw=raw, cluster_exclude=humans, variant=variant, alpha=alpha,
+                                 unknown_raw="keep_z")
+        below = np.append(np.diff(r.clusters) > 0, False)
+        rows += [{"setting": label, "system": s, "rank": k + 1, "z": z, "line_below": b}
+                 for k, (s, z, b) in enumerate(zip(r.systems, r.scores, below))]
+    return pd.DataFrame(rows)
+
+
+def most_affected(per_pair_trajectories: dict) -> pd.Series:
+    """Per pair: how many (system, divisor) ranks differ from the original ranking, largest first."""
+    moved = {}
+    for key, t in per_pair_trajectories.items():
+        wide = t.pivot(index="system", columns="setting", values="rank")
+        moved[key] = int((wide.drop(columns="original").sub(wide["original"], axis=0) != 0).to_numpy().sum())
+    return pd.Series(moved).sort_values(ascending=False, kind="stable")
+
+
+def trajectory_panels(moved: pd.Series, info: pd.DataFrame, n_sr_plus: int = 2) -> list:
+    """The ``n_sr_plus`` SR+DC pairs whose ranks move most under division, then the SR-DC pair that moves most."""
+    style = info.loc[list(moved.index), "style"].to_numpy()
+    return list(moved.index[style == "SR+DC"][:n_sr_plus]) + list(moved.index[style == "SR-DC"][:1])
+
+
+def trajectory_figures(shown, info: pd.DataFrame) -> list[tuple]:
+    """((collection, pair), figure name, role) for each pair of ``shown`` (:func:`trajectory_panels`): the SR+DC
+    pairs in the roles of the paper's Figs. 2 and 3, then the SR-DC contrast (role ``contrast``)."""
+    out, roles = [], iter(("fig2", "fig3"))
+    for key in shown:
+        if info.loc[key, "style"] != "SR+DC":
+            out.append((key, "wmt_fig23_trajectories_sr_dc", "contrast"))
+        elif (role := next(roles, None)) is not None:
+            out.append((key, f"wmt_{role}_trajectories", role))
+    return out
+
+
+def _partition(rows: pd.DataFrame) -> tuple:
+    """The clusters of one ranking (rows of :func:`trajectories` for one setting) as a tuple of system sets."""
+    rows = rows.sort_values("rank")
+    cluster = np.concatenate([[0], np.cumsum(rows["line_below"].to_numpy()[:-1])])
+    return tuple(frozenset(rows["system"][cluster == c]) for c in np.unique(cluster))
+
+
+def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()) -> pd.DataFrame:
+    """``wmt_trajectory_summary.csv``: per pair, the (system, divisor) ranks that differ from the original ranking,
+    the divisions whose clusters differ from the original ones, and whether the page shows it."""
+    moved = most_affected(per_pair_trajectories)
+    rows = []
+    for key, t in per_pair_trajectories.items():
+        settings = list(dict.fromkeys(t["setting"]))
+        original = _partition(t[t["setting"] == "original"])
+        other = sum(_partition(t[t["setting"] == s]) != original for s in settings[1:])
+        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
+                     "divisions": len(settings) - 1, "ranks_moved": int(moved[key]),
+                     "divisions_with_other_clusters": int(other), "shown": key in set(shown)})
+    return pd.DataFrame(rows)
+
+
+def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
+    """In each SR+DC pair the page shows, dividing HUMAN and REF scores moves some ranks and changes the clusters
+    under some divisor."""
+    rows = summary[summary["shown"] & (summary["style"] == "SR+DC")]
+    return check_rows("fig23_sr_plus_reshuffle", {
+        f"{r.collection} {r.pair}": r.ranks_moved > 0 and r.divisions_with_other_clusters > 0
+        for r in rows.itertuples(index=False)})
+
+
+def moved_view(moved: pd.Series, top: int = 8) -> pd.DataFrame:
+    """The ``top`` pairs of :func:`most_affected`, by package (short name) and pair."""
+    head = moved.head(top)
+    return pd.DataFrame({"package": [PACKAGE_SHORT.get(c, c) for c, _ in head.index],
+                         "pair": [p for _, p in head.index], "ranks moved over all divisions": head.to_numpy()})
+
+
+def setting_label(setting: str) -> str:
+    """A setting of :func:`trajectories` as a tick label: ``d-1.25`` → ``÷1.25``."""
+    return "÷" + setting.removeprefix("d-") if setting.startswith("d-") else setting
+
+
+def plot_trajectory(t: pd.DataFrame):
+    """One pair: the rank of each MT system (top = best) on the original data and after each division, its name at
+    both ends of its line, a black x where a significance line falls below a rank. The height grows with the number
+    of systems; the names stand outside the axes."""
+    import matplotlib.pyplot as plt
+
+    settings = list(dict.fromkeys(t["setting"]))
+    x = {s: k for k, s in enumerate(settings)}
+    first = t[t["setting"] == "original"].sort_values("rank")
+    label_in = 0.068 * max(len(s) for s in first["system"]) + 0.2  # a name's width at 9 pt, in inches
+    fig, ax = plt.subplots(figsize=(4.4 + 2 * label_in, 0.9 + 0.26 * len(first)))  # 9 pt names, 0.26 in apart
+    palette = plt.get_cmap("tab20")(np.linspace(0, 1, 20))[TRAJECTORY_COLORS]
+    for k, system in enumerate(first["system"]):
+        rows = t[t["system"] == system]
+        ax.plot([x[s] for s in rows["setting"]], rows["rank"], marker="o", markersize=3.5, linewidth=1.5,
+                color=palette[k % 20])
+        for end, offset, align in ((0, -6, "right"), (-1, 6, "left")):
+            ax.annotate(system, (x[rows["setting"].iloc[end]], rows["rank"].iloc[end]), xytext=(offset, 0),
+                        textcoords="offset points", ha=align, va="center", fontsize=9, color="#222222")
+    lines = t[t["line_below"]]
+    ax.scatter([x[s] for s in lines["setting"]], lines["rank"] + 0.5, marker="x", color="black", s=30, zorder=3,
+               linewidths=1.5)
+    ax.set_xticks(range(len(settings)), [setting_label(s) for s in settings])
+    ax.tick_params(axis="x", labelsize=10)
+    ax.set_xlabel("HUMAN and REF raw scores divided by")
+    ax.set_xlim(-0.25, len(settings) - 0.75)
+    ax.set_ylim(len(first) + 0.7, 0.3)
+    ax.set_yticks([])
+    ax.grid(axis="y", visible=False)
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,70 @@
+"""Sec. 5.4, Fig. 4: which systems share a HIT. The pairs drawn, the share of a system's HITs that hold another
+system, and the share of HITs that hold every system."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import wmt_stability as ws
+
+
+def fig4_pairs(coded: dict) -> list:
+    """Fig. 4's pairs: the SR+DC pair with a HUMAN system and the most HITs, and the 2018 pair with the most HITs."""
+    def hits(key):
+        return int(coded[key][0].hit.max()) + 1
+
+    plus = [k for k in coded if k[0] in ("newstest2021-toen", "newstest2022-toen") and coded[k][0].human.any()]
+    minus = [k for k in coded if k[0] == "newstest2018" and hits(k) > 0]
+    return [max(group, key=hits) for group in (plus, minus) if group]
+
+
+def cooccurrence_share(pj: ws.PairJudgments, unit: str) -> pd.DataFrame:
+    """Of the HITs (or workers) holding the row system, the share also holding the column one."""
+    counts = ws.cooccurrence(pj, unit)
+    return counts / np.diag(counts)[:, None]
+
+
+def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_fig4_summary.csv``: per pair, the share of a system's HITs that hold a given other system (mean, min,
+    max over ordered pairs of systems) and the share of HITs that hold every system."""
+    rows = []
+    for key in keys:
+        pj = coded[key][0]
+        share = cooccurrence_share(pj, "hit").to_numpy()
+        off = share[~np.eye(len(share), dtype=bool)]
+        rows_used = pj.scored & (pj.hit >= 0)
+        held = np.zeros((pj.hit.max() + 1, len(pj.systems)), dtype=bool)
+        held[pj.hit[rows_used], pj.system[rows_used]] = True
+        held = held[held.any(axis=1)][:, held.any(axis=0)]
+        rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
+                     "systems": held.shape[1], "hits": held.shape[0], "mean_share": float(off.mean()),
+                     "min_share": float(off.min()), "max_share": float(off.max()),
+                     "hits_with_every_system": float(held.all(axis=1).mean())})
+    return pd.DataFrame(rows)
+
+
+def fig4_figures(summary: pd.DataFrame) -> list[tuple[tuple[str, str], str]]:
+    """The pairs of :func:`fig4_summary` with their figure names: the SR+DC pair takes the paper's name, the SR-DC
+    contrast its own."""
+    return [((c, p), "wmt_fig4_cooccurrence" if style == "SR+DC" else "wmt_fig4_cooccurrence_sr_dc")
+            for c, p, style in zip(summary["collection"], summary["pair"], summary["style"])]
+
+
+def plot_cooccurrence(share: pd.DataFrame):
+    """One pair: of the HITs holding the row system, the percentage also holding the column system. Every cell
+    prints its value, so there is no colour bar: its width goes to the cells, which keeps a three-digit value (9 pt)
+    clear of its neighbours."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    n = len(share)
+    fig, ax = plt.subplots(figsize=(1.2 + 0.4 * n, 1.6 + 0.4 * n))
+    sns.heatmap(share * 100, ax=ax, vmin=0, vmax=100, cmap="viridis", annot=True, fmt=".0f",
+                annot_kws={"fontsize": 9}, cbar=False, square=True)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.tick_params(labelsize=9)
+    ax.set_xticklabels(ax.get_xticklabels(), rotation=60, ha="right", rotation_mode="anchor")
+    fig.tight_layout()
+    return fig
