@@ -208,7 +208,7 @@ class Outputs:
         if unknown:
             raise ValueError(f"claim values: unknown columns {unknown} (only {CLAIM_VALUE_COLUMNS})")
         frame = frame.reindex(columns=CLAIM_VALUE_COLUMNS)
-        frame["detail"] = frame["detail"].fillna("").astype(str)
+        frame["detail"] = ["" if pd.isna(d) else str(d) for d in frame["detail"]]
         new = [_claim_value_row(*row) for row in frame.itertuples(index=False)]
         seen = {(r[0], r[1]) for r in self._claim_values}
         for row in new:

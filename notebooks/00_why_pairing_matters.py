@@ -43,14 +43,13 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 from IPython.display import Markdown
 from myst_nb import glue
 
-from analysis.chapters import why_pairing
+from analysis.chapters import why_pairing as ch
 from analysis.chapters.common import glue_verdicts, outputs
-from analysis.chapters.why_pairing import experiments, figures, text
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
 
 set_theme()
-out = outputs(why_pairing, globals())  # checks the parameters first
+out = outputs(ch, globals())  # checks the parameters first
 
 
 # %% [markdown]
@@ -65,29 +64,31 @@ out = outputs(why_pairing, globals())  # checks the parameters first
 # statement is checked against the authors' scores below.
 
 # %%
-fig1_scores = experiments.fig1_scores()
-fig1_aggregates = experiments.fig1_aggregates(fig1_scores)
-fig1_statements = experiments.fig1_checks(fig1_scores, fig1_aggregates)
+fig1_scores = ch.fig1_scores()
+fig1_aggregates = ch.fig1_aggregates(fig1_scores)
+fig1_statements = ch.fig1_checks(fig1_scores, fig1_aggregates)
+out.values(fig1_statements.drop(columns="where"))  # the values the claims registry reads (claims/paired.toml)
 out.table(fig1_scores, "paired_fig1_scores")
 out.table(fig1_aggregates, "paired_fig1_aggregates")
 show(fig1_scores.T)
 show(fig1_aggregates.rename(columns=str.upper))
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example",
+out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example",
            f"Scores of three systems (A, B, C) on five test instances, all with mean {fig1_aggregates['mean'].iloc[0]:g}: "
            "(a) each system's score per instance, (b) MEAN, MEDIAN and BT per system.\n\n"
            "The authors' scores, from their notebook (the paper does not print them). The paper's Fig. 1 shows the "
            "scores only; panel (b) is added here, with BT's strengths rescaled so that the largest equals the "
            "largest mean (strengths have no unit of their own).")
 for mechanism in ("mean", "median", "bt"):
-    glue(f"fig1_{mechanism}_ranking", Markdown(text.ranking(fig1_aggregates[mechanism])), display=False)
+    glue(f"fig1_{mechanism}_ranking", Markdown(ch.ranking(fig1_aggregates[mechanism])), display=False)
 for name in "ABC":
     glue(f"fig1_median_{name.lower()}", fig1_aggregates.loc[name, "median"], display=False)
 for winner, loser in (("C", "A"), ("B", "A"), ("B", "C")):
     glue(f"fig1_{winner.lower()}_over_{loser.lower()}", int((fig1_scores[winner] > fig1_scores[loser]).sum()),
          display=False)
-show(text.fig1_statements_table(fig1_statements))
+show(fig1_statements.drop(columns="key").rename(columns={"detail": "statement"})
+     .assign(holds=fig1_statements["holds"].map({True: "yes", False: "no"})))
 
 # %% [markdown]
 # MEAN ranks {glue:md}`fig1_mean_ranking`, MEDIAN {glue:md}`fig1_median_ranking` and BT
@@ -107,13 +108,13 @@ show(text.fig1_statements_table(fig1_statements))
 # marginal distribution of *S* (a mixture over types) unchanged but pairs its scores with different *B* scores.
 
 # %%
-table2 = out.table(experiments.table2_strengths(), "paired_table2_strengths")
+table2 = out.table(ch.table2_strengths(), "paired_table2_strengths")
 show(table2)
 
 # %%
-pairings = out.table(experiments.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")),
+pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")),
                      "paired_appA1_permutations", index=False)
-summary = out.table(experiments.pairings_summary(pairings), "paired_appA1_summary", index=False)
+summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
 glue("n_per_type", n_per_type, display=False)
 glue("n_permutations", len(pairings), display=False)
 for key, column in {"distinct_means": "distinct mean S - mean B", "distinct_medians": "distinct median S - median B",
@@ -140,8 +141,8 @@ glue("table2_types", len(own["permutation of S"].split()), display=False)
 # over all pairings, then five examples spread over the range of P(*S* > *B*):
 
 # %% tags=["hide-input"]
-show(text.pairings_summary_view(summary))
-show(experiments.pairings_examples(pairings))
+show(summary.astype(object).iloc[0].rename(ch.SUMMARY_LABELS).to_frame("value"))  # read down, counts as integers
+show(ch.pairings_examples(pairings))
 
 # %% [markdown]
 # (paired-fig2)=
@@ -154,9 +155,9 @@ show(experiments.pairings_examples(pairings))
 # are a two-mode mixture (an "easy" and a "hard" instance type), *B* drawn slightly better on average.
 
 # %% tags=["hide-input"]
-fig2_pairings = experiments.fig2_pairings(n_fig2, stream(seed, "fig2"))
-fig2_table = out.table(experiments.fig2_summary(fig2_pairings), "paired_fig2_summary")
-out.figure(figures.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings",
+fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
+fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
+out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings",
            f"The same two samples of {n_fig2:,} synthetic scores paired in three ways (sorted, shifted, independent): "
            "each point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A* (top) "
            "and *B* (right), the means (▽ ◁ on the top and right edges), the medians (▲ ► on the bottom and left "
@@ -185,8 +186,8 @@ show(fig2_table)
 # sizes, with instance types and outliers, and discrete 1–5 ratings (which tie often).
 
 # %% tags=["hide-input"]
-prop1 = out.table(experiments.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
-prop1_summary = out.table(experiments.prop1_summary(prop1), "paired_prop1_summary")
+prop1 = out.table(ch.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
+prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
 glue("n_prop1", len(prop1), display=False)
 glue("prop1_closed_form_min", prop1_summary["BT = sign(wins - losses)"].min(), display=False)
 
@@ -213,7 +214,8 @@ show(prop1_summary)
 # random setups above in which the first condition holds and the second does not:
 
 # %% tags=["hide-input"]
-show(text.prop1_non_implications(prop1))
+non_implications = ch.prop1_non_implications(prop1)
+show(non_implications)
 
 # %% [markdown]
 # (paired-appf-example)=
@@ -227,15 +229,14 @@ show(text.prop1_non_implications(prop1))
 # then form a Condorcet cycle (each beats the next on two of three instances).
 
 # %%
-appf_table = out.table(experiments.appendix_f_table(), "paired_appF_transitivity", index=False)
-show(text.appendix_f_display(appf_table), 4)
+appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
+show(appf_table.assign(ties=appf_table["ties"].map(ch.TIE_POLICIES)).rename(columns={"ties": "tie policy"}), 4)
 
 # %% tags=["hide-input"]
 cyclic = appf_table[appf_table.systems == "A, B, C cyclic"][["A", "B", "C"]]
 glue("appf_cyclic_spread", float((cyclic.max(axis=1) - cyclic.min(axis=1)).max()), display=False)
 # the values the claims registry reads (data/published/claims/paired.toml), and their verdicts for the text
-out.values(text.claim_values(fig1_checks=fig1_statements, pairings_summary=summary, fig2_summary=fig2_table,
-                             prop1_setups=prop1, appendix_f=appf_table))
+out.values(ch.claim_values(summary, fig2_table, non_implications, appf_table))
 verdicts = glue_verdicts(out)
 
 # %% [markdown]

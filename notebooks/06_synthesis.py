@@ -48,7 +48,7 @@ from myst_nb import glue
 
 from analysis.chapters import synthesis
 from analysis.chapters.common import Timings, glue_verdicts, iter_setups, metric_label, outputs
-from analysis.chapters.synthesis import favoritism, figures, stability, ties, values, wmt_pairs
+from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from analysis.data import load_table
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
@@ -105,7 +105,7 @@ glue("s1_most_robust", Markdown(MECHANISM_LABELS[by_mechanism["tau_drop"].idxmin
 glue("s1_closest", Markdown(MECHANISM_LABELS[by_mechanism["tau_clean"].idxmax()]), display=False)
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_tradeoff(trade), "synthesis_stability_tradeoff",
+out.figure(stability.plot_tradeoff(trade), "synthesis_stability_tradeoff",
            f"Stability against robustness for the five mechanisms. Horizontal: the share of {len(setups)} real setups "
            "of the paired chapter whose remaining systems are reordered when the mechanism's best or worst system is "
            "removed (the mean of the two). Vertical: (a) Kendall τ to the latent ranking and (b) the τ lost between "
@@ -167,7 +167,7 @@ glue("wmt_ordered_differently",
      language_pairs["pairs_ordered_differently"].sum() / language_pairs["system_pairs"].sum(), display=False)
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
+out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
            f"Knowles' perturbations on {len(language_pairs)} SR+DC language pairs (WMT21–22 to English "
            "{cite:p}`akhbardeh2021findings,kocmi2022findings` and the 2021 Facebook Wikipedia pairs, all counted in "
            f"the {len(language_pairs)}; removing HUMAN and REF applies only to the pairs that have them): the share of "
@@ -221,7 +221,7 @@ glue("favi_settings", n_settings, display=False)
 glue("favi_pairs", n_favi_pairs, display=False)
 glue("favi_datasets", favi_pairs["dataset"].nunique(), display=False)
 glue("favi_median_flipped", favi_summary.set_index("mechanism").loc["median", "flipped"], display=False)
-out.figure(figures.plot_favoritism(favi_summary), "synthesis_favi_flips",
+out.figure(favoritism.plot_favoritism(favi_summary), "synthesis_favi_flips",
            "Favoritism and aggregation: for each mechanism, the share of system pairs that an automatic rater's "
            "ranking orders differently from the human ranking, among pairs with small and with large |Φ| (split at "
            f"the median), over {n_favi_pairs:,} pairs in {n_settings} (human rating, rater) settings of the "
@@ -286,7 +286,7 @@ glue("ties_real_setups", len(tie_costs), display=False)
 glue("ties_median_tie_rate", tie_costs["tie_rate"].median(), display=False)
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
+out.figure(ties.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
            f"Ties and sample size on {len(setups)} real setups (one per dataset, scored with {scored_with}): the share "
            "of systems whose BT position differs from the setup's own BT ranking on all instances, mean over setups "
            f"of {sweep_trials} draws each, under the three tie policies. (a) against the number of comparisons per "
@@ -317,9 +317,9 @@ out.figure(figures.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/synthesis.toml), then its verdicts for the text
-studies = {"stability": values.stability_values(trade), "wmt": values.wmt_values(wmt_summary, wmt_null),
-           "favoritism": values.favoritism_values(favi_summary, favi_diff),
-           "ties": values.ties_values(marker, tie_costs, tie_sweep)}
+studies = {"stability": stability.stability_values(trade), "wmt": wmt_pairs.wmt_values(wmt_summary, wmt_null),
+           "favoritism": favoritism.favoritism_values(favi_summary, favi_diff),
+           "ties": ties.ties_values(marker, tie_costs, tie_sweep)}
 for measures in studies.values():
     out.values(measures)
 glue("ties_loss_injected_cost", studies["ties"]["half_injected_cost"] + studies["ties"]["loss_injected_excess"],

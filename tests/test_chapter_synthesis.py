@@ -17,7 +17,7 @@ from analysis import (
 )
 from analysis.chapters import synthesis
 from analysis.chapters.common import iter_setups
-from analysis.chapters.synthesis import favoritism, figures, stability, ties, values, wmt_pairs
+from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from analysis.plotting import Outputs
 from tests.helpers import page_check, random_scores
 
@@ -76,7 +76,7 @@ def test_tradeoff_table_and_claim_values():
     assert t.loc["bt", "reordered_any"] == 0.5 and t.loc["elo", "reordered_any"] == 1.0
     assert t.loc["elo", "iia_violation_share"] == pytest.approx(0.3)
     assert t.loc["mean", "tau_drop"] == pytest.approx(0.2) and t.loc["mean", "tau_drop_permute"] == pytest.approx(0.1)
-    v = values.stability_values(trade)
+    v = stability.stability_values(trade)
     # a test is saved with the number it compares: TrueSkill ties BT at 0.5, MEAN and BT lose the same τ
     assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] == (pytest.approx(0.0), False)
     assert v["bt_more_robust_than_mean"] == (pytest.approx(0.0), False)
@@ -114,12 +114,13 @@ def test_preferences_are_a_workers_mean_scores_within_a_hit():
 
 
 def test_perturbations_cover_every_experiment_for_both_mechanisms():
-    runs = wmt_pairs.perturbations(_judgments(), 3, np.random.default_rng(1))
+    pair = wmt_stability.code_pair(_judgments())
+    runs = wmt_pairs.perturbations(pair, wmt_pairs.preferences(pair), 3, np.random.default_rng(1))
     assert set(runs["experiment"]) == set(wmt_pairs.EXPERIMENTS)
     assert set(runs["mechanism"]) == {"z", "bt"}
     human = runs[runs.experiment == "remove_human"]
     assert (human["systems"] == 3).all()
-    again = wmt_pairs.perturbations(_judgments(), 3, np.random.default_rng(1))
+    again = wmt_pairs.perturbations(pair, wmt_pairs.preferences(pair), 3, np.random.default_rng(1))
     pd.testing.assert_frame_equal(runs, again)
     summary = wmt_pairs.summary(runs)
     assert set(summary.columns) == {"experiment", "mechanism", "runs", "reordered", "pairs_reordered"}
@@ -264,19 +265,19 @@ def test_figures_fit_the_text_column():
     trade = pd.DataFrame({"mechanism": list(stability.MECHANISMS), "reordered_any": [0, 0, 0.3, 0.8, 0.7],
                           "tau_clean": [0.7, 0.6, 0.72, 0.6, 0.62], "tau_drop": [0.1, 0.08, 0.09, 0.15, 0.12],
                           "scores_alone": [True, True, False, False, False]})
-    assert page_check(figures.plot_tradeoff(trade))[0] == []
+    assert page_check(stability.plot_tradeoff(trade))[0] == []
     wmt = pd.DataFrame({"experiment": list(wmt_pairs.EXPERIMENTS) * 2, "mechanism": ["z"] * 4 + ["bt"] * 4,
                         "reordered": np.linspace(0.1, 0.8, 8)})
-    assert page_check(figures.plot_wmt(wmt))[0] == []
+    assert page_check(wmt_pairs.plot_wmt(wmt))[0] == []
     fav = pd.DataFrame({"mechanism": list(stability.MECHANISMS), "flipped_low_phi": [0.2] * 5,
                         "flipped_high_phi": [0.4] * 5})
-    assert page_check(figures.plot_favoritism(fav))[0] == []
+    assert page_check(favoritism.plot_favoritism(fav))[0] == []
     curves = pd.DataFrame([{"collection": "c", "dataset": "d", "metric": "m", "ties": t, "comparisons": n,
                             "at_marker": n == 66, "misplaced_share": 1 / n} for t in ties.POLICIES
                            for n in (10, 66, 100)])
     sweep = pd.DataFrame([{"ties": t, "tie_probability": p, "misplaced_share": p} for t in ties.POLICIES
                           for p in (0, 0.5)])
-    assert page_check(figures.plot_ties(curves, sweep))[0] == []
+    assert page_check(ties.plot_ties(curves, sweep))[0] == []
 
 
 def test_bad_input_is_refused_with_a_clear_error():

@@ -47,8 +47,8 @@ SUBSETS = {
 
 @dataclass
 class GridRunner:
-    """Runs the simulation grid under one seed (so every run draws the very same datasets), timing each run, and
-    summarises runs into Fig. 3's panels with bootstrap intervals."""
+    """Runs the simulation grid under one seed (so every run draws the very same datasets), timing each run
+    (``timings``), and summarises runs into Fig. 3's panels with bootstrap intervals."""
 
     seed: int
     grid: dict
@@ -56,10 +56,6 @@ class GridRunner:
     offset_scale: float
     n_resamples: int
     timings: Timings = field(default_factory=Timings)
-
-    @property
-    def n_setups(self) -> int:
-        return int(np.prod([len(v) for v in self.grid.values()])) * self.n_datasets
 
     def run(self, label: str, names=PAPER, ties: str = "loss", **options) -> pd.DataFrame:
         """One grid run; ``ties="loss"`` by default, as the paper's code (the chapter reproduces it)."""
@@ -72,11 +68,6 @@ class GridRunner:
         return simulate.summarise_panels(per_setup, list(names), rng=np.random.default_rng(self.seed),
                                          n_resamples=self.n_resamples)
 
-    def timing_table(self) -> pd.DataFrame:
-        table = self.timings.table()
-        table["setups"] = self.n_setups
-        return table
-
 
 def example_setup(seed: int, offset_scale: float) -> simulate.SimulatedSetup:
     """Three systems, three instance types, 30 instances, one outlier."""
@@ -84,9 +75,8 @@ def example_setup(seed: int, offset_scale: float) -> simulate.SimulatedSetup:
 
 
 def example_numbers(example: simulate.SimulatedSetup) -> dict:
-    """The example's numbers for the page: the strongest system by λ (``best``), its wins against each other system
-    (``other-1``/``wins-1``, ``other-2``/``wins-2``, out of ``instances``) and each mechanism's first place
-    (``first-<mechanism>``: the names with the top score, joined by "and" when tied)."""
+    """The example's numbers for the page: the strongest system by λ, its wins against each other system, and each
+    mechanism's first place (the names with the top score, joined by "and" when tied)."""
     wins, _ = win_tie_matrices(example.scores)
     best = example.latent.idxmax()
     numbers = {"best": best, "instances": len(example.scores)}
@@ -138,17 +128,15 @@ def plot_fig3(summary: pd.DataFrame, names) -> plt.Figure:
 
 def headline(per_setup: pd.DataFrame, names=PAPER) -> pd.DataFrame:
     """Mean tau per mechanism over each subset of setups (:data:`SUBSETS`)."""
-    rows = {k: per_setup.query(q)[[f"tau_{n}" for n in names]].mean() for k, q in SUBSETS.items()}
-    table = pd.DataFrame(rows).T
+    table = pd.DataFrame({k: per_setup.query(q)[[f"tau_{n}" for n in names]].mean() for k, q in SUBSETS.items()}).T
     table.columns = [MECHANISM_LABELS[n] for n in names]
     table.insert(0, "setups", [len(per_setup.query(q)) for q in SUBSETS.values()])
     return table
 
 
 def run_reading(runner: GridRunner, out: Outputs, label: str, name: str, **options):
-    """One grid run of the paper's mechanisms (a reading of the generator: ``options`` for
-    :func:`analysis.simulate.run_grid`), its per-setup and panel tables saved as ``<name>_per_setup`` and
-    ``<name>_summary``. Returns (per_setup, panels)."""
+    """(per_setup, panels) of one grid run of the paper's mechanisms (a reading of the generator: ``options`` for
+    :func:`analysis.simulate.run_grid`), saved as ``<name>_per_setup`` and ``<name>_summary``."""
     frame = out.table(runner.run(label, PAPER, **options), f"{name}_per_setup", index=False)
     return frame, out.table(runner.panels(frame), f"{name}_summary", index=False)
 
@@ -163,29 +151,20 @@ def _ends(summary: pd.DataFrame, panel: str) -> tuple:
     return (values[0], values[-1]) if values else (np.nan, np.nan)
 
 
-def _below(summary: pd.DataFrame, panel: str, name: str) -> bool:
-    """Whether the mechanism's 95% interval at the panel's last x value lies entirely below its interval at the
-    first one: the failure the paper's text reads off Fig. 3 (an interval that only moves is not a failure)."""
+def _below(summary: pd.DataFrame, panel: str, name: str, above: bool = False) -> bool:
+    """Whether the mechanism's 95% interval at the panel's last x value lies entirely below (``above``: above) its
+    interval at the first one: the failure (the improvement) the paper's text reads off Fig. 3; an interval that
+    only moves is neither."""
     first, last = _ends(summary, panel)
+    if above:
+        return bool(_at(summary, panel, last, name, "low") > _at(summary, panel, first, name, "high"))
     return bool(_at(summary, panel, last, name, "high") < _at(summary, panel, first, name, "low"))
-
-
-def _above(summary: pd.DataFrame, panel: str, name: str) -> bool:
-    """Whether the mechanism's 95% interval at the panel's last x value lies entirely above its interval at the
-    first one (an improvement beyond the intervals' noise; :func:`_below` is the failure)."""
-    first, last = _ends(summary, panel)
-    return bool(_at(summary, panel, last, name, "low") > _at(summary, panel, first, name, "high"))
 
 
 def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: str) -> pd.DataFrame:
     """§4's reading of Fig. 3 as numbers and tests, one row per (key, detail), for the claims registry
-    (:meth:`~analysis.plotting.Outputs.values`), each key prefixed by the ``reading`` (``section4.ab-equal``):
-    ``ab-equal`` (per x of panels a, b: the three intervals overlap), ``b-improves`` / ``a-deteriorates`` (τ at the
-    largest minus the smallest x), ``b-improves-interval`` / ``a-deteriorates-interval`` (the interval at the largest
-    x lies wholly above / below the interval at the smallest), ``c-outliers`` and ``e-outliers`` (in panel c,
-    outliers on the x axis, and panel e, instance types with outliers present: MEAN fails, MEDIAN and BT do not), ``d-median-fails``,
-    ``f-median-worse`` (MEDIAN's mean τ with types and outliers minus with types only), ``gh-bt-minus`` (BT's mean
-    τ minus MEAN's and MEDIAN's over all setups) and ``setups``."""
+    (:meth:`~analysis.plotting.Outputs.values`), each key prefixed by the ``reading`` (``section4.ab-equal``). A
+    change along a panel is read on its intervals (:func:`_below`); ``ab-equal``: the three intervals overlap."""
     rows = []
 
     def add(key, detail, value=np.nan, holds=None):
@@ -200,7 +179,7 @@ def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: s
         for name in PAPER:
             add(key, MECHANISM_LABELS[name], _at(summary, panel, last, name) - _at(summary, panel, first, name))
     for name in PAPER:
-        add("b-improves-interval", MECHANISM_LABELS[name], holds=_above(summary, "b", name))
+        add("b-improves-interval", MECHANISM_LABELS[name], holds=_below(summary, "b", name, above=True))
         add("a-deteriorates-interval", MECHANISM_LABELS[name], holds=_below(summary, "a", name))
     for panel in ("c", "e"):
         for name in PAPER:
@@ -224,8 +203,7 @@ def readings(**runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def panel_ends(summary: pd.DataFrame, panel: str, names=PAPER) -> dict:
-    """A panel's first and last x value (``from``, ``to``) and each mechanism's mean τ there (``<name>-from``,
-    ``<name>-to``), for the page."""
+    """A panel's first and last x value and each mechanism's mean τ there, for the page."""
     first, last = _ends(summary, panel)
     ends = {"from": float(first), "to": float(last)}
     for name in names:
@@ -233,14 +211,9 @@ def panel_ends(summary: pd.DataFrame, panel: str, names=PAPER) -> dict:
     return ends
 
 
-def best_mechanism(table: pd.DataFrame) -> dict[str, str]:
-    return {k: r[[MECHANISM_LABELS[n] for n in PAPER]].astype(float).idxmax() for k, r in table.iterrows()}
-
-
 def sequential_numbers(everything: pd.DataFrame) -> dict:
-    """Elo and TrueSkill against BT on the same setups, for the page: BT's mean τ minus each one's
-    (``bt-minus-<name>``), and each mechanism's change in mean τ from the easy cases to types only
-    (``types-<name>``, for MEDIAN, BT, Elo, TrueSkill)."""
+    """Elo and TrueSkill against BT on the same setups, for the page: BT's mean τ minus each one's, and each
+    mechanism's change in mean τ from the easy cases to types only."""
     numbers = {f"bt-minus-{n}": float((everything.tau_bt - everything[f"tau_{n}"]).mean()) for n in ("elo", "trueskill")}
     easy, types = everything.query(SUBSETS["easy (a, b)"]), everything.query(SUBSETS["types only (d)"])
     return numbers | {f"types-{n}": float(types[f"tau_{n}"].mean() - easy[f"tau_{n}"].mean())
@@ -258,16 +231,6 @@ def ties_table(tied_loss: pd.DataFrame, tied_half: pd.DataFrame) -> pd.DataFrame
     keys = list(simulate.GRID_KEYS)
     return tied_loss.rename(columns={"tau_bt": "tau_bt_loss"}).merge(
         tied_half[keys + ["tau_bt"]].rename(columns={"tau_bt": "tau_bt_half"}), on=keys, validate="one_to_one")
-
-
-#: the ties summary's columns as the page shows them (the saved table keeps the package's short names)
-TIES_COLUMNS = {"BT ties=loss": "BT, ties to the later column", "BT ties=half": "BT, ties as half wins",
-                "half − loss": "difference (half wins − later column)"}
-
-
-def ties_display(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`ties_summary` for the page: the tie policies in words (:data:`TIES_COLUMNS`)."""
-    return summary.rename(columns=TIES_COLUMNS)
 
 
 def ties_summary(table: pd.DataFrame, *, rng, n_resamples: int) -> pd.DataFrame:

@@ -10,11 +10,15 @@ flips follow Φ more closely than MEAN's, which sees score sizes rather than win
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ... import aggregate, favi
+from ...plotting import MECHANISM_LABELS
+from ...validation import check_rng
+from .wmt_pairs import plot_two_bars
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 #: systems left out per dataset: WMT22's refA is the reference the metrics score against (as chapter 04)
@@ -51,17 +55,15 @@ def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) ->
 
 
 def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
-    """Per system pair of :func:`analysis.favi.favi_table`: Φ, the human's and the rater's win margins, and per
-    mechanism ``flip_<m>``: the rater's aggregate orders the pair differently from the human's (a tie in one and an
-    order in the other counts), ``favours_<m>`` the way a flip moved the pair, and ``human_tie_<m>`` /
-    ``rater_tie_<m>``: the human's / the rater's aggregate ties the pair (how MEDIAN flips most pairs: the medians
-    of ratings that take few values often coincide)."""
+    """Per system pair of :func:`analysis.favi.favi_table`: Φ, both win margins, and per mechanism whether the
+    rater's aggregate orders the pair differently from the human's (a tie in one and an order in the other counts),
+    the way a flip moved the pair, and whether either aggregate ties it (how MEDIAN flips most pairs: the medians of
+    ratings that take few values often coincide)."""
     table = favi.favi_table(human, metric)
     out = table[["system_a", "system_b", "n_items", "margin_human", "margin_metric", "favi"]].copy()
+    a, b = out["system_a"], out["system_b"]
     for name, fn in fns.items():
-        h = pd.Series(np.asarray(fn(human), float), index=human.columns)
-        m = pd.Series(np.asarray(fn(metric), float), index=metric.columns)
-        a, b = out["system_a"], out["system_b"]
+        h, m = fn(human), fn(metric)
         sh = np.sign(h[a].to_numpy() - h[b].to_numpy())
         sm = np.sign(m[a].to_numpy() - m[b].to_numpy())
         out[f"flip_{name}"] = sh != sm
@@ -87,10 +89,9 @@ def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: i
 
 
 def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """Per mechanism: the share of pairs flipped, the flip share among the pairs with |Φ| above the median |Φ| and
-    among the rest, Spearman's ρ between |Φ| and flipping, and among flipped pairs with Φ ≠ 0 the share moved in
-    the direction Φ favours; the share of pairs flipped because one of the two aggregates ties them
-    (``flipped_by_tie``) and the share the human aggregate ties (``human_tied``)."""
+    """Per mechanism: the share of pairs flipped (among all, and among those with |Φ| above and at most its median),
+    Spearman's ρ between |Φ| and flipping, the share of flips with Φ ≠ 0 moved the way Φ favours, the share flipped
+    because one aggregate ties the pair, and the share the human aggregate ties."""
     valid = pairs[pairs["favi"].notna()]
     strong = valid["favi"].abs() > valid["favi"].abs().median()
     rows = []
@@ -99,7 +100,8 @@ def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
         moved = flip & (valid["favi"] != 0)
         rows.append({"mechanism": m, "pairs": len(valid), "flipped": flip.mean(),
                      "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
-                     "rho_abs_phi": stats.spearmanr(valid["favi"].abs(), flip).statistic,
+                     "rho_abs_phi": stats.spearmanr(valid["favi"].abs(), flip).statistic if flip.nunique() > 1
+                     else np.nan,
                      "with_phi": (np.sign(valid["favi"][moved]) == valid[f"favours_{m}"][moved]).mean()
                      if moved.any() else np.nan,
                      "flipped_by_tie": (flip & (valid[f"human_tie_{m}"] | valid[f"rater_tie_{m}"])).mean(),
@@ -110,24 +112,18 @@ def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
 
 
 def by_dataset(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """Per dataset and mechanism: settings, pairs, the share flipped, Spearman's ρ(|Φ|, flip) and the share of pairs
-    the human aggregate ties."""
-    rows = []
-    for dataset, part in pairs[pairs["favi"].notna()].groupby("dataset", sort=False):
-        for m in mechanisms:
-            flip = part[f"flip_{m}"].astype(bool)
-            rho = stats.spearmanr(part["favi"].abs(), flip).statistic if flip.nunique() > 1 else np.nan
-            rows.append({"dataset": dataset, "mechanism": m, "settings": part.groupby(["human", "rater"]).ngroups,
-                         "pairs": len(part), "flipped": flip.mean(), "rho_abs_phi": rho,
-                         "human_tied": part[f"human_tie_{m}"].astype(bool).mean()})
-    return pd.DataFrame(rows)
+    """Part of :func:`summary` per dataset and mechanism, with the dataset's number of settings."""
+    frames = [summary(part, mechanisms).assign(dataset=dataset, settings=part.groupby(["human", "rater"]).ngroups)
+              for dataset, part in pairs[pairs["favi"].notna()].groupby("dataset", sort=False)]
+    columns = ["dataset", "mechanism", "settings", "pairs", "flipped", "rho_abs_phi", "human_tied"]
+    return pd.concat(frames, ignore_index=True)[columns]
 
 
 def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean", *, n_resamples: int = 1000,
-                   rng=None, level: float = 0.95) -> dict:
+                   rng, level: float = 0.95) -> dict:
     """ρ(|Φ|, flip of ``first``) − ρ(|Φ|, flip of ``second``) over all pairs, with a percentile interval from a
     bootstrap over settings (a setting's pairs share its items and raters, so settings are the resampled unit)."""
-    gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    gen = check_rng(rng)
     valid = pairs[pairs["favi"].notna()].reset_index(drop=True)
     phi = valid["favi"].abs().to_numpy()
     f1, f2 = (valid[f"flip_{m}"].to_numpy(float) for m in (first, second))
@@ -143,3 +139,20 @@ def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean",
     return {"first": first, "second": second, "difference": diff(np.arange(len(valid))),
             "low": float(np.nanpercentile(draws, tail)), "high": float(np.nanpercentile(draws, 100 - tail)),
             "settings": len(members), "pairs": len(valid)}
+
+
+def favoritism_values(summary: pd.DataFrame, difference: dict) -> dict:
+    """Study 3's values for the claims registry (``data/published/claims/synthesis.toml``); ``difference``:
+    :func:`rho_difference`'s."""
+    s = summary.set_index("mechanism")
+    picked = {f"{m}_{c}": s.loc[m, c] for c in ("flipped", "with_phi") for m in ("bt", "mean")}
+    return {"bt_minus_mean_rho": difference["difference"], "bt_minus_mean_rho_low": difference["low"],
+            "bt_minus_mean_rho_high": difference["high"], **picked, "bt_follows_phi_more": difference["low"] > 0}
+
+
+def plot_favoritism(summary: pd.DataFrame) -> plt.Figure:
+    """Per mechanism: share of pairs the rater's ranking flips, among pairs with low and with high |Φ|."""
+    return plot_two_bars([MECHANISM_LABELS[m] for m in summary["mechanism"]],
+                         (summary["flipped_low_phi"], "#bbbbbb", "|Φ| at most the median"),
+                         (summary["flipped_high_phi"], "#444444", "|Φ| above the median"),
+                         "system pairs the rater's\nranking orders differently")

@@ -11,12 +11,14 @@ best and the worst system, and, as a matched null, remove a random mid-ranked sy
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ... import bt, comparisons, wmt_stability
 from ...agreement import order_changes
+from ...plotting import MECHANISM_COLORS
 from ...validation import check_count, check_rng
 
 MECHANISMS = {"z": "z-score mean (official)", "bt": "BT on paired preferences"}
@@ -52,7 +54,7 @@ def preferences(pair: wmt_stability.PairJudgments) -> pd.DataFrame:
 
 def bt_scores(prefs: pd.DataFrame, remove=()) -> pd.Series:
     """BT strengths (ties as half) from :func:`preferences` without the systems in ``remove``."""
-    keep = prefs[~prefs["left"].isin(list(remove)) & ~prefs["right"].isin(list(remove))]
+    keep = prefs[~prefs["left"].isin(remove) & ~prefs["right"].isin(remove)]
     if keep.empty:
         raise ValueError("no paired preference is left")
     c = comparisons.from_judgments(keep["left"], keep["right"], keep["winner"])
@@ -61,38 +63,36 @@ def bt_scores(prefs: pd.DataFrame, remove=()) -> pd.Series:
 
 def z_scores(pair: wmt_stability.PairJudgments, remove=(), remove_human: bool = False) -> pd.Series:
     """The official ranking's system scores (z means, restandardised after the perturbation)."""
-    r = wmt_stability.perturbed_ranking(pair, remove=list(remove), remove_human=remove_human)
+    r = wmt_stability.perturbed_ranking(pair, remove=remove, remove_human=remove_human)
     return pd.Series(r.scores, index=list(r.systems))
 
 
-def perturbations(judgments: pd.DataFrame, n_null: int, rng) -> pd.DataFrame:
-    """Every experiment of :data:`EXPERIMENTS` on one language pair's judgments, for both mechanisms: one row per
-    (experiment, draw, mechanism) with the number of remaining systems, the pairs of them the perturbed ranking
-    orders differently from the original one, and whether any is. Best and worst are each mechanism's own; the
+def perturbations(pair: wmt_stability.PairJudgments, prefs: pd.DataFrame, n_null: int, rng) -> pd.DataFrame:
+    """Every experiment of :data:`EXPERIMENTS` on one language pair's coded judgments (and their
+    :func:`preferences`), for both mechanisms: one row per (experiment, draw, mechanism) with the remaining systems
+    and the pairs of them the perturbed ranking orders differently. Best and worst are each mechanism's own; the
     null removes the same random system for both, one that neither ranks first or last and that is not HUMAN."""
     gen = check_rng(rng)
     n_null = check_count(n_null, "n_null", minimum=0)
-    pair = wmt_stability.code_pair(judgments)
-    prefs = preferences(pair)
-    scorers = {"z": lambda **kw: z_scores(pair, **kw), "bt": lambda remove=(), remove_human=False: bt_scores(
-        prefs, list(remove) + ([s for s, h in zip(pair.systems, pair.human) if h] if remove_human else []))}
-    full = {m: scorers[m]() for m in scorers}
     humans = [s for s, h in zip(pair.systems, pair.human) if h]
+
+    def score(m, remove=(), remove_human=False):
+        if m == "z":
+            return z_scores(pair, remove, remove_human)
+        return bt_scores(prefs, [*remove, *(humans if remove_human else [])])  # BT has no REF items to remove
+
+    full = {m: score(m) for m in MECHANISMS}
     ends = {s for f in full.values() for s in (f.idxmax(), f.idxmin())}
     middle = sorted(set(full["z"].index) & set(full["bt"].index) - ends - set(humans))
-    plan = [("remove_worst", 0, None), ("remove_best", 0, None)]
-    if humans or pair.ref.any():
-        plan.insert(0, ("remove_human", 0, None))
+    plan = [("remove_human", 0, None)] if humans or pair.ref.any() else []
+    plan += [("remove_worst", 0, None), ("remove_best", 0, None)]
     picks = gen.choice(len(middle), size=n_null, replace=True) if middle and n_null else []
     plan += [("remove_random_mid", d, middle[p]) for d, p in enumerate(picks)]
     rows = []
     for experiment, draw, system in plan:
-        for m, score in scorers.items():
-            if experiment == "remove_human":
-                after = score(remove_human=True)
-            else:
-                target = {"remove_best": full[m].idxmax(), "remove_worst": full[m].idxmin()}.get(experiment, system)
-                after = score(remove=[target])
+        for m in MECHANISMS:
+            target = {"remove_best": full[m].idxmax(), "remove_worst": full[m].idxmin()}.get(experiment, system)
+            after = score(m, [] if target is None else [target], remove_human=experiment == "remove_human")
             k = len(after)
             changed = order_changes(full[m], after)
             rows.append({"experiment": experiment, "draw": draw, "mechanism": m, "systems": k,
@@ -112,10 +112,9 @@ def sr_dc_study(table: pd.DataFrame, n_null: int, rng, collections=None) -> tupl
         raise ValueError("no SR+DC judgments for the collections asked for")
     runs, pairs = [], []
     for (collection, lp), group in data.groupby(["collection", "pair"], sort=True, observed=True):
-        rows = perturbations(group, n_null, gen)
-        runs.append(rows.assign(collection=collection, pair=lp))
         coded = wmt_stability.code_pair(group)
         prefs = preferences(coded)
+        runs.append(perturbations(coded, prefs, n_null, gen).assign(collection=collection, pair=lp))
         z, b = z_scores(coded), bt_scores(prefs)
         common = z.index.intersection(b.index)
         k = len(common)
@@ -147,6 +146,47 @@ def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
         if len(ends) and len(null):
             table = [[int(ends.sum()), int((~ends).sum())], [int(null.sum()), int((~null).sum())]]
             p = float(stats.fisher_exact(table, alternative="greater").pvalue)
-        rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean() if len(ends) else np.nan,
-                     "null_runs": len(null), "null_reordered": null.mean() if len(null) else np.nan, "p_value": p})
+        rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean(), "null_runs": len(null),
+                     "null_reordered": null.mean(), "p_value": p})
     return pd.DataFrame(rows)
+
+
+def wmt_values(summary: pd.DataFrame, null_test: pd.DataFrame) -> dict:
+    """Study 2's values for the claims registry (``data/published/claims/synthesis.toml``): a number, or a test with
+    the number it compared; the null's only when it was drawn."""
+    s = summary.set_index(["experiment", "mechanism"])["reordered"]
+    z_ends, bt_ends = (s.loc[[("remove_best", m), ("remove_worst", m)]].mean() for m in ("z", "bt"))
+    out = {"z_ends_reordered": z_ends, "bt_ends_reordered": bt_ends,
+           "bt_more_stable_ends": (z_ends - bt_ends, bt_ends < z_ends)}
+    if ("remove_random_mid", "z") in s.index:
+        p = null_test.set_index("mechanism").loc["z", "p_value"]
+        out |= {"z_null_reordered": s[("remove_random_mid", "z")], "bt_null_reordered": s[("remove_random_mid", "bt")],
+                "z_ends_null_p": p, "z_ends_above_null": (p, z_ends > s[("remove_random_mid", "z")] and p < 0.05)}
+    return out
+
+
+def plot_wmt(summary: pd.DataFrame) -> plt.Figure:
+    """Share of language pairs (draws for the null) whose remaining order changes, per perturbation and mechanism."""
+    experiments = [e for e in EXPERIMENT_LABELS if e in set(summary["experiment"])]
+    values = summary.set_index(["experiment", "mechanism"])["reordered"]
+    z, bt = ([values.get((e, mech), np.nan) for e in experiments] for mech in ("z", "bt"))
+    return plot_two_bars([EXPERIMENT_LABELS[e].replace(" removed", "\nremoved").replace(" (null)", "\n(null)")
+                          for e in experiments], (z, "#888888", "z-score means (official)"),
+                         (bt, MECHANISM_COLORS["bt"], "BT on paired preferences"),
+                         "share of rankings whose\nremaining order changes")
+
+
+def plot_two_bars(labels, left: tuple, right: tuple, ylabel: str) -> plt.Figure:
+    """Two bars of shares (0 to 1) per label, ``left`` and ``right`` each (heights, colour, legend label)."""
+    fig, ax = plt.subplots(figsize=(7.2, 3.4))
+    x = np.arange(len(labels))
+    for shift, (heights, color, label) in zip((-0.19, 0.19), (left, right)):
+        ax.bar(x + shift, heights, width=0.38, color=color, label=label)
+    ax.set_xticks(x, labels, fontsize=10)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=10, loc="upper right", frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    ax.xaxis.grid(False)
+    fig.tight_layout()
+    return fig
