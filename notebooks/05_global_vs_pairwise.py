@@ -80,24 +80,21 @@ penalty_length = None  # characters appended in Sec. 6's penalty (None: the leng
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
-from analysis import sweeps
+from analysis import comparisons, sweeps
 from analysis.chapters import global_vs_pairwise
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
 from analysis.chapters.global_vs_pairwise import (
     ceval,
-    claim_values,
     classification,
-    facts,
     figures,
     llmfao,
     protocol,
-    published,
     self_check,
-    shared,
     stability,
     views,
 )
 from analysis.data import load_table
+from analysis.data.published import frame as paper_frame
 from analysis.data.published import item as paper_item
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
@@ -133,7 +130,7 @@ glue_values("fig1_", {"level": fig1_level, "paper_share": paper_item("gvp", "fig
 # {ref}`details page <gvp-llmfao>`. Examples, methods and pairs of outputs compared (examples × m choose 2):
 
 # %%
-table1 = claim_values.table1({"CEval": quality["chrf"], "SST-5": gold, "binary stand-in (for Jigsaw)": binary_quality})
+table1 = views.table1({"CEval": quality["chrf"], "SST-5": gold, "binary stand-in (for Jigsaw)": binary_quality})
 show(out.table(table1, "gvp_table1_datasets", index=False).set_index("dataset"))
 
 # %% [markdown]
@@ -152,11 +149,10 @@ with timings.measure("binary stand-in: Appendix A.1, Table 2"):
     binarised_quality = classification.binary_quality(classification.binarise(binary_scores), labels)
     binary_ties = sweeps.matches(binarised_quality).tie_share()
 out.table(a1, "gvp_appendix_a1_binary")
-table2 = out.table(shared.spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
+table2 = out.table(classification.spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
 show(views.correlation_pairs({"here (stand-in)": table2,
-                              "printed in the paper (Jigsaw, 9 models)": published.published_matrix("table2")}), 2)
-glue_values("a1_", facts.binary_a1(a1, table2) | {"ties_raw": sweeps.matches(binary_quality).tie_share(),
-                                           "ties_binarised": binary_ties})
+                              "printed in the paper (Jigsaw, 9 models)": classification.published_matrix("table2")}), 2)
+glue_values("a1_", classification.binary_a1_facts(a1, table2) | {"ties_binarised": binary_ties})
 
 # %% [markdown]
 # The decision tree is {glue:text}`a1_acc_place` of {glue:text}`a1_n` by accuracy and {glue:text}`a1_bt_place` by
@@ -189,13 +185,14 @@ with timings.measure("SST-5 Appendix B.1, Table 3"):
     b1 = classification.appendix_b1(baselines, rng=stream(seed, "appB1 bt interval"), n_trials=n_trials)
 out.table(b1, "gvp_appendix_b1_sst5")
 trained = b1.dropna(subset=["acc"])
-table3 = out.table(shared.spearman_table(trained, ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
-show(views.correlation_pairs({"here": table3, "printed in the paper (8 models)": published.published_matrix("table3"),
-                              "the paper's B.1–B.2, the same models": shared.spearman_table(
+table3 = out.table(classification.spearman_table(trained, ["acc", "bt", "f1", "bt_bin"]), "gvp_table3_sst5")
+show(views.correlation_pairs({"here": table3,
+                              "printed in the paper (8 models)": classification.published_matrix("table3"),
+                              "the paper's B.1–B.2, the same models": classification.spearman_table(
                                   self_check.b_tables(trained.index), ["acc", "bt", "f1", "bt_bin"])}), 2)
-glue_values("b1_", facts.sst5_b1(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
-                                 "ties_binarised": sweeps.matches(binary).tie_share(),
-                                 "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
+glue_values("b1_", classification.sst5_b1_facts(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
+                                                       "ties_binarised": sweeps.matches(binary).tie_share(),
+                                                       "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
 
 # %% [markdown]
 # With {glue:text}`b1_n` models, swapping two neighbours moves Spearman's {term}`ρ <Spearman's rho (ρ)>` by
@@ -221,7 +218,7 @@ with timings.measure("three random binary models"):
     random_models = stability.random_binary_models(rng=stream(seed, "sec5 random models"), n_repeats=n_random_repeats)
 out.table(random_models, "gvp_random_binary_models", index=False)
 show(stability.random_binary_summary(random_models))
-glue_values("random_", facts.random_binary(random_models) | {"global_agree": random_models["global_agree"].mean()})
+glue_values("random_", stability.random_binary_facts(random_models))
 
 # %% [markdown]
 # Over {glue:text}`random_repeats:,` repetitions the three accuracies differ by {glue:text}`random_spread_mean:.3f`
@@ -259,10 +256,10 @@ out.table(a3, "gvp_appendix_a3_binary")
 table4 = out.table(classification.ap_versus_paper({"binary": binary_ap, "penalized": penalised_ap}, "table4"),
                    "gvp_table4_binary", index=False)
 show(views.labelled(table4.set_index(["experiment", "measure"])))
-a2_originals = a2.loc[list(a1.index)]
-glue_values("t4_", facts.ap(table4) | {
+a2_originals, a2_copies = a2.loc[list(a1.index)], a2.loc[[f"Binarized {m}" for m in a1.index]]
+glue_values("t4_", {f"{e}_{m}": ap for e, m, ap in table4[["experiment", "measure", "ap"]].to_numpy()} | {
     "n": len(a1), "floor": sweeps.lowest_ap(len(a1), 2 * len(a1)), "worst": a2_originals["acc"].min(),
-    "mae_below": facts.copies_below(a2_originals, a2.loc[[f"Binarized {m}" for m in a1.index]])})
+    "mae_below": int((a2_copies["mae"].to_numpy() < a2_originals["mae"].to_numpy()).sum())})
 
 # %% [markdown]
 # Binarising: MAE's AP is {glue:text}`t4_binary_mae:.2f` (a 0/1 copy's MAE is its error rate, below its original's
@@ -306,10 +303,10 @@ out.table(sst5_penalised, "gvp_table5_sst5_penalised")
 table5 = out.table(classification.ap_versus_paper({"binary": sst5_ap, "penalized": sst5_penalised_ap}, "table5"),
                    "gvp_table5_sst5", index=False)
 show(views.labelled(table5.set_index(["experiment", "measure"])))
-glue_values("b2_", facts.sst5_b2(b2, b1) | {"best": sst5_copies.loc[list(trained.index), "acc"].max()})
-glue_values("b2r_", {"order": facts.ranking(b2_rounded["bt"].dropna()), "ties": sweeps.matches(rounded).tie_share(),
-              "acc_min": b2_rounded["acc"].min(), "acc_min_model": b2_rounded["acc"].idxmin()})
-glue_values("t5_", facts.ap(table5))
+glue_values("b2_", classification.sst5_b2_facts(b2, b1) | {"best": sst5_copies.loc[list(trained.index), "acc"].max()})
+glue_values("b2r_", {"order": views.ranking(b2_rounded["bt"].dropna()), "ties": sweeps.matches(rounded).tie_share(),
+                     "acc_min": b2_rounded["acc"].min(), "acc_min_model": b2_rounded["acc"].idxmin()})
+glue_values("t5_", {f"{e}_{m}": ap for e, m, ap in table5[["experiment", "measure", "ap"]].to_numpy()})
 
 # %% [markdown]
 # Accuracy's AP is {glue:text}`t5_binary_acc:.2f` and F1's {glue:text}`t5_binary_f1:.2f`: they tell a model from its
@@ -341,8 +338,9 @@ glue_values("t5_", facts.ap(table5))
 with timings.measure("Appendix C.1"):
     scores = ceval.global_scores(quality, rng=stream(seed, "appC1 bt interval"), n_trials=n_trials)
 out.table(scores, "gvp_ceval_global_scores", index=False)
-c1 = out.table(published.appendix_c1(scores), "gvp_appendix_c1")
-glue_values("c1_", facts.sampling(quality["chrf"]) | {"missing": facts.missing_generations(texts)})
+c1 = out.table(ceval.appendix_c1(scores), "gvp_appendix_c1")
+glue_values("c1_", {"m": texts.shape[1], "size": sweeps.sample_size(texts.shape[1], len(texts)),
+                    "instances": len(texts), "missing": ceval.missing_generations(texts)})
 with timings.measure("Appendix C.2, Table 6"):
     length = penalty_length or ceval.penalty_length_from_paper(len(texts), penalised_share)
     penalised = ceval.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share, length=length)
@@ -353,13 +351,12 @@ out.table(scores_c2, "gvp_appendix_c2", index=False)
 table6 = out.table(ceval.penalised_ap(scores_c2, both["chrf"], rng=stream(seed, "table6 bt ap interval"),
                                       n_trials=n_trials), "gvp_table6_penalised_ap")
 show(views.labelled(table6))
-copies = facts.penalised_copies(scores_c2)
-glue_values("c2_", copies | {"share": penalised_share, "length": length, "rise": ceval.penalty_rise(scores_c2),
-                      "paper_rise": protocol.paper_ed_rise(),
-                      "floor": sweeps.lowest_ap(copies["originals"], copies["models"])}
-      | {f"moved_{m}": v for m, v in ceval.copy_displacement(scores_c2).items()})
+glue_values("c2_", {"originals": texts.shape[1], "models": len(scores_c2), "share": penalised_share, "length": length,
+                    "rise": ceval.penalty_rise(scores_c2), "paper_rise": ceval.penalty_rise(),
+                    "floor": sweeps.lowest_ap(texts.shape[1], len(scores_c2))}
+            | {f"moved_{m}": v for m, v in ceval.copy_displacement(scores_c2).items()})
 glue_values("t6_", {f"{m}_{kind}": table6.loc[m, column] for m in ("ed", "wer")
-             for kind, column in (("distance", "ap"), ("higher", "ap_higher_is_better"))})
+                    for kind, column in (("distance", "ap"), ("higher", "ap_higher_is_better"))})
 
 # %% [markdown]
 # A copy sits on average {glue:text}`c2_moved_ed:.1f` places below its original under ED,
@@ -389,7 +386,7 @@ with timings.measure("Fig. 1 tie sweep"):
     sweep = stability.tie_sweep(fig1_quality, stability.tie_grid(tie_step), rng=stream(seed, "fig1 tie sweep"),
                                 n_trials=n_trials)
 out.table(sweep, "gvp_fig1_tie_sweep", index=False)
-out.figure(figures.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep",
+out.figure(figures.plot_tie_sweep(sweep, fig1_level), "gvp_fig1_tie_sweep",
            f"Spearman correlation between BT's ranking and the ranking by mean chrF of {len(ceval.FIG1_MODELS)} CEval "
            f"generation models, when each sampled match is turned into a tie with probability p (0 to 1 by "
            f"{tie_step}): the mean over {n_trials:,} sampled sets of "
@@ -397,8 +394,8 @@ out.figure(figures.plot_tie_sweep(sweep), "gvp_fig1_tie_sweep",
            f"95% of them (band); dotted, {fig1_level}, the correlation the paper calls strong.\n\n"
            "The paper's Fig. 1, on the same data {cite:p}`nguyen2024ceval`; the paper does not name its five models, "
            f"here {', '.join(ceval.FIG1_MODELS)} (every method but the human-written Crowd counterfactuals).")
-glue_values("fig1_", facts.tie_sweep(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"])
-      | {"own_ties": sweeps.matches(fig1_quality).tie_share()})
+glue_values("fig1_", stability.tie_sweep_facts(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"])
+            | {"own_ties": sweeps.matches(fig1_quality).tie_share()})
 
 # %% [markdown]
 # Without added ties the mean correlation is {glue:text}`fig1_start:.2f` (per-review wins and average quality can
@@ -459,7 +456,7 @@ out.figure(figures.plot_stability(fig2_curves), "gvp_fig2_stability",
 
 # %%
 with timings.measure("Fig. 3 detection"):
-    detection = stability.detection_curve(stability.difference_grid(), rng=stream(seed, "fig3 detection"),
+    detection = stability.detection_curve(stability.FIG3_FACTORS, rng=stream(seed, "fig3 detection"),
                                           n_repeats=n_fig3_repeats)
 out.table(detection, "gvp_fig3_detection", index=False)
 out.figure(figures.plot_detection(detection), "gvp_fig3_detection",
@@ -469,7 +466,7 @@ out.figure(figures.plot_detection(detection), "gvp_fig3_detection",
            f"{', '.join(f'{n:,}' for n in stability.FIG3_SIZES)} matches; each point over {n_fig3_repeats:,} "
            "repetitions.\n\nOur reading of the paper's one-paragraph description; the global (dashed) curves are "
            "added here.")
-glue_values("fig3_", facts.detection(detection))
+glue_values("fig3_", stability.detection_facts(detection))
 
 # %% [markdown]
 # At the largest difference ({glue:text}`fig3_largest:.2f`) the count of wins orders the pair correctly with
@@ -507,7 +504,8 @@ out.figure(figures.plot_flowchart(), "gvp_fig4_flowchart",
 
 # %%
 with timings.measure("llmfao"):
-    judgments = llmfao.llmfao_judgments(load_table("llmfao"))
+    llmfao_table = load_table("llmfao")
+    judgments = comparisons.from_judgments(llmfao_table["left"], llmfao_table["right"], llmfao_table["winner"])
     rule = llmfao.sampling_rule(judgments)
     llmfao_sweep = llmfao.tie_sweep(judgments, stability.tie_grid(llmfao_tie_step),
                                     rng=stream(seed, "llmfao tie sweep"), n_trials=n_llmfao_trials)
@@ -518,7 +516,7 @@ with timings.measure("llmfao"):
 out.table(llmfao_sweep, "gvp_llmfao_tie_sweep", index=False)
 out.table(llmfao_ranks, "gvp_llmfao_bootstrap_ranks")
 out.table(split_half, "gvp_llmfao_split_half", index=False)
-out.figure(figures.plot_llmfao(llmfao_sweep, split_half), "gvp_llmfao",
+out.figure(figures.plot_llmfao(llmfao_sweep, split_half, fig1_level), "gvp_llmfao",
            f"BT on llmfao's {rule['judgments']:,} crowd judgments of {rule['models']} LLMs "
            "{cite:p}`ustalov2023llmfao`. (a) Spearman correlation between BT on one random half of the judgments, "
            "each turned into a tie with probability p, and BT on the other half, against the share of ties in the "
@@ -530,7 +528,7 @@ out.figure(figures.plot_llmfao(llmfao_sweep, split_half), "gvp_llmfao",
            "Not in the paper, which never uses llmfao: its Figs. 1–2's questions asked of real pairwise judgments "
            "with their own ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the trials.")
 show(views.ranks_view(llmfao_ranks))
-glue_values("llmfao_", rule | facts.llmfao(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
+glue_values("llmfao_", rule | llmfao.llmfao_facts(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
 
 # %% [markdown]
 # llmfao has {glue:text}`llmfao_judgments:,` judgments of {glue:text}`llmfao_models` models,
@@ -568,17 +566,18 @@ glue_values("llmfao_", rule | facts.llmfao(llmfao_sweep, llmfao_ranks, llmfao_rh
 
 # %%
 with timings.measure("Fig. 2 with ties"):
-    tie_curves = {"no added ties": fig2_curves["CEval (chrF), 6 models"],
-                  **stability.tie_stability(quality["chrf"], stability_tie_probabilities, fig2_sizes,
-                                            rng=stream(seed, "fig2 with ties"), n_trials=n_stability_trials)}
+    tie_curves = {"no added ties": fig2_curves["CEval (chrF), 6 models"], **stability.stability_panels(
+        {f"{float(p):.0%} added ties": quality["chrf"] for p in stability_tie_probabilities}, fig2_sizes,
+        stream(seed, "fig2 with ties").spawn(len(stability_tie_probabilities)), n_trials=n_stability_trials,
+        tie_probabilities=stability_tie_probabilities)}
 for title, (curve, _) in list(tie_curves.items())[1:]:
     out.table(curve, f"gvp_fig2_stability_ceval_ties_{title.split('%')[0]}", index=False)
 out.figure(figures.plot_stability(tie_curves), "gvp_fig2_stability_ties",
            fig2_caption + ", ".join(tie_curves) + ".\n\nNot in the paper: its §7 says BT needs many observations when "
            "comparisons end in draws but shows no curve. CEval's chrF matches, each sampled match (not the "
            "reference's) turned into a tie with the probability of the panel.")
-show(facts.stability_view(fig2_curves), 2)
-show(facts.stability_view(tie_curves), 2)
+show(stability.stability_view(fig2_curves), 2)
+show(stability.stability_view(tie_curves), 2)
 
 # %% [markdown]
 # That the mean number of misplaced models at 12·m·ln m rises with every step up in the tie probability:
@@ -681,11 +680,13 @@ show(views.versus_paper(scores_c2.set_index("model"), ["ed", "wer", "chrf", "bt"
 # Appendices C.1 and C.2:
 
 # %%
-table7 = out.table(shared.spearman_table(scores, ["ed", "wer", "chrf", "bt"]), "gvp_table7_spearman")
-table7_c1 = shared.spearman_table(published.published_c1(), ["ed", "wer", "chrf", "bt"])
+table7 = out.table(classification.spearman_table(scores, ["ed", "wer", "chrf", "bt"]), "gvp_table7_spearman")
+table7_c1 = classification.spearman_table(paper_frame("gvp", "appendix_c1"), ["ed", "wer", "chrf", "bt"])
 show(views.correlation_pairs({
-    "here": table7, "printed in the paper": published.published_matrix("table7"), "from the paper's C.1": table7_c1,
-    "from the paper's C.2": shared.spearman_table(published.published_c2_originals(), ["ed", "wer", "chrf", "bt"])}), 2)
+    "here": table7, "printed in the paper": classification.published_matrix("table7"),
+    "from the paper's C.1": table7_c1,
+    "from the paper's C.2": classification.spearman_table(self_check.paper_c2_originals(), ["ed", "wer", "chrf", "bt"]),
+}), 2)
 glue_values("", {"n_trials": n_trials, "t7_gap": float((table7 - table7_c1).abs().max().max())})
 
 # %% [markdown]
@@ -714,7 +715,7 @@ show(views.self_check_view(consistency, ["table2", "table7"], agree))
 show(views.self_check_view(consistency[consistency["source"] != self_check.FIVE_MODELS], ["table3", "sec5-svm"], agree))
 show(views.self_check_view(consistency, ["table4-binary", "table4-penalized", "table5", "table6", "appB2-ratio"],
                            agree))
-glue_values("sc_", facts.self_check(consistency))
+glue_values("sc_", self_check.self_check_facts(consistency))
 glue_values("b2ratio_", self_check.b2_ratio_bound())
 
 # %% [markdown]
@@ -749,7 +750,7 @@ with timings.measure("protocol readings, both ways"):
     lexicon = protocol.lexicon_change(explainer_baselines, centred_baselines)
     orders = protocol.b1_orders(protocol.sst5_point_measures(explainer_baselines)["bt"],
                                 protocol.sst5_point_measures(centred_baselines)["bt"])
-    table3_changes = {kind: shared.spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
+    table3_changes = {kind: classification.spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
         ("before", protocol.sst5_point_measures(explainer_baselines)),
         ("after", protocol.sst5_point_measures(centred_baselines)), ("paper", self_check.b_tables(list(orders.index))))}
     lengths = {"before": ceval.FIRST_PENALTY_LENGTH, "after": length}
@@ -757,14 +758,14 @@ with timings.measure("protocol readings, both ways"):
                                  length=lengths["before"])
     rises = {"before": protocol.ed_rise(texts, reference, alternative),
              "after": protocol.ed_rise(texts, reference, penalised),
-             "paper": protocol.paper_ed_rise()}
+             "paper": ceval.penalty_rise()}
     gold_change = protocol.binary_gold_change(binary_scores, sst_labels)
 changes = protocol.protocol_table(lexicon, protocol.order_agreement(orders), table3_changes, rises, gold_change)
 changes = out.table(changes, "gvp_protocol_changes", index=False)
 show(changes.set_index(["change", "measure"]))
 show(views.labelled(out.table(orders, "gvp_appendix_b1_renormalised")))
 glue_values("protocol_", {"agreement": gold_change.attrs["agreement"], "splits": gold_change.attrs["splits"],
-                   "paper_order": facts.ranking(orders["paper_bt"]), "order": facts.ranking(orders["bt_after"])})
+                          "paper_order": views.ranking(orders["paper_bt"]), "order": views.ranking(orders["bt_after"])})
 
 # %% [markdown]
 # The first table (under "Show code cell output") gives every measure both ways. The majority vote of the
@@ -817,13 +818,14 @@ show(timings.table(), 1)
 # %% tags=["remove-input"]
 # the values the claims registry reads (data/published/claims/gvp.toml), then every claim's verdict for the text
 out.values({
-    **claim_values.correlation_values(table7, "table7"), **claim_values.ceval_values(scores, scores_c2),
-    **claim_values.fig1_values(sweep), **claim_values.correlation_values(table3, "table3"),
-    **claim_values.sst5_values(b1, b2, sweeps.matches(binary).tie_share(), sst5_binarised_stability,
-                              (b2_rounded, sweeps.matches(rounded).tie_share(), sst5_rounded_stability)),
-    **claim_values.correlation_values(table2, "table2"), **claim_values.binary_values(a1, table2, a2, a3, binary_ties),
-    **claim_values.random_binary_values(random_models),
-    **claim_values.stability_values(fig2_curves, ("ceval", "binary", "sst5")),
-    **claim_values.tie_cost_values(tie_curves), **claim_values.detection_values(detection, n_fig3_repeats),
-    **claim_values.llmfao_values(llmfao_sweep)})
+    **classification.correlation_values(table7, "table7"), **ceval.ceval_values(scores, scores_c2),
+    "fig1 tie probability at 0.8": stability.largest_above(sweep, "tie_probability", fig1_level),
+    **classification.correlation_values(table3, "table3"),
+    **classification.sst5_values(b1, b2, sweeps.matches(binary).tie_share(), sst5_binarised_stability,
+                                 (b2_rounded, sweeps.matches(rounded).tie_share(), sst5_rounded_stability)),
+    **classification.correlation_values(table2, "table2"),
+    **classification.binary_values(a1, table2, a2, a3, binary_ties), **stability.random_binary_values(random_models),
+    **stability.stability_values(fig2_curves, ("ceval", "binary", "sst5")),
+    **stability.tie_cost_values(tie_curves), **stability.detection_values(detection, n_fig3_repeats),
+    "llmfao tie share at 0.8": stability.largest_above(llmfao_sweep, "tie_share", fig1_level)})
 verdicts = glue_verdicts(out)

@@ -9,13 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import sweeps
-from analysis.chapters.global_vs_pairwise import ceval, facts, figures, shared, stability, views
-from analysis.chapters.global_vs_pairwise import claim_values as cv
+from analysis import comparisons, sweeps
+from analysis.chapters.global_vs_pairwise import ceval, figures, stability, views
 from analysis.chapters.global_vs_pairwise import classification as cls
 from analysis.chapters.global_vs_pairwise import llmfao as llm
 from analysis.chapters.global_vs_pairwise import protocol as pr
-from analysis.chapters.global_vs_pairwise import published as pub
 from analysis.chapters.global_vs_pairwise import self_check as sc
 from analysis.data import published, tables
 from tests.helpers import needs_mirror
@@ -77,7 +75,7 @@ def test_detection_curve_is_a_coin_flip_without_difference_and_certain_with_a_la
     far = curve[curve["factor"] == 0.5].iloc[0]
     assert far["pairwise"] == 1.0 and far["global"] == 1.0
     pd.testing.assert_frame_equal(curve, stability.detection_curve([0.5, 1.0], sizes=(400,), rng=0, n_repeats=400))
-    assert len(stability.difference_grid()) == 100 and stability.difference_grid()[0] == 0.9
+    assert len(stability.FIG3_FACTORS) == 100 and stability.FIG3_FACTORS[0] == 0.9
 
 
 @pytest.fixture(scope="module")
@@ -89,15 +87,15 @@ def ceval_quality(prepared):
 @needs_mirror
 def test_ceval_global_scores_match_appendix_c1(ceval_quality):
     scores = ceval.global_scores(ceval_quality, rng=0, n_trials=50).set_index("model")
-    paper = pub.published_c1().set_index("model")
+    paper = published.frame("gvp", "appendix_c1").set_index("model")
     exact = ["Crowd", "MICE", "GDBA", "Crest"]
     for c in ("ed", "wer", "chrf"):
         np.testing.assert_allclose(scores.loc[exact, c], paper.loc[exact, c], atol=5e-4)
         # the two LLaMA models have missing generations (scored empty): within 0.005
         np.testing.assert_allclose(scores.loc[["Llama 2", "LLaMA"], c], paper.loc[["Llama 2", "LLaMA"], c], atol=5e-3)
     # the paper's Table 7 BT row does not follow from its own Appendix C.1; ours does
-    own = shared.spearman_table(pub.published_c1(), ["ed", "wer", "chrf", "bt"])
-    ours = shared.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
+    own = cls.spearman_table(published.frame("gvp", "appendix_c1"), ["ed", "wer", "chrf", "bt"])
+    ours = cls.spearman_table(scores.reset_index(), ["ed", "wer", "chrf", "bt"])
     pd.testing.assert_frame_equal(own, ours)
     assert published.item("gvp", "table7")["matrix"][0][3] != own.loc["ed", "bt"]
 
@@ -206,7 +204,8 @@ def test_sst5_copies_reject_an_unknown_kind():
 
 @needs_mirror
 def test_llmfao_sampling_rule_and_tie_sweep(prepared):
-    j = llm.llmfao_judgments(tables.load_table("llmfao", out=prepared))
+    t = tables.load_table("llmfao", out=prepared)
+    j = comparisons.from_judgments(t["left"], t["right"], t["winner"])
     rule = llm.sampling_rule(j)
     assert rule["models"] == 59 and rule["judgments"] == 8931 and rule["pairs_compared"] == 927
     assert rule["required_per_pair"] == int(12 * 59 * math.log(59)) == 2886 and rule["pairs_with_enough"] == 0
@@ -247,7 +246,7 @@ def test_published_frame_reads_table_items_and_rejects_others():
 
 def test_correlation_values_are_the_upper_triangle_in_column_order():
     m = pd.DataFrame([[1, 0.2, 0.3], [0.2, 1, 0.4], [0.3, 0.4, 1]], index=list("xyz"), columns=list("xyz"))
-    assert cv.correlation_values(m, "t") == {"t x-y": 0.2, "t x-z": 0.3, "t y-z": 0.4}
+    assert cls.correlation_values(m, "t") == {"t x-y": 0.2, "t x-z": 0.3, "t y-z": 0.4}
 
 
 def test_paper_consistency_recomputes_the_papers_own_tables():
@@ -366,7 +365,7 @@ def test_typed_appendices_match_the_text_of_the_paper():
 
 def test_table1_counts_pairs_of_outputs():
     q = pd.DataFrame(np.zeros((10, 4)))
-    assert cv.table1({"x": q}).iloc[0].tolist() == ["x", 10, 4, 60]
+    assert views.table1({"x": q}).iloc[0].tolist() == ["x", 10, 4, 60]
 
 
 def _curve(means):
@@ -376,20 +375,20 @@ def _curve(means):
 
 def test_fig1_fig2_and_tie_values():
     sweep = pd.DataFrame({"tie_probability": [0.0, 0.5, 0.9, 1.0], "spearman_mean": [0.9, 0.85, 0.7, np.nan]})
-    assert cv.fig1_values(sweep) == {"fig1 tie probability at 0.8": 0.5}
-    assert np.isnan(cv.fig1_values(sweep.assign(spearman_mean=0.1))["fig1 tie probability at 0.8"])
+    assert stability.largest_above(sweep, "tie_probability", 0.8) == 0.5
+    assert np.isnan(stability.largest_above(sweep.assign(spearman_mean=0.1), "tie_probability", 0.8))
     curves = {"A": (_curve([1.0, 0.3, 0.0]), 190), "B": (_curve([2.0, 0.5, 0.1]), 260)}
-    assert cv.stability_values(curves, ("a", "b")) == {"fig2 a misplaced at marker": 0.3,
+    assert stability.stability_values(curves, ("a", "b")) == {"fig2 a misplaced at marker": 0.3,
                                                        "fig2 a changed share at marker": 0.2,
                                                        "fig2 b misplaced at marker": 0.1,
                                                        "fig2 b changed share at marker": 0.0}
-    rising = cv.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
+    rising = stability.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
                                  "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
     assert rising["ties misplaced at marker rises with ties"][1] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
-    flat = cv.tie_cost_values({"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
+    flat = stability.tie_cost_values({"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
     assert flat["ties misplaced at marker rises with ties"][1] is False
     llm_sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 1.0], "spearman_mean": [1.0, 0.8, np.nan]})
-    assert cv.llmfao_values(llm_sweep) == {"llmfao tie share at 0.8": 0.7}
+    assert stability.largest_above(llm_sweep, "tie_share", 0.8) == 0.7
 
 
 def _detection(pairwise, global_):
@@ -400,15 +399,14 @@ def _detection(pairwise, global_):
 
 def test_detection_values_and_facts():
     up = _detection([0.5, 0.6, 0.7], [0.5, 0.7, 0.8])
-    values = cv.detection_values(up)
+    values = stability.detection_values(up, n_repeats=100)
     assert values["fig3 rises with difference 16"] == (pytest.approx(1.0), True)  # Spearman's ρ and the test
     assert values["fig3 global minus pairwise 16"] == pytest.approx(0.2 / 3)
     down = _detection([0.7, 0.6, 0.5], [0.6, 0.5, 0.4])
-    assert cv.detection_values(down)["fig3 rises with difference 16"] == (pytest.approx(-1.0), False)
-    assert "fig3 pairwise at 10% lower end 16" not in values  # without the number of repetitions
-    lower = cv.detection_values(up, n_repeats=100)["fig3 pairwise at 10% lower end 16"]
+    assert stability.detection_values(down, 100)["fig3 rises with difference 16"] == (pytest.approx(-1.0), False)
+    lower = values["fig3 pairwise at 10% lower end 16"]
     assert lower == pytest.approx(0.7 - 2 * np.sqrt(0.7 * 0.3 / 100))  # the share at 10%, two standard errors down
-    both = facts.detection(pd.concat([up, down.assign(matches=129)]))
+    both = stability.detection_facts(pd.concat([up, down.assign(matches=129)]))
     assert both == {"largest": 0.1, "pairwise_16": 0.7, "global_16": 0.8, "pairwise_129": 0.5, "global_129": 0.4}
 
 def test_binary_global_scores_equal_sklearn():
@@ -425,12 +423,13 @@ def test_binary_global_scores_equal_sklearn():
 
 def test_random_binary_values_and_facts():
     table = stability.random_binary_models(rng=0, n_repeats=40)
-    values = cv.random_binary_values(table)
+    values = stability.random_binary_values(table)
     assert abs(values["random mean accuracy"] - 0.5) < 0.02 and 0 <= values["random global scores agree"] <= 1
     assert values["random mean auc"] == pytest.approx(values["random mean accuracy"], abs=0.01)
-    f = facts.random_binary(table)
+    f = stability.random_binary_facts(table)
     assert f["repeats"] == 40 and f["full_agree"] == 1.0 and f["sample"] == 39 and f["paper"] == -0.5
-    fake = facts.random_binary(table.assign(spearman_sampled=[-0.5] * 10 + [1.0] * 30, spearman_full=[1.0] * 39 + [0.5]))
+    fake = stability.random_binary_facts(table.assign(spearman_sampled=[-0.5] * 10 + [1.0] * 30,
+                                                      spearman_full=[1.0] * 39 + [0.5]))
     assert fake["at_paper"] == 0.25 and fake["sampled_mean"] == pytest.approx(0.625) and fake["full_agree"] == 0.975
 
 def test_copy_displacement_and_ceval_values():
@@ -438,12 +437,13 @@ def test_copy_displacement_and_ceval_values():
                            "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 75.0], "bt": [0.4, 0.2, 0.3, 0.1]})
     moved = ceval.copy_displacement(scores)
     assert moved["ed"] == 2 and moved["wer"] == 2 and moved["chrf"] == 1 and moved["bt"] == 1
-    c1 = pub.published_c1().assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
-    values = cv.ceval_values(c1.assign(bt_low=[0.5] + [0.0] * 5), scores)
+    c1 = published.frame("gvp", "appendix_c1").assign(bt_low=lambda f: f["bt"] - 0.01, bt_high=lambda f: f["bt"] + 0.01)
+    values = ceval.ceval_values(c1.assign(bt_low=[0.5] + [0.0] * 5), scores)
     assert values["c1 paper bt inside ours Crowd"][1] is False and values["c1 paper bt inside ours MICE"][1] is True
     assert values["c2 bt keeps copies nearer than ed and wer"] == (1.0, True)  # places: min(ED, WER) 2 - BT 1
     assert values["c1 paper bt inside ours MICE"][0] == c1.set_index("model").loc["MICE", "bt"]  # our BT, shown
-    assert cv.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))["c2 bt keeps copies nearer than ed and wer"][1] is False
+    swapped = ceval.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))
+    assert swapped["c2 bt keeps copies nearer than ed and wer"][1] is False
 
 
 def _stand_in():
@@ -461,62 +461,43 @@ def _stand_in():
 
 def test_binary_values_and_a1_facts_follow_the_tables():
     a1, table2, a2, a3 = _stand_in()
-    v = cv.binary_values(a1, table2, a2, a3, 0.7)
+    v = cls.binary_values(a1, table2, a2, a3, 0.7)
     assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
     assert v["bt follows sharpness over accuracy"][1] is True and v["table2 global agree and bt apart"][1] is True
     assert v["a2 binarised copies keep f1"][1] is True and v["a3 penalised zero-one unchanged"][1] is True
     assert all(v[f"binarised keeps the {m} order"] == (1.0, True) for m in ("acc", "auc", "f1"))  # ρ and the test
     swapped = a2.copy()
     swapped.loc[["Binarized A", "Binarized B"], "auc"] = [0.7, 0.8]  # binarising reorders A and B under AUC
-    w = cv.binary_values(a1, table2, swapped, a3, 0.7)
+    w = cls.binary_values(a1, table2, swapped, a3, 0.7)
     assert w["binarised keeps the auc order"][1] is False and w["binarised keeps the acc order"][1] is True
-    f = facts.binary_a1(a1, table2)
+    f = cls.binary_a1_facts(a1, table2)
     assert (f["n"], f["acc_place"], f["bt_place"]) == (3, 3, 1) and (f["paper_n"], f["paper_acc_place"],
                                                                       f["paper_bt_place"]) == (9, 9, 1)
     assert f["bt_sharpness"] == 1.0 and f["bt_acc"] == -0.5 and f["bt_acc_without"] == 1.0
     assert f["global_min"] == 1.0 and f["bt_auc"] == -0.5 and f["btbin_acc"] == 1.0
     a1b = a1.assign(bt=[0.5, 0.3, 0.2], sharpness=[0.3, 0.5, 0.4], bt_bin=[0.2, 0.3, 0.5])
     t2b = a1b[["acc", "auc", "bt", "f1", "bt_bin"]].corr(method="spearman")
-    assert facts.binary_a1(a1b, t2b)["bt_place"] == 3
-    v = cv.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
+    assert cls.binary_a1_facts(a1b, t2b)["bt_place"] == 3
+    v = cls.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
                          a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
     assert v["a2 binarised copies keep f1"][1] is False and v["a3 penalised zero-one unchanged"][1] is False
 
-def _ap_table(values):
-    rows = [{"experiment": e, "measure": m, "ap": a, "ap_low": a, "ap_high": a} for (e, m), a in values.items()]
-    return pd.DataFrame(rows)
-
-
-def test_ap_facts_and_copies_below():
-    t4 = _ap_table({("binary", "mae"): 0.4, ("binary", "bt"): 1.0, ("penalized", "bt"): 0.7})
-    assert facts.ap(t4) == {"binary_mae": 0.4, "binary_bt": 1.0, "binary_bt_low": 1.0, "binary_bt_high": 1.0,
-                            "penalized_bt": 0.7, "penalized_bt_low": 0.7, "penalized_bt_high": 0.7}
-    originals = pd.DataFrame({"mae": [0.3, 0.3, 0.4]})
-    assert facts.copies_below(originals, pd.DataFrame({"mae": [0.1, 0.3, 0.2]})) == 2
-
 def test_names_ranking_and_place():
-    assert facts.names(["a"]) == "a" and facts.names(["a", "b", "c"]) == "a, b and c" and facts.names([]) == "none"
+    assert views.names(["a"]) == "a" and views.names(["a", "b", "c"]) == "a, b and c" and views.names([]) == "none"
     values = pd.Series({"A": 0.2, "B": 0.5, "C": 0.2})
-    assert facts.ranking(values).startswith("B > ") and facts.place(values, "C") == 2 and facts.place(values, "B") == 1
+    assert views.ranking(values).startswith("B > ") and views.place(values, "C") == 2 and views.place(values, "B") == 1
 
-def test_missing_generations_and_sampling():
+def test_missing_generations():
     texts = pd.DataFrame({"A": ["x", "x", "x"], "B": ["", "", "x"], "C": ["", "x", "x"]})
-    assert facts.missing_generations(texts) == "B (2) and C (1)"
-    assert facts.missing_generations(texts.replace("", "y")) == "none"
-    assert facts.sampling(pd.DataFrame(np.zeros((488, 6)))) == {"m": 6, "rule": 129, "size": 129, "instances": 488}
-    assert facts.sampling(pd.DataFrame(np.zeros((50, 6))))["size"] == 50
-
-def test_penalised_copies_count_the_originals_above_their_copy():
-    scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 1.0],
-                           "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 85.0, 85.0], "bt": [0.4, 0.2, 0.3, 0.1]})
-    assert facts.penalised_copies(scores) == {"originals": 2, "models": 4, "ed_above": 1, "wer_above": 2,
-                                              "chrf_above": 1, "bt_above": 2}
+    assert ceval.missing_generations(texts) == "B (2) and C (1)"
+    assert ceval.missing_generations(texts.replace("", "y")) == "none"
 
 def test_tie_sweep_facts_and_stability_view():
     sweep = pd.DataFrame({"tie_probability": [0.0, 0.4, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
                           "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 0.95, np.nan]})
-    assert facts.tie_sweep(sweep, 0.5) == {"start": 0.9, "p": 0.4, "at_p": 0.85, "at_p_low": 0.6, "at_p_high": 0.95}
-    view = facts.stability_view({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 290)})
+    assert stability.tie_sweep_facts(sweep, 0.5) == {"start": 0.9, "p": 0.4, "at_p": 0.85, "at_p_low": 0.6,
+                                                     "at_p_high": 0.95}
+    view = stability.stability_view({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 290)})
     assert view.loc["A", "nearest grid point"] == 200 and view.loc["B", "nearest grid point"] == 300
     assert view.loc["A", "models misplaced there (mean)"] == 0.1 and view.loc["B", "models misplaced at 300 (mean)"] == 0.3
     assert view.loc["A", "trials misplacing a model there"] == 0.2 and view.loc["B", "12·m·ln m"] == 290
@@ -526,11 +507,11 @@ def test_llmfao_facts_read_the_sweep_ranks_and_split_halves():
     ranks = pd.DataFrame({"rank_low": [1.0, 1.0, 2.0], "rank_high": [3.0, 5.0, 12.0]})
     curve = pd.DataFrame({"share": [0.1, 0.2, 0.5], "judgments": [100, 200, 500], "spearman_mean": [0.6, 0.75, 0.9],
                           "spearman_low": [0.4, 0.6, 0.8], "rank_displacement": [2.0, 1.5, 1.0]})
-    f = facts.llmfao(sweep, ranks, np.array([0.9, np.nan, 0.95]), curve)
+    f = llm.llmfao_facts(sweep, ranks, np.array([0.9, np.nan, 0.95]), curve)
     assert f["start"] == 0.88 and f["boot_rho"] == pytest.approx(0.925) and (f["width_median"], f["width_max"]) == (4, 10)
     assert (f["small_share"], f["small_judgments"], f["small_rho"]) == (0.1, 100, 0.6)
     assert (f["half_judgments"], f["half_rho"], f["half_low"], f["half_moves"]) == (500, 0.9, 0.8, 1.0)
-    assert np.isnan(facts.llmfao(sweep.assign(spearman_mean=np.nan), ranks, np.array([0.9]), curve)["start"])
+    assert np.isnan(llm.llmfao_facts(sweep.assign(spearman_mean=np.nan), ranks, np.array([0.9]), curve)["start"])
 
 def test_paired_spearman_equals_scipy_row_by_row():
     from scipy.stats import spearmanr
@@ -555,18 +536,18 @@ def _b1(item="appendix_b1"):
 
 def test_sst5_b1_facts():
     b1 = _b1()
-    f = facts.sst5_b1(b1)
+    f = cls.sst5_b1_facts(b1)
     assert (f["n"], f["paper_n"], f["paper_svm_place"]) == (3, 8, 5) and f["order"].count(" > ") == 2
-    assert f["svm_place"] == facts.place(b1.dropna(subset=["acc"])["bt"], "SVM")
+    assert f["svm_place"] == views.place(b1.dropna(subset=["acc"])["bt"], "SVM")
 
 def test_sst5_b2_facts():
     b1 = _b1()
     b2 = _b1("appendix_b2")
     b2["acc"] = b1["acc"].where(b1.index != "SVM", 0.3)
-    f = facts.sst5_b2(b2, b1)
+    f = cls.sst5_b2_facts(b2, b1)
     assert f["changed"] == "SVM" and f["paper_top"] == "SVM"
     assert (f["paper_acc_lower"], f["paper_n"], f["paper_f1_same"]) == (8, 8, 8)
-    assert facts.sst5_b2(b2.assign(acc=b1["acc"]), b1)["changed"] == "none"
+    assert cls.sst5_b2_facts(b2.assign(acc=b1["acc"]), b1)["changed"] == "none"
 
 # --- figures and tables for the page (issue 26) ----------------------------------------------------------------------
 
@@ -590,7 +571,7 @@ def test_every_figure_fits_the_book_column_with_legible_text():
     grid = np.round(np.arange(0, 1.01, 0.01), 2)
     sweep = pd.DataFrame({"tie_probability": grid, "spearman_mean": 1 - grid ** 4, "spearman_low": 0.7 - grid ** 4,
                           "spearman_high": 1.0, "tie_share": 0.39 + 0.6 * grid})
-    assert legible(figures.plot_tie_sweep(sweep)) <= 1100
+    assert legible(figures.plot_tie_sweep(sweep, 0.8)) <= 1100
     assert legible(figures.plot_stability(stability_curves(["a", "b", "c"]))) <= 1100
     detection = pd.DataFrame([{"difference": d, "matches": n, "pairwise": 0.5 + d * 3, "global": 0.5 + d * 4}
                               for n in (16, 129, 1000) for d in np.linspace(0, 0.1, 11)])
@@ -598,7 +579,7 @@ def test_every_figure_fits_the_book_column_with_legible_text():
     assert legible(figures.plot_flowchart()) <= 1100
     curve = pd.DataFrame({"share": [0.1, 0.5], "judgments": [893.0, 4465.0], "spearman_mean": [0.6, 0.9],
                           "spearman_low": [0.5, 0.8]})
-    assert legible(llm.plot_llmfao(sweep, curve)) <= 1100
+    assert legible(figures.plot_llmfao(sweep, curve, 0.8)) <= 1100
 
 
 def test_the_flowchart_joins_every_box():
@@ -744,11 +725,11 @@ def test_protocol_table_reads_its_inputs():
 
 def test_self_check_facts_and_view_read_the_consistency_table():
     t = sc.paper_consistency()
-    f = facts.self_check(t)
+    f = sc.self_check_facts(t)
     assert f["checked"] == int((t["source"] != sc.FIVE_MODELS).sum()) and f["agree"] < f["checked"]
     assert "Table 3" in f["failed"] and "Table 2" not in f["failed"] and "B.2's BT ratio" in f["failed"]
     consistent = t.assign(recomputed=t["printed"], tie_low=t["printed"], tie_high=t["printed"])
-    assert facts.self_check(consistent)["failed"] == "none"
+    assert sc.self_check_facts(consistent)["failed"] == "none"
     view = views.self_check_view(t, ["table2", "table4-binary", "appB2-ratio", "sec5-svm"], sc.agrees(t))
     assert list(view.columns) == ["paper item", "recomputed", "from", "printed", "from the appendix",
                                   "over the orders of ties", "agrees"]
@@ -772,9 +753,22 @@ def test_table3_accuracy_f1_is_appendix_b2s_accuracy_against_the_shared_f1():
 def test_sst5_values_read_the_binarised_stability_at_the_marker():
     stable = pd.DataFrame({"comparisons": [96], "changes_mean": [0.4], "changes_p95": [2.0], "changed_share": [0.3]})
     b = pd.DataFrame({"bt": [0.5, 0.3, 0.2]}, index=["SVM", "A", "B"])
-    values = cv.sst5_values(b, b, 0.6, stable)
-    assert values["sst5 binarised changed share at marker"] == 0.3
-    rounded = cv.sst5_values(b, b, 0.6, stable, (b.assign(bt=[0.1, 0.3, 0.6]), 0.7, stable.assign(changed_share=0.4)))
-    assert (rounded["b2 rounded svm bt place"], rounded["sst5 rounded ties after binarising"],
-            rounded["sst5 rounded changed share at marker"]) == (3, 0.7, 0.4)
-    assert "sst5 binarised changed share at marker" not in cv.sst5_values(b, b, 0.6)
+    values = cls.sst5_values(b, b, 0.6, stable, (b.assign(bt=[0.1, 0.3, 0.6]), 0.7, stable.assign(changed_share=0.4)))
+    assert values["sst5 binarised changed share at marker"] == 0.3 and values["b1 svm bt place"] == 1
+    assert (values["b2 rounded svm bt place"], values["sst5 rounded ties after binarising"],
+            values["sst5 rounded changed share at marker"]) == (3, 0.7, 0.4)
+
+
+def test_malformed_classification_and_ceval_tables_are_refused_naming_the_problem():
+    from analysis.chapters.global_vs_pairwise import classification
+
+    rows = [{"model": m, "sentence": k, "label": 1 + (k + (m == "B" and k == 2)) % 5, "prediction": 1,
+             **{f"score_{c}": 0.2 for c in classification.CLASSES}} for m in "AB" for k in range(3)]
+    with pytest.raises(ValueError, match="model 'B' is scored on other sentences or labels"):
+        classification.sst5_arrays(pd.DataFrame(rows))
+    binary = pd.DataFrame({"model": ["A", "A", "B"], "sentence": [0, 1, 0], "label": [1, 0, 1], "score": [0.9, 0.2, 0.7]})
+    with pytest.raises(ValueError, match="no score for some test sentence"):
+        classification.binary_scores(binary)
+    texts = pd.DataFrame({"instance": [0, 1], "method": [ceval.CEVAL_REFERENCE] * 2, "gen_text": ["a", None]})
+    with pytest.raises(ValueError, match="reference .* has missing texts"):
+        ceval.ceval_outputs(texts)

@@ -1,23 +1,10 @@
-"""Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data. This package: the chapter's
-parameters, and its machinery split by dataset and by job —
-
-* :mod:`.ceval`: CEval, the paper's exact text-generation data (Appendix C.1-C.2, Table 6);
-* :mod:`.stability`: Fig. 1's tie sweep, Fig. 2's stability curves, the three random binary models of Sec. 5 and
-  Fig. 3's synthetic detection experiment;
-* :mod:`.classification`: SST-5 (Appendix B, Tables 3 and 5) and the binary stand-in for Jigsaw (Appendix A,
-  Tables 2 and 4);
-* :mod:`.llmfao`: Figs. 1-2's questions on llmfao's real judgments, beyond the paper;
-* :mod:`.self_check`: the paper checked against itself (Tables 2-7 from its own appendices); :mod:`.protocol`: the
-  changes that bring the chapter closer to the paper's protocol, measured before and after;
-* :mod:`.published`: the paper's own values; :mod:`.shared`: Spearman and average-precision helpers;
-* :mod:`.figures`: every figure, Fig. 4's flowchart included; :mod:`.views`: the tables as shown (measures in
-  words, ours next to the paper's); :mod:`.facts`: the numbers the page's text pastes, read from the tables (the
-  sentences and captions themselves are the notebook's);
-* :mod:`.claim_values`: the values the claims registry reads (``gvp_claim_values.csv``), the paper recomputed from
-  its own appendices (``gvp_paper_consistency.csv``) and Table 1.
-
-The notebook and the tests import the modules by name (``ceval``, ``stability``, ``classification``, ...); this
-package gives only the chapter's name and parameters.
+"""Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data. The package's modules, one
+per dataset or job, each with its numbers for the page (``*_facts``) and for the claims registry (``*_values``):
+:mod:`.ceval` (Appendix C, Tables 6-7), :mod:`.classification` (SST-5 and the binary stand-in for Jigsaw:
+Appendices A-B, Tables 2-5), :mod:`.stability` (Figs. 1-3, §5's random models), :mod:`.llmfao` (beyond the paper),
+:mod:`.self_check` (the paper against its own appendices), :mod:`.protocol` (readings of the protocol, measured
+both ways), :mod:`.figures` and :mod:`.views` (the tables as shown, Table 1). The notebook imports them by name;
+this package gives only the chapter's name and parameters.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""CEval, the paper's exact text-generation data: per-instance quality and global scores (Appendix C.1), and the
-penalised outputs of Sec. 6 (Appendix C.2, Table 6)."""
+"""CEval, the paper's exact text-generation data: quality and global scores (Appendix C.1), the penalised outputs
+of Sec. 6 (Appendix C.2, Table 6) and their claim values."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from ... import sweeps
 from ...data import published
 from ...data.gvp import text_quality as text_quality
 from ...sweeps import copies_ap
-from .shared import bt_ap_interval
+from .classification import bt_ap_interval
+from .views import names
 
 #: CEval method -> the name the paper prints (Appendix C); "expert" is the reference, llama_06 is not in the paper
 CEVAL_MODELS = {"crowd": "Crowd", "mice": "MICE", "llama_02": "Llama 2", "llama_1": "LLaMA", "gbda": "GDBA",
@@ -27,19 +28,46 @@ def ceval_outputs(ceval: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """(instances x models) generated texts under the paper's model names, and the reference (the expert
     counterfactuals). A missing generation (4 for Llama 2, 7 for LLaMA) is scored as the empty string."""
     texts = ceval.pivot(index="instance", columns="method", values="gen_text")
-    reference = texts[CEVAL_REFERENCE]
-    if reference.isna().any():
+    if texts[CEVAL_REFERENCE].isna().any():
         raise ValueError("the CEval reference (expert) has missing texts")
     outputs = texts[list(CEVAL_MODELS)].rename(columns=CEVAL_MODELS).astype(object).where(lambda t: t.notna(), "")
-    return outputs, reference.astype(str)
+    return outputs, texts[CEVAL_REFERENCE].astype(str)
+
+
+def missing_generations(texts: pd.DataFrame) -> str:
+    """For the page: the models with reviews that have no generation, and how many: 'Llama 2 (4) and LLaMA (7)'."""
+    return names(f"{m} ({n})" for m, n in (texts == "").sum().items() if n)
 
 
 def global_scores(quality: dict[str, pd.DataFrame], *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix C.1: mean ED, WER and chrF per model, and BT from chrF-decided matches (a model wins an instance
-    when its chrF is higher) on every instance with the paper's 95% interval over ``n_trials`` sampled match sets."""
+    """Appendix C.1: mean ED, WER and chrF per model, and BT from chrF-decided matches on every instance with the
+    paper's 95% interval over ``n_trials`` sampled match sets."""
     table = pd.DataFrame({name: frame.mean() for name, frame in quality.items()})
     bt = sweeps.bradley_terry_interval(sweeps.matches(quality["chrf"]), rng, n_trials)
     return table.join(bt).rename_axis("model").reset_index()
+
+
+def appendix_c1(scores: pd.DataFrame) -> pd.DataFrame:
+    """Ours next to Appendix C.1's values, model by model, and the difference of ED, WER and chrF."""
+    columns = ["ed", "wer", "chrf", "bt"]
+    ours = scores.set_index("model")[columns]
+    paper = published.frame("gvp", "appendix_c1").set_index("model")[columns]
+    return pd.concat({"here": ours, "paper": paper, "difference": (ours - paper)[columns[:3]].round(4)}, axis=1)
+
+
+def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
+    """Claim values, CEval (Appendix C, §6): whether the paper's C.1 BT of each model lies in our interval, the
+    mean places between an original and its copy per measure, and whether BT keeps them nearer than ED and WER do."""
+    paper = published.frame("gvp", "appendix_c1").set_index("model")["bt"]
+    ours = scores.set_index("model")
+    values = {f"c1 paper bt inside ours {m}": (float(ours.loc[m, "bt"]),
+                                               bool(ours.loc[m, "bt_low"] <= paper[m] <= ours.loc[m, "bt_high"]))
+              for m in paper.index}
+    moved = copy_displacement(scores_c2)
+    values.update({f"c2 copy displacement {k}": float(v) for k, v in moved.items()})
+    nearer = min(moved["ed"], moved["wer"]) - moved["bt"]
+    values["c2 bt keeps copies nearer than ed and wer"] = (float(nearer), bool(nearer > 0))
+    return values
 
 
 # -- CEval: penalised outputs (Appendix C.2, Table 6) -----------------------------------------------------------------
@@ -55,15 +83,13 @@ def penalised_count(n: int, share: float) -> int:
 
 
 def penalty_length_from_paper(n: int, share: float) -> int:
-    """The length of the appended strings that Appendix C.2's printed rise in ED implies: a string of L characters
-    appended after a space adds up to L + 1 insertions to an output's edit distance from the reference, on
-    :func:`penalised_count` of the ``n`` outputs, so a mean rise R per model needs L = R · n / count - 1 (rounded).
-    The paper gives only "random long strings" (Sec. 6); this reads their length off its own C.2."""
-    rise = penalty_rise(published.frame("gvp", "appendix_c2"))
+    """The length of the appended strings (Sec. 6: "random long strings") that C.2's printed rise in ED
+    implies: L characters after a space add up to L + 1 to an output's ED, on :func:`penalised_count` of ``n``
+    outputs, so a mean rise R needs L = R · n / count - 1."""
     count = penalised_count(n, share)
     if count == 0:
         raise ValueError(f"a share of {share} of {n} outputs penalises none")
-    return int(round(rise * n / count - 1))
+    return int(round(penalty_rise() * n / count - 1))
 
 
 def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000) -> pd.DataFrame:
@@ -71,21 +97,17 @@ def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000
     model's outputs; columns renamed "Penalized <model>"."""
     gen = np.random.default_rng(rng)
     alphabet = np.array(list("abcdefghijklmnopqrstuvwxyz     "))
-    out = outputs.copy()
-    n = len(outputs)
-    for model in outputs.columns:
-        rows = gen.choice(n, size=penalised_count(n, share), replace=False)
-        for r in rows:
-            out.iloc[r, out.columns.get_loc(model)] += " " + "".join(gen.choice(alphabet, length))
+    out, n = outputs.copy(), len(outputs)
+    for k in range(outputs.shape[1]):
+        for r in gen.choice(n, size=penalised_count(n, share), replace=False):
+            out.iloc[r, k] += " " + "".join(gen.choice(alphabet, length))
     return out.rename(columns=lambda m: f"Penalized {m}")
 
 
 def penalised_ap(scores: pd.DataFrame, chrf: pd.DataFrame | None = None, *, rng=None,
                  n_trials: int = 0) -> pd.DataFrame:
-    """Table 6: average precision of each measure's ranking at putting the originals above their penalised copies
-    (originals relevant), with ED and WER oriented lower-is-better; and, as the paper's values suggest it did, with
-    every measure taken as higher-is-better. With ``chrf`` (instances x originals and copies) and ``n_trials``,
-    BT's AP also as the paper's interval over sampled match sets (``ap_low``, ``ap_high``)."""
+    """Table 6: each measure's AP of the originals above their penalised copies, ED and WER as distances and, as
+    the paper's values suggest, all read higher-is-better; with ``chrf`` and ``n_trials`` BT's interval too."""
     measures = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
     originals = [m for m in measures.index if not m.startswith("Penalized ")]
     table = pd.DataFrame({"ap": copies_ap(measures, originals),
@@ -97,21 +119,17 @@ def penalised_ap(scores: pd.DataFrame, chrf: pd.DataFrame | None = None, *, rng=
     return table
 
 
-def penalty_rise(scores: pd.DataFrame) -> float:
-    """Mean rise of ED from each model to its penalised copy (Appendix C.2's rows)."""
-    ed = scores.set_index("model")["ed"]
-    originals = [m for m in ed.index if not m.startswith("Penalized ")]
-    return float(np.mean([ed[f"Penalized {m}"] - ed[m] for m in originals]))
+def penalty_rise(scores: pd.DataFrame | None = None) -> float:
+    """Mean rise of ED from each model to its penalised copy (rows as Appendix C.2's; default: the paper's C.2)."""
+    ed = (published.frame("gvp", "appendix_c2") if scores is None else scores).set_index("model")["ed"]
+    return float(np.mean([ed[f"Penalized {m}"] - ed[m] for m in ed.index if not m.startswith("Penalized ")]))
 
 
 def copy_displacement(scores: pd.DataFrame, lower_is_better=("ed", "wer")) -> pd.Series:
-    """Sec. 6, "rare but significant errors": per measure (ED, WER, chrF, BT), the mean number of places between
-    each original and its penalised copy when the twelve rows of Appendix C.2 are ranked by the measure (best
-    first, ties sharing the best place); 1 when every copy sits right below its original."""
+    """Sec. 6, "rare but significant errors": per measure the mean places between each original and its
+    penalised copy in C.2's twelve rows ranked by it (ties share the best place); 1 when each copy is right below."""
     table = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
     originals = [m for m in table.index if not m.startswith("Penalized ")]
-    out = {}
-    for c in table.columns:
-        place = table[c].rank(ascending=c in lower_is_better, method="min")
-        out[c] = float(np.mean([place[f"Penalized {m}"] - place[m] for m in originals]))
-    return pd.Series(out, name="displacement")
+    places = {c: table[c].rank(ascending=c in lower_is_better, method="min") for c in table.columns}
+    return pd.Series({c: float(np.mean([p[f"Penalized {m}"] - p[m] for m in originals])) for c, p in places.items()},
+                     name="displacement")

@@ -1,37 +1,61 @@
-"""Chapter ``05_global_vs_pairwise``, classification part (Levtsov & Ustalov 2025, Secs. 5-6, Appendices A-B):
-SST-5 with the baselines trained here (B.1, B.2, Tables 3 and 5), and the binary task standing in for the
-unreachable Jigsaw submissions (A.1-A.3, Tables 2 and 4).
-
-A match on a test sentence goes to the model whose decision value is closer to the gold answer (Sec. 3's g): for
-SST-5 the higher decision value of the gold class, for the binary task the smaller |label - P(positive)|. The
-*copies* experiments of Sec. 6 add a copy of every model with adjusted decision values — binarised (Table 4's
-"Binary AP", Table 5) or penalised, binarised only where the model is wrong (Table 4's "Penalized AP") — and ask
-whether a measure still ranks the originals above the copies: average precision with the originals relevant.
-"""
+"""Levtsov & Ustalov (2025), Secs. 5-6 and Appendices A-B: SST-5 with the baselines trained here (B.1-B.2, Tables
+3 and 5) and the binary stand-in for the unreachable Jigsaw submissions (A.1-A.3, Tables 2 and 4). A match goes to
+the model whose decision value is closer to the gold answer (Sec. 3's g); the *copies* experiments of Sec. 6 add a
+binarised or penalised copy of every model and ask, by average precision, whether a measure still ranks the
+originals above them."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
-from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
+from scipy.stats import spearmanr
+from sklearn.metrics import accuracy_score, average_precision_score, f1_score, roc_auc_score
 
 from ... import aggregate, sweeps
 from ...data import published
 from ...data.baselines import CLASSES, one_hot, simulated_scores
 from ...sweeps import copies_ap
-from .shared import bt_ap_interval as bt_ap_interval
+from .views import names, place, ranking
 
 
 def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
     return sweeps.bradley_terry_interval(sweeps.matches(quality), rng, n_trials)
 
 
-# -- average precision of the originals over their adjusted copies (Tables 4-6) ---------------------------------------
+# -- correlation tables (Tables 2, 3, 7) and average precision of the originals over their copies (Tables 4-6) -------
+
+
+def spearman_table(scores: pd.DataFrame, columns) -> pd.DataFrame:
+    """Spearman correlations between the models' scores under each measure (Tables 2, 3, 7), rounded as printed."""
+    return scores[list(columns)].corr(method="spearman").round(2)
+
+
+def published_matrix(name: str) -> pd.DataFrame:
+    """A correlation table as the paper prints it (``table2``, ``table3``, ``table7``)."""
+    item = published.item("gvp", name)
+    return pd.DataFrame(item["matrix"], index=item["columns"], columns=item["columns"])
+
+
+def correlation_values(matrix: pd.DataFrame, item: str) -> dict:
+    """Claim values: a correlation table's upper triangle, ``{"<item> <a>-<b>": value}`` in column order."""
+    return {f"{item} {a}-{b}": float(matrix.loc[a, b]) for a, b in itertools.combinations(matrix.columns, 2)}
+
+
+def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, confidence: float = 0.95) -> tuple:
+    """The paper's BT interval for an AP (Tables 4-6): central ``confidence`` percentiles of the AP of the BT
+    ranking of ``n_trials`` sampled match sets (12·m·ln m per pair)."""
+    draws = sweeps.bradley_terry_trials(sweeps.matches(quality), rng, n_trials)
+    relevant = quality.columns.isin(list(originals))
+    aps = np.array([average_precision_score(relevant, row) for row in draws])
+    tail = (1 - confidence) / 2 * 100
+    return float(np.percentile(aps, tail)), float(np.percentile(aps, 100 - tail))
 
 
 def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int):
-    """Measures (one row per model, originals and copies) joined with BT from ``quality`` on every instance, and
-    the AP of every measure at putting the originals on top, BT's with its interval."""
+    """Measures (originals and copies) joined with BT from ``quality`` on every instance, and each measure's AP
+    at putting the originals on top, BT's with its interval."""
     table = measures.join(aggregate.bradley_terry(quality))
     ap = copies_ap(table, originals).to_frame()
     ap["ap_low"], ap["ap_high"] = np.nan, np.nan
@@ -39,23 +63,35 @@ def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, 
     return table, ap
 
 
+def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
+    """Tables 4-5: per (experiment, measure) our AP (BT's with its interval) and the paper's (BT's the interval it
+    prints); ``ours`` maps "binary" / "penalized" to a :func:`copies_experiment` AP frame."""
+    paper = published.item("gvp", item)
+    table = pd.concat(ours, names=["experiment", "measure"]).reset_index()
+    keys = list(zip(table["experiment"], table["measure"]))
+    table["paper_ap"] = [paper.get(f"{e}_ap", {}).get(m, np.nan) for e, m in keys]
+    table["paper_low"], table["paper_high"] = zip(*[paper.get(f"bt_{e}", [np.nan] * 2) if m == "bt"
+                                                    else [np.nan] * 2 for e, m in keys])
+    return table
+
+
 # -- SST-5: baselines trained here (Appendix B, Tables 3 and 5) -------------------------------------------------------
 
 
-def sst5_values(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Gold labels (sentences in order), and per model its predicted classes and (sentences x 5) decision
-    values."""
-    score_columns = [f"score_{c}" for c in CLASSES]
-    labels, predictions, values = None, {}, {}
-    for model, rows in baselines.groupby("model", sort=False):
-        rows = rows.sort_values("sentence")
-        if labels is None:
-            labels = rows["label"].to_numpy()
-        elif not np.array_equal(labels, rows["label"].to_numpy()):
+def sst5_arrays(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Gold labels, and per model its predicted classes and (sentences x 5) decision values."""
+    models = {m: rows.sort_values("sentence") for m, rows in baselines.groupby("model", sort=False)}
+    labels = next(iter(models.values()))["label"].to_numpy()
+    for model, rows in models.items():
+        if not np.array_equal(labels, rows["label"].to_numpy()):
             raise ValueError(f"model {model!r} is scored on other sentences or labels than the first model")
-        predictions[model] = rows["prediction"].to_numpy()
-        values[model] = rows[score_columns].to_numpy()
-    return labels, predictions, values
+    return (labels, {m: rows["prediction"].to_numpy() for m, rows in models.items()},
+            {m: rows[[f"score_{c}" for c in CLASSES]].to_numpy() for m, rows in models.items()})
+
+
+def _gold_class(values: dict, labels: np.ndarray) -> pd.DataFrame:
+    """(sentences x models) decision value of the gold class."""
+    return pd.DataFrame({m: v[np.arange(len(labels)), labels - 1] for m, v in values.items()})
 
 
 #: the models whose decision values prrao87's explainer simulates (a normal density around a class)
@@ -64,8 +100,7 @@ LEXICON = ("TextBlob", "VADER")
 
 def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
     """The lexicon models' simulated decision values centred on the class they predict (the paper takes the class
-    with the highest decision value as the model's output, Sec. 5), instead of on the explainer's own binning of
-    the score; other models unchanged."""
+    with the highest decision value as the output, Sec. 5) instead of on the explainer's binning; others unchanged."""
     unknown = set(models) - set(baselines["model"])
     if unknown:
         raise ValueError(f"no such model in the baselines: {sorted(unknown)}")
@@ -76,17 +111,16 @@ def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
 
 
 def argmax_accuracy(baselines: pd.DataFrame) -> pd.DataFrame:
-    """Per model: the accuracy of its predictions and of the class with its highest decision value (equal when the
-    decision values agree with the predictions)."""
-    labels, predictions, values = sst5_values(baselines)
+    """Per model: the accuracy of its predictions and of its most confident class."""
+    labels, predictions, values = sst5_arrays(baselines)
     return pd.DataFrame({m: {"acc": float((predictions[m] == labels).mean()),
                              "argmax_acc": float((most_confident(values[m]) == labels).mean())}
                          for m in predictions}).T.rename_axis("model")
 
 
 def most_confident(values: np.ndarray) -> np.ndarray:
-    """The class with the highest decision value (Sec. 5: binarising puts 1 on "each model's most confident
-    response"); for prrao87's SVM and lexicon models this can differ from the class their classifier predicts."""
+    """The class with the highest decision value (Sec. 5's "most confident response"); for prrao87's SVM and
+    lexicon models it can differ from the predicted class."""
     return np.array(CLASSES)[np.asarray(values).argmax(axis=1)]
 
 
@@ -98,8 +132,7 @@ BINARISATIONS = ("argmax", "round")
 
 
 def binarised(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
-    """(sentences x 5) decision values binarised by ``reading`` (:data:`BINARISATIONS`); rounding (half to even)
-    sends 0.5 to 0."""
+    """Decision values binarised by ``reading`` (:data:`BINARISATIONS`); rounding sends 0.5 to 0."""
     if reading not in BINARISATIONS:
         raise ValueError(f"reading must be one of {BINARISATIONS}, got {reading!r}")
     values = np.asarray(values, dtype=float)
@@ -107,96 +140,116 @@ def binarised(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
 
 
 def binarised_class(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
-    """The class a binarised model answers: its class with a 1, 0 (no class, never right) where it has none."""
+    """The class a binarised model answers: its class with a 1, 0 (never right) where it has none."""
     hard = binarised(values, reading)
     return np.where(hard.any(axis=1), np.array(CLASSES)[hard.argmax(axis=1)], 0)
 
 
 def sst5_quality(baselines: pd.DataFrame, reading: str = "argmax") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(test sentences x models) decision value of the gold class (Sec. 5: "treating the model with the higher
-    confidence score in each pairing as the winner"), and the same after binarising by ``reading``
-    (:data:`BINARISATIONS`; "argmax": 1 if the most confident class is the gold one)."""
-    labels, _, values = sst5_values(baselines)
-    rows = np.arange(len(labels))
-    gold = pd.DataFrame({m: v[rows, labels - 1] for m, v in values.items()})
-    binary = pd.DataFrame({m: binarised(v, reading)[rows, labels - 1] for m, v in values.items()})
-    return gold, binary
+    """(sentences x models) decision value of the gold class (Sec. 5: the more confident model wins), and the same
+    after binarising by ``reading``."""
+    labels, _, values = sst5_arrays(baselines)
+    return _gold_class(values, labels), _gold_class({m: binarised(v, reading) for m, v in values.items()}, labels)
 
 
 def sst5_measures(labels: np.ndarray, predictions: dict, values: dict) -> pd.DataFrame:
-    """Accuracy, support-weighted F1 (which reproduces the paper's B.1) and MAE between the one-hot gold vector and
-    the decision values (averaged over the five classes), one row per model."""
+    """Accuracy, support-weighted F1 (which reproduces B.1) and MAE against the one-hot gold, one row per model."""
     gold = one_hot(labels)
     return pd.DataFrame({m: {"acc": accuracy_score(labels, predictions[m]),
                              "f1": f1_score(labels, predictions[m], average="weighted"),
                              "mae": float(np.abs(gold - values[m]).mean())} for m in predictions}).T
 
 
+def _with_paper(table: pd.DataFrame, item: str) -> pd.DataFrame:
+    """``table`` next to the paper's appendix ``item`` (columns "paper_..."), in the paper's model order."""
+    theirs = published.frame("gvp", item).set_index("model").add_prefix("paper_")
+    return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
+
+
 def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     """Appendix B.1 for the models trained here: accuracy, F1, BT on gold-class decision values with its 95%
-    interval, and BT on binarised decision values (Table 3's BTbin), next to the paper's rows."""
-    labels, predictions, values = sst5_values(baselines)
+    interval and BT on binarised ones (BTbin), next to the paper's rows."""
+    labels, predictions, values = sst5_arrays(baselines)
     gold, binary = sst5_quality(baselines)
     table = sst5_measures(labels, predictions, values)[["acc", "f1"]].join(_bt(gold, rng, n_trials))
     table["bt_bin"] = aggregate.bradley_terry(binary)
-    theirs = published.frame("gvp", "appendix_b1").set_index("model").add_prefix("paper_")
-    return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
+    return _with_paper(table, "appendix_b1")
 
 
 def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int, reading: str = "argmax") -> pd.DataFrame:
-    """Appendix B.2: the models binarised by ``reading`` (:data:`BINARISATIONS`; "argmax": 1 on the most confident
-    class, 0 elsewhere) on their own — accuracy and F1 of the class they then answer, BT with its interval — next to
-    the paper's rows."""
-    labels, _, values = sst5_values(baselines)
-    _, binary = sst5_quality(baselines, reading)
+    """Appendix B.2: the models binarised by ``reading`` on their own (accuracy and F1 of the class they then
+    answer, BT with its interval), next to the paper's rows."""
+    labels, _, values = sst5_arrays(baselines)
     hard = {m: binarised_class(v, reading) for m, v in values.items()}
-    table = sst5_measures(labels, hard, values)[["acc", "f1"]].join(_bt(binary, rng, n_trials))
-    theirs = published.frame("gvp", "appendix_b2").set_index("model").add_prefix("paper_")
-    return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
+    table = sst5_measures(labels, hard, values)[["acc", "f1"]]
+    return _with_paper(table.join(_bt(sst5_quality(baselines, reading)[1], rng, n_trials)), "appendix_b2")
 
 
 def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
-    """Table 5: the five models and their adjusted copies — ``kind`` "binarized" (decision values one-hot on the most
-    confident class) or "penalized" (one-hot only where that class is wrong) —: accuracy and F1 (of the classifier's
-    predictions for the originals, of the most confident class for the copies), MAE, BT; and each measure's AP at
-    ranking the originals on top."""
+    """Table 5: the five models and their copies, ``kind`` "binarized" (one-hot on the most confident class) or
+    "penalized" (one-hot only where that class is wrong): accuracy, F1, MAE, BT and each measure's AP."""
     if kind not in ("binarized", "penalized"):
         raise ValueError(f"kind must be 'binarized' or 'penalized', got {kind!r}")
-    labels, predictions, values = sst5_values(baselines)
-    prefix = kind.capitalize()
-    copy_predictions, copy_values = {}, {}
-    for m, v in values.items():
-        hard = most_confident(v)
-        adjusted = one_hot(hard)
-        if kind == "penalized":
-            adjusted = np.where((hard == labels)[:, None], v, adjusted)
-        copy_predictions[f"{prefix} {m}"], copy_values[f"{prefix} {m}"] = hard, adjusted
-    predictions, values = {**predictions, **copy_predictions}, {**values, **copy_values}
-    rows = np.arange(len(labels))
-    quality = pd.DataFrame({m: v[rows, labels - 1] for m, v in values.items()})
-    originals = [m for m in predictions if m not in copy_predictions]
-    return copies_experiment(sst5_measures(labels, predictions, values), quality, originals, rng=rng,
-                             n_trials=n_trials)
+    labels, predictions, values = sst5_arrays(baselines)
+    originals = list(values)
+    for m in originals:
+        hard = most_confident(values[m])
+        right = (hard == labels)[:, None] if kind == "penalized" else False
+        predictions[f"{kind.capitalize()} {m}"] = hard
+        values[f"{kind.capitalize()} {m}"] = np.where(right, values[m], one_hot(hard))
+    return copies_experiment(sst5_measures(labels, predictions, values), _gold_class(values, labels), originals,
+                             rng=rng, n_trials=n_trials)
+
+
+def sst5_b1_facts(b1: pd.DataFrame) -> dict:
+    """For the page, B.1: the BT order here, the SVM's BT place here and in the paper's B.1."""
+    here, paper_bt = b1.dropna(subset=["acc"]), b1["paper_bt"].dropna()
+    return {"order": ranking(here["bt"]), "n": len(here), "svm_place": place(here["bt"], "SVM"),
+            "paper_n": len(paper_bt), "paper_svm_place": place(paper_bt, "SVM")}
+
+
+def sst5_b2_facts(b2: pd.DataFrame, b1: pd.DataFrame) -> dict:
+    """For the page, B.2: the binarised BT order, the paper's top model, the models whose accuracy differs from
+    B.1 (most confident class not always the predicted one), and how many of the paper's models have a lower B.2
+    accuracy and the same F1."""
+    here = b2.dropna(subset=["acc"])
+    changed = [m for m in here.index if not np.isclose(here.loc[m, "acc"], b1.loc[m, "acc"])]
+    paper = published.frame("gvp", "appendix_b2").set_index("model")
+    paper_b1 = published.frame("gvp", "appendix_b1").set_index("model").reindex(paper.index)
+    return {"order": ranking(here["bt"]), "paper_top": str(b2["paper_bt"].idxmax()), "changed": names(changed),
+            "paper_n": len(paper), "paper_acc_lower": int((paper["acc"] < paper_b1["acc"]).sum()),
+            "paper_f1_same": int((paper["f1"] == paper_b1["f1"]).sum())}
+
+
+def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float, binarised_stability: pd.DataFrame,
+                rounded: tuple) -> dict:
+    """Claim values, SST-5 (Appendix B, §5): the SVM's BT place raw (B.1) and binarised (B.2), the share of ties
+    after binarising and the share of sampled sets at 12·m·ln m comparisons per pair that change BT's ranking
+    (``binarised_stability``); the same three for the other reading, ``rounded`` = (B.2, tie share, stability)."""
+    b2_rounded, ties_rounded, stability_rounded = rounded
+    return {"b1 svm bt place": place(b1["bt"].dropna(), "SVM"), "b2 svm bt place": place(b2["bt"].dropna(), "SVM"),
+            "sst5 ties after binarising": float(ties_binary),
+            "sst5 binarised changed share at marker": float(binarised_stability["changed_share"].iloc[0]),
+            "b2 rounded svm bt place": place(b2_rounded["bt"].dropna(), "SVM"),
+            "sst5 rounded ties after binarising": float(ties_rounded),
+            "sst5 rounded changed share at marker": float(stability_rounded["changed_share"].iloc[0])}
 
 
 # -- the binary stand-in for Jigsaw (Appendix A, Tables 2 and 4) ------------------------------------------------------
 
 
 def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
-    """Gold labels (0/1, indexed by sentence) and the (sentences x models) P(positive) of the
-    ``sst5_binary_baselines`` table, models in table order."""
+    """Gold labels (0/1) and (sentences x models) P(positive) of ``sst5_binary_baselines``, models in table order."""
     scores = table.pivot(index="sentence", columns="model", values="score")[list(table["model"].unique())]
-    labels = table.drop_duplicates("sentence").set_index("sentence")["label"].loc[scores.index]
     if scores.isna().any().any():
         raise ValueError("some model has no score for some test sentence")
+    labels = table.drop_duplicates("sentence").set_index("sentence")["label"].loc[scores.index]
     return labels.astype(int), scores.rename_axis(columns=None)
 
 
 def majority_gold(scores: pd.DataFrame) -> tuple[pd.Series, int]:
-    """The paper's Jigsaw gold standard rebuilt the same way for the stand-in (Sec. 4: "the majority vote from the
-    model-generated responses"): per sentence the class most models predict (decision value above 0.5); an even
-    split (possible with an even number of models) goes to the side of the mean decision value, 0 when that is
-    exactly 0.5. Returns the labels and the number of even splits."""
+    """The paper's Jigsaw gold rebuilt for the stand-in (Sec. 4, "the majority vote from the model-generated
+    responses"): an even split goes to the side of the mean decision value. Returns the labels and the even splits."""
     votes = binarise(scores).sum(axis=1)
     half = scores.shape[1] / 2
     split = votes == half
@@ -222,8 +275,7 @@ def penalise_errors(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
 
 
 def binary_measures(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
-    """Accuracy, ROC AUC and positive-class F1 of the thresholded decision values, and MAE between the label and
-    the decision value; one row per model."""
+    """Accuracy, ROC AUC and F1 of the thresholded decision values, and their MAE; one row per model."""
     hard = binarise(scores)
     return pd.DataFrame({m: {"acc": accuracy_score(labels, hard[m]), "auc": roc_auc_score(labels, scores[m]),
                              "f1": f1_score(labels, hard[m]),
@@ -231,9 +283,8 @@ def binary_measures(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
 
 
 def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix A.1's columns for the stand-in: Acc, AUC, BT with its interval, F1, and BT on binarised decision
-    values (BTbin), sorted by accuracy as the paper's table is; and, not in the paper, each model's *sharpness*,
-    the mean distance of its decision values from 0.5."""
+    """Appendix A.1 for the stand-in, sorted by accuracy: Acc, AUC, BT with its interval, F1, BTbin and (not in
+    the paper) *sharpness*, the mean distance of the decision values from 0.5."""
     table = binary_measures(scores, labels)[["acc", "auc", "f1"]]
     table = table.join(_bt(binary_quality(scores, labels), rng, n_trials))
     table["bt_bin"] = aggregate.bradley_terry(binary_quality(binarise(scores), labels))
@@ -244,8 +295,8 @@ def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) 
 
 def binary_copies(scores: pd.DataFrame, labels: pd.Series, copies: pd.DataFrame, prefix: str, *, rng,
                   n_trials: int):
-    """Appendix A.2 / A.3 and Table 4 for the stand-in: the models and their ``copies`` (named "<prefix> <model>")
-    side by side: accuracy, 1 - MAE (the paper's "Accuracy" column there), AUC, BT, F1; and each measure's AP."""
+    """Appendix A.2 / A.3 and Table 4: the models and their ``copies`` ("<prefix> <model>"): accuracy,
+    1 - MAE (the paper's "Accuracy" column there), AUC, F1, MAE, BT; and each measure's AP."""
     both = scores.join(copies.add_prefix(f"{prefix} "))
     measures = binary_measures(both, labels)
     table, ap = copies_experiment(measures, binary_quality(both, labels), scores.columns, rng=rng, n_trials=n_trials)
@@ -253,18 +304,43 @@ def binary_copies(scores: pd.DataFrame, labels: pd.Series, copies: pd.DataFrame,
     return table.rename_axis("model"), ap.loc[["mae", "auc", "bt", "f1"]]
 
 
-def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
-    """Tables 4-5: one row per (experiment, measure) — AP here (BT's from every instance, with the interval over
-    sampled match sets) and the paper's (BT's as the interval it prints). ``ours`` maps "binary" / "penalized" to
-    a :func:`copies_experiment` AP frame; ``item`` is "table4" or "table5"."""
-    paper = published.item("gvp", item)
-    rows = []
-    for experiment, ap in ours.items():
-        printed = paper.get(f"{experiment}_ap", {})
-        bt = paper.get(f"bt_{experiment}", [np.nan, np.nan])
-        for measure, row in ap.iterrows():
-            rows.append({"experiment": experiment, "measure": measure, "ap": row["ap"], "ap_low": row["ap_low"],
-                         "ap_high": row["ap_high"], "paper_ap": printed.get(measure, np.nan),
-                         "paper_low": bt[0] if measure == "bt" else np.nan,
-                         "paper_high": bt[1] if measure == "bt" else np.nan})
-    return pd.DataFrame(rows)
+def binary_a1_facts(a1: pd.DataFrame, table2: pd.DataFrame, zero_one: str = "Decision Tree",
+                    paper_zero_one: str = "XGBoost") -> dict:
+    """For the page, A.1 and Table 2: the 0/1 model's places (and the paper's XGBoost's), BT's correlations
+    with sharpness, accuracy (also without the 0/1 model) and AUC, the smallest among global measures, BTbin's."""
+    paper = published.frame("gvp", "appendix_a1").set_index("model")
+    sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
+    return {"n": len(a1), "acc_place": place(a1["acc"], zero_one), "bt_place": place(a1["bt"], zero_one),
+            "paper_n": len(paper), "paper_acc_place": place(paper["acc"], paper_zero_one),
+            "paper_bt_place": place(paper["bt"], paper_zero_one),
+            "bt_sharpness": float(sharp.loc["bt", "sharpness"]), "bt_acc": float(sharp.loc["bt", "acc"]),
+            "bt_acc_without": float(a1.drop(index=zero_one)[["acc", "bt"]].corr(method="spearman").loc["acc", "bt"]),
+            "bt_auc": float(table2.loc["auc", "bt"]),
+            "global_min": float(min(table2.loc[a, b] for a, b in itertools.combinations(["acc", "auc", "f1"], 2))),
+            "btbin_acc": float(table2.loc["acc", "bt_bin"])}
+
+
+def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: pd.DataFrame,
+                  ties_binary: float, zero_one: str = "Decision Tree") -> dict:
+    """Claim values, the stand-in (Appendix A, Table 2, §5): the 0/1 model's places; whether BT follows
+    sharpness over accuracy; whether the global measures agree with each other more than with BT; whether the
+    binarised copies keep F1 and each global score's order (§5's "did not change any of the rankings built using
+    global scores"); whether penalising leaves the 0/1 model unchanged; the share of ties after binarising."""
+    facts, glob = binary_a1_facts(a1, table2, zero_one), ["acc", "auc", "f1"]
+    apart = facts["global_min"] - table2.loc["bt", glob].abs().max()
+    lead = abs(facts["bt_sharpness"]) - abs(facts["bt_acc"])
+    originals, copies = list(a1.index), [f"Binarized {m}" for m in a1.index]
+    f1_gap = np.abs(a2.loc[copies, "f1"].to_numpy() - a2.loc[originals, "f1"].to_numpy()).max()
+    measures = ["acc", "auc", "f1", "mae"]
+    tree_gap = np.abs(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float)
+                      - a3.loc[zero_one, measures].to_numpy(dtype=float)).max()
+    kept = {m: float(spearmanr(a2.loc[originals, m].to_numpy(dtype=float),
+                               a2.loc[copies, m].to_numpy(dtype=float)).statistic) for m in glob}
+    return {"a1 zero-one accuracy place from bottom": int(a1["acc"].rank(method="min")[zero_one]),
+            "a1 zero-one bt place": facts["bt_place"],
+            "bt follows sharpness over accuracy": (float(lead), bool(lead > 0)),
+            "table2 global agree and bt apart": (float(apart), bool(apart > 0)),
+            "a2 binarised copies keep f1": (float(f1_gap), bool(f1_gap <= 1e-8)),
+            **{f"binarised keeps the {m} order": (rho, bool(rho > 1 - 1e-12)) for m, rho in kept.items()},
+            "a3 penalised zero-one unchanged": (float(tree_gap), bool(tree_gap <= 1e-8)),
+            "binary ties after binarising": float(ties_binary)}

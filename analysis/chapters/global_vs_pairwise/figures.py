@@ -1,5 +1,4 @@
-"""Every figure of the chapter: Fig. 1's tie sweep, Fig. 2's stability panels, Fig. 3's detection curves, Fig. 4's
-flowchart and the llmfao panels (matplotlib, imported when a figure is drawn)."""
+"""Every figure of the chapter: Figs. 1-4 and the llmfao panels (matplotlib, imported when a figure is drawn)."""
 
 from __future__ import annotations
 
@@ -7,14 +6,20 @@ import numpy as np
 import pandas as pd
 
 
-def plot_tie_sweep(sweep: pd.DataFrame):
+def _sweep(ax, sweep: pd.DataFrame, x: str, mean: str, level: float, label: str) -> None:
+    """A tie sweep's middle 95% of trials (band), its mean (line) and the paper's threshold ``level`` (dotted)."""
+    ax.fill_between(sweep[x], sweep["spearman_low"], sweep["spearman_high"], alpha=0.25, label="95% of trials")
+    ax.plot(sweep[x], sweep["spearman_mean"], label=mean)
+    ax.axhline(level, color="grey", linestyle=":", label=label)
+
+
+def plot_tie_sweep(sweep: pd.DataFrame, level: float):
+    """Fig. 1: BT against the mean-chrF ranking as matches turn into ties; ``level`` the correlation the paper calls
+    strong (its Fig. 1 threshold)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 3.1))
-    ax.fill_between(sweep["tie_probability"], sweep["spearman_low"], sweep["spearman_high"], alpha=0.25,
-                    label="95% of trials")
-    ax.plot(sweep["tie_probability"], sweep["spearman_mean"], label="mean over trials")
-    ax.axhline(0.8, color="grey", linestyle=":", label="0.8 (the paper's threshold)")
+    _sweep(ax, sweep, "tie_probability", "mean over trials", level, f"{level:g} (the paper's threshold)")
     ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8, label="p = 0.5 (half the matches tied)")
     ax.set_xlabel("probability that a match is turned into a tie")
     ax.set_ylabel("Spearman: BT vs mean chrF ranking")
@@ -25,8 +30,7 @@ def plot_tie_sweep(sweep: pd.DataFrame):
 
 
 def plot_stability(curves: dict):
-    """Fig. 2, one panel per dataset side by side (their own y scales): ``curves`` maps a panel title to (stability
-    curve, 12·m·ln m); one legend below them."""
+    """Fig. 2, one panel per dataset (title -> (curve, 12·m·ln m)), one legend below them."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(curves), figsize=(7.4, 3.2), sharex=True, squeeze=False)
@@ -45,8 +49,7 @@ def plot_stability(curves: dict):
 
 
 def plot_detection(curve: pd.DataFrame):
-    """Fig. 3: the probability of the correct order against the difference, one colour per number of matches, solid
-    for pairwise (BT), dashed for the global score; the legend below the axes, keyed by colour and by line style."""
+    """Fig. 3: one colour per number of matches, solid pairwise (BT), dashed global; the legend below."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -71,34 +74,30 @@ def plot_detection(curve: pd.DataFrame):
 # -- Fig. 4: the paper's decision flowchart ---------------------------------------------------------------------------
 
 #: Fig. 4 rebuilt from its caption and Secs. 5-8 (the figure itself is an image the text copy does not hold):
-#: (question, answer leading to the next question, outcome of the other answer)
+#: (question, outcome of "yes"; "no" leads to the next question)
 FLOWCHART = (
-    ("Is the quality measure hard to define\n(\"uneasy\", e.g. text generation)?", "no",
+    ("Is the quality measure hard to define\n(\"uneasy\", e.g. text generation)?",
      "pairwise comparisons\n(BT on 12·m·ln m matches per pair)"),
-    ("Do some models give more confident\ndecision values (0/1, another scale)?", "no",
+    ("Do some models give more confident\ndecision values (0/1, another scale)?",
      "global scores\n(accuracy, ROC AUC, F1)"),
-    ("Are the models close, with many ties\n(scores relatively consistent)?", "no",
-     "global scores\n(they need less data)"),
+    ("Are the models close, with many ties\n(scores relatively consistent)?", "global scores\n(they need less data)"),
 )
 FLOWCHART_END = "pairwise comparisons\n(scores vary widely, no model over-confident)"
 
 
 def plot_flowchart():
-    """Fig. 4 redrawn: the questions top to bottom, each "yes" leading right to its outcome, each "no" down to the
-    next question; every arrow joins the edges of the two boxes it links."""
+    """Fig. 4 redrawn: questions top to bottom, "yes" right to its outcome, "no" down to the next question."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.4, 4.5))
     ax.set_axis_off()
-    ax.set_xlim(0, 10)
-    ax.set_ylim(0, 10)
-    question = {"boxstyle": "round,pad=0.45", "facecolor": "#dbe9f6", "edgecolor": "#31688e"}
-    outcome = {"boxstyle": "round,pad=0.45", "facecolor": "#f3f3f3", "edgecolor": "#555555"}
-    start = {"boxstyle": "round,pad=0.45", "facecolor": "white", "edgecolor": "#31688e"}
+    ax.set(xlim=(0, 10), ylim=(0, 10))
+    question, outcome, start = ({"boxstyle": "round,pad=0.45", "facecolor": face, "edgecolor": edge} for face, edge
+                                in (("#dbe9f6", "#31688e"), ("#f3f3f3", "#555555"), ("white", "#31688e")))
     arrow = {"arrowstyle": "-|>", "color": "#333333", "shrinkA": 6, "shrinkB": 6, "lw": 1.2}  # clear of the pads
     ys = np.linspace(7.6, 2.7, len(FLOWCHART))
-    node = ax.text(3.0, 9.5, "Comparing models on one test set", ha="center", va="center", fontsize=10,
-                   weight="bold", bbox=start)
+    previous = ax.text(3.0, 9.5, "Comparing models on one test set", ha="center", va="center", fontsize=10,
+                       weight="bold", bbox=start)
 
     def link(source, target, label=None, side="down"):
         """An arrow from ``source``'s edge to ``target``'s, labelled beside its middle."""
@@ -108,15 +107,13 @@ def plot_flowchart():
             ax.annotate(label, xy=(0.5, 0) if side == "down" else (1, 0.5), xycoords=source, fontsize=9,
                         xytext=(8, -18) if side == "down" else (14, 6), textcoords="offset points")
 
-    previous, label = node, None
-    for y, (text, down, side) in zip(ys, FLOWCHART):
+    for k, (y, (text, side)) in enumerate(zip(ys, FLOWCHART)):
         box = ax.text(3.0, y, text, ha="center", va="center", fontsize=9.5, bbox=question)
-        link(previous, box, label)
-        end = ax.text(8.2, y, side, ha="center", va="center", fontsize=9.5, bbox=outcome)
-        link(box, end, "yes", side="right")
-        previous, label = box, down
-    last = ax.text(3.0, ys[-1] - (ys[0] - ys[1]), FLOWCHART_END, ha="center", va="center", fontsize=9.5, bbox=outcome)
-    link(previous, last, label)
+        link(previous, box, "no" if k else None)
+        link(box, ax.text(8.2, y, side, ha="center", va="center", fontsize=9.5, bbox=outcome), "yes", side="right")
+        previous = box
+    link(previous, ax.text(3.0, 2 * ys[-1] - ys[-2], FLOWCHART_END, ha="center", va="center", fontsize=9.5,
+                           bbox=outcome), "no")
     fig.tight_layout()
     return fig
 
@@ -124,14 +121,11 @@ def plot_flowchart():
 # -- llmfao (beyond the paper) ----------------------------------------------------------------------------------------
 
 
-def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame):
+def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame, level: float):
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(2, 1, figsize=(7, 7.5))
-    left.fill_between(sweep["tie_share"], sweep["spearman_low"], sweep["spearman_high"], alpha=0.25,
-                      label="95% of trials")
-    left.plot(sweep["tie_share"], sweep["spearman_mean"], label="mean")
-    left.axhline(0.8, color="grey", linestyle=":", label="0.8")
+    _sweep(left, sweep, "tie_share", "mean", level, f"{level:g}")
     left.set_xlabel(f"share of ties (the data's own {sweep['tie_share'].min():.0%}, plus synthetic)")
     left.set_ylabel("Spearman with BT on the other half")
     left.set_title("(a) ties added to one half of the judgments", fontsize=10)

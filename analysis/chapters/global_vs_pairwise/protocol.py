@@ -1,15 +1,11 @@
-"""Closer to the paper's protocol where it says how (Levtsov & Ustalov 2025, Secs. 4-6): each change measured
-before and after, as tables for the page.
-
-* the lexicon models' decision values centred on the class they predict (:func:`.classification.centre_lexicon`):
-  :func:`lexicon_change`, :func:`b1_orders`;
-* the appended strings of Appendix C.2 as long as its printed rise in ED implies
-  (:func:`.ceval.penalty_length_from_paper`): :func:`ed_rise`;
-* the binary stand-in's gold labels by majority vote of its models, as the paper rebuilt Jigsaw's
-  (:func:`.classification.majority_gold`): :func:`binary_gold_change`.
-"""
+"""Readings of the paper's protocol (Levtsov & Ustalov 2025, Secs. 4-6), each measured before and after: the
+lexicon models centred on their predicted class (:func:`lexicon_change`, :func:`b1_orders`), C.2's appended strings
+as long as its rise in ED implies (:func:`ed_rise`), and the stand-in's gold by majority vote
+(:func:`binary_gold_change`)."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -20,12 +16,11 @@ from ...data import published
 from ...sweeps import copies_ap
 from . import classification as cls
 from .self_check import b1_renormalised
-from .views import label
+from .views import label, place
 
 
 def lexicon_change(before: pd.DataFrame, after: pd.DataFrame, models=cls.LEXICON) -> pd.DataFrame:
-    """Per lexicon model: the accuracy of its predictions, of its most confident class before and after centring
-    (:func:`.classification.argmax_accuracy` of the two baseline tables), and the paper's B.1 accuracy."""
+    """Per lexicon model: its accuracy, its most confident class's before and after centring, B.1's."""
     a, b = cls.argmax_accuracy(before), cls.argmax_accuracy(after)
     paper = published.frame("gvp", "appendix_b1").set_index("model")["acc"]
     return pd.DataFrame({"acc": a.loc[list(models), "acc"], "argmax_before": a.loc[list(models), "argmax_acc"],
@@ -47,40 +42,30 @@ def order_agreement(table: pd.DataFrame) -> dict:
 
 
 def ed_rise(texts: pd.DataFrame, reference: pd.Series, penalised: pd.DataFrame) -> float:
-    """The mean rise in mean character edit distance from each model (columns of ``texts``) to its penalised copy
-    (the same columns of ``penalised``, named "Penalized <model>"), computed on the changed outputs only."""
+    """Mean rise in mean character edit distance from each model to its penalised copy ("Penalized <model>")."""
     from rapidfuzz.distance import Levenshtein
 
+    ref = reference.loc[texts.index].to_numpy()
     rises = []
     for model in texts.columns:
-        new = penalised[f"Penalized {model}"]
-        changed = np.flatnonzero((new != texts[model]).to_numpy())
-        ref = reference.loc[texts.index].to_numpy()
-        rise = sum(Levenshtein.distance(new.iat[r], ref[r]) - Levenshtein.distance(texts[model].iat[r], ref[r])
-                   for r in changed)
-        rises.append(rise / len(texts))
+        old, new = texts[model].to_numpy(), penalised[f"Penalized {model}"].to_numpy()
+        rises.append(sum(Levenshtein.distance(new[r], ref[r]) - Levenshtein.distance(old[r], ref[r])
+                         for r in np.flatnonzero(new != old)) / len(texts))
     return float(np.mean(rises))
 
 
-def paper_ed_rise() -> float:
-    """Appendix C.2's mean rise in ED from each model to its penalised copy."""
-    from .ceval import penalty_rise
-
-    return penalty_rise(published.frame("gvp", "appendix_c2"))
-
-
 def _binary_summary(scores: pd.DataFrame, labels: pd.Series, zero_one: str) -> dict:
-    """The stand-in's numbers that the gold standard moves: accuracies, Table 2's BT correlations, the 0/1 model's
-    BT place, the share of ties after binarising and Table 4's AP (BT from every sentence)."""
-    quality = cls.binary_quality(scores, labels)
+    """The stand-in's numbers the gold moves: accuracies, BT's correlations and the 0/1 model's place, ties
+    after binarising, Table 4's AP (BT from every sentence)."""
+    binarised = cls.binary_quality(cls.binarise(scores), labels)
     measures = cls.binary_measures(scores, labels)
-    measures["bt"] = aggregate.bradley_terry(quality)
-    measures["bt_bin"] = aggregate.bradley_terry(cls.binary_quality(cls.binarise(scores), labels))
+    measures["bt"] = aggregate.bradley_terry(cls.binary_quality(scores, labels))
+    measures["bt_bin"] = aggregate.bradley_terry(binarised)
     out = {"lowest accuracy": measures["acc"].min(), "highest accuracy": measures["acc"].max(),
            "Spearman accuracy–BT": spearmanr(measures["acc"], measures["bt"]).statistic,
            "Spearman accuracy–BT (binarised)": spearmanr(measures["acc"], measures["bt_bin"]).statistic,
-           "BT place of the 0/1 model": float(measures["bt"].rank(ascending=False, method="min")[zero_one]),
-           "ties after binarising": sweeps.matches(cls.binary_quality(cls.binarise(scores), labels)).tie_share()}
+           "BT place of the 0/1 model": float(place(measures["bt"], zero_one)),
+           "ties after binarising": sweeps.matches(binarised).tie_share()}
     for name, copies in (("binarised", cls.binarise(scores)), ("penalised", cls.penalise_errors(scores, labels))):
         both = scores.join(copies.add_prefix("Copy "))
         table = cls.binary_measures(both, labels).join(aggregate.bradley_terry(cls.binary_quality(both, labels)))
@@ -90,19 +75,18 @@ def _binary_summary(scores: pd.DataFrame, labels: pd.Series, zero_one: str) -> d
 
 
 def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = "Decision Tree") -> pd.DataFrame:
-    """The binary stand-in with SST's own labels and with the majority vote of its models as gold, next to the
-    paper's Jigsaw values where it prints them (the models' own BT places and correlations, A.1 and Table 2)."""
+    """The stand-in with SST's labels and with its models' majority vote as gold, next to the paper's Jigsaw
+    values."""
     vote, splits = cls.majority_gold(scores)
     paper_a1 = published.frame("gvp", "appendix_a1").set_index("model")
-    t2, t4 = published.item("gvp", "table2"), published.item("gvp", "table4")
-    cols = t2["columns"]
+    t2, t4 = cls.published_matrix("table2"), published.item("gvp", "table4")
     paper = {"lowest accuracy": paper_a1["acc"].min(), "highest accuracy": paper_a1["acc"].max(),
-             "Spearman accuracy–BT": t2["matrix"][0][cols.index("bt")],
-             "Spearman accuracy–BT (binarised)": t2["matrix"][0][cols.index("bt_bin")],
-             "BT place of the 0/1 model": float(paper_a1["bt"].rank(ascending=False, method="min")["XGBoost"]),
-             "ties after binarising": 0.88,
-             "AP, binarised copies: MAE": t4["binary_ap"]["mae"], "AP, penalised copies: MAE": t4["penalized_ap"]["mae"],
-             "AP, binarised copies: BT": np.mean(t4["bt_binary"]), "AP, penalised copies: BT": np.mean(t4["bt_penalized"])}
+             "Spearman accuracy–BT": t2.loc["acc", "bt"], "Spearman accuracy–BT (binarised)": t2.loc["acc", "bt_bin"],
+             "BT place of the 0/1 model": float(place(paper_a1["bt"], "XGBoost")), "ties after binarising": 0.88,
+             "AP, binarised copies: MAE": t4["binary_ap"]["mae"],
+             "AP, penalised copies: MAE": t4["penalized_ap"]["mae"],
+             "AP, binarised copies: BT": np.mean(t4["bt_binary"]),
+             "AP, penalised copies: BT": np.mean(t4["bt_penalized"])}
     table = pd.DataFrame({"sst_labels": _binary_summary(scores, labels, zero_one),
                           "majority_vote": _binary_summary(scores, vote.loc[scores.index], zero_one)})
     table["paper_jigsaw"] = pd.Series(paper)
@@ -112,32 +96,28 @@ def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = 
 
 
 def sst5_point_measures(baselines: pd.DataFrame) -> pd.DataFrame:
-    """Table 3's columns for the models trained here, BT from every sentence (no interval): accuracy, BT, F1, BTbin."""
-    labels, predictions, values = cls.sst5_values(baselines)
+    """Table 3's columns for the models trained here, BT from every sentence (no interval)."""
+    labels, predictions, values = cls.sst5_arrays(baselines)
     gold, binary = cls.sst5_quality(baselines)
     table = cls.sst5_measures(labels, predictions, values)[["acc", "f1"]]
     table["bt"], table["bt_bin"] = aggregate.bradley_terry(gold), aggregate.bradley_terry(binary)
     return table[["acc", "bt", "f1", "bt_bin"]]
 
 
-def protocol_table(lexicon: pd.DataFrame, agreement: dict, table3: dict, rises: dict, gold: pd.DataFrame) -> pd.DataFrame:
-    """Every protocol change measured, one row per measure: ``change``, ``measure``, ``before``, ``after`` and the
-    paper's value. ``table3`` maps "before", "after" and "paper" to Spearman matrices (the paper's over the same
-    models); ``rises``: C.2's mean rise in ED "before", "after" and in the "paper"; ``gold``:
-    :func:`binary_gold_change` (before: SST's labels, after: the majority vote)."""
-    rows = [{"change": "lexicon decision values centred on the predicted class", "measure": f"{m}: accuracy of the "
-             "most confident class", "before": r["argmax_before"], "after": r["argmax_after"], "paper": r["paper_acc"]}
-            for m, r in lexicon.iterrows()]
-    rows.append({"change": "lexicon decision values centred on the predicted class",
-                 "measure": "Spearman of BT with the paper's B.1 BT (same models)", "before": agreement["before"],
-                 "after": agreement["after"], "paper": np.nan})
-    cols = list(table3["paper"].columns)
-    rows += [{"change": "lexicon decision values centred on the predicted class",
-              "measure": f"Table 3: {label(a)} – {label(b)}", "before": table3["before"].loc[a, b], "after": table3["after"].loc[a, b],
-              "paper": table3["paper"].loc[a, b]} for i, a in enumerate(cols) for b in cols[i + 1:]]
-    rows.append({"change": "appended strings as long as Appendix C.2 implies", "measure": "mean rise in ED",
-                 "before": rises["before"], "after": rises["after"], "paper": rises["paper"]})
-    rows += [{"change": "binary stand-in's gold by majority vote of its models", "measure": m,
-              "before": r["sst_labels"], "after": r["majority_vote"], "paper": r["paper_jigsaw"]}
-             for m, r in gold.iterrows()]
-    return pd.DataFrame(rows)
+def protocol_table(lexicon: pd.DataFrame, agreement: dict, table3: dict, rises: dict,
+                   gold: pd.DataFrame) -> pd.DataFrame:
+    """Every protocol change measured, one row per measure: before, after and the paper's value. ``table3``:
+    Spearman matrices "before", "after", "paper"; ``rises``: C.2's mean rise in ED; ``gold``:
+    :func:`binary_gold_change`."""
+    centred = "lexicon decision values centred on the predicted class"
+    rows = [(centred, f"{m}: accuracy of the most confident class", r["argmax_before"], r["argmax_after"],
+             r["paper_acc"]) for m, r in lexicon.iterrows()]
+    rows.append((centred, "Spearman of BT with the paper's B.1 BT (same models)", agreement["before"],
+                 agreement["after"], np.nan))
+    rows += [(centred, f"Table 3: {label(a)} – {label(b)}", table3["before"].loc[a, b], table3["after"].loc[a, b],
+              table3["paper"].loc[a, b]) for a, b in itertools.combinations(table3["paper"].columns, 2)]
+    rows.append(("appended strings as long as Appendix C.2 implies", "mean rise in ED", rises["before"],
+                 rises["after"], rises["paper"]))
+    rows += [("binary stand-in's gold by majority vote of its models", m, *r)
+             for m, r in gold[["sst_labels", "majority_vote", "paper_jigsaw"]].iterrows()]
+    return pd.DataFrame(rows, columns=["change", "measure", "before", "after", "paper"])

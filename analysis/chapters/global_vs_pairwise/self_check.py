@@ -1,16 +1,10 @@
-"""The paper checked against itself (Levtsov & Ustalov 2025): its printed Tables 2-7 and two of its statements
-recomputed from its own appendices, typed in ``data/published/gvp.toml``. Nothing here reads our data.
-
-* :func:`paper_consistency` is the saved ``gvp_paper_consistency.csv``: one row per recomputed value — ``item``,
-  ``pair`` (a pair of measures, or one measure for an average precision), ``printed`` (with ``printed_low`` and
-  ``printed_high`` where the paper prints an interval), ``recomputed``, ``source`` — which the claims registry reads
-  with its ``consistent`` rule;
-* :func:`agrees` says whether a recomputed value equals the printed one to the printed decimals;
-* :func:`b2_ratio_bound`: the largest BT strength ratio B.2's accuracies allow;
-* :func:`b1_renormalised`: B.1's BT over the models trained here, for comparison with ours.
-"""
+"""The paper checked against itself (Levtsov & Ustalov 2025): its Tables 2-7 and two statements recomputed from
+its own appendices (``data/published/gvp.toml``). :func:`paper_consistency` is ``gvp_paper_consistency.csv``, which
+the claims registry reads with its ``consistent`` rule; :func:`agrees` compares to the printed decimals."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -19,6 +13,7 @@ from sklearn.metrics import average_precision_score
 
 from ... import bt
 from ...data import published
+from .views import ITEMS, names, place
 
 #: the source of Table 3 recomputed on the SST-5 models trained here only (a restriction, not a check of the paper)
 FIVE_MODELS = "Appendices B.1-B.2, the models trained here"
@@ -31,21 +26,16 @@ PRINTED_2 = 0.005
 
 
 def _spearman(frame: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
-    """Spearman's rho with ties as average ranks (scipy's default), and its smallest and largest value when the
-    printed ties are broken in table order, one way or the other (unrounded values would break them)."""
-    def rho(x, y):
-        return float(spearmanr(x, y).statistic)
-
+    """Spearman's rho (ties as average ranks), and its range when printed ties are broken either way."""
     x, y = frame[a].to_numpy(dtype=float), frame[b].to_numpy(dtype=float)
     order = np.arange(len(x)) * 1e-9
-    values = [rho(x + order, y + order), rho(x - order, y - order)]
-    average = rho(x, y)
-    return average, min(values + [average]), max(values + [average])
+    average = float(spearmanr(x, y).statistic)
+    values = [float(spearmanr(x + s * order, y + s * order).statistic) for s in (1, -1)] + [average]
+    return average, min(values), max(values)
 
 
 def _ap(measures: pd.DataFrame, originals) -> pd.DataFrame:
-    """Per measure (higher is better) the AP of the originals over the copies with ties as scikit-learn scores
-    them, and its smallest and largest value when tied values are broken against or for the originals."""
+    """Per measure the AP of the originals over the copies, and its range when ties are broken either way."""
     relevant = measures.index.isin(list(originals))
     nudge = np.where(relevant, 1e-9, 0.0)
     out = {}
@@ -57,13 +47,8 @@ def _ap(measures: pd.DataFrame, originals) -> pd.DataFrame:
     return pd.DataFrame(out, index=["recomputed", "tie_low", "tie_high"]).T
 
 
-def _rank(values: pd.Series, model: str) -> int:
-    return int(values.rank(ascending=False, method="min")[model])
-
-
 def _row(item, pair, printed, recomputed, source, low=np.nan, high=np.nan) -> dict:
-    """One recomputed value: ``recomputed`` is a value or (value, lowest, highest over the orders of printed
-    ties)."""
+    """One recomputed value; ``recomputed`` is a value or (value, lowest, highest over the orders of ties)."""
     value, tie_low, tie_high = recomputed if isinstance(recomputed, tuple) else (recomputed,) * 3
     return {"item": item, "pair": pair, "printed": float(printed), "printed_low": float(low),
             "printed_high": float(high), "recomputed": float(value), "tie_low": float(tie_low),
@@ -71,73 +56,63 @@ def _row(item, pair, printed, recomputed, source, low=np.nan, high=np.nan) -> di
 
 
 def canonical_names(frame: pd.DataFrame, item: str) -> pd.DataFrame:
-    """An appendix table with its model names as Appendix A.1 prints them (A.2 and A.3 print three differently:
-    their ``aliases``), copies keeping their "Binarized " / "Penalized " prefix."""
+    """An appendix table with A.1's model names (A.2 and A.3 print three differently: ``aliases``)."""
     aliases = published.item("gvp", item).get("aliases", {})
 
     def name(model: str) -> str:
-        for prefix in ("Binarized ", "Penalized "):
-            if model.startswith(prefix):
-                return prefix + aliases.get(model.removeprefix(prefix), model.removeprefix(prefix))
-        return aliases.get(model, model)
+        prefix = next((p for p in ("Binarized ", "Penalized ") if model.startswith(p)), "")
+        return prefix + aliases.get(model.removeprefix(prefix), model.removeprefix(prefix))
 
     return frame.assign(model=frame["model"].map(name))
 
 
 def b_tables(models=None) -> pd.DataFrame:
-    """Appendices B.1 and B.2 as one table per model: B.1's accuracy, BT and F1, and B.2's BT as BTbin (Table 3's
-    columns); only ``models`` (default: all eight)."""
+    """Appendices B.1 and B.2 as Table 3's columns (B.2's BT as BTbin), for ``models`` (default: all eight)."""
     b1 = published.frame("gvp", "appendix_b1").set_index("model")
     b2 = published.frame("gvp", "appendix_b2").set_index("model")
     table = b1[["acc", "bt", "f1"]].join(b2["bt"].rename("bt_bin"))
     return table if models is None else table.loc[list(models)]
 
 
+def paper_c2_originals() -> pd.DataFrame:
+    """Appendix C.2's six original models (Table 7's BT row follows from these, not from C.1)."""
+    c2 = published.frame("gvp", "appendix_c2")
+    return c2[~c2["model"].str.startswith("Penalized ")].reset_index(drop=True)
+
+
 # -- one function per printed item ------------------------------------------------------------------------------------
 
 
-def table2_rows() -> list[dict]:
-    """Table 2's ten pairs from Appendix A.1 (A.1's accuracy has one tie, TTA + PL and JMTC-20, ranked as average
-    ranks)."""
-    t2, a1 = published.item("gvp", "table2"), published.frame("gvp", "appendix_a1")
-    cols = t2["columns"]
-    return [_row("table2", f"{a}-{b}", t2["matrix"][i][j], _spearman(a1, a, b), "Appendix A.1")
-            for i, a in enumerate(cols) for j, b in enumerate(cols) if j > i]
+def _matrix_rows(item: str, frame: pd.DataFrame, source: str) -> list[dict]:
+    """A printed correlation table's upper triangle recomputed from ``frame``."""
+    t = published.item("gvp", item)
+    return [_row(item, f"{a}-{b}", t["matrix"][i][j], _spearman(frame, a, b), source)
+            for (i, a), (j, b) in itertools.combinations(enumerate(t["columns"]), 2)]
 
 
 def table3_rows(models_here) -> list[dict]:
-    """Table 3's six pairs from Appendices B.1 (Acc, BT, F1) and B.2 (BTbin): on all eight models and on the
-    ``models_here`` only; and its accuracy-F1 with B.2's accuracy in place of B.1's (:data:`B2_ACCURACY`)."""
+    """Table 3 from B.1-B.2, on all eight models and on ``models_here``; and its accuracy-F1 with B.2's
+    accuracy (:data:`B2_ACCURACY`), where the printed value comes from."""
     t3 = published.item("gvp", "table3")
-    cols = t3["columns"]
-    rows = []
-    for source, frame in (("Appendices B.1-B.2", b_tables()),
-                          (FIVE_MODELS, b_tables(models_here))):
-        rows += [_row("table3", f"{a}-{b}", t3["matrix"][i][j], _spearman(frame, a, b), source)
-                 for i, a in enumerate(cols) for j, b in enumerate(cols) if j > i]
-    # the printed accuracy-F1 against B.2's accuracy (B.2 repeats B.1's F1): where the printed value comes from
     b2_acc = b_tables().assign(acc=published.frame("gvp", "appendix_b2").set_index("model")["acc"])
-    rows.append(_row("table3", "acc-f1", t3["matrix"][cols.index("acc")][cols.index("f1")],
-                     _spearman(b2_acc, "acc", "f1"), B2_ACCURACY))
-    return rows
+    return (_matrix_rows("table3", b_tables(), "Appendices B.1-B.2")
+            + _matrix_rows("table3", b_tables(models_here), FIVE_MODELS)
+            + [_row("table3", "acc-f1", t3["matrix"][t3["columns"].index("acc")][t3["columns"].index("f1")],
+                    _spearman(b2_acc, "acc", "f1"), B2_ACCURACY)])
 
 
 def _copies_rows(item: str, measures: pd.DataFrame, printed: dict, bt_printed, source: str) -> list[dict]:
-    originals = [m for m in measures.index if not m.startswith(("Binarized ", "Penalized "))]
-    ap = _ap(measures, originals)
-    rows = []
-    for measure in measures.columns:
-        if measure == "bt":
-            low, high = bt_printed
-            rows.append(_row(item, "bt", (low + high) / 2, tuple(ap.loc["bt"]), source, low, high))
-        elif measure in printed:
-            rows.append(_row(item, measure, printed[measure], tuple(ap.loc[measure]), source))
-    return rows
+    """AP of the originals over their copies per printed measure, BT's against the printed interval."""
+    ap = _ap(measures, [m for m in measures.index if not m.startswith(("Binarized ", "Penalized "))])
+    low, high = bt_printed
+    return [_row(item, "bt", (low + high) / 2, tuple(ap.loc["bt"]), source, low, high) if m == "bt"
+            else _row(item, m, printed[m], tuple(ap.loc[m]), source) for m in measures.columns
+            if m == "bt" or m in printed]
 
 
 def table4_rows() -> list[dict]:
-    """Table 4 from Appendices A.2 (binarised copies) and A.3 (penalised copies): the AP of the originals over their
-    copies under MAE (read from the "Accuracy" column as 1 - MAE, higher is better), AUC, BT and F1."""
+    """Table 4 from A.2 (binarised) and A.3 (penalised): AP under MAE (the "Accuracy" column read as 1 - MAE),
+    AUC, BT and F1."""
     t4 = published.item("gvp", "table4")
     rows = []
     for item, name, key, source in (("table4-binary", "appendix_a2", "binary", "Appendix A.2"),
@@ -149,8 +124,7 @@ def table4_rows() -> list[dict]:
 
 
 def table5_rows() -> list[dict]:
-    """Table 5 from Appendices B.1 (the originals) and B.2 (their binarised copies): AP under accuracy, BT and F1.
-    BT in B.1 and in B.2 are separate fits, each summing to 1 over its eight models."""
+    """Table 5 from B.1 (originals) and B.2 (binarised copies): AP under accuracy, BT and F1."""
     t5 = published.item("gvp", "table5")
     b1 = published.frame("gvp", "appendix_b1").set_index("model")
     b2 = published.frame("gvp", "appendix_b2").set_index("model").rename(index=lambda m: f"Binarized {m}")
@@ -159,45 +133,33 @@ def table5_rows() -> list[dict]:
 
 
 def table6_rows() -> list[dict]:
-    """Table 6 from Appendix C.2, both ways round: every measure read as higher-is-better, and ED and WER as the
-    distances they are (lower is better)."""
+    """Table 6 from C.2, every measure read as higher-is-better, then ED and WER as distances."""
     t6 = published.item("gvp", "table6")
     c2 = published.frame("gvp", "appendix_c2").set_index("model")[["ed", "wer", "chrf", "bt"]]
-    originals = [m for m in c2.index if not m.startswith("Penalized ")]
-    rows = []
-    for source, lower in (("Appendix C.2, every measure read as higher-is-better", ()),
-                          ("Appendix C.2, ED and WER as distances", ("ed", "wer"))):
-        ap = _ap(c2.assign(**{m: -c2[m] for m in lower}), originals)
-        rows += [_row("table6", m, t6["ap"][m], tuple(ap.loc[m]), source) for m in ("ed", "wer", "chrf")]
-        low, high = t6["bt"]
-        rows.append(_row("table6", "bt", (low + high) / 2, tuple(ap.loc["bt"]), source, low, high))
-    return rows
+    return [row for source, lower in (("Appendix C.2, every measure read as higher-is-better", ()),
+                                      ("Appendix C.2, ED and WER as distances", ("ed", "wer")))
+            for row in _copies_rows("table6", c2.assign(**{m: -c2[m] for m in lower}), t6["ap"], t6["bt"], source)]
 
 
 def table7_rows() -> list[dict]:
-    """Table 7's BT row from Appendix C.1 and from C.2's six original rows."""
+    """Table 7's BT row from C.1 and from C.2's six original rows."""
     t7 = published.item("gvp", "table7")
-    c1 = published.frame("gvp", "appendix_c1")
-    c2 = published.frame("gvp", "appendix_c2")
-    c2 = c2[~c2["model"].str.startswith("Penalized ")]
     return [_row("table7", f"{m}-bt", t7["matrix"][k][3], _spearman(frame, m, "bt"), source)
-            for source, frame in (("Appendix C.1", c1), ("Appendix C.2 (six originals)", c2))
+            for source, frame in (("Appendix C.1", published.frame("gvp", "appendix_c1")),
+                                  ("Appendix C.2 (six originals)", paper_c2_originals()))
             for k, m in enumerate(("ed", "wer", "chrf"))]
 
 
 def pair_scores(accuracy: pd.Series) -> np.ndarray:
-    """The share of points model i takes from model j (ties half) when every match is decided by right / wrong
-    only: ``0.5 + (acc_i - acc_j) / 2`` whatever the joint distribution of their errors (wins minus losses of i
-    against j are i's correct answers minus j's)."""
+    """The share of points model i takes from j when matches are decided by right / wrong only:
+    ``0.5 + (acc_i - acc_j) / 2``, whatever the joint distribution of their errors."""
     acc = accuracy.to_numpy(dtype=float)
     return 0.5 + (acc[:, None] - acc[None, :]) / 2
 
 
 def b2_ratio_bound(accuracy: pd.Series | None = None, top: str = "SVM", bottom: str = "TextBlob") -> dict:
-    """The BT strength ratio of ``top`` over ``bottom`` that B.2's accuracies allow: BT fitted to the pair scores
-    :func:`pair_scores` (equal numbers of matches per pair; binarised matches are decided by right / wrong), and
-    the two-model closed form ``(1 + d) / (1 - d)``, d the accuracy difference; next to the ratio B.2 prints (NaN
-    for models B.2 does not have). ``accuracy`` defaults to B.2's."""
+    """The BT ratio of ``top`` over ``bottom`` that B.2's accuracies allow (BT on :func:`pair_scores`, and the
+    two-model ``(1 + d) / (1 - d)``), next to the ratio B.2 prints; ``accuracy`` defaults to B.2's."""
     b2 = published.frame("gvp", "appendix_b2").set_index("model")
     accuracy = b2["acc"] if accuracy is None else accuracy
     wins = pair_scores(accuracy)
@@ -208,44 +170,42 @@ def b2_ratio_bound(accuracy: pd.Series | None = None, top: str = "SVM", bottom: 
             "printed": float(b2.loc[top, "bt"] / b2.loc[bottom, "bt"]) if {top, bottom} <= set(b2.index) else np.nan}
 
 
-def ratio_rows() -> list[dict]:
-    bound = b2_ratio_bound()
-    return [_row("appB2-ratio", "svm/textblob", bound["printed"], bound["fitted"],
-                 "Appendix B.2's accuracies (BT on the pair scores they imply)")]
-
-
-def svm_rows() -> list[dict]:
-    """§5's "SVM rose to the top of the BT ranking": its BT place in B.1 and in B.2."""
-    return [_row("sec5-svm", "svm-bt-rank", 1, _rank(published.frame("gvp", name).set_index("model")["bt"], "SVM"),
-                 source) for name, source in (("appendix_b1", "Appendix B.1"), ("appendix_b2", "Appendix B.2"))]
-
-
 def paper_consistency(models_here=("TextBlob", "VADER", "Logistic Regression", "SVM", "fastText")) -> pd.DataFrame:
-    """Every printed value recomputed from the paper's own appendices (module docstring); ``models_here``: the
-    SST-5 models trained here, for Table 3 on them."""
-    rows = (table2_rows() + table3_rows(models_here) + table4_rows() + table5_rows() + table6_rows() + table7_rows()
-            + ratio_rows() + svm_rows())
-    table = pd.DataFrame(rows, columns=["item", "pair", "printed", "printed_low", "printed_high", "recomputed",
-                                        "tie_low", "tie_high", "source"])
+    """Every printed value recomputed from the paper's appendices: Tables 2-7 (Table 3 also on
+    ``models_here``, the SST-5 models trained here), B.2's BT ratio and §5's SVM on top of BT (B.1, B.2)."""
+    ratio = b2_ratio_bound()
+    rows = (_matrix_rows("table2", published.frame("gvp", "appendix_a1"), "Appendix A.1") + table3_rows(models_here)
+            + table4_rows() + table5_rows() + table6_rows() + table7_rows()
+            + [_row("appB2-ratio", "svm/textblob", ratio["printed"], ratio["fitted"],
+                    "Appendix B.2's accuracies (BT on the pair scores they imply)")]
+            + [_row("sec5-svm", "svm-bt-rank", 1, place(published.frame("gvp", name).set_index("model")["bt"], "SVM"),
+                    source) for name, source in (("appendix_b1", "Appendix B.1"), ("appendix_b2", "Appendix B.2"))])
+    table = pd.DataFrame(rows)
     # the value an order of the printed ties gives that is nearest the printed one (the claims registry reads it)
     table["nearest"] = table["printed"].clip(table["tie_low"], table["tie_high"])
     return table
 
 
 def agrees(consistency: pd.DataFrame, tol: float = PRINTED_2) -> pd.Series:
-    """Whether some order of the printed ties gives the printed value to its printed decimals: the range of
-    recomputed values meets the printed value (or interval) widened by ``tol``."""
+    """Whether some order of the printed ties gives the printed value (or interval) to within ``tol``."""
     low = consistency["printed_low"].fillna(consistency["printed"]) - tol
     high = consistency["printed_high"].fillna(consistency["printed"]) + tol
     return (consistency["tie_high"] >= low - 1e-12) & (consistency["tie_low"] <= high + 1e-12)
 
 
+def self_check_facts(consistency: pd.DataFrame) -> dict:
+    """For the page: values recomputed (all models), how many agree, the paper items of the others."""
+    ok, main = agrees(consistency), consistency["source"] != FIVE_MODELS
+    failed = [ITEMS.get(i, i) for i in dict.fromkeys(consistency.loc[main & ~ok, "item"])]
+    return {"checked": int(main.sum()), "agree": int((ok & main).sum()), "failed": names(failed)}
+
+
 def b1_renormalised(ours: pd.Series) -> pd.DataFrame:
-    """Appendix B.1's BT (eight models, summing to 1) for the models in ``ours`` (our BT, summing to 1 over them),
-    renormalised to sum to 1 over those models — under BT a ratio of two strengths does not depend on the others —
-    next to ours, with each model's place by both."""
+    """B.1's BT for the models in ``ours``, renormalised over them (a BT ratio does not depend on the other
+    models), next to ours, with each model's place by both."""
     paper = published.frame("gvp", "appendix_b1").set_index("model")["bt"].loc[list(ours.index)]
     out = pd.DataFrame({"paper_bt": paper, "paper_bt_renormalised": paper / paper.sum(), "bt": ours})
     out["paper_place"] = out["paper_bt"].rank(ascending=False, method="min").astype(int)
     out["place"] = out["bt"].rank(ascending=False, method="min").astype(int)
     return out.rename_axis("model")
+

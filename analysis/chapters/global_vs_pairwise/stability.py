@@ -1,15 +1,19 @@
-"""The chapter's sampling experiments: Fig. 1's tie-probability sweep, Fig. 2's stability curves (with and without
-synthetic ties), the three random binary models of Sec. 5 and Fig. 3's synthetic detection experiment."""
+"""The chapter's sampling experiments (Levtsov & Ustalov 2025, Secs. 5 and 7): Fig. 1's tie sweep, Fig. 2's
+stability curves, §5's three random binary models and Fig. 3's detection experiment; with their numbers for the page
+(``*_facts``) and for the claims registry (``*_values``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
+from scipy.stats import rankdata, spearmanr
 
 from ... import aggregate, sweeps
 from ...agreement import spearman_rows, spearman_summary
-from ...validation import check_count, check_rng
+from ...data import published
+from ...validation import check_rng
 
 # -- Fig. 1: the tie-probability sweep --------------------------------------------------------------------------------
 
@@ -20,9 +24,8 @@ def tie_grid(step: float) -> np.ndarray:
 
 
 def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
-    """Fig. 1: for each tie probability, ``n_trials`` sampled match sets (12·m·ln m per pair, each match turned into a
-    tie with that probability), BT on each, and its Spearman correlation with the models' mean quality. One row per
-    probability: mean, 2.5% and 97.5% percentiles of the correlation, and the observed tie share."""
+    """Fig. 1: per tie probability, BT on ``n_trials`` sampled match sets (12·m·ln m per pair, each match a tie with
+    that probability) and the Spearman correlation with the mean quality: mean, middle 95%, undefined trials."""
     m = sweeps.matches(quality)
     average = quality.mean().to_numpy()
     gen = np.random.default_rng(rng)
@@ -34,6 +37,22 @@ def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd
     return pd.DataFrame(rows)
 
 
+def tie_sweep_facts(sweep: pd.DataFrame, near: float) -> dict:
+    """For the page, Fig. 1: the mean correlation without added ties, and its value and middle 95% at the tie
+    probability nearest ``near``."""
+    defined = sweep.dropna(subset=["spearman_mean"])
+    row = defined.loc[(defined["tie_probability"] - near).abs().idxmin()]
+    return {"start": float(defined["spearman_mean"].iloc[0]), "p": float(row["tie_probability"]),
+            "at_p": float(row["spearman_mean"]), "at_p_low": float(row["spearman_low"]),
+            "at_p_high": float(row["spearman_high"])}
+
+
+def largest_above(sweep: pd.DataFrame, column: str, level: float) -> float:
+    """Claim value of Fig. 1 (and on llmfao): the largest ``column`` value whose mean correlation is at least
+    ``level``; NaN if none."""
+    return float(sweep.loc[sweep["spearman_mean"] >= level, column].max())
+
+
 # -- Fig. 2: comparisons needed for a stable ranking ------------------------------------------------------------------
 
 #: comparisons per pair behind Fig. 2's reference ranking
@@ -41,9 +60,9 @@ REFERENCE_SIZE = 100_000
 
 
 def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilities=None) -> dict:
-    """Fig. 2 on several datasets: ``panels`` maps a title to its (instances x models) quality frame, ``rngs`` gives
-    one stream per panel, ``tie_probabilities`` (default none) one synthetic tie probability per panel; returns
-    title -> (:func:`~analysis.sweeps.stability_curve`, 12·m·ln m)."""
+    """Fig. 2: ``panels`` maps a title to its (instances x models) quality, ``rngs`` one stream per panel,
+    ``tie_probabilities`` one synthetic tie probability per panel (the reference untied); returns title ->
+    (:func:`~analysis.sweeps.stability_curve`, 12·m·ln m)."""
     ties = [0.0] * len(panels) if tie_probabilities is None else list(tie_probabilities)
     out = {}
     for (title, quality), rng, p in zip(panels.items(), rngs, ties, strict=True):
@@ -55,30 +74,58 @@ def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilit
 
 
 def stability_at_marker(quality: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
-    """Fig. 2's measure at the red line only: :func:`~analysis.sweeps.stability_curve` at 12·m·ln m comparisons per
-    pair (one row), against the ranking on :data:`REFERENCE_SIZE` comparisons per pair."""
+    """Fig. 2's measure at 12·m·ln m comparisons per pair only (one row)."""
     m = sweeps.matches(quality)
     return sweeps.stability_curve(m, [sweeps.sample_size(len(m.systems), 10**9)], rng, n_trials=n_trials,
                                   reference_size=REFERENCE_SIZE)
 
 
-def tie_stability(quality: pd.DataFrame, probabilities, sizes, *, rng, n_trials: int) -> dict:
-    """Fig. 2 on one dataset with synthetic ties: one :func:`~analysis.sweeps.stability_curve` per tie probability
-    (each sampled match a tie with that probability; the reference untied), titled "<p> ties"."""
-    streams = check_rng(rng).spawn(len(probabilities))
-    return stability_panels({f"{float(p):.0%} added ties": quality for p in probabilities}, sizes, streams,
-                            n_trials=n_trials, tie_probabilities=probabilities)
+def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
+    """The row of a Fig. 2 curve on the grid point nearest 12·m·ln m."""
+    return curve.iloc[(curve["comparisons"] - marker).abs().argmin()]
+
+
+def stability_view(curves: dict) -> pd.DataFrame:
+    """Fig. 2's curves at 12·m·ln m (nearest grid point, share of trials misplacing a model, mean misplaced)
+    and the mean misplaced at the grid's end, one row per curve."""
+    rows = {}
+    for title, (curve, marker) in curves.items():
+        at, end = at_marker(curve, marker), curve.iloc[-1]
+        rows[title] = {"12·m·ln m": marker, "nearest grid point": int(at["comparisons"]),
+                       "trials misplacing a model there": at["changed_share"],
+                       "models misplaced there (mean)": at["changes_mean"],
+                       f"models misplaced at {end['comparisons']:,.0f} (mean)": end["changes_mean"]}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def stability_values(curves: dict, names) -> dict:
+    """Claim values, Fig. 2: per panel (``names``) the mean misplaced models at 12·m·ln m and the share of
+    sampled sets whose ranking differs from the reference."""
+    values = {}
+    for name, (curve, marker) in zip(names, curves.values(), strict=True):
+        row = at_marker(curve, marker)
+        values[f"fig2 {name} misplaced at marker"] = float(row["changes_mean"])
+        values[f"fig2 {name} changed share at marker"] = float(row["changed_share"])
+    return values
+
+
+def tie_cost_values(curves: dict) -> dict:
+    """Claim values, §7: the mean misplaced models at 12·m·ln m per curve, and whether it rises with every
+    step up in the tie probability."""
+    at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in curves.values()]
+    values = {f"ties {title} misplaced at marker": v for title, v in zip(curves, at)}
+    values["ties misplaced at marker rises with ties"] = (float(np.min(np.diff(at))), bool(np.all(np.diff(at) > 0)))
+    return values
 
 
 # -- Sec. 5: three random binary models -------------------------------------------------------------------------------
 
 
 def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_repeats: int = 1000) -> pd.DataFrame:
-    """Sec. 5's simulation, repeated: ``n_models`` models output uniform random labels for ``n_instances`` random
-    binary gold labels. Per repetition: the models' accuracy, BT from every instance's matches (a model wins when it
-    is right and the other wrong; both right or both wrong is a tie) and BT from one sample of 12·m·ln m matches per
-    pair, and the Spearman correlations of the two BTs with accuracy; the mean accuracy, ROC AUC and F1 of the
-    models (:func:`binary_global_scores`) and whether the three global scores order the models alike."""
+    """Sec. 5's simulation, repeated: ``n_models`` uniform random labellers of ``n_instances`` binary gold
+    labels. Per repetition: the spread and means of accuracy, ROC AUC and F1, whether they order the models alike, the
+    tie share, and the Spearman correlation with accuracy of BT on every instance and on one sample of 12·m·ln m
+    matches per pair."""
     gen = np.random.default_rng(rng)
     rows = []
     for r in range(n_repeats):
@@ -88,22 +135,20 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
                                columns=[f"model {k + 1}" for k in range(n_models)])
         accuracy, auc, f1 = binary_global_scores(gold, predictions)
         m = sweeps.matches(correct)
-        full = aggregate.bradley_terry(correct).to_numpy()
-        sampled = sweeps.bradley_terry_trials(m, gen, 1)[0]
-        ranks = [rankdata(s) for s in (accuracy, auc, f1)]
+        bts = np.array([aggregate.bradley_terry(correct).to_numpy(), sweeps.bradley_terry_trials(m, gen, 1)[0]])
+        full, sampled = spearman_rows(bts, accuracy)
         rows.append({"repeat": r, "accuracy_spread": float(accuracy.max() - accuracy.min()),
                      "accuracy_mean": float(accuracy.mean()), "auc_mean": float(auc.mean()),
                      "f1_mean": float(f1.mean()),
-                     "global_agree": bool(all(np.array_equal(ranks[0], x) for x in ranks[1:])),
-                     "tie_share": m.tie_share(),
-                     "spearman_full": float(spearman_rows(full[None], accuracy)[0]),
-                     "spearman_sampled": float(spearman_rows(sampled[None], accuracy)[0])})
+                     "global_agree": bool(np.array_equal(rankdata(accuracy), rankdata(auc))
+                                          and np.array_equal(rankdata(accuracy), rankdata(f1))),
+                     "tie_share": m.tie_share(), "spearman_full": float(full), "spearman_sampled": float(sampled)})
     return pd.DataFrame(rows)
 
 
 def binary_global_scores(gold: np.ndarray, predictions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Accuracy, ROC AUC and positive-class F1 of each column of 0/1 ``predictions`` against 0/1 ``gold`` (for 0/1
-    scores ROC AUC is the mean of the true positive and true negative rates)."""
+    """Accuracy, ROC AUC and F1 of each column of 0/1 ``predictions`` against 0/1 ``gold`` (for 0/1 scores
+    ROC AUC is the mean of the true positive and true negative rates)."""
     gold = np.asarray(gold)[:, None].astype(bool)
     pred = np.asarray(predictions).astype(bool)
     tp, tn = (pred & gold).sum(axis=0), (~pred & ~gold).sum(axis=0)
@@ -122,30 +167,42 @@ def random_binary_summary(table: pd.DataFrame) -> pd.DataFrame:
                                       ("spearman_full", "spearman_sampled")]})
 
 
+def random_binary_facts(table: pd.DataFrame) -> dict:
+    """For the page, §5's random models: repetitions, mean accuracy spread, shares where the global scores
+    agree and where full BT follows accuracy, and for one sample's BT its size, mean correlation and share at the
+    paper's value."""
+    paper = published.item("gvp", "section5_random_binary")["spearman_bt"]
+    return {"repeats": len(table), "spread_mean": float(table["accuracy_spread"].mean()),
+            "global_agree": table["global_agree"].mean(), "full_agree": float((table["spearman_full"] == 1).mean()),
+            "sample": sweeps.sample_size(3, 10**9), "sampled_mean": float(table["spearman_sampled"].mean()),
+            "at_paper": float((table["spearman_sampled"].round(2) == paper).mean()), "paper": float(paper)}
+
+
+def random_binary_values(table: pd.DataFrame) -> dict:
+    """Claim values, §5's random models: mean accuracy, ROC AUC and F1, the share of repetitions where the
+    global scores agree, and the mean correlation of one sample's BT with accuracy."""
+    return {"random mean accuracy": float(table["accuracy_mean"].mean()),
+            "random mean auc": float(table["auc_mean"].mean()), "random mean f1": float(table["f1_mean"].mean()),
+            "random global scores agree": float(table["global_agree"].mean()),
+            "random sampled bt spearman": float(table["spearman_sampled"].mean())}
+
+
 # -- Fig. 3: how large a difference can pairwise comparison see? ------------------------------------------------------
 
-#: matches per repetition in Fig. 3: 12·m·ln m for two models (16) and for CEval's six (129), and 1,000
+#: matches per repetition in Fig. 3: 12·m·ln m for two models (16) and for CEval's six (129), and 1,000; and its
+#: grid of scaling factors f (1 - f is the difference)
 FIG3_SIZES = (16, 129, 1000)
-
-
-def difference_grid(steps: int = 100) -> np.ndarray:
-    """Fig. 3's grid: scaling factors from 0.9 to 1.0 in ``steps`` steps."""
-    return np.linspace(0.9, 1.0, check_count(steps, "steps", minimum=2))
+FIG3_FACTORS = np.linspace(0.9, 1.0, 100)
 
 
 def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) -> pd.DataFrame:
-    """Fig. 3, as we read its one-paragraph description: two models, A and B; on each of n instances A's decision
-    value for the gold class is uniform on [0, 1] and B's is f times an independent uniform, f on the grid
-    (1 - f is "the difference in class probability"). Per repetition, pairwise comparison ranks A first when A wins
-    more of the n matches (with two models BT orders them by wins, ties as half), the global score when A's mean
-    decision value is higher; an exact tie counts as half correct. One row per (n, f): the share of
-    ``n_repeats`` repetitions ranking A first. The same draws serve every f (common random numbers)."""
+    """Fig. 3 as we read its one paragraph: two models, A's decision values uniform on [0, 1], B's f times an
+    independent uniform (1 - f the difference). Per (n, f) the share of ``n_repeats`` repetitions that rank A first
+    by the count of wins (two-model BT) and by the mean, an exact tie half correct; the same draws serve every f."""
     gen = check_rng(rng)
-    n_repeats = check_count(n_repeats, "n_repeats")
     rows = []
     for n in sizes:
-        a = gen.random((n_repeats, check_count(n, "size")))
-        b = gen.random((n_repeats, n))
+        a, b = gen.random((n_repeats, n)), gen.random((n_repeats, n))
         for f in factors:
             margin = np.sign(a - f * b).sum(axis=1)
             gap = a.mean(axis=1) - f * b.mean(axis=1)
@@ -153,3 +210,25 @@ def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) ->
                          "pairwise": float(((margin > 0) + 0.5 * (margin == 0)).mean()),
                          "global": float(((gap > 0) + 0.5 * (gap == 0)).mean())})
     return pd.DataFrame(rows)
+
+
+def detection_facts(curve: pd.DataFrame) -> dict:
+    """For the page, Fig. 3: the largest difference, and there per number of matches the probability of the
+    correct order by wins (``pairwise_<n>``) and by the mean (``global_<n>``)."""
+    largest = curve["difference"].max()
+    at = curve[np.isclose(curve["difference"], largest)].set_index("matches")
+    return {"largest": float(largest)} | {f"{kind}_{n}": float(row[kind]) for n, row in at.iterrows()
+                                          for kind in ("pairwise", "global")}
+
+
+def detection_values(curve: pd.DataFrame, n_repeats: int) -> dict:
+    """Claim values, Fig. 3, per number of matches: whether the share of correct orders rises with the
+    difference (Spearman), the mean gap global - pairwise, and the share at 10% less two binomial standard errors."""
+    values = {}
+    for n, part in curve.groupby("matches"):
+        rho = float(spearmanr(part["difference"], part["pairwise"]).statistic)
+        values[f"fig3 rises with difference {n}"] = (rho, rho > 0)
+        values[f"fig3 global minus pairwise {n}"] = float((part["global"] - part["pairwise"]).mean())
+        share = float(part.loc[(part["difference"] - 0.1).abs().idxmin(), "pairwise"])
+        values[f"fig3 pairwise at 10% lower end {n}"] = share - 2 * math.sqrt(share * (1 - share) / n_repeats)
+    return values

@@ -1,10 +1,10 @@
-"""The chapter's tables as a reader sees them (the saved CSVs keep their codes and full precision): measures in
-words, ours next to the paper's measure by measure, BT's interval in one column, correlation matrices as one row
-per pair of measures with a column per source."""
+"""The chapter's tables as a reader sees them (the saved CSVs keep codes and full precision): measures in words,
+ours next to the paper's, intervals in one column, correlation matrices one row per pair; Table 1; names in words."""
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,11 @@ LABELS = {
     "place_after": "place after",
 }
 
+#: the paper items of the paper-against-itself table (:func:`.self_check.paper_consistency`) in words
+ITEMS = {"table2": "Table 2", "table3": "Table 3", "table4-binary": "Table 4 (binarised copies)",
+         "table4-penalized": "Table 4 (penalised copies)", "table5": "Table 5", "table6": "Table 6",
+         "table7": "Table 7", "appB2-ratio": "Appendix B.2's BT ratio", "sec5-svm": "§5's SVM on top"}
+
 
 def label(code) -> str:
     """A code of the saved tables in words (:data:`LABELS`); anything else unchanged."""
@@ -32,9 +37,31 @@ def labelled(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.rename(columns=label, index=label)
 
 
+def names(items) -> str:
+    """'a', 'a and b', 'a, b and c'; 'none' when empty."""
+    items = [str(n) for n in items]
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else (items[0] if items else "none")
+
+
+def ranking(values: pd.Series) -> str:
+    """The index of ``values`` from the highest value down: 'A > B > C'."""
+    return " > ".join(map(str, values.sort_values(ascending=False).index))
+
+
+def place(values: pd.Series, model: str) -> int:
+    """1-based place of ``model`` by ``values``, highest first (ties share the best place)."""
+    return int(values.rank(ascending=False, method="min")[model])
+
+
+def table1(datasets: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Table 1 (§4) for the data at hand: per dataset (instances x models) examples, methods and the pairs of outputs
+    compared (examples times m choose 2)."""
+    return pd.DataFrame([{"dataset": name, "examples": len(q), "methods": q.shape[1],
+                          "pairs": len(q) * math.comb(q.shape[1], 2)} for name, q in datasets.items()])
+
+
 def interval(low: pd.Series, high: pd.Series, digits: int = 3) -> pd.Series:
-    """An interval as one text column, ``low–high``; missing where either end is; whole ends (ranks) as
-    integers."""
+    """An interval as one text column, ``low–high`` (whole ends as integers); missing where an end is."""
     def end(v: float) -> str:
         return f"{v:.0f}" if float(v).is_integer() else f"{v:.{digits}f}"
 
@@ -43,22 +70,17 @@ def interval(low: pd.Series, high: pd.Series, digits: int = 3) -> pd.Series:
 
 
 def versus_paper(frame: pd.DataFrame, measures) -> pd.DataFrame:
-    """Columns grouped by measure (Appendices A-B): for each of ``measures`` ours ("here"), BT's 95% interval as one
-    column, and the paper's value where ``frame`` has a ``paper_<measure>`` column; then any other column of
-    ``frame`` (not an interval end) under its label. Without any paper column, one header row ("BT 95% interval")."""
+    """Columns grouped by measure (Appendices A-B): ours ("here"), the 95% interval and the paper's value where
+    ``frame`` has ``paper_<measure>``, then the other columns; one header row when nothing compares."""
     columns, used = {}, set()
     for m in measures:
         columns[(label(m), "here")] = frame[m]
-        used.add(m)
         if {f"{m}_low", f"{m}_high"} <= set(frame.columns):
             columns[(label(m), "95% interval")] = interval(frame[f"{m}_low"], frame[f"{m}_high"])
-            used |= {f"{m}_low", f"{m}_high"}
         if f"paper_{m}" in frame.columns:
             columns[(label(m), "paper")] = frame[f"paper_{m}"]
-            used.add(f"paper_{m}")
-    for c in frame.columns:
-        if c not in used:
-            columns[(label(c), "")] = frame[c]
+        used |= {m, f"{m}_low", f"{m}_high", f"paper_{m}"}
+    columns |= {(label(c), ""): frame[c] for c in frame.columns if c not in used}
     if not any(kind == "paper" for _, kind in columns):  # nothing to compare with: one header row
         columns = {group if kind in ("here", "") else f"{group} {kind}": values
                    for (group, kind), values in columns.items()}
@@ -66,59 +88,44 @@ def versus_paper(frame: pd.DataFrame, measures) -> pd.DataFrame:
 
 
 def side_by_side(c1: pd.DataFrame, measures) -> pd.DataFrame:
-    """Appendix C.1 (:func:`~.published.appendix_c1`) for ``measures`` only, grouped by measure: here, paper and
-    their difference where computed."""
+    """Appendix C.1 (:func:`.ceval.appendix_c1`) for ``measures``: here, paper and difference by measure."""
     columns = {(label(m), kind): c1[(kind, m)] for m in measures for kind in ("here", "paper", "difference")
                if (kind, m) in c1.columns}
     return pd.DataFrame(columns, index=c1.index)
 
 
 def correlation_pairs(matrices: dict) -> pd.DataFrame:
-    """Correlation matrices (Tables 2, 3 and 7) as one row per pair of measures, in the first matrix's order, and one
-    column per source (``matrices``: source -> matrix); a pair a matrix lacks is missing."""
-    first = next(iter(matrices.values()))
-    pairs = list(itertools.combinations(first.columns, 2))
-    out = pd.DataFrame({source: [m.loc[a, b] if a in m.index and b in m.columns else np.nan for a, b in pairs]
-                        for source, m in matrices.items()},
-                       index=pd.Index([f"{label(a)} – {label(b)}" for a, b in pairs], name="measures"))
-    return out
+    """Correlation matrices (source -> matrix) as one row per pair of measures, one column per source."""
+    pairs = list(itertools.combinations(next(iter(matrices.values())).columns, 2))
+    return pd.DataFrame({source: [m.loc[a, b] if a in m.index and b in m.columns else np.nan for a, b in pairs]
+                         for source, m in matrices.items()},
+                        index=pd.Index([f"{label(a)} – {label(b)}" for a, b in pairs], name="measures"))
 
 
 def ranks_view(ranks: pd.DataFrame, top: int = 12) -> pd.DataFrame:
-    """llmfao's bootstrap ranks, the ``top`` models: BT strength, rank and the rank range (whole places)."""
+    """llmfao's bootstrap ranks of the ``top`` models: BT strength, rank and the range of ranks."""
     head = ranks.head(top)
     return pd.DataFrame({"BT strength": head["bt"], "rank": head["rank"].astype(int),
                          "95% of resampled ranks": interval(head["rank_low"], head["rank_high"], 0)},
                         index=head.index)
 
 
-def _pair(pair: str) -> str:
-    """A consistency table's ``pair`` in words: two measures, one measure, the B.2 ratio or the SVM's place."""
-    special = {"svm/textblob": "BT of the SVM / BT of TextBlob", "svm-bt-rank": "the SVM's BT place"}
-    if pair in special:
-        return special[pair]
-    return " – ".join(label(p) for p in pair.split("-"))
-
-
 def _span(low: float, high: float, digits: int) -> str:
     """An interval in words: ``low–high``, or ``low to high`` when a minus sign would run into the dash."""
-    sep = "–" if low >= 0 else " to "
-    return f"{low:.{digits}f}{sep}{high:.{digits}f}"
+    return f"{low:.{digits}f}{'–' if low >= 0 else ' to '}{high:.{digits}f}"
 
 
 def self_check_view(consistency: pd.DataFrame, items, agree: pd.Series) -> pd.DataFrame:
-    """Rows of the paper-against-itself table (:func:`~.self_check.paper_consistency`) for ``items``, as read: the
-    paper item, what is recomputed and from which appendix, the printed value (an interval as ``low–high``), the
-    recomputed one (ties as average ranks), its range over the orders of the printed ties where they matter, and
-    whether they agree (``agree``: :func:`~.self_check.agrees`)."""
-    from .facts import ITEMS
-
+    """Rows of :func:`.self_check.paper_consistency` for ``items`` as read: what is recomputed from where, the
+    printed value, the recomputed one, its range over the orders of printed ties where it matters, and ``agree``."""
     rows = consistency[consistency["item"].isin(list(items))]
+    special = {"svm/textblob": "BT of the SVM / BT of TextBlob", "svm-bt-rank": "the SVM's BT place"}
     digits = {"sec5-svm": 0, "appB2-ratio": 1}
     printed = [_span(r.printed_low, r.printed_high, 2) if pd.notna(r.printed_low) else
                f"{r.printed:.{digits.get(r.item, 2)}f}" for r in rows.itertuples()]
     ties = [_span(r.tie_low, r.tie_high, 3) if r.tie_high - r.tie_low > 1e-9 else np.nan for r in rows.itertuples()]
     return pd.DataFrame({"paper item": rows["item"].map(lambda i: ITEMS.get(i, i)),
-                         "recomputed": rows["pair"].map(_pair), "from": rows["source"], "printed": printed,
-                         "from the appendix": rows["recomputed"], "over the orders of ties": ties,
+                         "recomputed": [special.get(p, " – ".join(map(label, p.split("-")))) for p in rows["pair"]],
+                         "from": rows["source"], "printed": printed, "from the appendix": rows["recomputed"],
+                         "over the orders of ties": ties,
                          "agrees": agree.loc[rows.index].map({True: "yes", False: "no"})}).reset_index(drop=True)
