@@ -24,17 +24,15 @@ ALLOWED = {
         "the tie shares a parameter may take (a share of ties is at most one half here by construction)",
     ("analysis/chapters/global_vs_pairwise/llmfao.py", "0 < s <= 0.5"):
         "the tie shares a parameter may take (a share of ties is at most one half here by construction)",
-    ("analysis/chapters/why_pairing/experiments.py", "rng.random(n) < 0.05"):
+    ("analysis/chapters/why_pairing.py", "rng.random(n) < 0.05"):
         "the share of outlier instances the Prop. 1 setups draw (a generator setting)",
-    ("analysis/chapters/why_pairing/experiments.py", "p_b > 0.5"):
+    ("analysis/chapters/why_pairing.py", "p_b > 0.5"):
         "P(B > A) above one half is what 'BT prefers B' means",
-    ("analysis/chapters/why_pairing/experiments.py", "pairings['BT strength of S'] < 0.5"):
+    ("analysis/chapters/why_pairing.py", "pairings['BT strength of S'] < 0.5"):
         "a BT strength of S below one half is what 'BT prefers B' means (two systems, strengths sum to 1)",
-    ("analysis/chapters/why_pairing/figures.py", "p_b > 0.5"):
-        "P(B > A) above one half is what 'BT prefers B' means (the shaded half-plane)",
     ("analysis/chapters/wmt_stability/replication.py", "w['p_value'] < 0.05"):
         "WMT's significance level for its clusters (the official method being replicated)",
-    ("analysis/chapters/synthesis/values.py", "p < 0.05"):
+    ("analysis/chapters/synthesis/wmt_pairs.py", "p < 0.05"):
         "the one-sided Fisher test's level that the saved flag records (the claim reads the flag, not p)",
     ("analysis/chapters/wmt_stability/replication.py", "r.max_abs_z_diff > 1e-09"):
         "the replication table's 'exact' column (floating-point equality of z), which the claim reads",

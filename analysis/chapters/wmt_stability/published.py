@@ -22,11 +22,10 @@ TABLE1_DATASETS = {
     "mturk-sntlevel-humaneval-newstest2020": "2020 MTurk, segment level (SR-DC)",
     "mturk-doclevel-humaneval-newstest2020": "2020 MTurk, document level (SR+DC)",
 }
-#: Fig. 1: the years of the paper's pairs and of ours per style, the colours and the divisors on the axis
+#: Fig. 1: the years of the paper's pairs and of ours per style, and the colours
 PAPER_YEARS = {"SR-DC": "paper, 2018–20", "SR+DC": "paper, 2019–20"}
 HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
 STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
-DIVISOR_TICKS = [1.25, 1.5, 2.0, 4.0, 10.0]
 
 
 def toy_example() -> pd.DataFrame:
@@ -171,16 +170,17 @@ def plot_fig1(fractions: pd.DataFrame):
     and the paper's (dashed); three narrow panels side by side, one x label and the legend below them."""
     import matplotlib.pyplot as plt
 
+    ticks = sorted(fractions["divisor"].unique())  # ours (the ``divisors`` parameter) and the paper's, evenly spaced
     fig, axes = plt.subplots(1, 3, figsize=(7.6, 3.5), sharey=True)
     for ax, measure in zip(axes, ("rank", "cluster", "both")):
         for (style, source), rows in fractions[fractions["measure"] == measure].groupby(["style", "source"]):
             rows = rows.sort_values("divisor")
             here = source == "here"
-            ax.plot([DIVISOR_TICKS.index(d) if d in DIVISOR_TICKS else np.nan for d in rows["divisor"]],
+            ax.plot([ticks.index(d) for d in rows["divisor"]],
                     rows["fraction"], marker="o" if here else "s", linestyle="-" if here else "--",
                     color=STYLE_COLORS[style], alpha=1.0 if here else 0.6,
                     label=f"{style}, {(HERE if here else PAPER_YEARS)[style]} ({rows['pairs'].iloc[0]} pairs)")
-        ax.set_xticks(list(range(len(DIVISOR_TICKS))), [f"{d:g}" for d in DIVISOR_TICKS])
+        ax.set_xticks(list(range(len(ticks))), [f"{d:g}" for d in ticks])
         ax.set_title(f"Δ{measure}")
         ax.set_ylim(-0.03, 1.03)
     axes[0].set_ylabel("share of pairs changed")
