@@ -48,7 +48,18 @@ from myst_nb import glue
 
 from analysis.chapters import favoritism
 from analysis.chapters.common import Timings, glue_verdicts, outputs
-from analysis.chapters.favoritism import checks, experiments, figures, published, tables, ties, uncertainty
+from analysis.chapters.favoritism import (
+    appendix_c21,
+    appendix_d,
+    cases,
+    claims,
+    definitions,
+    experiments,
+    fig4,
+    fig5,
+    table1,
+    uncertainty,
+)
 from analysis.data import load_table
 from analysis.data.favi import TEXT_DATASETS, output_texts, wmt22_zhen_documents
 from analysis.data.published import item as paper_item
@@ -79,17 +90,17 @@ with timings.measure("all system pairs, with intervals and tests"):
     pairs = experiments.per_pair(scores, datasets, n_resamples=n_resamples, rng=stream(seed, "phi per pair"))
 out.table(pairs[experiments.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
 out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, interval, p-value, null |Φ|
-table1 = out.table(experiments.table1(scores, pairs), "favi_table1_data", index=False)
-tie_shares = out.table(checks.tie_shares(pairs), "favi_tie_shares", index=False)
+data_table = out.table(table1.table1(scores, pairs), "favi_table1_data", index=False)
+tie_shares = out.table(fig4.tie_shares(pairs), "favi_tie_shares", index=False)
 with timings.measure("per-metric summary"):
-    summary = ties.with_ties(experiments.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), tie_shares)
+    summary = fig4.with_ties(fig4.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), tie_shares)
 out.table(summary, "favi_fig4_summary", index=False)
-fig4 = experiments.fig4_scope(summary, summeval_aspect)
-attenuation = out.table(experiments.attenuation_table(pairs), "favi_attenuation")
+fig4_rows = fig4.fig4_scope(summary, summeval_aspect)
+attenuation = out.table(uncertainty.attenuation_table(pairs), "favi_attenuation")
 tests = out.table(uncertainty.multiple_testing(pairs, alpha=alpha, n_resamples=n_resamples), "favi_multiple_testing",
                   index=False)
-items = table1.set_index("data")["items_max"]
-mt_labels = [experiments.dataset_label(d) for d in datasets if d.startswith("wmt")]
+items = data_table.set_index("data")["items_max"]
+mt_labels = [experiments.DATASETS[d] for d in datasets if d.startswith("wmt")]
 all_tests = tests.set_index("data").loc["all datasets"]
 glue_all(n_pairs=len(pairs), n_settings=len(summary), alpha=alpha,
          noise_above=int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum()),
@@ -169,9 +180,9 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 # paper's, then the errors by the system they favour and the metric's outcome d̂.
 
 # %%
-examples = out.table(published.worked_examples(), "favi_fig2_fig3_examples")
+examples = out.table(definitions.worked_examples(), "favi_fig2_fig3_examples")
 assert np.allclose(examples["favi"].round(3), examples["paper_favi"])
-examples_scores, examples_counts = tables.examples_page(examples)
+examples_scores, examples_counts = definitions.examples_page(examples)
 show(examples_scores)
 show(examples_counts)
 
@@ -185,10 +196,10 @@ show(examples_counts)
 # ## Lemmas 1 and 2 on every real pair
 
 # %%
-lemmas = out.table(experiments.lemma_checks(pairs), "favi_lemma_checks")
+lemmas = out.table(definitions.lemma_checks(pairs), "favi_lemma_checks")
 assert lemmas.loc["Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value"] < 1e-12
 assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
-show(tables.lemmas_page(lemmas))
+show(definitions.lemmas_page(lemmas))
 
 # %% [markdown]
 # Φ is undefined, and left out, for a pair without errors (E = 0). The last row counts pairs whose margins keep
@@ -209,8 +220,8 @@ show(tables.lemmas_page(lemmas))
 # for:
 
 # %%
-show(tables.table1_beside_paper(table1, published.published_table1()))
-wmt21 = table1.set_index("data").loc["WMT21 en-de"]
+show(table1.table1_beside_paper(data_table, table1.published_table1()))
+wmt21 = data_table.set_index("data").loc["WMT21 en-de"]
 glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
          wmt21_systems=int(wmt21["systems_rated"]))
 
@@ -224,8 +235,8 @@ glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["da
 # ## Table 1's raters and sources
 
 # %%
-show(tables.table1_page(table1, scores))
-show(tables.in_words(published.published_table1()))
+show(table1.table1_page(data_table, scores))
+show(experiments.in_words(table1.published_table1()))
 
 # %% [markdown]
 # Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out.
@@ -256,8 +267,8 @@ show(tables.in_words(published.published_table1()))
 
 # %%
 if "wmt22-ende" in datasets:
-    margins = out.table(published.margin_example(pairs), "favi_section2_margins")
-    show(tables.margins_page(margins), digits=1)
+    margins = out.table(cases.margin_example(pairs), "favi_section2_margins")
+    show(cases.margins_page(margins), digits=1)
     glue_all(s2_margin=margins.loc["MQM", "margin"], s2_items=int(margins.loc["MQM", "items"]))
 
 # %% [markdown]
@@ -276,7 +287,7 @@ if "wmt22-ende" in datasets:
 # pairs whose verdict (A wins, B wins, neither) is the same in both graphs.
 
 # %%
-cases = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU"),
+case_list = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "BLEU"),
                   ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"), ("summeval", summeval_aspect, "ROUGE_L"),
                   ("usr-tc", "USR_Overall", "BERTScore")])
 fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22")])
@@ -290,8 +301,8 @@ arrows = ("An arrow A → B: A is rated better than B on significantly more of t
 def case(dataset, aspect, rater, per_system=True):
     """A case figure and the numbers its caption states."""
     table = experiments.setting_table(pairs, dataset, aspect, rater)
-    return (figures.plot_case(table, rater=rater, aspect=aspect, alpha=alpha, ties=sign_test_ties,
-                              per_system=per_system), experiments.case_numbers(table, alpha=alpha, ties=sign_test_ties))
+    return (cases.plot_case(table, rater=rater, aspect=aspect, alpha=alpha, ties=sign_test_ties,
+                            per_system=per_system), cases.case_numbers(table, alpha=alpha, ties=sign_test_ties))
 
 
 def head(human, rater, where):  # the opening every per-system case caption shares
@@ -313,10 +324,10 @@ out.figure(fig, "favi_fig1_standin_comet22_zhen",
            f"Fig. 1 is COMET-22 on WMT22 en-de with {paper_systems} systems, whose scores, published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval`, are not reachable here; WMT22 zh-en "
            "{cite:p}`freitag2022results` has other systems and another human reference.")
-graphs = out.table(experiments.graph_summary(pairs, cases, alpha=alpha), "favi_win_graph_agreement", index=False)
-layers = out.table(checks.win_graph_layers(pairs, cases, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
+graphs = out.table(cases.graph_summary(pairs, case_list, alpha=alpha), "favi_win_graph_agreement", index=False)
+layers = out.table(cases.win_graph_layers(pairs, case_list, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
                    index=False)
-per_system = out.table(checks.per_system(pairs), "favi_per_system", index=False)
+per_system = out.table(cases.per_system(pairs), "favi_per_system", index=False)
 
 # %% [markdown]
 # Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
@@ -329,7 +340,7 @@ per_system = out.table(checks.per_system(pairs), "favi_per_system", index=False)
 # ## Fig. 4: sign accuracies and mean |Φ| per metric
 
 # %%
-out.figure(figures.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
+out.figure(fig4.plot_fig4(fig4_rows), "favi_fig4_accuracy_and_favi",
            "Sample-level (orange) and system-level (blue) sign accuracy (left axis of each panel) and mean |Φ| over "
            "system pairs with ± its sd (green, right axis) of every automatic rater, per dataset: the paper's Fig. 4 "
            "on the data at hand.\n\n"
@@ -337,11 +348,11 @@ out.figure(figures.plot_fig4(fig4), "favi_fig4_accuracy_and_favi",
            "{numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of "
            "a domain. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, "
            "MetricX); USR TopicalChat and USR PersonaChat stand in for the paper's BST chatbot data (not "
-           f"reachable). SummEval's human rating is the {figures.aspect_label(summeval_aspect)}; its metrics are "
+           f"reachable). SummEval's human rating is the {experiments.aspect_label(summeval_aspect)}; its metrics are "
            "lexical ones computed here.")
-domains = out.table(checks.domain_comparison(fig4), "favi_domain_comparison", index=False)
+domains = out.table(fig4.domain_comparison(fig4_rows), "favi_domain_comparison", index=False)
 d = domains.set_index("domain")
-mt4 = fig4[fig4["domain"] == "machine translation"]
+mt4 = fig4_rows[fig4_rows["domain"] == "machine translation"]
 glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
             (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue")) for m in ("min", "max")},
          **{f"dom_null_{k}": d.loc[name, "median_null_mean_abs_favi"] for k, name in
@@ -371,7 +382,7 @@ glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
 # ## Fig. 4's domains and ties
 
 # %%
-show(tables.domains_page(domains))
+show(fig4.domains_page(domains))
 
 # %% [markdown]
 # Paired with a summarization metric, the MT metric has the lower mean |Φ| in {glue:text}`dom_mt_lower:.0%` of the
@@ -425,7 +436,7 @@ show(uncertainty.split_half_page(attenuation, split))
 
 # %%
 above = int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum())
-out.figure(figures.plot_noise(summary), "favi_noise_vs_observed",
+out.figure(uncertainty.plot_noise(summary), "favi_noise_vs_observed",
            "Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean "
            "|Φ| a rater with the same errors and no favoritism would show: beyond the paper.\n\n"
            f"The expected value averages, per pair, {n_resamples:,} draws that give each error a random direction "
@@ -444,24 +455,24 @@ glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
 # whose test is significant, with the items per pair:
 
 # %%
-show(tables.in_words(tests.set_index("data").drop(columns="smallest_p")))
-show(tables.in_words(attenuation).join(items.rename("items per pair")))
+show(experiments.in_words(tests.set_index("data").drop(columns="smallest_p")))
+show(experiments.in_words(attenuation).join(items.rename("items per pair")))
 
 # %% [markdown]
 # (favi-fig5)=
 # ## Fig. 5: Φ against sign accuracy
 
 # %%
-fig5_pairs = experiments.fig4_scope(pairs, summeval_aspect)
-null_rhos = checks.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
-values = checks.claim_values(fig5_pairs=fig5_pairs, fig4=fig4, ties=tie_shares, h2h=h2h,
+fig5_pairs = fig4.fig4_scope(pairs, summeval_aspect)
+null_rhos = fig5.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
+values = claims.claim_values(fig5_pairs=fig5_pairs, fig4=fig4_rows, ties=tie_shares, h2h=h2h,
                              summeval_aspect=summeval_aspect, null_rhos=null_rhos)
 out.values(values)
-top_accuracy = out.table(checks.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
+top_accuracy = out.table(fig5.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
                                                   rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
                          index=False).iloc[0]
-fig5 = out.table(published.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
-out.figure(figures.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
+fig5_rho = out.table(fig5.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
+out.figure(fig5.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "(a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the "
            "pair's sample-level sign accuracy: the paper's Fig. 5, on the "
            f"{int((fig5_pairs['total_error'] > 0).sum()):,} pairs with an error of the settings of Fig. 4 "
@@ -469,10 +480,10 @@ out.figure(figures.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
            "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
            "alphabetically first system.")
-show(tables.in_words(fig5))
+show(experiments.in_words(fig5_rho))
 v = values.set_index("key")["value"]
 glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
-         f5_rho=fig5["spearman_rho"].iloc[0], f5_rho_b=fig5["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
+         f5_rho=fig5_rho["spearman_rho"].iloc[0], f5_rho_b=fig5_rho["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
          f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
          f5_null_high=v["fig5a.no_favoritism_rho_high"], f5_null_p=v["fig5a.no_favoritism_share_at_or_below"],
          f5b_top=top_accuracy["top_share"], f5b_threshold=top_accuracy["top_accuracy_threshold"],
@@ -502,16 +513,16 @@ glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.me
 
 # %%
 if fig6_cases:
-    out.figure(figures.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
+    out.figure(cases.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
                "Φ of each system against every other system (positive: the metric favours it), systems sorted by "
                "their median Φ: the paper's Fig. 6, for "
-               + " and ".join(figures.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
+               + " and ".join(experiments.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
                "A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the "
                "farthest value within 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 "
                "is COMET-22 on WMT22 en-de, whose scores are published in mt-metrics-eval v2 "
                "{cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in, with other "
                "systems and another human reference.")
-    show(tables.systems_page(per_system, fig6_cases), digits=2)
+    show(cases.systems_page(per_system, fig6_cases), digits=2)
 
 # %% [markdown]
 # The systems the paper names, and the MBR-decoded systems: each one's median Φ and against how many opponents its Φ
@@ -548,7 +559,7 @@ out.figure(fig, "favi_fig12_standin_gemba_chatgpt_ende",
            f"{paper_systems}).")
 fig, n = case("summeval", summeval_aspect, "ROUGE_L")
 out.figure(fig, "favi_fig11_rouge_summeval",
-           f"{head(figures.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
+           f"{head(experiments.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
            f"{n['systems']} systems.\n\n{agreement(n)} The paper does not say which ROUGE "
            "it uses; ROUGE-L {cite:p}`lin2004rouge` is computed here from the published summaries, and a human "
            "rating is the mean of the three experts' {cite:p}`fabbri2021summeval`.")
@@ -561,8 +572,8 @@ out.figure(fig, "favi_case_bertscore_usr_tc",
            "Figs. 8-9 on BST), with few items per pair.")
 
 # %%
-show(tables.graphs_page(graphs))
-show(tables.favourites_page(per_system, layers, cases), digits=2)
+show(cases.graphs_page(graphs))
+show(cases.favourites_page(per_system, layers, case_list), digits=2)
 
 # %% [markdown]
 # The first table counts the pairs each graph finds significant and the share of pairs whose verdicts agree, with
@@ -581,11 +592,11 @@ show(tables.favourites_page(per_system, layers, cases), digits=2)
 # ### The printed values
 
 # %%
-appendix_d = out.table(published.appendix_d(summary), "favi_appendix_d_cases")
-show(tables.appendix_d_page(appendix_d))
-show(tables.appendix_d_ties_page(appendix_d))
+appd = out.table(appendix_d.appendix_d(summary), "favi_appendix_d_cases")
+show(appendix_d.appendix_d_page(appd))
+show(appendix_d.appendix_d_ties_page(appd))
 rouge = tie_shares.set_index(["dataset", "aspect", "rater"]).loc[("summeval", summeval_aspect, "ROUGE_L")]
-glue_all(appd_aspect=Markdown(figures.aspect_label(summeval_aspect)), appd_human_tie=rouge["human_tie_share"],
+glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_human_tie=rouge["human_tie_share"],
          appd_metric_tie=rouge["metric_tie_share"], appd_both_tie=rouge["matching_tie_share"],
          appd_without=rouge["sample_accuracy_without_tie_credit"], appd_with=rouge["sample_accuracy"],
          appd_implied=v["appD.implied_human_tie_share_rouge"])
@@ -622,10 +633,10 @@ glue_all(appd_aspect=Markdown(figures.aspect_label(summeval_aspect)), appd_human
 # {cite:t}`krippendorff2011computing`.
 
 # %%
-h2h_ratings = experiments.h2h_ratings(h2h)
-symmetry = out.table(published.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
-confusion = experiments.symmetry_confusion(h2h_ratings)
-show(tables.in_words(symmetry))
+h2h_ratings = appendix_c21.h2h_ratings(h2h)
+symmetry = out.table(appendix_c21.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
+confusion = appendix_c21.symmetry_confusion(h2h_ratings)
+show(experiments.in_words(symmetry))
 show(confusion)
 c = confusion.to_numpy()
 glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetry.loc["all aspects", "alpha_nominal"],
@@ -644,8 +655,8 @@ glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetr
 # Beyond the paper, the same judgments as a preference *metric* against the experts, for each presentation order:
 
 # %%
-h2h_metric = out.table(experiments.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
-show(tables.in_words(h2h_metric, pairs="system pairs"))
+h2h_metric = out.table(appendix_c21.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
+show(experiments.in_words(h2h_metric, pairs="system pairs"))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
 gap = (wide["original"] - wide["toggled"]).abs()
 glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pairs"].max(), h2h_gap=gap.max(),
@@ -673,8 +684,8 @@ glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pair
 # only agreeing + and −, for the settings on the paper's data and the zh-en stand-in:
 
 # %%
-ties_page = tables.fig4_ties_page(fig4)
-out.figure(figures.plot_fig4_ties(ties_page), "favi_fig4_ties",
+ties_page = fig4.fig4_ties_page(fig4_rows)
+out.figure(fig4.plot_fig4_ties(ties_page), "favi_fig4_ties",
            f"The ties behind sample-level accuracy in the {len(ties_page)} settings of Fig. 4 on the paper's own "
            "data and the zh-en stand-in: (a) the share of comparisons (item and system pair) on which the humans, "
            "the metric and both say \"equal\"; (b) sample-level sign accuracy without credit for matching ties "
@@ -684,10 +695,10 @@ out.figure(figures.plot_fig4_ties(ties_page), "favi_fig4_ties",
            "metrics (COMET-22, BLEURT-20, UniTE, MetricX).")
 
 # %%
-identical_cases = [c for c in map(tuple, fig4[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
-identical = out.table(ties.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
+identical_cases = [c for c in map(tuple, fig4_rows[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
+identical = out.table(fig4.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
                       index=False)
-show(ties.identical_page(identical))
+show(fig4.identical_page(identical))
 ende = identical[identical["dataset"] == "wmt22-ende"].iloc[0]
 glue_all(ident_every=int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum()),
          ident_raters=len(identical), ident_ende=ende["identical_outputs"] / ende["comparisons"],
@@ -732,8 +743,8 @@ if "wmt22-zhen" in datasets:
 # {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
-out.values(checks.claim_checks(values=values, fig4=fig4, domains=domains, layers=layers, pairs=pairs,
-                               appendix_d=appendix_d))
+out.values(claims.claim_checks(values=values, fig4=fig4_rows, domains=domains, layers=layers, pairs=pairs,
+                               appendix_d=appd))
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]

@@ -8,7 +8,19 @@ import pytest
 from matplotlib.patches import FancyArrowPatch
 
 from analysis import favi
-from analysis.chapters.favoritism import checks, experiments, figures, published, tables, wingraphs
+from analysis.chapters.favoritism import (
+    appendix_c21,
+    appendix_d,
+    cases,
+    claims,
+    definitions,
+    experiments,
+    fig4,
+    fig5,
+    table1,
+    uncertainty,
+    wingraphs,
+)
 from tests.helpers import page_check
 
 
@@ -18,7 +30,7 @@ def test_head_to_head_ratings_are_oriented_lexicographically():
         "document": ["d1", "d1", "d2", "d2"], "order": ["original", "toggled"] * 2,
         "response": ["A", "A", "C", "B"], "preferred": ["M9", "M10", "tie", "M9"],
         "expert_1": [4.0, 4.0, 2.0, 2.0], "expert_2": [3.0, 3.0, 2.5, 2.5]})
-    out = experiments.h2h_ratings(h2h).set_index("document")
+    out = appendix_c21.h2h_ratings(h2h).set_index("document")
     # system_a = "M10" < "M9"; on d1 the experts prefer M9 (4 > 3) -> -1; on d2 M9 has 2.5 > 2 -> -1
     assert out.loc["d1", ["original", "toggled", "expert"]].tolist() == [-1, 1, -1]
     assert out.loc["d2", ["original", "toggled", "expert"]].tolist() == [0, -1, -1]
@@ -31,11 +43,11 @@ def test_attenuation_reading_recognises_a_pure_noise_metric():
     human = pd.DataFrame(quality + rng.normal(0, 1, (300, 6)), columns=list("abcdef")).round(0)
     noise = pd.DataFrame(rng.normal(0, 1, (300, 6)), columns=list("abcdef"))  # knows nothing about quality
     pairs = favi.favi_table(human, noise).assign(dataset="summeval", p_value=0.0)
-    table = experiments.attenuation_table(pairs)
+    table = uncertainty.attenuation_table(pairs)
     assert table["favours_weaker"].item() == 1.0 and table["rho_favi_attenuation"].item() > 0.9
 
 
-# --- the tables the claims registry reads (checks.py) ----------------------------------------------------------------
+# --- the tables the claims registry reads -------------------------------------------------------------------------
 
 def _pairs(rows):
     """A per-pair table from (dataset, rater, system_a, system_b, favi, confusion 3x3) rows."""
@@ -50,7 +62,7 @@ def _pairs(rows):
 def test_tie_shares_pool_the_pairs_and_split_the_tie_credit():
     c1 = [[2, 1, 0], [1, 2, 0], [0, 0, 4]]  # 10 items: humans tie on 3, metric on 3, both on 2
     c2 = [[5, 0, 0], [0, 0, 0], [0, 0, 5]]  # 10 items, no tie
-    ties = checks.tie_shares(_pairs([("x", "m", "a", "b", 0.0, c1), ("x", "m", "a", "c", 0.0, c2)])).iloc[0]
+    ties = fig4.tie_shares(_pairs([("x", "m", "a", "b", 0.0, c1), ("x", "m", "a", "c", 0.0, c2)])).iloc[0]
     assert ties["items"] == 20 and ties["human_tie_share"] == 3 / 20 and ties["metric_tie_share"] == 3 / 20
     assert ties["matching_tie_share"] == 2 / 20 and ties["sample_accuracy"] == 18 / 20
     assert ties["sample_accuracy_without_tie_credit"] == 16 / 20
@@ -58,23 +70,23 @@ def test_tie_shares_pool_the_pairs_and_split_the_tie_credit():
 
 def test_the_implied_human_tie_share_gives_back_the_accuracy_it_was_asked_for():
     ties = pd.Series({"human_tie_share": 0.5, "matching_tie_share": 0.02, "sample_accuracy_without_tie_credit": 0.3})
-    h = checks.implied_human_tie_share(0.1, ties)
+    h = appendix_d.implied_human_tie_share(0.1, ties)
     assert np.isclose((1 - h) * 0.3 / 0.5 + 0.02, 0.1) and h > 0.5
-    assert checks.implied_human_tie_share(0.5, ties) < 0.5  # a higher accuracy needs fewer human ties
+    assert appendix_d.implied_human_tie_share(0.5, ties) < 0.5  # a higher accuracy needs fewer human ties
 
 
 def test_per_system_sees_each_pair_from_both_systems():
-    table = checks.per_system(_pairs([("x", "m", "a", "b", 0.5, np.eye(3)), ("x", "m", "a", "c", 0.3, np.eye(3)),
+    table = cases.per_system(_pairs([("x", "m", "a", "b", 0.5, np.eye(3)), ("x", "m", "a", "c", 0.3, np.eye(3)),
                                       ("x", "m", "b", "c", -0.2, np.eye(3))])).set_index("system")
     assert table.loc["a", "median_favi"] == 0.4 and table.loc["a", "share_favoured"] == 1.0
     assert table.loc["c", "share_disfavoured"] == 0.5 and table.loc["b", "opponents"] == 2
 
 
 def test_domain_comparison_counts_couples_and_ties_half():
-    fig4 = pd.DataFrame({"domain": ["machine translation"] * 2 + ["summarization"] * 2,
+    rows = pd.DataFrame({"domain": ["machine translation"] * 2 + ["summarization"] * 2,
                          "mean_abs_favi": [0.1, 0.3, 0.3, 0.5], "sd_abs_favi": [0.1, 0.1, 0.2, 0.2],
                          "null_mean_abs_favi": [0.0, 0.0, 0.3, 0.3]})
-    d = checks.domain_comparison(fig4).set_index("domain")
+    d = fig4.domain_comparison(rows).set_index("domain")
     assert d.loc["summarization", "mt_lower_share"] == (1 + 1 + 0.5 + 1) / 4
     assert d.loc["summarization", "mt_excess_lower_share"] == 1 / 4  # excess: MT 0.1, 0.3; summ 0, 0.2
     assert np.isnan(d.loc["machine translation", "mt_lower_share"])
@@ -82,7 +94,7 @@ def test_domain_comparison_counts_couples_and_ties_half():
 
 def test_first_position_reads_the_response_letter():
     h2h = pd.DataFrame({"response": ["A", "A: Summary #1 is more fluent.", "B", "C", " B: Summary #2 ..."]})
-    share, p = checks.first_position(h2h)
+    share, p = appendix_c21.first_position(h2h)
     assert share == 0.5 and p == 1.0
 
 
@@ -104,14 +116,14 @@ def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top=0.1, 
 
 
 def test_claim_checks_follow_the_numbers_both_ways():
-    found = checks.claim_checks(**_check_inputs()).set_index("key")
+    found = claims.claim_checks(**_check_inputs()).set_index("key")
     yes = found["holds"]
     assert yes["fig4.mt_median_below_summarization"] and yes["fig4.mt_excess_below_summarization"]
     assert yes["fig5a.larger_when_signs_differ"]
     assert yes["section6.favi_beats_accuracy_pairs"] and not yes["section6.favi_beats_accuracy_metrics"]
     assert yes["fig1.refB_top_of_mqm_graph"] and yes["fig1.onlineW_top_of_mqm_graph"]
     assert yes["fig4.every_setting_above_null"]
-    no = checks.claim_checks(**_check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top=0.3,
+    no = claims.claim_checks(**_check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top=0.3,
                                              other=0.1, top_layer=("refB",))).set_index("key")
     assert not no["holds"][["fig4.mt_median_below_summarization", "fig4.mt_excess_below_summarization",
                             "fig5a.larger_when_signs_differ", "fig1.onlineW_top_of_mqm_graph"]].any()
@@ -135,7 +147,7 @@ def test_graph_row_checks_count_the_rows_above_the_top_and_below_the_bottom():
                            "system": ["M0", "M20", "M11", "a", "M2M100_1.2B-B4", "b", "a", "M2M100_1.2B-B4", "b"],
                            "layer": [0, 1, 2, 0, 2, 1, 0, 1, 2]})
     inputs = _check_inputs()
-    found = checks.claim_checks(**{**inputs, "layers": layers}).set_index("key")
+    found = claims.claim_checks(**{**inputs, "layers": layers}).set_index("key")
     assert found.loc["appD2.m11_last_in_human_graph", "holds"] and found.loc["appD2.m11_last_in_human_graph",
                                                                               "value"] == 0
     assert found.loc["fig6.m2m100_last_in_human_graph", "holds"]
@@ -148,7 +160,7 @@ def test_appendix_d_reading_checks_give_the_gap_outside_the_two_readings():
     cases = pd.DataFrame({"paper_sample": [0.07, 0.348, 0.31], "sample_without_tie_credit": [0.2, 0.15, 0.26],
                           "sample": [0.22, 0.47, 0.3], "paper_between": [False, True, False]},
                          index=pd.Index(["ROUGE", "ChatGPT", "BLEU"], name="paper_metric"))
-    found = checks.claim_checks(**_check_inputs(), appendix_d=cases).set_index("key")
+    found = claims.claim_checks(**_check_inputs(), appendix_d=cases).set_index("key")
     assert found.loc["appD.readings_rouge", "value"] == pytest.approx(0.07 - (0.2 - 0.005))
     assert found.loc["appD.readings_chatgpt", "value"] == 0 and found.loc["appD.readings_chatgpt", "holds"]
     assert found.loc["appD.readings_bleu", "value"] == pytest.approx(0.31 - (0.3 + 0.005))
@@ -159,17 +171,17 @@ def test_top_accuracy_favi_compares_the_top_tenth_with_an_interval():
     accuracy = rng.random(400)
     pairs = pd.DataFrame({"total_error": 5, "sample_accuracy": accuracy,
                           "favi": np.where(accuracy > 0.9, 0.1, 0.8) * rng.choice([-1, 1], 400)})
-    row = checks.top_accuracy_favi(pairs, n_resamples=50, rng=np.random.default_rng(0)).iloc[0]
+    row = fig5.top_accuracy_favi(pairs, n_resamples=50, rng=np.random.default_rng(0)).iloc[0]
     assert row["value"] == pytest.approx(-0.7) and row["low"] <= row["value"] <= row["high"] < 0 and row["holds"]
     same = pairs.assign(favi=rng.normal(0, 0.5, 400))  # |Φ| unrelated to accuracy: the interval spans 0
-    row = checks.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
+    row = fig5.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
     assert row["low"] < 0 < row["high"] and not row["holds"]
-    again = checks.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
+    again = fig5.top_accuracy_favi(same, n_resamples=200, rng=np.random.default_rng(0)).iloc[0]
     assert again.equals(row)
 
 
 def test_worked_examples_count_fig3s_errors_by_the_system_they_favour():
-    c5 = published.worked_examples().loc["C5"]
+    c5 = definitions.worked_examples().loc["C5"]
     assert c5[["errors_for_first", "errors_for_second", "severe_for_first", "severe_for_second"]].tolist() == \
         [200, 280, 90, 60]
     assert c5[["metric_plus", "metric_tie", "metric_minus"]].tolist() == [470, 310, 220]
@@ -178,11 +190,11 @@ def test_worked_examples_count_fig3s_errors_by_the_system_they_favour():
 def test_lemma_checks_count_the_converses_counter_examples():
     pairs = favi.favi_table(pd.DataFrame({"a": [1, 2, 3, 4.0], "b": [0, 0, 0, 0.0]}),
                             pd.DataFrame({"a": [1, 1, 1, 0.0], "b": [0, 1, 0, 0.0]}))
-    lemmas = experiments.lemma_checks(pairs)["value"]
+    lemmas = definitions.lemma_checks(pairs)["value"]
     assert lemmas["Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree"] == 1
 
 
-# --- the tables that replace the prose's lists (tables.py) ----------------------------------------------------------
+# --- the tables that replace the prose's lists ----------------------------------------------------------------
 
 def _per_system_and_layers():
     per_system = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m",
@@ -197,7 +209,7 @@ def _per_system_and_layers():
 
 def test_favourites_page_names_the_extremes_with_their_rows_in_both_graphs():
     per_system, layers = _per_system_and_layers()
-    page = tables.favourites_page(per_system, layers, [("wmt22-zhen", "MQM", "m"), ("summeval", "c", "m")])
+    page = cases.favourites_page(per_system, layers, [("wmt22-zhen", "MQM", "m"), ("summeval", "c", "m")])
     assert page.index.tolist() == [("m on WMT22 zh-en", "favoured most"), ("m on WMT22 zh-en", "disfavoured most")]
     top, bottom = page.iloc[0], page.iloc[1]
     assert top["system"] == "a" and top["Φ > 0 against"] == "3 of 3" and top["median Φ"] == 0.5
@@ -209,7 +221,7 @@ def test_favourites_page_names_the_extremes_with_their_rows_in_both_graphs():
 
 def test_systems_page_lists_the_named_and_the_mbr_systems():
     per_system, _ = _per_system_and_layers()
-    page = tables.systems_page(per_system, [("wmt22-zhen", "MQM", "m")])
+    page = cases.systems_page(per_system, [("wmt22-zhen", "MQM", "m")])
     assert page.index.get_level_values("system").tolist() == ["refB", "c_bestmbr"]
     assert page.loc[("m on WMT22 zh-en", "refB"), "Φ < 0 against"] == "3 of 3"
     assert page.loc[("m on WMT22 zh-en", "c_bestmbr"), "Φ > 0 against"] == "2 of 3"
@@ -224,13 +236,13 @@ def test_errors_without_favoritism_already_correlate_with_sign_changes():
         rows.append(("x", "m", f"a{k}", f"b{k}", 0.0, c))
     pairs = _pairs(rows)
     pairs = pairs.assign(total_error=18, margin_human=pairs["c_pp"] + pairs["c_pe"] + pairs["c_pm"] - 16)
-    rhos = checks.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    rhos = fig5.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
     assert len(rhos) == 20 and np.all(np.abs(rhos) <= 1) and rhos.mean() < -0.1
-    again = checks.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
+    again = fig5.no_favoritism_rho(pairs, n_draws=20, rng=np.random.default_rng(0))
     assert np.array_equal(rhos, again)
 
 
-# --- the figures laid out for the page (figures.py) ------------------------------------------------------------------
+# --- the figures laid out for the page ------------------------------------------------------------------------------
 
 #: long system names like WMT's, to test the layouts at their hardest
 LONG_NAMES = ["JDExploreAcademy", "QUARTZ_TuneReranking", "M2M100_1.2B-B4", "comet_bestmbr", "bleurt_bestmbr",
@@ -263,18 +275,18 @@ def test_node_label_cuts_long_names_where_the_longer_line_is_shortest():
 
 
 def test_reader_labels_of_raters_aspects_and_settings():
-    assert figures.setting_name("usr-tc", "ROUGE_WE_1") == "ROUGE-WE-1 on USR TopicalChat"
-    assert figures.setting_index(pd.DataFrame({"dataset": ["wmt22-zhen"], "rater": ["BLEU"]})).tolist() == \
+    assert experiments.setting_name("usr-tc", "ROUGE_WE_1") == "ROUGE-WE-1 on USR TopicalChat"
+    assert experiments.setting_index(pd.DataFrame({"dataset": ["wmt22-zhen"], "rater": ["BLEU"]})).tolist() == \
         ["BLEU on WMT22 zh-en"]
-    assert figures.aspect_label("expert_consistency") == "experts' consistency"
-    assert figures.aspect_label("USR_Overall") == "overall" and figures.aspect_label("MQM") == "MQM"
-    assert figures.setting_name("summeval", "ROUGE_L") == "ROUGE-L on SummEval"
+    assert experiments.aspect_label("expert_consistency") == "experts' consistency"
+    assert experiments.aspect_label("USR_Overall") == "overall" and experiments.aspect_label("MQM") == "MQM"
+    assert experiments.setting_name("summeval", "ROUGE_L") == "ROUGE-L on SummEval"
 
 
 def test_fig4_columns_balance_the_two_columns():
-    assert figures.fig4_columns([5, 9, 2, 5, 13, 13]) == 4  # 21 + 8 title rows against 26 + 4
-    assert figures.fig4_columns([3, 3]) == 1 and figures.fig4_columns([7]) == 1
-    assert figures.fig4_columns([1, 1, 10]) == 2
+    assert fig4.fig4_columns([5, 9, 2, 5, 13, 13]) == 4  # 21 + 8 title rows against 26 + 4
+    assert fig4.fig4_columns([3, 3]) == 1 and fig4.fig4_columns([7]) == 1
+    assert fig4.fig4_columns([1, 1, 10]) == 2
 
 
 def test_box_exit_and_spread_put_arrow_ends_on_the_box_border():
@@ -339,7 +351,7 @@ def test_draw_win_graph_ends_arrows_at_the_boxes_and_marks_wins_the_reference_la
 @pytest.mark.parametrize("per_system", [True, False])
 def test_plot_case_fits_the_page_with_fifteen_long_named_systems(per_system):
     table = _pairs_with_intervals()
-    fig = figures.plot_case(table, rater="BLEU", aspect="MQM", per_system=per_system)
+    fig = cases.plot_case(table, rater="BLEU", aspect="MQM", per_system=per_system)
     assert len([ax for ax in fig.axes if not ax.axison]) == 2  # the two graphs
     assert len(fig.axes) == 2 + per_system
     assert _legible(fig) == []
@@ -350,39 +362,39 @@ def test_the_other_figures_fit_the_page():
                       + [_pairs_with_intervals(LONG_NAMES[:5], dataset="usr-tc", rater=r, seed=k).assign(
                           domain="dialogue", aspect="USR_Overall") for k, r in enumerate(["ROUGE_WE_1", "S3_pyr"])],
                       ignore_index=True)
-    summary = experiments.metric_summary(pairs)
-    assert _legible(figures.plot_fig4(summary)) == []
-    assert _legible(figures.plot_fig5(pairs)) == []
-    assert _legible(figures.plot_fig6(pairs, [("wmt22-ende", "MQM", "BLEU"), ("usr-tc", "USR_Overall",
+    summary = fig4.metric_summary(pairs)
+    assert _legible(fig4.plot_fig4(summary)) == []
+    assert _legible(fig5.plot_fig5(pairs)) == []
+    assert _legible(cases.plot_fig6(pairs, [("wmt22-ende", "MQM", "BLEU"), ("usr-tc", "USR_Overall",
                                                                               "S3_pyr")])) == []
-    assert _legible(figures.plot_noise(summary)) == []
+    assert _legible(uncertainty.plot_noise(summary)) == []
 
 
-# --- the numbers the case figures' captions state (experiments.py) ---------------------------------------------------
+# --- the numbers the case figures' captions state ----------------------------------------------------------------
 
 def test_case_numbers_compute_the_numbers_of_the_papers_figure_titles():
     table = _pairs_with_intervals(systems=LONG_NAMES[:6])
-    n = experiments.case_numbers(table)
+    n = cases.case_numbers(table)
     assert n["systems"] == 6 and n["pairs"] == 15 and n["items"] == "80"
     assert n["agreement"] == favi.graph_agreement(favi.significance_outcomes(table))
     assert n["mean_abs_favi"] == pytest.approx(table["favi"].abs().mean())
     accuracy = favi.sign_accuracies(table)
     assert (n["system"], n["sample"]) == (accuracy.system, accuracy.sample)
-    uneven = experiments.case_numbers(table.assign(n_items=np.arange(len(table)) + 1200), ties="half")
+    uneven = cases.case_numbers(table.assign(n_items=np.arange(len(table)) + 1200), ties="half")
     assert uneven["items"] == "1,200–1,214"
 
 
-# --- the tables for the page (tables.py) ----------------------------------------------------------------------------
+# --- the tables for the page ------------------------------------------------------------------------------------
 
 def test_table1_page_names_the_ratings_and_writes_item_ranges():
-    table1 = pd.DataFrame({"domain": ["summarization", "dialogue"], "data": ["SummEval", "USR TopicalChat"],
-                           "systems": [16, 5], "items_min": [100, 1200], "items_max": [100, 1315],
-                           "automatic": ["BLEU, ROUGE_L", "S3_pyr"], "systems_rated": [16, 6],
-                           "systems_compared_min": [16, 4], "systems_compared_max": [16, 5]})
+    saved = pd.DataFrame({"domain": ["summarization", "dialogue"], "data": ["SummEval", "USR TopicalChat"],
+                          "systems": [16, 5], "items_min": [100, 1200], "items_max": [100, 1315],
+                          "automatic": ["BLEU, ROUGE_L", "S3_pyr"], "systems_rated": [16, 6],
+                          "systems_compared_min": [16, 4], "systems_compared_max": [16, 5]})
     scores = pd.DataFrame({"dataset": ["summeval", "summeval", "summeval", "usr-tc"],
                            "rater": ["expert_coherence", "expert_fluency", "BLEU", "USR_Overall"],
                            "rater_kind": ["human", "human", "metric", "human"]})
-    page = tables.table1_page(table1, scores)
+    page = table1.table1_page(saved, scores)
     assert page.columns.tolist() == ["Domain", "Data", "Systems with human ratings", "Systems compared by Φ",
                                      "Items per system pair", "Human ratings", "Automatic raters"]
     assert page["Systems with human ratings"].tolist() == [16, 6]
@@ -390,12 +402,12 @@ def test_table1_page_names_the_ratings_and_writes_item_ranges():
     assert page["Items per system pair"].tolist() == ["100", "1,200–1,315"]
     assert page["Human ratings"].tolist() == ["experts' coherence, fluency", "overall"]
     assert page["Automatic raters"].tolist() == ["BLEU, ROUGE-L", "S3-pyr"]
-    paper = tables.in_words(published.published_table1())
+    paper = experiments.in_words(table1.published_table1())
     assert paper.columns.tolist() == ["Domain", "Data", "Metrics", "Systems", "Items per system pair"]
 
 
 def test_examples_page_splits_the_worked_examples_in_two():
-    scores, counts = tables.examples_page(published.worked_examples())
+    scores, counts = definitions.examples_page(definitions.worked_examples())
     assert scores.shape == (5, 7) and counts.shape == (5, 7)
     assert scores.loc["C5", "Φ"] == pytest.approx(-0.104, abs=5e-4) and counts.loc["C5", "d̂ ="] == 310
 
@@ -403,12 +415,12 @@ def test_examples_page_splits_the_worked_examples_in_two():
 def test_page_tables_put_words_in_the_headers():
     margins = pd.DataFrame([[100, 30.0, 20.0, 10.0, 31.0, 19.0, 12.0]], index=pd.Index(["ROUGE_L"], name="rater"),
                            columns=["items", "better", "worse", "margin", "paper_better", "paper_worse", "paper_margin"])
-    page = tables.margins_page(margins)
+    page = cases.margins_page(margins)
     assert page.index.tolist() == ["ROUGE-L"] and page[("paper (%)", "margin")].item() == 12.0
     graphs = pd.DataFrame({"dataset": ["summeval"], "aspect": ["c"], "rater": ["ROUGE_L"], "pairs": [10],
                            "human_edges_drop": [4], "metric_edges_drop": [3], "agreement_drop": [0.7],
                            "human_edges_half": [2], "metric_edges_half": [3], "agreement_half": [0.6]})
-    page = tables.graphs_page(graphs)
+    page = cases.graphs_page(graphs)
     assert page.index.tolist() == ["ROUGE-L on SummEval"] and page.shape == (1, 7)
     assert page[("ties split", "significant for humans")].item() == 2 and page[("", "pairs")].item() == 10
     domains = pd.DataFrame({"domain": ["machine translation", "dialogue"], "settings": [16, 26],
@@ -416,33 +428,33 @@ def test_page_tables_put_words_in_the_headers():
                             "max_mean_abs_favi": [0.34, 1.3], "median_sd_abs_favi": [0.16, 0.7],
                             "median_null_mean_abs_favi": [0.03, 0.26], "median_excess": [0.17, 0.67],
                             "mt_lower_share": [np.nan, 1.0], "mt_excess_lower_share": [np.nan, 0.571]})
-    page = tables.domains_page(domains)
+    page = fig4.domains_page(domains)
     assert page.columns.tolist() == ["machine translation", "dialogue"] and page.shape == (9, 2)
     assert page.loc["settings"].tolist() == ["16", "26"] and page.loc["highest mean |Φ|", "dialogue"] == "1.30"
     assert page.loc["couples where MT's excess is lower"].tolist() == ["—", "57%"]
-    cases = published.appendix_d(pd.DataFrame(columns=["dataset", "aspect", "rater"]))
-    page = tables.appendix_d_page(cases)
+    appd = appendix_d.appendix_d(pd.DataFrame(columns=["dataset", "aspect", "rater"]))
+    page = appendix_d.appendix_d_page(appd)
     assert page.loc["ROUGE", ("", "here")] == "ROUGE-L on SummEval" and page.loc["BertScore", ("", "here")] == \
         "not reachable"
     assert page.loc["BLEU", ("system-level accuracy", "paper")] == 0.7
 
 
 def test_small_tables_are_renamed_for_readers():
-    correlations = tables.in_words(pd.DataFrame(columns=["spearman_rho", "pairs", "paper"]))
+    correlations = experiments.in_words(pd.DataFrame(columns=["spearman_rho", "pairs", "paper"]))
     assert correlations.columns.tolist() == ["Spearman's ρ", "pairs", "paper's ρ"]
-    symmetry = tables.in_words(pd.DataFrame(columns=["items", "accuracy", "alpha_nominal", "alpha_ordinal"]))
+    symmetry = experiments.in_words(pd.DataFrame(columns=["items", "accuracy", "alpha_nominal", "alpha_ordinal"]))
     assert symmetry.columns.tolist() == ["items", "same preference in both orders", "Krippendorff's α, nominal",
                                          "α, ordinal"]
-    h2h = tables.in_words(pd.DataFrame(columns=["aspect", "order", "pairs", "sample_accuracy",
+    h2h = experiments.in_words(pd.DataFrame(columns=["aspect", "order", "pairs", "sample_accuracy",
                                                 "system_accuracy", "mean_abs_favi"]), pairs="system pairs")
     assert "_" not in "".join(h2h.columns) and "system pairs" in h2h.columns
-    attenuation = tables.in_words(pd.DataFrame(columns=["pairs", "favours_weaker", "rho_favi_attenuation",
+    attenuation = experiments.in_words(pd.DataFrame(columns=["pairs", "favours_weaker", "rho_favi_attenuation",
                                                         "favours_weaker_significant"]))
     assert attenuation.columns[-1] == f"… among pairs with p < {experiments.ATTENUATION_ALPHA:g}"
-    tests = tables.in_words(pd.DataFrame(columns=["tests", "significant_share", "significant_bh_share"]))
+    tests = experiments.in_words(pd.DataFrame(columns=["tests", "significant_share", "significant_bh_share"]))
     assert tests.columns.tolist() == ["pairs tested", "significant, uncorrected",
                                       "significant after Benjamini–Hochberg"]
-    lemmas = tables.lemmas_page(pd.DataFrame({"value": [4048.0, 2.2e-16, 0.0]},
+    lemmas = definitions.lemmas_page(pd.DataFrame({"value": [4048.0, 2.2e-16, 0.0]},
                                              index=pd.Index(["pairs", "Lemma 1", "none"], name="check")))
     assert lemmas["value"].tolist() == ["4,048", "2.2e-16", "0"] and lemmas.columns.tolist() == ["check", "value"]
-    assert tables.human_ratings_label(["MQM"]) == "MQM"
+    assert table1.human_ratings_label(["MQM"]) == "MQM"

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from analysis import favi
-from analysis.chapters.favoritism import checks, experiments, figures, published, tables, ties, uncertainty
+from analysis.chapters.favoritism import appendix_d, claims, definitions, experiments, fig4, table1, uncertainty
 
 
 def _long(dataset, matrices: dict, kinds: dict) -> pd.DataFrame:
@@ -23,11 +23,11 @@ def _long(dataset, matrices: dict, kinds: dict) -> pd.DataFrame:
 # --- ties -------------------------------------------------------------------------------------------------------------
 
 def test_between_readings_widens_the_ends_by_the_printed_rounding():
-    assert ties.between_readings(0.31, 0.258, 0.422)
-    assert not ties.between_readings(0.07, 0.202, 0.215)
-    assert ties.between_readings(0.3, 0.304, 0.5)  # 0.3 stands for [0.25, 0.35)
-    assert not ties.between_readings(0.348, 0.3486, 0.5)  # three decimals: half a thousandth
-    assert not ties.between_readings(0.3, np.nan, 0.5)
+    assert appendix_d.between_readings(0.31, 0.258, 0.422)
+    assert not appendix_d.between_readings(0.07, 0.202, 0.215)
+    assert appendix_d.between_readings(0.3, 0.304, 0.5)  # 0.3 stands for [0.25, 0.35)
+    assert not appendix_d.between_readings(0.348, 0.3486, 0.5)  # three decimals: half a thousandth
+    assert not appendix_d.between_readings(0.3, np.nan, 0.5)
 
 
 def test_with_ties_adds_the_tie_columns_and_refuses_a_setting_without_them():
@@ -35,10 +35,10 @@ def test_with_ties_adds_the_tie_columns_and_refuses_a_setting_without_them():
     summary = pd.DataFrame({**keys, "sample_accuracy": [0.5, 0.6]})
     shares = pd.DataFrame({**keys, "human_tie_share": [0.4, 0.4], "metric_tie_share": [0.1, 0.2],
                            "matching_tie_share": [0.05, 0.1], "sample_accuracy_without_tie_credit": [0.45, 0.5]})
-    out = ties.with_ties(summary, shares)
+    out = fig4.with_ties(summary, shares)
     assert out["metric_tie_share"].tolist() == [0.1, 0.2] and out["sample_accuracy"].tolist() == [0.5, 0.6]
     with pytest.raises(ValueError, match="no tie shares"):
-        ties.with_ties(summary, shares.iloc[:1])
+        fig4.with_ties(summary, shares.iloc[:1])
 
 
 def _summary_with_ties():
@@ -51,17 +51,17 @@ def _summary_with_ties():
 
 
 def test_appendix_d_says_which_printed_accuracies_lie_between_the_readings():
-    cases = published.appendix_d(_summary_with_ties())
+    cases = appendix_d.appendix_d(_summary_with_ties())
     assert cases["paper_between"].to_dict() == {"BertScore": False, "ROUGE": False, "ChatGPT": True, "BLEU": True}
     assert cases.loc["BLEU", "sample_without_tie_credit"] == 0.258
-    page = tables.appendix_d_ties_page(cases)
+    page = appendix_d.appendix_d_ties_page(cases)
     assert list(page.index) == ["ROUGE", "ChatGPT", "BLEU"]  # BertScore has no setting here
     assert page[("sample-level accuracy", "paper's between the two")].tolist() == ["no", "yes", "yes"]
     assert page.loc["ChatGPT", ("sample-level accuracy", "without tie credit")] == pytest.approx(0.154, abs=5e-4)
 
 
 def test_fig4_ties_page_keeps_the_paper_datasets_in_order():
-    page = tables.fig4_ties_page(_summary_with_ties())
+    page = fig4.fig4_ties_page(_summary_with_ties())
     assert list(page.index) == ["GEMBA-DA-ChatGPT on WMT22 en-de", "BLEU on WMT22 en-de", "ROUGE-L on SummEval"]
     assert page.shape[1] == 7 and page[("ties", "both")].tolist() == [0.32, 0.16, 0.01]
 
@@ -70,9 +70,9 @@ def test_the_ties_figure_is_legible_with_every_setting_of_the_full_run():
     """21 settings (the full run's) stay legible at the page's width."""
     from tests.helpers import legible
 
-    base = tables.fig4_ties_page(_summary_with_ties())
+    base = fig4.fig4_ties_page(_summary_with_ties())
     page = pd.concat([base] * 7).set_axis([f"metric {k} on WMT22 zh-en" for k in range(21)])
-    assert legible(figures.plot_fig4_ties(page)) <= 1396  # shown at 55% or more of its width
+    assert legible(fig4.plot_fig4_ties(page)) <= 1396  # shown at 55% or more of its width
 
 
 def test_identical_outputs_are_counted_among_the_ties():
@@ -83,14 +83,14 @@ def test_identical_outputs_are_counted_among_the_ties():
     texts = pd.DataFrame({"item": ["0", "0", "0", "1", "1", "1", "2", "2"],
                           "system": ["a", "b", "c", "a", "b", "c", "a", "b"],
                           "text": ["s", "s", "t", "u", "v", "u", "w", "w"]})  # c has no text for item 2
-    row = ties.identical_output_ties(scores, {"summeval": texts}, [("summeval", "H", "M")]).iloc[0]
+    row = fig4.identical_output_ties(scores, {"summeval": texts}, [("summeval", "H", "M")]).iloc[0]
     # by hand (item 2 has no text for c, so 3 + 3 + 1 comparisons):
     # pairs (a,b), (a,c), (b,c); item 0: H 1,1,3 M 5,5,5; item 1: H 2,1,2 M 5,4,5; item 2: H 1,1,1 M 1,2,2 (c: no text)
     assert row["comparisons"] == 7 and row["identical_outputs"] == 3  # (a,b)@0, (a,c)@1, (a,b)@2
     assert row["metric_ties"] == 4 and row["metric_ties_identical"] == 2  # ties: (a,b)@0 (a,c)@0 (b,c)@0 (a,c)@1
     assert row["human_ties"] == 3 and row["human_ties_identical"] == 3  # (a,b)@0, (a,c)@1, (a,b)@2
     assert row["matching_ties_identical"] == 2 and row["metric_ties_identical_share"] == 0.5
-    page = ties.identical_page(pd.DataFrame([row]))
+    page = fig4.identical_page(pd.DataFrame([row]))
     assert page.index.tolist() == ["M on SummEval"] and page[("metric", "share from identical outputs")].item() == 0.5
 
 
@@ -103,7 +103,7 @@ def test_table1_counts_rated_and_compared_systems_and_the_items_they_share():
     metric = human.copy()[["a", "b", "c"]].assign(d=np.nan) + 1  # the metric covers three systems
     scores = _long("wmt21-ende", {"MQM": human, "BLEU": metric}, {"MQM": "human", "BLEU": "metric"})
     pairs = experiments.per_pair(scores, ["wmt21-ende"], n_resamples=5, rng=0)
-    counts = experiments.table1(scores, pairs).iloc[0]
+    counts = table1.table1(scores, pairs).iloc[0]
     assert (counts["systems_rated"], counts["systems_compared_min"], counts["systems_compared_max"]) == (4, 3, 3)
     assert counts["rated_items_max"] == 4 and counts["dataset_items"] == 6 and counts["same_rated_items"]
     assert counts["data"] == "WMT21 en-de" and (counts["human_raters"], counts["automatic_raters"]) == (1, 1)
@@ -168,7 +168,7 @@ def test_split_halves_keep_the_attenuation_of_a_noise_metric_and_lose_that_of_no
     scores = pd.concat([real, null], ignore_index=True)
     split = uncertainty.split_half_attenuation(scores, ["summeval", "usr-tc"], n_splits=4, rng=5)
     pairs = experiments.per_pair(scores, ["summeval", "usr-tc"], n_resamples=5, rng=0)
-    same = experiments.attenuation_table(pairs)
+    same = uncertainty.attenuation_table(pairs)
     assert split.loc["SummEval", "favours_weaker"] > 0.9 and split.loc["SummEval", "rho"] > 0.6
     assert same.loc["USR TopicalChat", "rho_favi_attenuation"] > 0.5  # the shared term
     assert abs(split.loc["USR TopicalChat", "rho"]) < 0.2
@@ -195,10 +195,10 @@ def test_appendix_d3_checks_compare_among_the_en_de_raters():
                                        "value": [0.3, 0.1, 0.1, 0.2, -0.3, 0.2, -0.1, 0.4]}),
                   domains=pd.DataFrame({"domain": ["machine translation"]}),
                   layers=pd.DataFrame(columns=["dataset", "graph", "rater", "system", "layer"]))
-    yes = checks.claim_checks(fig4=fig4, **inputs).set_index("key")["holds"]
+    yes = claims.claim_checks(fig4=fig4, **inputs).set_index("key")["holds"]
     assert yes[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
                 "appD3.chatgpt_highest_mean_abs_favi", "appD3.bleu_lowest_system_accuracy"]].all()
-    no = checks.claim_checks(fig4=fig4.assign(sample_accuracy=[0.4, 0.42, 0.41, 0.43],
+    no = claims.claim_checks(fig4=fig4.assign(sample_accuracy=[0.4, 0.42, 0.41, 0.43],
                                               system_accuracy=[0.9, 0.7, 0.69, 0.77]), **inputs)
     no = no.set_index("key")["holds"]
     assert not no[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
@@ -213,14 +213,14 @@ def test_claim_values_put_the_printed_summeval_shares_on_the_120_pair_grid():
                          "sample_accuracy": rng.random(5)})
     h2h = pd.DataFrame({"response": ["A", "B", "A"]})
     no_ties = pd.DataFrame(columns=["dataset", "aspect", "rater"])
-    values = checks.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
+    values = claims.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
                                  summeval_aspect="expert_consistency", null_rhos=np.zeros(3))
     v = values.set_index("key")["value"]
     assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
     assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits
     # Fig. 5a: the share of no-favoritism draws whose ρ is at or below the observed ρ (a one-sided p-value)
     rho = v["section6.rho_abs_favi_agreement_pairs"]
-    values = checks.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
+    values = claims.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
                                  summeval_aspect="expert_consistency",
                                  null_rhos=np.array([rho - 0.1, rho, rho + 0.1, rho + 0.2]))
     assert values.set_index("key")["value"]["fig5a.no_favoritism_share_at_or_below"] == 0.5
@@ -231,20 +231,20 @@ def test_definition_checks_hold_on_the_implementation_and_catch_a_wrong_table():
     human = pd.DataFrame(rng.integers(1, 4, size=(30, 4)).astype(float), columns=list("abcd"))
     metric = pd.DataFrame(rng.normal(size=(30, 4)), columns=list("abcd"))
     table = favi.favi_table(human, metric)
-    found = checks.definition_checks(table)
+    found = definitions.definition_checks(table)
     assert len(found) == 9 and all(holds for holds, _ in found.values())
     broken = table.assign(total_error=table["total_error"] + 1, favi=table["favi"] + 3)
-    bad = {key: holds for key, (holds, _) in checks.definition_checks(broken).items()}
+    bad = {key: holds for key, (holds, _) in definitions.definition_checks(broken).items()}
     assert not bad["def6.total_error_off_diagonal"] and not bad["def9.range_minus2_to_2"]
     assert bad["appA.cost_is_item_margin_change"] and bad["limitations.one_error_phi_is_1_or_2"]  # not from the table
     # Def. 10: the system-level accuracy counts all C(4, 2) = 6 pairs, and equals eq. 7 from the margins
-    assert checks.system_accuracy_pairs(table) == (1.0, True)
-    assert checks.system_accuracy_pairs(table.iloc[1:]) == (5 / 6, True)
-    assert not checks.definition_checks(table.iloc[1:])["def10.system_accuracy_over_all_pairs"][0]
+    assert definitions.system_accuracy_pairs(table) == (1.0, True)
+    assert definitions.system_accuracy_pairs(table.iloc[1:]) == (5 / 6, True)
+    assert not definitions.definition_checks(table.iloc[1:])["def10.system_accuracy_over_all_pairs"][0]
     flipped = table.assign(system_sign_agrees=~table["system_sign_agrees"].astype(bool))
-    assert checks.system_accuracy_pairs(flipped) == (1.0, False)
+    assert definitions.system_accuracy_pairs(flipped) == (1.0, False)
     numbers = {key: value for key, (_, value) in found.items()}
     assert numbers["def4.cells_count_every_item"] == 0 and numbers["appA.cost_is_item_margin_change"] == 9
     assert numbers["limitations.one_error_phi_is_1_or_2"] == 6 and numbers["def11.sample_accuracy_identity"] < 1e-12
     assert numbers["def9.range_minus2_to_2"] == np.nanmax(np.abs(table["favi"]))
-    assert checks.definition_checks(broken)["def6.total_error_off_diagonal"][1] == len(table)
+    assert definitions.definition_checks(broken)["def6.total_error_off_diagonal"][1] == len(table)

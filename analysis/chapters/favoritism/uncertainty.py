@@ -1,82 +1,40 @@
-"""Chapter ``04_favoritism``, beyond the paper: how much of Φ is noise, read three ways — intervals from resampling
-WMT22 zh-en's documents rather than its segments (:func:`document_bootstrap`), the thousands of sign-flip tests read
-as one family (:func:`multiple_testing`), and the attenuation reading on split halves of the items
-(:func:`split_half_attenuation`)."""
+"""Beyond the paper: how much of Φ is noise. The mean |Φ| of a metric without favoritism, the sign-flip tests read
+as one family, document-level intervals on WMT22 zh-en, and whether Φ is favoritism or attenuation (on the same
+items and on split halves)."""
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 from scipy import stats
 
 from ... import favi
 from ...validation import check_rng
-from .experiments import KEYS, dataset_label, score_matrices, settings
-
-# -- the document-level bootstrap -----------------------------------------------------------------------------------
-
-
-def document_bootstrap(scores: pd.DataFrame, pairs: pd.DataFrame, documents: pd.Series, *, dataset: str,
-                       n_resamples: int, rng, level: float = 0.95) -> pd.DataFrame:
-    """Every pair of ``dataset``'s settings with its item-bootstrap interval (from ``pairs``, :func:`.per_pair`)
-    and a document-bootstrap interval (:func:`analysis.favi.favi_bootstrap` with ``documents``, the document of
-    every item), with both widths."""
-    plan = settings(scores, [dataset])
-    matrices = score_matrices(scores, dataset)
-    frames = []
-    for row in plan.itertuples(index=False):
-        human, metric = matrices[row.aspect], matrices[row.rater]
-        missing = human.index.difference(documents.index)
-        if len(missing):
-            raise ValueError(f"{dataset}: items without a document, e.g. {list(missing[:3])}")
-        table = favi.favi_bootstrap(human, metric, groups=documents.reindex(human.index).to_numpy(),
-                                    n_resamples=n_resamples, rng=rng, level=level)
-        frames.append(table.assign(dataset=dataset, aspect=row.aspect, rater=row.rater))
-    doc = pd.concat(frames, ignore_index=True).rename(columns={"low": "doc_low", "high": "doc_high"})
-    item = pairs[pairs["dataset"] == dataset][[*KEYS, "system_a", "system_b", "favi", "low", "high"]]
-    out = item.merge(doc[["dataset", "aspect", "rater", "system_a", "system_b", "doc_low", "doc_high"]],
-                     on=["dataset", "aspect", "rater", "system_a", "system_b"], how="inner", validate="one_to_one")
-    return out.assign(item_width=out["high"] - out["low"], doc_width=out["doc_high"] - out["doc_low"])
+from .experiments import ATTENUATION_ALPHA, DATASETS, KEYS, score_matrices, settings
+from .wingraphs import FONT
 
 
-def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
-    """Per rater of :func:`document_bootstrap` and over all: the median interval width of each bootstrap, the
-    median ratio of the widths, and the share of pairs whose interval excludes 0 under each."""
+def attenuation_table(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Is a pair's Φ favoritism or attenuation? A metric that only adds noise shrinks every margin, so by Lemma 1
+    Φ ≈ -mar(d) / E: it "favours" the system the humans rate lower. Per dataset: how often Φ does, and Spearman's ρ
+    between Φ and -mar(d) / E (1 = pure attenuation)."""
+    usable = pairs[(pairs["total_error"] > 0) & (pairs["margin_human"] != 0)]
     rows = []
-    for rater, part in [*intervals.groupby("rater", sort=False), ("all raters", intervals)]:
-        rows.append({"rater": rater, "pairs": len(part), "item_width": part["item_width"].median(),
-                     "doc_width": part["doc_width"].median(),
-                     "width_ratio": (part["doc_width"] / part["item_width"]).median(),
-                     "item_excludes_zero": ((part["low"] > 0) | (part["high"] < 0)).mean(),
-                     "doc_excludes_zero": ((part["doc_low"] > 0) | (part["doc_high"] < 0)).mean()})
-    return pd.DataFrame(rows)
+    for dataset, part in usable.groupby("dataset", sort=False):
+        attenuation = -part["margin_human"] / part["total_error"]
+        rows.append({"dataset": DATASETS[dataset], "pairs": len(part),
+                     "favours_weaker": float((np.sign(part["favi"]) == np.sign(attenuation)).mean()),
+                     "rho_favi_attenuation": stats.spearmanr(part["favi"], attenuation).statistic,
+                     "favours_weaker_significant": float(
+                         (np.sign(part["favi"]) == np.sign(attenuation))[part["p_value"] < ATTENUATION_ALPHA].mean())})
+    return pd.DataFrame(rows).set_index("dataset")
 
-
-# -- multiple testing -------------------------------------------------------------------------------------------------
-
-def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> pd.DataFrame:
-    """The sign-flip tests of all pairs as one family: per dataset and over all, the tests, the share with
-    p < ``alpha`` and the share still significant after the Benjamini-Hochberg correction at false discovery rate
-    ``alpha`` over the whole family; ``smallest_p`` is the smallest p-value ``n_resamples`` permutations can give."""
-    tested = pairs[pairs["p_value"].notna()]
-    adjusted = pd.Series(favi.benjamini_hochberg(tested["p_value"].to_numpy()), index=tested.index)
-    rows = []
-    for name, part in [*tested.groupby("dataset", sort=False), ("all datasets", tested)]:
-        label = name if name == "all datasets" else dataset_label(name)
-        rows.append({"data": label, "tests": len(part), "significant_share": (part["p_value"] < alpha).mean(),
-                     "significant_bh_share": (adjusted[part.index] <= alpha).mean(),
-                     "smallest_p": 1 / (1 + n_resamples)})
-    return pd.DataFrame(rows)
-
-
-# -- the attenuation reading with split halves --------------------------------------------------------------------
 
 def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng) -> pd.DataFrame:
-    """On the same items Φ and −mar(d)/E share the humans' margin, so noise in that margin alone correlates them.
-    Per dataset: split its items at random into two halves (``n_splits`` times, one split shared by all its
-    settings), orient each pair by the humans' margin on one half and compute Φ on the other (both ways round).
-    ``favours_weaker``: the share of (pair, split, direction) whose Φ favours the system the humans rate lower on
-    the orienting half; ``rho``: Spearman's ρ between that Φ and −mar(d)/E there, averaged over the splits."""
+    """The attenuation reading without the humans' margin shared by Φ and −mar(d)/E: per dataset, split the items
+    in halves ``n_splits`` times, orient each pair by the humans' margin on one half and compute Φ on the other."""
     rng = check_rng(rng)
     plan = settings(scores, datasets)
     rows = []
@@ -100,15 +58,13 @@ def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng
             agree.append(np.sign(phi) == np.sign(orient))
             rhos.append(stats.spearmanr(phi, orient).statistic if len(phi) > 2 else np.nan)
         agree = np.concatenate(agree)
-        rows.append({"dataset": dataset_label(dataset), "comparisons": len(agree),
+        rows.append({"dataset": DATASETS[dataset], "comparisons": len(agree),
                      "favours_weaker": float(agree.mean()) if len(agree) else np.nan,
                      "rho": float(np.nanmean(rhos)) if np.isfinite(rhos).any() else np.nan})
     return pd.DataFrame(rows).set_index("dataset")
 
 
 def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
-    """The attenuation reading on the same items (:func:`.experiments.attenuation_table`) beside the split-half
-    one (:func:`split_half_attenuation`)."""
     out = pd.DataFrame({("same items", "Φ favours the weaker"): same["favours_weaker"],
                         ("same items", "ρ(Φ, −mar(d)/E)"): same["rho_favi_attenuation"],
                         ("split halves", "Φ favours the weaker"): split["favours_weaker"],
@@ -117,8 +73,41 @@ def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
     return out.rename_axis("data")
 
 
+def document_bootstrap(scores: pd.DataFrame, pairs: pd.DataFrame, documents: pd.Series, *, dataset: str,
+                       n_resamples: int, rng, level: float = 0.95) -> pd.DataFrame:
+    """``dataset``'s pairs with their item-bootstrap interval and one from resampling whole documents
+    (``documents``: every item's document)."""
+    plan = settings(scores, [dataset])
+    matrices = score_matrices(scores, dataset)
+    frames = []
+    for row in plan.itertuples(index=False):
+        human, metric = matrices[row.aspect], matrices[row.rater]
+        missing = human.index.difference(documents.index)
+        if len(missing):
+            raise ValueError(f"{dataset}: items without a document, e.g. {list(missing[:3])}")
+        table = favi.favi_bootstrap(human, metric, groups=documents.reindex(human.index).to_numpy(),
+                                    n_resamples=n_resamples, rng=rng, level=level)
+        frames.append(table.assign(dataset=dataset, aspect=row.aspect, rater=row.rater))
+    doc = pd.concat(frames, ignore_index=True).rename(columns={"low": "doc_low", "high": "doc_high"})
+    item = pairs[pairs["dataset"] == dataset][[*KEYS, "system_a", "system_b", "favi", "low", "high"]]
+    out = item.merge(doc[["dataset", "aspect", "rater", "system_a", "system_b", "doc_low", "doc_high"]],
+                     on=["dataset", "aspect", "rater", "system_a", "system_b"], how="inner", validate="one_to_one")
+    return out.assign(item_width=out["high"] - out["low"], doc_width=out["doc_high"] - out["doc_low"])
+
+
+def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
+    """Per rater and over all: median interval widths, their ratio, and the shares excluding 0."""
+    rows = []
+    for rater, part in [*intervals.groupby("rater", sort=False), ("all raters", intervals)]:
+        rows.append({"rater": rater, "pairs": len(part), "item_width": part["item_width"].median(),
+                     "doc_width": part["doc_width"].median(),
+                     "width_ratio": (part["doc_width"] / part["item_width"]).median(),
+                     "item_excludes_zero": ((part["low"] > 0) | (part["high"] < 0)).mean(),
+                     "doc_excludes_zero": ((part["doc_low"] > 0) | (part["doc_high"] < 0)).mean()})
+    return pd.DataFrame(rows)
+
+
 def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`bootstrap_summary` as shown."""
     out = summary.set_index("rater")
     return pd.DataFrame({
         ("", "pairs"): out["pairs"],
@@ -128,3 +117,37 @@ def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:
         ("interval excludes 0", "items"): out["item_excludes_zero"],
         ("interval excludes 0", "documents"): out["doc_excludes_zero"],
     }).rename(index=lambda r: r.replace("_", "-")).rename_axis("rater")
+
+
+def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> pd.DataFrame:
+    """The sign-flip tests of all pairs as one family: per dataset and over all, the shares with p < ``alpha``
+    before and after the Benjamini-Hochberg correction."""
+    tested = pairs[pairs["p_value"].notna()]
+    adjusted = pd.Series(favi.benjamini_hochberg(tested["p_value"].to_numpy()), index=tested.index)
+    rows = []
+    for name, part in [*tested.groupby("dataset", sort=False), ("all datasets", tested)]:
+        label = name if name == "all datasets" else DATASETS[name]
+        rows.append({"data": label, "tests": len(part), "significant_share": (part["p_value"] < alpha).mean(),
+                     "significant_bh_share": (adjusted[part.index] <= alpha).mean(),
+                     "smallest_p": 1 / (1 + n_resamples)})
+    return pd.DataFrame(rows)
+
+
+def plot_noise(summary: pd.DataFrame) -> plt.Figure:
+    """Observed mean |Φ| per setting against that of a metric with the same errors and no favoritism."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    palette = dict(zip(DATASETS, sns.color_palette("colorblind", len(DATASETS))))
+    markers = dict(zip(DATASETS, "osD^vP"))  # colour and shape: SummEval's and PersonaChat's colours are close
+    for dataset, part in summary.groupby("dataset", sort=False):
+        ax.scatter(part["null_mean_abs_favi"], part["mean_abs_favi"], s=24, color=palette[dataset],
+                   marker=markers[dataset], label=DATASETS[dataset])
+    right = float(np.nanmax(summary["null_mean_abs_favi"])) * 1.1
+    top = float(np.nanmax(summary["mean_abs_favi"])) * 1.05
+    ax.plot([0, right], [0, right], color="black", lw=0.8, ls="--", label="observed = expected")
+    ax.set_xlim(0, right)
+    ax.set_ylim(0, top)
+    ax.set_xlabel("mean |Φ| expected without favoritism")
+    ax.set_ylabel("observed mean |Φ|")
+    ax.legend(fontsize=FONT, loc="upper left")
+    fig.tight_layout()
+    return fig

@@ -1,7 +1,6 @@
-"""Chapter ``04_favoritism``'s win graphs (the paper's Fig. 1 and Figs. 8-13) placed and drawn for the page: a layered
-drawing in inches (rows from :func:`analysis.favi.graph_layers`, the order within a row chosen to keep arrows
-uncrossed, waypoints for the arrows that pass over rows), each system a box with its name (long names on two
-lines), each win an arrow from the border of the winner's box to the border of the loser's."""
+"""The win graphs of Fig. 1 and Figs. 8-13 drawn for the page, and the figures' shared sizes and colours. A layered
+drawing in inches: rows from :func:`analysis.favi.graph_layers`, the order within a row chosen to keep arrows
+uncrossed, waypoints for arrows that pass over rows, each win an arrow between the borders of two boxes."""
 
 from __future__ import annotations
 
@@ -20,12 +19,14 @@ from ... import favi
 NOT_IMPLIED = "#C44E52"
 #: the font size of node labels, tick labels and legends (points); titles are one point larger
 FONT = 9
+COLORS = {"sample": "#DD8452", "system": "#4C72B0", "favi": "#55A868", "null": "#8C8C8C"}
+#: the widest figure the book shows without shrinking it below 55% of its width (inches at 150 dpi)
+MAX_WIDTH = 9.1
 
 
 def node_label(name, width: int = 11) -> str:
-    """A system's name on two lines when it is longer than ``width`` characters: cut at the space, underscore,
-    hyphen or lower-to-upper-case step that makes the longer line shortest (pieces of at least three characters;
-    a cut at a separator wins a tie). Shorter names, and names without such a cut, stay as they are."""
+    """A system's name on two lines when longer than ``width``: cut where the longer line is shortest (pieces of at
+    least three characters; a separator wins a tie)."""
     name = str(name)
     if len(name) <= width:
         return name
@@ -42,10 +43,8 @@ def node_label(name, width: int = 11) -> str:
 
 @dataclass
 class GraphLayout:
-    """A win graph placed in inches: node centres ``pos``, box sizes ``size`` (width, height), the drawn
-    ``labels``, the ``layers`` (top row first), the bends of every arrow that spans more than one row ``routes``
-    (edge -> the points it passes, one per row crossed), and the extent ``width`` x ``height`` (x from -width/2, y
-    from ``top`` down)."""
+    """A win graph placed in inches: box centres and sizes, rows (top first), the bends of arrows that span rows, and
+    the extent (x from -width/2, y from ``top`` down)."""
 
     pos: dict
     size: dict
@@ -58,7 +57,6 @@ class GraphLayout:
 
 
 def text_size(text: str, fontsize: float) -> tuple[float, float]:
-    """The width and height in inches of a (multi-line) label at ``fontsize`` points."""
     prop = FontProperties(size=fontsize)
     lines = text.split("\n")
     width = max(TextPath((0, 0), line, size=fontsize, prop=prop).get_extents().width for line in lines)
@@ -66,8 +64,7 @@ def text_size(text: str, fontsize: float) -> tuple[float, float]:
 
 
 def crossings(graph, order: list[list]) -> int:
-    """How many pairs of links between adjacent rows of ``order`` cross (links between non-adjacent rows and
-    inside a row are not counted)."""
+    """How many pairs of links between adjacent rows cross."""
     index = {n: (r, k) for r, members in enumerate(order) for k, n in enumerate(members)}
     total = 0
     for r in range(len(order) - 1):
@@ -78,9 +75,8 @@ def crossings(graph, order: list[list]) -> int:
 
 
 def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
-    """The nodes of each layer ordered left to right to keep the links between rows uncrossed: barycentre sweeps,
-    alternately down (a node at the mean position of its predecessors) and up (of its successors), starting from
-    the given order; the order with the fewest :func:`crossings` seen is kept (the first of equals)."""
+    """Each row ordered to keep links uncrossed: barycentre sweeps, alternately down and up, keeping the order with
+    the fewest :func:`crossings`."""
     order = [list(m) for m in layers]
     best, fewest = [list(m) for m in order], crossings(graph, order)
     for sweep in range(sweeps):
@@ -101,9 +97,7 @@ def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
 
 
 def _with_waypoints(graph, layers: list[list]):
-    """The layers with a waypoint (a tuple ``("via", u, v, row)``) in every row an edge u -> v passes over, the
-    graph of rows-adjacent links through them (the classic layered drawing: long arrows pass between the boxes) and
-    every edge's waypoints, top down."""
+    """The rows with a waypoint in every row an edge passes over, the graph through them, and each edge's waypoints."""
     import networkx as nx
 
     row = {n: r for r, members in enumerate(layers) for n in members}
@@ -119,9 +113,7 @@ def _with_waypoints(graph, layers: list[list]):
 
 
 def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap: float = 0.2) -> GraphLayout:
-    """Place a win graph top-down in inches: layers from :func:`analysis.favi.graph_layers` ``row_step`` apart,
-    the boxes of a layer side by side ``gap`` apart in :func:`_ordered_layers`' order (waypoints of the longer
-    arrows included, :func:`_with_waypoints`), each layer centred on x = 0."""
+    """Place a win graph top-down in inches: rows ``row_step`` apart, boxes ``gap`` apart, each row centred."""
     rows, linked, via = _with_waypoints(graph, favi.graph_layers(graph))
     rows = _ordered_layers(linked, rows)
     labels = {n: node_label(n) for n in graph.nodes}
@@ -146,16 +138,13 @@ def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap:
 
 
 def spread(centre, size, towards, share: float = 0.3):
-    """The point of a box an arrow aims at: its centre moved sideways towards the arrow's other end (by ``share``
-    of the horizontal distance, at most a third of the box's width), so that arrows meeting at one box end apart."""
+    """Where an arrow aims at a box: moved sideways towards its other end, so that arrows meeting at a box end apart."""
     shift = float(np.clip(share * (towards[0] - centre[0]), -size[0] / 3, size[0] / 3))
     return centre[0] + shift, centre[1]
 
 
 def box_exit(aim, half_size, towards, centre=None, margin: float = 0.02):
-    """Where the segment from ``aim`` (a point inside the box; default its ``centre``) towards the point
-    ``towards`` leaves the box around ``centre`` of half width and height ``half_size`` (grown by ``margin``): an
-    arrow drawn from there starts, or ends, at the box's border."""
+    """Where the segment from ``aim`` towards ``towards`` leaves the box around ``centre`` (grown by ``margin``)."""
     (ax_, ay), (hw, hh) = aim, half_size
     cx, cy = centre if centre is not None else aim
     dx, dy = towards[0] - ax_, towards[1] - ay
@@ -167,7 +156,7 @@ def box_exit(aim, half_size, towards, centre=None, margin: float = 0.02):
 
 
 def smooth_path(points) -> Path:
-    """A curve through ``points`` (Catmull-Rom, as cubic Bézier pieces); two points give a straight line."""
+    """A Catmull-Rom curve through ``points`` as cubic Bézier pieces; two points give a line."""
     points = np.asarray(points, dtype=float)
     if len(points) == 2:
         return Path(points, [Path.MOVETO, Path.LINETO])
@@ -181,8 +170,6 @@ def smooth_path(points) -> Path:
 
 
 def arrow_points(layout: GraphLayout, u, v) -> list:
-    """The points the arrow u -> v passes: from the border of u's box (aimed a little towards the arrow's next
-    point, :func:`spread`) through its waypoints to the border of v's box."""
     points = [layout.pos[u], *layout.routes.get((u, v), []), layout.pos[v]]
     points[0] = box_exit(spread(points[0], layout.size[u], points[1]), np.divide(layout.size[u], 2), points[1],
                          centre=points[0])
@@ -192,9 +179,8 @@ def arrow_points(layout: GraphLayout, u, v) -> list:
 
 
 def draw_win_graph(ax, graph, reference=None, title: str = "", layout: GraphLayout | None = None) -> None:
-    """A win graph in ``ax`` from its :class:`GraphLayout` (axes units are inches: give ``ax`` the layout's size);
-    each system a box with its name, each win an arrow from the winner's box to the loser's border. With a
-    ``reference`` graph (the humans'), the arrows its transitive closure does not contain are red and dashed."""
+    """A win graph in ``ax`` (axes units are inches); with a ``reference`` graph, the arrows its transitive closure
+    lacks are red and dashed."""
     import networkx as nx
 
     layout = layout or layout_win_graph(graph)

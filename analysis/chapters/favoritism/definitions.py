@@ -1,0 +1,119 @@
+"""Figs. 2-3's worked examples, Lemmas 1-2, and Defs. 4-11 (with App. A and the Limitations) checked as properties
+of the implementation's outputs on every real pair."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import favi
+from ...data import published
+from .experiments import KEYS
+
+
+def worked_examples() -> pd.DataFrame:
+    """Figs. 2 and 3's confusion matrices through :func:`analysis.favi.summarize` beside the printed values, with
+    §5's counts of errors by the system they favour and Fig. 3's metric outcome d̂."""
+    fig2, fig3 = published.item("favi", "fig2"), published.item("favi", "fig3")
+    rows = []
+    cases = [(n, m, f, None) for n, m, f in zip(fig2["names"], fig2["matrices"], fig2["favi"])]
+    cases.append(("C5", fig3["matrix"], fig3["favi"], fig3["sample_accuracy"]))
+    for name, matrix, paper_favi, paper_accuracy in cases:
+        c = np.array(matrix)
+        r = favi.summarize(c)
+        rows.append({"matrix": name, "total_error": r.total_error, "margin_human": r.margin_human,
+                     "margin_metric": r.margin_metric, "favi": r.favi, "paper_favi": paper_favi,
+                     "sample_accuracy": r.sample_accuracy, "paper_sample_accuracy": paper_accuracy,
+                     # §5 on Fig. 3: errors in favour of the first system (below the diagonal) and of the second
+                     # (above it), the severe ones (- read as +, + read as -), and the metric outcome d̂
+                     "errors_for_first": int(np.tril(c, -1).sum()), "errors_for_second": int(np.triu(c, 1).sum()),
+                     "severe_for_first": int(c[2, 0]), "severe_for_second": int(c[0, 2]),
+                     "metric_plus": int(r.outcome_metric[0]), "metric_tie": int(r.outcome_metric[1]),
+                     "metric_minus": int(r.outcome_metric[2])})
+    return pd.DataFrame(rows).set_index("matrix")
+
+
+def examples_page(examples: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    scores = examples[["total_error", "margin_human", "margin_metric", "favi", "paper_favi", "sample_accuracy",
+                       "paper_sample_accuracy"]].set_axis(
+        ["errors E", "mar(d)", "mar(d̂)", "Φ", "paper's Φ", "sample-level accuracy", "paper's accuracy"], axis=1)
+    counts = examples[["errors_for_first", "errors_for_second", "severe_for_first", "severe_for_second",
+                       "metric_plus", "metric_tie", "metric_minus"]].set_axis(
+        ["errors for π₁", "errors for π₂", "severe for π₁", "severe for π₂", "d̂ +", "d̂ =", "d̂ −"], axis=1)
+    return scores.rename_axis("matrix"), counts.rename_axis("matrix")
+
+
+def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Lemma 1 (Φ = (mar(d̂) - mar(d)) / E) and Lemma 2 (Φ = 0 implies equal margin signs) on every real pair, and
+    the counter-examples to Lemma 2's converse (App. B)."""
+    defined = pairs[pairs["total_error"] > 0]
+    via_margins = (defined["margin_metric"] - defined["margin_human"]) / defined["total_error"]
+    zero = defined[defined["favi"] == 0]
+    disagree = pairs[~pairs["system_sign_agrees"]]
+    return pd.DataFrame([
+        {"check": "pairs evaluated", "value": len(pairs)},
+        {"check": "pairs without any error (Φ undefined, so left empty)", "value": int((pairs["total_error"] == 0).sum())},
+        {"check": "Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value": float((defined["favi"] - via_margins).abs().max())},
+        {"check": "Lemma 2: pairs with Φ = 0", "value": len(zero)},
+        {"check": "Lemma 2: ... of which the margin signs differ", "value": int((~zero["system_sign_agrees"]).sum())},
+        {"check": "pairs whose margin signs differ", "value": len(disagree)},
+        {"check": "... of which Φ = 0", "value": int((disagree["favi"] == 0).sum())},
+        {"check": "Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree",
+         "value": int(((defined["favi"] != 0) & defined["system_sign_agrees"]).sum())},
+    ]).set_index("check")
+
+
+def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:
+    out = lemmas.reset_index().set_axis(["check", "value"], axis=1)
+    out["value"] = [f"{v:.1e}" if isinstance(v, float) and not float(v).is_integer() else f"{int(v):,}"
+                    for v in out["value"]]
+    return out
+
+
+def definition_checks(pairs: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+    """Defs. 4-11, App. A's cost enumeration and the Limitations' single error as properties of the outputs on every
+    pair, each with the number it compares (the claims' "Ours")."""
+    cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
+    items, total = pairs["n_items"].to_numpy(), pairs["total_error"].to_numpy()
+    diagonal = cells[:, [0, 4, 8]].sum(axis=1)
+    human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
+    metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
+    phi = pairs["favi"].to_numpy(float)
+    values = (1, 0, -1)  # +, =, - in matrix order
+    item_margin = np.array([values[n] - values[m] for m in range(3) for n in range(3)])  # mar(d̂) - mar(d), one item
+    one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
+    miscounted = int((cells.sum(axis=1) != items).sum())
+    off_diagonal = int((cells.sum(axis=1) - diagonal != total).sum())
+    margins = int(((human != pairs["margin_human"].to_numpy()) | (metric != pairs["margin_metric"].to_numpy())).sum())
+    costs = int((favi.COST.ravel() == item_margin).sum())
+    largest = np.abs(phi[total > 0])
+    accuracy = pairs["sample_accuracy"].to_numpy(float)
+    counted, eq7 = system_accuracy_pairs(pairs)
+    return {
+        "def4.cells_count_every_item": (miscounted == 0, float(miscounted)),
+        "def6.total_error_off_diagonal": (off_diagonal == 0, float(off_diagonal)),
+        "def7.margins_from_outcomes": (margins == 0, float(margins)),
+        "appA.cost_is_item_margin_change": (costs == 9, float(costs)),
+        "def9.range_minus2_to_2": (bool((largest <= 2).all()), float(largest.max()) if len(largest) else np.nan),
+        "def9.undefined_without_errors": (bool((np.isnan(phi) == (total == 0)).all()), np.nan),
+        "def11.sample_accuracy_identity": (bool(np.allclose(accuracy, diagonal / items)
+                                                and np.allclose(diagonal, items - total)),
+                                           float(np.abs(accuracy - diagonal / items).max())),
+        "limitations.one_error_phi_is_1_or_2": (sorted(one_error) == [-2, -1, -1, 1, 1, 2],
+                                                float(sum(abs(f) in (1, 2) for f in one_error))),
+        "def10.system_accuracy_over_all_pairs": (bool(counted == 1 and eq7), counted),
+    }
+
+
+def system_accuracy_pairs(pairs: pd.DataFrame) -> tuple[float, bool]:
+    """Def. 10 (eq. 7) per setting: the smallest share of its C(|Π|, 2) system pairs that the system-level
+    accuracy counts, and whether it equals eq. 7 recomputed from the margins."""
+    keys = [k for k in KEYS if k in pairs.columns]
+    groups = pairs.groupby(keys, sort=False) if keys else [((), pairs)]
+    shares, equal = [], True
+    for _, part in groups:
+        k = len(set(part["system_a"]) | set(part["system_b"]))
+        shares.append(len(part) / (k * (k - 1) / 2))
+        eq7 = float(np.mean(np.sign(part["margin_human"].to_numpy()) == np.sign(part["margin_metric"].to_numpy())))
+        equal = equal and bool(np.isclose(favi.sign_accuracies(part).system, eq7, rtol=0, atol=1e-12))
+    return float(min(shares)), equal

@@ -1,0 +1,102 @@
+"""Fig. 5 and §7.1: Φ against sign accuracy, with what metrics with the same errors and no favoritism give."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from scipy import stats
+
+from ...data import published
+from .wingraphs import COLORS, FONT, MAX_WIDTH, NOT_IMPLIED
+
+
+def fig5_correlations(pairs: pd.DataFrame) -> pd.DataFrame:
+    """§7.1's Spearman correlations over the pairs with an error, beside the paper's. Signed Φ depends on which
+    system is called a, so its correlation with accuracy is also given for |Φ|."""
+    paper = published.item("favi", "section7")
+    defined = pairs[pairs["total_error"] > 0]
+    rows = [
+        ("|Φ| vs. system-level sign agreement (Fig. 5a)", defined["favi"].abs(), defined["system_sign_agrees"],
+         paper["rho_abs_favi_system_agreement"]),
+        ("Φ vs. sample-level accuracy (Fig. 5b)", defined["favi"], defined["sample_accuracy"],
+         paper["rho_favi_sample_accuracy"]),
+        ("|Φ| vs. sample-level accuracy", defined["favi"].abs(), defined["sample_accuracy"], np.nan),
+    ]
+    out = []
+    for label, x, y, published_rho in rows:
+        result = stats.spearmanr(x, y.astype(float))
+        out.append({"correlation": label, "spearman_rho": result.statistic, "pairs": len(defined),
+                    "paper": published_rho})
+    return pd.DataFrame(out).set_index("correlation")
+
+
+def plot_fig5(pairs: pd.DataFrame) -> plt.Figure:
+    """Fig. 5's two panels side by side (the paper stacks them): (a) |Φ| by system-level sign agreement; (b) Φ
+    against sample-level accuracy."""
+    defined = pairs[pairs["total_error"] > 0].assign(abs_favi=lambda f: f["favi"].abs(),
+                                                     agrees=lambda f: f["system_sign_agrees"].astype(int))
+    fig, (upper, lower) = plt.subplots(1, 2, figsize=(MAX_WIDTH, 4.2), gridspec_kw={"width_ratios": [1, 1.15]})
+    sns.boxplot(data=defined, y="agrees", x="abs_favi", ax=upper, color="#a6c8e0", fliersize=2, orient="h",
+                order=[0, 1])
+    counts = defined["agrees"].value_counts()
+    upper.set_yticks([0, 1], [f"0: signs differ\n({counts.get(0, 0):,} pairs)",
+                              f"1: signs agree\n({counts.get(1, 0):,} pairs)"])
+    upper.set_ylabel("")
+    upper.set_xlabel("|Φ| of the pair")
+    upper.set_title("(a) |Φ| by system-level sign agreement", fontsize=FONT + 2, loc="left")
+    for agrees, color in ((1, COLORS["system"]), (0, NOT_IMPLIED)):
+        part = defined[defined["agrees"] == agrees]
+        lower.scatter(part["sample_accuracy"], part["favi"], s=8, alpha=0.5, color=color,
+                      label="signs agree" if agrees else "signs differ")
+    lower.axhline(0, color="black", lw=0.6)
+    lower.set_xlabel("sample-level sign accuracy of the pair")
+    lower.set_ylabel("Φ (+: favours the first system)")
+    lower.set_title("(b) Φ against sample-level accuracy", fontsize=FONT + 2, loc="left")
+    lower.legend(fontsize=FONT, markerscale=2, loc="lower center", bbox_to_anchor=(0.5, 1.07), ncol=2,
+                 frameon=False, borderaxespad=0)
+    fig.tight_layout(w_pad=2.5)
+    return fig
+
+
+def no_favoritism_rho(pairs: pd.DataFrame, *, n_draws: int, rng) -> np.ndarray:
+    """Fig. 5a's ρ(|Φ|, sign agreement) for metrics with each pair's errors in random directions (the sign-flip
+    null of :func:`analysis.favi.favi_uncertainty`; mar(d̂) = mar(d) + E Φ by Lemma 1), one per draw."""
+    defined = pairs[pairs["total_error"] > 0]
+    n1 = (defined["c_pe"] + defined["c_ep"] + defined["c_em"] + defined["c_me"]).to_numpy()
+    n2 = (defined["c_pm"] + defined["c_mp"]).to_numpy()
+    errors, margin = n1 + n2, defined["margin_human"].to_numpy()
+    rhos = np.empty(n_draws)
+    for k in range(n_draws):
+        shift = (2 * rng.binomial(n1, 0.5) - n1) + 2 * (2 * rng.binomial(n2, 0.5) - n2)
+        agrees = np.sign(margin) == np.sign(margin + shift)
+        rhos[k] = stats.spearmanr(np.abs(shift / errors), agrees.astype(float)).statistic
+    return rhos
+
+
+#: the pairs whose sample-level accuracy counts as "very high" (§7.1, Fig. 5b): the top tenth
+TOP_SHARE = 0.1
+
+
+def _top_difference(accuracy: np.ndarray, absolute: np.ndarray, top_share: float) -> float:
+    top = accuracy >= np.quantile(accuracy, 1 - top_share)
+    return float(np.median(absolute[top]) - np.median(absolute[~top]))
+
+
+def top_accuracy_favi(pairs: pd.DataFrame, *, n_resamples: int, rng, alpha: float = 0.05,
+                      top_share: float = TOP_SHARE) -> pd.DataFrame:
+    """§7.1 on Fig. 5b, "very high sample-level accuracies are associated with smaller Favi-Scores": the median |Φ|
+    of the top ``top_share`` of pairs by accuracy minus the others', with a bootstrap interval over the pairs (holds:
+    the interval lies below 0)."""
+    defined = pairs[pairs["total_error"] > 0]
+    accuracy = defined["sample_accuracy"].to_numpy(float)
+    absolute = defined["favi"].abs().to_numpy(float)
+    draws = rng.integers(0, len(accuracy), size=(n_resamples, len(accuracy)))
+    spread = [_top_difference(accuracy[k], absolute[k], top_share) for k in draws]
+    low, high = np.percentile(spread, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return pd.DataFrame([{"key": "fig5b.smaller_at_top_accuracy", "holds": bool(high < 0),
+                          "value": _top_difference(accuracy, absolute, top_share), "low": float(low),
+                          "high": float(high), "top_share": top_share,
+                          "top_accuracy_threshold": float(np.quantile(accuracy, 1 - top_share)),
+                          "pairs": len(accuracy)}])
