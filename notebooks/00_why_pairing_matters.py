@@ -142,7 +142,7 @@ glue("table2_types", len(own["permutation of S"].split()), display=False)
 
 # %% tags=["hide-input"]
 show(summary.astype(object).iloc[0].rename(ch.SUMMARY_LABELS).to_frame("value"))  # read down, counts as integers
-show(ch.pairings_examples(pairings))
+show(pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]].reset_index(drop=True))
 
 # %% [markdown]
 # (paired-fig2)=

@@ -116,7 +116,7 @@ def test_preferences_are_a_workers_mean_scores_within_a_hit():
 def test_perturbations_cover_every_experiment_for_both_mechanisms():
     pair = wmt_stability.code_pair(_judgments())
     runs = wmt_pairs.perturbations(pair, wmt_pairs.preferences(pair), 3, np.random.default_rng(1))
-    assert set(runs["experiment"]) == set(wmt_pairs.EXPERIMENTS)
+    assert set(runs["experiment"]) == set(wmt_pairs.EXPERIMENT_LABELS)
     assert set(runs["mechanism"]) == {"z", "bt"}
     human = runs[runs.experiment == "remove_human"]
     assert (human["systems"] == 3).all()
@@ -266,7 +266,7 @@ def test_figures_fit_the_text_column():
                           "tau_clean": [0.7, 0.6, 0.72, 0.6, 0.62], "tau_drop": [0.1, 0.08, 0.09, 0.15, 0.12],
                           "scores_alone": [True, True, False, False, False]})
     assert page_check(stability.plot_tradeoff(trade))[0] == []
-    wmt = pd.DataFrame({"experiment": list(wmt_pairs.EXPERIMENTS) * 2, "mechanism": ["z"] * 4 + ["bt"] * 4,
+    wmt = pd.DataFrame({"experiment": list(wmt_pairs.EXPERIMENT_LABELS) * 2, "mechanism": ["z"] * 4 + ["bt"] * 4,
                         "reordered": np.linspace(0.1, 0.8, 8)})
     assert page_check(wmt_pairs.plot_wmt(wmt))[0] == []
     fav = pd.DataFrame({"mechanism": list(stability.MECHANISMS), "flipped_low_phi": [0.2] * 5,

@@ -75,8 +75,8 @@ def example_setup(seed: int, offset_scale: float) -> simulate.SimulatedSetup:
 
 
 def example_numbers(example: simulate.SimulatedSetup) -> dict:
-    """The example's numbers for the page: the strongest system by λ, its wins against each other system, and each
-    mechanism's first place (the names with the top score, joined by "and" when tied)."""
+    """The example's strongest system by λ, its wins against each other one, and each mechanism's first place
+    (tied names joined by "and"), for the page."""
     wins, _ = win_tie_matrices(example.scores)
     best = example.latent.idxmax()
     numbers = {"best": best, "instances": len(example.scores)}
@@ -96,8 +96,7 @@ def plot_example_setup(example: simulate.SimulatedSetup) -> plt.Figure:
                 label=f"{col} (λ = {example.latent[col]:.2f})")
     for i in np.flatnonzero(example.outlier[order]):
         ax.axvspan(i - 0.4, i + 0.4, color="0.85", zorder=0)
-    ax.set_xlabel("test instance, sorted by type (grey: an outlier)")
-    ax.set_ylabel("score")
+    ax.set(xlabel="test instance, sorted by type (grey: an outlier)", ylabel="score")
     ax.legend(fontsize=9, loc="upper left")
     return fig
 
@@ -141,59 +140,45 @@ def run_reading(runner: GridRunner, out: Outputs, label: str, name: str, **optio
     return frame, out.table(runner.panels(frame), f"{name}_summary", index=False)
 
 
-def _at(summary: pd.DataFrame, panel: str, x_value, name: str, column: str = "tau") -> float:
-    rows = summary[(summary.panel == panel) & (summary.x_value == x_value) & (summary.mechanism == name)]
-    return float(rows[column].iloc[0]) if len(rows) else float("nan")
-
-
 def _ends(summary: pd.DataFrame, panel: str) -> tuple:
-    values = sorted(summary[summary.panel == panel].x_value.unique())
-    return (values[0], values[-1]) if values else (np.nan, np.nan)
+    """A Fig. 3 panel's first and last x value, then its rows at each by mechanism (NaN where the panel is missing)."""
+    part = summary[summary.panel == panel]
+    xs = sorted(part.x_value.unique()) or [np.nan]
+    return xs[0], xs[-1], *(part[part.x_value == x].set_index("mechanism").reindex(list(ALL)) for x in (xs[0], xs[-1]))
 
 
 def _below(summary: pd.DataFrame, panel: str, name: str, above: bool = False) -> bool:
-    """Whether the mechanism's 95% interval at the panel's last x value lies entirely below (``above``: above) its
-    interval at the first one: the failure (the improvement) the paper's text reads off Fig. 3; an interval that
-    only moves is neither."""
-    first, last = _ends(summary, panel)
+    """Whether the mechanism's 95% interval at the panel's last x value lies wholly below (``above``: above) its
+    first one: the failure (improvement) §4 reads off Fig. 3; an interval that only moves is neither."""
+    *_, first, last = _ends(summary, panel)
     if above:
-        return bool(_at(summary, panel, last, name, "low") > _at(summary, panel, first, name, "high"))
-    return bool(_at(summary, panel, last, name, "high") < _at(summary, panel, first, name, "low"))
+        return bool(last.loc[name, "low"] > first.loc[name, "high"])
+    return bool(last.loc[name, "high"] < first.loc[name, "low"])
 
 
 def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: str) -> pd.DataFrame:
-    """§4's reading of Fig. 3 as numbers and tests, one row per (key, detail), for the claims registry
-    (:meth:`~analysis.plotting.Outputs.values`), each key prefixed by the ``reading`` (``section4.ab-equal``). A
-    change along a panel is read on its intervals (:func:`_below`); ``ab-equal``: the three intervals overlap."""
-    rows = []
-
-    def add(key, detail, value=np.nan, holds=None):
-        rows.append({"key": f"{reading}.{key}", "detail": detail, "value": value, "holds": holds})
-
-    paper = summary[summary.mechanism.isin(PAPER)]
-    for panel, x in (("a", "n_systems"), ("b", "n_instances")):
-        for x_value, g in paper[paper.panel == panel].groupby("x_value", sort=True):
-            add("ab-equal", f"({panel}) {X_LABELS[x]} = {x_value:g}", holds=bool(g.low.max() <= g.high.min()))
+    """§4's reading of Fig. 3 as claim values, each key prefixed by the ``reading`` (``section4.ab-equal``): a change
+    along a panel is read on its intervals (:func:`_below`); ``ab-equal``: the three intervals overlap."""
+    label, paper = MECHANISM_LABELS, summary[summary.mechanism.isin(PAPER)]
+    rows = [("ab-equal", f"({panel}) {X_LABELS[x]} = {x_value:g}", np.nan, bool(g.low.max() <= g.high.min()))
+            for panel, x in (("a", "n_systems"), ("b", "n_instances"))
+            for x_value, g in paper[paper.panel == panel].groupby("x_value", sort=True)]
     for key, panel in (("b-improves", "b"), ("a-deteriorates", "a")):
-        first, last = _ends(summary, panel)
-        for name in PAPER:
-            add(key, MECHANISM_LABELS[name], _at(summary, panel, last, name) - _at(summary, panel, first, name))
-    for name in PAPER:
-        add("b-improves-interval", MECHANISM_LABELS[name], holds=_below(summary, "b", name, above=True))
-        add("a-deteriorates-interval", MECHANISM_LABELS[name], holds=_below(summary, "a", name))
-    for panel in ("c", "e"):
-        for name in PAPER:
-            fails = _below(summary, panel, name)
-            add(f"{panel}-outliers", f"{MECHANISM_LABELS[name]} {'fails' if name == 'mean' else 'unaffected'}",
-                holds=fails if name == "mean" else not fails)
-    add("d-median-fails", "MEDIAN", holds=_below(summary, "d", "median"))
-    types = per_setup.query(SUBSETS["types only (d)"]).tau_median.mean()
-    both = per_setup.query(SUBSETS["types and outliers"]).tau_median.mean()
-    add("f-median-worse", "MEDIAN, types and outliers minus types only", both - types)
-    for name in ("mean", "median"):
-        add("gh-bt-minus", f"BT − {MECHANISM_LABELS[name]}", float((per_setup.tau_bt - per_setup[f"tau_{name}"]).mean()))
-    add("setups", "all setups", len(per_setup))
-    return pd.DataFrame(rows)
+        *_, first, last = _ends(summary, panel)
+        rows += [(key, label[n], last.loc[n, "tau"] - first.loc[n, "tau"], None) for n in PAPER]
+    for n in PAPER:
+        rows += [("b-improves-interval", label[n], np.nan, _below(summary, "b", n, above=True)),
+                 ("a-deteriorates-interval", label[n], np.nan, _below(summary, "a", n))]
+    rows += [(f"{panel}-outliers", f"{label[n]} {'fails' if n == 'mean' else 'unaffected'}", np.nan,
+              _below(summary, panel, n) == (n == "mean")) for panel in ("c", "e") for n in PAPER]
+    types, both = (per_setup.query(SUBSETS[s]).tau_median.mean() for s in ("types only (d)", "types and outliers"))
+    rows += [("d-median-fails", "MEDIAN", np.nan, _below(summary, "d", "median")),
+             ("f-median-worse", "MEDIAN, types and outliers minus types only", both - types, None)]
+    rows += [("gh-bt-minus", f"BT − {label[n]}", float((per_setup.tau_bt - per_setup[f"tau_{n}"]).mean()), None)
+             for n in ("mean", "median")]
+    frame = pd.DataFrame([*rows, ("setups", "all setups", len(per_setup), None)],
+                         columns=["key", "detail", "value", "holds"])
+    return frame.assign(key=reading + "." + frame["key"])
 
 
 def readings(**runs: pd.DataFrame) -> pd.DataFrame:
@@ -204,11 +189,9 @@ def readings(**runs: pd.DataFrame) -> pd.DataFrame:
 
 def panel_ends(summary: pd.DataFrame, panel: str, names=PAPER) -> dict:
     """A panel's first and last x value and each mechanism's mean τ there, for the page."""
-    first, last = _ends(summary, panel)
-    ends = {"from": float(first), "to": float(last)}
-    for name in names:
-        ends |= {f"{name}-from": _at(summary, panel, first, name), f"{name}-to": _at(summary, panel, last, name)}
-    return ends
+    x_first, x_last, first, last = _ends(summary, panel)
+    return {"from": float(x_first), "to": float(x_last)} | {
+        f"{n}-{end}": float(rows.loc[n, "tau"]) for n in names for end, rows in (("from", first), ("to", last))}
 
 
 def sequential_numbers(everything: pd.DataFrame) -> dict:
@@ -242,14 +225,7 @@ def ties_summary(table: pd.DataFrame, *, rng, n_resamples: int) -> pd.DataFrame:
         part = table.query(query)
         diff = bootstrap_summary(pd.DataFrame({"diff": part.tau_bt_half - part.tau_bt_loss}), ["diff"], rng=gen,
                                  n_resamples=n_resamples).iloc[0]
-        rows[label] = {
-            "tie rate": part.tie_rate.mean(),
-            "MEAN": part.tau_mean.mean(),
-            "MEDIAN": part.tau_median.mean(),
-            "BT ties=loss": part.tau_bt_loss.mean(),
-            "BT ties=half": part.tau_bt_half.mean(),
-            "half − loss": diff["estimate"],
-            "95% low": diff["low"],
-            "95% high": diff["high"],
-        }
-    return pd.DataFrame(rows).T
+        means = part[["tie_rate", "tau_mean", "tau_median", "tau_bt_loss", "tau_bt_half"]].mean()
+        rows[label] = [*means, diff["estimate"], diff["low"], diff["high"]]
+    columns = ["tie rate", "MEAN", "MEDIAN", "BT ties=loss", "BT ties=half", "half − loss", "95% low", "95% high"]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns)

@@ -1,8 +1,6 @@
-"""Chapter ``00_why_pairing_matters``: the paired paper's small, exact illustrations (Peyrard et al. 2021, §1-3,
-Fig. 1, Table 2 / Appendix A.1, Fig. 2, Prop. 1 / Appendix B, Appendix F), one section per paper item: its
-computation, its figure and the values the claims registry reads (``data/published/claims/paired.toml``). The
-page's sentences and captions are in the notebook's markdown. The figures are laid out for the book's text column
-(about 8 in wide at most, text of 10 pt or more)."""
+"""Chapter ``00_why_pairing_matters``: the paired paper's small, exact illustrations (Peyrard et al. 2021, §1-3:
+Fig. 1, Table 2 / App. A.1, Fig. 2, Prop. 1 / App. B, App. F), one section per paper item with its computation,
+figure and claim values (``data/published/claims/paired.toml``)."""
 
 from __future__ import annotations
 
@@ -44,9 +42,8 @@ def fig1_aggregates(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def fig1_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> pd.DataFrame:
-    """Each statement the paper makes about Fig. 1's scores and whether ``scores`` bear it out, one row per
-    statement: where it is made (the caption, §1 and §3 describe the example differently), its claim ``key``, the
-    statement (``detail``) and ``holds``."""
+    """One row per statement the paper makes about Fig. 1's scores (the caption, §1 and §3 describe the example
+    differently) with its claim ``key`` and whether ``scores`` bear it out."""
     but_one = pairwise.win_tie_matrices(scores)[0] == len(scores) - 1  # [a, b]: a beats b on all instances but one
     mean, median, bt = aggregates["mean"], aggregates["median"], aggregates["bt"]
     checks = {
@@ -75,8 +72,8 @@ def ranking(values: pd.Series) -> str:
 
 
 def plot_fig1(scores: pd.DataFrame, aggregates: pd.DataFrame) -> plt.Figure:
-    """Fig. 1: (a) each system's score per test instance, (b) MEAN, MEDIAN and BT per system, BT rescaled so that
-    its largest strength equals the largest mean (strengths have no unit of their own). One legend for both."""
+    """Fig. 1: (a) each system's score per test instance, (b) MEAN, MEDIAN and BT per system, BT rescaled to the
+    largest mean (strengths have no unit of their own)."""
     fig, axes = plt.subplots(1, 2, figsize=(7.6, 3.3), gridspec_kw={"width_ratios": [1.35, 1]})
     palette = dict(zip(scores.columns, sns.color_palette("colorblind", len(scores.columns))))
     for system in scores:
@@ -102,25 +99,20 @@ def table2_strengths() -> pd.DataFrame:
 
 
 def fixed_marginal_pairings(strengths: pd.DataFrame, n_per_type: int, rng) -> pd.DataFrame:
-    """App. A.1: for every permutation of S's type strengths, ``n_per_type`` instances per type with scores
-    N(lambda, 1), S's block for type perm[t] paired with B's block for type t. S's sample (so its marginal, mean
-    and median) is the same for every permutation; only the pairing with B changes. One row per permutation."""
+    """App. A.1, one row per permutation of S's type strengths: ``n_per_type`` N(lambda, 1) scores per type, S's
+    block for type perm[t] paired with B's for type t, so S's sample (its marginal) never changes, only the pairing."""
     lam = strengths.loc[["S", "B"]].to_numpy(float)
     blocks = lam[:, :, None] + check_rng(rng).standard_normal((2, lam.shape[1], n_per_type))  # S's, then B's noise
-    b_scores = blocks[1].ravel()
-    rows = []
-    for perm in itertools.permutations(range(lam.shape[1])):
-        s_scores = blocks[0][list(perm)].ravel()
-        bt = aggregate.bradley_terry(pd.DataFrame({"S": s_scores, "B": b_scores}))
-        rows.append({
-            "permutation of S": " ".join(str(p + 1) for p in perm),
-            "mean S - mean B": s_scores.mean() - b_scores.mean(),
-            "median S - median B": np.median(s_scores) - np.median(b_scores),
-            "P(S > B)": pairwise.prob_better(s_scores, b_scores).prob,
-            "BT strength of S": bt["S"],
-            "types won by S": int(np.sum(lam[0][list(perm)] > lam[1])),
-        })
-    return pd.DataFrame(rows)
+    perms = np.array(list(itertools.permutations(range(lam.shape[1]))))
+    s, b = blocks[0][perms].reshape(len(perms), -1), blocks[1].ravel()
+    return pd.DataFrame({
+        "permutation of S": [" ".join(str(p + 1) for p in perm) for perm in perms],
+        "mean S - mean B": s.mean(axis=1) - b.mean(),
+        "median S - median B": np.median(s, axis=1) - np.median(b),
+        "P(S > B)": [pairwise.prob_better(row, b).prob for row in s],
+        "BT strength of S": [aggregate.bradley_terry(pd.DataFrame({"S": row, "B": b}))["S"] for row in s],
+        "types won by S": (lam[0][perms] > lam[1]).sum(axis=1),
+    })
 
 
 def pairings_summary(pairings: pd.DataFrame) -> pd.DataFrame:
@@ -145,16 +137,11 @@ SUMMARY_LABELS = {
 }
 
 
-def pairings_examples(pairings: pd.DataFrame) -> pd.DataFrame:
-    """Five pairings spread over the range of P(S > B): the two lowest, the median one, the two highest."""
-    return pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]].reset_index(drop=True)
-
-
 # -- Fig. 2 ---------------------------------------------------------------------------------------------------------
 
 def fig2_pairings(n: int, rng) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Three pairings of the same two samples (so identical marginals): sorted, shifted by 30% of the ranks, and
-    independent. The scores are a two-mode mixture ("easy" and "hard" instances), B slightly better on average."""
+    """Three pairings (sorted, shifted by 30% of the ranks, independent) of the same two samples, so identical
+    marginals: a two-mode mixture ("easy" and "hard" instances), B slightly better on average."""
     gen = check_rng(rng)
     a = np.sort(np.concatenate([gen.normal(0.3, 0.08, n // 2), gen.normal(0.7, 0.08, n - n // 2)]))
     b = np.sort(a + 0.03 + gen.normal(0, 0.01, n))
@@ -167,23 +154,17 @@ def fig2_pairings(n: int, rng) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def fig2_summary(pairings: dict[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
     """Per pairing: means, medians, P(B > A) and which system MEAN, MEDIAN and BT prefer."""
-    rows = []
-    for title, (xa, xb) in pairings.items():
-        p_b = pairwise.prob_better(xb, xa).prob
-        rows.append({
-            "pairing": title, "mean A": xa.mean(), "mean B": xb.mean(), "median A": np.median(xa),
-            "median B": np.median(xb), "P(B > A)": p_b,
-            "MEAN prefers": "B" if xb.mean() > xa.mean() else "A",
-            "MEDIAN prefers": "B" if np.median(xb) > np.median(xa) else "A",
-            "BT prefers": "B" if p_b > 0.5 else "A",
-        })
-    return pd.DataFrame(rows).set_index("pairing")
+    t = pd.DataFrame.from_dict({title: {"mean A": xa.mean(), "mean B": xb.mean(), "median A": np.median(xa),
+                                        "median B": np.median(xb), "P(B > A)": pairwise.prob_better(xb, xa).prob}
+                                for title, (xa, xb) in pairings.items()}, orient="index").rename_axis("pairing")
+    return t.assign(**{"MEAN prefers": np.where(t["mean B"] > t["mean A"], "B", "A"),
+                       "MEDIAN prefers": np.where(t["median B"] > t["median A"], "B", "A"),
+                       "BT prefers": np.where(t["P(B > A)"] > 0.5, "B", "A")})
 
 
 def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.DataFrame) -> plt.Figure:
-    """Fig. 2: one panel per pairing, instances at (score of A, score of B), marginal densities on the sides, means
-    (open markers on the top and right edges) and medians (filled, bottom and left), the diagonal, and the
-    half-plane BT prefers shaded in the colour of the system it prefers."""
+    """Fig. 2: one panel per pairing, instances at (score of A, score of B) with marginal densities, means, medians,
+    the diagonal and the half-plane BT prefers shaded in its winner's colour."""
     fig = plt.figure(figsize=(8.4, 3.2))
     grid = fig.add_gridspec(1, len(pairings), wspace=0.3, bottom=0.22)
     colors = {"A": sns.color_palette("colorblind")[2], "B": sns.color_palette("colorblind")[0]}
@@ -228,7 +209,7 @@ def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.Da
 # -- Prop. 1 / Appendix B -------------------------------------------------------------------------------------------
 
 PROP1_KINDS = ("continuous, odd n", "continuous, even n", "types and outliers", "discrete 1-5 ratings")
-#: The three decisions of Prop. 1 and the column of :func:`prop1_setups` that holds each one's sign.
+#: Prop. 1's three decisions and the column of :func:`prop1_setups` with each one's sign
 PROP1_DECISIONS = {"MEAN": "mean sign", "MEDIAN": "median sign", "BT (median of differences)": "median(A-B) sign"}
 
 
@@ -247,25 +228,19 @@ def prop1_random_setup(kind: str, rng: np.random.Generator) -> tuple[np.ndarray,
 
 
 def prop1_setups(n_setups: int, rng) -> pd.DataFrame:
-    """Prop. 1 checked numerically: per random setup (the kinds in turn), the sign of BT's decision, of wins - losses,
-    of the median of differences, and of MEAN's and MEDIAN's decisions."""
+    """Prop. 1 checked numerically: per random setup (the kinds in turn), the sign of BT's, MEAN's and MEDIAN's
+    decisions, of wins - losses and of the median of differences."""
     gen = check_rng(rng)
     rows = []
     for i in range(n_setups):
         kind = PROP1_KINDS[i % len(PROP1_KINDS)]
         a, b = prop1_random_setup(kind, gen)
-        bt = aggregate.bradley_terry(pd.DataFrame({"A": a, "B": b}))
-        d = a - b
-        rows.append({
-            "kind": kind,
-            "n": len(a),
-            "BT sign": np.sign(bt["A"] - bt["B"]).astype(int),
-            "wins - losses sign": int(np.sign(np.sum(d > 0) - np.sum(d < 0))),
-            "median(A-B) sign": int(np.sign(np.median(d))),
-            "mean sign": int(np.sign(a.mean() - b.mean())),
-            "median sign": int(np.sign(np.median(a) - np.median(b))),
-        })
-    return pd.DataFrame(rows)
+        bt, d = aggregate.bradley_terry(pd.DataFrame({"A": a, "B": b})), a - b
+        rows.append([kind, len(a), bt["A"] - bt["B"], np.sum(d > 0) - np.sum(d < 0), np.median(d),
+                     a.mean() - b.mean(), np.median(a) - np.median(b)])
+    t = pd.DataFrame(rows, columns=["kind", "n", "BT sign", "wins - losses sign", "median(A-B) sign", "mean sign",
+                                    "median sign"])
+    return t.assign(**{column: np.sign(t[column]).astype(int) for column in t.columns[2:]})
 
 
 def prop1_summary(setups: pd.DataFrame) -> pd.DataFrame:
@@ -283,9 +258,8 @@ def prop1_summary(setups: pd.DataFrame) -> pd.DataFrame:
 
 
 def prop1_non_implications(setups: pd.DataFrame) -> pd.DataFrame:
-    """§3: "none of the conditions implies any other condition in Prop. 1". For every ordered pair (X, Y) of the
-    three decisions (:data:`PROP1_DECISIONS`): the number of setups where X's condition holds (sign > 0) and Y's
-    does not, so that a count above 0 shows that X does not imply Y."""
+    """§3: "none of the conditions implies any other condition in Prop. 1". Per ordered pair (X, Y) of decisions,
+    the setups where X's condition holds (sign > 0) and Y's does not: a count above 0 shows X does not imply Y."""
     return pd.DataFrame([{"condition": x, "without": y,
                           "setups": int(((setups[PROP1_DECISIONS[x]] > 0) & (setups[PROP1_DECISIONS[y]] <= 0)).sum())}
                          for x, y in itertools.permutations(PROP1_DECISIONS, 2)])
@@ -298,17 +272,15 @@ TIE_POLICIES = {"half": "ties as half a win each", "drop": "ties dropped",
                 "loss": "ties as wins for the later system (the paper's code)"}
 
 
-def appendix_f_table(tol: float = 1e-15) -> pd.DataFrame:
-    """App. F's example: BT strengths of A and B alone and with the printed C = [3, 2, 1] or the cyclic C = [3, 1, 2],
-    under every tie policy (the printed C ties A and B on the second instance)."""
+def appendix_f_table() -> pd.DataFrame:
+    """App. F's example: BT strengths (tight tolerance) of A and B alone and with the printed C = [3, 2, 1] (which
+    ties A and B on the second instance) or the cyclic C = [3, 1, 2], under every tie policy."""
     scores = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C printed": [3, 2, 1], "C cyclic": [3, 1, 2]}, dtype=float)
     rows = []
-    for ties in TIE_POLICIES:
-        two = aggregate.bradley_terry(scores[["A", "B"]], ties=ties, tol=tol)
-        rows.append({"systems": "A, B", "ties": ties, "A": two["A"], "B": two["B"], "C": np.nan})
-        for c in ("C printed", "C cyclic"):
-            three = aggregate.bradley_terry(scores[["A", "B", c]], ties=ties, tol=tol)
-            rows.append({"systems": f"A, B, {c}", "ties": ties, "A": three["A"], "B": three["B"], "C": three[c]})
+    for ties, third in itertools.product(TIE_POLICIES, ([], ["C printed"], ["C cyclic"])):
+        bt = aggregate.bradley_terry(scores[["A", "B", *third]], ties=ties, tol=1e-15)
+        rows.append({"systems": ", ".join(["A", "B", *third]), "ties": ties, "A": bt["A"], "B": bt["B"],
+                     "C": bt[third[0]] if third else np.nan})
     return pd.DataFrame(rows)
 
 
@@ -316,8 +288,7 @@ def appendix_f_table(tol: float = 1e-15) -> pd.DataFrame:
 
 def claim_values(pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame, non_implications: pd.DataFrame,
                  appendix_f: pd.DataFrame) -> pd.DataFrame:
-    """One row per (key, detail) of App. A.1, Fig. 2, Prop. 1 and App. F, with a number (``value``) or a test
-    result (``holds``), for :meth:`~analysis.plotting.Outputs.values`."""
+    """The claim values of App. A.1, Fig. 2, Prop. 1 and App. F: a number (``value``) or a test (``holds``)."""
     s = pairings_summary.iloc[0]
     middle = fig2_summary.iloc[len(fig2_summary) // 2]
     stats = ["mean A", "mean B", "median A", "median B"]

@@ -1,13 +1,6 @@
-"""Chapter ``06_synthesis``: the four papers' questions asked of each other's data (beyond the papers). One module
-per study, each with its experiment, figure and claim values (``data/published/claims/synthesis.toml``; the
-captions and the page's sentences are in the notebook's text):
-
-* :mod:`.stability`: study 1, Knowles' remove-a-system test and App. F's IIA search for every mechanism on the
-  paired chapter's real setups, beside a small re-run of the paired paper's simulation
-* :mod:`.wmt_pairs`: study 2, Bradley–Terry on the paired preferences inside WMT's DA judgments against z-means
-* :mod:`.favoritism`: study 3, whether a metric's Favi-Score moves its BT ranking more than its mean ranking
-* :mod:`.ties`: study 4, the tie-probability sweep and the comparison-stability curve on the real setups
-"""
+"""Chapter ``06_synthesis``: the four papers' questions asked of each other's data (beyond the papers), one module
+per study with its experiment, figure and claim values (``data/published/claims/synthesis.toml``): study 1
+:mod:`.stability`, study 2 :mod:`.wmt_pairs`, study 3 :mod:`.favoritism`, study 4 :mod:`.ties`."""
 
 from __future__ import annotations
 

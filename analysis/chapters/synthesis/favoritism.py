@@ -1,11 +1,8 @@
 """Study 3 — favoritism and aggregation (von Däniken et al. 2024 × Peyrard et al. 2021).
 
-For each Favi-Score dataset and each (human rating, automatic rater) of it, both sets of scores are aggregated into
-a ranking by every mechanism; a system pair is *flipped* by a mechanism when the automatic rater's ranking orders it
-differently from the human one under the same mechanism. Each pair's Favi-Score Φ (:func:`analysis.favi.favi_table`)
-says how much the rater's sample-level errors favour one of the two systems. By Lemma 1, Φ·E is exactly the shift of
-the pair's win margin, and BT on a balanced design orders systems by their wins, so the expectation is that BT's
-flips follow Φ more closely than MEAN's, which sees score sizes rather than wins.
+A system pair is *flipped* by a mechanism when the automatic rater's ranking orders it differently from the human
+one. By the Favi-Score paper's Lemma 1, Φ·E is exactly the shift of the pair's win margin, and BT on a balanced
+design orders systems by wins, so BT's flips should follow Φ more closely than MEAN's, which sees score sizes.
 """
 
 from __future__ import annotations
@@ -40,8 +37,8 @@ def settings(scores: pd.DataFrame, datasets) -> list[tuple[str, str, str, str]]:
 
 
 def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The human's and the rater's items x systems matrices on the systems both rated and the items on which every
-    one of those systems has both scores (the mechanisms need complete score matrices)."""
+    """The human's and the rater's items x systems matrices, complete (as the mechanisms need): the systems both
+    rated, the items where each of them has both scores."""
     part = scores[(scores["dataset"] == dataset) & scores["rater"].isin([human, rater])
                   & ~scores["system"].isin(EXCLUDED_SYSTEMS.get(dataset, ()))]
     if part.duplicated(["item", "rater", "system"]).any():
@@ -55,10 +52,9 @@ def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) ->
 
 
 def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
-    """Per system pair of :func:`analysis.favi.favi_table`: Φ, both win margins, and per mechanism whether the
-    rater's aggregate orders the pair differently from the human's (a tie in one and an order in the other counts),
-    the way a flip moved the pair, and whether either aggregate ties it (how MEDIAN flips most pairs: the medians of
-    ratings that take few values often coincide)."""
+    """Per system pair: Φ, both win margins, and per mechanism whether the rater's aggregate orders the pair
+    differently from the human's (a tie against an order counts), which way, and whether either aggregate ties it
+    (how MEDIAN flips most pairs: medians of ratings with few values often coincide)."""
     table = favi.favi_table(human, metric)
     out = table[["system_a", "system_b", "n_items", "margin_human", "margin_metric", "favi"]].copy()
     a, b = out["system_a"], out["system_b"]
@@ -73,8 +69,7 @@ def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
 
 
 def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: int = 10) -> pd.DataFrame:
-    """:func:`flips` for every setting of ``datasets`` (settings with fewer than ``min_items`` complete items or
-    fewer than three systems are skipped), with the setting's keys."""
+    """:func:`flips` for every setting of ``datasets`` with at least ``min_items`` complete items and three systems."""
     fns = aggregate.mechanisms("half", mechanisms)
     frames = []
     for domain, dataset, human, rater in settings(scores, datasets):
@@ -89,30 +84,26 @@ def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: i
 
 
 def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """Per mechanism: the share of pairs flipped (among all, and among those with |Φ| above and at most its median),
-    Spearman's ρ between |Φ| and flipping, the share of flips with Φ ≠ 0 moved the way Φ favours, the share flipped
-    because one aggregate ties the pair, and the share the human aggregate ties."""
+    """Per mechanism: the share of pairs flipped (all, |Φ| above and at most its median), Spearman's ρ(|Φ|, flip),
+    the share of flips with Φ ≠ 0 moved Φ's way, and the shares flipped through a tie and tied by the humans."""
     valid = pairs[pairs["favi"].notna()]
-    strong = valid["favi"].abs() > valid["favi"].abs().median()
+    phi, sign = valid["favi"].abs(), np.sign(valid["favi"])
+    strong = phi > phi.median()
     rows = []
     for m in mechanisms:
-        flip = valid[f"flip_{m}"].astype(bool)
-        moved = flip & (valid["favi"] != 0)
+        flip, tied = valid[f"flip_{m}"].astype(bool), valid[f"human_tie_{m}"].astype(bool)
+        moved = flip & (sign != 0)
         rows.append({"mechanism": m, "pairs": len(valid), "flipped": flip.mean(),
                      "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
-                     "rho_abs_phi": stats.spearmanr(valid["favi"].abs(), flip).statistic if flip.nunique() > 1
-                     else np.nan,
-                     "with_phi": (np.sign(valid["favi"][moved]) == valid[f"favours_{m}"][moved]).mean()
-                     if moved.any() else np.nan,
-                     "flipped_by_tie": (flip & (valid[f"human_tie_{m}"] | valid[f"rater_tie_{m}"])).mean(),
-                     "human_tied": valid[f"human_tie_{m}"].astype(bool).mean()})
+                     "rho_abs_phi": stats.spearmanr(phi, flip).statistic if flip.nunique() > 1 else np.nan,
+                     "with_phi": (sign[moved] == valid[f"favours_{m}"][moved]).mean() if moved.any() else np.nan,
+                     "flipped_by_tie": (flip & (tied | valid[f"rater_tie_{m}"])).mean(), "human_tied": tied.mean()})
     frame = pd.DataFrame(rows)
-    frame["phi_gap"] = frame["flipped_high_phi"] - frame["flipped_low_phi"]
-    return frame
+    return frame.assign(phi_gap=frame["flipped_high_phi"] - frame["flipped_low_phi"])
 
 
 def by_dataset(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """Part of :func:`summary` per dataset and mechanism, with the dataset's number of settings."""
+    """Part of :func:`summary` per dataset and mechanism."""
     frames = [summary(part, mechanisms).assign(dataset=dataset, settings=part.groupby(["human", "rater"]).ngroups)
               for dataset, part in pairs[pairs["favi"].notna()].groupby("dataset", sort=False)]
     columns = ["dataset", "mechanism", "settings", "pairs", "flipped", "rho_abs_phi", "human_tied"]
@@ -127,8 +118,7 @@ def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean",
     valid = pairs[pairs["favi"].notna()].reset_index(drop=True)
     phi = valid["favi"].abs().to_numpy()
     f1, f2 = (valid[f"flip_{m}"].to_numpy(float) for m in (first, second))
-    groups = valid.groupby(["dataset", "human", "rater"], sort=False).indices
-    members = list(groups.values())
+    members = list(valid.groupby(["dataset", "human", "rater"], sort=False).indices.values())
 
     def diff(idx):
         return stats.spearmanr(phi[idx], f1[idx]).statistic - stats.spearmanr(phi[idx], f2[idx]).statistic
@@ -142,8 +132,7 @@ def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean",
 
 
 def favoritism_values(summary: pd.DataFrame, difference: dict) -> dict:
-    """Study 3's values for the claims registry (``data/published/claims/synthesis.toml``); ``difference``:
-    :func:`rho_difference`'s."""
+    """Study 3's claim values; ``difference``: :func:`rho_difference`'s."""
     s = summary.set_index("mechanism")
     picked = {f"{m}_{c}": s.loc[m, c] for c in ("flipped", "with_phi") for m in ("bt", "mean")}
     return {"bt_minus_mean_rho": difference["difference"], "bt_minus_mean_rho_low": difference["low"],
@@ -151,7 +140,7 @@ def favoritism_values(summary: pd.DataFrame, difference: dict) -> dict:
 
 
 def plot_favoritism(summary: pd.DataFrame) -> plt.Figure:
-    """Per mechanism: share of pairs the rater's ranking flips, among pairs with low and with high |Φ|."""
+    """Per mechanism: the share of pairs flipped, among pairs with low and with high |Φ|."""
     return plot_two_bars([MECHANISM_LABELS[m] for m in summary["mechanism"]],
                          (summary["flipped_low_phi"], "#bbbbbb", "|Φ| at most the median"),
                          (summary["flipped_high_phi"], "#444444", "|Φ| above the median"),

@@ -1,11 +1,8 @@
 """Study 1 — stability against robustness (Knowles 2021 × Peyrard et al. 2021).
 
-Knowles' remove-the-best / remove-the-worst test and Appendix F's search for independence-of-irrelevant-alternatives
-(IIA) violations, both run with every mechanism on every real setup of the paired chapter, beside each mechanism's
-agreement with the latent ranking and its robustness to outliers in a small re-run of the paired paper's simulation.
-
-MEAN and MEDIAN score each system alone, so neither test can reorder the other systems under them: their rows are
-computed like every other one and serve as a sanity line.
+Knowles' remove-the-best / remove-the-worst test and Appendix F's IIA search, with every mechanism on the paired
+chapter's real setups, beside each mechanism's τ and outlier robustness in a small re-run of the paired simulation.
+MEAN and MEDIAN score each system alone, so neither test can reorder the others: their rows are a sanity line.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import pandas as pd
 from ... import aggregate, comparisons, simulate
 from ...agreement import order_changes
 from ...plotting import MECHANISM_COLORS, MECHANISM_LABELS
-from ...validation import check_count, check_rng
+from ...validation import check_rng
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 #: mechanisms that score a system alone: removing or adding another system cannot change their order of the rest
@@ -47,17 +44,15 @@ def remove_one(matrix: pd.DataFrame, fns: dict) -> list[dict]:
 
 
 def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dict]:
-    """Appendix F's question for every mechanism on the same ``n_triples`` random triples of systems (all of them
-    when there are fewer): does adding the third system change the mechanism's order of the other two? Each triple
-    gives three checks (each system once the irrelevant alternative); a pair tied when alone is not counted (as in
-    Appendix F). BT is decided exactly from the win counts (a balanced design: BT orders systems by their total
-    wins); the other mechanisms are run on the pair and on the triple."""
+    """Appendix F's question on ``n_triples`` random triples of systems (each system once the third): does adding
+    it change the mechanism's order of the other two? Pairs tied alone are not counted (as in App. F). BT is decided
+    from the win counts (on a balanced design it orders systems by wins); the others are run on pair and triple."""
     gen = check_rng(rng)
     k = matrix.shape[1]
     if k < 3:
         return []
     triples = np.array(list(itertools.combinations(range(k), 3)))
-    if len(triples) > check_count(n_triples, "n_triples"):
+    if len(triples) > n_triples:
         triples = triples[np.sort(gen.choice(len(triples), size=n_triples, replace=False))]
     wins = comparisons.win_matrix(comparisons.from_scores(matrix), "half")
     rows = []
@@ -68,13 +63,12 @@ def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dic
             alone = np.sign(wins[a, b] - wins[b, a])
             together = np.sign(wins[a, b] + wins[a, c] - wins[b, a] - wins[b, c])
         else:
-            alone, together = np.zeros(len(a)), np.zeros(len(a))
-            for n, (i, j, m) in enumerate(checks):
-                pair = fn(matrix.iloc[:, [i, j]]).to_numpy()
-                order = sorted((i, j, m))  # the triple in column order, as the mechanism sees it in the setup
-                trio = fn(matrix.iloc[:, order]).to_numpy()
-                alone[n] = np.sign(pair[0] - pair[1])
-                together[n] = np.sign(trio[order.index(i)] - trio[order.index(j)])
+            signs = []
+            for i, j, m in checks:
+                x, y = matrix.columns[[i, j]]
+                pair, trio = fn(matrix.iloc[:, [i, j]]), fn(matrix.iloc[:, sorted((i, j, m))])  # in column order
+                signs.append((np.sign(pair[x] - pair[y]), np.sign(trio[x] - trio[y])))
+            alone, together = np.array(signs).T
         counted = alone != 0
         rows.append({"mechanism": name, "checks": int(counted.sum()),
                      "violations": int((counted & (together != alone)).sum())})
@@ -82,7 +76,7 @@ def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dic
 
 
 def real_setup_tests(setups, n_triples: int, rng, mechanisms=MECHANISMS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(remove-one rows, IIA rows): one row per setup, mechanism (and removed system) with the setup's keys."""
+    """(remove-one rows, IIA rows) for every setup, with the setup's keys."""
     gen = check_rng(rng)
     fns = aggregate.mechanisms("half", mechanisms)
     removal, iia = [], []
@@ -94,20 +88,16 @@ def real_setup_tests(setups, n_triples: int, rng, mechanisms=MECHANISMS) -> tupl
 
 
 def simulation(seed: int, n_datasets: int, grid=SIM_GRID, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """The paired paper's simulation (:func:`analysis.simulate.run_grid`) on a small grid, every mechanism, ties
-    as half, under both outlier models (the text's permuted scores and the published code's adversarial ones; the
-    clean cells are the same draws): one row per simulated setup and outlier model with ``tau_<mechanism>``."""
-    n_datasets = check_count(n_datasets, "n_datasets")
+    """The paired paper's simulation on a small grid, every mechanism, ties as half, one row per setup under each
+    outlier model (the text's permuted scores, the code's adversarial ones; the clean cells are the same draws)."""
     return pd.concat([simulate.run_grid(seed=seed, grid=grid, n_datasets=n_datasets, mechanism_names=mechanisms,
                                         ties="half", outliers=model).assign(outliers=model)
                       for model in simulate.OUTLIER_MODELS], ignore_index=True)
 
 
 def tradeoff(removal: pd.DataFrame, iia: pd.DataFrame, sim: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
-    """One row per mechanism: the share of setups whose remaining order changes when the best / the worst system is
-    removed, the share of IIA checks violated, the mean Kendall τ to the latent ranking in the simulation without
-    outliers, and what the most outliers cost it under each outlier model (``tau_drop_<model>``; ``tau_drop`` is
-    the adversarial one; smaller is more robust)."""
+    """Per mechanism: the share of setups reordered by removing the best / the worst system, of IIA checks violated,
+    the simulation's mean τ without outliers and the τ the most outliers cost (``tau_drop``: adversarial ones)."""
     frame = removal.groupby(["mechanism", "removed"])["reordered"].mean().unstack().reindex(list(mechanisms))
     frame.columns = ["reordered_best", "reordered_worst"]
     viol = iia.groupby("mechanism")[["violations", "checks"]].sum().reindex(list(mechanisms))
@@ -124,8 +114,7 @@ def tradeoff(removal: pd.DataFrame, iia: pd.DataFrame, sim: pd.DataFrame, mechan
 
 
 def stability_values(trade: pd.DataFrame) -> dict:
-    """Study 1's values for the claims registry (``data/published/claims/synthesis.toml``): a number, or a test with
-    the number it compared."""
+    """Study 1's claim values: a number, or a test with the number it compared."""
     t = trade.set_index("mechanism")
     pairwise = t.loc[list(PAIRWISE), "reordered_any"]
     others, drop = pairwise.drop("bt"), t["tau_drop"]
@@ -156,8 +145,7 @@ def plot_tradeoff(table: pd.DataFrame) -> plt.Figure:
         ax.set_title(title, fontsize=11)
         ax.set_xlabel("setups reordered by removing\nthe best or the worst system")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("Kendall τ to the latent ranking\n(simulation, no outliers)")
+    axes[0].set(ylabel="Kendall τ to the latent ranking\n(simulation, no outliers)", xlim=(-0.05, 1.0))
     axes[1].set_ylabel("τ without − τ with outliers\n(lower is more robust)")
-    axes[0].set_xlim(-0.05, 1.0)
     fig.tight_layout()
     return fig

@@ -1,12 +1,8 @@
 """Study 2 — paired comparisons inside WMT (Knowles 2021 × Peyrard et al. 2021).
 
-WMT's direct assessments score one system's translation at a time; its official ranking standardises each worker's
-scores (z) and averages them. The same worker, in the same HIT, scores several systems, so the data also hold
-paired evidence: in one HIT, the worker's mean score of system A against their mean score of system B. (No worker
-ever scored two systems on the same segment or document in these packages: the pairs are within a HIT, across its
-documents; :func:`same_segment_pairs` counts them.) Bradley-Terry on those preferences (ties as half a win each) is
-then put through Knowles' perturbations beside the official z-means: remove HUMAN systems and REF items, remove the
-best and the worst system, and, as a matched null, remove a random mid-ranked system.
+WMT ranks by workers' standardised scores (z) of one system at a time, but a worker scores several systems in a HIT:
+BT on those paired preferences and the z-means go through Knowles' perturbations, with a random mid-ranked system's
+removal as a matched null.
 """
 
 from __future__ import annotations
@@ -19,10 +15,9 @@ from scipy import stats
 from ... import bt, comparisons, wmt_stability
 from ...agreement import order_changes
 from ...plotting import MECHANISM_COLORS
-from ...validation import check_count, check_rng
+from ...validation import check_rng
 
 MECHANISMS = {"z": "z-score mean (official)", "bt": "BT on paired preferences"}
-EXPERIMENTS = ("remove_human", "remove_best", "remove_worst", "remove_random_mid")
 EXPERIMENT_LABELS = {"remove_human": "HUMAN and REF removed", "remove_best": "best removed",
                      "remove_worst": "worst removed", "remove_random_mid": "random mid system removed (null)"}
 
@@ -35,10 +30,8 @@ def same_segment_pairs(judgments: pd.DataFrame) -> int:
 
 
 def preferences(pair: wmt_stability.PairJudgments) -> pd.DataFrame:
-    """One row per (worker, HIT, pair of systems both scored in it): ``left``, ``right`` (names, left < right) and
-    ``winner`` ("left", "right" or "tie"), from the worker's mean z of each system's SYSTEM/REPEAT items in that HIT.
-    Within one worker z is an increasing affine function of the raw score, so the preference is the raw one too.
-    Judgments without a HIT id are grouped by worker alone."""
+    """One preference per (worker, HIT, pair of systems both scored in it; no HIT id: the worker's session), from
+    the worker's mean z of each system (z is increasing in the raw score within a worker, so it is the raw one)."""
     rows = pair.scored
     hit = np.where(pair.hit >= 0, pair.hit, -1 - pair.worker)  # no HIT: the worker's whole session
     frame = pd.DataFrame({"worker": pair.worker[rows], "hit": hit[rows], "system": pair.system[rows],
@@ -68,12 +61,10 @@ def z_scores(pair: wmt_stability.PairJudgments, remove=(), remove_human: bool = 
 
 
 def perturbations(pair: wmt_stability.PairJudgments, prefs: pd.DataFrame, n_null: int, rng) -> pd.DataFrame:
-    """Every experiment of :data:`EXPERIMENTS` on one language pair's coded judgments (and their
-    :func:`preferences`), for both mechanisms: one row per (experiment, draw, mechanism) with the remaining systems
-    and the pairs of them the perturbed ranking orders differently. Best and worst are each mechanism's own; the
-    null removes the same random system for both, one that neither ranks first or last and that is not HUMAN."""
+    """Every experiment (:data:`EXPERIMENT_LABELS`) on one language pair for both mechanisms, with the pairs of
+    remaining systems reordered. Best and worst are each mechanism's own; the null removes the same random system
+    for both, one neither ranks first or last and not HUMAN."""
     gen = check_rng(rng)
-    n_null = check_count(n_null, "n_null", minimum=0)
     humans = [s for s, h in zip(pair.systems, pair.human) if h]
 
     def score(m, remove=(), remove_human=False):
@@ -93,17 +84,15 @@ def perturbations(pair: wmt_stability.PairJudgments, prefs: pd.DataFrame, n_null
         for m in MECHANISMS:
             target = {"remove_best": full[m].idxmax(), "remove_worst": full[m].idxmin()}.get(experiment, system)
             after = score(m, [] if target is None else [target], remove_human=experiment == "remove_human")
-            k = len(after)
-            changed = order_changes(full[m], after)
-            rows.append({"experiment": experiment, "draw": draw, "mechanism": m, "systems": k,
-                         "pairs": k * (k - 1) // 2, "pairs_reordered": changed, "reordered": changed > 0})
-    return pd.DataFrame(rows)
+            rows.append((experiment, draw, m, len(after), order_changes(full[m], after)))
+    runs = pd.DataFrame(rows, columns=["experiment", "draw", "mechanism", "systems", "pairs_reordered"])
+    runs.insert(4, "pairs", runs["systems"] * (runs["systems"] - 1) // 2)
+    return runs.assign(reordered=runs["pairs_reordered"] > 0)
 
 
 def sr_dc_study(table: pd.DataFrame, n_null: int, rng, collections=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(perturbation rows, one row per language pair with its numbers of systems and paired preferences and the
-    Kendall disagreement of the two original rankings) for every SR+DC language pair of the ``wmt_judgments``
-    table (optionally only ``collections``)."""
+    """(perturbation rows, one row per language pair with its preferences and how the two full rankings disagree)
+    for every SR+DC language pair of the ``wmt_judgments`` table (optionally only ``collections``)."""
     gen = check_rng(rng)
     data = table[table["style"] == "SR+DC"]
     if collections is not None:
@@ -135,25 +124,21 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per mechanism: how often removing the best or the worst system reorders the rest, how often removing a random
-    mid-ranked one does, and the one-sided Fisher exact p that the ends reorder more often (every run counted as
-    independent, which the null's repeated draws per language pair are not quite)."""
+    """Per mechanism: how often removing an end system, and a random mid-ranked one, reorders the rest, and the
+    one-sided Fisher exact p that the ends do more often (the null's draws per language pair counted as independent)."""
     rows = []
     for m, part in runs.groupby("mechanism", sort=False):
         ends = part[part["experiment"].isin(["remove_best", "remove_worst"])]["reordered"]
         null = part[part["experiment"] == "remove_random_mid"]["reordered"]
-        p = np.nan
-        if len(ends) and len(null):
-            table = [[int(ends.sum()), int((~ends).sum())], [int(null.sum()), int((~null).sum())]]
-            p = float(stats.fisher_exact(table, alternative="greater").pvalue)
+        table = [[ends.sum(), (~ends).sum()], [null.sum(), (~null).sum()]]
+        p = float(stats.fisher_exact(table, alternative="greater").pvalue) if len(ends) and len(null) else np.nan
         rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean(), "null_runs": len(null),
                      "null_reordered": null.mean(), "p_value": p})
     return pd.DataFrame(rows)
 
 
 def wmt_values(summary: pd.DataFrame, null_test: pd.DataFrame) -> dict:
-    """Study 2's values for the claims registry (``data/published/claims/synthesis.toml``): a number, or a test with
-    the number it compared; the null's only when it was drawn."""
+    """Study 2's claim values (a number, or a test with the number it compared); the null's only when drawn."""
     s = summary.set_index(["experiment", "mechanism"])["reordered"]
     z_ends, bt_ends = (s.loc[[("remove_best", m), ("remove_worst", m)]].mean() for m in ("z", "bt"))
     out = {"z_ends_reordered": z_ends, "bt_ends_reordered": bt_ends,
@@ -183,8 +168,7 @@ def plot_two_bars(labels, left: tuple, right: tuple, ylabel: str) -> plt.Figure:
     for shift, (heights, color, label) in zip((-0.19, 0.19), (left, right)):
         ax.bar(x + shift, heights, width=0.38, color=color, label=label)
     ax.set_xticks(x, labels, fontsize=10)
-    ax.set_ylabel(ylabel)
-    ax.set_ylim(0, 1)
+    ax.set(ylabel=ylabel, ylim=(0, 1))
     ax.legend(fontsize=10, loc="upper right", frameon=False)
     ax.grid(axis="y", alpha=0.3)
     ax.xaxis.grid(False)
