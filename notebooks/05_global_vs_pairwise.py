@@ -190,9 +190,11 @@ show(views.correlation_pairs({"here": table3,
                               "printed in the paper (8 models)": classification.published_matrix("table3"),
                               "the paper's B.1–B.2, the same models": classification.spearman_table(
                                   self_check.b_tables(trained.index), ["acc", "bt", "f1", "bt_bin"])}), 2)
-glue_values("b1_", classification.sst5_b1_facts(b1) | {"ties_raw": sweeps.matches(gold).tie_share(),
-                                                       "ties_binarised": sweeps.matches(binary).tie_share(),
-                                                       "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
+paper_bt = b1["paper_bt"].dropna()
+glue_values("b1_", {"order": views.ranking(trained["bt"]), "n": len(trained), "paper_n": len(paper_bt),
+                    "svm_place": views.place(trained["bt"], "SVM"), "paper_svm_place": views.place(paper_bt, "SVM"),
+                    "ties_raw": sweeps.matches(gold).tie_share(), "ties_binarised": sweeps.matches(binary).tie_share(),
+                    "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
 
 # %% [markdown]
 # With {glue:text}`b1_n` models, swapping two neighbours moves Spearman's {term}`ρ <Spearman's rho (ρ)>` by
@@ -339,8 +341,9 @@ with timings.measure("Appendix C.1"):
     scores = ceval.global_scores(quality, rng=stream(seed, "appC1 bt interval"), n_trials=n_trials)
 out.table(scores, "gvp_ceval_global_scores", index=False)
 c1 = out.table(ceval.appendix_c1(scores), "gvp_appendix_c1")
+missing = (texts == "").sum()  # reviews without a generation, per model
 glue_values("c1_", {"m": texts.shape[1], "size": sweeps.sample_size(texts.shape[1], len(texts)),
-                    "instances": len(texts), "missing": ceval.missing_generations(texts)})
+                    "instances": len(texts), "missing": views.names(f"{m} ({n})" for m, n in missing.items() if n)})
 with timings.measure("Appendix C.2, Table 6"):
     length = penalty_length or ceval.penalty_length_from_paper(len(texts), penalised_share)
     penalised = ceval.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share, length=length)
@@ -419,14 +422,13 @@ with timings.measure("Fig. 2 stability"):
                                               "binary stand-in, 8 models": binary_quality, "SST-5, 5 models": gold},
                                              fig2_sizes, [stream(seed, f"fig2 stability {k}") for k in range(3)],
                                              n_trials=n_stability_trials)
-    sst5_binarised_stability = stability.stability_at_marker(binary, rng=stream(seed, "fig2 sst5 binarised"),
-                                                             n_trials=n_stability_trials)
-    sst5_rounded_stability = stability.stability_at_marker(rounded, rng=stream(seed, "fig2 sst5 rounded"),
-                                                           n_trials=n_stability_trials)
+    sst5_at_marker = stability.stability_panels({"binarised": binary, "rounded": rounded}, None,
+                                                [stream(seed, f"fig2 sst5 {k}") for k in ("binarised", "rounded")],
+                                                n_trials=n_stability_trials)
 for name, (curve, _) in zip(("ceval", "binary", "sst5"), fig2_curves.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
-out.table(sst5_binarised_stability, "gvp_fig2_stability_sst5_binarised_at_marker", index=False)
-out.table(sst5_rounded_stability, "gvp_fig2_stability_sst5_rounded_at_marker", index=False)
+for reading, (curve, _) in sst5_at_marker.items():
+    out.table(curve, f"gvp_fig2_stability_sst5_{reading}_at_marker", index=False)
 fig2_caption = (f"Models whose BT rank on a sampled set of comparisons differs from their rank on "
                 f"{stability.REFERENCE_SIZE:,} comparisons per pair, against the comparisons per pair "
                 f"({fig2_sizes[0]:,} to {fig2_sizes[-1]:,} by {stability_step}): mean over {n_stability_trials:,} "
@@ -747,12 +749,11 @@ glue_values("b2ratio_", self_check.b2_ratio_bound())
 
 # %% tags=["hide-output"]
 with timings.measure("protocol readings, both ways"):
-    lexicon = protocol.lexicon_change(explainer_baselines, centred_baselines)
-    orders = protocol.b1_orders(protocol.sst5_point_measures(explainer_baselines)["bt"],
-                                protocol.sst5_point_measures(centred_baselines)["bt"])
+    sst5 = {"before": explainer_baselines, "after": centred_baselines}
+    point = {k: protocol.sst5_point_measures(frame) for k, frame in sst5.items()}
+    orders = protocol.b1_orders(point["before"]["bt"], point["after"]["bt"])
     table3_changes = {kind: classification.spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
-        ("before", protocol.sst5_point_measures(explainer_baselines)),
-        ("after", protocol.sst5_point_measures(centred_baselines)), ("paper", self_check.b_tables(list(orders.index))))}
+        *point.items(), ("paper", self_check.b_tables(list(orders.index))))}
     lengths = {"before": ceval.FIRST_PENALTY_LENGTH, "after": length}
     alternative = ceval.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share,
                                  length=lengths["before"])
@@ -760,7 +761,7 @@ with timings.measure("protocol readings, both ways"):
              "after": protocol.ed_rise(texts, reference, penalised),
              "paper": ceval.penalty_rise()}
     gold_change = protocol.binary_gold_change(binary_scores, sst_labels)
-changes = protocol.protocol_table(lexicon, protocol.order_agreement(orders), table3_changes, rises, gold_change)
+changes = protocol.protocol_table(sst5, orders, table3_changes, rises, gold_change)
 changes = out.table(changes, "gvp_protocol_changes", index=False)
 show(changes.set_index(["change", "measure"]))
 show(views.labelled(out.table(orders, "gvp_appendix_b1_renormalised")))
@@ -821,11 +822,11 @@ out.values({
     **classification.correlation_values(table7, "table7"), **ceval.ceval_values(scores, scores_c2),
     "fig1 tie probability at 0.8": stability.largest_above(sweep, "tie_probability", fig1_level),
     **classification.correlation_values(table3, "table3"),
-    **classification.sst5_values(b1, b2, sweeps.matches(binary).tie_share(), sst5_binarised_stability,
-                                 (b2_rounded, sweeps.matches(rounded).tie_share(), sst5_rounded_stability)),
+    **classification.sst5_values(b1, b2, b2_rounded, {"binarised": sweeps.matches(binary).tie_share(),
+                                                      "rounded": sweeps.matches(rounded).tie_share()}, sst5_at_marker),
     **classification.correlation_values(table2, "table2"),
     **classification.binary_values(a1, table2, a2, a3, binary_ties), **stability.random_binary_values(random_models),
-    **stability.stability_values(fig2_curves, ("ceval", "binary", "sst5")),
-    **stability.tie_cost_values(tie_curves), **stability.detection_values(detection, n_fig3_repeats),
+    **stability.stability_values(fig2_curves, ("ceval", "binary", "sst5"), tie_curves),
+    **stability.detection_values(detection, n_fig3_repeats),
     "llmfao tie share at 0.8": stability.largest_above(llmfao_sweep, "tie_share", fig1_level)})
 verdicts = glue_verdicts(out)

@@ -48,7 +48,8 @@ def test_penalise_touches_the_given_share_and_is_deterministic():
 def test_penalised_ap_orientation():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
                            "wer": [0.1, 0.2, 0.5, 0.6], "chrf": [90.0, 80.0, 70.0, 60.0], "bt": [0.4, 0.3, 0.2, 0.1]})
-    ap = ceval.penalised_ap(scores)
+    chrf = pd.DataFrame(np.random.default_rng(0).random((40, 4)), columns=scores["model"])
+    ap = ceval.penalised_ap(scores, chrf, rng=1, n_trials=5)[["ap", "ap_higher_is_better"]]
     assert (ap["ap"] == 1.0).all()  # originals on top under every measure, correctly oriented
     assert ap.loc["ed", "ap_higher_is_better"] == pytest.approx((1 / 3 + 2 / 4) / 2)  # the worst possible
 
@@ -293,9 +294,7 @@ def test_agrees_uses_the_printed_interval_and_the_range_over_ties():
 
 
 def test_b2_ratio_bound_is_the_bt_fit_of_the_implied_pair_scores():
-    acc = pd.Series({"a": 0.6, "b": 0.4})
-    scores = sc.pair_scores(acc)
-    assert scores[0, 1] == pytest.approx(0.6) and scores[1, 0] == pytest.approx(0.4)  # 0.5 + (0.6 - 0.4) / 2
+    acc = pd.Series({"a": 0.6, "b": 0.4})  # pair scores 0.5 + (0.6 - 0.4) / 2 = 0.6 and 0.4
     bound = sc.b2_ratio_bound(acc, top="a", bottom="b")
     assert bound["fitted"] == pytest.approx(1.2 / 0.8) == pytest.approx(bound["two_models"])  # (1 + d) / (1 - d)
     paper = sc.b2_ratio_bound()
@@ -306,10 +305,11 @@ def test_b_tables_and_renormalised_b1_keep_the_papers_ratios():
     b = sc.b_tables(["SVM", "TextBlob"])
     assert list(b.columns) == ["acc", "bt", "f1", "bt_bin"] and b.loc["SVM", "bt_bin"] == 0.386
     ours = pd.Series({"TextBlob": 0.2, "VADER": 0.3, "SVM": 0.5})
-    r = sc.b1_renormalised(ours)
+    r = pr.b1_orders(ours[::-1], ours)
     assert r["paper_bt_renormalised"].sum() == pytest.approx(1.0)
     assert r.loc["SVM", "paper_bt_renormalised"] / r.loc["TextBlob", "paper_bt_renormalised"] == pytest.approx(0.126 / 0.067)
-    assert r["place"].tolist() == [3, 2, 1] and r["paper_place"].tolist() == [3, 2, 1]
+    assert r["place_after"].tolist() == [3, 2, 1] and r["paper_place"].tolist() == [3, 2, 1]
+    assert r["bt_before"].tolist() == [0.2, 0.3, 0.5] and r["place_before"].tolist() == [3, 2, 1]
 
 
 def test_a2_a3_names_map_to_a1():
@@ -378,14 +378,14 @@ def test_fig1_fig2_and_tie_values():
     assert stability.largest_above(sweep, "tie_probability", 0.8) == 0.5
     assert np.isnan(stability.largest_above(sweep.assign(spearman_mean=0.1), "tie_probability", 0.8))
     curves = {"A": (_curve([1.0, 0.3, 0.0]), 190), "B": (_curve([2.0, 0.5, 0.1]), 260)}
-    assert stability.stability_values(curves, ("a", "b")) == {"fig2 a misplaced at marker": 0.3,
-                                                       "fig2 a changed share at marker": 0.2,
-                                                       "fig2 b misplaced at marker": 0.1,
-                                                       "fig2 b changed share at marker": 0.0}
-    rising = stability.tie_cost_values({"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
-                                 "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
+    rising = stability.stability_values(curves, ("a", "b"), {"no added ties": (_curve([1.0, 0.3, 0.0]), 200),
+                                                             "50% added ties": (_curve([1.0, 0.6, 0.0]), 200)})
+    assert {k: v for k, v in rising.items() if k.startswith("fig2")} == {"fig2 a misplaced at marker": 0.3,
+                                                                         "fig2 a changed share at marker": 0.2,
+                                                                         "fig2 b misplaced at marker": 0.1,
+                                                                         "fig2 b changed share at marker": 0.0}
     assert rising["ties misplaced at marker rises with ties"][1] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
-    flat = stability.tie_cost_values({"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
+    flat = stability.stability_values({}, (), {"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
     assert flat["ties misplaced at marker rises with ties"][1] is False
     llm_sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 1.0], "spearman_mean": [1.0, 0.8, np.nan]})
     assert stability.largest_above(llm_sweep, "tie_share", 0.8) == 0.7
@@ -487,11 +487,6 @@ def test_names_ranking_and_place():
     values = pd.Series({"A": 0.2, "B": 0.5, "C": 0.2})
     assert views.ranking(values).startswith("B > ") and views.place(values, "C") == 2 and views.place(values, "B") == 1
 
-def test_missing_generations():
-    texts = pd.DataFrame({"A": ["x", "x", "x"], "B": ["", "", "x"], "C": ["", "x", "x"]})
-    assert ceval.missing_generations(texts) == "B (2) and C (1)"
-    assert ceval.missing_generations(texts.replace("", "y")) == "none"
-
 def test_tie_sweep_facts_and_stability_view():
     sweep = pd.DataFrame({"tie_probability": [0.0, 0.4, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
                           "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 0.95, np.nan]})
@@ -533,12 +528,6 @@ def _b1(item="appendix_b1"):
     here = b1.loc[["TextBlob", "SVM", "fastText"]].rename(columns=lambda c: c.replace("paper_", ""))
     return here.join(b1, how="outer").loc[list(b1.index)]
 
-
-def test_sst5_b1_facts():
-    b1 = _b1()
-    f = cls.sst5_b1_facts(b1)
-    assert (f["n"], f["paper_n"], f["paper_svm_place"]) == (3, 8, 5) and f["order"].count(" > ") == 2
-    assert f["svm_place"] == views.place(b1.dropna(subset=["acc"])["bt"], "SVM")
 
 def test_sst5_b2_facts():
     b1 = _b1()
@@ -641,20 +630,16 @@ def _baselines():
 
 def test_centre_lexicon_makes_the_most_confident_class_the_prediction():
     b = _baselines()
-    acc = cls.argmax_accuracy(b)
-    assert acc.loc["VADER", "acc"] == 0.5 and acc.loc["VADER", "argmax_acc"] == 0.0
+    labels, predictions, _ = cls.sst5_arrays(b)
+    assert (predictions["VADER"] == labels).mean() == 0.5 and pr.argmax_accuracy(b, ["VADER"])["VADER"] == 0.0
     centred = cls.centre_lexicon(b, models=("VADER",))
-    after = cls.argmax_accuracy(centred)
-    assert after.loc["VADER", "argmax_acc"] == 0.5 == after.loc["VADER", "acc"]
+    assert pr.argmax_accuracy(centred, ["VADER"])["VADER"] == 0.5
     pd.testing.assert_frame_equal(centred[centred["model"] == "SVM"], b[b["model"] == "SVM"])
     from scipy.stats import norm
 
     assert centred.iloc[0]["score_3"] == pytest.approx(norm.pdf(3, 2, 0.5))  # a normal density (sd 0.5) around 2
     with pytest.raises(ValueError, match="no such model"):
         cls.centre_lexicon(b, models=("TextBlob",))
-    change = pr.lexicon_change(b, centred, models=("VADER",))
-    assert change.loc["VADER", ["argmax_before", "argmax_after"]].tolist() == [0.0, 0.5]
-    assert change.loc["VADER", "paper_acc"] == 0.316
 
 
 def test_majority_gold_settles_even_splits_by_the_mean_decision_value():
@@ -695,30 +680,32 @@ def test_ed_rise_counts_the_appended_characters():
     assert pr.ed_rise(texts, reference, penalised) == pytest.approx((5 + 3) / 4)
 
 
-def test_penalised_ap_adds_the_bt_interval_when_asked():
+def test_penalised_ap_adds_the_bt_interval():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 3.0, 4.0],
                            "wer": [0.1, 0.2, 0.3, 0.4], "chrf": [90.0, 80.0, 70.0, 60.0], "bt": [0.4, 0.3, 0.2, 0.1]})
     rng = np.random.default_rng(0)
     chrf = pd.DataFrame(rng.random((40, 4)) + [0.6, 0.4, 0.2, 0.0], columns=scores["model"])
-    plain = ceval.penalised_ap(scores)
-    assert list(plain.columns) == ["ap", "ap_higher_is_better"]
     table = ceval.penalised_ap(scores, chrf, rng=1, n_trials=20)
+    assert list(table.columns) == ["ap", "ap_higher_is_better", "ap_low", "ap_high"]
     assert table.loc["bt", "ap_low"] <= table.loc["bt", "ap_high"] <= 1 and np.isnan(table.loc["ed", "ap_low"])
     pd.testing.assert_frame_equal(table, ceval.penalised_ap(scores, chrf, rng=1, n_trials=20))
 
 
 def test_protocol_table_reads_its_inputs():
-    lexicon = pd.DataFrame({"acc": [0.3], "argmax_before": [0.2], "argmax_after": [0.3], "paper_acc": [0.31]},
-                           index=pd.Index(["VADER"], name="model"))
+    b = _baselines()
     m = pd.DataFrame(np.eye(2), index=["acc", "bt"], columns=["acc", "bt"])
     gold = pd.DataFrame({"sst_labels": [0.6, 0.8, 0.7, 3.0], "majority_vote": [0.7, 0.9, 0.7, 2.0],
                          "paper_jigsaw": [0.75, 0.9, 0.88, 1.0]},
                         index=pd.Index(["lowest accuracy", "highest accuracy", "ties after binarising",
                                         "BT place of the 0/1 model"], name="measure"))
     gold.attrs.update(agreement=0.8, splits=5)
-    table = pr.protocol_table(lexicon, {"before": 0.5, "after": 0.6}, {"before": m, "after": m * 0.5, "paper": m},
-                              {"before": 45.0, "after": 140.0, "paper": 142.0}, gold)
-    assert len(table) == 1 + 1 + 1 + 1 + 4 and table.iloc[0]["before"] == 0.2
+    orders = pd.DataFrame({"paper_bt": [0.1, 0.2, 0.3], "bt_before": [0.3, 0.2, 0.1], "bt_after": [0.1, 0.3, 0.2]})
+    table = pr.protocol_table({"before": b, "after": cls.centre_lexicon(b, models=("VADER",))}, orders,
+                              {"before": m, "after": m * 0.5, "paper": m}, {"before": 45.0, "after": 140.0,
+                                                                            "paper": 142.0}, gold, lexicon=("VADER",))
+    assert len(table) == 1 + 1 + 1 + 1 + 4 and table.iloc[0][["before", "after", "paper"]].tolist() == [0.0, 0.5, 0.316]
+    agreement = table.set_index("measure").loc["Spearman of BT with the paper's B.1 BT (same models)"]
+    assert (agreement["before"], agreement["after"]) == (pytest.approx(-1.0), pytest.approx(0.5))
     assert table.set_index("measure").loc["mean rise in ED", "after"] == 140.0
     assert table.set_index("measure").loc["Table 3: accuracy – BT", "after"] == 0.0
 
@@ -753,7 +740,8 @@ def test_table3_accuracy_f1_is_appendix_b2s_accuracy_against_the_shared_f1():
 def test_sst5_values_read_the_binarised_stability_at_the_marker():
     stable = pd.DataFrame({"comparisons": [96], "changes_mean": [0.4], "changes_p95": [2.0], "changed_share": [0.3]})
     b = pd.DataFrame({"bt": [0.5, 0.3, 0.2]}, index=["SVM", "A", "B"])
-    values = cls.sst5_values(b, b, 0.6, stable, (b.assign(bt=[0.1, 0.3, 0.6]), 0.7, stable.assign(changed_share=0.4)))
+    values = cls.sst5_values(b, b, b.assign(bt=[0.1, 0.3, 0.6]), {"binarised": 0.6, "rounded": 0.7},
+                             {"binarised": (stable, 96), "rounded": (stable.assign(changed_share=0.4), 96)})
     assert values["sst5 binarised changed share at marker"] == 0.3 and values["b1 svm bt place"] == 1
     assert (values["b2 rounded svm bt place"], values["sst5 rounded ties after binarising"],
             values["sst5 rounded changed share at marker"]) == (3, 0.7, 0.4)

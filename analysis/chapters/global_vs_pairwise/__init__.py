@@ -1,10 +1,6 @@
-"""Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data. The package's modules, one
-per dataset or job, each with its numbers for the page (``*_facts``) and for the claims registry (``*_values``):
-:mod:`.ceval` (Appendix C, Tables 6-7), :mod:`.classification` (SST-5 and the binary stand-in for Jigsaw:
-Appendices A-B, Tables 2-5), :mod:`.stability` (Figs. 1-3, §5's random models), :mod:`.llmfao` (beyond the paper),
-:mod:`.self_check` (the paper against its own appendices), :mod:`.protocol` (readings of the protocol, measured
-both ways), :mod:`.figures` and :mod:`.views` (the tables as shown, Table 1). The notebook imports them by name;
-this package gives only the chapter's name and parameters.
+"""Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data, one module per dataset or
+job (:mod:`.ceval`, :mod:`.classification`, :mod:`.stability`, :mod:`.llmfao`, :mod:`.self_check`, :mod:`.protocol`,
+:mod:`.figures`, :mod:`.views`), each with its numbers for the page (``*_facts``) and the claims (``*_values``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""CEval, the paper's exact text-generation data: quality and global scores (Appendix C.1), the penalised outputs
-of Sec. 6 (Appendix C.2, Table 6) and their claim values."""
+"""CEval, the paper's own text-generation data (Levtsov & Ustalov 2025): quality and global scores (Appendix C.1)
+and the penalised outputs of Sec. 6 (Appendix C.2, Table 6)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from ... import sweeps
 from ...data import published
 from ...data.gvp import text_quality as text_quality
 from ...sweeps import copies_ap
-from .classification import bt_ap_interval
-from .views import names
+from .classification import with_bt_interval
 
 #: CEval method -> the name the paper prints (Appendix C); "expert" is the reference, llama_06 is not in the paper
 CEVAL_MODELS = {"crowd": "Crowd", "mice": "MICE", "llama_02": "Llama 2", "llama_1": "LLaMA", "gbda": "GDBA",
@@ -20,8 +19,6 @@ CEVAL_REFERENCE = "expert"
 #: the models of Fig. 1 ("five models"): the six without Crowd, the human-written counterfactuals (an assumption)
 FIG1_MODELS = ("MICE", "Llama 2", "LLaMA", "GDBA", "Crest")
 
-
-# -- CEval: per-instance quality and global scores (Appendix C.1) -----------------------------------------------------
 
 
 def ceval_outputs(ceval: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
@@ -34,14 +31,8 @@ def ceval_outputs(ceval: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     return outputs, texts[CEVAL_REFERENCE].astype(str)
 
 
-def missing_generations(texts: pd.DataFrame) -> str:
-    """For the page: the models with reviews that have no generation, and how many: 'Llama 2 (4) and LLaMA (7)'."""
-    return names(f"{m} ({n})" for m, n in (texts == "").sum().items() if n)
-
-
 def global_scores(quality: dict[str, pd.DataFrame], *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix C.1: mean ED, WER and chrF per model, and BT from chrF-decided matches on every instance with the
-    paper's 95% interval over ``n_trials`` sampled match sets."""
+    """Appendix C.1: mean ED, WER and chrF per model, and BT from chrF-decided matches with its 95% interval."""
     table = pd.DataFrame({name: frame.mean() for name, frame in quality.items()})
     bt = sweeps.bradley_terry_interval(sweeps.matches(quality["chrf"]), rng, n_trials)
     return table.join(bt).rename_axis("model").reset_index()
@@ -56,8 +47,8 @@ def appendix_c1(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
-    """Claim values, CEval (Appendix C, §6): whether the paper's C.1 BT of each model lies in our interval, the
-    mean places between an original and its copy per measure, and whether BT keeps them nearer than ED and WER do."""
+    """Claim values, CEval (Appendix C, §6): the paper's C.1 BT inside our interval, and whether BT keeps a copy
+    nearer its original than ED and WER do (:func:`copy_displacement`)."""
     paper = published.frame("gvp", "appendix_c1").set_index("model")["bt"]
     ours = scores.set_index("model")
     values = {f"c1 paper bt inside ours {m}": (float(ours.loc[m, "bt"]),
@@ -70,9 +61,6 @@ def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
     return values
 
 
-# -- CEval: penalised outputs (Appendix C.2, Table 6) -----------------------------------------------------------------
-
-
 #: the alternative length of the appended strings (an arbitrary "long" string), measured against the one C.2 implies
 FIRST_PENALTY_LENGTH = 1000
 
@@ -83,9 +71,8 @@ def penalised_count(n: int, share: float) -> int:
 
 
 def penalty_length_from_paper(n: int, share: float) -> int:
-    """The length of the appended strings (Sec. 6: "random long strings") that C.2's printed rise in ED
-    implies: L characters after a space add up to L + 1 to an output's ED, on :func:`penalised_count` of ``n``
-    outputs, so a mean rise R needs L = R · n / count - 1."""
+    """The length of Sec. 6's "random long strings" that C.2's printed rise in ED implies: L characters after a
+    space add up to L + 1 to an output's ED, so a mean rise R on ``count`` of ``n`` outputs needs L = R·n/count - 1."""
     count = penalised_count(n, share)
     if count == 0:
         raise ValueError(f"a share of {share} of {n} outputs penalises none")
@@ -93,8 +80,7 @@ def penalty_length_from_paper(n: int, share: float) -> int:
 
 
 def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000) -> pd.DataFrame:
-    """Sec. 6: a random long string (``length`` random letters and spaces) appended to a random ``share`` of each
-    model's outputs; columns renamed "Penalized <model>"."""
+    """Sec. 6: ``length`` random letters and spaces appended to a random ``share`` of each model's outputs."""
     gen = np.random.default_rng(rng)
     alphabet = np.array(list("abcdefghijklmnopqrstuvwxyz     "))
     out, n = outputs.copy(), len(outputs)
@@ -104,19 +90,15 @@ def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000
     return out.rename(columns=lambda m: f"Penalized {m}")
 
 
-def penalised_ap(scores: pd.DataFrame, chrf: pd.DataFrame | None = None, *, rng=None,
-                 n_trials: int = 0) -> pd.DataFrame:
+def penalised_ap(scores: pd.DataFrame, chrf: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
     """Table 6: each measure's AP of the originals above their penalised copies, ED and WER as distances and, as
-    the paper's values suggest, all read higher-is-better; with ``chrf`` and ``n_trials`` BT's interval too."""
+    the paper's values suggest, read higher-is-better; BT's interval from ``chrf``-decided matches."""
     measures = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
     originals = [m for m in measures.index if not m.startswith("Penalized ")]
     table = pd.DataFrame({"ap": copies_ap(measures, originals),
                           "ap_higher_is_better": copies_ap(measures, originals, lower_is_better=())}
                          ).rename_axis("measure")
-    if chrf is not None and n_trials:
-        table["ap_low"], table["ap_high"] = np.nan, np.nan
-        table.loc["bt", ["ap_low", "ap_high"]] = bt_ap_interval(chrf, originals, rng=rng, n_trials=n_trials)
-    return table
+    return with_bt_interval(table, chrf, originals, rng=rng, n_trials=n_trials)
 
 
 def penalty_rise(scores: pd.DataFrame | None = None) -> float:
@@ -126,8 +108,8 @@ def penalty_rise(scores: pd.DataFrame | None = None) -> float:
 
 
 def copy_displacement(scores: pd.DataFrame, lower_is_better=("ed", "wer")) -> pd.Series:
-    """Sec. 6, "rare but significant errors": per measure the mean places between each original and its
-    penalised copy in C.2's twelve rows ranked by it (ties share the best place); 1 when each copy is right below."""
+    """Sec. 6, "rare but significant errors": per measure the mean places between each original and its penalised
+    copy in C.2's twelve rows (ties share the best place); 1 when each copy is right below."""
     table = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
     originals = [m for m in table.index if not m.startswith("Penalized ")]
     places = {c: table[c].rank(ascending=c in lower_is_better, method="min") for c in table.columns}

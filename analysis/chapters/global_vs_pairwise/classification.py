@@ -24,9 +24,6 @@ def _bt(quality: pd.DataFrame, rng, n_trials: int) -> pd.DataFrame:
     return sweeps.bradley_terry_interval(sweeps.matches(quality), rng, n_trials)
 
 
-# -- correlation tables (Tables 2, 3, 7) and average precision of the originals over their copies (Tables 4-6) -------
-
-
 def spearman_table(scores: pd.DataFrame, columns) -> pd.DataFrame:
     """Spearman correlations between the models' scores under each measure (Tables 2, 3, 7), rounded as printed."""
     return scores[list(columns)].corr(method="spearman").round(2)
@@ -43,29 +40,30 @@ def correlation_values(matrix: pd.DataFrame, item: str) -> dict:
     return {f"{item} {a}-{b}": float(matrix.loc[a, b]) for a, b in itertools.combinations(matrix.columns, 2)}
 
 
-def bt_ap_interval(quality: pd.DataFrame, originals, *, rng, n_trials: int, confidence: float = 0.95) -> tuple:
-    """The paper's BT interval for an AP (Tables 4-6): central ``confidence`` percentiles of the AP of the BT
-    ranking of ``n_trials`` sampled match sets (12·m·ln m per pair)."""
+def with_bt_interval(ap: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int,
+                     confidence: float = 0.95) -> pd.DataFrame:
+    """``ap`` (one row per measure) with BT's interval as the paper gives it (Tables 4-6): central percentiles of
+    the AP of BT on sampled match sets."""
     draws = sweeps.bradley_terry_trials(sweeps.matches(quality), rng, n_trials)
     relevant = quality.columns.isin(list(originals))
     aps = np.array([average_precision_score(relevant, row) for row in draws])
     tail = (1 - confidence) / 2 * 100
-    return float(np.percentile(aps, tail)), float(np.percentile(aps, 100 - tail))
+    ap = ap.assign(ap_low=np.nan, ap_high=np.nan)
+    ap.loc["bt", ["ap_low", "ap_high"]] = float(np.percentile(aps, tail)), float(np.percentile(aps, 100 - tail))
+    return ap
 
 
 def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int):
-    """Measures (originals and copies) joined with BT from ``quality`` on every instance, and each measure's AP
-    at putting the originals on top, BT's with its interval."""
+    """Measures (originals and copies) joined with BT on every instance, and each measure's AP of the originals
+    on top (Sec. 6), BT's with its interval."""
     table = measures.join(aggregate.bradley_terry(quality))
-    ap = copies_ap(table, originals).to_frame()
-    ap["ap_low"], ap["ap_high"] = np.nan, np.nan
-    ap.loc["bt", ["ap_low", "ap_high"]] = bt_ap_interval(quality, originals, rng=rng, n_trials=n_trials)
-    return table, ap
+    return table, with_bt_interval(copies_ap(table, originals).to_frame(), quality, originals, rng=rng,
+                                   n_trials=n_trials)
 
 
 def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
-    """Tables 4-5: per (experiment, measure) our AP (BT's with its interval) and the paper's (BT's the interval it
-    prints); ``ours`` maps "binary" / "penalized" to a :func:`copies_experiment` AP frame."""
+    """Tables 4-5: per (experiment, measure) our AP and the paper's (for BT the interval it prints); ``ours`` maps
+    "binary" / "penalized" to a :func:`copies_experiment` AP frame."""
     paper = published.item("gvp", item)
     table = pd.concat(ours, names=["experiment", "measure"]).reset_index()
     keys = list(zip(table["experiment"], table["measure"]))
@@ -99,8 +97,8 @@ LEXICON = ("TextBlob", "VADER")
 
 
 def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
-    """The lexicon models' simulated decision values centred on the class they predict (the paper takes the class
-    with the highest decision value as the output, Sec. 5) instead of on the explainer's binning; others unchanged."""
+    """The lexicon models' simulated decision values centred on the class they predict, not on the explainer's
+    binning (Sec. 5 takes the class with the highest decision value as the output)."""
     unknown = set(models) - set(baselines["model"])
     if unknown:
         raise ValueError(f"no such model in the baselines: {sorted(unknown)}")
@@ -108,14 +106,6 @@ def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
     rows = out["model"].isin(list(models)).to_numpy()
     out.loc[rows, [f"score_{c}" for c in CLASSES]] = simulated_scores(out.loc[rows, "prediction"].to_numpy(float))
     return out
-
-
-def argmax_accuracy(baselines: pd.DataFrame) -> pd.DataFrame:
-    """Per model: the accuracy of its predictions and of its most confident class."""
-    labels, predictions, values = sst5_arrays(baselines)
-    return pd.DataFrame({m: {"acc": float((predictions[m] == labels).mean()),
-                             "argmax_acc": float((most_confident(values[m]) == labels).mean())}
-                         for m in predictions}).T.rename_axis("model")
 
 
 def most_confident(values: np.ndarray) -> np.ndarray:
@@ -146,8 +136,8 @@ def binarised_class(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
 
 
 def sst5_quality(baselines: pd.DataFrame, reading: str = "argmax") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(sentences x models) decision value of the gold class (Sec. 5: the more confident model wins), and the same
-    after binarising by ``reading``."""
+    """(sentences x models) decision value of the gold class (Sec. 5: the more confident model wins), raw and
+    binarised by ``reading``."""
     labels, _, values = sst5_arrays(baselines)
     return _gold_class(values, labels), _gold_class({m: binarised(v, reading) for m, v in values.items()}, labels)
 
@@ -167,8 +157,7 @@ def _with_paper(table: pd.DataFrame, item: str) -> pd.DataFrame:
 
 
 def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix B.1 for the models trained here: accuracy, F1, BT on gold-class decision values with its 95%
-    interval and BT on binarised ones (BTbin), next to the paper's rows."""
+    """Appendix B.1 for the models trained here, with BT's 95% interval and BTbin, next to the paper's rows."""
     labels, predictions, values = sst5_arrays(baselines)
     gold, binary = sst5_quality(baselines)
     table = sst5_measures(labels, predictions, values)[["acc", "f1"]].join(_bt(gold, rng, n_trials))
@@ -177,8 +166,7 @@ def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
 
 
 def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int, reading: str = "argmax") -> pd.DataFrame:
-    """Appendix B.2: the models binarised by ``reading`` on their own (accuracy and F1 of the class they then
-    answer, BT with its interval), next to the paper's rows."""
+    """Appendix B.2: the models binarised by ``reading`` on their own, next to the paper's rows."""
     labels, _, values = sst5_arrays(baselines)
     hard = {m: binarised_class(v, reading) for m, v in values.items()}
     table = sst5_measures(labels, hard, values)[["acc", "f1"]]
@@ -186,8 +174,8 @@ def appendix_b2(baselines: pd.DataFrame, *, rng, n_trials: int, reading: str = "
 
 
 def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
-    """Table 5: the five models and their copies, ``kind`` "binarized" (one-hot on the most confident class) or
-    "penalized" (one-hot only where that class is wrong): accuracy, F1, MAE, BT and each measure's AP."""
+    """Table 5: the models and their copies, ``kind`` "binarized" (one-hot on the most confident class) or
+    "penalized" (one-hot only where that class is wrong), and each measure's AP (:func:`copies_experiment`)."""
     if kind not in ("binarized", "penalized"):
         raise ValueError(f"kind must be 'binarized' or 'penalized', got {kind!r}")
     labels, predictions, values = sst5_arrays(baselines)
@@ -201,17 +189,9 @@ def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
                              rng=rng, n_trials=n_trials)
 
 
-def sst5_b1_facts(b1: pd.DataFrame) -> dict:
-    """For the page, B.1: the BT order here, the SVM's BT place here and in the paper's B.1."""
-    here, paper_bt = b1.dropna(subset=["acc"]), b1["paper_bt"].dropna()
-    return {"order": ranking(here["bt"]), "n": len(here), "svm_place": place(here["bt"], "SVM"),
-            "paper_n": len(paper_bt), "paper_svm_place": place(paper_bt, "SVM")}
-
-
 def sst5_b2_facts(b2: pd.DataFrame, b1: pd.DataFrame) -> dict:
-    """For the page, B.2: the binarised BT order, the paper's top model, the models whose accuracy differs from
-    B.1 (most confident class not always the predicted one), and how many of the paper's models have a lower B.2
-    accuracy and the same F1."""
+    """For the page, B.2: the binarised BT order, the models whose accuracy differs from B.1's (their most
+    confident class is not always the predicted one), and the paper's B.2 against its B.1."""
     here = b2.dropna(subset=["acc"])
     changed = [m for m in here.index if not np.isclose(here.loc[m, "acc"], b1.loc[m, "acc"])]
     paper = published.frame("gvp", "appendix_b2").set_index("model")
@@ -221,25 +201,23 @@ def sst5_b2_facts(b2: pd.DataFrame, b1: pd.DataFrame) -> dict:
             "paper_f1_same": int((paper["f1"] == paper_b1["f1"]).sum())}
 
 
-def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, ties_binary: float, binarised_stability: pd.DataFrame,
-                rounded: tuple) -> dict:
-    """Claim values, SST-5 (Appendix B, §5): the SVM's BT place raw (B.1) and binarised (B.2), the share of ties
-    after binarising and the share of sampled sets at 12·m·ln m comparisons per pair that change BT's ranking
-    (``binarised_stability``); the same three for the other reading, ``rounded`` = (B.2, tie share, stability)."""
-    b2_rounded, ties_rounded, stability_rounded = rounded
+def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, b2_rounded: pd.DataFrame, ties: dict, at_marker: dict) -> dict:
+    """Claim values, SST-5 (Appendix B, §5): the SVM's BT place in B.1 and in B.2 by both readings; per reading
+    ("binarised", "rounded") the share of ties and of sampled sets at 12·m·ln m that change BT's ranking."""
+    changed = {k: float(curve["changed_share"].iloc[0]) for k, (curve, _) in at_marker.items()}
     return {"b1 svm bt place": place(b1["bt"].dropna(), "SVM"), "b2 svm bt place": place(b2["bt"].dropna(), "SVM"),
-            "sst5 ties after binarising": float(ties_binary),
-            "sst5 binarised changed share at marker": float(binarised_stability["changed_share"].iloc[0]),
+            "sst5 ties after binarising": float(ties["binarised"]),
+            "sst5 binarised changed share at marker": changed["binarised"],
             "b2 rounded svm bt place": place(b2_rounded["bt"].dropna(), "SVM"),
-            "sst5 rounded ties after binarising": float(ties_rounded),
-            "sst5 rounded changed share at marker": float(stability_rounded["changed_share"].iloc[0])}
+            "sst5 rounded ties after binarising": float(ties["rounded"]),
+            "sst5 rounded changed share at marker": changed["rounded"]}
 
 
 # -- the binary stand-in for Jigsaw (Appendix A, Tables 2 and 4) ------------------------------------------------------
 
 
 def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
-    """Gold labels (0/1) and (sentences x models) P(positive) of ``sst5_binary_baselines``, models in table order."""
+    """Gold labels (0/1) and (sentences x models) P(positive) of ``sst5_binary_baselines``."""
     scores = table.pivot(index="sentence", columns="model", values="score")[list(table["model"].unique())]
     if scores.isna().any().any():
         raise ValueError("some model has no score for some test sentence")
@@ -248,8 +226,8 @@ def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
 
 
 def majority_gold(scores: pd.DataFrame) -> tuple[pd.Series, int]:
-    """The paper's Jigsaw gold rebuilt for the stand-in (Sec. 4, "the majority vote from the model-generated
-    responses"): an even split goes to the side of the mean decision value. Returns the labels and the even splits."""
+    """The paper's Jigsaw gold (Sec. 4, "the majority vote from the model-generated responses") for the stand-in,
+    an even split to the side of the mean decision value; and the number of even splits."""
     votes = binarise(scores).sum(axis=1)
     half = scores.shape[1] / 2
     split = votes == half
@@ -283,8 +261,8 @@ def binary_measures(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
 
 
 def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix A.1 for the stand-in, sorted by accuracy: Acc, AUC, BT with its interval, F1, BTbin and (not in
-    the paper) *sharpness*, the mean distance of the decision values from 0.5."""
+    """Appendix A.1 for the stand-in, by accuracy, with (not in the paper) *sharpness*, the mean distance of the
+    decision values from 0.5."""
     table = binary_measures(scores, labels)[["acc", "auc", "f1"]]
     table = table.join(_bt(binary_quality(scores, labels), rng, n_trials))
     table["bt_bin"] = aggregate.bradley_terry(binary_quality(binarise(scores), labels))
@@ -295,8 +273,8 @@ def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) 
 
 def binary_copies(scores: pd.DataFrame, labels: pd.Series, copies: pd.DataFrame, prefix: str, *, rng,
                   n_trials: int):
-    """Appendix A.2 / A.3 and Table 4: the models and their ``copies`` ("<prefix> <model>"): accuracy,
-    1 - MAE (the paper's "Accuracy" column there), AUC, F1, MAE, BT; and each measure's AP."""
+    """Appendix A.2 / A.3 and Table 4: the models and their ``copies`` ("<prefix> <model>"), with 1 - MAE (the
+    paper's "Accuracy" column there), and each measure's AP."""
     both = scores.join(copies.add_prefix(f"{prefix} "))
     measures = binary_measures(both, labels)
     table, ap = copies_experiment(measures, binary_quality(both, labels), scores.columns, rng=rng, n_trials=n_trials)
@@ -306,8 +284,7 @@ def binary_copies(scores: pd.DataFrame, labels: pd.Series, copies: pd.DataFrame,
 
 def binary_a1_facts(a1: pd.DataFrame, table2: pd.DataFrame, zero_one: str = "Decision Tree",
                     paper_zero_one: str = "XGBoost") -> dict:
-    """For the page, A.1 and Table 2: the 0/1 model's places (and the paper's XGBoost's), BT's correlations
-    with sharpness, accuracy (also without the 0/1 model) and AUC, the smallest among global measures, BTbin's."""
+    """For the page, A.1 and Table 2: the 0/1 model's places (the paper's XGBoost's) and BT's correlations."""
     paper = published.frame("gvp", "appendix_a1").set_index("model")
     sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
     return {"n": len(a1), "acc_place": place(a1["acc"], zero_one), "bt_place": place(a1["bt"], zero_one),
@@ -322,20 +299,16 @@ def binary_a1_facts(a1: pd.DataFrame, table2: pd.DataFrame, zero_one: str = "Dec
 
 def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: pd.DataFrame,
                   ties_binary: float, zero_one: str = "Decision Tree") -> dict:
-    """Claim values, the stand-in (Appendix A, Table 2, §5): the 0/1 model's places; whether BT follows
-    sharpness over accuracy; whether the global measures agree with each other more than with BT; whether the
-    binarised copies keep F1 and each global score's order (§5's "did not change any of the rankings built using
-    global scores"); whether penalising leaves the 0/1 model unchanged; the share of ties after binarising."""
+    """Claim values, the stand-in (Appendix A, Table 2, §5), among them whether the binarised copies keep each
+    global score's order (§5's "did not change any of the rankings built using global scores")."""
     facts, glob = binary_a1_facts(a1, table2, zero_one), ["acc", "auc", "f1"]
     apart = facts["global_min"] - table2.loc["bt", glob].abs().max()
     lead = abs(facts["bt_sharpness"]) - abs(facts["bt_acc"])
-    originals, copies = list(a1.index), [f"Binarized {m}" for m in a1.index]
-    f1_gap = np.abs(a2.loc[copies, "f1"].to_numpy() - a2.loc[originals, "f1"].to_numpy()).max()
+    originals, copies = a2.loc[a1.index], a2.loc[[f"Binarized {m}" for m in a1.index]].set_axis(a1.index)
+    f1_gap = (copies["f1"] - originals["f1"]).abs().max()
     measures = ["acc", "auc", "f1", "mae"]
-    tree_gap = np.abs(a3.loc[f"Penalized {zero_one}", measures].to_numpy(dtype=float)
-                      - a3.loc[zero_one, measures].to_numpy(dtype=float)).max()
-    kept = {m: float(spearmanr(a2.loc[originals, m].to_numpy(dtype=float),
-                               a2.loc[copies, m].to_numpy(dtype=float)).statistic) for m in glob}
+    tree_gap = (a3.loc[f"Penalized {zero_one}", measures] - a3.loc[zero_one, measures]).abs().max()
+    kept = {m: float(spearmanr(originals[m], copies[m]).statistic) for m in glob}
     return {"a1 zero-one accuracy place from bottom": int(a1["acc"].rank(method="min")[zero_one]),
             "a1 zero-one bt place": facts["bt_place"],
             "bt follows sharpness over accuracy": (float(lead), bool(lead > 0)),

@@ -14,8 +14,7 @@ def _sweep(ax, sweep: pd.DataFrame, x: str, mean: str, level: float, label: str)
 
 
 def plot_tie_sweep(sweep: pd.DataFrame, level: float):
-    """Fig. 1: BT against the mean-chrF ranking as matches turn into ties; ``level`` the correlation the paper calls
-    strong (its Fig. 1 threshold)."""
+    """Fig. 1: BT against the mean-chrF ranking as matches turn into ties; ``level`` the paper's threshold."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 3.1))
@@ -70,9 +69,6 @@ def plot_detection(curve: pd.DataFrame):
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
-
-# -- Fig. 4: the paper's decision flowchart ---------------------------------------------------------------------------
-
 #: Fig. 4 rebuilt from its caption and Secs. 5-8 (the figure itself is an image the text copy does not hold):
 #: (question, outcome of "yes"; "no" leads to the next question)
 FLOWCHART = (
@@ -118,10 +114,8 @@ def plot_flowchart():
     return fig
 
 
-# -- llmfao (beyond the paper) ----------------------------------------------------------------------------------------
-
-
 def plot_llmfao(sweep: pd.DataFrame, curve: pd.DataFrame, level: float):
+    """Beyond the paper: Fig. 1's tie sweep (a) and the split halves (b) on llmfao, ``level`` as in Fig. 1."""
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(2, 1, figsize=(7, 7.5))

@@ -21,7 +21,7 @@ TOL = 1e-12
 
 
 def sampling_rule(j: Comparisons) -> dict:
-    """What the paper's rule asks of llmfao and what it has."""
+    """What the paper's rule (12·m·ln m per pair) asks of llmfao and what it has."""
     m, counts = len(j.systems), j.pair_counts()
     required, pairs = int(sweeps.MULTIPLIER * m * math.log(m)), m * (m - 1) // 2
     return {"models": m, "judgments": len(j), "tie_share": j.tie_share(), "pairs": pairs,
@@ -31,8 +31,7 @@ def sampling_rule(j: Comparisons) -> dict:
 
 
 def _fit(wins: np.ndarray) -> np.ndarray:
-    """BT on each trial of the stack; trials without a finite estimate (the win graph not strongly connected) are
-    NaN rows."""
+    """BT on each trial of the stack; NaN rows where it has no finite estimate."""
     out = np.full(wins.shape[:2], np.nan)
     ok = bt.finite(wins)
     if ok.any():
@@ -53,10 +52,9 @@ def paired_spearman(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int, share: float = 0.5) -> pd.DataFrame:
-    """Fig. 1 on llmfao: per tie probability p, ``n_trials`` random splits into two disjoint parts of ``share``
-    each, BT on the first (the reference) and on the second with each judgment a tie with probability p: their
-    Spearman correlation (mean, middle 95%), the second part's share of ties (its own included) and the share of
-    trials left out (no finite BT)."""
+    """Fig. 1 on llmfao: per tie probability p, random splits into two disjoint parts of ``share`` each, BT on the
+    first (the reference) against BT on the second with each judgment a tie with probability p; with the second
+    part's share of ties (its own included) and the share of trials without a finite BT."""
     if not 0 < float(share) <= 0.5:
         raise ValueError(f"the share of each part must be in (0, 0.5], got {share}")
     gen, own = np.random.default_rng(rng), (j.outcome == 0)[None, :]
@@ -74,8 +72,8 @@ def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int, share: float
 
 
 def bootstrap_ranks(j: Comparisons, *, rng, n_trials: int) -> tuple[pd.DataFrame, np.ndarray]:
-    """Each pair's judgments resampled ``n_trials`` times: per model its strength and rank on every judgment and
-    the 2.5-97.5% range of its resampled rank (whole places); and each trial's correlation with the reference."""
+    """Each pair's judgments resampled: per model its BT and rank on every judgment and the 2.5-97.5% range of its
+    resampled rank; and each trial's correlation with the reference."""
     ref = bt.fit(comparisons.win_matrix(j), tol=TOL, systems=j.systems).strengths[0]
     strengths = _fit(comparisons.win_matrices(j, "half", sweeps.pair_bootstrap_weights(j, rng, n_trials)))
     ranks = np.where(np.isnan(strengths), np.nan, stats.rankdata(-strengths, axis=1))
@@ -87,9 +85,8 @@ def bootstrap_ranks(j: Comparisons, *, rng, n_trials: int) -> tuple[pd.DataFrame
 
 
 def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFrame:
-    """Per share s (at most 0.5), ``n_trials`` pairs of disjoint random subsets each keeping a judgment with
-    probability s: the Spearman correlation of their BT rankings (mean, 2.5% percentile), the mean rank displacement
-    between them and the share of trials left out (no finite BT)."""
+    """Per share s (at most 0.5), pairs of disjoint random subsets each keeping a judgment with probability s:
+    the correlation of their BT rankings, the mean rank displacement between them, the share without a finite BT."""
     gen = np.random.default_rng(rng)
     rows = []
     for s in shares:
@@ -111,8 +108,8 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
 
 
 def llmfao_facts(sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray, curve: pd.DataFrame) -> dict:
-    """For the page: the halves' correlation without added ties, the bootstrap's mean correlation and rank-range
-    widths (median, largest), and the split-half curve at its smallest and largest share."""
+    """For the page: the tie sweep's start, the bootstrap's correlation and rank ranges, and the split halves at
+    the smallest and largest share."""
     width = ranks["rank_high"] - ranks["rank_low"]
     first, last = curve.iloc[0], curve.iloc[-1]
     start = sweep["spearman_mean"].dropna()

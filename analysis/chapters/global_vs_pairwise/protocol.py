@@ -1,7 +1,6 @@
 """Readings of the paper's protocol (Levtsov & Ustalov 2025, Secs. 4-6), each measured before and after: the
-lexicon models centred on their predicted class (:func:`lexicon_change`, :func:`b1_orders`), C.2's appended strings
-as long as its rise in ED implies (:func:`ed_rise`), and the stand-in's gold by majority vote
-(:func:`binary_gold_change`)."""
+lexicon models centred on their predicted class, C.2's appended strings as long as its rise in ED implies, and the
+stand-in's gold by majority vote."""
 
 from __future__ import annotations
 
@@ -15,34 +14,30 @@ from ... import aggregate, sweeps
 from ...data import published
 from ...sweeps import copies_ap
 from . import classification as cls
-from .self_check import b1_renormalised
 from .views import label, place
 
 
-def lexicon_change(before: pd.DataFrame, after: pd.DataFrame, models=cls.LEXICON) -> pd.DataFrame:
-    """Per lexicon model: its accuracy, its most confident class's before and after centring, B.1's."""
-    a, b = cls.argmax_accuracy(before), cls.argmax_accuracy(after)
-    paper = published.frame("gvp", "appendix_b1").set_index("model")["acc"]
-    return pd.DataFrame({"acc": a.loc[list(models), "acc"], "argmax_before": a.loc[list(models), "argmax_acc"],
-                         "argmax_after": b.loc[list(models), "argmax_acc"], "paper_acc": paper.loc[list(models)]})
+def argmax_accuracy(baselines: pd.DataFrame, models) -> pd.Series:
+    """Per model the accuracy of its most confident class (Sec. 5's output), which need not be its prediction."""
+    labels, _, values = cls.sst5_arrays(baselines)
+    return pd.Series({m: float((cls.most_confident(values[m]) == labels).mean()) for m in models})
 
 
 def b1_orders(before: pd.Series, after: pd.Series) -> pd.DataFrame:
-    """B.1's BT renormalised over our models next to ours before and after centring, with each one's place."""
-    table = b1_renormalised(after).rename(columns={"bt": "bt_after", "place": "place_after"})
-    table["bt_before"] = before.loc[table.index]
-    table["place_before"] = table["bt_before"].rank(ascending=False, method="min").astype(int)
-    return table[["paper_bt", "paper_bt_renormalised", "paper_place", "bt_before", "place_before", "bt_after",
-                  "place_after"]]
+    """B.1's BT for our models, renormalised over them (a BT ratio does not depend on the other models), next to
+    ours before and after centring, each with its place."""
+    def places(bt: pd.Series) -> pd.Series:
+        return bt.rank(ascending=False, method="min").astype(int)
 
-
-def order_agreement(table: pd.DataFrame) -> dict:
-    """Spearman correlation of B.1's BT (over our models) with ours before and after (:func:`b1_orders`)."""
-    return {k: float(spearmanr(table["paper_bt"], table[f"bt_{k}"]).statistic) for k in ("before", "after")}
+    paper = published.frame("gvp", "appendix_b1").set_index("model")["bt"].loc[list(after.index)]
+    before = before.loc[paper.index]
+    return pd.DataFrame({"paper_bt": paper, "paper_bt_renormalised": paper / paper.sum(),
+                         "paper_place": places(paper), "bt_before": before, "place_before": places(before),
+                         "bt_after": after, "place_after": places(after)}).rename_axis("model")
 
 
 def ed_rise(texts: pd.DataFrame, reference: pd.Series, penalised: pd.DataFrame) -> float:
-    """Mean rise in mean character edit distance from each model to its penalised copy ("Penalized <model>")."""
+    """Mean rise in mean edit distance from each model to its penalised copy ("Penalized <model>")."""
     from rapidfuzz.distance import Levenshtein
 
     ref = reference.loc[texts.index].to_numpy()
@@ -55,8 +50,7 @@ def ed_rise(texts: pd.DataFrame, reference: pd.Series, penalised: pd.DataFrame) 
 
 
 def _binary_summary(scores: pd.DataFrame, labels: pd.Series, zero_one: str) -> dict:
-    """The stand-in's numbers the gold moves: accuracies, BT's correlations and the 0/1 model's place, ties
-    after binarising, Table 4's AP (BT from every sentence)."""
+    """The stand-in's numbers the gold can move (Table 4's AP with BT from every sentence)."""
     binarised = cls.binary_quality(cls.binarise(scores), labels)
     measures = cls.binary_measures(scores, labels)
     measures["bt"] = aggregate.bradley_terry(cls.binary_quality(scores, labels))
@@ -75,8 +69,7 @@ def _binary_summary(scores: pd.DataFrame, labels: pd.Series, zero_one: str) -> d
 
 
 def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = "Decision Tree") -> pd.DataFrame:
-    """The stand-in with SST's labels and with its models' majority vote as gold, next to the paper's Jigsaw
-    values."""
+    """The stand-in with SST's labels and with its models' majority vote as gold, next to the paper's Jigsaw."""
     vote, splits = cls.majority_gold(scores)
     paper_a1 = published.frame("gvp", "appendix_a1").set_index("model")
     t2, t4 = cls.published_matrix("table2"), published.item("gvp", "table4")
@@ -104,16 +97,19 @@ def sst5_point_measures(baselines: pd.DataFrame) -> pd.DataFrame:
     return table[["acc", "bt", "f1", "bt_bin"]]
 
 
-def protocol_table(lexicon: pd.DataFrame, agreement: dict, table3: dict, rises: dict,
-                   gold: pd.DataFrame) -> pd.DataFrame:
-    """Every protocol change measured, one row per measure: before, after and the paper's value. ``table3``:
-    Spearman matrices "before", "after", "paper"; ``rises``: C.2's mean rise in ED; ``gold``:
-    :func:`binary_gold_change`."""
+def protocol_table(baselines: dict, orders: pd.DataFrame, table3: dict, rises: dict, gold: pd.DataFrame,
+                   lexicon=cls.LEXICON) -> pd.DataFrame:
+    """Every protocol change measured, one row per measure: before, after and the paper's value. ``baselines``:
+    SST-5's "before" and "after" centring the ``lexicon`` models; ``table3``: Spearman matrices "before", "after",
+    "paper"; ``rises``: C.2's mean rise in ED."""
     centred = "lexicon decision values centred on the predicted class"
-    rows = [(centred, f"{m}: accuracy of the most confident class", r["argmax_before"], r["argmax_after"],
-             r["paper_acc"]) for m, r in lexicon.iterrows()]
-    rows.append((centred, "Spearman of BT with the paper's B.1 BT (same models)", agreement["before"],
-                 agreement["after"], np.nan))
+    argmax = {k: argmax_accuracy(baselines[k], lexicon) for k in ("before", "after")}
+    paper_acc = published.frame("gvp", "appendix_b1").set_index("model")["acc"]
+    rows = [(centred, f"{m}: accuracy of the most confident class", argmax["before"][m], argmax["after"][m],
+             paper_acc[m]) for m in lexicon]
+    rows.append((centred, "Spearman of BT with the paper's B.1 BT (same models)",
+                 *(float(spearmanr(orders["paper_bt"], orders[f"bt_{k}"]).statistic) for k in ("before", "after")),
+                 np.nan))
     rows += [(centred, f"Table 3: {label(a)} – {label(b)}", table3["before"].loc[a, b], table3["after"].loc[a, b],
               table3["paper"].loc[a, b]) for a, b in itertools.combinations(table3["paper"].columns, 2)]
     rows.append(("appended strings as long as Appendix C.2 implies", "mean rise in ED", rises["before"],

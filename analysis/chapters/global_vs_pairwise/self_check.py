@@ -1,6 +1,5 @@
 """The paper checked against itself (Levtsov & Ustalov 2025): its Tables 2-7 and two statements recomputed from
-its own appendices (``data/published/gvp.toml``). :func:`paper_consistency` is ``gvp_paper_consistency.csv``, which
-the claims registry reads with its ``consistent`` rule; :func:`agrees` compares to the printed decimals."""
+its own appendices (``data/published/gvp.toml``); the claims registry reads :func:`paper_consistency`."""
 
 from __future__ import annotations
 
@@ -20,9 +19,6 @@ FIVE_MODELS = "Appendices B.1-B.2, the models trained here"
 
 #: the source of Table 3's accuracy-F1 recomputed with Appendix B.2's accuracy column in place of B.1's
 B2_ACCURACY = "Appendix B.2's accuracy, B.1's F1"
-
-#: half a unit of the last printed digit: a printed value with two decimals stands for anything this close
-PRINTED_2 = 0.005
 
 
 def _spearman(frame: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
@@ -67,7 +63,7 @@ def canonical_names(frame: pd.DataFrame, item: str) -> pd.DataFrame:
 
 
 def b_tables(models=None) -> pd.DataFrame:
-    """Appendices B.1 and B.2 as Table 3's columns (B.2's BT as BTbin), for ``models`` (default: all eight)."""
+    """Appendices B.1 and B.2 as Table 3's columns (B.2's BT as BTbin), for ``models`` (default: all)."""
     b1 = published.frame("gvp", "appendix_b1").set_index("model")
     b2 = published.frame("gvp", "appendix_b2").set_index("model")
     table = b1[["acc", "bt", "f1"]].join(b2["bt"].rename("bt_bin"))
@@ -80,25 +76,11 @@ def paper_c2_originals() -> pd.DataFrame:
     return c2[~c2["model"].str.startswith("Penalized ")].reset_index(drop=True)
 
 
-# -- one function per printed item ------------------------------------------------------------------------------------
-
-
 def _matrix_rows(item: str, frame: pd.DataFrame, source: str) -> list[dict]:
     """A printed correlation table's upper triangle recomputed from ``frame``."""
     t = published.item("gvp", item)
     return [_row(item, f"{a}-{b}", t["matrix"][i][j], _spearman(frame, a, b), source)
             for (i, a), (j, b) in itertools.combinations(enumerate(t["columns"]), 2)]
-
-
-def table3_rows(models_here) -> list[dict]:
-    """Table 3 from B.1-B.2, on all eight models and on ``models_here``; and its accuracy-F1 with B.2's
-    accuracy (:data:`B2_ACCURACY`), where the printed value comes from."""
-    t3 = published.item("gvp", "table3")
-    b2_acc = b_tables().assign(acc=published.frame("gvp", "appendix_b2").set_index("model")["acc"])
-    return (_matrix_rows("table3", b_tables(), "Appendices B.1-B.2")
-            + _matrix_rows("table3", b_tables(models_here), FIVE_MODELS)
-            + [_row("table3", "acc-f1", t3["matrix"][t3["columns"].index("acc")][t3["columns"].index("f1")],
-                    _spearman(b2_acc, "acc", "f1"), B2_ACCURACY)])
 
 
 def _copies_rows(item: str, measures: pd.DataFrame, printed: dict, bt_printed, source: str) -> list[dict]:
@@ -110,59 +92,15 @@ def _copies_rows(item: str, measures: pd.DataFrame, printed: dict, bt_printed, s
             if m == "bt" or m in printed]
 
 
-def table4_rows() -> list[dict]:
-    """Table 4 from A.2 (binarised) and A.3 (penalised): AP under MAE (the "Accuracy" column read as 1 - MAE),
-    AUC, BT and F1."""
-    t4 = published.item("gvp", "table4")
-    rows = []
-    for item, name, key, source in (("table4-binary", "appendix_a2", "binary", "Appendix A.2"),
-                                    ("table4-penalized", "appendix_a3", "penalized", "Appendix A.3")):
-        frame = canonical_names(published.frame("gvp", name), name).set_index("model")
-        measures = frame.rename(columns={"acc": "mae"})[["mae", "auc", "bt", "f1"]]  # 1 - MAE: higher is better
-        rows += _copies_rows(item, measures, t4[f"{key}_ap"], t4[f"bt_{key}"], source)
-    return rows
-
-
-def table5_rows() -> list[dict]:
-    """Table 5 from B.1 (originals) and B.2 (binarised copies): AP under accuracy, BT and F1."""
-    t5 = published.item("gvp", "table5")
-    b1 = published.frame("gvp", "appendix_b1").set_index("model")
-    b2 = published.frame("gvp", "appendix_b2").set_index("model").rename(index=lambda m: f"Binarized {m}")
-    measures = pd.concat([b1, b2])[["acc", "bt", "f1"]]
-    return _copies_rows("table5", measures, t5["binary_ap"], t5["bt_binary"], "Appendices B.1-B.2")
-
-
-def table6_rows() -> list[dict]:
-    """Table 6 from C.2, every measure read as higher-is-better, then ED and WER as distances."""
-    t6 = published.item("gvp", "table6")
-    c2 = published.frame("gvp", "appendix_c2").set_index("model")[["ed", "wer", "chrf", "bt"]]
-    return [row for source, lower in (("Appendix C.2, every measure read as higher-is-better", ()),
-                                      ("Appendix C.2, ED and WER as distances", ("ed", "wer")))
-            for row in _copies_rows("table6", c2.assign(**{m: -c2[m] for m in lower}), t6["ap"], t6["bt"], source)]
-
-
-def table7_rows() -> list[dict]:
-    """Table 7's BT row from C.1 and from C.2's six original rows."""
-    t7 = published.item("gvp", "table7")
-    return [_row("table7", f"{m}-bt", t7["matrix"][k][3], _spearman(frame, m, "bt"), source)
-            for source, frame in (("Appendix C.1", published.frame("gvp", "appendix_c1")),
-                                  ("Appendix C.2 (six originals)", paper_c2_originals()))
-            for k, m in enumerate(("ed", "wer", "chrf"))]
-
-
-def pair_scores(accuracy: pd.Series) -> np.ndarray:
-    """The share of points model i takes from j when matches are decided by right / wrong only:
-    ``0.5 + (acc_i - acc_j) / 2``, whatever the joint distribution of their errors."""
-    acc = accuracy.to_numpy(dtype=float)
-    return 0.5 + (acc[:, None] - acc[None, :]) / 2
-
-
 def b2_ratio_bound(accuracy: pd.Series | None = None, top: str = "SVM", bottom: str = "TextBlob") -> dict:
-    """The BT ratio of ``top`` over ``bottom`` that B.2's accuracies allow (BT on :func:`pair_scores`, and the
-    two-model ``(1 + d) / (1 - d)``), next to the ratio B.2 prints; ``accuracy`` defaults to B.2's."""
+    """The BT ratio of ``top`` over ``bottom`` that B.2's accuracies allow, next to the ratio B.2 prints. Between
+    binarised models a match is decided by right or wrong only, so model i takes ``0.5 + (acc_i - acc_j) / 2`` of
+    the points from j whatever the joint distribution of their errors: BT on those pair scores, and for two models
+    alone ``(1 + d) / (1 - d)``; ``accuracy`` defaults to B.2's."""
     b2 = published.frame("gvp", "appendix_b2").set_index("model")
     accuracy = b2["acc"] if accuracy is None else accuracy
-    wins = pair_scores(accuracy)
+    acc = accuracy.to_numpy(dtype=float)
+    wins = 0.5 + (acc[:, None] - acc[None, :]) / 2
     np.fill_diagonal(wins, 0.0)
     strengths = bt.fit(wins, systems=list(accuracy.index)).series()
     d = float(accuracy[top] - accuracy[bottom])
@@ -171,23 +109,44 @@ def b2_ratio_bound(accuracy: pd.Series | None = None, top: str = "SVM", bottom: 
 
 
 def paper_consistency(models_here=("TextBlob", "VADER", "Logistic Regression", "SVM", "fastText")) -> pd.DataFrame:
-    """Every printed value recomputed from the paper's appendices: Tables 2-7 (Table 3 also on
-    ``models_here``, the SST-5 models trained here), B.2's BT ratio and §5's SVM on top of BT (B.1, B.2)."""
+    """Every printed value recomputed from the paper's appendices: Tables 2-7 (Table 3 also on ``models_here``, the
+    SST-5 models trained here, and with B.2's accuracy, where its accuracy-F1 comes from), B.2's BT ratio and §5's
+    SVM on top of BT (B.1, B.2). Table 4 reads A.2-A.3's "Accuracy" column as 1 - MAE."""
+    t3, t4, t5, t6, t7 = (published.item("gvp", f"table{k}") for k in range(3, 8))
+    b1, b2 = (published.frame("gvp", f"appendix_b{k}").set_index("model") for k in (1, 2))
     ratio = b2_ratio_bound()
-    rows = (_matrix_rows("table2", published.frame("gvp", "appendix_a1"), "Appendix A.1") + table3_rows(models_here)
-            + table4_rows() + table5_rows() + table6_rows() + table7_rows()
-            + [_row("appB2-ratio", "svm/textblob", ratio["printed"], ratio["fitted"],
-                    "Appendix B.2's accuracies (BT on the pair scores they imply)")]
-            + [_row("sec5-svm", "svm-bt-rank", 1, place(published.frame("gvp", name).set_index("model")["bt"], "SVM"),
-                    source) for name, source in (("appendix_b1", "Appendix B.1"), ("appendix_b2", "Appendix B.2"))])
+    rows = (_matrix_rows("table2", published.frame("gvp", "appendix_a1"), "Appendix A.1")
+            + _matrix_rows("table3", b_tables(), "Appendices B.1-B.2")
+            + _matrix_rows("table3", b_tables(models_here), FIVE_MODELS)
+            + [_row("table3", "acc-f1", t3["matrix"][t3["columns"].index("acc")][t3["columns"].index("f1")],
+                    _spearman(b_tables().assign(acc=b2["acc"]), "acc", "f1"), B2_ACCURACY)])
+    for key, name, source in (("binary", "appendix_a2", "Appendix A.2"), ("penalized", "appendix_a3", "Appendix A.3")):
+        frame = canonical_names(published.frame("gvp", name), name).set_index("model")
+        measures = frame.rename(columns={"acc": "mae"})[["mae", "auc", "bt", "f1"]]  # 1 - MAE: higher is better
+        rows += _copies_rows(f"table4-{key}", measures, t4[f"{key}_ap"], t4[f"bt_{key}"], source)
+    measures = pd.concat([b1, b2.rename(index=lambda m: f"Binarized {m}")])[["acc", "bt", "f1"]]
+    rows += _copies_rows("table5", measures, t5["binary_ap"], t5["bt_binary"], "Appendices B.1-B.2")
+    c2 = published.frame("gvp", "appendix_c2").set_index("model")[["ed", "wer", "chrf", "bt"]]
+    for source, lower in (("Appendix C.2, every measure read as higher-is-better", ()),
+                          ("Appendix C.2, ED and WER as distances", ("ed", "wer"))):
+        rows += _copies_rows("table6", c2.assign(**{m: -c2[m] for m in lower}), t6["ap"], t6["bt"], source)
+    rows += [_row("table7", f"{m}-bt", t7["matrix"][k][3], _spearman(frame, m, "bt"), source)
+             for source, frame in (("Appendix C.1", published.frame("gvp", "appendix_c1")),
+                                   ("Appendix C.2 (six originals)", paper_c2_originals()))
+             for k, m in enumerate(("ed", "wer", "chrf"))]
+    rows += [_row("appB2-ratio", "svm/textblob", ratio["printed"], ratio["fitted"],
+                  "Appendix B.2's accuracies (BT on the pair scores they imply)")]
+    rows += [_row("sec5-svm", "svm-bt-rank", 1, place(b["bt"], "SVM"), source)
+             for b, source in ((b1, "Appendix B.1"), (b2, "Appendix B.2"))]
     table = pd.DataFrame(rows)
     # the value an order of the printed ties gives that is nearest the printed one (the claims registry reads it)
     table["nearest"] = table["printed"].clip(table["tie_low"], table["tie_high"])
     return table
 
 
-def agrees(consistency: pd.DataFrame, tol: float = PRINTED_2) -> pd.Series:
-    """Whether some order of the printed ties gives the printed value (or interval) to within ``tol``."""
+def agrees(consistency: pd.DataFrame, tol: float = 0.005) -> pd.Series:
+    """Whether some order of the printed ties gives the printed value (or interval) to within ``tol``, by default
+    half a unit of the last of two printed decimals."""
     low = consistency["printed_low"].fillna(consistency["printed"]) - tol
     high = consistency["printed_high"].fillna(consistency["printed"]) + tol
     return (consistency["tie_high"] >= low - 1e-12) & (consistency["tie_low"] <= high + 1e-12)
@@ -198,14 +157,4 @@ def self_check_facts(consistency: pd.DataFrame) -> dict:
     ok, main = agrees(consistency), consistency["source"] != FIVE_MODELS
     failed = [ITEMS.get(i, i) for i in dict.fromkeys(consistency.loc[main & ~ok, "item"])]
     return {"checked": int(main.sum()), "agree": int((ok & main).sum()), "failed": names(failed)}
-
-
-def b1_renormalised(ours: pd.Series) -> pd.DataFrame:
-    """B.1's BT for the models in ``ours``, renormalised over them (a BT ratio does not depend on the other
-    models), next to ours, with each model's place by both."""
-    paper = published.frame("gvp", "appendix_b1").set_index("model")["bt"].loc[list(ours.index)]
-    out = pd.DataFrame({"paper_bt": paper, "paper_bt_renormalised": paper / paper.sum(), "bt": ours})
-    out["paper_place"] = out["paper_bt"].rank(ascending=False, method="min").astype(int)
-    out["place"] = out["bt"].rank(ascending=False, method="min").astype(int)
-    return out.rename_axis("model")
 

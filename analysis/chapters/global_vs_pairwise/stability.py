@@ -1,6 +1,5 @@
 """The chapter's sampling experiments (Levtsov & Ustalov 2025, Secs. 5 and 7): Fig. 1's tie sweep, Fig. 2's
-stability curves, §5's three random binary models and Fig. 3's detection experiment; with their numbers for the page
-(``*_facts``) and for the claims registry (``*_values``)."""
+stability curves, §5's three random binary models and Fig. 3's detection experiment."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd
 
 
 def tie_sweep_facts(sweep: pd.DataFrame, near: float) -> dict:
-    """For the page, Fig. 1: the mean correlation without added ties, and its value and middle 95% at the tie
-    probability nearest ``near``."""
+    """For the page, Fig. 1: the mean correlation without ties, and mean and middle 95% at the p nearest ``near``."""
     defined = sweep.dropna(subset=["spearman_mean"])
     row = defined.loc[(defined["tie_probability"] - near).abs().idxmin()]
     return {"start": float(defined["spearman_mean"].iloc[0]), "p": float(row["tie_probability"]),
@@ -48,8 +46,7 @@ def tie_sweep_facts(sweep: pd.DataFrame, near: float) -> dict:
 
 
 def largest_above(sweep: pd.DataFrame, column: str, level: float) -> float:
-    """Claim value of Fig. 1 (and on llmfao): the largest ``column`` value whose mean correlation is at least
-    ``level``; NaN if none."""
+    """Claim value, Fig. 1 (also on llmfao): the largest ``column`` whose mean correlation is at least ``level``."""
     return float(sweep.loc[sweep["spearman_mean"] >= level, column].max())
 
 
@@ -60,24 +57,16 @@ REFERENCE_SIZE = 100_000
 
 
 def stability_panels(panels: dict, sizes, rngs, *, n_trials: int, tie_probabilities=None) -> dict:
-    """Fig. 2: ``panels`` maps a title to its (instances x models) quality, ``rngs`` one stream per panel,
-    ``tie_probabilities`` one synthetic tie probability per panel (the reference untied); returns title ->
-    (:func:`~analysis.sweeps.stability_curve`, 12·m·ln m)."""
+    """Fig. 2: title -> (:func:`~analysis.sweeps.stability_curve`, 12·m·ln m) per (instances x models) quality in
+    ``panels``, one rng and synthetic tie probability (the reference untied) each; ``sizes`` None: 12·m·ln m only."""
     ties = [0.0] * len(panels) if tie_probabilities is None else list(tie_probabilities)
     out = {}
     for (title, quality), rng, p in zip(panels.items(), rngs, ties, strict=True):
         m = sweeps.matches(quality)
-        out[title] = (sweeps.stability_curve(m, sizes, rng, n_trials=n_trials, reference_size=REFERENCE_SIZE,
-                                             tie_probability=float(p)),
-                      sweeps.sample_size(len(m.systems), 10**9))
+        marker = sweeps.sample_size(len(m.systems), 10**9)
+        out[title] = (sweeps.stability_curve(m, [marker] if sizes is None else sizes, rng, n_trials=n_trials,
+                                             reference_size=REFERENCE_SIZE, tie_probability=float(p)), marker)
     return out
-
-
-def stability_at_marker(quality: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
-    """Fig. 2's measure at 12·m·ln m comparisons per pair only (one row)."""
-    m = sweeps.matches(quality)
-    return sweeps.stability_curve(m, [sweeps.sample_size(len(m.systems), 10**9)], rng, n_trials=n_trials,
-                                  reference_size=REFERENCE_SIZE)
 
 
 def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
@@ -86,8 +75,7 @@ def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
 
 
 def stability_view(curves: dict) -> pd.DataFrame:
-    """Fig. 2's curves at 12·m·ln m (nearest grid point, share of trials misplacing a model, mean misplaced)
-    and the mean misplaced at the grid's end, one row per curve."""
+    """Fig. 2's curves read at 12·m·ln m (its nearest grid point) and at the grid's end, one row per curve."""
     rows = {}
     for title, (curve, marker) in curves.items():
         at, end = at_marker(curve, marker), curve.iloc[-1]
@@ -98,22 +86,16 @@ def stability_view(curves: dict) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def stability_values(curves: dict, names) -> dict:
-    """Claim values, Fig. 2: per panel (``names``) the mean misplaced models at 12·m·ln m and the share of
-    sampled sets whose ranking differs from the reference."""
+def stability_values(curves: dict, names, tie_curves: dict) -> dict:
+    """Claim values, Fig. 2 and §7, at 12·m·ln m: per panel (``names``) the mean misplaced models and the share of
+    changed rankings; per tie curve the mean misplaced models, and whether it rises with every step up in the ties."""
     values = {}
     for name, (curve, marker) in zip(names, curves.values(), strict=True):
         row = at_marker(curve, marker)
         values[f"fig2 {name} misplaced at marker"] = float(row["changes_mean"])
         values[f"fig2 {name} changed share at marker"] = float(row["changed_share"])
-    return values
-
-
-def tie_cost_values(curves: dict) -> dict:
-    """Claim values, §7: the mean misplaced models at 12·m·ln m per curve, and whether it rises with every
-    step up in the tie probability."""
-    at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in curves.values()]
-    values = {f"ties {title} misplaced at marker": v for title, v in zip(curves, at)}
+    at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in tie_curves.values()]
+    values |= {f"ties {title} misplaced at marker": v for title, v in zip(tie_curves, at)}
     values["ties misplaced at marker rises with ties"] = (float(np.min(np.diff(at))), bool(np.all(np.diff(at) > 0)))
     return values
 
@@ -122,10 +104,8 @@ def tie_cost_values(curves: dict) -> dict:
 
 
 def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_repeats: int = 1000) -> pd.DataFrame:
-    """Sec. 5's simulation, repeated: ``n_models`` uniform random labellers of ``n_instances`` binary gold
-    labels. Per repetition: the spread and means of accuracy, ROC AUC and F1, whether they order the models alike, the
-    tie share, and the Spearman correlation with accuracy of BT on every instance and on one sample of 12·m·ln m
-    matches per pair."""
+    """Sec. 5's simulation, repeated: ``n_models`` uniform random labellers of binary gold labels; per repetition
+    the global scores and the Spearman correlation with accuracy of BT on every instance and on a 12·m·ln m sample."""
     gen = np.random.default_rng(rng)
     rows = []
     for r in range(n_repeats):
@@ -147,8 +127,7 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
 
 
 def binary_global_scores(gold: np.ndarray, predictions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Accuracy, ROC AUC and F1 of each column of 0/1 ``predictions`` against 0/1 ``gold`` (for 0/1 scores
-    ROC AUC is the mean of the true positive and true negative rates)."""
+    """Accuracy, ROC AUC (for 0/1 scores the mean of the true positive and negative rates) and F1 per column."""
     gold = np.asarray(gold)[:, None].astype(bool)
     pred = np.asarray(predictions).astype(bool)
     tp, tn = (pred & gold).sum(axis=0), (~pred & ~gold).sum(axis=0)
@@ -160,6 +139,7 @@ def binary_global_scores(gold: np.ndarray, predictions: np.ndarray) -> tuple[np.
 
 
 def random_binary_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """§5's random models: BT's correlation with accuracy (mean, range, share at the paper's -0.5) both ways."""
     return pd.DataFrame({
         "BT on every instance": table["spearman_full"].describe()[["mean", "min", "max"]],
         "BT on 12·m·ln m sampled matches": table["spearman_sampled"].describe()[["mean", "min", "max"]],
@@ -168,9 +148,7 @@ def random_binary_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def random_binary_facts(table: pd.DataFrame) -> dict:
-    """For the page, §5's random models: repetitions, mean accuracy spread, shares where the global scores
-    agree and where full BT follows accuracy, and for one sample's BT its size, mean correlation and share at the
-    paper's value."""
+    """For the page, §5's random models, with one sample's size and the paper's value of its correlation."""
     paper = published.item("gvp", "section5_random_binary")["spearman_bt"]
     return {"repeats": len(table), "spread_mean": float(table["accuracy_spread"].mean()),
             "global_agree": table["global_agree"].mean(), "full_agree": float((table["spearman_full"] == 1).mean()),
@@ -179,8 +157,7 @@ def random_binary_facts(table: pd.DataFrame) -> dict:
 
 
 def random_binary_values(table: pd.DataFrame) -> dict:
-    """Claim values, §5's random models: mean accuracy, ROC AUC and F1, the share of repetitions where the
-    global scores agree, and the mean correlation of one sample's BT with accuracy."""
+    """Claim values, §5's random models."""
     return {"random mean accuracy": float(table["accuracy_mean"].mean()),
             "random mean auc": float(table["auc_mean"].mean()), "random mean f1": float(table["f1_mean"].mean()),
             "random global scores agree": float(table["global_agree"].mean()),
@@ -189,16 +166,14 @@ def random_binary_values(table: pd.DataFrame) -> dict:
 
 # -- Fig. 3: how large a difference can pairwise comparison see? ------------------------------------------------------
 
-#: matches per repetition in Fig. 3: 12·m·ln m for two models (16) and for CEval's six (129), and 1,000; and its
-#: grid of scaling factors f (1 - f is the difference)
+#: Fig. 3's matches per repetition (12·m·ln m for two models and for CEval's six, 1,000) and scaling factors f
 FIG3_SIZES = (16, 129, 1000)
 FIG3_FACTORS = np.linspace(0.9, 1.0, 100)
 
 
 def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) -> pd.DataFrame:
-    """Fig. 3 as we read its one paragraph: two models, A's decision values uniform on [0, 1], B's f times an
-    independent uniform (1 - f the difference). Per (n, f) the share of ``n_repeats`` repetitions that rank A first
-    by the count of wins (two-model BT) and by the mean, an exact tie half correct; the same draws serve every f."""
+    """Fig. 3 as we read its one paragraph: A's decision values uniform on [0, 1], B's f times another uniform. Per
+    (n, f) the share of repetitions ranking A first by wins (two-model BT) and by the mean, a tie half correct."""
     gen = check_rng(rng)
     rows = []
     for n in sizes:
@@ -213,8 +188,7 @@ def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) ->
 
 
 def detection_facts(curve: pd.DataFrame) -> dict:
-    """For the page, Fig. 3: the largest difference, and there per number of matches the probability of the
-    correct order by wins (``pairwise_<n>``) and by the mean (``global_<n>``)."""
+    """For the page, Fig. 3: the largest difference and, there, each curve's probability of the correct order."""
     largest = curve["difference"].max()
     at = curve[np.isclose(curve["difference"], largest)].set_index("matches")
     return {"largest": float(largest)} | {f"{kind}_{n}": float(row[kind]) for n, row in at.iterrows()
@@ -222,8 +196,8 @@ def detection_facts(curve: pd.DataFrame) -> dict:
 
 
 def detection_values(curve: pd.DataFrame, n_repeats: int) -> dict:
-    """Claim values, Fig. 3, per number of matches: whether the share of correct orders rises with the
-    difference (Spearman), the mean gap global - pairwise, and the share at 10% less two binomial standard errors."""
+    """Claim values, Fig. 3, per number of matches: whether pairwise's share of correct orders rises with the
+    difference, the mean gap global - pairwise, and the share at 10% less two binomial standard errors."""
     values = {}
     for n, part in curve.groupby("matches"):
         rho = float(spearmanr(part["difference"], part["pairwise"]).statistic)

@@ -1,5 +1,4 @@
-"""The chapter's tables as a reader sees them (the saved CSVs keep codes and full precision): measures in words,
-ours next to the paper's, intervals in one column, correlation matrices one row per pair; Table 1; names in words."""
+"""The chapter's tables as a reader sees them (the saved CSVs keep codes and full precision), and Table 1."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ def place(values: pd.Series, model: str) -> int:
 
 
 def table1(datasets: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Table 1 (§4) for the data at hand: per dataset (instances x models) examples, methods and the pairs of outputs
-    compared (examples times m choose 2)."""
+    """Table 1 (§4) for the (instances x models) data at hand: examples, methods, pairs of outputs compared."""
     return pd.DataFrame([{"dataset": name, "examples": len(q), "methods": q.shape[1],
                           "pairs": len(q) * math.comb(q.shape[1], 2)} for name, q in datasets.items()])
 
@@ -71,7 +69,7 @@ def interval(low: pd.Series, high: pd.Series, digits: int = 3) -> pd.Series:
 
 def versus_paper(frame: pd.DataFrame, measures) -> pd.DataFrame:
     """Columns grouped by measure (Appendices A-B): ours ("here"), the 95% interval and the paper's value where
-    ``frame`` has ``paper_<measure>``, then the other columns; one header row when nothing compares."""
+    ``frame`` has them, then the other columns; one header row when nothing compares."""
     columns, used = {}, set()
     for m in measures:
         columns[(label(m), "here")] = frame[m]
@@ -116,8 +114,7 @@ def _span(low: float, high: float, digits: int) -> str:
 
 
 def self_check_view(consistency: pd.DataFrame, items, agree: pd.Series) -> pd.DataFrame:
-    """Rows of :func:`.self_check.paper_consistency` for ``items`` as read: what is recomputed from where, the
-    printed value, the recomputed one, its range over the orders of printed ties where it matters, and ``agree``."""
+    """Rows of :func:`.self_check.paper_consistency` for ``items`` in words, with :func:`.self_check.agrees`."""
     rows = consistency[consistency["item"].isin(list(items))]
     special = {"svm/textblob": "BT of the SVM / BT of TextBlob", "svm-bt-rank": "the SVM's BT place"}
     digits = {"sec5-svm": 0, "appB2-ratio": 1}
