@@ -68,7 +68,7 @@ import pandas as pd
 from analysis.agreement import mechanism_pairs, pair_label, pair_name
 from analysis.chapters import real_setups
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, iter_setups, metric_label, outputs
-from analysis.chapters.real_setups import claim_values, experiments, figures, page_values, published
+from analysis.chapters.real_setups import appf, fig4, fig5, fig6, table1, table3
 from analysis.chapters.real_setups import setups as setup_data
 from analysis.data import load_table
 from analysis.data import published as published_data
@@ -84,7 +84,7 @@ out = outputs(real_setups, globals(), data={
 setups = list(iter_setups(load_table("paired_setups"), collections))
 timings = Timings()
 inventory, inventory_summary = setup_data.inventory(setups)
-glue_values("metrics-", page_values.metric_numbers(inventory))
+glue_values("metrics-", setup_data.metric_numbers(inventory))
 show(inventory_summary.rename(columns={"instances": "instances (median)", "systems": "systems (median)"}), 0)
 
 # %% [markdown]
@@ -132,33 +132,33 @@ show(section5)
 per_setup = {}
 for policy in ("loss", "half"):
     with timings.measure(f"Tables 1 and 4, {setup_data.TIE_LABELS[policy]} (every mechanism and setup)"):
-        per_setup[policy] = experiments.disagreement_rows(setups, policy)
+        per_setup[policy] = table1.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
 glue_values("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(mechanism_pairs(setup_data.MECHANISMS)),
               "degenerate-loss": int(per_setup["loss"].bt_degenerate.sum()),
               "degenerate-half": int(per_setup["half"].bt_degenerate.sum()),
-              "degenerate-setups": page_values.degenerate_setups(per_setup["loss"], per_setup["half"])})
+              "degenerate-setups": table1.degenerate_setups(per_setup["loss"], per_setup["half"])})
 PAIRS = mechanism_pairs(setup_data.MECHANISMS)
 # one stream for both tie policies: the same resamples of setups, so a measure the policy cannot change (MEAN vs.
 # MEDIAN) gets the same interval under both
-ours = {p: experiments.summarise(per_setup[p], PAIRS, rng=stream(seed, "table1"), n_resamples=n_resamples)
+ours = {p: table1.summarise(per_setup[p], PAIRS, rng=stream(seed, "table1"), n_resamples=n_resamples)
         for p in ("loss", "half")}
 for p in ("loss", "half"):
     out.table(ours[p], f"paired_table4_ties-{p}")
 by_policy = {f"ties={p}": ours[p] for p in ("loss", "half")}  # the saved tables' column labels
-table1 = out.table(published.side_by_side(by_policy, setup_data.TABLE1_PAIRS), "paired_table1_side_by_side")
-table4 = out.table(published.side_by_side(by_policy, published.published_table4().index),  # the paper's row order
-                   "paired_table4_side_by_side")
+out.table(table1.side_by_side(by_policy, setup_data.TABLE1_PAIRS), "paired_table1_side_by_side")
+out.table(table1.side_by_side(by_policy, table1.published_table4().index),  # the paper's row order
+          "paired_table4_side_by_side")
 on_page = {f"ours, {setup_data.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
-glue_values("", page_values.table1_numbers(ours))
+glue_values("", table1.table1_numbers(ours))
 
 # %% [markdown]
 # **Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap interval
 # ({download}`as a table <../02_real_setups/paired_table1_side_by_side.csv>`):
 
 # %% tags=["hide-input"]
-show(published.side_by_side_long(on_page, setup_data.TABLE1_PAIRS))
-out.figure(figures.plot_table4(on_page, published.published_table4(), list(published.published_table4().index)),
+show(table1.side_by_side_long(on_page, setup_data.TABLE1_PAIRS))
+out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.published_table4().index)),
            "paired_table4_paper_vs_ours",
            f"Tables 1 and 4 of the paper against ours on {len(per_setup['loss'])} setups: for each pair of mechanisms, "
            "the share of system pairs they order differently (Disagree) and the shares of setups where their best "
@@ -220,21 +220,21 @@ out.figure(figures.plot_table4(on_page, published.published_table4(), list(publi
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
-    table3_draws_frame = experiments.fraction_subsamples(setups, table3_fraction, table3_draws,
+    table3_draws_frame = table3.fraction_subsamples(setups, table3_fraction, table3_draws,
                                                          stream(seed, "table3 draws"))
-table3 = published.table3_side_by_side(table3_draws_frame, per_setup["loss"])
-out.table(table3[["dataset", "metric_group", "measure", "pair", "paper", "ours"]], "paired_table3_side_by_side",
-          index=False)
-out.table(table3, "paired_table3_readings", index=False)
-glue_values("t3-", page_values.table3_numbers(table3, inventory) | {
+table3_cells = table3.table3_side_by_side(table3_draws_frame, per_setup["loss"])
+out.table(table3_cells[["dataset", "metric_group", "measure", "pair", "paper", "ours"]],
+          "paired_table3_side_by_side", index=False)
+out.table(table3_cells, "paired_table3_readings", index=False)
+glue_values("t3-", table3.table3_numbers(table3_cells, inventory) | {
     "draws": table3_draws, "fraction": float(table3_fraction), "test-sets": len(table3_draws_frame),
-    "degenerate": int(table3_draws_frame.bt_degenerate.sum()), "paper-draws": published.TABLE3_PAPER_DRAWS})
-tac_above = claim_values.tac_med_above_mean(table3)  # the evidence that TAC-08's ROUGE-WE block is exchanged
+    "degenerate": int(table3_draws_frame.bt_degenerate.sum()), "paper-draws": table3.TABLE3_PAPER_DRAWS})
+tac_above = table3.tac_med_above_mean(table3_cells)  # the evidence that TAC-08's ROUGE-WE block is exchanged
 glue_values("t3x-", {"others": len(tac_above), "others-above": int(tac_above.sum())})
 
 # %% tags=["hide-input"]
-disagree_cells = table3[table3.measure == "disagree"]
-out.figure(figures.plot_table3(table3), "paired_table3_disagree",
+disagree_cells = table3_cells[table3_cells.measure == "disagree"]
+out.figure(table3.plot_table3(table3_cells), "paired_table3_disagree",
            f"Table 3's *Disagree* cells, laid out as in the paper: a row per dataset, a column per metric family and "
            f"pair of mechanisms; each cell ours (the mean over {table3_draws:,} test sets of {table3_fraction:.0%} of "
            "each setup's instances, which sets the colour) over the paper's value in brackets. "
@@ -266,7 +266,7 @@ out.figure(figures.plot_table3(table3), "paired_table3_disagree",
 # grain of those values shows how they were drawn:
 
 # %% tags=["remove-input"]
-grain = published.table3_grain()
+grain = table3.table3_grain()
 show(grain, 2)
 short = {"BLEU, MoverScore, BERTScore": "single", "ROUGE": "rouge", "ROUGE-WE": "rouge-we"}
 glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for _, r in grain.iterrows()
@@ -297,11 +297,11 @@ glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for
 # ({download}`every cell, the paper's beside both readings <../02_real_setups/paired_table3_readings.csv>`):
 
 # %% tags=["hide-input"]
-show(published.table3_agreement(table3), 3)
-out.figure(figures.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
-           f"Each of the paper's Table 3 cells that we can compute ({table3.ours.notna().sum()} of {len(table3)}), the "
-           f"paper's value against ours, per measure; ours are means over {table3_draws:,} test sets of "
-           f"{table3_fraction:.0%} of each setup's instances. Dashed: equal values.\n\n"
+show(table3.table3_agreement(table3_cells), 3)
+out.figure(table3.plot_table3_scatter(table3_cells), "paired_table3_paper_vs_ours",
+           "Each of the paper's Table 3 cells that we can compute "
+           f"({table3_cells.ours.notna().sum()} of {len(table3_cells)}), the paper's value against ours, per measure; "
+           f"ours are means over {table3_draws:,} test sets of {table3_fraction:.0%} of each setup's instances. Dashed: equal values.\n\n"
            "Dots: the paper's own score matrices (TAC, TC, PC); crosses: recomputed metrics (WMT) and stand-in setups "
            "(CNN/DM, COCO). The paper prints the table only.")
 
@@ -318,7 +318,7 @@ out.figure(figures.plot_table3_scatter(table3), "paired_table3_paper_vs_ours",
 # once its two columns are read exchanged.
 
 # %% tags=["remove-input"]
-show(page_values.table3_swaps_view(table3), 2)
+show(table3.table3_swaps_view(table3_cells), 2)
 
 # %% [markdown]
 # **Cells further from the paper than the draws explain** (more than 0.02 and more than two noise standard
@@ -327,7 +327,7 @@ show(page_values.table3_swaps_view(table3), 2)
 # fraction; we cannot tell more without the paper's own draws.
 
 # %% tags=["remove-input"]
-show(page_values.table3_far_cells(table3), 2)
+show(table3.table3_far_cells(table3_cells), 2)
 
 # %% [markdown]
 # The other rows are not the paper's data: WMT has the paper's system outputs with recomputed metrics
@@ -343,14 +343,14 @@ show(page_values.table3_far_cells(table3), 2)
 # sets (first averaged per setup), for the record:
 
 # %% tags=["hide-input"]
-subsampled = experiments.summarise(experiments.per_setup_draw_means(table3_draws_frame), setup_data.TABLE1_PAIRS,
+subsampled = table1.summarise(table3.per_setup_draw_means(table3_draws_frame), setup_data.TABLE1_PAIRS,
                                    rng=stream(seed, "table1 sub-sample intervals"), n_resamples=n_resamples)
 table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub-samples": subsampled}
-table1_readings = out.table(published.side_by_side(table1_by_reading, setup_data.TABLE1_PAIRS),
+table1_readings = out.table(table1.side_by_side(table1_by_reading, setup_data.TABLE1_PAIRS),
                             "paired_table1_readings")
-show(published.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, setup_data.TABLE1_PAIRS))
-glue_values("t1r-", {"full-hits": page_values.table1_hits(ours["loss"]),
-                     "sub-hits": page_values.table1_hits(subsampled),
+show(table1.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, setup_data.TABLE1_PAIRS))
+glue_values("t1r-", {"full-hits": table1.table1_hits(ours["loss"]),
+                     "sub-hits": table1.table1_hits(subsampled),
                      "full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
                      "sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
 
@@ -374,32 +374,32 @@ glue_values("t1r-", {"full-hits": page_values.table1_hits(ours["loss"]),
 
 # %%
 with timings.measure("Fig. 4 sub-samples (MEAN, MEDIAN, BT)"):
-    fig4 = experiments.subsampled_disagreement(setups, subsample_sizes, n_subsamples, stream(seed, "fig4 subsamples"))
-    fig4_paper = experiments.paper_size_draws(setups, subsample_sizes, fig4_paper_draws,
+    fig4_draws = fig4.subsampled_disagreement(setups, subsample_sizes, n_subsamples, stream(seed, "fig4 subsamples"))
+    fig4_paper = fig4.paper_size_draws(setups, subsample_sizes, fig4_paper_draws,
                                               stream(seed, "fig4 paper draws"))
-out.table(fig4, "paired_fig4_subsamples", index=False)
+out.table(fig4_draws, "paired_fig4_subsamples", index=False)
 out.table(fig4_paper, "paired_fig4_size_bt_eval_draws", index=False)
-fig4_summary = experiments.fig4_summaries(fig4, rng=stream(seed, "fig4 intervals"), n_resamples=n_resamples)
-fig4_paper_summary = experiments.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"),
+fig4_summary = fig4.fig4_summaries(fig4_draws, rng=stream(seed, "fig4 intervals"), n_resamples=n_resamples)
+fig4_paper_summary = fig4.fig4_summaries(fig4_paper, rng=stream(seed, "fig4 paper intervals"),
                                                 n_resamples=n_resamples)["size"]
 for by, frame in fig4_summary.items():
     out.table(frame, f"paired_fig4_by_{by}", index=False)
 # Fig. 4(a) on TAC and dialogue, where every metric was computed: mean disagreement per metric and its rank
-ranks = out.table(experiments.metric_ranks(fig4), "paired_fig4_metric_ranks_tac_dialogue")
-by_size = fig4.groupby("size")["bt_degenerate"].mean()
-glue_values("f4-", {"degenerate": int(fig4.bt_degenerate.sum()), "subsamples": len(fig4),
+ranks = out.table(fig4.metric_ranks(fig4_draws), "paired_fig4_metric_ranks_tac_dialogue")
+by_size = fig4_draws.groupby("size")["bt_degenerate"].mean()
+glue_values("f4-", {"degenerate": int(fig4_draws.bt_degenerate.sum()), "subsamples": len(fig4_draws),
                  "degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
                  "largest": int(inventory.instances.max()),
                  "mscoco": int(paper_a3.set_index("dataset").loc["MSCOCO", "instances"])})
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_fig4(fig4_summary, fig4, fig4_paper_summary), "paired_fig4_disagreement",
+out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired_fig4_disagreement",
            "How often MEAN, MEDIAN and BT order system pairs differently on sub-sampled test sets, (a) per metric, (b) "
            "per task and (c) per test-set size, with 95% bootstrap intervals; in brackets under each label, the number "
            "of setups behind the bars.\n\n"
-           f"{len(fig4):,} test sets of {', '.join(f'{s:,}' for s in sorted(fig4['size'].unique()))} instances drawn "
-           f"from {len(fig4[setup_data.KEYS].drop_duplicates())} setups (a size larger than a setup is skipped), "
-           "compared with the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
+           f"{len(fig4_draws):,} test sets of {', '.join(f'{s:,}' for s in sorted(fig4_draws['size'].unique()))} "
+           f"instances drawn from {len(fig4_draws[setup_data.KEYS].drop_duplicates())} setups (a size larger than a "
+           "setup is skipped), compared with the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
            f"({fig4_paper_draws:,} per size, a setup smaller than the size entering whole). The paper's Fig. 4 has the "
            "same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one BLEU "
            "score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for WMT "
@@ -440,10 +440,10 @@ show(sizes_table, 3)
 # numbers cannot be compared; the figure shows the tool's view for one of our setups, on the metric the paper names.
 
 # %% tags=["hide-input"]
-key, matrix = setup_data.pick_setup(setups, fig5_setup)
-prob, marks = experiments.bt_probability_matrix(matrix, alpha)
+key, matrix = fig5.pick_setup(setups, fig5_setup)
+prob, marks = fig5.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
+out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
            "BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + λ(column)) from "
            f"one BT fit with ties as half wins, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
            f"{metric_label(key[2])}, ordered by BT strength (the lower triangle, 1 minus the upper, is left blank); "
@@ -459,10 +459,10 @@ out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
 # The same view for the same systems scored by chrF++ (not in the paper).
 
 # %% tags=["hide-input"]
-key, matrix = setup_data.pick_setup(setups, [*fig5_setup[:2], "Chrfpp"])
-prob, marks = experiments.bt_probability_matrix(matrix, alpha)
+key, matrix = fig5.pick_setup(setups, [*fig5_setup[:2], "Chrfpp"])
+prob, marks = fig5.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
+out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
            f"BT's modelled probability that the row system beats the column system, as in "
            f"{{numref}}`paired_fig5_bt_matrix`, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
            f"{metric_label(key[2])}; asterisks where the sign test rejects P = ½ at α = {alpha:g}.\n\n"
@@ -488,19 +488,19 @@ out.figure(figures.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric"
 
 # %%
 with timings.measure("Fig. 6 significance tests"):
-    sig_pairs_paper, sig_matrix_paper = experiments.paper_significance_draws(
+    sig_pairs_paper, sig_matrix_paper = fig6.paper_significance_draws(
         setups, n_draws=sig_paper_draws, fraction=table3_fraction, n_pairs=sig_paper_pairs,
         rng=stream(seed, "fig6 paper draws"), alpha=alpha)
-    sig_pairs, sig_matrix = experiments.significance_agreement(setups, rng=stream(seed, "fig6"),
+    sig_pairs, sig_matrix = fig6.significance_agreement(setups, rng=stream(seed, "fig6"),
                                                                max_pairs=sig_max_pairs, alpha=alpha)
 out.table(sig_pairs_paper, "paired_fig6_pvalues_bt_eval_draws", index=False)
 out.table(sig_matrix_paper, "paired_fig6_agreement_bt_eval_draws")
 out.table(sig_pairs, "paired_fig6_pvalues", index=False)
 out.table(sig_matrix, "paired_fig6_agreement")
-PAPER_FIG6 = published.published_fig6()
+PAPER_FIG6 = fig6.published_fig6()
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
+out.figure(fig6.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
                               "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance",
            f"How often test *j* finds a significant difference (α = {alpha:g}) among the system pairs where test *i* "
            "does (the diagonal: how often test *i* does at all), for the paired t-test, Mood's median test, the sign "
@@ -512,9 +512,9 @@ out.figure(figures.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, B
            "setup on all instances with textbook tests (the sign test drops ties). The paper's figure is one matrix.")
 
 # %% tags=["remove-input"]
-fig6_cells = claim_values.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
-pooled = experiments.pooled_pairs_profile(sig_pairs_paper, inventory, table3_fraction)
-glue_values("f6-", page_values.fig6_numbers(fig6_cells, sig_matrix, pooled))
+fig6_cells = fig6.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
+pooled = fig6.pooled_pairs_profile(sig_pairs_paper, inventory, table3_fraction)
+glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, pooled))
 
 # %% [markdown]
 # With BT-eval's draws and sign test, {glue:text}`f6-close` of {glue:text}`f6-cells` cells lie within the rounding and
@@ -549,15 +549,15 @@ glue_values("f6-", page_values.fig6_numbers(fig6_cells, sig_matrix, pooled))
 
 # %%
 with timings.measure("App. F search (all triples)"):
-    iia, iia_examples = experiments.iia_search(setups, iia_sizes, stream(seed, "appF iia"))
-    iia_full, iia_reversals = experiments.iia_full_reversals(setups, alpha)
+    iia, iia_examples = appf.iia_search(setups, iia_sizes, stream(seed, "appF iia"))
+    iia_full, iia_reversals = appf.iia_full_reversals(setups, alpha)
 out.table(iia, "paired_appF_iia_per_setup", index=False)
 out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 out.table(iia_full, "paired_appF_full_reversals_per_setup", index=False)
-worked = out.table(experiments.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
-iia_by_size = out.table(experiments.iia_by_size(iia), "paired_appF_iia_by_size")
-glue_values("iia-", page_values.iia_numbers(iia_by_size, iia, iia_examples))
-glue_values("appf-full-", page_values.iia_full_numbers(iia_full, worked))
+worked = out.table(appf.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
+iia_by_size = out.table(appf.iia_by_size(iia), "paired_appF_iia_by_size")
+glue_values("iia-", appf.iia_numbers(iia, iia_examples))
+glue_values("appf-full-", appf.iia_full_numbers(iia_full, worked))
 glue_values("appf-", {"alpha": float(alpha)})
 
 # %% [markdown]
@@ -612,20 +612,19 @@ show(iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "r
 # are cut by the later column instead of the earlier one:
 
 # %% tags=["hide-input"]
-tie_cut = experiments.tie_break_sensitivity(setups)
+tie_cut = table1.tie_break_sensitivity(setups)
 out.table(tie_cut, "paired_topk_tie_break_per_setup", index=False)
-show(experiments.tie_break_counts(tie_cut))
+show(table1.tie_break_counts(tie_cut))
 
 # %% tags=["hide-input"]
 # the values the claims registry reads (data/published/claims/paired.toml), Tables 1 and 4 with their intervals
 out.values(pd.concat([
-    claim_values.interval_values(ours["loss"]),
-    claim_values.section5_values(section5, inventory), claim_values.appa3_values(paper_a3, ours_a3),
-    claim_values.table_values(ours["loss"], fig4), claim_values.table3_values(table3),
-    claim_values.table3_exchanged_values(table3),
-    claim_values.fig4_values(ranks, fig4_summary["task"], fig4_summary["size"], fig4_paper_summary,
-                             fig4_summary["metric"]),
-    claim_values.fig6_values(fig6_cells), claim_values.iia_values(iia, iia_full)], ignore_index=True))
+    table1.interval_values(ours["loss"]),
+    setup_data.section5_values(section5, inventory), setup_data.appa3_values(paper_a3, ours_a3),
+    table1.table_values(ours["loss"], fig4_draws), table3.table3_values(table3_cells),
+    table3.table3_exchanged_values(table3_cells),
+    fig4.fig4_values(ranks, fig4_summary, fig4_paper_summary),
+    fig6.fig6_values(fig6_cells), appf.iia_values(iia, iia_full)], ignore_index=True))
 verdicts = glue_verdicts(out)
 
 # %% [markdown] tags=["details"]

@@ -1,17 +1,7 @@
-"""Chapter ``02_real_setups``: the paired paper's analyses of real evaluation setups (Peyrard et al. 2021, §5,
-Tables 1, 3, 4, Figs. 4-6, Appendices C, D, F, H).
-
-A *setup* is one (collection, dataset, metric) score matrix of the ``paired_setups`` table. By job:
-
-* :mod:`.setups`: the setups as score matrices, drawn test sets, the inventory; the shared names (mechanisms, pairs,
-  measures, tasks)
-* :mod:`.experiments`: the computations per paper item (Tables 1, 3, 4; App. H; Figs. 4-6; App. D, F)
-* :mod:`.published`: the paper's published values (App. A.3, Tables 3 and 4, Fig. 6) and ours beside them
-* :mod:`.figures`: Table 3's heat maps and scatter, Figs. 4, 5 and 6
-* :mod:`.page_values`: the numbers the page's prose pastes (through glue), computed from the tables
-* :mod:`.claim_values`: the tidy values the claims registry (``data/published/claims/paired.toml``) reads
-
-The notebook and the tests import these modules by name; this package gives the chapter's name and parameters."""
+"""Chapter ``02_real_setups``: Peyrard et al. 2021 on real evaluation setups, one module per paper item (its
+computation, figure, claim values and the numbers its page glues): :mod:`.setups` (§5, App. A.3 and what the items
+share), :mod:`.table1` (Tables 1, 4, App. H), :mod:`.table3`, :mod:`.fig4`, :mod:`.fig5`, :mod:`.fig6` (App. D),
+:mod:`.appf`."""
 
 from __future__ import annotations
 

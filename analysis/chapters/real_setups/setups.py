@@ -1,37 +1,45 @@
-"""Chapter 02's setups: the ``paired_setups`` table as one score matrix per (collection, dataset, metric), test sets
-drawn from them, and the inventory of what we have (§5's totals, Appendix A.3's columns); with the names of the
-mechanisms, pairs and measures every part of the chapter uses."""
+"""Chapter 02's setups and §5's inventory (Peyrard et al. 2021, §5, Appendix A.3). A *setup* is one (collection,
+dataset, metric) score matrix of the ``paired_setups`` table. Also what every paper item of the chapter shares: the
+names of mechanisms, pairs and measures, test sets drawn from the setups, and the claim values' tidy rows."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ... import aggregate
+from ...agreement import compare_rankings, pair_label
+from ...data import published
 from ...validation import check_rng
+from ..common import metric_label
 
 MECHANISMS = ("mean", "median", "bt", "elo", "trueskill")
 PAPER = ("mean", "median", "bt")
 #: Table 1's pairs, in its order; also Fig. 4's.
 TABLE1_PAIRS = (("mean", "median"), ("mean", "bt"), ("median", "bt"))
-#: Table 3's pairs, in its column order.
-TABLE3_PAIRS = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
 MEASURES = {"disagree": "Disagree", "top1": "≠ SotA", "top3": "≠ Top-3"}
 #: The two tie policies of the chapter in words, for the page (the package's ``ties=`` codes are not for readers).
 TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins"}
 #: The task of each collection (Fig. 4b).
-TASKS = {
-    "TAC": "summarization",
-    "CNNDM": "summarization",
-    "WMT17": "translation",
-    "WMT18": "translation",
-    "WMT19": "translation",
-    "COCO": "captioning",
-    "Dialogue": "dialogue",
-}
+TASKS = dict.fromkeys(("WMT17", "WMT18", "WMT19"), "translation") | {
+    "TAC": "summarization", "CNNDM": "summarization", "COCO": "captioning", "Dialogue": "dialogue"}
 KEYS = ["collection", "dataset", "metric"]
+#: Half a unit of the last printed digit: Tables 1 and 4 print whole percents, Table 3 and Fig. 6 two decimals.
+PERCENT_ROUNDING = 0.005
 
 
-# -- setups ---------------------------------------------------------------------------------------------------------
+def claim_rows(rows: list[tuple]) -> pd.DataFrame:
+    """``(key, detail, value, holds)`` tuples as the claims registry's tidy table. A test that finds no data is
+    recorded as not holding, never left out, so every record has a value under every profile."""
+    return pd.DataFrame(rows, columns=["key", "detail", "value", "holds"])
+
+
+def pair_text(name: str) -> str:
+    """``"mean_bt"`` -> ``"MEAN vs. BT"``."""
+    return pair_label(tuple(name.split("_")))
+
+
+# -- test sets drawn from the setups (Table 3, Figs. 4 and 6) --------------------------------------------------------
 
 def subsample(matrix: pd.DataFrame, size: int, rng) -> pd.DataFrame:
     """``size`` test instances drawn without replacement, kept in their original order."""
@@ -42,17 +50,47 @@ def subsample(matrix: pd.DataFrame, size: int, rng) -> pd.DataFrame:
     return matrix.iloc[rows].reset_index(drop=True)
 
 
-def pick_setup(setups, wanted) -> tuple[tuple[str, str, str], pd.DataFrame]:
-    """The setup ``wanted`` = (collection, dataset, metric) if present, else the first WMT setup, else the first."""
-    available = dict(setups)
-    key = tuple(wanted)
-    if key not in available:
-        wmt = [k for k in available if k[0].startswith("WMT")]
-        key = wmt[0] if wmt else sorted(available)[0]
-    return key, available[key]
+def fraction_size(n: int, fraction: float) -> int:
+    """The number of test instances pandas' ``sample(frac=fraction)`` draws (BT-eval's sub-samples), at least 2."""
+    return max(2, round(fraction * n))
 
 
-# -- inventory ------------------------------------------------------------------------------------------------------
+def dataset_then_metric(setups):
+    """``pick(gen)``, drawing a setup as BT-eval's notebook does: a dataset uniformly, then one of its metrics."""
+    by_dataset: dict[tuple, list] = {}
+    for key, matrix in setups:
+        by_dataset.setdefault(key[:2], []).append((key, matrix))
+    groups = list(by_dataset.values())
+
+    def pick(gen):
+        candidates = groups[gen.integers(len(groups))]
+        return candidates[gen.integers(len(candidates))]
+    return pick
+
+
+def compare_draws(drawn) -> pd.DataFrame:
+    """MEAN, MEDIAN and BT (the paper's tie handling) compared on each drawn ``(key, size, draw, matrix)``, a row
+    per draw. The draws of one setup and size share their systems, so BT fits them in one batch."""
+    if not drawn:
+        return pd.DataFrame()
+    meta = pd.DataFrame([(*key, size, draw) for key, size, draw, _ in drawn], columns=[*KEYS, "size", "draw"])
+    parts = []
+    for positions in meta.groupby([*KEYS, "size"], sort=False).indices.values():
+        matrices = [drawn[p][3] for p in positions]
+        # each matrix's own array (its memory layout decides the bits of its mean, as in aggregate.mean)
+        values = [m.to_numpy(dtype=np.float64, na_value=np.nan) for m in matrices]
+        stack = np.stack(values)
+        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties="loss")
+        measures = compare_rankings({"mean": np.stack([v.mean(axis=0) for v in values]),
+                                     "median": np.stack([np.median(v, axis=0) for v in values]),
+                                     "bt": fit.strengths}, k=3)
+        parts.append(pd.DataFrame({"n_instances": stack.shape[1], "n_systems": stack.shape[2], **measures,
+                                   "bt_degenerate": fit.degenerate}, index=positions))
+    frame = pd.concat(parts).sort_index().astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
+    return frame.join(meta).assign(task=lambda f: f.collection.map(TASKS))
+
+
+# -- §5 and Appendix A.3 --------------------------------------------------------------------------------------------
 
 def inventory(setups) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per setup with its size, a summary per collection with a total row)."""
@@ -66,9 +104,8 @@ def inventory(setups) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def section5_totals(datasets: pd.DataFrame) -> pd.Series:
-    """§5's three totals counted as BT-eval's notebook counts them, from one row per dataset (``instances``,
-    ``systems``, ``metrics``): setups = Σ metrics, system pairs = Σ metrics · C(systems, 2), test instances =
-    Σ instances (each dataset once, not once per metric)."""
+    """§5's three totals counted as BT-eval's notebook counts them, from one row per dataset: setups = Σ metrics,
+    system pairs = Σ metrics · C(systems, 2), test instances = Σ instances (each dataset once, not per metric)."""
     pairs = datasets.systems * (datasets.systems - 1) // 2
     return pd.Series({"setups": int(datasets.metrics.sum()), "system_pairs": int((datasets.metrics * pairs).sum()),
                       "test_instances": int(datasets.instances.sum())})
@@ -79,3 +116,51 @@ def dataset_inventory(inventory_frame: pd.DataFrame) -> pd.DataFrame:
     return inventory_frame.groupby(["collection", "dataset"], sort=False).agg(
         instances=("instances", "first"), systems=("systems", "first"), metrics=("metric", "size")).reset_index()
 
+
+def section5_values(section5: pd.DataFrame, inventory: pd.DataFrame) -> pd.DataFrame:
+    """Claim values: §5's totals, tasks and metrics counted on ours (``section5`` = the chapter's totals table), and
+    the totals of each reading of Appendix A.3."""
+    names = published.item("paired", "metrics")
+    totals = ("setups", "system_pairs", "test_instances")
+    tasks = {TASKS.get(c) for c in inventory.collection} & set(names["tasks"])
+    rows = [("section5", k, float(section5.loc["ours", k]), None) for k in totals]
+    rows += [("section5", "tasks", float(len(tasks)), None),
+             ("section5", "the paper's metrics among ours", float(len(set(names["names"]) & set(inventory.metric))),
+              None)]
+    for key, row in (("appA3-list", "Appendix A.3's list"), ("appA3-lt-en", "Appendix A.3 + WMT19 lt-en")):
+        rows += [(key, k, float(section5.loc[row, k]), None) for k in totals]
+    return claim_rows(rows)
+
+
+#: Appendix A.3's collections whose data is a stand-in here, and the collection standing in for each
+A3_STAND_INS = {"CNN/DM": "CNNDM", "MSCOCO": "COCO"}
+
+
+def appa3_values(paper_a3: pd.DataFrame, ours_a3: pd.DataFrame) -> pd.DataFrame:
+    """Claim values: per dataset of Appendix A.3, our test instances and whether our instances and systems are the
+    paper's (a dataset missing from this run does not hold); :data:`A3_STAND_INS` under their own key."""
+    ours = ours_a3.assign(key=ours_a3.collection.astype(str) + "/" + ours_a3.dataset.astype(str).str.lower())
+    rows = []
+    for r in paper_a3.itertuples():
+        if r.collection in A3_STAND_INS:
+            key, found = "appA3-sizes-stand-in", ours[ours.collection == A3_STAND_INS[r.collection]]
+        else:  # the paper's TAC08 is our TAC "08"
+            key, found = "appA3-sizes", ours[ours.key == f"{r.collection}/{r.dataset.removeprefix('TAC').lower()}"]
+        detail = f"{r.collection} {r.dataset}: {r.instances:,} instances, {r.systems} systems"
+        if len(found) != 1:
+            rows.append((key, detail + " (not in this run)", np.nan, False))
+            continue
+        got = found.iloc[0]
+        rows.append((key, detail, float(got.instances),
+                     bool(int(got.instances) == int(r.instances) and int(got.systems) == int(r.systems))))
+    return claim_rows(rows)
+
+
+def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
+    """For the page: our metric names against the paper's 18, the shared ones, the paper's we lack and ours it does
+    not list (as the paper spells them)."""
+    paper = set(published.item("paired", "metrics")["names"])
+    ours = set(inventory_frame.metric)
+    return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),
+            "missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
+            "extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
