@@ -87,7 +87,6 @@ from analysis import wmt_stability
 from analysis.chapters import wmt_stability as chapter
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
 from analysis.chapters.wmt_stability import (
-    claim_values,
     controls,
     experiments,
     fig4,
@@ -200,7 +199,7 @@ styles = per_pair.drop_duplicates(["collection", "pair"]).set_index("collection"
 counted = styles[styles.index.isin(pairs.STYLE_TOTALS)]
 glue_values("pairs-", {"plus": (counted == "SR+DC").sum(), "minus": (counted == "SR-DC").sum(), "rankings": len(per_pair),
                        "other": len(styles) - len(counted), "reversals": per_pair["reversals"].sum()})
-shares = out.table(claim_values.change_shares(per_pair, pairs.human_pairs(coded)), "wmt_change_shares", index=False)
+shares = out.table(published.change_shares(per_pair, pairs.human_pairs(coded)), "wmt_change_shares", index=False)
 show(out.table(published.table2(per_pair, pairs.human_pairs(coded)), "wmt_table2_remove_human"))
 
 # %% [markdown]
@@ -264,9 +263,9 @@ with timings.measure("Figs. 2-3"):
     trajectories = {k: fig23.trajectories(pj, raw, divisors, variant=variant, alpha=alpha)
                     for k, (pj, raw, _) in coded.items() if k[0] in pairs.STYLE_TOTALS}
     moved = fig23.most_affected(trajectories)
-    shown = fig23.trajectory_panels(moved, info)
-    traj_summary = out.table(fig23.trajectory_summary(trajectories, info, shown), "wmt_trajectory_summary",
-                             index=False)
+    drawn = fig23.trajectory_figures(moved, info)
+    traj_summary = out.table(fig23.trajectory_summary(trajectories, info, [k for k, _ in drawn.values()]),
+                             "wmt_trajectory_summary", index=False)
 roles = {"fig2": f"In the role of the paper's Fig. 2 ({pairs.PAPER_PAIRS['fig2']}, SR+DC; its per-judgment files are "
                  "not reachable here): the SR+DC pair here whose ranks move most.",
          "fig3": f"In the role of the paper's Fig. 3 ({pairs.PAPER_PAIRS['fig3']}, SR+DC; its per-judgment files are "
@@ -282,7 +281,7 @@ trajectory_caption = (
 trajectory_figures = {role: (key, name, trajectory_caption.format(
     pair=pairs.pair_label(*key), role=roles[role], moved=moves.loc[key, "ranks_moved"],
     other=moves.loc[key, "divisions_with_other_clusters"], divisions=moves.loc[key, "divisions"]))
-    for key, name, role in fig23.trajectory_figures(shown, info)}
+    for role, (key, name) in drawn.items()}
 for role, (key, name, caption) in trajectory_figures.items():
     if role != "contrast":  # the SR-DC contrast is on the details page
         out.figure(fig23.plot_trajectory(trajectories[key]), name, caption)
@@ -338,16 +337,16 @@ show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 
 
 # %%
 fig4_summary = out.table(fig4.fig4_summary(coded, fig4.fig4_pairs(coded), info), "wmt_fig4_summary", index=False)
-fig4_notes = {"wmt_fig4_cooccurrence": f"The paper's Fig. 4 counts the HITs of {pairs.PAPER_PAIRS['fig4']} (SR+DC, not "
-                                       "reachable here); this is the SR+DC pair here with a HUMAN system and the "
-                                       "most HITs, in shares of the row system's HITs rather than counts.",
-              "wmt_fig4_cooccurrence_sr_dc": "For contrast, the SR-DC pair (2018) with the most HITs; the paper shows "
-                                             "no SR-DC matrix."}
-fig4_figures = {name: (key, f"Of the HITs that hold the row system, the percentage that also hold the column "
-                             f"system, in {pairs.pair_label(*key)}: on average {row.mean_share:.0%} (from "
-                             f"{row.min_share:.0%} to {row.max_share:.0%}), and {row.hits_with_every_system:.0%} of "
-                             f"its {row.hits:,} HITs hold all {row.systems} systems.\n\n{fig4_notes[name]}")
-                for (key, name), row in zip(fig4.fig4_figures(fig4_summary), fig4_summary.itertuples(index=False))}
+fig4_notes = {"SR+DC": ("wmt_fig4_cooccurrence", f"The paper's Fig. 4 counts the HITs of {pairs.PAPER_PAIRS['fig4']} "
+                        "(SR+DC, not reachable here); this is the SR+DC pair here with a HUMAN system and the most "
+                        "HITs, in shares of the row system's HITs rather than counts."),
+              "SR-DC": ("wmt_fig4_cooccurrence_sr_dc", "For contrast, the SR-DC pair (2018) with the most HITs; the "
+                        "paper shows no SR-DC matrix.")}
+fig4_figures = {fig4_notes[row.style][0]: (
+    (row.collection, row.pair), f"Of the HITs that hold the row system, the percentage that also hold the column "
+    f"system, in {pairs.pair_label(row.collection, row.pair)}: on average {row.mean_share:.0%} (from "
+    f"{row.min_share:.0%} to {row.max_share:.0%}), and {row.hits_with_every_system:.0%} of its {row.hits:,} HITs "
+    f"hold all {row.systems} systems.\n\n{fig4_notes[row.style][1]}") for row in fig4_summary.itertuples(index=False)}
 for name, (key, caption) in fig4_figures.items():
     if name != "wmt_fig4_cooccurrence_sr_dc":  # the SR-DC contrast is on the details page
         out.figure(fig4.plot_cooccurrence(fig4.cooccurrence_share(coded[key][0], "hit")), name, caption)
@@ -479,7 +478,7 @@ show(section7.view(sec7))
 with timings.measure("remedy: z per HIT"):
     remedy = experiments.remedy_per_hit(coded, info, per_pair, divisors=divisors, variant=variant, alpha=alpha)
 remedy_table = out.table(experiments.remedy_view(remedy), "wmt_remedy_per_hit")
-totals = out.table(claim_values.remedy_totals(remedy), "wmt_remedy_totals", index=False)
+totals = out.table(experiments.remedy_totals(remedy), "wmt_remedy_totals", index=False)
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
 lines_worker = experiments.lines_per_pair(news, variant=variant, alpha=alpha)
 lines_hit = experiments.lines_per_pair(news, by="hit", variant=variant, alpha=alpha)
@@ -587,7 +586,7 @@ out.table(boot, "wmt_bootstrap_per_resample", index=False)
 boot_summary = out.table(experiments.bootstrap_summary(boot, per_pair), "wmt_bootstrap_summary", index=False)
 show(views.bootstrap_view(boot_summary))
 contrast = out.table(experiments.style_contrast(boot), "wmt_bootstrap_style_contrast")
-noise = out.table(claim_values.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
+noise = out.table(experiments.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
 glue_values("boot-", experiments.bootstrap_numbers(boot, boot_summary, contrast, noise))
 glue("seed", seed, display=False)
 
@@ -762,10 +761,10 @@ glue_values("ranges-", {"inside": int(ranges["inside"].sum()), "cells": len(rang
 # the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
 # verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]
-out.values(pd.concat([claim_values.item_type_checks(judgments, plus_packages),
-                      claim_values.human_seen_checks(composition), claim_values.growth_checks(shares),
+out.values(pd.concat([published.item_type_checks(judgments, plus_packages),
+                      published.human_seen_checks(composition), published.growth_checks(shares),
                       fig23.reshuffle_checks(traj_summary), doc_checks,
-                      claim_values.missing_pairs_checks(segments)], ignore_index=True))
+                      replication.missing_pairs_checks(segments)], ignore_index=True))
 verdicts = glue_verdicts(out)
 
 # %% [markdown] tags=["details"]

@@ -1,12 +1,7 @@
-"""Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached. One module per paper item
-(the notebook imports them by name; this file holds only the chapter's parameters): :mod:`.replication` (Sec. 3,
-App. A), :mod:`.published` (Sec. 5's toy, Tables 1-3, Sec. 5.1, Fig. 1 next to the paper's values),
-:mod:`.experiments` (the perturbations, the raw scores they divide, and beyond the paper a bootstrap over HITs, Sec.
-8's per-HIT remedy and the rank-sum variant), :mod:`.fig23` (Figs. 2-3), :mod:`.paper2020` (the paper's own
-2020 pairs and the range its 21-pair totals allow for 2018), :mod:`.fig4`, :mod:`.fig5` (Sec. 6), :mod:`.section7`,
-:mod:`.controls` (matched nulls and closeness), :mod:`.claim_values` (the shares and checks the claims registry
-reads); shared: :mod:`.packages` (the packages and each pair's coded judgments) and :mod:`.views` (names and
-compact tables for the page)."""
+"""Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached, one module per paper item
+(:mod:`.replication`: Sec. 3, App. A; :mod:`.published`: Sec. 5, Tables 1-3, Fig. 1; :mod:`.experiments`: the
+perturbations, and Sec. 8; :mod:`.fig23`, :mod:`.paper2020`, :mod:`.fig4`, :mod:`.fig5`, :mod:`.section7`;
+:mod:`.controls`: beyond the paper). Shared: :mod:`.packages` (and the claim checks' rows), :mod:`.views`."""
 
 from __future__ import annotations
 

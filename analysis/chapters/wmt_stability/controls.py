@@ -1,6 +1,5 @@
-"""Controls that make "SR+DC rankings are less stable" readable: a matched null for each perturbation (remove a
-mid-ranked system instead of the lowest / highest; remove as many random judgments as the HUMAN and REF ones),
-how close each pair's systems are, and the contrast between the styles before and after subtracting the null."""
+"""Beyond the paper, controls for Sec. 5.2's "SR+DC rankings are less stable": a matched null per perturbation, how
+close each pair's systems are, and the style contrast before and after subtracting the null."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import pandas as pd
 
 from ... import wmt_stability as ws
 from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, STYLE_TOTALS
+from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS
 from .views import experiment_label
 
 #: the controls, and the paper's perturbations each one is matched with
@@ -21,8 +20,7 @@ SIZE_COLUMNS = ["discordant", "tau_distance", "reversals"]
 
 
 def closeness(coded: dict, info: pd.DataFrame, *, variant: str, alpha: float) -> pd.DataFrame:
-    """Per pair: how close its systems are in the original ranking (HUMAN systems left out): the median gap in z
-    between neighbours and the z range (best minus worst)."""
+    """Per pair: the median z gap between neighbours and the z range of its original ranking (HUMAN systems out)."""
     rows = []
     for (collection, pair), (pj, _, _) in coded.items():
         humans = [s for s, h in zip(pj.systems, pj.human) if h]
@@ -36,15 +34,9 @@ def closeness(coded: dict, info: pd.DataFrame, *, variant: str, alpha: float) ->
 
 
 def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, variant: str, alpha: float) -> list:
-    """One pair's null draws (dicts with ``control``, ``draw`` and :func:`analysis.wmt_stability.comparison`):
-
-    * ``remove_mid``: every system between the first and the last of the original ranking (HUMAN systems aside),
-      removed in turn, against the original with its clusters recomputed without it (as Table 3); enumerated, so
-      the rate is exact and needs no draws;
-    * ``remove_random_judgments``: ``n_draws`` times, as many judgments as the pair's REF items and HUMAN-system
-      judgments, drawn at random from all of them, removed; against the original (HUMAN systems out of both
-      sides' clusters, as Table 2).
-    """
+    """One pair's null draws (:func:`analysis.wmt_stability.comparison` rows): ``remove_mid`` removes each system
+    between the first and the last in turn (as Table 3; enumerated, so exact); ``remove_random_judgments`` removes,
+    ``n_draws`` times, as many random judgments as the REF and HUMAN-system ones (as Table 2)."""
     options = {"variant": variant, "alpha": alpha}
     humans = [s for s, h in zip(pj.systems, pj.human) if h]
     original, without_humans = ws.unperturbed_rankings(pj, [(), humans], **options)
@@ -56,13 +48,11 @@ def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, v
         perturbed = ws.perturbed_ranking(pj, remove=[system], **options)
         rows.append({"control": "remove_mid", "draw": k, **ws.comparison(perturbed, base)})
     degraded = int((pj.ref | pj.human[pj.system]).sum())
-    if degraded:
-        base = without_humans
-        for k in range(n_draws):
-            keep = np.ones(pj.n, bool)
-            keep[rng.choice(pj.n, degraded, replace=False)] = False
-            perturbed = ws.perturbed_ranking(pj, keep=keep, cluster_exclude=humans, **options)
-            rows.append({"control": "remove_random_judgments", "draw": k, **ws.comparison(perturbed, base)})
+    for k in range(n_draws if degraded else 0):
+        keep = np.ones(pj.n, bool)
+        keep[rng.choice(pj.n, degraded, replace=False)] = False
+        perturbed = ws.perturbed_ranking(pj, keep=keep, cluster_exclude=humans, **options)
+        rows.append({"control": "remove_random_judgments", "draw": k, **ws.comparison(perturbed, without_humans)})
     return rows
 
 
@@ -74,8 +64,8 @@ def _null_one(args):
 
 def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, variant: str, alpha: float,
                   workers: int | None = None) -> pd.DataFrame:
-    """:func:`pair_null` for every pair of the style totals, each pair with its own seed spawned from ``seed`` (the
-    result does not depend on the number of worker processes)."""
+    """:func:`pair_null` for every pair of the style totals, one seed spawned per pair (so the number of worker
+    processes does not matter)."""
     keys = [k for k in coded if k[0] in STYLE_TOTALS]
     seeds = np.random.SeedSequence(seed).spawn(len(keys))
     tasks = [(k, coded[k][0], s, n_draws, {"variant": variant, "alpha": alpha}) for k, s in zip(keys, seeds)]
@@ -94,27 +84,19 @@ def null_rates(null: pd.DataFrame) -> pd.DataFrame:
 
 
 def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
-    """Per style, perturbation and measure: the share of pairs the perturbation changes, the mean null rate over the
-    same pairs (its matched control), their difference (the excess), and the mean number of significant reversals
-    and Kendall-tau distance, observed and under the null."""
-    rates = null_rates(null).drop(columns="style")
-    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
-    rows = []
-    for control, (_, experiments) in CONTROLS.items():
-        for experiment in experiments:
-            part = observed[observed["experiment"] == experiment].merge(
-                rates[rates["control"] == control], on=["collection", "pair"], suffixes=("_observed", "_null"))
-            for style, mine in ((s, part[part["style"] == s]) for s in ("SR-DC", "SR+DC")):
-                if mine.empty:
-                    continue
-                row = {"experiment": experiment, "control": control, "style": style, "pairs": len(mine)}
-                for c in CHANGE_COLUMNS + ["reversals", "tau_distance"]:
-                    m = c.replace("_changed", "")
-                    row |= {f"{m}_observed": float(mine[f"{c}_observed"].mean()), f"{m}_null": float(mine[f"{c}_null"].mean())}
-                    if c in CHANGE_COLUMNS:
-                        row[f"{m}_excess"] = row[f"{m}_observed"] - row[f"{m}_null"]
-                rows.append(row)
-    return pd.DataFrame(rows)
+    """Per perturbation, matched control and style: the share of pairs changed, observed and under the null over the
+    same pairs, the excess, and the mean significant reversals and Kendall-tau distance."""
+    matched = pd.DataFrame([(e, c) for c, (_, es) in CONTROLS.items() for e in es], columns=["experiment", "control"])
+    both = per_pair[per_pair["collection"].isin(STYLE_TOTALS)].merge(matched, on="experiment").merge(
+        null_rates(null).drop(columns="style"), on=["collection", "pair", "control"], suffixes=("_observed", "_null"))
+    columns = [f"{c}_{w}" for c in CHANGE_COLUMNS + ["reversals", "tau_distance"] for w in ("observed", "null")]
+    out = both.groupby(["experiment", "control", "style"])[columns].agg(lambda s: s.mean())  # Series.mean's rounding
+    out.columns = [c.replace("_changed", "") for c in columns]
+    for m in MEASURES:
+        out.insert(out.columns.get_loc(f"{m}_null") + 1, f"{m}_excess", out[f"{m}_observed"] - out[f"{m}_null"])
+    out.insert(0, "pairs", both.groupby(["experiment", "control", "style"]).size())
+    order = [(e, c, s) for e, c in matched.itertuples(index=False) for s in ("SR-DC", "SR+DC")]
+    return out.reindex([k for k in order if k in out.index]).reset_index()
 
 
 #: null contrasts drawn per perturbation for :func:`null_contrast_share` (its share is then known to about
@@ -124,44 +106,35 @@ NULL_CONTRAST_DRAWS = 10_000
 
 def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int,
                         n_draws: int = NULL_CONTRAST_DRAWS) -> pd.DataFrame:
-    """Per perturbation and measure: the share of null style contrasts at or above the observed one, a one-sided
-    p-value of "the perturbation changes SR+DC rankings more often than SR-DC rankings, beyond its matched null".
-
-    A null contrast is the SR+DC minus the SR-DC share of pairs changed when every pair of the style totals that has
-    a null (as :func:`null_summary`) takes one of its own null outcomes at random, independently of the other pairs:
-    a mid-ranked system removed (for the lowest / highest), one of its random-judgment draws (for HUMAN and REF).
-    ``n_draws`` such contrasts are drawn, the same picks for every measure; ``null_contrasts`` says how many."""
+    """Per perturbation and measure: the share of null style contrasts (SR+DC minus SR-DC share of pairs changed) at
+    or above the observed one, a one-sided p of "SR+DC changes more often, beyond the matched null". In a null
+    contrast every pair with a null takes one of its own null outcomes at random, the same picks for every measure."""
     rng = np.random.default_rng(seed)
     observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
     rows = []
     for control, (_, experiments) in CONTROLS.items():
-        outcomes = {key: part for key, part in null[null["control"] == control].groupby(["collection", "pair"],
-                                                                                       sort=False)}
+        outcomes = dict(list(null[null["control"] == control].groupby(["collection", "pair"], sort=False)))
+        held = pd.DataFrame(list(outcomes), columns=["collection", "pair"])
         for experiment in experiments:
-            part = observed[observed["experiment"] == experiment]
-            keys = list(zip(part["collection"], part["pair"]))
-            present = np.array([k in outcomes for k in keys], dtype=bool)
-            part, keys = part.loc[present], [k for k, p in zip(keys, present) if p]
+            part = observed[observed["experiment"] == experiment].merge(held, on=["collection", "pair"])
             plus = (part["style"] == "SR+DC").to_numpy()
             if not plus.any() or plus.all():
                 continue
+            keys = list(zip(part["collection"], part["pair"]))
             picks = [rng.integers(len(outcomes[k]), size=n_draws) for k in keys]
-            for measure, column in zip(("rank", "cluster", "both"), CHANGE_COLUMNS):
-                draws = np.stack([outcomes[k][column].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
-                contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
-                flags = part[column].to_numpy(float)
-                contrast = flags[plus].mean() - flags[~plus].mean()
-                rows.append({"experiment": experiment, "control": control, "measure": measure,
-                             "null_contrasts": n_draws,
-                             # at or above: a null contrast equal to ours (up to float round-off) counts against it
-                             "null_share_at_or_above": float(np.mean(contrasts >= contrast - 1e-12))})
+            draws = np.stack([outcomes[k][CHANGE_COLUMNS].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
+            contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
+            flags = part[CHANGE_COLUMNS].to_numpy(float)
+            # at or above: a null contrast equal to ours (up to float round-off) counts against it
+            shares = np.mean(contrasts >= flags[plus].mean(axis=0) - flags[~plus].mean(axis=0) - 1e-12, axis=0)
+            rows += [{"experiment": experiment, "control": control, "measure": m, "null_contrasts": n_draws,
+                      "null_share_at_or_above": float(share)} for m, share in zip(MEASURES, shares)]
     return pd.DataFrame(rows)
 
 
 def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per perturbation and measure: SR+DC minus SR-DC, in the share changed (the paper's contrast) and in the
-    excess over the matched null (the contrast the controls leave); with ``shares`` (:func:`null_contrast_share`),
-    the share of null contrasts at or above the observed one beside them."""
+    """Per perturbation and measure: SR+DC minus SR-DC share changed (Sec. 5.2's contrast), under the null and in
+    the excess over it; ``shares`` (:func:`null_contrast_share`) beside them."""
     rows = []
     for (experiment, control), part in summary.groupby(["experiment", "control"], sort=False):
         by = part.set_index("style").drop(columns=["experiment", "control"])
@@ -178,22 +151,19 @@ def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None =
 
 def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame,
                      experiment: str = "remove_human", control: str = "remove_random_judgments") -> pd.DataFrame:
-    """Pairs split at the median of their median neighbour gap (all pairs of the style totals): per (stratum,
-    style), the number of pairs, their median gap and z range, the share whose clusters ``experiment`` changes, and
-    the mean null rate of ``control`` for the same measure."""
+    """Pairs of the style totals split at the median of their median neighbour gap: per stratum and style, the share
+    whose clusters ``experiment`` changes and the mean null rate of ``control``."""
     close = close[close["collection"].isin(STYLE_TOTALS)].copy()
     cut = close["median_gap"].median()
     close["stratum"] = np.where(close["median_gap"] < cut, "closer", "farther")
     key = ["collection", "pair"]
-    observed = per_pair[per_pair["experiment"] == experiment].set_index(key)["cluster_changed"]
+    observed = per_pair[per_pair["experiment"] == experiment].set_index(key)["cluster_changed"].astype(float)
     null = rates[rates["control"] == control].set_index(key)["cluster_changed"]
     close = close.join(observed.rename("observed"), on=key).join(null.rename("null"), on=key)
-    rows = []
-    for (stratum, style), part in close.groupby(["stratum", "style"], sort=True):
-        rows.append({"stratum": stratum, "style": style, "pairs": len(part), "median_gap": part["median_gap"].median(),
-                     "z_range": part["z_range"].median(), "cluster_changed": part["observed"].mean(),
-                     "null_cluster_changed": part["null"].mean()})
-    return pd.DataFrame(rows).assign(cut=cut)
+    out = close.groupby(["stratum", "style"]).agg(
+        pairs=("pair", "size"), median_gap=("median_gap", "median"), z_range=("z_range", "median"),
+        cluster_changed=("observed", "mean"), null_cluster_changed=("null", "mean"))
+    return out.reset_index().assign(cut=cut)
 
 
 def _pct(value: float) -> str:
@@ -218,9 +188,7 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def controls_numbers(summary: pd.DataFrame, strata: pd.DataFrame, close: pd.DataFrame) -> dict:
-    """The controls' text: the matched nulls' rates and the observed rates of removing HUMAN and REF (``summary``:
-    :func:`null_summary`), how close the systems are (``close``: :func:`closeness`) and the closer stratum
-    (``strata``: :func:`closeness_strata`)."""
+    """The controls' numbers for the page, from :func:`null_summary`, :func:`closeness_strata` and :func:`closeness`."""
     s = summary.drop_duplicates(["control", "style"]).set_index(["control", "style"])
     tags = {"SR+DC": "plus", "SR-DC": "minus"}
     numbers = {f"{key}-{tags[style]}-{m}": float(s.loc[(control, style), f"{m}_{what}"])

@@ -11,7 +11,7 @@ import pandas as pd
 from ... import wmt
 from ... import wmt_stability as ws
 from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
+from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS
 from .views import experiment_label, pair_names
 
 PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
@@ -29,28 +29,27 @@ def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, al
     return pd.DataFrame(rows, columns=PER_PAIR_COLUMNS)
 
 
-def _fraction(flags: pd.Series) -> str:
-    return f"{int(flags.sum())}/{len(flags)}"
+def _fractions(rows: pd.DataFrame) -> dict:
+    """Changed / pairs per measure."""
+    return {m: f"{int(rows[c].sum())}/{len(rows)}" for c, m in zip(CHANGE_COLUMNS, MEASURES)}
 
 
 def stability_summary(per_pair: pd.DataFrame, experiments, *, by_package: bool = False) -> pd.DataFrame:
-    """Changed / pairs for ``experiments`` by style (packages in :data:`STYLE_TOTALS`) and, with ``by_package``,
-    by package (Facebook-Wikipedia on its own row)."""
+    """Changed / pairs for ``experiments`` by style (packages of :data:`STYLE_TOTALS`) and, optionally, by package."""
     part = per_pair[per_pair["experiment"].isin(experiments)]
     groups = []
     if by_package:
         groups += [(PACKAGES[c][0], rows) for c, rows in part.groupby("collection", sort=False)]
     totals = part[part["collection"].isin(STYLE_TOTALS)]
     groups += [(f"ALL {style}", rows) for style, rows in totals.groupby("style", sort=False)]
-    out = [{"experiment": experiment, "group": label,
-            **{c.replace("_changed", ""): _fraction(sub[c]) for c in CHANGE_COLUMNS}}
+    out = [{"experiment": experiment, "group": label, **_fractions(sub)}
            for label, rows in groups for experiment, sub in rows.groupby("experiment", sort=False)]
     return pd.DataFrame(out).sort_values(["experiment", "group"], kind="stable")
 
 
 def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
-    """The systems Table 3 removes: the first and last of each pair's original ranking, HUMAN systems included (as
-    in the paper's scripts, which read them from the original ranking file)."""
+    """Table 3's systems to remove: the first and last of each original ranking, HUMAN systems included (as the
+    paper's scripts read them from the original ranking file)."""
     rows = []
     for (collection, pair), (pj, _, _) in coded.items():
         r = ws.perturbed_ranking(pj, variant=variant, alpha=alpha)
@@ -73,10 +72,8 @@ def hits_per_worker(coded: dict) -> float:
 
 
 def raw_coverage(coded: dict) -> pd.DataFrame:
-    """Per pair: judgments and workers, the share of raw scores in the table (``raw_published``: the organisers'
-    raw file or per-worker mean and sd, or a singly judged segment's raw) and known after
-    :func:`analysis.wmt_stability.reconstruct_raw`, and the judgments whose worker the divisions leave undivided
-    (REF or HUMAN items but an unknown raw: the worker keeps its published z)."""
+    """Per pair: the share of raw scores published and known after :func:`analysis.wmt_stability.reconstruct_raw`,
+    and of judgments left undivided by Fig. 1 (a worker with REF or HUMAN items but unknown raws keeps its z)."""
     rows = []
     for (collection, pair), (pj, raw, c) in coded.items():
         undivided = int((~ws.divisible(pj, raw)).sum())
@@ -89,9 +86,8 @@ def raw_coverage(coded: dict) -> pd.DataFrame:
 
 def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.DataFrame,
                 unperturbed: pd.DataFrame) -> dict:
-    """The raw scores' text: the two per-worker mean/sd versions of 2021-22 (``variants``), the recovery check
-    (``recovery``: :func:`recovery_check`), 2018's recovery (``coverage``: :func:`raw_coverage`) and the unperturbed
-    rankings against the official ones (``unperturbed``)."""
+    """The raw scores' numbers for the page: the two per-worker mean/sd versions of 2021-22, :func:`recovery_check`,
+    2018's recovery (:func:`raw_coverage`) and the unperturbed rankings against the official ones."""
     numbers = {}
     for label, key in (("with REF items", "with"), ("without REF items", "without")):
         part = variants[variants["variant"] == label]
@@ -123,9 +119,8 @@ def _bootstrap_one(args):
 
 def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, experiments, variant, alpha,
               workers: int | None = None) -> pd.DataFrame:
-    """The experiments on ``n_resamples`` bootstrap resamples of HITs per pair (news packages only: the Facebook
-    pairs have one or two evaluators and no HITs); each pair gets its own seed spawned from ``seed``, so the result
-    does not depend on the number of worker processes."""
+    """Beyond the paper: the experiments on bootstrap resamples of HITs per pair of the style totals (Facebook's have
+    no HITs), one seed spawned per pair (so the number of worker processes does not matter)."""
     keys = [k for k in coded if k[0] in STYLE_TOTALS]
     seeds = np.random.SeedSequence(seed).spawn(len(keys))
     options = {"variant": variant, "alpha": alpha, "only": list(experiments), "unknown_raw": "keep_z"}
@@ -138,45 +133,49 @@ def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, e
 
 
 def bootstrap_summary(boot: pd.DataFrame, per_pair: pd.DataFrame) -> pd.DataFrame:
-    """Per style and experiment: the observed number of pairs changed, and over resamples the mean number and a
-    90% interval, plus how many pairs change in more than half of the resamples."""
+    """Per style and experiment: the pairs changed on the full data, their mean and 90% interval over resamples, and
+    the pairs changed in most resamples."""
+    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)].groupby(["style", "experiment"])[CHANGE_COLUMNS]
+    observed = observed.sum()
     rows = []
-    observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
     for (style, experiment), part in boot.groupby(["style", "experiment"], sort=True):
-        n_pairs = part["pair"].astype(str).add(part["collection"]).nunique()
-        row = {"style": style, "experiment": experiment, "pairs": n_pairs}
-        for c in CHANGE_COLUMNS:
-            counts = part.groupby("resample")[c].sum()
-            share = part.groupby(["collection", "pair"])[c].mean()
-            seen = observed[(observed["style"] == style) & (observed["experiment"] == experiment)][c]
-            name = c.replace("_changed", "")
-            row[f"{name}_observed"] = int(seen.sum()) if len(seen) else np.nan
-            row[f"{name}_mean"] = counts.mean()
-            row[f"{name}_interval"] = f"{np.percentile(counts, 5):.0f}-{np.percentile(counts, 95):.0f}"
-            row[f"{name}_most_resamples"] = int((share > 0.5).sum())
+        counts = part.groupby("resample")[CHANGE_COLUMNS].sum()
+        share = part.groupby(["collection", "pair"])[CHANGE_COLUMNS].mean()
+        row = {"style": style, "experiment": experiment, "pairs": len(share)}
+        for c, m in zip(CHANGE_COLUMNS, MEASURES):
+            row |= {f"{m}_observed": observed[c].get((style, experiment), np.nan), f"{m}_mean": counts[c].mean(),
+                    f"{m}_interval": f"{np.percentile(counts[c], 5):.0f}-{np.percentile(counts[c], 95):.0f}",
+                    f"{m}_most_resamples": int((share[c] > 0.5).sum())}
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
-    """Per experiment and measure: the share of bootstrap resamples in which more SR+DC than SR-DC pairs change
-    (and in which fewer), over resamples drawn independently per pair."""
-    counts = boot.groupby(["experiment", "style", "resample"])[CHANGE_COLUMNS].sum()
-    rows = []
-    for experiment, part in counts.groupby(level="experiment"):
-        plus = part.xs("SR+DC", level="style")
-        minus = part.xs("SR-DC", level="style")
-        for c in CHANGE_COLUMNS:
-            diff = plus[c] - minus[c]
-            rows.append({"experiment": experiment, "measure": c.replace("_changed", ""),
-                         "SR+DC more": float((diff > 0).mean()), "SR+DC fewer": float((diff < 0).mean())})
-    return pd.DataFrame(rows).set_index(["experiment", "measure"])
+    """Per experiment and measure: the share of resamples in which more (fewer) SR+DC than SR-DC pairs change."""
+    counts = boot.groupby(["experiment", "style", "resample"])[CHANGE_COLUMNS].sum().set_axis(MEASURES, axis=1)
+    diff = counts.xs("SR+DC", level="style") - counts.xs("SR-DC", level="style")
+    share = {label: flags.groupby(level="experiment").mean().stack()
+             for label, flags in (("SR+DC more", diff > 0), ("SR+DC fewer", diff < 0))}
+    return pd.DataFrame(share).rename_axis(["experiment", "measure"])
+
+
+def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_noise_vs_perturbation.csv``: per style, experiment and measure, the pairs a perturbation changes against
+    the mean number resampling alone changes (``noise`` of :func:`~.experiments.bootstrap_summary`)."""
+    noise = summary[summary["experiment"] == "noise"].melt("style", [f"{m}_mean" for m in MEASURES], "measure",
+                                                           "resampling_mean")
+    noise["measure"] = noise["measure"].str.removesuffix("_mean")
+    part = shares.rename(columns={"group": "style"}).merge(noise, on=["style", "measure"])
+    part = part.sort_values("style", kind="stable", ignore_index=True)  # SR+DC first
+    return part.assign(pairs=part["pairs"].astype(int), perturbation=part["changed"].astype(int),
+                       exceeds_noise=part["changed"] > part["resampling_mean"])[
+        ["style", "experiment", "measure", "pairs", "perturbation", "resampling_mean", "exceeds_noise"]]
+
 
 
 def bootstrap_numbers(boot: pd.DataFrame, summary: pd.DataFrame, contrast: pd.DataFrame,
                       noise: pd.DataFrame) -> dict:
-    """The bootstrap's text: resamples, the perturbations rerun, what resampling alone changes per style, and how
-    many perturbations change more SR+DC rankings than it (``noise``: :func:`~.claim_values.noise_vs_perturbation`)."""
+    """The bootstrap's numbers for the page (``noise``: :func:`noise_vs_perturbation`)."""
     s = summary[summary["experiment"] == "noise"].set_index("style")
     beyond = noise[noise["style"] == "SR+DC"].groupby("measure")["exceeds_noise"]
     numbers = {"resamples": int(boot["resample"].nunique()),
@@ -192,22 +191,21 @@ def bootstrap_numbers(boot: pd.DataFrame, summary: pd.DataFrame, contrast: pd.Da
 
 def remedy_per_hit(coded: dict, info: pd.DataFrame, per_pair: pd.DataFrame, *, divisors, variant,
                    alpha) -> pd.DataFrame:
-    """Sec. 8's "normalise over annotators or over HITs?": the experiments with z per worker (``per_pair``:
-    :func:`stability_per_pair`) and again with z per HIT, on the packages where every judgment has a HIT id
-    (2021-22 to-English); tidy: standardised (worker / hit), experiment, measure, changed, pairs."""
+    """Sec. 8's "normalize over annotators (rather than over HITs)": pairs changed per experiment and measure with z
+    per worker (``per_pair``) and per HIT, on 2021-22 to-English (where every judgment has a HIT id)."""
     news = ("newstest2021-toen", "newstest2022-toen")
     per_hit = stability_per_pair({k: v for k, v in coded.items() if k[0] in news}, info, divisors=divisors,
                                  variant=variant, alpha=alpha, by="hit")
     tables = {"worker": per_pair[per_pair["collection"].isin(news)], "hit": per_hit}
-    return pd.DataFrame([{"standardised": label, "experiment": experiment, "measure": c.replace("_changed", ""),
+    return pd.DataFrame([{"standardised": label, "experiment": experiment, "measure": m,
                           "changed": int(part[c].sum()), "pairs": len(part)}
                          for label, table in tables.items()
-                         for experiment, part in table.groupby("experiment", sort=False) for c in CHANGE_COLUMNS])
+                         for experiment, part in table.groupby("experiment", sort=False)
+                         for c, m in zip(CHANGE_COLUMNS, MEASURES)])
 
 
 def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
-    """``wmt_remedy_per_hit.csv``: :func:`remedy_per_hit` as changed/pairs per experiment (rows) and measure and
-    standardisation (columns)."""
+    """``wmt_remedy_per_hit.csv``: :func:`remedy_per_hit` as changed/pairs, experiments by measure and z."""
     labels = {"worker": "z per worker (WMT)", "hit": "z per HIT"}
     view = long.assign(standardised=long["standardised"].map(labels),
                        value=[f"{c}/{n}" for c, n in zip(long["changed"], long["pairs"])])
@@ -217,9 +215,23 @@ def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
     return view.reindex(columns=columns).reindex(list(ws.EXPERIMENTS)).rename_axis("experiment")
 
 
+def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
+    """``wmt_remedy_totals.csv``: Sec. 8, per measure the pairs changed over all experiments with z per worker and
+    per HIT (:func:`~.experiments.remedy_per_hit`), and the experiments in which each changes fewer."""
+    wide = long.pivot_table(index=["measure", "experiment"], columns="standardised", values="changed")
+    rows = []
+    for measure in MEASURES:
+        w, h = wide.loc[measure, "worker"], wide.loc[measure, "hit"]
+        rows.append({"measure": measure, "experiments": len(w), "per_worker": int(w.sum()), "per_hit": int(h.sum()),
+                     "experiments_per_worker_fewer": int((w < h).sum()),
+                     "experiments_per_hit_fewer": int((h < w).sum()),
+                     "per_worker_fewer": bool(w.sum() < h.sum()), "value": int(w.sum() - h.sum())})
+    return pd.DataFrame(rows)
+
+
+
 def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> dict:
-    """Sec. 8's text: z per worker against z per HIT summed over the experiments (``totals``:
-    :func:`~.claim_values.remedy_totals`), and the significance lines each starts from."""
+    """Sec. 8's numbers for the page: :func:`remedy_totals` and the lines each z starts from."""
     t = totals.set_index("measure")
     numbers = {"experiments": int(t.loc["rank", "experiments"]), "lines-worker": int(lines_worker.sum()),
                "lines-hit": int(lines_hit.sum()), "pairs": len(lines_worker), "hits-per-worker": float(hits)}
@@ -231,24 +243,22 @@ def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.
 
 
 def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divisors, alpha) -> pd.DataFrame:
-    """Tables 2-3 and Fig. 1's counts with each rank-sum variant (the paper's scipy<1.7 p and the official one);
-    ``computed``: {variant: :func:`stability_per_pair`} already computed with the same settings."""
+    """Tables 2-3 and Fig. 1's counts with each rank-sum variant; ``computed``: {variant: :func:`stability_per_pair`}
+    already at hand."""
     out = []
     for variant in wmt.RANK_SUM_VARIANTS:
         table = computed[variant] if variant in computed else stability_per_pair(coded, info, divisors=divisors,
                                                                                  variant=variant, alpha=alpha)
         table = table[table["collection"].isin(STYLE_TOTALS)]
         for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
-            out.append({"variant": variant, "experiment": experiment, "style": style,
-                        **{c.replace("_changed", ""): _fraction(part[c]) for c in CHANGE_COLUMNS}})
+            out.append({"variant": variant, "experiment": experiment, "style": style, **_fractions(part)})
     return pd.DataFrame(out).pivot(index=["experiment", "style"], columns="variant")
 
 
 def recovery_check(coded: dict, segments: pd.DataFrame,
                    collections=("newstest2021-toen", "newstest2022-toen")) -> pd.DataFrame:
-    """The recovery from z and segment sums (:func:`analysis.wmt_stability.reconstruct_raw`, used for 2018) checked
-    against the exact 2021-22 raws: per pair, hide every raw but those of singly judged segments (what 2018 has),
-    recover, and count the hidden raws recovered and those that disagree with the exact ones."""
+    """2018's raw recovery (:func:`analysis.wmt_stability.reconstruct_raw`) checked on 2021-22: per pair, every raw
+    but the singly judged segments' (what 2018 has) hidden, then the hidden raws recovered and those that disagree."""
     rows = []
     for (collection, pair), (pj, _, _) in coded.items():
         if collection not in collections:

@@ -1,5 +1,4 @@
-"""Sec. 5.3, Figs. 2-3: ranking trajectories as the HUMAN and REF raw scores are divided, the pairs that move most,
-which of them the page draws, and the check that division reshuffles SR+DC rankings."""
+"""Sec. 5.3, Figs. 2-3: ranking trajectories as the HUMAN and REF raw scores are divided."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ... import wmt_stability as ws
-from .claim_values import check_rows
+from .packages import check_rows
 from .views import PACKAGE_SHORT
 
 #: the systems' colours: tab20's dark shades first, then its light ones, so that systems next to each other in the
@@ -16,8 +15,8 @@ TRAJECTORY_COLORS = [k for k in range(0, 20, 2)] + [k for k in range(1, 20, 2)]
 
 
 def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.DataFrame:
-    """The ranking of the original data and after each division (HUMAN systems scored but left out of the ranking
-    and clusters, as in the paper's figures); one row per (setting, system) with ``line_below``."""
+    """The ranking of the original data and after each division, per (setting, system); HUMAN systems are left out
+    of the ranking and clusters, as in the paper's figures."""
     humans = [s for s, h in zip(pj.systems, pj.human) if h]
     rows = []
     for label, d in [("original", 1.0)] + [(f"d-{d:g}", d) for d in divisors]:
@@ -38,34 +37,27 @@ def most_affected(per_pair_trajectories: dict) -> pd.Series:
     return pd.Series(moved).sort_values(ascending=False, kind="stable")
 
 
-def trajectory_panels(moved: pd.Series, info: pd.DataFrame, n_sr_plus: int = 2) -> list:
-    """The ``n_sr_plus`` SR+DC pairs whose ranks move most under division, then the SR-DC pair that moves most."""
+def trajectory_figures(moved: pd.Series, info: pd.DataFrame) -> dict:
+    """{role: (pair, figure name)}: the two SR+DC pairs whose ranks move most (:func:`most_affected`) in the roles
+    of the paper's Figs. 2 and 3, then the SR-DC pair that moves most (``contrast``)."""
     style = info.loc[list(moved.index), "style"].to_numpy()
-    return list(moved.index[style == "SR+DC"][:n_sr_plus]) + list(moved.index[style == "SR-DC"][:1])
-
-
-def trajectory_figures(shown, info: pd.DataFrame) -> list[tuple]:
-    """((collection, pair), figure name, role) for each pair of ``shown`` (:func:`trajectory_panels`): the SR+DC
-    pairs in the roles of the paper's Figs. 2 and 3, then the SR-DC contrast (role ``contrast``)."""
-    out, roles = [], iter(("fig2", "fig3"))
-    for key in shown:
-        if info.loc[key, "style"] != "SR+DC":
-            out.append((key, "wmt_fig23_trajectories_sr_dc", "contrast"))
-        elif (role := next(roles, None)) is not None:
-            out.append((key, f"wmt_{role}_trajectories", role))
-    return out
+    plus, minus = moved.index[style == "SR+DC"], moved.index[style == "SR-DC"]
+    figures = {role: (key, f"wmt_{role}_trajectories") for role, key in zip(("fig2", "fig3"), plus)}
+    if len(minus):
+        figures["contrast"] = (minus[0], "wmt_fig23_trajectories_sr_dc")
+    return figures
 
 
 def _partition(rows: pd.DataFrame) -> tuple:
-    """The clusters of one ranking (rows of :func:`trajectories` for one setting) as a tuple of system sets."""
+    """The clusters of one setting's ranking as a tuple of system sets."""
     rows = rows.sort_values("rank")
     cluster = np.concatenate([[0], np.cumsum(rows["line_below"].to_numpy()[:-1])])
     return tuple(frozenset(rows["system"][cluster == c]) for c in np.unique(cluster))
 
 
 def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()) -> pd.DataFrame:
-    """``wmt_trajectory_summary.csv``: per pair, the (system, divisor) ranks that differ from the original ranking,
-    the divisions whose clusters differ from the original ones, and whether the page shows it."""
+    """``wmt_trajectory_summary.csv``: per pair, the (system, divisor) ranks and the divisions' clusters that differ
+    from the original ones."""
     moved = most_affected(per_pair_trajectories)
     rows = []
     for key, t in per_pair_trajectories.items():
@@ -79,8 +71,7 @@ def trajectory_summary(per_pair_trajectories: dict, info: pd.DataFrame, shown=()
 
 
 def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
-    """In each SR+DC pair the page shows, dividing HUMAN and REF scores moves some ranks and changes the clusters
-    under some divisor."""
+    """Sec. 5.3: in each SR+DC pair shown, dividing moves some ranks and changes the clusters under some divisor."""
     rows = summary[summary["shown"] & (summary["style"] == "SR+DC")]
     return check_rows("fig23_sr_plus_reshuffle", {
         f"{r.collection} {r.pair}": r.ranks_moved > 0 and r.divisions_with_other_clusters > 0
@@ -95,14 +86,13 @@ def moved_view(moved: pd.Series, top: int = 8) -> pd.DataFrame:
 
 
 def setting_label(setting: str) -> str:
-    """A setting of :func:`trajectories` as a tick label: ``d-1.25`` → ``÷1.25``."""
+    """``d-1.25`` → ``÷1.25``."""
     return "÷" + setting.removeprefix("d-") if setting.startswith("d-") else setting
 
 
 def plot_trajectory(t: pd.DataFrame):
-    """One pair: the rank of each MT system (top = best) on the original data and after each division, its name at
-    both ends of its line, a black x where a significance line falls below a rank. The height grows with the number
-    of systems; the names stand outside the axes."""
+    """Figs. 2-3 for one pair (:func:`trajectories`): each MT system's rank per setting, named at both ends, an x
+    where a significance line falls."""
     import matplotlib.pyplot as plt
 
     settings = list(dict.fromkeys(t["setting"]))

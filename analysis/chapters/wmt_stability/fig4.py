@@ -1,5 +1,4 @@
-"""Sec. 5.4, Fig. 4: which systems share a HIT. The pairs drawn, the share of a system's HITs that hold another
-system, and the share of HITs that hold every system."""
+"""Sec. 5.4, Fig. 4: which systems share a HIT."""
 
 from __future__ import annotations
 
@@ -26,8 +25,8 @@ def cooccurrence_share(pj: ws.PairJudgments, unit: str) -> pd.DataFrame:
 
 
 def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
-    """``wmt_fig4_summary.csv``: per pair, the share of a system's HITs that hold a given other system (mean, min,
-    max over ordered pairs of systems) and the share of HITs that hold every system."""
+    """``wmt_fig4_summary.csv``: per pair, the share of a system's HITs that hold another system (over ordered pairs
+    of systems) and the share of HITs that hold every system."""
     rows = []
     for key in keys:
         pj = coded[key][0]
@@ -44,17 +43,8 @@ def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def fig4_figures(summary: pd.DataFrame) -> list[tuple[tuple[str, str], str]]:
-    """The pairs of :func:`fig4_summary` with their figure names: the SR+DC pair takes the paper's name, the SR-DC
-    contrast its own."""
-    return [((c, p), "wmt_fig4_cooccurrence" if style == "SR+DC" else "wmt_fig4_cooccurrence_sr_dc")
-            for c, p, style in zip(summary["collection"], summary["pair"], summary["style"])]
-
-
 def plot_cooccurrence(share: pd.DataFrame):
-    """One pair: of the HITs holding the row system, the percentage also holding the column system. Every cell
-    prints its value, so there is no colour bar: its width goes to the cells, which keeps a three-digit value (9 pt)
-    clear of its neighbours."""
+    """Fig. 4 for one pair: :func:`cooccurrence_share` in percent; no colour bar, as every cell prints its value."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 

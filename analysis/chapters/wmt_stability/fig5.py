@@ -1,6 +1,5 @@
-"""Sec. 6, Fig. 5: easy and hard documents. The pair drawn, its (document, system) matrix of mean raw scores, how
-much of the cell variance documents and systems explain, and beyond the paper an additive two-way fit of the judged
-cells: do the documents a system happened to be judged on shift its mean by more than the gaps between systems?"""
+"""Sec. 6, Fig. 5: easy and hard documents, and beyond the paper an additive fit of the judged (document, system)
+cells: do the documents a system happened to get shift its mean by more than the gaps between systems?"""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import pandas as pd
 
 from ... import wmt
 from ... import wmt_stability as ws
-from .claim_values import check_rows
+from .packages import check_rows
 
 
 def fig5_pair(coded: dict) -> tuple[str, str]:
@@ -20,8 +19,7 @@ def fig5_pair(coded: dict) -> tuple[str, str]:
 
 
 def document_matrix(judgments: pd.DataFrame, raw: np.ndarray) -> pd.DataFrame:
-    """Mean raw score per (test document, system) over SYSTEM/REPEAT judgments, documents (rows) and systems
-    (columns) sorted by their mean, best first; NaN = not judged."""
+    """Mean raw score per test document (rows) and system, each sorted best first; NaN = not judged."""
     rows = judgments.assign(raw=raw, test_document=ws.recover_documents(judgments).to_numpy())
     rows = rows[rows["item_type"].isin(wmt.SCORED_TYPES)]
     matrix = rows.groupby(["test_document", "system"])["raw"].mean().unstack()
@@ -30,8 +28,8 @@ def document_matrix(judgments: pd.DataFrame, raw: np.ndarray) -> pd.DataFrame:
 
 
 def omega_squared(values: pd.Series, groups: pd.Series) -> float:
-    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (a factor
-    with many levels explains some variance by chance alone; ω² is about 0 then)."""
+    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (by chance
+    alone a factor with many levels explains some)."""
     g = values.groupby(groups)
     grand, n, k = values.mean(), len(values), g.ngroups
     between = (g.size() * (g.mean() - grand) ** 2).sum()
@@ -41,8 +39,7 @@ def omega_squared(values: pd.Series, groups: pd.Series) -> float:
 
 
 def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFrame:
-    """``wmt_fig5_variance.csv``: the cell variance documents and systems explain (one-way ω²), on raw and on z
-    scores (Sec. 6 and its footnote 18), with the share of cells judged."""
+    """``wmt_fig5_variance.csv``: the cell variance documents and systems explain, raw and z (Sec. 6, fn. 18)."""
     rows = []
     for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
         long = matrix.stack().rename("value").reset_index()
@@ -56,8 +53,7 @@ def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFr
 
 
 def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.DataFrame:
-    """Sec. 6: documents explain at least as much of the cell variance as systems (raw and z scores), and the
-    systems are not all judged on the same documents."""
+    """Sec. 6: documents explain at least as much variance as systems, and systems are judged on different ones."""
     judged = {frozenset(raw_matrix.index[raw_matrix[s].notna()]) for s in raw_matrix.columns}
     return pd.concat([
         check_rows("fig5_documents_vs_systems", dict(zip(variance["scores"], variance["documents_at_least_systems"])),
@@ -67,9 +63,8 @@ def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.Data
 
 
 def two_way(matrix: pd.DataFrame, *, iterations: int = 500, tol: float = 1e-12) -> tuple[float, pd.Series, pd.Series]:
-    """Least-squares fit of cell = mu + document + system over the judged cells of ``matrix`` (NaN = not judged), by
-    backfitting (alternating means); effects centred to mean 0 over the judged cells. Returns (mu, document effects,
-    system effects)."""
+    """(mu, document effects, system effects): the least-squares fit of cell = mu + document + system over the
+    judged cells, by backfitting; effects centred over the judged cells."""
     values = matrix.to_numpy(float)
     judged = ~np.isnan(values)
     if not judged.any():
@@ -91,8 +86,8 @@ def two_way(matrix: pd.DataFrame, *, iterations: int = 500, tol: float = 1e-12) 
 
 
 def document_shifts(matrix: pd.DataFrame) -> pd.DataFrame:
-    """Per system, best first by its mean over its judged cells (what Fig. 5 orders by): that mean, the
-    document-adjusted mean (mu + its system effect) and the shift, the mean effect of the documents it got."""
+    """Per system, in Fig. 5's order: its mean, its document-adjusted mean (:func:`two_way`) and the shift (the mean
+    effect of the documents it got)."""
     mu, doc, sys = two_way(matrix)
     judged = matrix.notna().to_numpy()
     shift = (doc.to_numpy()[:, None] * judged).sum(axis=0) / judged.sum(axis=0)
@@ -102,8 +97,8 @@ def document_shifts(matrix: pd.DataFrame) -> pd.DataFrame:
 
 
 def document_summary(shifts: pd.DataFrame, matrix: pd.DataFrame) -> pd.DataFrame:
-    """One row: how far documents shift system means against the gaps between neighbouring systems (adjusted
-    means), the spread of document and of system effects, and the system pairs the adjustment reorders."""
+    """One row: how far documents shift system means against the gaps between neighbouring systems, and the system
+    pairs the adjustment reorders."""
     _, doc, sys = two_way(matrix)
     by_mean = list(shifts["system"])
     by_adjusted = list(shifts.sort_values("adjusted", ascending=False, kind="stable")["system"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ... import wmt_stability as ws
@@ -17,11 +18,11 @@ PACKAGES = {
 #: composition to speak of and is shown on its own
 STYLE_TOTALS = ("newstest2018", "newstest2021-toen", "newstest2022-toen")
 CHANGE_COLUMNS = ["rank_changed", "cluster_changed", "both_changed"]
+MEASURES = [c.replace("_changed", "") for c in CHANGE_COLUMNS]
 
 
 def coded_pairs(judgments: pd.DataFrame, segments: pd.DataFrame, packages) -> dict:
-    """(collection, pair) -> (PairJudgments, reconstructed raw, raw coverage summary), for ``packages`` in their
-    order, pairs by name."""
+    """(collection, pair) -> (PairJudgments, reconstructed raw, raw coverage summary)."""
     out = {}
     for collection in packages:
         for pair, rows in judgments[judgments["collection"] == collection].groupby("pair", sort=True):
@@ -47,3 +48,11 @@ PAPER_PAIRS = {"fig2": "en-de 2020", "fig3": "zh-en 2020", "fig4": "en-lt 2019",
 def pair_label(collection: str, pair: str) -> str:
     """A pair in words, for captions: ``de-en, 2021 to-English (SR+DC)``."""
     return f"{pair}, {PACKAGES[collection][0] if collection in PACKAGES else collection}"
+
+
+def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:
+    """The claim values (:meth:`~analysis.plotting.Outputs.values`) of one check: one boolean per part, and beside
+    it the number the test reads (``values``, one per part), which the claims show."""
+    values = [np.nan] * len(parts) if values is None else [float(v) for v in values]
+    return pd.DataFrame({"key": check, "detail": list(parts), "holds": [bool(v) for v in parts.values()],
+                         "value": values})

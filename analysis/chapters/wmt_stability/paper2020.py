@@ -1,6 +1,5 @@
-"""The paper's own 2020 numbers from the official 2020 segment scores (Sec. 5.3, Figs. 2-3's "original" columns,
-footnote 17), and the range of counts the paper's 21-pair SR-DC totals allow for its 2018 subset (Tables 2-3,
-Fig. 1) against ours."""
+"""The paper's own 2020 pairs from the official segment scores (Sec. 5.3, Figs. 2-3's "original" columns, fn. 17),
+and the range the paper's 21-pair SR-DC totals allow for its 2018 counts (Tables 2-3, Fig. 1)."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ def base_name(system: str) -> str:
 
 
 def assessments_per_system(segments: pd.DataFrame, pairs=("en-de", "zh-en")) -> pd.DataFrame:
-    """§5.3: judgments per system in 2020 (the official segment files' judgment counts summed, over systems), next
-    to the paper's."""
+    """§5.3: judgments per system in 2020 (from the official segment files), next to the paper's."""
     paper = published.item("wmt", "section53")["assessments_per_system"]
     rows = []
     for pair in pairs:
@@ -38,9 +36,8 @@ def assessments_per_system(segments: pd.DataFrame, pairs=("en-de", "zh-en")) -> 
 
 
 def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater", alpha: float = 0.05) -> pd.DataFrame:
-    """Figs. 2-3's "original" column for a 2020 pair, from the official segment z: the ranking with HUMAN systems
-    scored but left out of the clusters (as the paper's figures), and the clusters with them in (the official
-    ranking). One row per system, best first."""
+    """Figs. 2-3's "original" column for a 2020 pair, best first: the clusters with HUMAN systems left out (as the
+    paper's figures) and with them in (the official ranking)."""
     seg = segments[(segments["collection"] == "newstest2020") & (segments["pair"] == pair)]
     if seg.empty:
         raise ValueError(f"no 2020 segment scores for {pair}")
@@ -78,8 +75,7 @@ def _line_between(table: pd.DataFrame, pair: str, upper: str, lower: str, column
 
 
 def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
-    """§5.3 and footnote 17 against ours: each statement the paper makes about the "original" 2020 rankings, with
-    the paper's value (true) and ours."""
+    """§5.3 and footnote 17: each statement the paper makes about the "original" 2020 rankings, and ours."""
     spec = published.item("wmt", "section53")
     rows = []
     for pair, a, b in spec["same_cluster"]:
@@ -106,12 +102,9 @@ def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_2018_ranges(per_pair: pd.DataFrame) -> pd.DataFrame:
-    """Tables 2-3 and Fig. 1, SR-DC: the paper gives 2018 on its own only in Table 2; elsewhere it prints totals over
-    21 pairs (13 of 2018), which bound its 2018 count to [max(0, total - 8), min(total, 13)]. Ours (13 pairs of 2018,
-    tr-en in place of de-en) beside the range. Our pairs share 12 with the paper's 2018 pairs, whose rankings are
-    the official ones here too, so our count can differ from the paper's 2018 count by the one pair swapped: ours is
-    compatible with the paper's total when it lies in that range widened by one on each side (``low``, ``high``,
-    ``inside``). ``value`` is our 2018 count: with ``low`` and ``high`` the numbers the claims registry shows."""
+    """Tables 2-3 and Fig. 1, SR-DC: outside Table 2 the paper prints totals over 21 pairs (13 of 2018), which bound
+    its 2018 count to [max(0, total - 8), min(total, 13)]. Our 13 pairs share 12 with its 2018 ones, so our count
+    (``value``) is compatible when in that range widened by one each side (``low``, ``high``, ``inside``)."""
     measures = list(enumerate(("rank", "cluster", "both"), start=2))  # (column in the published rows, measure)
     t2 = {r[0]: r for r in published.item("wmt", "table2")["rows"]}
     totals = [("remove_human", m, t2["ALL SR-DC"][k][0], t2["'18 (-DC)"][k][0]) for k, m in measures]
@@ -135,7 +128,7 @@ def paper_2018_ranges(per_pair: pd.DataFrame) -> pd.DataFrame:
 
 
 def original_2020_view(originals: pd.DataFrame, pair: str) -> pd.DataFrame:
-    """One 2020 pair's "original" column for the page: rank, system, z and where the lines fall."""
+    """One 2020 pair's "original" column for the page."""
     part = originals[originals["pair"] == pair]
     mark = {True: "line", False: ""}
     return pd.DataFrame({"rank": part["rank"].to_numpy(), "system": part["system"].map(base_name).to_numpy(),

@@ -1,5 +1,4 @@
-"""Ours next to the paper's published values: the Sec. 5 toy example, Table 1, the Sec. 5.1 REF shares, Tables 2-3
-and Fig. 1, with their figures."""
+"""Ours next to the paper's values: Sec. 5's toy example, Table 1, Sec. 5.1's REF shares, Tables 2-3 and Fig. 1."""
 
 from __future__ import annotations
 
@@ -8,8 +7,8 @@ import pandas as pd
 
 from ... import wmt
 from ...data import published
-from .experiments import _fraction, stability_summary
-from .packages import CHANGE_COLUMNS, PACKAGES, STYLE_TOTALS
+from .experiments import _fractions, stability_summary
+from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, check_rows
 from .views import pair_name
 
 #: the paper's Table 1 datasets (its package names) in words: year, platform, level and style
@@ -28,6 +27,11 @@ HERE = {"SR-DC": "here, 2018", "SR+DC": "here, 2021-22 to-English"}
 STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
 
 
+#: the differences of shares that carry Sec. 5.2's contrast: (label, minuend group, subtrahend group)
+CONTRASTS = (("SR+DC minus SR-DC", "SR+DC", "SR-DC"), ("REF items only minus SR-DC", "SR+DC, REF items only", "SR-DC"))
+
+
+
 def toy_example() -> pd.DataFrame:
     """§5's toy HITs: the z (ddof = 1) of a sentence scored 50 in each, next to the paper's."""
     toy = published.item("wmt", "section5_toy")
@@ -40,8 +44,8 @@ def toy_example() -> pd.DataFrame:
 
 
 def table1(judgments: pd.DataFrame) -> pd.DataFrame:
-    """Item types per package here (``good-stnd-redup`` files, the same judgments as the paper's
-    ``good-raw-redup``), then the paper's Table 1 rows."""
+    """Table 1: item types per package here (``good-stnd-redup``: the paper's ``good-raw-redup`` judgments), then
+    the paper's rows."""
     ours = judgments.groupby("collection", sort=False)["item_type"].value_counts().unstack(fill_value=0)
     ours = ours.reindex(columns=["SYSTEM", "REPEAT", "REF", "BAD_REF"], fill_value=0)
     ours.index = [f"{c} (here, {judgments.loc[judgments['collection'] == c, 'pair'].nunique()} pairs)"
@@ -52,7 +56,7 @@ def table1(judgments: pd.DataFrame) -> pd.DataFrame:
 
 
 def table1_view(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`table1` with the paper's package names in words (:data:`TABLE1_DATASETS`), ours by package label."""
+    """:func:`table1` with the package names in words."""
     def label(dataset: str) -> str:
         name, _, where = dataset.rpartition(" (")
         words = TABLE1_DATASETS.get(name) or (PACKAGES[name][0] if name in PACKAGES else name)
@@ -61,9 +65,17 @@ def table1_view(table: pd.DataFrame) -> pd.DataFrame:
     return table.rename(index=label)
 
 
+def item_type_checks(judgments: pd.DataFrame, collections) -> pd.DataFrame:
+    """Table 1: every package in ``collections`` holds all four item types (SYSTEM, REPEAT, REF, BAD_REF)."""
+    types = {"SYSTEM", "REPEAT", "REF", "BAD_REF"}
+    return check_rows("table1_all_item_types", {
+        c: types <= set(judgments.loc[judgments["collection"] == c, "item_type"]) for c in collections})
+
+
+
 def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
-    """§5.1: per pair, the shares of workers who judged at least one REF item (with the paper's 2018 values), a
-    HUMAN system's output and a BAD_REF item (§5.1's "100% of workers annotated BAD_REF")."""
+    """§5.1: per pair, the shares of workers who judged a REF item (with the paper's 2018 values), a HUMAN system's
+    output and a BAD_REF item."""
     paper = published.item("wmt", "section51_ref_shares")
     table = composition[["collection", "pair", "workers", "workers_saw_ref", "workers_saw_human", "hits",
                          "hits_saw_ref", "hits_saw_human", "workers_saw_bad_ref"]].copy()
@@ -73,8 +85,7 @@ def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
 
 
 def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
-    """§5.1's text: the lowest 2018 shares of workers who saw REF items, the 2018 pairs without HIT ids, the SR+DC
-    stand-ins' shares and who saw a HUMAN system."""
+    """§5.1's numbers for the page, from :func:`ref_shares`."""
     y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
     plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
     worst = plus.loc[plus["workers_saw_ref"].idxmin()]
@@ -89,9 +100,18 @@ def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
             "human-hits-min": float(human["hits_saw_human"].min()), "human-hits-max": float(human["hits_saw_human"].max())}
 
 
+def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
+    """Sec. 5.1: in every pair that ranks a HUMAN system, some workers saw its output and some did not."""
+    rows = composition[composition["workers_saw_human"] > 0]
+    return check_rows("section51_human_seen_by_some", {
+        f"{c} {p}": 0 < s < 1 for c, p, s in zip(rows["collection"], rows["pair"], rows["workers_saw_human"])},
+        rows["workers_saw_human"])
+
+
+
 def plot_ref_shares(composition: pd.DataFrame):
-    """§5.1 per pair: the share of workers who judged a REF item, of those who judged a ranked HUMAN system's output
-    (where one is ranked), and the paper's share for the 2018 pairs it prints; pairs grouped by package."""
+    """§5.1 per pair (:func:`ref_shares`): the shares of workers who judged a REF item and a HUMAN system, and the
+    paper's."""
     import matplotlib.pyplot as plt
 
     rows = composition.reset_index(drop=True)
@@ -121,14 +141,43 @@ def _paper_fraction(value) -> str:
     return f"{value[0]}/{value[1]}"
 
 
+def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
+    """``wmt_change_shares.csv``: Sec. 5.2's contrast (Tables 2-3, Fig. 1). Per experiment and measure, the pairs
+    changed and their share per style and for the SR+DC pairs with (``human_pairs``) or without a HUMAN system, then
+    the differences of :data:`CONTRASTS`."""
+    part = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
+    human = {tuple(k) for k in human_pairs}
+    has_human = np.array([(c, p) in human for c, p in zip(part["collection"], part["pair"])], dtype=bool)
+    plus = (part["style"] == "SR+DC").to_numpy()
+    masks = {"SR+DC": plus, "SR-DC": (part["style"] == "SR-DC").to_numpy(),
+             "SR+DC, HUMAN system": plus & has_human, "SR+DC, REF items only": plus & ~has_human}
+    rows = []
+    for experiment in dict.fromkeys(part["experiment"]):
+        here = (part["experiment"] == experiment).to_numpy()
+        for measure, column in zip(MEASURES, CHANGE_COLUMNS):
+            shares = {}
+            for group, mask in masks.items():
+                flags = part.loc[here & mask, column].astype(bool)
+                if len(flags):
+                    shares[group] = float(flags.mean())
+                    rows.append({"experiment": experiment, "measure": measure, "group": group,
+                                 "changed": int(flags.sum()), "pairs": len(flags), "share": shares[group]})
+            for label, a, b in CONTRASTS:
+                if a in shares and b in shares:
+                    rows.append({"experiment": experiment, "measure": measure, "group": label, "changed": np.nan,
+                                 "pairs": np.nan, "share": shares[a] - shares[b]})
+    return pd.DataFrame(rows, columns=["experiment", "measure", "group", "changed", "pairs", "share"])
+
+
+
 def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     """Table 2 (remove HUMAN and REF) by package and style, the SR+DC pairs split by whether a HUMAN system is
-    ranked (``human_pairs``: (collection, pair) keys) or only REF items go; then the paper's rows."""
+    ranked (``human_pairs``); then the paper's rows."""
     ours = stability_summary(per_pair, ["remove_human"], by_package=True).drop(columns="experiment")
     part = per_pair[(per_pair["experiment"] == "remove_human") & (per_pair["style"] == "SR+DC")
                     & per_pair["collection"].isin(STYLE_TOTALS)]
     has_human = np.array([(c, p) in set(human_pairs) for c, p in zip(part["collection"], part["pair"])], dtype=bool)
-    split = [{"group": label, **{c.replace("_changed", ""): _fraction(rows[c]) for c in CHANGE_COLUMNS}}
+    split = [{"group": label, **_fractions(rows)}
              for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
                                  ("SR+DC, REF items only", part[~has_human])) if len(rows)]
     theirs = published.frame("wmt", "table2").drop(columns="style")
@@ -138,8 +187,7 @@ def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
 
 
 def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
-    """Table 3 (remove the single lowest / highest system) by package and style, ours next to the paper's (which
-    prints only the style totals)."""
+    """Table 3 (remove the lowest / highest system) by package and style, next to the paper's style totals."""
     ours = stability_summary(per_pair, ["remove_lowest", "remove_highest"], by_package=True)
     ours = ours.set_index(["experiment", "group"])
     theirs = published.frame("wmt", "table3")
@@ -150,12 +198,12 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
 
 
 def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
-    """Long table for Fig. 1: divisor, style, measure, fraction changed, ours and the paper's."""
+    """Fig. 1's shares of pairs changed per divisor, style and measure, ours and the paper's."""
     part = per_pair[per_pair["experiment"].str.startswith("divide_") & per_pair["collection"].isin(STYLE_TOTALS)]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float))
-    rows = [{"divisor": divisor, "style": style, "measure": c.replace("_changed", ""), "source": "here",
-             "changed": int(rows[c].sum()), "pairs": len(rows)}
-            for (divisor, style), rows in part.groupby(["divisor", "style"]) for c in CHANGE_COLUMNS]
+    rows = [{"divisor": divisor, "style": style, "measure": m, "source": "here", "changed": int(rows[c].sum()),
+             "pairs": len(rows)} for (divisor, style), rows in part.groupby(["divisor", "style"])
+            for c, m in zip(CHANGE_COLUMNS, MEASURES)]
     rows += [{"divisor": float(divisor), "style": style, "measure": measure, "source": "paper", "changed": changed,
               "pairs": pairs}
              for divisor, style, *values in published.item("wmt", "fig1")["rows"]
@@ -165,9 +213,22 @@ def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
+    """Fig. 1: per measure, the share of ``style`` pairs changed never falls as the divisor grows and ends higher
+    than it starts."""
+    part = shares[(shares["group"] == style) & shares["experiment"].str.startswith("divide_")]
+    part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float)).sort_values("divisor")
+    parts, growth = {}, []
+    for measure in MEASURES:
+        values = part.loc[part["measure"] == measure, "share"].to_numpy()
+        parts[measure] = len(values) > 1 and bool(np.all(np.diff(values) >= 0)) and values[-1] > values[0]
+        growth.append(values[-1] - values[0] if len(values) else np.nan)
+    return check_rows("fig1_sr_minus_grows", parts, growth)
+
+
+
 def plot_fig1(fractions: pd.DataFrame):
-    """Fig. 1: per measure (Δrank, Δcluster, Δboth) the share of pairs changed against the divisor, ours (solid)
-    and the paper's (dashed); three narrow panels side by side, one x label and the legend below them."""
+    """Fig. 1: per measure, the share of pairs changed against the divisor, ours (solid) and the paper's (dashed)."""
     import matplotlib.pyplot as plt
 
     ticks = sorted(fractions["divisor"].unique())  # ours (the ``divisors`` parameter) and the paper's, evenly spaced

@@ -7,15 +7,15 @@ import pandas as pd
 
 from ... import wmt
 from ... import wmt_stability as ws
+from .packages import check_rows
 
 REPLICATION_COLUMNS = ["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
                        "order_match", "clusters_match", "exact", "note"]
 
 
 def official_significance(collection: str, pair: str, systems, wilcoxon) -> tuple[np.ndarray | None, str]:
-    """The published significance of "row better than column" for ``systems`` (in official order) as a 0/1 matrix
-    (0 = significant: a star, or p < 0.05; 1 = not), or None if nothing is published. The organisers print a test
-    only for a row above its column (elsewhere 0.12 or no star), so only the upper triangle is meaningful."""
+    """The published "row better than column" for ``systems`` as a matrix, 0 = significant (a star, or p < 0.05),
+    or None; only the upper triangle means something (the organisers test a row above its column only)."""
     w = wilcoxon[(wilcoxon["collection"] == collection) & (wilcoxon["pair"] == pair)]
     if w.empty:
         return None, "none published"
@@ -30,8 +30,8 @@ def official_significance(collection: str, pair: str, systems, wilcoxon) -> tupl
 
 
 def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -> dict:
-    """The official order and clusters: from the published ``clusters.csv`` (2018, Facebook) and from WMT's line
-    rule applied to the published significance table (every package but 2019's); either may be None."""
+    """The official order and clusters, from ``clusters.csv`` (2018, Facebook) and from WMT's line rule on the
+    published significance table (all but 2019); either may be None."""
     order = rankings[(rankings["collection"] == collection) & (rankings["pair"] == pair)].sort_values("rank")
     systems = list(order["system"])
     cl = clusters[(clusters["collection"] == collection) & (clusters["pair"] == pair)]
@@ -47,13 +47,12 @@ def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -
 
 
 def _rows_by_pair(frame: pd.DataFrame) -> dict:
-    """{(collection, pair): positions of its rows, in order}: one pass over a large table instead of a filter per pair."""
+    """{(collection, pair): positions of its rows}: one pass over a large table instead of a filter per pair."""
     return frame.groupby(["collection", "pair"], sort=False, observed=True).indices
 
 
 def _segments_without_judgments(pj: ws.PairJudgments, seg: pd.DataFrame, systems) -> int:
-    """Rows of the official segment file, for systems of the official ranking, that no SYSTEM/REPEAT judgment of the
-    package is behind (the official system scores average them in)."""
+    """Official segment rows of ranked systems with no judgment behind them (the official scores average them in)."""
     judged = set(pj.key_names[np.unique(pj.key[pj.scored])])
     seg = seg[seg["system"].isin(list(systems))]
     return int((~(seg["system"].astype(str) + "\t" + seg["segment"].astype(str)).isin(judged)).sum())
@@ -66,71 +65,65 @@ def _system_name(name: str) -> str:
 
 
 def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alpha=0.05) -> pd.DataFrame:
-    """Our system z, raw and clusters against the official ones, for every pair with judgments or segment scores.
-
-    Per rank-sum variant: whether our clusters equal the official ones (``clusters.csv`` where published, else the
-    line rule on the published significance table) and how many of the published pairwise verdicts (row above
-    column) ours contradict. ``official_files_agree``: whether ``clusters.csv`` and the table agree with each other.
-    """
+    """Sec. 3, App. A: our system z, raw and clusters against the official ones, per pair with judgments or segment
+    scores; per rank-sum variant, whether our clusters equal the official ones and how many published pairwise
+    verdicts (row above column) ours contradict."""
     rows = []
     by_pair = _rows_by_pair(segments)
-    keys = rankings[["collection", "year", "pair"]].drop_duplicates()
     style = judgments[["collection", "style"]].drop_duplicates().set_index("collection")["style"]
-    for collection, year, pair in keys.itertuples(index=False):
+    for collection, year, pair in rankings[["collection", "year", "pair"]].drop_duplicates().itertuples(index=False):
         official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
-        systems = official["systems"]
+        systems, from_file, from_table = official["systems"], official["clusters_file"], official["clusters_table"]
+        seg = segments.iloc[by_pair.get((collection, pair), [])]
         row = {"collection": collection, "year": year, "pair": pair, "style": style.get(collection, pd.NA),
-               "n_systems": len(systems), "data": "judgments", "cluster_source": "clusters.csv"
-               if official["clusters_file"] is not None else official["table"]}
-        if official["clusters_file"] is not None and official["clusters_table"] is not None:
-            row["official_files_agree"] = not wmt.ranking_changes(systems, official["clusters_file"], systems,
-                                                                  official["clusters_table"])[1]
+               "n_systems": len(systems), "data": "judgments",
+               "cluster_source": "clusters.csv" if from_file is not None else official["table"]}
+        if from_file is not None and from_table is not None:
+            row["official_files_agree"] = not wmt.ranking_changes(systems, from_file, systems, from_table)[1]
         if (collection, pair) in coded:
             pj, raw, coverage = coded[collection, pair]
-            scored = np.asarray(pj.systems, dtype=object)[np.unique(pj.system[pj.scored])]
-            extra = sorted(set(scored) - set(systems))
-            segs = ws.segment_means(pj, pj.z)
+            names, segs = pj.systems, ws.segment_means(pj, pj.z)
+            scored = np.asarray(names, dtype=object)[np.unique(pj.system[pj.scored])]
             raw_segs = ws.segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
             row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
-            row["segments_without_judgments"] = _segments_without_judgments(
-                pj, segments.iloc[by_pair.get((collection, pair), [])], systems)
-            names = pj.systems
+            row["segments_without_judgments"] = _segments_without_judgments(pj, seg, systems)
+        elif seg.empty:
+            rows.append({**row, "data": "ranking only", "note": "only the ranking is published"})
+            continue
         else:
-            seg = segments.iloc[by_pair.get((collection, pair), [])]
-            if seg.empty:
-                rows.append({**row, "data": "ranking only", "note": "only the ranking is published"})
-                continue
-            row["data"] = "segments"
             codes, names = pd.factorize(seg["system"], sort=True)
-            extra = sorted(set(names) - set(systems))
-            segs = (codes, seg["z"].to_numpy())
-            raw_segs = (codes, seg["raw"].to_numpy())
+            scored, segs, raw_segs = names, (codes, seg["z"].to_numpy()), (codes, seg["raw"].to_numpy())
+            row["data"] = "segments"
+        extra = sorted(set(scored) - set(systems))
         if extra:  # scored in the package, left out of the official ranking
             row["note"] = f"{', '.join(extra)}: in the package, not in the official ranking; left out here too"
         ours = {v: ws.rank_segment_scores(tuple(names), *segs, extra, v, alpha) for v in wmt.RANK_SUM_VARIANTS}
         mine = ours[wmt.RANK_SUM_VARIANTS[0]]
-        z = pd.Series(mine.scores, index=mine.systems)
-        row["systems_match"] = set(mine.systems) == set(systems)
-        common = [s for s in systems if s in z.index]
-        position = {s: k for k, s in enumerate(systems)}
-        row["max_abs_z_diff"] = float(np.abs(z[common].to_numpy() - official["z"][[position[s] for s in common]]).max())
+        common = [s for s in systems if s in mine.systems]
+        row |= {"systems_match": set(mine.systems) == set(systems), "order_match": list(mine.systems) == systems,
+                "max_abs_z_diff": _max_diff(mine, official["z"], systems, common)}
         if raw_segs is not None:
-            r = ws.rank_segment_scores(tuple(names), *raw_segs, extra)
-            r = pd.Series(r.scores, index=r.systems)[common].to_numpy()
-            row["max_abs_raw_diff"] = float(np.abs(r - official["raw"][[position[s] for s in common]]).max())
-        row["order_match"] = list(mine.systems) == systems
-        reference = official["clusters_file"] if official["clusters_file"] is not None else official["clusters_table"]
+            row["max_abs_raw_diff"] = _max_diff(ws.rank_segment_scores(tuple(names), *raw_segs, extra),
+                                                official["raw"], systems, common)
+        reference = from_file if from_file is not None else from_table
+        if reference is None or not row["systems_match"]:
+            rows.append(row)
+            continue
+        where = pd.Index(systems).get_indexer(list(names))[segs[0]]  # -1: not in the official ranking
+        upper = np.triu(np.ones((len(systems), len(systems)), dtype=bool), 1)
         for v, ranked in ours.items():
-            if reference is None or not row["systems_match"]:
-                continue
             row[f"clusters_match_{v}"] = not ranked.changes(ws.Ranking(tuple(systems), official["z"], reference))[1]
             if official["significance"] is not None:
-                where = np.array([position.get(name, -1) for name in names])[segs[0]]
                 p = wmt.rank_sum_pvalues(where[where >= 0], segs[1][where >= 0], len(systems), v)
-                upper = np.triu(np.ones_like(p, dtype=bool), 1)
                 row[f"verdicts_differ_{v}"] = int(((p < alpha) != (official["significance"] == 0))[upper].sum())
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _max_diff(ranking: ws.Ranking, official, systems, common) -> float:
+    """The largest |ours - official| over the systems both rank."""
+    ours = pd.Series(ranking.scores, index=ranking.systems)[common]
+    return float(np.abs(ours.to_numpy() - pd.Series(official, index=systems)[common].to_numpy()).max())
 
 
 #: why a pair is replicated from its official segment scores only: where its per-judgment file is published
@@ -145,9 +138,8 @@ SEGMENTS_ONLY = {
 
 
 def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
-    """``wmt_replication.csv``: one row per pair with data, in the issue's columns; ``clusters_match`` for
-    ``variant``; ``exact``: system z within 1e-9, the same order and the same clusters; ``note`` says what differs
-    and why."""
+    """``wmt_replication.csv``: one row per pair with data; ``exact``: z within 1e-9, same order and same clusters
+    (with ``variant``); ``note``: what differs and why."""
     rows = table[table["data"] != "ranking only"].copy()
     rows["clusters_match"] = rows[f"clusters_match_{variant}"]
     rows["exact"] = ((rows["max_abs_z_diff"] <= 1e-9) & rows["order_match"].astype(bool)
@@ -173,8 +165,8 @@ def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
 
 
 def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
-    """The official p-value tables (2020, Facebook) against ours (one-sided, from the segment scores), over every
-    p the organisers printed (0.12 marks a test not run or p >= 0.12): how many and the largest difference."""
+    """The p-values the organisers printed (2020, Facebook; 0.12 marks "not run or p >= 0.12") against our one-sided
+    ones from the segment scores: how many and the largest difference."""
     printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
     worst, count = 0.0, 0
     by_pair = _rows_by_pair(segments)
@@ -192,9 +184,8 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
 
 def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, variant: str = "greater",
                             alpha: float = 0.05) -> pd.DataFrame:
-    """The unperturbed side of the experiments (all judgments, every worker, HUMAN systems in the clusters) against
-    the official ranking, per pair with judgments: same order, and same clusters as one of the official sources
-    (``clusters.csv`` or the line rule on the published significance table: they disagree for Facebook hi-bn)."""
+    """Per pair with judgments: does the experiments' unperturbed ranking have the official order, and the clusters
+    of one official source (they disagree for Facebook hi-bn)?"""
     rows = []
     for (collection, pair), (pj, _, _) in coded.items():
         official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
@@ -210,10 +201,9 @@ def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, varian
 
 
 def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Where the two rank-sum variants draw different lines, over every pair with official segment scores: per
-    line that one variant draws and the other does not, the system above it, each system below it that decides (the
-    upper system is not significantly better than it under the other variant), their mean z, both p-values, and
-    ``p_lower_better``, the one-sided p of the lower system being better (below 0.5: the rank sums lean its way)."""
+    """The lines one rank-sum variant draws and the other does not (pairs with segment scores): per line, the system
+    above it, each system below it the other variant does not find worse, their z and p-values; ``p_lower_better``
+    below 0.5: the rank sums lean the lower system's way."""
     rows = []
     for (collection, pair), seg in segments.groupby(["collection", "pair"], sort=True):
         codes, names = pd.factorize(seg["system"], sort=True)
@@ -236,3 +226,10 @@ def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd
                      for j in idx[i + 1:] if not p[without][upper, j] < alpha]
     return pd.DataFrame(rows, columns=["collection", "pair", "line_from", "upper", "lower", "z_upper", "z_lower",
                                        "p_greater", "p_old", "p_lower_better"])
+
+
+def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020",
+                         pairs=("en-km", "en-ps")) -> pd.DataFrame:
+    """App. A: "2020 en-{km, ps} appear to be missing from the released data" (from the official segment scores)."""
+    held = set(segments.loc[segments["collection"] == collection, "pair"])
+    return check_rows("appA_2020_missing_pairs", {p: bool(held) and p not in held for p in pairs})

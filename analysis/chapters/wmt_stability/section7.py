@@ -1,16 +1,7 @@
-"""§7, downstream consequences: the WMT20 metrics task correlates each metric's system-level scores with the human
-system z scores (Pearson, Mathur et al. 2020), so "even rank-only perturbations in the official ranking can be
-expected to cause changes to metrics task results".
-
-The paper's own perturbations (removing systems, dividing scores) re-standardise each worker's judgments and need the
-per-judgment files, which are not reachable for 2020 (only segment scores are). Here the human ranking is perturbed
-by resampling: each MT system's judged segments are drawn again with replacement (its z is the mean of the drawn
-segment z, as the official system z is the mean of its segment z). A resample is *rank-only* when it reorders the
-systems but keeps every official significance cluster (no system leaves its cluster's rank range). For each
-resample the metrics' Pearson correlations are recomputed, and with them the metrics task's ranking of metrics.
-Human translations are left out, as the metrics are scored on the MT systems only (their names differ in the two
-releases); a metric enters a pair when it scores every MT system of the pair against the main reference.
-"""
+"""§7: "even rank-only perturbations in the official ranking can be expected to cause changes to metrics task
+results". The 2020 per-judgment files are not reachable, so each MT system's segment z are resampled instead; a
+resample is *rank-only* when every system stays in its official cluster. The WMT20 metrics' Pearson correlations with
+the human system z (Mathur et al. 2020) are recomputed on each; human translations are left out."""
 
 from __future__ import annotations
 
@@ -32,8 +23,8 @@ def pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def pair_inputs(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One 2020 pair's official ranking of its MT systems (:func:`original_2020`, humans dropped) and the metric
-    scores of those systems (systems x metrics; metrics scoring every one of them on the main reference)."""
+    """One 2020 pair's official ranking of its MT systems and their metric scores (systems x metrics: the metrics
+    that score every one of them against the main reference)."""
     official = original_2020(segments, pair)
     official = official[~official["human"]].reset_index(drop=True)
     scores = metrics[(metrics["pair"] == pair) & (metrics["reference"] == "newstest2020")]
@@ -54,8 +45,7 @@ def resampled_z(segments: pd.DataFrame, pair: str, systems, rng: np.random.Gener
 
 
 def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Per row of ``order_scores`` (resamples x items): the pairs of items ordered the other way than in
-    ``reference`` (items x), ties in either counting as no reversal."""
+    """Per row of ``order_scores``: the pairs of items ordered the other way than in ``reference`` (ties: no)."""
     i, j = np.triu_indices(len(reference), 1)
     ref = np.sign(reference[i] - reference[j])
     return ((np.sign(order_scores[:, i] - order_scores[:, j]) * ref) < 0).sum(axis=1)
@@ -63,9 +53,8 @@ def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.nda
 
 def pair_consequences(segments: pd.DataFrame, official: pd.DataFrame, wide: pd.DataFrame, pair: str,
                       rng: np.random.Generator, n_resamples: int) -> dict:
-    """One pair's row of ``wmt_sec7_metrics.csv`` from its :func:`pair_inputs`: the official correlations, and over
-    resamples how often the human ranking changes only within clusters and how often such a change reorders the
-    metrics."""
+    """One pair's row of ``wmt_sec7_metrics.csv``: the official correlations, and how often a resample changes the
+    human ranking only within clusters and how often such a change reorders the metrics."""
     z0 = official["z"].to_numpy(float)
     r0 = pearson_rows(wide.to_numpy(float).T, z0[None])[:, 0]
     z = resampled_z(segments, pair, official["system"], rng, n_resamples)
@@ -90,9 +79,8 @@ def pair_consequences(segments: pd.DataFrame, official: pd.DataFrame, wide: pd.D
 
 def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_resamples: int,
                  min_systems: int = 5) -> pd.DataFrame:
-    """``wmt_sec7_metrics.csv``: :func:`pair_consequences` for every 2020 pair with segment scores and at least
-    ``min_systems`` MT systems and two metrics (a correlation over fewer systems says little), one seed stream per
-    pair; the last row (``pair = "all"``) pools the resamples."""
+    """``wmt_sec7_metrics.csv``: :func:`pair_consequences` per 2020 pair with ``min_systems`` MT systems (a correlation
+    over fewer says little) and two metrics, one seed stream per pair; the last row (``all``) pools them."""
     pairs = sorted(set(segments.loc[segments["collection"] == "newstest2020", "pair"]) & set(metrics["pair"]))
     rows = []
     for k, pair in enumerate(pairs):
@@ -123,8 +111,7 @@ def page_numbers(table: pd.DataFrame) -> dict:
 
 
 def view(table: pd.DataFrame) -> pd.DataFrame:
-    """The per-pair table as the page shows it ("share reordered": of the rank-only draws, those that reverse at
-    least one pair of metrics; "top changed": those that change the best-correlating metric)."""
+    """The per-pair table as the page shows it."""
     columns = {"pair": "pair", "systems": "MT systems", "metrics": "metrics", "top_metric": "best metric",
                "top_r": "its r", "rank_only": "rank-only draws", "share_reordered": "share reordered",
                "share_top_changed": "top changed", "median_abs_r_change": "median |Δr|"}

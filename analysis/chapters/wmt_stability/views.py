@@ -1,5 +1,5 @@
-"""Names and compact tables as read on the page: short package names, pairs and experiments in words, the
-replication, bootstrap and rank-sum-variant views."""
+"""Names and compact tables for the page: packages, pairs and experiments in words, and the replication, bootstrap
+and rank-sum-variant views."""
 
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ def pair_name(collection: str, pair: str) -> str:
 
 
 def pair_names(rows: pd.DataFrame, system: str | None = None) -> str:
-    """The pairs of ``rows`` (columns ``collection``, ``pair``) by :func:`pair_name`, each followed by its
-    ``system`` column in brackets when given, or "none"."""
+    """The pairs of ``rows`` by :func:`pair_name`, each with its ``system`` column in brackets when given, or "none"."""
     systems = rows[system] if system else [None] * len(rows)
     return ", ".join(pair_name(c, p) + (f" ({s})" if s else "")
                      for c, p, s in zip(rows["collection"], rows["pair"], systems)) or "none"
@@ -38,7 +37,7 @@ def experiment_label(experiment: str) -> str:
 
 
 def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with its ``experiment`` column or index level in words (:func:`experiment_label`), for display."""
+    """``frame`` with its ``experiment`` column or index level in words."""
     out = frame.copy()
     if "experiment" in out.index.names:
         out = out.rename(index=experiment_label, level="experiment")
@@ -48,7 +47,7 @@ def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def by_pair(frame: pd.DataFrame) -> pd.DataFrame:
-    """Index a per-pair table by (package, pair) with short package names, for display."""
+    """A per-pair table indexed by (short package name, pair)."""
     out = frame.assign(package=frame["collection"].map(PACKAGE_SHORT)).set_index(["package", "pair"])
     return out.drop(columns=[c for c in ("collection", "year") if c in out.columns])
 
@@ -58,7 +57,7 @@ def _yes(value) -> str | float:
 
 
 def replication_view(table: pd.DataFrame) -> pd.DataFrame:
-    """The replication table as read on the page: differences in scientific notation, verdicts as yes/no."""
+    """The replication table as read on the page."""
     rows = table[table["data"] != "ranking only"]
     view = pd.DataFrame({
         "collection": rows["collection"], "pair": rows["pair"], "from": rows["data"], "systems": rows["n_systems"],
@@ -75,10 +74,8 @@ def replication_view(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def replication_exceptions(view: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :func:`replication_view` that are not an exact replication, with the two reasons found for a
-    difference in the replication ``table``: (system, segment) rows of the official segment file with no judgment
-    behind them (which the official averages include), and whether the package's official cluster file agrees with
-    its own Wilcoxon table."""
+    """The rows of :func:`replication_view` not replicated exactly, with the two reasons found for a difference:
+    official segment rows with no judgment behind them, and official cluster and Wilcoxon files that disagree."""
     exact = (view["max Δz"].map(lambda v: pd.isna(v) or float(v) <= 1e-9) & (view["same order"] == "yes")
              & (view["same clusters (1-sided / old)"] == "yes / yes")
              & view["verdicts differing (1-sided / old)"].map(lambda v: pd.isna(v) or v == "0 / 0"))
@@ -90,7 +87,7 @@ def replication_exceptions(view: pd.DataFrame, table: pd.DataFrame) -> pd.DataFr
 
 
 def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
-    """The bootstrap summary as read on the page: per measure "observed | mean over resamples (90% interval)"."""
+    """The bootstrap summary as read on the page."""
     view = with_experiment_labels(summary).set_index(["style", "experiment"])[["pairs"]]
     for m in ("rank", "cluster", "both"):
         observed = summary[f"{m}_observed"].map(lambda v: MISSING if pd.isna(v) else f"{v:.0f}")
@@ -101,8 +98,7 @@ def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
-    """The lines the two rank-sum tests disagree on (:func:`~.replication.rank_sum_disagreements`): the two systems
-    with their z, the test that draws the line, and both p-values."""
+    """:func:`~.replication.rank_sum_disagreements` as read on the page."""
     view = pd.DataFrame({"collection": table["collection"], "pair": table["pair"],
                          "upper (z)": [f"{s} ({z:.3f})" for s, z in zip(table["upper"], table["z_upper"])],
                          "lower (z)": [f"{s} ({z:.3f})" for s, z in zip(table["lower"], table["z_lower"])],
@@ -112,9 +108,8 @@ def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
-    """The rank-sum variant counts (:func:`~.experiments.variant_sensitivity`), experiments in the paper's order
-    (Table 2, Table 3, then Fig. 1's divisors by size): per measure the count with WMT's test, followed by ``→``
-    and the count with the paper's p where they differ."""
+    """:func:`~.experiments.variant_sensitivity` in the paper's order (Tables 2, 3, Fig. 1): per measure the count
+    with WMT's test, then ``→`` and the count with the paper's p where they differ."""
     def order(experiment: str) -> tuple:
         if experiment.startswith("divide_"):
             return (1, float(experiment.removeprefix("divide_")))
