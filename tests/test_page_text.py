@@ -42,8 +42,10 @@ ALLOWED = {
         "whether a tie range is a range or a point (floating-point equality), for the table's display",
     ("analysis/chapters/wmt_stability/views.py", "float(v) <= 1e-09"):
         "shows an exact replication's |Δz| as 0 in the table (floating-point equality)",
-    ("analysis/chapters/wmt_stability/experiments.py", "share > 0.5"):
-        "a majority of the workers, the definition of a pair's dominant style in the data inventory",
+    ("analysis/chapters/wmt_stability/experiments.py", "share[c] > 0.5"):
+        "a pair that changes in most bootstrap resamples (a majority, the bootstrap table's column definition)",
+    ("analysis/chapters/why_pairing.py", "t['P(B > A)'] > 0.5"):
+        "P(B > A) above one half is what 'BT prefers B' means (Fig. 2's table)",
 }
 
 

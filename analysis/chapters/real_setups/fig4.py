@@ -12,7 +12,7 @@ from ...pairwise import bootstrap_summary
 from ...plotting import dodged_errorbars
 from ...validation import check_rng
 from ..common import metric_label
-from .setups import KEYS, TABLE1_PAIRS, claim_rows, compare_draws, dataset_then_metric, pair_text, subsample
+from .setups import KEYS, TABLE1_PAIRS, claim_rows, compare_draws, dataset_then_metric, pair_title, subsample
 
 TASK_SHORT = {"summarization": "summ.", "translation": "MT", "captioning": "caption.", "dialogue": "dialogue"}
 PAIR_COLORS = {"mean_median": "#DD8452", "mean_bt": "#4C72B0", "median_bt": "#55A868"}
@@ -114,7 +114,7 @@ def fig4_values(ranks: pd.DataFrame, summaries: dict[str, pd.DataFrame], bt_eval
         for metric in metrics:
             for pair in on:
                 rank = float(ranks[f"{pair} rank"].get(metric, np.nan))
-                rows.append((key, f"{metric}, {pair_text(pair)}: rank of {n}", rank, bool(holds(rank))))
+                rows.append((key, f"{metric}, {pair_title(pair)}: rank of {n}", rank, bool(holds(rank))))
     spread = ranks[pairs].max() - ranks[pairs].min()
     rows.append(("fig4a-mean-median-stable", "range over metrics, MEAN vs. MEDIAN", spread["mean_median"],
                  bool(spread["mean_median"] < min(spread["mean_bt"], spread["median_bt"]))))
@@ -124,17 +124,17 @@ def fig4_values(ranks: pd.DataFrame, summaries: dict[str, pd.DataFrame], bt_eval
                  bool(mm.low.max() <= mm.high.min())))
     wide = summaries["task"].pivot(index="task", columns="pair", values="disagree").reindex(columns=pairs)
     low, high = wide.reindex(["translation", "summarization"]).max(), wide.reindex(["dialogue", "captioning"]).min()
-    rows += [("fig4b-tasks", f"{pair_text(pair)}: MT and summarization below dialogue and captioning",
+    rows += [("fig4b-tasks", f"{pair_title(pair)}: MT and summarization below dialogue and captioning",
               high[pair] - low[pair], bool(low[pair] < high[pair])) for pair in pairs]
     by_size = summaries["size"]
     sizes = by_size.pivot(index="size", columns="pair", values="disagree").sort_index().reindex(columns=pairs)
-    rows += [("fig4c-agree-more", f"{pair_text(pair)}, size {sizes.index[-1]:g} minus {sizes.index[0]:g}",
+    rows += [("fig4c-agree-more", f"{pair_title(pair)}, size {sizes.index[-1]:g} minus {sizes.index[0]:g}",
               float(sizes[pair].iloc[-1] - sizes[pair].iloc[0]), None) for pair in pairs]
     last = {label: frame[frame["size"] == frame["size"].max()].set_index("pair")
             for label, frame in (("sub-samples", by_size), ("BT-eval's draws", bt_eval_size))}
     for key, column, what in (("fig4c-floor", "disagree", ""),
                               ("fig4c-floor-high", "high", ": upper end of the 95% interval")):
-        rows += [(key, f"{label}, {pair_text(pair)}, size {at['size'].max():g}{what}",
+        rows += [(key, f"{label}, {pair_title(pair)}, size {at['size'].max():g}{what}",
                   float(at[column].get(pair, np.nan)), None)
                  for label, at in last.items() for pair in ("mean_bt", "median_bt")]
     at = last["sub-samples"]

@@ -34,7 +34,7 @@ def claim_rows(rows: list[tuple]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["key", "detail", "value", "holds"])
 
 
-def pair_text(name: str) -> str:
+def pair_title(name: str) -> str:
     """``"mean_bt"`` -> ``"MEAN vs. BT"``."""
     return pair_label(tuple(name.split("_")))
 

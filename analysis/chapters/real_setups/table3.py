@@ -14,7 +14,7 @@ import seaborn as sns
 from ...agreement import measure_column, pair_name
 from ...data import published
 from ...validation import check_rng
-from .setups import KEYS, MEASURES, PERCENT_ROUNDING, claim_rows, compare_draws, fraction_size, pair_text, subsample
+from .setups import KEYS, MEASURES, PERCENT_ROUNDING, claim_rows, compare_draws, fraction_size, pair_title, subsample
 
 #: Table 3's pairs, in its column order, with its short column headers.
 TABLE3_PAIRS = (("mean", "bt"), ("median", "bt"), ("mean", "median"))
@@ -221,8 +221,8 @@ def plot_table3_scatter(side: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def _cell_text(r) -> str:
-    return f"{r.dataset} {r.metric_group} {MEASURES[r.measure]} {pair_text(r.pair)}"
+def _cell_label(r) -> str:
+    return f"{r.dataset} {r.metric_group} {MEASURES[r.measure]} {pair_title(r.pair)}"
 
 
 def table3_values(side: pd.DataFrame) -> pd.DataFrame:
@@ -232,7 +232,7 @@ def table3_values(side: pd.DataFrame) -> pd.DataFrame:
     keys = np.where(~frame.dataset.isin(TABLE3_EXACT), "table3-other",
                     np.where(frame.measure == "disagree", "table3-exact-disagree", "table3-exact-top"))
     close = (frame.ours - frame.paper).abs() <= PERCENT_ROUNDING + 2 * frame.noise_sd
-    rows = [(k, _cell_text(r), r.ours, bool(c)) for k, r, c in zip(keys, frame.itertuples(), close)]
+    rows = [(k, _cell_label(r), r.ours, bool(c)) for k, r, c in zip(keys, frame.itertuples(), close)]
     rows += [(key, "nothing to test in this run", np.nan, False)
              for key in ("table3-exact-disagree", "table3-exact-top", "table3-other") if key not in set(keys)]
     return claim_rows(rows)
@@ -258,7 +258,7 @@ def table3_exchanged_values(side: pd.DataFrame) -> pd.DataFrame:
     for key, exchanged in (("table3-rouge-we-as-printed", False), ("table3-rouge-we-exchanged", True)):
         for r in block.itertuples():
             paper = printed[(r.measure, other_pair[r.pair])] if exchanged else r.paper
-            rows.append((key, f"{_cell_text(r)} against the paper's {paper:.2f}", r.ours, bool(
+            rows.append((key, f"{_cell_label(r)} against the paper's {paper:.2f}", r.ours, bool(
                 pd.notna(r.ours) and abs(r.ours - paper) <= PERCENT_ROUNDING + 2 * r.noise_sd)))
     above = tac_med_above_mean(side)
     rows.append(("table3-tac-med-above-mean", f"of the paper's {len(above)} other TAC blocks",
@@ -316,5 +316,5 @@ def table3_far_cells(side: pd.DataFrame) -> pd.DataFrame:
     far = dis[(gap > 2 * dis.noise_sd) & (gap > 0.02)]
     far = far[~far.set_index(["dataset", "metric_group"]).index.isin(table3_swaps(side))]
     return pd.DataFrame({"dataset": far.dataset, "metrics": far.metric_group,
-                         "mechanisms": [pair_text(p) for p in far.pair],
+                         "mechanisms": [pair_title(p) for p in far.pair],
                          "paper": far.paper, "ours": far.ours}).reset_index(drop=True)
