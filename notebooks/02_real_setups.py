@@ -513,8 +513,7 @@ out.figure(fig6.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-e
 
 # %% tags=["remove-input"]
 fig6_cells = fig6.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
-pooled = fig6.pooled_pairs_profile(sig_pairs_paper, inventory, table3_fraction)
-glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, pooled))
+glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, sig_pairs_paper, inventory, table3_fraction))
 
 # %% [markdown]
 # With BT-eval's draws and sign test, {glue:text}`f6-close` of {glue:text}`f6-cells` cells lie within the rounding and

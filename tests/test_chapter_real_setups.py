@@ -530,30 +530,25 @@ def test_the_numbers_the_page_pastes():
     assert np.isnan(appf.iia_numbers(iia, pd.DataFrame())["winner-max"])
 
 
-def test_pooled_pairs_profile_reads_the_draw_sizes():
-    per_pair = pd.DataFrame({"collection": ["TAC", "TAC", "WMT19"], "dataset": ["08", "08", "de-en"],
-                             "metric": ["BLEU"] * 3})
+def test_fig6_numbers_read_the_diagonal_the_draw_sizes_and_handle_no_mood_pair():
+    per_pair = pd.DataFrame({"t-test": [0.01] * 40 + [0.5] * 60, "Mood": [0.01] * 20 + [0.5] * 80,
+                             "sign": [0.01] * 35 + [0.5] * 65, "Wilcoxon": [0.01] * 38 + [0.5] * 62,
+                             "collection": ["TAC"] * 70 + ["WMT19"] * 30, "dataset": ["08"] * 70 + ["de-en"] * 30,
+                             "metric": ["BLEU"] * 100})
     inventory = pd.DataFrame({"collection": ["TAC", "WMT19"], "dataset": ["08", "de-en"], "metric": ["BLEU"] * 2,
                               "instances": [48, 2000]})
-    profile = fig6.pooled_pairs_profile(per_pair, inventory, 0.2)
-    assert profile["share TAC"] == pytest.approx(2 / 3) and profile["median instances"] == 10
-
-
-def test_fig6_numbers_read_the_diagonal_and_handle_no_mood_pair():
-    per_pair = pd.DataFrame({"t-test": [0.01] * 40 + [0.5] * 60, "Mood": [0.01] * 20 + [0.5] * 80,
-                             "sign": [0.01] * 35 + [0.5] * 65, "Wilcoxon": [0.01] * 38 + [0.5] * 62})
     tests = list(fig6.BT_EVAL_TESTS)
     matrix = agreement.agreement_matrix(per_pair[tests] < 0.05)
-    profile = pd.Series({"share TAC": 0.7, "median instances": 10.0})
     cells = fig6.fig6_cells(per_pair, matrix, fig6.published_fig6(), 0.05)
-    numbers = fig6.fig6_numbers(cells, matrix, profile)
+    numbers = fig6.fig6_numbers(cells, matrix, per_pair, inventory, 0.2)
     assert numbers["ours-t-test"] == 0.4 and numbers["paper-t-test"] == 0.42 and numbers["ours-wilcoxon"] == 0.38
-    assert numbers["share-tac"] == 0.7 and (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (20, 20)
+    assert numbers["share-tac"] == pytest.approx(0.7) and numbers["median-instances"] == 10  # TAC: 20% of 48
+    assert (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (20, 20)
     assert numbers["cells"] == 16 and numbers["full-mood"] == 0.2 and numbers["full-mood-sign"] == 1.0
     never = per_pair.assign(Mood=0.5)
     matrix = agreement.agreement_matrix(never[tests] < 0.05)
     cells = fig6.fig6_cells(never, matrix, fig6.published_fig6(), 0.05)
-    numbers = fig6.fig6_numbers(cells, matrix, profile)
+    numbers = fig6.fig6_numbers(cells, matrix, never, inventory, 0.2)
     assert (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (0, 0)
 
 

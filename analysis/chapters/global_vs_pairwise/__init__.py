@@ -1,7 +1,5 @@
 """Chapter ``05_global_vs_pairwise``: Levtsov & Ustalov (2025) on the reachable data, one module per dataset or
-job (:mod:`.ceval`, :mod:`.classification`, :mod:`.stability`, :mod:`.llmfao`, :mod:`.self_check`, :mod:`.protocol`,
-:mod:`.figures`, :mod:`.views`), each with its numbers for the page (``*_facts``) and the claims (``*_values``).
-"""
+job, each with its numbers for the page (``*_facts``) and for the claims (``*_values``)."""
 
 from __future__ import annotations
 

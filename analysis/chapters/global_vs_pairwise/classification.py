@@ -73,9 +73,6 @@ def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
     return table
 
 
-# -- SST-5: baselines trained here (Appendix B, Tables 3 and 5) -------------------------------------------------------
-
-
 def sst5_arrays(baselines: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Gold labels, and per model its predicted classes and (sentences x 5) decision values."""
     models = {m: rows.sort_values("sentence") for m, rows in baselines.groupby("model", sort=False)}
@@ -211,9 +208,6 @@ def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, b2_rounded: pd.DataFrame, ti
             "b2 rounded svm bt place": place(b2_rounded["bt"].dropna(), "SVM"),
             "sst5 rounded ties after binarising": float(ties["rounded"]),
             "sst5 rounded changed share at marker": changed["rounded"]}
-
-
-# -- the binary stand-in for Jigsaw (Appendix A, Tables 2 and 4) ------------------------------------------------------
 
 
 def binary_scores(table: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:

@@ -51,23 +51,29 @@ def paired_spearman(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(bad, np.nan, rho)
 
 
-def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int, share: float = 0.5) -> pd.DataFrame:
-    """Fig. 1 on llmfao: per tie probability p, random splits into two disjoint parts of ``share`` each, BT on the
-    first (the reference) against BT on the second with each judgment a tie with probability p; with the second
-    part's share of ties (its own included) and the share of trials without a finite BT."""
+def _two_parts(j: Comparisons, gen, share: float, n_trials: int, tie_probability=None):
+    """BT per trial on two disjoint random parts of the judgments, each holding one with probability ``share``, the
+    second's judgments ties with ``tie_probability``; and the second part and its tie mask."""
     if not 0 < float(share) <= 0.5:
         raise ValueError(f"the share of each part must be in (0, 0.5], got {share}")
+    u = gen.random((n_trials, len(j)))
+    second = u >= 1 - share
+    mask = None if tie_probability is None else gen.random(u.shape) < float(tie_probability)
+    return (_fit(comparisons.win_matrices(j, "half", (u < share).astype(float))),
+            _fit(comparisons.win_matrices(j, "half", second.astype(float), mask)), second, mask)
+
+
+def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
+    """Fig. 1 on llmfao: per tie probability p, BT on one random half (the reference) against BT on the other with
+    each judgment a tie with probability p; with that half's share of ties (its own included) and the share of
+    trials without a finite BT."""
     gen, own = np.random.default_rng(rng), (j.outcome == 0)[None, :]
     rows = []
     for p in probabilities:
-        u = gen.random((n_trials, len(j)))
-        reference_part, trial_part = u < share, u >= 1 - share
-        mask = gen.random(u.shape) < float(p)
-        rho = paired_spearman(_fit(comparisons.win_matrices(j, "half", trial_part.astype(float), mask)),
-                              _fit(comparisons.win_matrices(j, "half", reference_part.astype(float))))
-        ties = ((mask | own) & trial_part).sum() / trial_part.sum()
-        rows.append({"tie_probability": float(p), "tie_share": float(ties), **spearman_summary(rho),
-                     "left_out": float(np.isnan(rho).mean())})
+        reference, trial, part, mask = _two_parts(j, gen, 0.5, n_trials, p)
+        rho = paired_spearman(trial, reference)
+        rows.append({"tie_probability": float(p), "tie_share": float(((mask | own) & part).sum() / part.sum()),
+                     **spearman_summary(rho), "left_out": float(np.isnan(rho).mean())})
     return pd.DataFrame(rows)
 
 
@@ -90,16 +96,12 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
     gen = np.random.default_rng(rng)
     rows = []
     for s in shares:
-        s = float(s)
-        if not 0 < s <= 0.5:
-            raise ValueError(f"split-half shares must be in (0, 0.5], got {s}")
-        u = gen.random((n_trials, len(j)))
-        a, b = (_fit(comparisons.win_matrices(j, "half", part.astype(float))) for part in (u < s, u >= 1 - s))
+        a, b, _, _ = _two_parts(j, gen, s, n_trials)
         fitted = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
         a, b = a[fitted], b[fitted]
         rho = paired_spearman(a, b)
         displacement = np.abs(stats.rankdata(-a, axis=1) - stats.rankdata(-b, axis=1)).mean(axis=1)
-        rows.append({"share": s, "judgments": s * len(j),
+        rows.append({"share": float(s), "judgments": float(s) * len(j),
                      "spearman_mean": float(rho.mean()) if fitted.any() else np.nan,
                      "spearman_low": float(np.percentile(rho, 2.5)) if fitted.any() else np.nan,
                      "rank_displacement": float(displacement.mean()) if fitted.any() else np.nan,
@@ -109,13 +111,10 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
 
 def llmfao_facts(sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray, curve: pd.DataFrame) -> dict:
     """For the page: the tie sweep's start, the bootstrap's correlation and rank ranges, and the split halves at
-    the smallest and largest share."""
+    the smallest (``small_...``) and largest (``half_...``) share."""
     width = ranks["rank_high"] - ranks["rank_low"]
-    first, last = curve.iloc[0], curve.iloc[-1]
-    start = sweep["spearman_mean"].dropna()
-    return {"start": float(start.iloc[0]) if len(start) else np.nan, "boot_rho": float(np.nanmean(rho_boot)),
-            "width_median": float(width.median()), "width_max": float(width.max()),
-            "small_share": float(first["share"]), "small_judgments": float(first["judgments"]),
-            "small_rho": float(first["spearman_mean"]), "half_judgments": float(last["judgments"]),
-            "half_rho": float(last["spearman_mean"]), "half_low": float(last["spearman_low"]),
-            "half_moves": float(last["rank_displacement"])}
+    short = {"spearman_mean": "rho", "spearman_low": "low", "rank_displacement": "moves"}
+    return ({"start": float(sweep["spearman_mean"].dropna().iloc[0]), "boot_rho": float(np.nanmean(rho_boot)),
+             "width_median": float(width.median()), "width_max": float(width.max())}
+            | curve.iloc[0].rename(short).add_prefix("small_").to_dict()
+            | curve.iloc[-1].rename(short).add_prefix("half_").to_dict())

@@ -12,7 +12,7 @@ from sklearn.metrics import average_precision_score
 
 from ... import bt
 from ...data import published
-from .views import ITEMS, names, place
+from .views import place
 
 #: the source of Table 3 recomputed on the SST-5 models trained here only (a restriction, not a check of the paper)
 FIVE_MODELS = "Appendices B.1-B.2, the models trained here"
@@ -21,25 +21,26 @@ FIVE_MODELS = "Appendices B.1-B.2, the models trained here"
 B2_ACCURACY = "Appendix B.2's accuracy, B.1's F1"
 
 
+def _with_ties(score) -> tuple[float, float, float]:
+    """``score(0)``, and the lowest and highest of ``score(s)`` for s = -1, 0, 1 (printed ties broken either way)."""
+    values = [float(score(s)) for s in (0, -1, 1)]
+    return values[0], min(values), max(values)
+
+
 def _spearman(frame: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
     """Spearman's rho (ties as average ranks), and its range when printed ties are broken either way."""
     x, y = frame[a].to_numpy(dtype=float), frame[b].to_numpy(dtype=float)
     order = np.arange(len(x)) * 1e-9
-    average = float(spearmanr(x, y).statistic)
-    values = [float(spearmanr(x + s * order, y + s * order).statistic) for s in (1, -1)] + [average]
-    return average, min(values), max(values)
+    return _with_ties(lambda s: spearmanr(x + s * order, y + s * order).statistic)
 
 
 def _ap(measures: pd.DataFrame, originals) -> pd.DataFrame:
     """Per measure the AP of the originals over the copies, and its range when ties are broken either way."""
     relevant = measures.index.isin(list(originals))
     nudge = np.where(relevant, 1e-9, 0.0)
-    out = {}
-    for c in measures.columns:
-        v = measures[c].to_numpy(dtype=float)
-        values = [average_precision_score(relevant, v + sign * nudge) for sign in (-1, 1)]
-        average = average_precision_score(relevant, v)
-        out[c] = (average, min(values + [average]), max(values + [average]))
+    values = measures.to_numpy(dtype=float)
+    out = {c: _with_ties(lambda s, k=k: average_precision_score(relevant, values[:, k] + s * nudge))
+           for k, c in enumerate(measures.columns)}
     return pd.DataFrame(out, index=["recomputed", "tie_low", "tie_high"]).T
 
 
@@ -150,11 +151,3 @@ def agrees(consistency: pd.DataFrame, tol: float = 0.005) -> pd.Series:
     low = consistency["printed_low"].fillna(consistency["printed"]) - tol
     high = consistency["printed_high"].fillna(consistency["printed"]) + tol
     return (consistency["tie_high"] >= low - 1e-12) & (consistency["tie_low"] <= high + 1e-12)
-
-
-def self_check_facts(consistency: pd.DataFrame) -> dict:
-    """For the page: values recomputed (all models), how many agree, the paper items of the others."""
-    ok, main = agrees(consistency), consistency["source"] != FIVE_MODELS
-    failed = [ITEMS.get(i, i) for i in dict.fromkeys(consistency.loc[main & ~ok, "item"])]
-    return {"checked": int(main.sum()), "agree": int((ok & main).sum()), "failed": names(failed)}
-

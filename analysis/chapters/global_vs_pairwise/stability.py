@@ -14,8 +14,6 @@ from ...agreement import spearman_rows, spearman_summary
 from ...data import published
 from ...validation import check_rng
 
-# -- Fig. 1: the tie-probability sweep --------------------------------------------------------------------------------
-
 
 def tie_grid(step: float) -> np.ndarray:
     """0 to 1 by ``step`` (1 included), rounded so that 0.01 * k prints as itself."""
@@ -49,8 +47,6 @@ def largest_above(sweep: pd.DataFrame, column: str, level: float) -> float:
     """Claim value, Fig. 1 (also on llmfao): the largest ``column`` whose mean correlation is at least ``level``."""
     return float(sweep.loc[sweep["spearman_mean"] >= level, column].max())
 
-
-# -- Fig. 2: comparisons needed for a stable ranking ------------------------------------------------------------------
 
 #: comparisons per pair behind Fig. 2's reference ranking
 REFERENCE_SIZE = 100_000
@@ -98,9 +94,6 @@ def stability_values(curves: dict, names, tie_curves: dict) -> dict:
     values |= {f"ties {title} misplaced at marker": v for title, v in zip(tie_curves, at)}
     values["ties misplaced at marker rises with ties"] = (float(np.min(np.diff(at))), bool(np.all(np.diff(at) > 0)))
     return values
-
-
-# -- Sec. 5: three random binary models -------------------------------------------------------------------------------
 
 
 def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_repeats: int = 1000) -> pd.DataFrame:
@@ -164,8 +157,6 @@ def random_binary_values(table: pd.DataFrame) -> dict:
             "random sampled bt spearman": float(table["spearman_sampled"].mean())}
 
 
-# -- Fig. 3: how large a difference can pairwise comparison see? ------------------------------------------------------
-
 #: Fig. 3's matches per repetition (12·m·ln m for two models and for CEval's six, 1,000) and scaling factors f
 FIG3_SIZES = (16, 129, 1000)
 FIG3_FACTORS = np.linspace(0.9, 1.0, 100)
@@ -185,14 +176,6 @@ def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) ->
                          "pairwise": float(((margin > 0) + 0.5 * (margin == 0)).mean()),
                          "global": float(((gap > 0) + 0.5 * (gap == 0)).mean())})
     return pd.DataFrame(rows)
-
-
-def detection_facts(curve: pd.DataFrame) -> dict:
-    """For the page, Fig. 3: the largest difference and, there, each curve's probability of the correct order."""
-    largest = curve["difference"].max()
-    at = curve[np.isclose(curve["difference"], largest)].set_index("matches")
-    return {"largest": float(largest)} | {f"{kind}_{n}": float(row[kind]) for n, row in at.iterrows()
-                                          for kind in ("pairwise", "global")}
 
 
 def detection_values(curve: pd.DataFrame, n_repeats: int) -> dict:

@@ -77,14 +77,6 @@ def _paired_batches(chosen, max_values: int = 2_000_000):
                    np.stack([b for _, _, b in part]))
 
 
-def pooled_pairs_profile(per_pair: pd.DataFrame, inventory_frame: pd.DataFrame, fraction: float) -> pd.Series:
-    """What :func:`paper_significance_draws` tested: the share of its pairs from TAC and the median number of
-    instances a pair is compared on."""
-    sizes = inventory_frame.set_index(KEYS).instances.loc[pd.MultiIndex.from_frame(per_pair[KEYS])]
-    return pd.Series({"share TAC": (per_pair.collection == "TAC").mean(),
-                      "median instances": np.maximum(2, np.round(fraction * sizes)).median()})
-
-
 def published_fig6() -> pd.DataFrame:
     fig6 = published.item("paired", "fig6")
     return pd.DataFrame(fig6["matrix"], index=fig6["tests"], columns=fig6["tests"])
@@ -148,15 +140,18 @@ def fig6_values(cells: pd.DataFrame) -> pd.DataFrame:
     return claim_rows(rows)
 
 
-def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, profile: pd.Series) -> dict:
-    """For the page: :func:`fig6_cells` (BT-eval's draws), the :func:`pooled_pairs_profile` and the matrix on the
-    ``full`` test sets."""
+def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, per_pair: pd.DataFrame, inventory_frame: pd.DataFrame,
+                 fraction: float) -> dict:
+    """For the page: :func:`fig6_cells` (BT-eval's draws), what those draws tested (``per_pair``: the share of TAC
+    pairs, the median instances a pair is compared on) and the matrix on the ``full`` test sets."""
     gap = (cells.ours - cells.paper).abs()
     diag = cells[cells.given == cells.also].set_index("given")
     mood_sign = cells.set_index(["given", "also"]).loc[("Mood", "sign")]
+    sizes = inventory_frame.set_index(KEYS).instances.loc[pd.MultiIndex.from_frame(per_pair[KEYS])]
     numbers = {"close": int(cells.close.sum()), "cells": len(cells), "max-gap": float(gap.max()),
-               "median-gap": float(gap.median()), "share-tac": float(profile["share TAC"]),
-               "median-instances": float(profile["median instances"]), "mood-pairs": int(mood_sign.pairs),
+               "median-gap": float(gap.median()), "share-tac": float((per_pair.collection == "TAC").mean()),
+               "median-instances": float(np.maximum(2, np.round(fraction * sizes)).median()),
+               "mood-pairs": int(mood_sign.pairs),
                "mood-sign-pairs": int(round(mood_sign.ours * mood_sign.pairs)) if mood_sign.pairs else 0,
                "paper-mood-sign": float(mood_sign.paper), "full-mood-sign": float(full.loc["Mood", "sign"])}
     for test in diag.index:

@@ -23,9 +23,8 @@ TABLE3_SHORT = {"mean_bt": "Mean/BT", "median_bt": "Med/BT", "mean_median": "Mea
 TABLE3_DATASETS = ("TAC08", "TAC09", "TAC11", "CNN/DM", "WMT17", "WMT18", "WMT19", "TC", "PC", "MSCOCO")
 #: Table 3's rows whose score matrices are the paper's own (the others are recomputed or stand-ins).
 TABLE3_EXACT = ("TAC08", "TAC09", "TAC11", "TC", "PC")
-#: Table 3's metric columns and the metrics of ours each averages. The paper prints one column per metric family;
-#: the grain of its TAC and dialogue cells (≠ SotA and ≠ Top-3 are multiples of 1/90 under ROUGE, 1/60 under
-#: ROUGE-WE, 1/30 elsewhere) shows ROUGE averaging three metrics and ROUGE-WE two, each over 30 draws.
+#: Table 3's metric families and the metrics each averages: its cells' grain (:func:`table3_grain`; 1/90 under
+#: ROUGE, 1/60 under ROUGE-WE, 1/30 elsewhere) shows ROUGE averaging three metrics and ROUGE-WE two, over 30 draws.
 TABLE3_GROUPS = {
     "BLEU": ("BLEU", "BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4"),
     "ROUGE": ("ROUGE_1", "ROUGE_2", "ROUGE_L"),
@@ -33,12 +32,10 @@ TABLE3_GROUPS = {
     "MoverScore": ("MoverScore",),
     "BERTScore": ("BERTScore",),
 }
-#: The paper's Table 3 reading (BT-eval's ``global_impact_subsampling``, "to mimic the 20% use of a dataset for test
-#: set"): each cell averages test sets of 20% of a setup's instances (the ``table3_fraction`` parameter), drawn 30
-#: times per setup.
+#: Draws per setup in the paper's reading (BT-eval's ``global_impact_subsampling``, "to mimic the 20% use of a
+#: dataset for test set"): each cell averages test sets of 20% of a setup's instances.
 TABLE3_PAPER_DRAWS = 30
-#: The block whose MEAN vs. BT and MEDIAN vs. BT columns look exchanged in print: its printed Mean/BT cells lie above
-#: its Med/BT cells in all three measures, the other way round from the paper's other TAC blocks.
+#: The block whose Mean/BT and Med/BT columns look exchanged in print: Mean/BT above Med/BT, unlike other TAC blocks.
 EXCHANGED_BLOCK = ("TAC08", "ROUGE-WE")
 CELL = ["dataset", "metric_group", "measure", "pair"]
 
@@ -91,10 +88,9 @@ def _cells(per_setup: pd.DataFrame, name: str, count: bool = False) -> pd.DataFr
 
 
 def table3_side_by_side(draws: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """Every published cell (in the paper's order) beside ``ours``, the mean over the cell's setups of their
-    :func:`fraction_subsamples` ``draws``, ``ours_full``, on the ``full`` test sets, and ``setups``, ours in the cell.
-    ``noise_sd`` is the SD ``ours − paper`` has from the draws alone when both come from the same data: a cell is a
-    mean over S setups of a mean over D draws, so its variance is Σ var_s / (S² D), with D = ours plus the paper's."""
+    """Every published cell beside ``ours`` (mean over the cell's setups of their ``draws``), ``ours_full`` and
+    ``setups``; ``noise_sd``, the SD of ``ours − paper`` from the draws alone: a cell averages S setups' means of D
+    draws, so its variance is Σ var_s / (S² D), with D = ours plus the paper's."""
     grouped = draws.groupby(KEYS, sort=False, observed=True)
     columns = [measure_column(p, m) for p in TABLE3_PAIRS for m in MEASURES]
     var = grouped[columns].var(ddof=1).mul(1 / grouped.size() + 1 / TABLE3_PAPER_DRAWS, axis=0).reset_index()
@@ -160,13 +156,6 @@ def table3_swaps(side: pd.DataFrame, tolerance: float = 0.02) -> list[tuple[str,
     return list(g.index[(other <= tolerance) & (tolerance < own) & (own > noise)])
 
 
-def _label(ours: float, paper: float) -> str:
-    paper_text = "–" if np.isnan(paper) else f"{paper:.2f}"
-    if np.isnan(ours):
-        return "" if np.isnan(paper) else f"—\n({paper_text})"
-    return f"{ours:.2f}\n({paper_text})"
-
-
 def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
     """Table 3 in the paper's layout as one heat map: colour = ours (the sub-sample reading), labelled with ours
     over the paper's value; a cell we lack is grey, "—"."""
@@ -175,7 +164,9 @@ def plot_table3(side: pd.DataFrame, measure: str = "disagree") -> plt.Figure:
     wide = {value: part.pivot_table(index="dataset", columns=["metric_group", "pair"], values=value,
                                     dropna=False).reindex(index=list(TABLE3_DATASETS), columns=columns)
             for value in ("ours", "paper")}
-    labels = np.vectorize(_label, otypes=[object])(wide["ours"].to_numpy(), wide["paper"].to_numpy())
+    ours, paper = (wide[v].map("{:.2f}".format).where(wide[v].notna(), dash) for v, dash in (("ours", "—"),
+                                                                                             ("paper", "–")))
+    labels = (ours + "\n(" + paper + ")").where(wide["ours"].notna() | wide["paper"].notna(), "").to_numpy()
     vmax = float(np.nanmax(part[["ours", "paper"]].to_numpy()))
     fig, ax = plt.subplots(figsize=(9.2, 5.8))
     ax.set_facecolor("#d9d9d9")
