@@ -96,7 +96,6 @@ from analysis.chapters.wmt_stability import (
     published,
     replication,
     section7,
-    views,
 )
 from analysis.chapters.wmt_stability import packages as pairs
 from analysis.data import load_table
@@ -164,7 +163,7 @@ glue_values("s51-", published.ref_share_numbers(composition))
 # {download}`the HIT composition table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
 
 # %%
-shown_packages = ", ".join(dict.fromkeys(views.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
+shown_packages = ", ".join(dict.fromkeys(pairs.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
 out.figure(published.plot_ref_shares(composition), "wmt_section51_ref_shares",
            "Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is "
            f"ranked, at least one of its outputs (triangles), by package ({shown_packages}); crosses: the "
@@ -197,8 +196,9 @@ with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
 out.table(per_pair, "wmt_stability_per_pair", index=False)
 styles = per_pair.drop_duplicates(["collection", "pair"]).set_index("collection")["style"]
 counted = styles[styles.index.isin(pairs.STYLE_TOTALS)]
-glue_values("pairs-", {"plus": (counted == "SR+DC").sum(), "minus": (counted == "SR-DC").sum(), "rankings": len(per_pair),
-                       "other": len(styles) - len(counted), "reversals": per_pair["reversals"].sum()})
+glue_values("pairs-", {"plus": (counted == "SR+DC").sum(), "minus": (counted == "SR-DC").sum(),
+                       "rankings": len(per_pair), "other": len(styles) - len(counted),
+                       "reversals": per_pair["reversals"].sum()})
 shares = out.table(published.change_shares(per_pair, pairs.human_pairs(coded)), "wmt_change_shares", index=False)
 show(out.table(published.table2(per_pair, pairs.human_pairs(coded)), "wmt_table2_remove_human"))
 
@@ -208,14 +208,14 @@ show(out.table(published.table2(per_pair, pairs.human_pairs(coded)), "wmt_table2
 
 # %%
 table3 = out.table(published.table3(per_pair), "wmt_table3_remove_lowest_highest")
-show(views.with_experiment_labels(table3))
+show(pairs.with_experiment_labels(table3))
 lines = experiments.lines_per_pair({k: v for k, v in coded.items() if k[0] in pairs.STYLE_TOTALS}, variant=variant,
                                    alpha=alpha)
 lines = lines.groupby(info["style"].reindex(lines.index).to_numpy()).median()
 removed = experiments.extremes(coded, variant=variant, alpha=alpha)
 human_removed = removed[removed["human_removed"]].assign(
     system=lambda t: t["highest"].where(t["highest"].str.contains("HUMAN"), t["lowest"]))
-glue_values("t3-", {"human-removed": views.pair_names(human_removed, "system"), "lines-plus": lines["SR+DC"],
+glue_values("t3-", {"human-removed": pairs.pair_names(human_removed, "system"), "lines-plus": lines["SR+DC"],
                     "lines-minus": lines["SR-DC"]})
 
 # %% [markdown]
@@ -239,8 +239,8 @@ glue_values("t3-", {"human-removed": views.pair_names(human_removed, "system"), 
 fig1 = out.table(published.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
 fig1_pairs = fig1.groupby(["source", "style"])["pairs"].first()
 out.figure(published.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
-           "Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both (Δboth) "
-           f"change when the raw scores of HUMAN systems and REF items are divided by {min(divisors):g} to "
+           "Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both "
+           f"(Δboth) change when the raw scores of HUMAN systems and REF items are divided by {min(divisors):g} to "
            f"{max(divisors):g} before standardising. Solid: here, {fig1_pairs['here', 'SR+DC']} SR+DC pairs (the "
            "2021–22 to-English packages, standing in for the paper's 2019–20 SR+DC evaluations) and "
            f"{fig1_pairs['here', 'SR-DC']} SR-DC pairs (2018, the paper's own data); dashed: the paper's "
@@ -266,9 +266,9 @@ with timings.measure("Figs. 2-3"):
     drawn = fig23.trajectory_figures(moved, info)
     traj_summary = out.table(fig23.trajectory_summary(trajectories, info, [k for k, _ in drawn.values()]),
                              "wmt_trajectory_summary", index=False)
-roles = {"fig2": f"In the role of the paper's Fig. 2 ({pairs.PAPER_PAIRS['fig2']}, SR+DC; its per-judgment files are "
+roles = {"fig2": "In the role of the paper's Fig. 2 (en-de 2020, SR+DC; its per-judgment files are "
                  "not reachable here): the SR+DC pair here whose ranks move most.",
-         "fig3": f"In the role of the paper's Fig. 3 ({pairs.PAPER_PAIRS['fig3']}, SR+DC; its per-judgment files are "
+         "fig3": "In the role of the paper's Fig. 3 (zh-en 2020, SR+DC; its per-judgment files are "
                  "not reachable here): the SR+DC pair here whose ranks move second most.",
          "contrast": "For contrast, the SR-DC pair whose ranks move most (the paper draws no SR-DC trajectory)."}
 moves = traj_summary.set_index(["collection", "pair"])
@@ -286,7 +286,7 @@ for role, (key, name, caption) in trajectory_figures.items():
     if role != "contrast":  # the SR-DC contrast is on the details page
         out.figure(fig23.plot_trajectory(trajectories[key]), name, caption)
 last = removed[removed["lowest"].str.contains("HUMAN") & removed["collection"].isin(traj_summary["collection"])]
-glue_values("human-", {"last": views.pair_names(last, "lowest")})
+glue_values("human-", {"last": pairs.pair_names(last, "lowest")})
 
 # %% [markdown] tags=["details"]
 # (wmt-fig23-contrast)=
@@ -329,7 +329,7 @@ show(footnote17)
 show(paper2020.original_2020_view(originals, "en-de"), 3)  # English→German, 2020: the paper's Fig. 2, original column
 
 # %% tags=["hide-output"]
-show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 2020: the paper's Fig. 3, original column
+show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 2020: the paper's Fig. 3, original
 
 # %% [markdown]
 # (wmt-fig4)=
@@ -337,7 +337,7 @@ show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 
 
 # %%
 fig4_summary = out.table(fig4.fig4_summary(coded, fig4.fig4_pairs(coded), info), "wmt_fig4_summary", index=False)
-fig4_notes = {"SR+DC": ("wmt_fig4_cooccurrence", f"The paper's Fig. 4 counts the HITs of {pairs.PAPER_PAIRS['fig4']} "
+fig4_notes = {"SR+DC": ("wmt_fig4_cooccurrence", "The paper's Fig. 4 counts the HITs of en-lt 2019 "
                         "(SR+DC, not reachable here); this is the SR+DC pair here with a HUMAN system and the most "
                         "HITs, in shares of the row system's HITs rather than counts."),
               "SR-DC": ("wmt_fig4_cooccurrence_sr_dc", "For contrast, the SR-DC pair (2018) with the most HITs; the "
@@ -355,10 +355,10 @@ fig4_sr_dc = out.table(fig4.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_
 shares_4, fewest = fig4_summary.set_index("style"), fig4_sr_dc.loc[fig4_sr_dc["hits_with_every_system"].idxmin()]
 glue_values("fig4-", {"plus-min-share": shares_4.loc["SR+DC", "min_share"], "sr-dc-pairs": len(fig4_sr_dc),
                       "minus-every": shares_4.loc["SR-DC", "hits_with_every_system"],
-                      "minus-pair": views.pair_names(fig4_summary[fig4_summary["style"] == "SR-DC"]),
+                      "minus-pair": pairs.pair_names(fig4_summary[fig4_summary["style"] == "SR-DC"]),
                       "sr-dc-min": fig4_sr_dc["hits_with_every_system"].min(),
                       "sr-dc-max": fig4_sr_dc["hits_with_every_system"].max(),
-                      "sr-dc-fewest": views.pair_name(fewest["collection"], fewest["pair"])})
+                      "sr-dc-fewest": pairs.pair_name(fewest["collection"], fewest["pair"])})
 
 # %% [markdown]
 # In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
@@ -399,7 +399,7 @@ out.figure(fig5.plot_fig5(matrix), "wmt_fig5_documents",
            f"Mean raw score of each test document (rows) and system (columns) in {pairs.pair_label(*fig5_key)}, "
            f"documents and systems sorted best first; grey cells were not judged ({raw_cells['cells_judged']:.0%} of "
            f"the {raw_cells['documents']:.0f} × {raw_cells['systems']:.0f} cells are judged).\n\n"
-           f"The paper's Fig. 5 shows {pairs.PAPER_PAIRS['fig5']} (SR+DC, not reachable here); this is the SR+DC pair "
+           "The paper's Fig. 5 shows en-lt 2019 (SR+DC, not reachable here); this is the SR+DC pair "
            "here with a HUMAN system, every raw score recovered and the most systems. Its test documents are rebuilt "
            "from the per-HIT document ids (instances whose segment ranges overlap are joined).")
 doc_checks = fig5.document_checks(variance, matrix)
@@ -408,7 +408,8 @@ doc_summary = out.table(fig5.document_summary(shifts, matrix), "wmt_fig5_documen
 by_scores = variance.set_index("scores")
 glue_values("fig5-", {**doc_summary.to_dict("records")[0], "fit-systems": int(doc_summary["systems"].iloc[0]),
                       "judged": by_scores.loc["raw", "cells_judged"],
-                      **{f"{s}-{w}": by_scores.loc[s, f"{w}_omega2"] for s in ("raw", "z") for w in ("documents", "systems")}})
+                      **{f"{s}-{w}": by_scores.loc[s, f"{w}_omega2"] for s in ("raw", "z")
+                         for w in ("documents", "systems")}})
 
 # %% [markdown]
 # {glue:text}`fig5-documents` documents × {glue:text}`fig5-systems` systems, {glue:text}`fig5-judged:.0%` of the
@@ -485,7 +486,7 @@ lines_hit = experiments.lines_per_pair(news, by="hit", variant=variant, alpha=al
 glue_values("remedy-", experiments.remedy_numbers(totals, lines_worker, lines_hit, experiments.hits_per_worker(news)))
 
 # %% tags=["hide-output"]
-show(views.with_experiment_labels(remedy_table))
+show(pairs.with_experiment_labels(remedy_table))
 
 # %% [markdown]
 # Summed over the {glue:text}`remedy-experiments` experiments, z per worker changes the order
@@ -549,7 +550,7 @@ glue("n-null", n_null, display=False)
 # split at the median closeness of their systems are behind the toggle below):
 
 # %%
-show(views.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(
+show(pairs.with_experiment_labels(contrast_controls.set_index(["experiment", "measure"]).drop(
     columns=["control", "null_contrasts"])), 2)
 
 # %% tags=["hide-output"]
@@ -584,7 +585,7 @@ with timings.measure("bootstrap over HITs"):
                                  variant=variant, alpha=alpha)
 out.table(boot, "wmt_bootstrap_per_resample", index=False)
 boot_summary = out.table(experiments.bootstrap_summary(boot, per_pair), "wmt_bootstrap_summary", index=False)
-show(views.bootstrap_view(boot_summary))
+show(experiments.bootstrap_view(boot_summary))
 contrast = out.table(experiments.style_contrast(boot), "wmt_bootstrap_style_contrast")
 noise = out.table(experiments.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
 glue_values("boot-", experiments.bootstrap_numbers(boot, boot_summary, contrast, noise))
@@ -603,7 +604,7 @@ glue("seed", seed, display=False)
 # {glue:text}`boot-noise-plus-more:.0%` of them):
 
 # %% tags=["hide-output"]
-show(views.with_experiment_labels(contrast), 2)
+show(pairs.with_experiment_labels(contrast), 2)
 
 # %% [markdown]
 # The paper's "SR+DC rankings are less stable", read as more SR+DC than SR-DC pairs changing in most resamples, is
@@ -649,16 +650,17 @@ show(views.with_experiment_labels(contrast), 2)
 with timings.measure("§3 replication"):
     replicated = replication.replication(judgments, segments, rankings, clusters, wilcoxon, coded, alpha=alpha)
 out.table(replication.replication_csv(replicated, variant), "wmt_replication", index=False)
-view = views.replication_view(replicated)
-show(views.replication_exceptions(view, replicated))
+view = replication.replication_view(replicated)
+show(replication.replication_exceptions(replicated))
 done, tests = replicated[replicated["data"] != "ranking only"], (("1sided", "greater"), ("old", "scipy<1.7"))
 printed = replication.printed_pvalues(segments, wilcoxon)
-glue_values("rep-", {"pairs": len(done), "z-largest": done["max_abs_z_diff"].max(), "order": int(done["order_match"].sum()),
+glue_values("rep-", {"pairs": len(done), "z-largest": done["max_abs_z_diff"].max(),
+                     "order": int(done["order_match"].sum()),
                      "compared": int(done["clusters_match_greater"].notna().sum()), "printed": printed["printed"],
                      **{f"clusters-{tag}": int(done[f"clusters_match_{v}"].eq(True).sum()) for tag, v in tests},
                      **{f"verdicts-{tag}": int(done[f"verdicts_differ_{v}"].sum()) for tag, v in tests},
                      "printed-diff": printed["max_abs_diff"],
-                     "printed-packages": " and ".join(views.PACKAGE_SHORT[c] for c in printed["collections"])})
+                     "printed-packages": " and ".join(pairs.PACKAGE_SHORT[c] for c in printed["collections"])})
 missing_line = [tuple(k) for k in paper_item("wmt", "appendix_a_missing_line")["pairs"]]
 
 # %% [markdown]
@@ -688,7 +690,7 @@ disagreements = out.table(replication.rank_sum_disagreements(segments, alpha=alp
 # counts differ in {glue:text}`variant-differ` of {glue:text}`variant-cells` cells.
 
 # %% tags=["hide-output"]
-show(views.disagreement_view(disagreements))
+show(replication.disagreement_view(disagreements))
 
 # %%
 with timings.measure("rank-sum variants"):
@@ -698,7 +700,7 @@ ours, papers = (variants.xs(v, axis=1, level=1) for v in ("greater", "scipy<1.7"
 glue_values("variant-", {"differ": int((ours != papers).to_numpy().sum()), "cells": variants.size // 2})
 
 # %% tags=["hide-output"]
-show(views.variant_view(variants))
+show(experiments.variant_view(variants))
 
 # %% [markdown]
 # (wmt-raw)=
@@ -757,7 +759,8 @@ glue_values("raw-", experiments.raw_numbers(coverage, raw_variants, recovery, un
 ranges = out.table(paper2020.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
 outside = ranges[~ranges["inside"]].itertuples()
 glue_values("ranges-", {"inside": int(ranges["inside"].sum()), "cells": len(ranges), "outside": "; ".join(
-    f"{views.experiment_label(r.experiment)} {r.measure}: {r.value} against {r.low}–{r.high}" for r in outside) or "none"})
+    f"{pairs.experiment_label(r.experiment)} {r.measure}: {r.value} against {r.low}–{r.high}" for r in outside)
+    or "none"})
 # the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
 # verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]

@@ -19,7 +19,6 @@ from analysis.chapters.wmt_stability import (
     paper2020,
     published,
     replication,
-    views,
 )
 from analysis.data import published as published_data
 from analysis.data import tables
@@ -278,8 +277,8 @@ def test_trajectory_summary_and_reshuffle_checks():
     assert fig23.reshuffle_checks(summary)["holds"].tolist() == [True]
     removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["x"], "highest": ["A"], "lowest": ["HUMAN.0"],
                             "human_removed": [True]})
-    assert views.pair_names(removed, "lowest") == "x 2021 (HUMAN.0)" and views.pair_names(removed) == "x 2021"
-    assert views.pair_names(removed.iloc[:0], "lowest") == "none"
+    assert packages.pair_names(removed, "lowest") == "x 2021 (HUMAN.0)" and packages.pair_names(removed) == "x 2021"
+    assert packages.pair_names(removed.iloc[:0], "lowest") == "none"
     summary.loc[summary["pair"] == "x", "divisions_with_other_clusters"] = 0
     assert not fig23.reshuffle_checks(summary)["holds"].all()
 
@@ -467,22 +466,22 @@ def test_trajectory_figures():
 
 def test_pair_labels():
     assert packages.pair_label("newstest2021-toen", "ru-en") == "ru-en, 2021 to-English (SR+DC)"
-    assert views.pair_name("wikipedia2021-fb", "hi-bn") == "hi-bn 2021 FB"
+    assert packages.pair_name("wikipedia2021-fb", "hi-bn") == "hi-bn 2021 FB"
 
 
 def test_views_put_experiments_and_tests_in_words():
-    assert views.experiment_label("divide_1.25") == "divide by 1.25"
-    assert views.experiment_label("remove_human") == "remove HUMAN and REF"
+    assert packages.experiment_label("divide_1.25") == "divide by 1.25"
+    assert packages.experiment_label("remove_human") == "remove HUMAN and REF"
     frame = pd.DataFrame({"experiment": ["divide_2", "noise"], "measure": "rank", "x": [1, 2]})
-    assert views.with_experiment_labels(frame)["experiment"].tolist() == ["divide by 2", "none (resampling only)"]
-    indexed = views.with_experiment_labels(frame.set_index(["experiment", "measure"]))
+    assert packages.with_experiment_labels(frame)["experiment"].tolist() == ["divide by 2", "none (resampling only)"]
+    indexed = packages.with_experiment_labels(frame.set_index(["experiment", "measure"]))
     assert indexed.index.get_level_values("experiment").tolist() == ["divide by 2", "none (resampling only)"]
     variants = pd.DataFrame({(m, v): ["1/13", "2/13"] for m in ("rank", "cluster", "both")
                              for v in ("greater", "scipy<1.7")},
                             index=pd.MultiIndex.from_tuples([("divide_2", "SR+DC"), ("divide_2", "SR-DC")],
                                                             names=["experiment", "style"]))
     variants.loc[("divide_2", "SR-DC"), ("cluster", "scipy<1.7")] = "3/13"
-    view = views.variant_view(variants)
+    view = experiments.variant_view(variants)
     assert list(view.columns) == ["Δrank", "Δcluster", "Δboth"]
     assert view["Δcluster"].tolist() == ["1/13", "2/13 → 3/13"] and view.index[0] == ("divide by 2", "SR+DC")
     moved = pd.Series([60, 41], index=pd.MultiIndex.from_tuples([("newstest2021-toen", "de-en"),
@@ -493,9 +492,9 @@ def test_views_put_experiments_and_tests_in_words():
 def test_replication_view_marks_missing_values_once():
     rows = replication_rows(year=[2022, 2020, 2021], n_systems=5, max_abs_raw_diff=[np.nan, 0.0, 0.0],
                             **{"verdicts_differ_scipy<1.7": [0, 0, 1]})
-    view = views.replication_view(rows)
+    view = replication.replication_view(rows)
     assert view["max Δraw"].isna().tolist() == [True, False, False]  # shown as the one missing mark
-    reasons = views.replication_exceptions(view, rows)
+    reasons = replication.replication_exceptions(rows)
     assert len(reasons) == 2  # de-en's z differ, hi-bn's clusters differ
     assert reasons["unjudged rows"].tolist() == ["65", "0"]  # de-en's z: rows with no judgment behind them
     assert reasons["files agree"].tolist() == [MISSING, "no"]  # hi-bn: the official files disagree
@@ -646,7 +645,7 @@ def test_rank_sum_disagreements_are_computed(real):
         ["hi-bn", "TRANSSION.3", "Online-B.5", "scipy<1.7"]]
     row = table.iloc[0]
     assert row["z_lower"] < row["z_upper"] and row["p_lower_better"] < 0.5 and row["p_old"] < 0.05 < row["p_greater"]
-    view = views.disagreement_view(table)
+    view = replication.disagreement_view(table)
     assert view.iloc[0].tolist() == ["TRANSSION.3 (0.045)", "Online-B.5 (0.029)", "the paper's scipy < 1.7 p", 0.953,
                                      0.047] and view.index[0] == ("2021 FB", "hi-bn")
 
@@ -655,7 +654,7 @@ def test_the_variant_table_lists_the_experiments_in_the_papers_order_not_as_text
     order = ["divide_1.25", "divide_10", "divide_2", "remove_highest", "remove_human"]
     index = pd.MultiIndex.from_tuples([(e, "SR+DC") for e in order], names=["experiment", "style"])
     columns = pd.MultiIndex.from_product([["rank", "cluster", "both"], ["greater", "scipy<1.7"]])
-    view = views.variant_view(pd.DataFrame(1, index=index, columns=columns))
+    view = experiments.variant_view(pd.DataFrame(1, index=index, columns=columns))
     assert [e for e, _ in view.index] == ["remove HUMAN and REF", "remove the highest system", "divide by 1.25",
                                           "divide by 2", "divide by 10"]
 

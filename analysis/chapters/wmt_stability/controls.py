@@ -8,8 +8,7 @@ import pandas as pd
 
 from ... import wmt_stability as ws
 from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS
-from .views import experiment_label
+from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS, experiment_label
 
 #: the controls, and the paper's perturbations each one is matched with
 CONTROLS = {
@@ -79,8 +78,7 @@ def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, v
 def null_rates(null: pd.DataFrame) -> pd.DataFrame:
     """Per (pair, control): the share of draws that change rank / clusters / both, and the mean effect sizes."""
     columns = CHANGE_COLUMNS + SIZE_COLUMNS
-    out = null.groupby(["collection", "pair", "style", "control"], sort=False)[columns].mean()
-    return out.reset_index()
+    return null.groupby(["collection", "pair", "style", "control"], sort=False)[columns].mean().reset_index()
 
 
 def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
@@ -175,15 +173,13 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
     view = pd.DataFrame({"perturbation": summary["experiment"].map(experiment_label),
                          "matched null": summary["control"].map(lambda c: CONTROLS[c][0]),
                          "style": summary["style"], "pairs": summary["pairs"]})
-    for m, label in (("rank", "Δrank"), ("cluster", "Δcluster"), ("both", "Δboth")):
-        view[f"{label}: observed (null)"] = [f"{_pct(o)} ({_pct(n)})" for o, n in
-                                             zip(summary[f"{m}_observed"], summary[f"{m}_null"])]
-    view["Kendall τ distance: observed (null)"] = [f"{o:.3f} ({n:.3f})" for o, n in
-                                                   zip(summary["tau_distance_observed"], summary["tau_distance_null"])]
+    for m in MEASURES:
+        view[f"Δ{m}"] = [f"{_pct(o)} ({_pct(n)})" for o, n in zip(summary[f"{m}_observed"], summary[f"{m}_null"])]
+    view["Kendall τ distance"] = [f"{o:.3f} ({n:.3f})" for o, n in
+                                  zip(summary["tau_distance_observed"], summary["tau_distance_null"])]
     if summary[["reversals_observed", "reversals_null"]].fillna(0).to_numpy().any():  # all 0: the text says so
-        view["significant reversals per pair: observed (null)"] = [
+        view["significant reversals per pair"] = [
             f"{o:.2f} ({n:.2f})" for o, n in zip(summary["reversals_observed"], summary["reversals_null"])]
-    view = view.rename(columns={c: c.replace(": observed (null)", "") for c in view.columns})
     return view.set_index(["perturbation", "matched null", "style"])
 
 

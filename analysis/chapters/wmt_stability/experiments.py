@@ -10,9 +10,9 @@ import pandas as pd
 
 from ... import wmt
 from ... import wmt_stability as ws
+from ...plotting import MISSING
 from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS
-from .views import experiment_label, pair_names
+from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, experiment_label, pair_names
 
 PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
                     "tau_distance", "reversals"]
@@ -50,13 +50,11 @@ def stability_summary(per_pair: pd.DataFrame, experiments, *, by_package: bool =
 def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
     """Table 3's systems to remove: the first and last of each original ranking, HUMAN systems included (as the
     paper's scripts read them from the original ranking file)."""
-    rows = []
-    for (collection, pair), (pj, _, _) in coded.items():
-        r = ws.perturbed_ranking(pj, variant=variant, alpha=alpha)
-        rows.append({"collection": collection, "pair": pair, "highest": r.systems[0], "lowest": r.systems[-1]})
-    out = pd.DataFrame(rows)
-    out["human_removed"] = [ws.HUMAN_MARK in h or ws.HUMAN_MARK in lo for h, lo in zip(out["highest"], out["lowest"])]
-    return out
+    systems = [(*k, ws.perturbed_ranking(pj, variant=variant, alpha=alpha).systems) for k, (pj, _, _) in coded.items()]
+    out = pd.DataFrame([(c, p, s[0], s[-1]) for c, p, s in systems],
+                       columns=["collection", "pair", "highest", "lowest"])
+    human = [out[end].str.contains(ws.HUMAN_MARK, regex=False) for end in ("highest", "lowest")]
+    return out.assign(human_removed=human[0] | human[1])
 
 
 def lines_per_pair(coded: dict, *, by: str = "worker", variant: str, alpha: float) -> pd.Series:
@@ -106,7 +104,8 @@ def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.Dat
         "recovered-wrong": int(recovery["disagreeing"].sum()), "2018-judgments": int(old["judgments"].sum()),
         "2018-known": known, "2018-known-share": float(known / old["judgments"].sum()),
         "2018-complete": int((old["workers_fully_known"] == old["workers"]).sum()), "2018-pairs": len(old),
-        "undivided": pair_names(coverage[coverage["undivided"] > 0]), "undivided-max": float(coverage["undivided"].max()),
+        "undivided": pair_names(coverage[coverage["undivided"] > 0]),
+        "undivided-max": float(coverage["undivided"].max()),
         "unperturbed-same": int((unperturbed["order_match"] & unperturbed["clusters_match"]).sum()),
         "unperturbed-pairs": len(unperturbed)}
 
@@ -150,6 +149,18 @@ def bootstrap_summary(boot: pd.DataFrame, per_pair: pd.DataFrame) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
+def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`bootstrap_summary` as read on the page."""
+    view = summary.assign(experiment=summary["experiment"].map(experiment_label))
+    view = view.set_index(["style", "experiment"])[["pairs"]]
+    for m in MEASURES:
+        observed = summary[f"{m}_observed"].map(lambda v: MISSING if pd.isna(v) else f"{v:.0f}")
+        view[f"Δ{m}: observed | resampled mean (90%)"] = [
+            f"{o} | {mean:.1f} ({interval})" for o, mean, interval in
+            zip(observed, summary[f"{m}_mean"], summary[f"{m}_interval"])]
+    return view
+
+
 def style_contrast(boot: pd.DataFrame) -> pd.DataFrame:
     """Per experiment and measure: the share of resamples in which more (fewer) SR+DC than SR-DC pairs change."""
     counts = boot.groupby(["experiment", "style", "resample"])[CHANGE_COLUMNS].sum().set_axis(MEASURES, axis=1)
@@ -170,7 +181,6 @@ def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.Dat
     return part.assign(pairs=part["pairs"].astype(int), perturbation=part["changed"].astype(int),
                        exceeds_noise=part["changed"] > part["resampling_mean"])[
         ["style", "experiment", "measure", "pairs", "perturbation", "resampling_mean", "exceeds_noise"]]
-
 
 
 def bootstrap_numbers(boot: pd.DataFrame, summary: pd.DataFrame, contrast: pd.DataFrame,
@@ -229,7 +239,6 @@ def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-
 def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> dict:
     """Sec. 8's numbers for the page: :func:`remedy_totals` and the lines each z starts from."""
     t = totals.set_index("measure")
@@ -239,7 +248,8 @@ def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.
         numbers |= {f"{m}-{key}": int(t.loc[m, column]) for key, column in (
             ("worker", "per_worker"), ("hit", "per_hit"), ("worker-fewer", "experiments_per_worker_fewer"),
             ("hit-fewer", "experiments_per_hit_fewer"))}
-    return numbers | {f"per-line-{k}": numbers[f"cluster-{k}"] / max(numbers[f"lines-{k}"], 1) for k in ("worker", "hit")}
+    return numbers | {f"per-line-{k}": numbers[f"cluster-{k}"] / max(numbers[f"lines-{k}"], 1)
+                      for k in ("worker", "hit")}
 
 
 def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divisors, alpha) -> pd.DataFrame:
@@ -253,6 +263,21 @@ def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divi
         for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
             out.append({"variant": variant, "experiment": experiment, "style": style, **_fractions(part)})
     return pd.DataFrame(out).pivot(index=["experiment", "style"], columns="variant")
+
+
+def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
+    """:func:`variant_sensitivity` in the paper's order (Tables 2, 3, Fig. 1): per measure the count with WMT's test,
+    then ``→`` and the count with the paper's p where they differ."""
+    def order(experiment: str) -> tuple:
+        divisor = experiment.removeprefix("divide_")
+        return (1, float(divisor)) if divisor != experiment else (0, ws.EXPERIMENTS.index(experiment))
+
+    variants = variants.iloc[sorted(range(len(variants)), key=lambda k: order(variants.index[k][0]))]
+    out = pd.DataFrame(index=variants.index)
+    for measure in MEASURES:
+        ours, paper = variants[(measure, "greater")], variants[(measure, "scipy<1.7")]
+        out[f"Δ{measure}"] = [a if a == b else f"{a} → {b}" for a, b in zip(ours, paper)]
+    return out.rename(index=experiment_label, level="experiment")
 
 
 def recovery_check(coded: dict, segments: pd.DataFrame,

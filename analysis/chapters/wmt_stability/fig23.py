@@ -6,8 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ... import wmt_stability as ws
-from .packages import check_rows
-from .views import PACKAGE_SHORT
+from .packages import PACKAGE_SHORT, check_rows
 
 #: the systems' colours: tab20's dark shades first, then its light ones, so that systems next to each other in the
 #: ranking never get two shades of one hue

@@ -1,4 +1,5 @@
-"""Chapter 03's packages and pairs: which WMT packages are shown and how, and each pair's coded judgments."""
+"""Chapter 03's packages and pairs: which WMT packages are shown and how, each pair's coded judgments, the names of
+packages, pairs and experiments in words, and the rows of the claim checks."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ PACKAGES = {
 STYLE_TOTALS = ("newstest2018", "newstest2021-toen", "newstest2022-toen")
 CHANGE_COLUMNS = ["rank_changed", "cluster_changed", "both_changed"]
 MEASURES = [c.replace("_changed", "") for c in CHANGE_COLUMNS]
+PACKAGE_SHORT = {"newstest2018": "2018", "newstest2019": "2019", "newstest2020": "2020", "newstest2021-toen": "2021",
+                 "wikipedia2021-fb": "2021 FB", "newstest2022-toen": "2022"}
+#: the experiments of :data:`analysis.wmt_stability.EXPERIMENTS` (and the bootstrap's "noise") in words
+EXPERIMENT_LABELS = {"remove_human": "remove HUMAN and REF", "remove_lowest": "remove the lowest system",
+                     "remove_highest": "remove the highest system", "noise": "none (resampling only)"}
 
 
 def coded_pairs(judgments: pd.DataFrame, segments: pd.DataFrame, packages) -> dict:
@@ -41,13 +47,44 @@ def human_pairs(coded: dict) -> list:
     return [k for k, (pj, _, _) in coded.items() if pj.human.any()]
 
 
-#: the pairs of the paper's own Figs. 2-5 (its text), none of them reachable here
-PAPER_PAIRS = {"fig2": "en-de 2020", "fig3": "zh-en 2020", "fig4": "en-lt 2019", "fig5": "en-lt 2019"}
-
-
 def pair_label(collection: str, pair: str) -> str:
     """A pair in words, for captions: ``de-en, 2021 to-English (SR+DC)``."""
     return f"{pair}, {PACKAGES[collection][0] if collection in PACKAGES else collection}"
+
+
+def pair_name(collection: str, pair: str) -> str:
+    """A pair with its package's short name: ``de-en 2022``."""
+    return f"{pair} {PACKAGE_SHORT.get(collection, collection)}"
+
+
+def pair_names(rows: pd.DataFrame, system: str | None = None) -> str:
+    """The pairs of ``rows`` by :func:`pair_name`, each with its ``system`` column in brackets when given, or "none"."""
+    systems = rows[system] if system else [None] * len(rows)
+    return ", ".join(pair_name(c, p) + (f" ({s})" if s else "")
+                     for c, p, s in zip(rows["collection"], rows["pair"], systems)) or "none"
+
+
+def experiment_label(experiment: str) -> str:
+    """An experiment in words: ``divide_2`` → ``divide by 2``, ``remove_human`` → ``remove HUMAN and REF``."""
+    if experiment.startswith("divide_"):
+        return "divide by " + experiment.removeprefix("divide_")
+    return EXPERIMENT_LABELS.get(experiment, experiment)
+
+
+def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its ``experiment`` column or index level in words."""
+    out = frame.copy()
+    if "experiment" in out.index.names:
+        out = out.rename(index=experiment_label, level="experiment")
+    if "experiment" in out.columns:
+        out["experiment"] = out["experiment"].map(experiment_label)
+    return out
+
+
+def by_pair(frame: pd.DataFrame) -> pd.DataFrame:
+    """A per-pair table indexed by (short package name, pair)."""
+    out = frame.assign(package=frame["collection"].map(PACKAGE_SHORT)).set_index(["package", "pair"])
+    return out.drop(columns=[c for c in ("collection", "year") if c in out.columns])
 
 
 def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:

@@ -77,28 +77,26 @@ def _line_between(table: pd.DataFrame, pair: str, upper: str, lower: str, column
 def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
     """§5.3 and footnote 17: each statement the paper makes about the "original" 2020 rankings, and ours."""
     spec = published.item("wmt", "section53")
-    rows = []
-    for pair, a, b in spec["same_cluster"]:
-        rows.append((f"{pair}: {a} and {b} in one cluster (HUMAN systems left out of the clusters)", True,
-                     not _line_between(originals, pair, a, b, "cluster_without_human")))
-    for pair, a, b in spec["above"]:
-        higher = bool(_row(originals, pair, a)["z"] > _row(originals, pair, b)["z"])
-        rows.append((f"{pair}: {a} above {b}", True, higher))
-    for pair, a, b in spec["line_between_without_human"]:
-        rows.append((f"{pair}: a line between {a} and {b} with HUMAN systems left out of the clusters", True,
-                     _line_between(originals, pair, a, b, "cluster_without_human")))
-    for pair, a, b in spec["no_line_between_official"]:
-        rows.append((f"{pair}: no line between {a} and {b} in the official clusters (HUMAN systems in)", True,
-                     not _line_between(originals, pair, a, b, "cluster_official")))
+    rows = [(f"{p}: {a} and {b} in one cluster (HUMAN systems left out of the clusters)",
+             not _line_between(originals, p, a, b, "cluster_without_human")) for p, a, b in spec["same_cluster"]]
+    rows += [(f"{p}: {a} above {b}", bool(_row(originals, p, a)["z"] > _row(originals, p, b)["z"]))
+             for p, a, b in spec["above"]]
+    rows += [(f"{p}: a line between {a} and {b} with HUMAN systems left out of the clusters",
+              _line_between(originals, p, a, b, "cluster_without_human"))
+             for p, a, b in spec["line_between_without_human"]]
+    rows += [(f"{p}: no line between {a} and {b} in the official clusters (HUMAN systems in)",
+              not _line_between(originals, p, a, b, "cluster_official"))
+             for p, a, b in spec["no_line_between_official"]]
     for pair in spec["top_alone_official"]:
         part = originals[originals["pair"] == pair]
-        top = part.iloc[0]
-        rows.append((f"{pair}: the top system ({base_name(top['system'])}) alone in the top official cluster", True,
-                     bool((part["cluster_official"] == part["cluster_official"].iloc[0]).sum() == 1)))
-        rows.append((f"{pair}: the top system ({base_name(top['system'])}) alone in the top cluster with HUMAN "
-                     "systems left out", True,
-                     bool((part.loc[~part["human"], "cluster_without_human"] == 0).sum() == 1)))
-    return pd.DataFrame(rows, columns=["statement", "paper", "ours"]).assign(holds=lambda t: t["paper"] == t["ours"])
+        top = base_name(part["system"].iloc[0])
+        rows += [(f"{pair}: the top system ({top}) alone in the top official cluster",
+                  bool((part["cluster_official"] == part["cluster_official"].iloc[0]).sum() == 1)),
+                 (f"{pair}: the top system ({top}) alone in the top cluster with HUMAN systems left out",
+                  bool((part.loc[~part["human"], "cluster_without_human"] == 0).sum() == 1))]
+    table = pd.DataFrame(rows, columns=["statement", "ours"])
+    table.insert(1, "paper", True)
+    return table.assign(holds=table["paper"] == table["ours"])
 
 
 def paper_2018_ranges(per_pair: pd.DataFrame) -> pd.DataFrame:

@@ -8,8 +8,7 @@ import pandas as pd
 from ... import wmt
 from ...data import published
 from .experiments import _fractions, stability_summary
-from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, check_rows
-from .views import pair_name
+from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, check_rows, pair_name
 
 #: the paper's Table 1 datasets (its package names) in words: year, platform, level and style
 TABLE1_DATASETS = {
@@ -29,7 +28,6 @@ STYLE_COLORS = {"SR-DC": "#4C72B0", "SR+DC": "#DD8452"}
 
 #: the differences of shares that carry Sec. 5.2's contrast: (label, minuend group, subtrahend group)
 CONTRASTS = (("SR+DC minus SR-DC", "SR+DC", "SR-DC"), ("REF items only minus SR-DC", "SR+DC, REF items only", "SR-DC"))
-
 
 
 def toy_example() -> pd.DataFrame:
@@ -72,7 +70,6 @@ def item_type_checks(judgments: pd.DataFrame, collections) -> pd.DataFrame:
         c: types <= set(judgments.loc[judgments["collection"] == c, "item_type"]) for c in collections})
 
 
-
 def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
     """§5.1: per pair, the shares of workers who judged a REF item (with the paper's 2018 values), a HUMAN system's
     output and a BAD_REF item."""
@@ -97,7 +94,8 @@ def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
                                                                                           worst["pair"]),
             "human-workers-min": float(human["workers_saw_human"].min()),
             "human-workers-max": float(human["workers_saw_human"].max()),
-            "human-hits-min": float(human["hits_saw_human"].min()), "human-hits-max": float(human["hits_saw_human"].max())}
+            "human-hits-min": float(human["hits_saw_human"].min()),
+            "human-hits-max": float(human["hits_saw_human"].max())}
 
 
 def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
@@ -106,7 +104,6 @@ def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
     return check_rows("section51_human_seen_by_some", {
         f"{c} {p}": 0 < s < 1 for c, p, s in zip(rows["collection"], rows["pair"], rows["workers_saw_human"])},
         rows["workers_saw_human"])
-
 
 
 def plot_ref_shares(composition: pd.DataFrame):
@@ -137,8 +134,10 @@ def plot_ref_shares(composition: pd.DataFrame):
     return fig
 
 
-def _paper_fraction(value) -> str:
-    return f"{value[0]}/{value[1]}"
+def _has_human(part: pd.DataFrame, human_pairs) -> np.ndarray:
+    """Per row of ``part``: is its pair among ``human_pairs`` (the pairs that rank a HUMAN system)?"""
+    human = {tuple(k) for k in human_pairs}
+    return np.array([(c, p) in human for c, p in zip(part["collection"], part["pair"])], dtype=bool)
 
 
 def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
@@ -146,28 +145,19 @@ def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     changed and their share per style and for the SR+DC pairs with (``human_pairs``) or without a HUMAN system, then
     the differences of :data:`CONTRASTS`."""
     part = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
-    human = {tuple(k) for k in human_pairs}
-    has_human = np.array([(c, p) in human for c, p in zip(part["collection"], part["pair"])], dtype=bool)
-    plus = (part["style"] == "SR+DC").to_numpy()
-    masks = {"SR+DC": plus, "SR-DC": (part["style"] == "SR-DC").to_numpy(),
-             "SR+DC, HUMAN system": plus & has_human, "SR+DC, REF items only": plus & ~has_human}
-    rows = []
-    for experiment in dict.fromkeys(part["experiment"]):
-        here = (part["experiment"] == experiment).to_numpy()
-        for measure, column in zip(MEASURES, CHANGE_COLUMNS):
-            shares = {}
-            for group, mask in masks.items():
-                flags = part.loc[here & mask, column].astype(bool)
-                if len(flags):
-                    shares[group] = float(flags.mean())
-                    rows.append({"experiment": experiment, "measure": measure, "group": group,
-                                 "changed": int(flags.sum()), "pairs": len(flags), "share": shares[group]})
-            for label, a, b in CONTRASTS:
-                if a in shares and b in shares:
-                    rows.append({"experiment": experiment, "measure": measure, "group": label, "changed": np.nan,
-                                 "pairs": np.nan, "share": shares[a] - shares[b]})
-    return pd.DataFrame(rows, columns=["experiment", "measure", "group", "changed", "pairs", "share"])
-
+    plus, human = (part["style"] == "SR+DC").to_numpy(), _has_human(part, human_pairs)
+    long = pd.concat([part.assign(group=part["style"]), part[plus & human].assign(group="SR+DC, HUMAN system"),
+                      part[plus & ~human].assign(group="SR+DC, REF items only")])
+    long = long.melt(["experiment", "group"], CHANGE_COLUMNS, "measure", "flag").astype({"flag": bool})
+    out = long.assign(measure=long["measure"].str.removesuffix("_changed")).groupby(
+        ["experiment", "measure", "group"])["flag"].agg(changed="sum", pairs="size", share="mean")
+    share = out["share"].unstack()
+    out = pd.concat([out] + [(share[a] - share[b]).dropna().to_frame("share").assign(group=label).set_index(
+        "group", append=True) for label, a, b in CONTRASTS if a in share and b in share])
+    # the fixed row order: experiments as they come, then measures, groups, contrasts
+    groups = ["SR+DC", "SR-DC", "SR+DC, HUMAN system", "SR+DC, REF items only", *(c[0] for c in CONTRASTS)]
+    order = pd.MultiIndex.from_product([dict.fromkeys(part["experiment"]), MEASURES, groups], names=out.index.names)
+    return out.reindex(order[order.isin(out.index)]).reset_index()
 
 
 def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
@@ -176,12 +166,12 @@ def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     ours = stability_summary(per_pair, ["remove_human"], by_package=True).drop(columns="experiment")
     part = per_pair[(per_pair["experiment"] == "remove_human") & (per_pair["style"] == "SR+DC")
                     & per_pair["collection"].isin(STYLE_TOTALS)]
-    has_human = np.array([(c, p) in set(human_pairs) for c, p in zip(part["collection"], part["pair"])], dtype=bool)
+    has_human = _has_human(part, human_pairs)
     split = [{"group": label, **_fractions(rows)}
              for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
                                  ("SR+DC, REF items only", part[~has_human])) if len(rows)]
     theirs = published.frame("wmt", "table2").drop(columns="style")
-    theirs[["rank", "cluster", "both"]] = theirs[["rank", "cluster", "both"]].map(_paper_fraction)
+    theirs[["rank", "cluster", "both"]] = theirs[["rank", "cluster", "both"]].map("{0[0]}/{0[1]}".format)
     theirs["group"] = "paper: " + theirs["group"]
     return pd.concat([ours, pd.DataFrame(split), theirs], ignore_index=True).set_index("group")
 
@@ -193,7 +183,7 @@ def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     theirs = published.frame("wmt", "table3")
     theirs = theirs.assign(group="ALL " + theirs["style"]).drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):
-        ours[f"paper_{c}"] = theirs[c].map(_paper_fraction).reindex(ours.index)  # NaN: the paper has no such row
+        ours[f"paper_{c}"] = theirs[c].map("{0[0]}/{0[1]}".format).reindex(ours.index)  # NaN: the paper has no such row
     return ours
 
 
@@ -224,7 +214,6 @@ def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
         parts[measure] = len(values) > 1 and bool(np.all(np.diff(values) >= 0)) and values[-1] > values[0]
         growth.append(values[-1] - values[0] if len(values) else np.nan)
     return check_rows("fig1_sr_minus_grows", parts, growth)
-
 
 
 def plot_fig1(fractions: pd.DataFrame):

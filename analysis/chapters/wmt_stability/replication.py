@@ -7,7 +7,8 @@ import pandas as pd
 
 from ... import wmt
 from ... import wmt_stability as ws
-from .packages import check_rows
+from ...plotting import MISSING
+from .packages import PACKAGE_SHORT, check_rows
 
 REPLICATION_COLUMNS = ["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
                        "order_match", "clusters_match", "exact", "note"]
@@ -46,11 +47,6 @@ def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -
             "clusters_file": from_file, "clusters_table": from_table, "significance": significance, "table": table}
 
 
-def _rows_by_pair(frame: pd.DataFrame) -> dict:
-    """{(collection, pair): positions of its rows}: one pass over a large table instead of a filter per pair."""
-    return frame.groupby(["collection", "pair"], sort=False, observed=True).indices
-
-
 def _segments_without_judgments(pj: ws.PairJudgments, seg: pd.DataFrame, systems) -> int:
     """Official segment rows of ranked systems with no judgment behind them (the official scores average them in)."""
     judged = set(pj.key_names[np.unique(pj.key[pj.scored])])
@@ -69,7 +65,7 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
     scores; per rank-sum variant, whether our clusters equal the official ones and how many published pairwise
     verdicts (row above column) ours contradict."""
     rows = []
-    by_pair = _rows_by_pair(segments)
+    by_pair = segments.groupby(["collection", "pair"], sort=False, observed=True).indices  # one pass
     style = judgments[["collection", "style"]].drop_duplicates().set_index("collection")["style"]
     for collection, year, pair in rankings[["collection", "year", "pair"]].drop_duplicates().itertuples(index=False):
         official = official_ranking(collection, pair, rankings, clusters, wilcoxon)
@@ -142,26 +138,57 @@ def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
     (with ``variant``); ``note``: what differs and why."""
     rows = table[table["data"] != "ranking only"].copy()
     rows["clusters_match"] = rows[f"clusters_match_{variant}"]
-    rows["exact"] = ((rows["max_abs_z_diff"] <= 1e-9) & rows["order_match"].astype(bool)
-                     & (rows["clusters_match"] == True))  # noqa: E712 (NaN is not a match)
-    notes = []
-    for r in rows.itertuples(index=False):
-        parts = [] if pd.isna(r.note) else [r.note]
-        if r.data == "segments":
-            parts.append("from the official segment scores: " + SEGMENTS_ONLY.get(
-                r.collection, "its per-judgment file is not reachable here"))
-        if r.max_abs_z_diff > 1e-9:
-            parts.append(f"the official segment file holds {r.segments_without_judgments:.0f} (system, segment) rows "
-                         "with no judgment behind them, which the official system scores average in"
-                         if r.segments_without_judgments > 0 else
-                         "the system z differ from the official ones for a reason not found here")
-        if pd.isna(r.max_abs_raw_diff) and r.data == "judgments":
-            parts.append(f"raw recovered for {r.raw_known:.1%} of judgments, so no system raw")
-        if getattr(r, "official_files_agree", True) is False:
-            parts.append("the published clusters.csv and Wilcoxon tables disagree; compared with clusters.csv")
-        notes.append("; ".join(parts))
-    rows["note"] = notes
+    close = rows["max_abs_z_diff"] <= 1e-9
+    rows["exact"] = close & rows["order_match"].astype(bool) & (rows["clusters_match"] == True)  # noqa: E712 (NaN)
+    unjudged = rows["segments_without_judgments"]
+    notes = pd.DataFrame({
+        "note": rows["note"],
+        "segments": ("from the official segment scores: " + rows["collection"].map(SEGMENTS_ONLY).fillna(
+            "its per-judgment file is not reachable here")).where(rows["data"] == "segments"),
+        "z": ("the official segment file holds " + unjudged.map("{:.0f}".format) + " (system, segment) rows with no "
+              "judgment behind them, which the official system scores average in").where(
+            unjudged > 0, "the system z differ from the official ones for a reason not found here").where(~close),
+        "raw": ("raw recovered for " + rows["raw_known"].map("{:.1%}".format) + " of judgments, so no system "
+                "raw").where(rows["max_abs_raw_diff"].isna() & (rows["data"] == "judgments")),
+        "files": pd.Series("the published clusters.csv and Wilcoxon tables disagree; compared with clusters.csv",
+                           rows.index).where(rows.get("official_files_agree", pd.Series(dtype=object)).eq(False))})
+    rows["note"] = notes.apply(lambda parts: "; ".join(parts.dropna()), axis=1)
     return rows[REPLICATION_COLUMNS].reset_index(drop=True)
+
+
+def _yes(value) -> str | float:
+    return np.nan if pd.isna(value) else ("yes" if value else "no")
+
+
+def replication_view(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`replication` as read on the page, by (short package name, pair)."""
+    rows = table[table["data"] != "ranking only"]
+    return pd.DataFrame({
+        "package": rows["collection"].map(PACKAGE_SHORT), "pair": rows["pair"], "from": rows["data"],
+        "systems": rows["n_systems"],
+        **{label: rows[column].map(lambda v: np.nan if pd.isna(v) else f"{v:.0e}")
+           for label, column in (("max Δz", "max_abs_z_diff"), ("max Δraw", "max_abs_raw_diff"))},
+        "same order": rows["order_match"].map(_yes),
+        "same clusters (1-sided / old)": [f"{_yes(a)} / {_yes(b)}" for a, b in zip(
+            rows["clusters_match_greater"], rows["clusters_match_scipy<1.7"])],
+        "verdicts differing (1-sided / old)": [
+            np.nan if pd.isna(a) else f"{a:.0f} / {b:.0f}"
+            for a, b in zip(rows["verdicts_differ_greater"], rows["verdicts_differ_scipy<1.7"])],
+    }).set_index(["package", "pair"])
+
+
+def replication_exceptions(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`replication_view` not replicated exactly, with the two reasons found for a difference:
+    official segment rows with no judgment behind them, and official cluster and Wilcoxon files that disagree."""
+    rows = table[table["data"] != "ranking only"]
+    verdicts = rows[["verdicts_differ_greater", "verdicts_differ_scipy<1.7"]]
+    exact = ((rows["max_abs_z_diff"] <= 1e-9) & rows["order_match"].eq(True)
+             & rows[["clusters_match_greater", "clusters_match_scipy<1.7"]].eq(True).all(axis=1)
+             & (verdicts.iloc[:, 0].isna() | verdicts.eq(0).all(axis=1)))
+    view = replication_view(table).drop(columns="systems").assign(**{
+        "unjudged rows": [MISSING if pd.isna(v) else f"{v:.0f}" for v in rows["segments_without_judgments"]],
+        "files agree": [MISSING if pd.isna(v) else _yes(v) for v in rows["official_files_agree"]]})
+    return view[~exact.to_numpy()]
 
 
 def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
@@ -169,7 +196,7 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
     ones from the segment scores: how many and the largest difference."""
     printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
     worst, count = 0.0, 0
-    by_pair = _rows_by_pair(segments)
+    by_pair = segments.groupby(["collection", "pair"], sort=False, observed=True).indices  # one pass
     for (collection, pair), rows in printed.groupby(["collection", "pair"], sort=False):
         seg = segments.iloc[by_pair.get((collection, pair), [])]
         codes, names = pd.factorize(seg["system"], sort=True)
@@ -220,12 +247,27 @@ def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd
             with_line, without = ("greater", "scipy<1.7") if lines["greater"][i] else ("scipy<1.7", "greater")
             upper = idx[i]
             rows += [{"collection": collection, "pair": pair, "line_from": with_line, "upper": names[upper],
-                      "lower": names[j], "z_upper": ranked["greater"].scores[i], "z_lower": float(np.mean(z[codes == j])),
+                      "lower": names[j], "z_upper": ranked["greater"].scores[i],
+                      "z_lower": float(np.mean(z[codes == j])),
                       "p_greater": p["greater"][upper, j], "p_old": p["scipy<1.7"][upper, j],
                       "p_lower_better": p["greater"][j, upper]}
                      for j in idx[i + 1:] if not p[without][upper, j] < alpha]
     return pd.DataFrame(rows, columns=["collection", "pair", "line_from", "upper", "lower", "z_upper", "z_lower",
                                        "p_greater", "p_old", "p_lower_better"])
+
+
+#: the rank-sum variants of :data:`analysis.wmt.RANK_SUM_VARIANTS` in words
+VARIANT_LABELS = {"greater": "WMT's one-sided test", "scipy<1.7": "the paper's scipy < 1.7 p"}
+
+
+def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`rank_sum_disagreements` as read on the page."""
+    view = pd.DataFrame({"package": table["collection"].map(PACKAGE_SHORT), "pair": table["pair"],
+                         "upper (z)": [f"{s} ({z:.3f})" for s, z in zip(table["upper"], table["z_upper"])],
+                         "lower (z)": [f"{s} ({z:.3f})" for s, z in zip(table["lower"], table["z_lower"])],
+                         "line from": table["line_from"].map(VARIANT_LABELS),
+                         "p 1-sided": table["p_greater"].round(3), "p old": table["p_old"].round(3)})
+    return view.set_index(["package", "pair"])
 
 
 def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020",

@@ -106,7 +106,8 @@ def page_numbers(table: pd.DataFrame) -> dict:
     per_pair = table[table["pair"] != "all"]
     return {"pairs": len(per_pair), "resamples": int(pooled["resamples"]), "rank_only": int(pooled["rank_only"]),
             "resamples-per-pair": int(per_pair["resamples"].iloc[0]),
-            "share_reordered": float(pooled["share_reordered"]), "share_top_changed": float(pooled["share_top_changed"]),
+            "share_reordered": float(pooled["share_reordered"]),
+            "share_top_changed": float(pooled["share_top_changed"]),
             "median_abs_r_change": float(per_pair["median_abs_r_change"].median())}
 
 
