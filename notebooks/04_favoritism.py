@@ -43,6 +43,7 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %%
 import numpy as np
+import pandas as pd
 from IPython.display import Markdown
 from myst_nb import glue
 
@@ -52,7 +53,6 @@ from analysis.chapters.favoritism import (
     appendix_c21,
     appendix_d,
     cases,
-    claims,
     definitions,
     experiments,
     fig4,
@@ -465,8 +465,8 @@ show(experiments.in_words(attenuation).join(items.rename("items per pair")))
 # %%
 fig5_pairs = fig4.fig4_scope(pairs, summeval_aspect)
 null_rhos = fig5.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
-values = claims.claim_values(fig5_pairs=fig5_pairs, fig4=fig4_rows, ties=tie_shares, h2h=h2h,
-                             summeval_aspect=summeval_aspect, null_rhos=null_rhos)
+values = (fig5.fig5_values(fig5_pairs, fig4_rows, null_rhos) | appendix_d.appendix_d_values(tie_shares, summeval_aspect)
+          | appendix_c21.first_position(h2h))
 out.values(values)
 top_accuracy = out.table(fig5.top_accuracy_favi(fig5_pairs, n_resamples=n_resamples, alpha=alpha,
                                                   rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
@@ -481,7 +481,7 @@ out.figure(fig5.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
            "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
            "alphabetically first system.")
 show(experiments.in_words(fig5_rho))
-v = values.set_index("key")["value"]
+v = pd.Series(values)
 glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
          f5_rho=fig5_rho["spearman_rho"].iloc[0], f5_rho_b=fig5_rho["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
          f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
@@ -743,8 +743,9 @@ if "wmt22-zhen" in datasets:
 # {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
-out.values(claims.claim_checks(values=values, fig4=fig4_rows, domains=domains, layers=layers, pairs=pairs,
-                               appendix_d=appd))
+out.values(fig4.fig4_checks(fig4_rows, domains) | fig5.fig5_checks(v) | appendix_d.appendix_d3_checks(fig4_rows)
+           | cases.graph_row_checks(layers) | appendix_d.appendix_d_reading_checks(appd)
+           | definitions.definition_checks(pairs))
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]

@@ -12,7 +12,6 @@ from analysis.chapters.favoritism import (
     appendix_c21,
     appendix_d,
     cases,
-    claims,
     definitions,
     experiments,
     fig4,
@@ -94,37 +93,34 @@ def test_domain_comparison_counts_couples_and_ties_half():
 
 def test_first_position_reads_the_response_letter():
     h2h = pd.DataFrame({"response": ["A", "A: Summary #1 is more fluent.", "B", "C", " B: Summary #2 ..."]})
-    share, p = appendix_c21.first_position(h2h)
-    assert share == 0.5 and p == 1.0
+    assert appendix_c21.first_position(h2h) == {"c21.first_position_share": 0.5, "c21.first_position_pvalue": 1.0}
 
 
-def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top=0.1, other=0.2, top_layer=("refB", "Online-W")):
-    values = pd.DataFrame({"key": ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
-                                   "fig5b.median_abs_favi_top_accuracy", "fig5b.median_abs_favi_other_accuracy",
-                                   "section6.rho_abs_favi_agreement_pairs", "section6.rho_sample_accuracy_agreement_pairs",
-                                   "section6.rho_mean_abs_favi_system_accuracy_metrics",
-                                   "section6.rho_sample_accuracy_system_accuracy_metrics"],
-                           "value": [differ, agree, top, other, -0.3, 0.2, -0.1, 0.4]})
-    fig4 = pd.DataFrame({"mean_abs_favi": [0.2, 0.3], "null_mean_abs_favi": [0.1, 0.1]})
+def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top_layer=("refB", "Online-W")):
+    values = {"fig5a.median_abs_favi_signs_differ": differ, "fig5a.median_abs_favi_signs_agree": agree,
+              "section6.rho_abs_favi_agreement_pairs": -0.3, "section6.rho_sample_accuracy_agreement_pairs": 0.2,
+              "section6.rho_mean_abs_favi_system_accuracy_metrics": -0.1,
+              "section6.rho_sample_accuracy_system_accuracy_metrics": 0.4}
+    summary = pd.DataFrame({"mean_abs_favi": [0.2, 0.3], "null_mean_abs_favi": [0.1, 0.1]})
     domains = pd.DataFrame({"domain": ["machine translation", "summarization"],
                             "median_mean_abs_favi": [mt_median, 0.3], "median_sd_abs_favi": [0.1, 0.2],
                             "median_excess": [mt_excess, 0.2]})
     layers = pd.DataFrame({"dataset": "wmt22-ende", "graph": "human", "rater": "r",
                            "system": ["refB", "Online-W", "X"], "layer": [0 if s in top_layer else 1
                                                                           for s in ("refB", "Online-W", "X")]})
-    return dict(values=values, fig4=fig4, domains=domains, layers=layers)
+    checks = fig4.fig4_checks(summary, domains) | fig5.fig5_checks(values) | cases.graph_row_checks(layers)
+    return pd.DataFrame([(k, v, h) for k, (v, h) in checks.items()], columns=["key", "value", "holds"]).set_index("key")
 
 
 def test_claim_checks_follow_the_numbers_both_ways():
-    found = claims.claim_checks(**_check_inputs()).set_index("key")
+    found = _check_inputs()
     yes = found["holds"]
     assert yes["fig4.mt_median_below_summarization"] and yes["fig4.mt_excess_below_summarization"]
     assert yes["fig5a.larger_when_signs_differ"]
     assert yes["section6.favi_beats_accuracy_pairs"] and not yes["section6.favi_beats_accuracy_metrics"]
     assert yes["fig1.refB_top_of_mqm_graph"] and yes["fig1.onlineW_top_of_mqm_graph"]
     assert yes["fig4.every_setting_above_null"]
-    no = claims.claim_checks(**_check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top=0.3,
-                                             other=0.1, top_layer=("refB",))).set_index("key")
+    no = _check_inputs(mt_median=0.4, mt_excess=0.3, differ=0.1, agree=0.3, top_layer=("refB",))
     assert not no["holds"][["fig4.mt_median_below_summarization", "fig4.mt_excess_below_summarization",
                             "fig5a.larger_when_signs_differ", "fig1.onlineW_top_of_mqm_graph"]].any()
     # each check with the number it compares, which the claims' "Ours" shows
@@ -146,24 +142,22 @@ def test_graph_row_checks_count_the_rows_above_the_top_and_below_the_bottom():
                            "graph": ["human"] * 3 + ["human"] * 3 + ["metric"] * 3,
                            "system": ["M0", "M20", "M11", "a", "M2M100_1.2B-B4", "b", "a", "M2M100_1.2B-B4", "b"],
                            "layer": [0, 1, 2, 0, 2, 1, 0, 1, 2]})
-    inputs = _check_inputs()
-    found = claims.claim_checks(**{**inputs, "layers": layers}).set_index("key")
-    assert found.loc["appD2.m11_last_in_human_graph", "holds"] and found.loc["appD2.m11_last_in_human_graph",
-                                                                              "value"] == 0
-    assert found.loc["fig6.m2m100_last_in_human_graph", "holds"]
-    assert not found.loc["fig6.m2m100_last_in_metric_graph", "holds"]
-    assert found.loc["fig6.m2m100_last_in_metric_graph", "value"] == 1
-    assert "fig1.refB_top_of_mqm_graph" not in found.index  # no WMT22 en-de graph drawn: no check
+    found = cases.graph_row_checks(layers)
+    assert found["appD2.m11_last_in_human_graph"] == (0, True)
+    assert found["fig6.m2m100_last_in_human_graph"][1]
+    assert found["fig6.m2m100_last_in_metric_graph"] == (1, False)
+    assert "fig1.refB_top_of_mqm_graph" not in found  # no WMT22 en-de graph drawn: no check
 
 
 def test_appendix_d_reading_checks_give_the_gap_outside_the_two_readings():
     cases = pd.DataFrame({"paper_sample": [0.07, 0.348, 0.31], "sample_without_tie_credit": [0.2, 0.15, 0.26],
-                          "sample": [0.22, 0.47, 0.3], "paper_between": [False, True, False]},
+                          "sample": [0.22, 0.47, 0.3]},
                          index=pd.Index(["ROUGE", "ChatGPT", "BLEU"], name="paper_metric"))
-    found = claims.claim_checks(**_check_inputs(), appendix_d=cases).set_index("key")
-    assert found.loc["appD.readings_rouge", "value"] == pytest.approx(0.07 - (0.2 - 0.005))
-    assert found.loc["appD.readings_chatgpt", "value"] == 0 and found.loc["appD.readings_chatgpt", "holds"]
-    assert found.loc["appD.readings_bleu", "value"] == pytest.approx(0.31 - (0.3 + 0.005))
+    found = appendix_d.appendix_d_reading_checks(cases)
+    assert found["appD.readings_rouge"][0] == pytest.approx(0.07 - (0.2 - 0.005))
+    assert found["appD.readings_chatgpt"] == (0, True)
+    assert found["appD.readings_bleu"][0] == pytest.approx(0.31 - (0.3 + 0.005))
+    assert not found["appD.readings_rouge"][1] and not found["appD.readings_bleu"][1]
 
 
 def test_top_accuracy_favi_compares_the_top_tenth_with_an_interval():

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from analysis import favi
-from analysis.chapters.favoritism import appendix_d, claims, definitions, experiments, fig4, table1, uncertainty
+from analysis.chapters.favoritism import appendix_d, definitions, experiments, fig4, fig5, table1, uncertainty
 
 
 def _long(dataset, matrices: dict, kinds: dict) -> pd.DataFrame:
@@ -22,12 +22,12 @@ def _long(dataset, matrices: dict, kinds: dict) -> pd.DataFrame:
 
 # --- ties -------------------------------------------------------------------------------------------------------------
 
-def test_between_readings_widens_the_ends_by_the_printed_rounding():
-    assert appendix_d.between_readings(0.31, 0.258, 0.422)
-    assert not appendix_d.between_readings(0.07, 0.202, 0.215)
-    assert appendix_d.between_readings(0.3, 0.304, 0.5)  # 0.3 stands for [0.25, 0.35)
-    assert not appendix_d.between_readings(0.348, 0.3486, 0.5)  # three decimals: half a thousandth
-    assert not appendix_d.between_readings(0.3, np.nan, 0.5)
+def test_reading_gap_widens_the_ends_by_the_printed_rounding():
+    assert appendix_d.reading_gap(0.31, 0.258, 0.422) == 0
+    assert appendix_d.reading_gap(0.07, 0.202, 0.215) < 0
+    assert appendix_d.reading_gap(0.3, 0.304, 0.5) == 0  # 0.3 stands for [0.25, 0.35)
+    assert appendix_d.reading_gap(0.348, 0.3486, 0.5) < 0  # three decimals: half a thousandth
+    assert np.isnan(appendix_d.reading_gap(0.3, np.nan, 0.5))
 
 
 def test_with_ties_adds_the_tie_columns_and_refuses_a_setting_without_them():
@@ -185,45 +185,28 @@ def test_appendix_d3_checks_compare_among_the_en_de_raters():
     fig4 = pd.DataFrame({"dataset": "wmt22-ende", "rater": ["GEMBA-DA-ChatGPT", "BLEU", "chrF", "SEScoreX"],
                          "system_accuracy": [0.68, 0.67, 0.69, 0.77], "sample_accuracy": [0.47, 0.42, 0.41, 0.43],
                          "mean_abs_favi": [0.23, 0.18, 0.17, 0.19], "null_mean_abs_favi": 0.0})
-    inputs = dict(values=pd.DataFrame({"key": ["fig5a.median_abs_favi_signs_differ", "fig5a.median_abs_favi_signs_agree",
-                                               "fig5b.median_abs_favi_top_accuracy",
-                                               "fig5b.median_abs_favi_other_accuracy",
-                                               "section6.rho_abs_favi_agreement_pairs",
-                                               "section6.rho_sample_accuracy_agreement_pairs",
-                                               "section6.rho_mean_abs_favi_system_accuracy_metrics",
-                                               "section6.rho_sample_accuracy_system_accuracy_metrics"],
-                                       "value": [0.3, 0.1, 0.1, 0.2, -0.3, 0.2, -0.1, 0.4]}),
-                  domains=pd.DataFrame({"domain": ["machine translation"]}),
-                  layers=pd.DataFrame(columns=["dataset", "graph", "rater", "system", "layer"]))
-    yes = claims.claim_checks(fig4=fig4, **inputs).set_index("key")["holds"]
-    assert yes[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
-                "appD3.chatgpt_highest_mean_abs_favi", "appD3.bleu_lowest_system_accuracy"]].all()
-    no = claims.claim_checks(fig4=fig4.assign(sample_accuracy=[0.4, 0.42, 0.41, 0.43],
-                                              system_accuracy=[0.9, 0.7, 0.69, 0.77]), **inputs)
-    no = no.set_index("key")["holds"]
-    assert not no[["appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
-                   "appD3.bleu_lowest_system_accuracy"]].any()
+    yes = {key: holds for key, (_, holds) in appendix_d.appendix_d3_checks(fig4).items()}
+    assert all(yes[k] for k in ("appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
+                                "appD3.chatgpt_highest_mean_abs_favi", "appD3.bleu_lowest_system_accuracy"))
+    no = appendix_d.appendix_d3_checks(fig4.assign(sample_accuracy=[0.4, 0.42, 0.41, 0.43],
+                                                   system_accuracy=[0.9, 0.7, 0.69, 0.77]))
+    assert not any(no[k][1] for k in ("appD3.chatgpt_lower_system_accuracy", "appD3.chatgpt_highest_sample_accuracy",
+                                      "appD3.bleu_lowest_system_accuracy"))
 
 
 def test_claim_values_put_the_printed_summeval_shares_on_the_120_pair_grid():
+    v = appendix_d.appendix_d_values(pd.DataFrame(columns=["dataset", "aspect", "rater"]), "expert_consistency")
+    assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
+    assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits
+    # Fig. 5a: the share of no-favoritism draws whose ρ is at or below the observed ρ (a one-sided p-value)
     rng = np.random.default_rng(0)
     pairs = pd.DataFrame({"total_error": 5, "favi": rng.normal(size=40), "system_sign_agrees": rng.random(40) > 0.5,
                           "sample_accuracy": rng.random(40)})
     fig4 = pd.DataFrame({"mean_abs_favi": rng.random(5), "system_accuracy": rng.random(5),
                          "sample_accuracy": rng.random(5)})
-    h2h = pd.DataFrame({"response": ["A", "B", "A"]})
-    no_ties = pd.DataFrame(columns=["dataset", "aspect", "rater"])
-    values = claims.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
-                                 summeval_aspect="expert_consistency", null_rhos=np.zeros(3))
-    v = values.set_index("key")["value"]
-    assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
-    assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits
-    # Fig. 5a: the share of no-favoritism draws whose ρ is at or below the observed ρ (a one-sided p-value)
-    rho = v["section6.rho_abs_favi_agreement_pairs"]
-    values = claims.claim_values(fig5_pairs=pairs, fig4=fig4, ties=no_ties, h2h=h2h,
-                                 summeval_aspect="expert_consistency",
-                                 null_rhos=np.array([rho - 0.1, rho, rho + 0.1, rho + 0.2]))
-    assert values.set_index("key")["value"]["fig5a.no_favoritism_share_at_or_below"] == 0.5
+    rho = fig5.fig5_values(pairs, fig4, np.zeros(3))["section6.rho_abs_favi_agreement_pairs"]
+    values = fig5.fig5_values(pairs, fig4, np.array([rho - 0.1, rho, rho + 0.1, rho + 0.2]))
+    assert values["fig5a.no_favoritism_share_at_or_below"] == 0.5
 
 
 def test_definition_checks_hold_on_the_implementation_and_catch_a_wrong_table():
@@ -232,19 +215,19 @@ def test_definition_checks_hold_on_the_implementation_and_catch_a_wrong_table():
     metric = pd.DataFrame(rng.normal(size=(30, 4)), columns=list("abcd"))
     table = favi.favi_table(human, metric)
     found = definitions.definition_checks(table)
-    assert len(found) == 9 and all(holds for holds, _ in found.values())
+    assert len(found) == 9 and all(holds for _, holds in found.values())
     broken = table.assign(total_error=table["total_error"] + 1, favi=table["favi"] + 3)
-    bad = {key: holds for key, (holds, _) in definitions.definition_checks(broken).items()}
+    bad = {key: holds for key, (_, holds) in definitions.definition_checks(broken).items()}
     assert not bad["def6.total_error_off_diagonal"] and not bad["def9.range_minus2_to_2"]
     assert bad["appA.cost_is_item_margin_change"] and bad["limitations.one_error_phi_is_1_or_2"]  # not from the table
     # Def. 10: the system-level accuracy counts all C(4, 2) = 6 pairs, and equals eq. 7 from the margins
     assert definitions.system_accuracy_pairs(table) == (1.0, True)
     assert definitions.system_accuracy_pairs(table.iloc[1:]) == (5 / 6, True)
-    assert not definitions.definition_checks(table.iloc[1:])["def10.system_accuracy_over_all_pairs"][0]
+    assert not definitions.definition_checks(table.iloc[1:])["def10.system_accuracy_over_all_pairs"][1]
     flipped = table.assign(system_sign_agrees=~table["system_sign_agrees"].astype(bool))
     assert definitions.system_accuracy_pairs(flipped) == (1.0, False)
-    numbers = {key: value for key, (_, value) in found.items()}
+    numbers = {key: value for key, (value, _) in found.items()}
     assert numbers["def4.cells_count_every_item"] == 0 and numbers["appA.cost_is_item_margin_change"] == 9
     assert numbers["limitations.one_error_phi_is_1_or_2"] == 6 and numbers["def11.sample_accuracy_identity"] < 1e-12
     assert numbers["def9.range_minus2_to_2"] == np.nanmax(np.abs(table["favi"]))
-    assert definitions.definition_checks(broken)["def6.total_error_off_diagonal"][1] == len(table)
+    assert definitions.definition_checks(broken)["def6.total_error_off_diagonal"][0] == len(table)

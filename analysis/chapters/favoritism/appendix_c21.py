@@ -14,22 +14,17 @@ from ...data import published
 def h2h_ratings(h2h: pd.DataFrame) -> pd.DataFrame:
     """ChatGPT's SummEval head-to-head judgments as preference ratings of system_a < system_b, in both presentation
     orders, with the experts' (Def. 13 on their mean ratings)."""
-    frame = h2h.copy()
-    swap = frame["system_1"] > frame["system_2"]
-    frame["system_a"] = frame["system_1"].where(~swap, frame["system_2"])
-    frame["system_b"] = frame["system_2"].where(~swap, frame["system_1"])
+    swap = h2h["system_1"] > h2h["system_2"]
+    frame = h2h.assign(system_a=h2h["system_1"].where(~swap, h2h["system_2"]),
+                       system_b=h2h["system_2"].where(~swap, h2h["system_1"]),
+                       expert=favi.derived_preferences(h2h["expert_1"], h2h["expert_2"]) * np.where(swap, -1, 1))
     frame["rating"] = np.select([frame["preferred"] == frame["system_a"], frame["preferred"] == frame["system_b"],
                                  frame["preferred"] == "tie"], [1, -1, 0], default=99)
-    if (frame["rating"] == 99).any():
-        raise ValueError(f"head-to-head judgments naming neither system: {frame.loc[frame['rating'] == 99, 'preferred'].unique()[:5]}")
-    expert_a = frame["expert_1"].where(~swap, frame["expert_2"])
-    expert_b = frame["expert_2"].where(~swap, frame["expert_1"])
-    frame["expert"] = favi.derived_preferences(expert_a.to_numpy(), expert_b.to_numpy())
-    wide = frame.pivot_table(index=["aspect", "system_a", "system_b", "document"], columns="order",
-                             values="rating", aggfunc="first")
-    experts = frame.drop_duplicates(["aspect", "system_a", "system_b", "document"]).set_index(
-        ["aspect", "system_a", "system_b", "document"])["expert"]
-    out = wide.join(experts).reset_index()
+    unknown = frame.loc[frame["rating"] == 99, "preferred"].unique()
+    if len(unknown):
+        raise ValueError(f"head-to-head judgments naming neither system: {unknown[:5]}")
+    out = frame.pivot_table(index=["aspect", "system_a", "system_b", "document", "expert"], columns="order",
+                            values="rating", aggfunc="first").reset_index().rename_axis(columns=None)
     if out[["original", "toggled"]].isna().any().any():
         raise ValueError("some head-to-head judgments lack their other presentation order")
     return out.astype({"original": "int8", "toggled": "int8", "expert": "int8"})
@@ -71,8 +66,9 @@ def h2h_favi(ratings: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def first_position(h2h: pd.DataFrame) -> tuple[float, float]:
+def first_position(h2h: pd.DataFrame) -> dict[str, float]:
     """App. C.2.1's position bias: the share of preferences naming the summary shown first, and its binomial p-value."""
     letter = h2h["response"].astype(str).str.strip().str[0]
     first, second = int((letter == "A").sum()), int((letter == "B").sum())
-    return first / (first + second), float(stats.binomtest(first, first + second, 0.5).pvalue)
+    return {"c21.first_position_share": first / (first + second),
+            "c21.first_position_pvalue": float(stats.binomtest(first, first + second, 0.5).pvalue)}

@@ -17,28 +17,27 @@ APPENDIX_D_MATCH = {
     "ChatGPT": ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"),
     "BLEU": ("wmt22-ende", "MQM", "BLEU"),
 }
-#: Appendix D's tie columns -> those of Fig. 4's summary with ties
-_TIE_CASE_COLUMNS = {"sample_without_tie_credit": "sample_accuracy_without_tie_credit",
-                     "human_tie_share": "human_tie_share", "metric_tie_share": "metric_tie_share",
-                     "matching_tie_share": "matching_tie_share"}
 
 
 def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
     """Appendix D's case studies beside the setting standing in for each (``summary``: Fig. 4's summary with
     ties), with its tie shares and whether the paper's sample-level accuracy lies between our two readings."""
+    found = summary.rename(columns={"sample_accuracy": "sample", "system_accuracy": "system",
+                                    "sample_accuracy_without_tie_credit": "sample_without_tie_credit"})
     rows = []
     for case in published.item("favi", "appendix_d")["rows"]:
         match = APPENDIX_D_MATCH[case["metric"]]
-        hit = setting_table(summary, *match, required=False) if match else summary.iloc[:0]
+        hit = setting_table(found, *match, required=False) if match else found.iloc[:0]
         ours = hit.iloc[0] if len(hit) else {}
         rows.append({"paper_metric": case["metric"], "paper_data": case["data"],
                      "here": f"{match[2]} on {DATASETS[match[0]]}" if match else "not reachable",
-                     "sample": ours.get("sample_accuracy", np.nan), "paper_sample": case["sample"],
+                     "sample": ours.get("sample", np.nan), "paper_sample": case["sample"],
                      "mean_abs_favi": ours.get("mean_abs_favi", np.nan), "paper_mean_abs_favi": case["mean_abs_favi"],
-                     "system": ours.get("system_accuracy", np.nan), "paper_system": case["system"],
-                     **{name: ours.get(column, np.nan) for name, column in _TIE_CASE_COLUMNS.items()}})
+                     "system": ours.get("system", np.nan), "paper_system": case["system"],
+                     **{key: ours.get(key, np.nan) for key in ("sample_without_tie_credit", "human_tie_share",
+                                                                "metric_tie_share", "matching_tie_share")}})
     out = pd.DataFrame(rows).set_index("paper_metric")
-    out["paper_between"] = [between_readings(p, lo, hi) for p, lo, hi in
+    out["paper_between"] = [reading_gap(p, lo, hi) == 0 for p, lo, hi in
                             zip(out["paper_sample"], out["sample_without_tie_credit"], out["sample"])]
     return out
 
@@ -51,7 +50,6 @@ def appendix_d_page(cases: pd.DataFrame) -> pd.DataFrame:
                        ("system", "system-level accuracy")):
         out[(words, "here")] = cases[key]
         out[(words, "paper")] = cases[f"paper_{key}"]
-    out.columns = pd.MultiIndex.from_tuples(out.columns)
     return out.rename_axis("paper's metric")
 
 
@@ -65,18 +63,13 @@ def appendix_d_ties_page(cases: pd.DataFrame) -> pd.DataFrame:
     }).rename_axis("paper's metric")
 
 
-def half_printed(value: float) -> float:
-    """Half a unit of the last digit a printed value shows (0.07 -> 0.005, 0.348 -> 0.0005)."""
-    decimals = len(f"{value}".split(".")[1]) if "." in f"{value}" else 0
-    return 0.5 * 10 ** -decimals
-
-
-def between_readings(paper: float, low: float, high: float) -> bool:
-    """Whether a printed sample-level accuracy lies between our two readings, widened by its printed rounding."""
+def reading_gap(paper: float, low: float, high: float) -> float:
+    """How far a printed sample-level accuracy lies outside our two readings, widened by half a unit of its last
+    printed digit (0.07 -> 0.005): 0 between them, negative below, NaN without all three."""
     if any(pd.isna(v) for v in (paper, low, high)):
-        return False
-    half = half_printed(paper)
-    return bool(low - half <= paper <= high + half)
+        return np.nan
+    half = 0.5 * 10 ** -(len(f"{paper}".split(".")[1]) if "." in f"{paper}" else 0)
+    return min(0.0, paper - (low - half)) + max(0.0, paper - (high + half))
 
 
 def implied_human_tie_share(paper_accuracy: float, ties: pd.Series) -> float:
@@ -86,19 +79,31 @@ def implied_human_tie_share(paper_accuracy: float, ties: pd.Series) -> float:
     return float(1 - (paper_accuracy - ties["matching_tie_share"]) / untied)
 
 
-def appendix_d_reading_checks(cases: pd.DataFrame) -> dict[str, tuple[bool, float]]:
-    """Whether each of App. D's printed sample-level accuracies lies between our two readings, and how far outside
-    their range (widened by its rounding) it lies: 0 inside, negative below."""
-    checks = {}
-    for metric, row in cases.dropna(subset=["sample"]).iterrows():
-        paper, low, high = row["paper_sample"], row["sample_without_tie_credit"], row["sample"]
-        half = half_printed(paper)
-        gap = min(0.0, paper - (low - half)) + max(0.0, paper - (high + half))
-        checks[f"appD.readings_{str(metric).lower()}"] = (bool(row["paper_between"]), float(gap))
-    return checks
+def appendix_d_reading_checks(cases: pd.DataFrame) -> dict[str, tuple[float, bool]]:
+    """Whether each of App. D's printed sample-level accuracies lies between our two readings, with
+    :func:`reading_gap`."""
+    gaps = {metric: reading_gap(row["paper_sample"], row["sample_without_tie_credit"], row["sample"])
+            for metric, row in cases.dropna(subset=["sample"]).iterrows()}
+    return {f"appD.readings_{str(metric).lower()}": (float(gap), gap == 0) for metric, gap in gaps.items()}
 
 
-def appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+def appendix_d_values(ties: pd.DataFrame, summeval_aspect: str) -> dict[str, float]:
+    """The printed system-level shares of Fig. 1 and App. D on the grid of C(9, 2) = 36 pairs of Table 1's nine
+    WMT22 en-de systems or C(16, 2) = 120 of SummEval's 16 (App. D.2), and the human tie share at which ROUGE-L
+    would have the paper's sample-level accuracy (``ties``: :func:`.fig4.tie_shares`)."""
+    agreement = published.item("favi", "section2")["graph_agreement_comet22"] / 100
+    cases = {row["metric"]: row for row in published.item("favi", "appendix_d")["rows"]}
+    values = {f"pairs{n}.{key}": round(share * n) / n for n, key, share in (
+        (36, "fig1_agreement", agreement), (36, "appD_chatgpt_system", cases["ChatGPT"]["system"]),
+        (36, "appD_bleu_system", cases["BLEU"]["system"]), (120, "appD_rouge_system", cases["ROUGE"]["system"]),
+        (120, "appD_bertscore_system", cases["BertScore"]["system"]))}
+    rouge = setting_table(ties, "summeval", summeval_aspect, "ROUGE_L", required=False)
+    if len(rouge):
+        values["appD.implied_human_tie_share_rouge"] = implied_human_tie_share(cases["ROUGE"]["sample"], rouge.iloc[0])
+    return values
+
+
+def appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, tuple[float, bool]]:
     """App. D.3 among the reachable WMT22 en-de raters: ChatGPT's system-level accuracy at most the median, its
     sample-level accuracy and mean |Φ| the highest, BLEU's system-level accuracy the lowest; each with the number of
     other raters beyond it in the claimed direction."""
@@ -110,7 +115,7 @@ def appendix_d3_checks(fig4: pd.DataFrame) -> dict[str, tuple[bool, float]]:
               ("chatgpt_highest_mean_abs_favi", "GEMBA-DA-ChatGPT", "mean_abs_favi", np.greater, "max"),
               ("bleu_lowest_system_accuracy", "BLEU", "system_accuracy", np.less, "min"))
     # holds: no bound (the median, max or min over the raters) lies beyond the rater's value in the claimed direction
-    return {f"appD3.{key}": (not op(en[column].agg(bound), en.loc[rater, column]),
-                             float(op(en.drop(index=rater)[column], en.loc[rater, column]).sum()))
+    return {f"appD3.{key}": (float(op(en.drop(index=rater)[column], en.loc[rater, column]).sum()),
+                             not op(en[column].agg(bound), en.loc[rater, column]))
             for key, rater, column, op, bound in claims}
 

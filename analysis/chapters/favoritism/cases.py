@@ -21,33 +21,25 @@ def margin_example(pairs: pd.DataFrame, dataset: str = "wmt22-ende") -> pd.DataF
     by the humans (MQM) and every automatic rater, beside the paper's values."""
     item = published.item("favi", "section2")
     system, opponent = item["system"], item["opponent"]
-    paper = {r["rater"]: r for r in item["rows"]}
     part = pairs[(pairs["dataset"] == dataset) & pairs["system_a"].isin([system, opponent])
                  & pairs["system_b"].isin([system, opponent])]
     if part.empty:
         raise ValueError(f"{dataset}: no pair {system} vs {opponent}")
-    flip = part["system_a"].iloc[0] != system  # outcomes count for system_a
-    widest = part.loc[part["n_items"].idxmax()]
-    sides = [("MQM", widest, 1)] + [(row["rater"], row, 0) for _, row in part.iterrows()]
-    rows = []
-    for rater, row, axis in sides:
-        c = row[list(favi.CELLS)].to_numpy(dtype=np.int64).reshape(3, 3)
-        d = c.sum(axis=axis)  # axis 1: the human outcome (rows), axis 0: the metric's (columns)
-        better, worse = (d[2], d[0]) if flip else (d[0], d[2])
-        n = c.sum()
-        published_row = paper.get(rater, {})
-        rows.append({"rater": rater, "items": n, "better": 100 * better / n, "worse": 100 * worse / n,
-                     "margin": 100 * (better - worse) / n, "paper_better": published_row.get("better"),
-                     "paper_worse": published_row.get("worse"), "paper_margin": published_row.get("margin")})
-    return pd.DataFrame(rows).set_index("rater").astype(float)
+    c = part[list(favi.CELLS)].to_numpy(dtype=np.int64).reshape(-1, 3, 3)
+    # the outcomes +, =, - of system_a: the humans' (rows) on the rater with most items, each rater's (columns)
+    d = np.vstack([c[part["n_items"].to_numpy().argmax()].sum(axis=1), c.sum(axis=1)])
+    d = d[:, ::-1] if part["system_a"].iloc[0] != system else d
+    n = d.sum(axis=1)
+    out = pd.DataFrame({"items": n, "better": 100 * d[:, 0] / n, "worse": 100 * d[:, 2] / n,
+                        "margin": 100 * (d[:, 0] - d[:, 2]) / n}, index=pd.Index(["MQM", *part["rater"]], name="rater"))
+    paper = pd.DataFrame(item["rows"]).set_index("rater")[["better", "worse", "margin"]].add_prefix("paper_")
+    return out.join(paper).astype(float)
 
 
 def margins_page(margins: pd.DataFrame) -> pd.DataFrame:
-    out = margins.rename(index=metric_label)
-    out.columns = pd.MultiIndex.from_tuples(
-        [("", "items"), ("here (% of items)", "better"), ("here (% of items)", "worse"),
-         ("here (% of items)", "margin"), ("paper (%)", "better"), ("paper (%)", "worse"), ("paper (%)", "margin")])
-    return out.rename_axis("rater")
+    heads = [("", "items")] + [(side, k) for side in ("here (% of items)", "paper (%)")
+                               for k in ("better", "worse", "margin")]
+    return margins.rename(index=metric_label).set_axis(pd.MultiIndex.from_tuples(heads), axis=1).rename_axis("rater")
 
 
 def case_numbers(table: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> dict:
@@ -85,8 +77,8 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, alpha: float = 0.
         box_h = max(box_h, min(0.4 * len(human), graphs_h - title_h - 0.6))
     width = max(6.4, graphs_w + beside)
     legend_h = 0.4 if width >= 7.4 else 0.6
-    below = box_h + title_h + 0.6 if per_system and not right else 0.0
-    height = legend_h + max(graphs_h, box_h + title_h + 0.6 if right else 0.0) + below
+    boxes_h = box_h + title_h + 0.6 if per_system else 0.0  # beside the graphs or below them
+    height = legend_h + max(graphs_h, boxes_h) if right else legend_h + graphs_h + boxes_h
     fig = plt.figure(figsize=(width, height))
 
     def axes(left, bottom, w, h):  # inches from the figure's lower left corner
@@ -94,12 +86,8 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, alpha: float = 0.
 
     left0 = (width - graphs_w - beside) / 2
     for k, ((graph, reference, title), lay) in enumerate(zip(graphs, layouts)):
-        if side:
-            left = left0 + k * (layouts[0].width + sep) + (0 if k else (layouts[0].width - lay.width) / 2)
-            top = height - legend_h
-        else:
-            left = left0 + (graphs_w - lay.width) / 2
-            top = height - legend_h - sum(la.height + title_h + 0.15 for la in layouts[:k])
+        left = left0 + (k * (layouts[0].width + sep) if side else (graphs_w - lay.width) / 2)
+        top = height - legend_h - (0 if side else sum(la.height + title_h + 0.15 for la in layouts[:k]))
         draw_win_graph(axes(left, top - title_h - lay.height, lay.width, lay.height), graph, reference=reference,
                        title=title, layout=lay)
     handles = [Line2D([], [], color="#555555", label="A → B: A wins significantly more often"),
@@ -107,13 +95,10 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, alpha: float = 0.
     fig.legend(handles=handles, loc="upper center", ncol=2 if width >= 7.4 else 1, bbox_to_anchor=(0.5, 1.0),
                frameon=False, fontsize=FONT, handlelength=2.5)
     if per_system:
-        if right:
-            left, bottom = left0 + graphs_w + sep + labels_w, height - legend_h - title_h - box_h
-        else:
-            left, bottom = (width - panel_w) / 2 + labels_w, 0.6
-        ax = axes(left, bottom, panel_w - labels_w, box_h)
-        plot_one_vs_all(ax, table, "(c) Φ of each system against\nevery other" if right else
-                        "(c) Φ of each system against every other")
+        left, bottom = ((left0 + graphs_w + sep + labels_w, height - legend_h - title_h - box_h) if right
+                        else ((width - panel_w) / 2 + labels_w, 0.6))
+        plot_one_vs_all(axes(left, bottom, panel_w - labels_w, box_h), table,
+                        "(c) Φ of each system against" + ("\nevery other" if right else " every other"))
     return fig
 
 
@@ -134,12 +119,10 @@ def graph_summary(summary_pairs: pd.DataFrame, cases, *, alpha: float = 0.05) ->
 
 
 def graphs_page(graphs: pd.DataFrame) -> pd.DataFrame:
-    columns = {("", "pairs"): graphs["pairs"].to_numpy()}
-    for ties, words in (("drop", "ties dropped"), ("half", "ties split")):
-        columns[(words, "significant for humans")] = graphs[f"human_edges_{ties}"].to_numpy()
-        columns[(words, "significant for the metric")] = graphs[f"metric_edges_{ties}"].to_numpy()
-        columns[(words, "verdicts agree")] = graphs[f"agreement_{ties}"].to_numpy()
-    return pd.DataFrame(columns, index=setting_index(graphs))
+    heads = [("", "pairs")] + [(words, k) for words in ("ties dropped", "ties split")
+                               for k in ("significant for humans", "significant for the metric", "verdicts agree")]
+    out = graphs.drop(columns=["dataset", "aspect", "rater"]).set_axis(setting_index(graphs))
+    return out.set_axis(pd.MultiIndex.from_tuples(heads), axis=1)
 
 
 def win_graph_layers(pairs: pd.DataFrame, cases, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
@@ -167,7 +150,7 @@ GRAPH_ROWS = (("fig1.refB_top_of_mqm_graph", "wmt22-ende", "MQM", None, "refB", 
                "bottom"))
 
 
-def graph_row_checks(layers: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+def graph_row_checks(layers: pd.DataFrame) -> dict[str, tuple[float, bool]]:
     """Whether each of :data:`GRAPH_ROWS` whose graph is drawn is in its top (bottom) row, with the rows above
     (below) it; a rater of None is the case of that dataset and human rating with the most systems."""
     checks = {}
@@ -183,7 +166,7 @@ def graph_row_checks(layers: pd.DataFrame) -> dict[str, tuple[bool, float]]:
             continue
         layer = int(hit["layer"].iloc[0])
         off = layer if end == "top" else int(part["layer"].max()) - layer
-        checks[key] = (off == 0, float(off))
+        checks[key] = (float(off), off == 0)
     return checks
 
 

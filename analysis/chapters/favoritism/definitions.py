@@ -70,38 +70,34 @@ def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def definition_checks(pairs: pd.DataFrame) -> dict[str, tuple[bool, float]]:
+def definition_checks(pairs: pd.DataFrame) -> dict[str, tuple[float, bool]]:
     """Defs. 4-11, App. A's cost enumeration and the Limitations' single error as properties of the outputs on every
-    pair, each with the number it compares (the claims' "Ours")."""
-    cells = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64)
-    items, total = pairs["n_items"].to_numpy(), pairs["total_error"].to_numpy()
-    diagonal = cells[:, [0, 4, 8]].sum(axis=1)
-    human = cells[:, 0:3].sum(axis=1) - cells[:, 6:9].sum(axis=1)
-    metric = cells[:, [0, 3, 6]].sum(axis=1) - cells[:, [2, 5, 8]].sum(axis=1)
-    phi = pairs["favi"].to_numpy(float)
-    values = (1, 0, -1)  # +, =, - in matrix order
-    item_margin = np.array([values[n] - values[m] for m in range(3) for n in range(3)])  # mar(d̂) - mar(d), one item
+    pair, each as (the number it compares, the claims' "Ours"; holds)."""
+    c = pairs[list(favi.CELLS)].to_numpy(dtype=np.int64).reshape(-1, 3, 3)
+    items, total, phi = pairs["n_items"].to_numpy(), pairs["total_error"].to_numpy(), pairs["favi"].to_numpy(float)
+    diagonal = np.trace(c, axis1=1, axis2=2)
+    # Def. 7: a margin is the + outcomes minus the - outcomes (the humans' in the rows, the metric's in the columns)
+    human, metric = c[:, 0].sum(axis=1) - c[:, 2].sum(axis=1), c[:, :, 0].sum(axis=1) - c[:, :, 2].sum(axis=1)
+    wrong = {"def4.cells_count_every_item": c.sum(axis=(1, 2)) != items,
+             "def6.total_error_off_diagonal": c.sum(axis=(1, 2)) - diagonal != total,
+             "def7.margins_from_outcomes": (human != pairs["margin_human"].to_numpy())
+             | (metric != pairs["margin_metric"].to_numpy())}
+    outcome = np.array([1, 0, -1])  # +, =, - in matrix order
+    costs = int((favi.COST == outcome - outcome[:, None]).sum())  # App. A: the cost is an item's mar(d̂) - mar(d)
     one_error = [favi.favi_score(np.eye(1, 9, k, dtype=np.int64).reshape(3, 3)) for k in range(9) if k % 4]
-    miscounted = int((cells.sum(axis=1) != items).sum())
-    off_diagonal = int((cells.sum(axis=1) - diagonal != total).sum())
-    margins = int(((human != pairs["margin_human"].to_numpy()) | (metric != pairs["margin_metric"].to_numpy())).sum())
-    costs = int((favi.COST.ravel() == item_margin).sum())
     largest = np.abs(phi[total > 0])
     accuracy = pairs["sample_accuracy"].to_numpy(float)
     counted, eq7 = system_accuracy_pairs(pairs)
-    return {
-        "def4.cells_count_every_item": (miscounted == 0, float(miscounted)),
-        "def6.total_error_off_diagonal": (off_diagonal == 0, float(off_diagonal)),
-        "def7.margins_from_outcomes": (margins == 0, float(margins)),
-        "appA.cost_is_item_margin_change": (costs == 9, float(costs)),
-        "def9.range_minus2_to_2": (bool((largest <= 2).all()), float(largest.max()) if len(largest) else np.nan),
-        "def9.undefined_without_errors": (bool((np.isnan(phi) == (total == 0)).all()), np.nan),
-        "def11.sample_accuracy_identity": (bool(np.allclose(accuracy, diagonal / items)
-                                                and np.allclose(diagonal, items - total)),
-                                           float(np.abs(accuracy - diagonal / items).max())),
-        "limitations.one_error_phi_is_1_or_2": (sorted(one_error) == [-2, -1, -1, 1, 1, 2],
-                                                float(sum(abs(f) in (1, 2) for f in one_error))),
-        "def10.system_accuracy_over_all_pairs": (bool(counted == 1 and eq7), counted),
+    return {key: (float(bad.sum()), not bad.any()) for key, bad in wrong.items()} | {
+        "appA.cost_is_item_margin_change": (float(costs), costs == 9),
+        "def9.range_minus2_to_2": (float(largest.max()) if len(largest) else np.nan, bool((largest <= 2).all())),
+        "def9.undefined_without_errors": (np.nan, bool((np.isnan(phi) == (total == 0)).all())),
+        "def11.sample_accuracy_identity": (float(np.abs(accuracy - diagonal / items).max()),
+                                           bool(np.allclose(accuracy, diagonal / items)
+                                                and np.allclose(diagonal, items - total))),
+        "limitations.one_error_phi_is_1_or_2": (float(sum(abs(f) in (1, 2) for f in one_error)),
+                                                sorted(one_error) == [-2, -1, -1, 1, 1, 2]),
+        "def10.system_accuracy_over_all_pairs": (counted, bool(counted == 1 and eq7)),
     }
 
 

@@ -79,6 +79,46 @@ def no_favoritism_rho(pairs: pd.DataFrame, *, n_draws: int, rng) -> np.ndarray:
 TOP_SHARE = 0.1
 
 
+def fig5_values(fig5_pairs: pd.DataFrame, fig4: pd.DataFrame, null_rhos: np.ndarray) -> dict[str, float]:
+    """Figs. 5a-b's and §6's numbers for the registry that no table holds (``null_rhos``:
+    :func:`no_favoritism_rho`)."""
+    defined = fig5_pairs[fig5_pairs["total_error"] > 0]
+    absolute, agrees = defined["favi"].abs(), defined["system_sign_agrees"].astype(bool)
+    top = defined["sample_accuracy"] >= defined["sample_accuracy"].quantile(1 - TOP_SHARE)
+    rho = stats.spearmanr(absolute, agrees.astype(float)).statistic
+    return {
+        "fig5a.median_abs_favi_signs_differ": absolute[~agrees].median(),
+        "fig5a.median_abs_favi_signs_agree": absolute[agrees].median(),
+        "fig5a.no_favoritism_rho_mean": float(np.mean(null_rhos)),
+        "fig5a.no_favoritism_rho_low": float(np.percentile(null_rhos, 2.5)),
+        "fig5a.no_favoritism_rho_high": float(np.percentile(null_rhos, 97.5)),
+        # a one-sided p-value of "the inverse correlation goes beyond what errors without favoritism give"
+        "fig5a.no_favoritism_share_at_or_below": float(np.mean(null_rhos <= rho + 1e-12)),
+        "fig5b.top_accuracy_threshold": defined["sample_accuracy"].quantile(1 - TOP_SHARE),
+        "fig5b.median_abs_favi_top_accuracy": absolute[top].median(),
+        "fig5b.median_abs_favi_other_accuracy": absolute[~top].median(),
+        "section6.rho_abs_favi_agreement_pairs": rho,
+        "section6.rho_sample_accuracy_agreement_pairs": stats.spearmanr(defined["sample_accuracy"],
+                                                                        agrees.astype(float)).statistic,
+        "section6.rho_mean_abs_favi_system_accuracy_metrics": stats.spearmanr(fig4["mean_abs_favi"],
+                                                                              fig4["system_accuracy"]).statistic,
+        "section6.rho_sample_accuracy_system_accuracy_metrics": stats.spearmanr(fig4["sample_accuracy"],
+                                                                                fig4["system_accuracy"]).statistic,
+    }
+
+
+def fig5_checks(v) -> dict[str, tuple[float, bool]]:
+    """Fig. 5a's larger |Φ| where the margin signs differ, and §6's "|Φ| tells more about ranking errors than
+    sample-level accuracy" over pairs and over metrics (its |ρ| the larger), each as (the difference, holds)."""
+    differ = v["fig5a.median_abs_favi_signs_differ"] - v["fig5a.median_abs_favi_signs_agree"]
+    checks = {"fig5a.larger_when_signs_differ": (float(differ), bool(differ > 0))}
+    for key, level, favi_rho in (("pairs", "agreement_pairs", "abs_favi"),
+                                 ("metrics", "system_accuracy_metrics", "mean_abs_favi")):
+        gap = abs(v[f"section6.rho_{favi_rho}_{level}"]) - abs(v[f"section6.rho_sample_accuracy_{level}"])
+        checks[f"section6.favi_beats_accuracy_{key}"] = (float(gap), bool(gap > 0))
+    return checks
+
+
 def _top_difference(accuracy: np.ndarray, absolute: np.ndarray, top_share: float) -> float:
     top = accuracy >= np.quantile(accuracy, 1 - top_share)
     return float(np.median(absolute[top]) - np.median(absolute[~top]))

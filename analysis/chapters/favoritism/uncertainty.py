@@ -21,15 +21,13 @@ def attenuation_table(pairs: pd.DataFrame) -> pd.DataFrame:
     Φ ≈ -mar(d) / E: it "favours" the system the humans rate lower. Per dataset: how often Φ does, and Spearman's ρ
     between Φ and -mar(d) / E (1 = pure attenuation)."""
     usable = pairs[(pairs["total_error"] > 0) & (pairs["margin_human"] != 0)]
-    rows = []
-    for dataset, part in usable.groupby("dataset", sort=False):
-        attenuation = -part["margin_human"] / part["total_error"]
-        rows.append({"dataset": DATASETS[dataset], "pairs": len(part),
-                     "favours_weaker": float((np.sign(part["favi"]) == np.sign(attenuation)).mean()),
-                     "rho_favi_attenuation": stats.spearmanr(part["favi"], attenuation).statistic,
-                     "favours_weaker_significant": float(
-                         (np.sign(part["favi"]) == np.sign(attenuation))[part["p_value"] < ATTENUATION_ALPHA].mean())})
-    return pd.DataFrame(rows).set_index("dataset")
+    usable = usable.assign(attenuation=-usable["margin_human"] / usable["total_error"])
+    weaker = np.sign(usable["favi"]) == np.sign(usable["attenuation"])
+    return pd.DataFrame([
+        {"dataset": DATASETS[dataset], "pairs": len(part), "favours_weaker": float(weaker[part.index].mean()),
+         "rho_favi_attenuation": stats.spearmanr(part["favi"], part["attenuation"]).statistic,
+         "favours_weaker_significant": float(weaker[part.index][part["p_value"] < ATTENUATION_ALPHA].mean())}
+        for dataset, part in usable.groupby("dataset", sort=False)]).set_index("dataset")
 
 
 def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng) -> pd.DataFrame:
@@ -65,12 +63,10 @@ def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng
 
 
 def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
-    out = pd.DataFrame({("same items", "Φ favours the weaker"): same["favours_weaker"],
-                        ("same items", "ρ(Φ, −mar(d)/E)"): same["rho_favi_attenuation"],
-                        ("split halves", "Φ favours the weaker"): split["favours_weaker"],
-                        ("split halves", "ρ(Φ, −mar(d)/E)"): split["rho"]})
-    out.columns = pd.MultiIndex.from_tuples(out.columns)
-    return out.rename_axis("data")
+    return pd.DataFrame({("same items", "Φ favours the weaker"): same["favours_weaker"],
+                         ("same items", "ρ(Φ, −mar(d)/E)"): same["rho_favi_attenuation"],
+                         ("split halves", "Φ favours the weaker"): split["favours_weaker"],
+                         ("split halves", "ρ(Φ, −mar(d)/E)"): split["rho"]}).rename_axis("data")
 
 
 def document_bootstrap(scores: pd.DataFrame, pairs: pd.DataFrame, documents: pd.Series, *, dataset: str,
@@ -97,26 +93,21 @@ def document_bootstrap(scores: pd.DataFrame, pairs: pd.DataFrame, documents: pd.
 
 def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
     """Per rater and over all: median interval widths, their ratio, and the shares excluding 0."""
-    rows = []
-    for rater, part in [*intervals.groupby("rater", sort=False), ("all raters", intervals)]:
-        rows.append({"rater": rater, "pairs": len(part), "item_width": part["item_width"].median(),
-                     "doc_width": part["doc_width"].median(),
-                     "width_ratio": (part["doc_width"] / part["item_width"]).median(),
-                     "item_excludes_zero": ((part["low"] > 0) | (part["high"] < 0)).mean(),
-                     "doc_excludes_zero": ((part["doc_low"] > 0) | (part["doc_high"] < 0)).mean()})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([
+        {"rater": rater, "pairs": len(part), "item_width": part["item_width"].median(),
+         "doc_width": part["doc_width"].median(), "width_ratio": (part["doc_width"] / part["item_width"]).median(),
+         "item_excludes_zero": ((part["low"] > 0) | (part["high"] < 0)).mean(),
+         "doc_excludes_zero": ((part["doc_low"] > 0) | (part["doc_high"] < 0)).mean()}
+        for rater, part in [*intervals.groupby("rater", sort=False), ("all raters", intervals)]])
 
 
 def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:
-    out = summary.set_index("rater")
-    return pd.DataFrame({
-        ("", "pairs"): out["pairs"],
-        ("median width of the 95% interval", "items"): out["item_width"],
-        ("median width of the 95% interval", "documents"): out["doc_width"],
-        ("median width of the 95% interval", "ratio"): out["width_ratio"],
-        ("interval excludes 0", "items"): out["item_excludes_zero"],
-        ("interval excludes 0", "documents"): out["doc_excludes_zero"],
-    }).rename(index=lambda r: r.replace("_", "-")).rename_axis("rater")
+    width, excludes = "median width of the 95% interval", "interval excludes 0"
+    out = summary.set_index("rater")[["pairs", "item_width", "doc_width", "width_ratio", "item_excludes_zero",
+                                      "doc_excludes_zero"]]
+    out.columns = pd.MultiIndex.from_tuples([("", "pairs"), (width, "items"), (width, "documents"), (width, "ratio"),
+                                             (excludes, "items"), (excludes, "documents")])
+    return out.rename(index=lambda r: r.replace("_", "-")).rename_axis("rater")
 
 
 def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> pd.DataFrame:
@@ -124,13 +115,10 @@ def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> 
     before and after the Benjamini-Hochberg correction."""
     tested = pairs[pairs["p_value"].notna()]
     adjusted = pd.Series(favi.benjamini_hochberg(tested["p_value"].to_numpy()), index=tested.index)
-    rows = []
-    for name, part in [*tested.groupby("dataset", sort=False), ("all datasets", tested)]:
-        label = name if name == "all datasets" else DATASETS[name]
-        rows.append({"data": label, "tests": len(part), "significant_share": (part["p_value"] < alpha).mean(),
-                     "significant_bh_share": (adjusted[part.index] <= alpha).mean(),
-                     "smallest_p": 1 / (1 + n_resamples)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([
+        {"data": DATASETS.get(name, name), "tests": len(part), "significant_share": (part["p_value"] < alpha).mean(),
+         "significant_bh_share": (adjusted[part.index] <= alpha).mean(), "smallest_p": 1 / (1 + n_resamples)}
+        for name, part in [*tested.groupby("dataset", sort=False), ("all datasets", tested)]])
 
 
 def plot_noise(summary: pd.DataFrame) -> plt.Figure:
