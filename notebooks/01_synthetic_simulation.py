@@ -258,7 +258,7 @@ verdicts = glue_verdicts(out)
 # tie handling and the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).
 
 # %%
-everything = ch.with_sequential(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]))
+everything = ch.join_runs(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]), ["tau_elo", "tau_trueskill"])
 out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
 everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
 glue_values("seq-", ch.sequential_numbers(everything))
@@ -290,8 +290,9 @@ show(out.table(ch.headline(everything, ch.ALL), "paired_fig3_all_mechanisms_head
 # new.
 
 # %%
-tied = ch.ties_table(runner.run("ties to the later column", ch.PAPER, resolution=tie_resolution),
-                     runner.run("ties as half wins", ["bt"], ties="half", resolution=tie_resolution))
+tied = ch.join_runs(runner.run("ties to the later column", ch.PAPER, resolution=tie_resolution),
+                    runner.run("ties as half wins", ["bt"], ties="half", resolution=tie_resolution), ["tau_bt"],
+                    suffixes=("_loss", "_half"))
 out.table(tied, "paired_sim_ties_per_setup", index=False)
 ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples), "paired_sim_ties_summary")
 overall = ties_summary.loc["all (g, h)"]
@@ -304,8 +305,9 @@ glue_values("ties-", {"resolution": float(tie_resolution), "rate": float(overall
 # tie and the mean τ of each mechanism:
 
 # %% tags=["remove-input"]
-show(ties_summary.rename(columns={"BT ties=loss": "BT, ties to the later column", "BT ties=half": "BT, ties as half wins",
-                                  "half − loss": "difference (half wins − later column)"}))  # the policies in words
+show(ties_summary.rename(columns={"BT ties=loss": "BT, ties to the later column",  # the policies in words
+                                  "BT ties=half": "BT, ties as half wins",
+                                  "half − loss": "difference (half wins − later column)"}))
 
 # %% [markdown]
 # Over all setups {glue:text}`ties-rate:.0%` of the comparisons are ties, each of which the paper's rule gives to

@@ -78,7 +78,8 @@ def test_prop1_non_implications_count_the_setups_that_separate_each_pair():
 def test_appendix_f_strengths_and_claim_values():
     table = ch.appendix_f_table()
     alone = table[table.systems == "A, B"]
-    assert np.allclose(alone["B"], 2 / 3) and np.allclose(table[table.systems == "A, B, C cyclic"][["A", "B", "C"]], 1 / 3)
+    assert np.allclose(alone["B"], 2 / 3)
+    assert np.allclose(table[table.systems == "A, B, C cyclic"][["A", "B", "C"]], 1 / 3)
     pairings = ch.fixed_marginal_pairings(ch.table2_strengths(), 50, rng=0)
     values = ch.claim_values(ch.pairings_summary(pairings), ch.fig2_summary(ch.fig2_pairings(400, rng=1)),
                              ch.prop1_non_implications(ch.prop1_setups(80, rng=2)), table)

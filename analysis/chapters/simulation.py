@@ -151,9 +151,8 @@ def _below(summary: pd.DataFrame, panel: str, name: str, above: bool = False) ->
     """Whether the mechanism's 95% interval at the panel's last x value lies wholly below (``above``: above) its
     first one: the failure (improvement) §4 reads off Fig. 3; an interval that only moves is neither."""
     *_, first, last = _ends(summary, panel)
-    if above:
-        return bool(last.loc[name, "low"] > first.loc[name, "high"])
-    return bool(last.loc[name, "high"] < first.loc[name, "low"])
+    lower, upper = (first, last) if above else (last, first)
+    return bool(lower.loc[name, "high"] < upper.loc[name, "low"])
 
 
 def fig3_claim_values(summary: pd.DataFrame, per_setup: pd.DataFrame, reading: str) -> pd.DataFrame:
@@ -194,26 +193,19 @@ def panel_ends(summary: pd.DataFrame, panel: str, names=PAPER) -> dict:
         f"{n}-{end}": float(rows.loc[n, "tau"]) for n in names for end, rows in (("from", first), ("to", last))}
 
 
-def sequential_numbers(everything: pd.DataFrame) -> dict:
-    """Elo and TrueSkill against BT on the same setups, for the page: BT's mean τ minus each one's, and each
-    mechanism's change in mean τ from the easy cases to types only."""
-    numbers = {f"bt-minus-{n}": float((everything.tau_bt - everything[f"tau_{n}"]).mean()) for n in ("elo", "trueskill")}
-    easy, types = everything.query(SUBSETS["easy (a, b)"]), everything.query(SUBSETS["types only (d)"])
+def sequential_numbers(runs: pd.DataFrame) -> dict:
+    """Elo and TrueSkill against BT on the same setups (``runs``), for the page: BT's mean τ minus each one's, and
+    each mechanism's change in mean τ from the easy cases to types only."""
+    numbers = {f"bt-minus-{n}": float((runs.tau_bt - runs[f"tau_{n}"]).mean()) for n in ("elo", "trueskill")}
+    easy, types = runs.query(SUBSETS["easy (a, b)"]), runs.query(SUBSETS["types only (d)"])
     return numbers | {f"types-{n}": float(types[f"tau_{n}"].mean() - easy[f"tau_{n}"].mean())
                       for n in ("median", "bt", "elo", "trueskill")}
 
 
-def with_sequential(per_setup: pd.DataFrame, sequential: pd.DataFrame) -> pd.DataFrame:
-    """The paper mechanisms' per-setup τ joined with Elo's and TrueSkill's on the same setups."""
+def join_runs(left: pd.DataFrame, right: pd.DataFrame, columns: list, suffixes=("_x", "_y")) -> pd.DataFrame:
+    """Two grid runs of the same setups (one seed), one row per setup: ``left`` with ``right``'s ``columns``."""
     keys = list(simulate.GRID_KEYS)
-    return per_setup.merge(sequential[keys + ["tau_elo", "tau_trueskill"]], on=keys, validate="one_to_one")
-
-
-def ties_table(tied_loss: pd.DataFrame, tied_half: pd.DataFrame) -> pd.DataFrame:
-    """Rounded-score runs under ``ties="loss"`` (all paper mechanisms) and ``"half"`` (BT), one row per setup."""
-    keys = list(simulate.GRID_KEYS)
-    return tied_loss.rename(columns={"tau_bt": "tau_bt_loss"}).merge(
-        tied_half[keys + ["tau_bt"]].rename(columns={"tau_bt": "tau_bt_half"}), on=keys, validate="one_to_one")
+    return left.merge(right[keys + columns], on=keys, suffixes=suffixes, validate="one_to_one")
 
 
 def ties_summary(table: pd.DataFrame, *, rng, n_resamples: int) -> pd.DataFrame:
@@ -222,10 +214,9 @@ def ties_summary(table: pd.DataFrame, *, rng, n_resamples: int) -> pd.DataFrame:
     gen = check_rng(rng)
     rows = {}
     for label, query in SUBSETS.items():
-        part = table.query(query)
-        diff = bootstrap_summary(pd.DataFrame({"diff": part.tau_bt_half - part.tau_bt_loss}), ["diff"], rng=gen,
-                                 n_resamples=n_resamples).iloc[0]
-        means = part[["tie_rate", "tau_mean", "tau_median", "tau_bt_loss", "tau_bt_half"]].mean()
-        rows[label] = [*means, diff["estimate"], diff["low"], diff["high"]]
+        part = table.query(query).assign(diff=lambda t: t.tau_bt_half - t.tau_bt_loss)
+        diff = bootstrap_summary(part, ["diff"], rng=gen, n_resamples=n_resamples).iloc[0]
+        rows[label] = [*part[["tie_rate", "tau_mean", "tau_median", "tau_bt_loss", "tau_bt_half"]].mean(),
+                       *diff[["estimate", "low", "high"]]]
     columns = ["tie rate", "MEAN", "MEDIAN", "BT ties=loss", "BT ties=half", "half − loss", "95% low", "95% high"]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns)

@@ -31,9 +31,8 @@ PARAMETERS = {
 def fig1_scores() -> pd.DataFrame:
     """Fig. 1's five scores of A, B and C, as the authors' notebook draws them (``data/published/paired.toml``,
     ``fig1_scores``: Intuition.ipynb of epfl-dlab/BT-eval, cell 5)."""
-    typed = published.load("paired")["fig1_scores"]
-    return pd.DataFrame({name: typed[name] for name in "ABC"}, index=pd.RangeIndex(1, 6, name="instance"),
-                        dtype=float)
+    return pd.DataFrame(published.load("paired")["fig1_scores"], columns=list("ABC"),
+                        index=pd.RangeIndex(1, 6, name="instance"), dtype=float)
 
 
 def fig1_aggregates(scores: pd.DataFrame) -> pd.DataFrame:
@@ -67,8 +66,8 @@ def fig1_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> pd.DataFrame:
 def ranking(values: pd.Series) -> str:
     """Systems from best to worst, ``=`` between equal values: ``"B > C > A"``, ``"A = B > C"``."""
     ordered = values.sort_values(ascending=False, kind="stable")
-    ties = np.isclose(ordered.to_numpy()[1:], ordered.to_numpy()[:-1])
-    return str(ordered.index[0]) + "".join(f" {'=' if tie else '>'} {name}" for tie, name in zip(ties, ordered.index[1:]))
+    signs = np.where(np.isclose(ordered.to_numpy()[1:], ordered.to_numpy()[:-1]), "=", ">")
+    return str(ordered.index[0]) + "".join(f" {sign} {name}" for sign, name in zip(signs, ordered.index[1:]))
 
 
 def plot_fig1(scores: pd.DataFrame, aggregates: pd.DataFrame) -> plt.Figure:
@@ -199,8 +198,8 @@ def plot_fig2(pairings: dict[str, tuple[np.ndarray, np.ndarray]], summary: pd.Da
                    label="means (top and right edges)"),
         plt.Line2D([], [], ls="", marker="^", ms=8, mec="0.3", color="0.3", label="medians (bottom and left edges)"),
         plt.Line2D([], [], color="black", label="$X_A = X_B$"),
-        plt.Rectangle((0, 0), 1, 1, color=colors["B"], alpha=0.25, lw=0, label="half-plane where B wins more"),
-        plt.Rectangle((0, 0), 1, 1, color=colors["A"], alpha=0.25, lw=0, label="half-plane where A wins more"),
+        *(plt.Rectangle((0, 0), 1, 1, color=colors[s], alpha=0.25, lw=0, label=f"half-plane where {s} wins more")
+          for s in "BA"),
     ]
     fig.legend(handles=handles, loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 0.1), fontsize=10)
     return fig
@@ -232,8 +231,7 @@ def prop1_setups(n_setups: int, rng) -> pd.DataFrame:
     decisions, of wins - losses and of the median of differences."""
     gen = check_rng(rng)
     rows = []
-    for i in range(n_setups):
-        kind = PROP1_KINDS[i % len(PROP1_KINDS)]
+    for kind in (PROP1_KINDS[i % len(PROP1_KINDS)] for i in range(n_setups)):
         a, b = prop1_random_setup(kind, gen)
         bt, d = aggregate.bradley_terry(pd.DataFrame({"A": a, "B": b})), a - b
         rows.append([kind, len(a), bt["A"] - bt["B"], np.sum(d > 0) - np.sum(d < 0), np.median(d),
@@ -279,8 +277,7 @@ def appendix_f_table() -> pd.DataFrame:
     rows = []
     for ties, third in itertools.product(TIE_POLICIES, ([], ["C printed"], ["C cyclic"])):
         bt = aggregate.bradley_terry(scores[["A", "B", *third]], ties=ties, tol=1e-15)
-        rows.append({"systems": ", ".join(["A", "B", *third]), "ties": ties, "A": bt["A"], "B": bt["B"],
-                     "C": bt[third[0]] if third else np.nan})
+        rows.append({"systems": ", ".join(bt.index), "ties": ties, **bt.set_axis(["A", "B", "C"][:len(bt)])})
     return pd.DataFrame(rows)
 
 
@@ -291,14 +288,13 @@ def claim_values(pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame, non
     """The claim values of App. A.1, Fig. 2, Prop. 1 and App. F: a number (``value``) or a test (``holds``)."""
     s = pairings_summary.iloc[0]
     middle = fig2_summary.iloc[len(fig2_summary) // 2]
-    stats = ["mean A", "mean B", "median A", "median B"]
     printed = appendix_f[appendix_f.systems == "A, B, C printed"]
     spread = printed[["A", "B", "C"]].max(axis=1) - printed[["A", "B", "C"]].min(axis=1)
     rows = [("appA1", "one mean difference over all permutations", np.nan, s["distinct mean S - mean B"] == 1),
             ("appA1", "one median difference over all permutations", np.nan, s["distinct median S - median B"] == 1),
             ("appA1", "the pairing changes: P(S > B) varies", np.nan, s["max P(S > B)"] > s["min P(S > B)"]),
             ("fig2", "identical means and medians in every pairing", np.nan,
-             (fig2_summary[stats].round(9).nunique() == 1).all()),
+             (fig2_summary[["mean A", "mean B", "median A", "median B"]].round(9).nunique() == 1).all()),
             ("fig2", "middle pairing: BT prefers A while MEAN and MEDIAN prefer B", np.nan,
              middle["BT prefers"] == "A" and middle["MEAN prefers"] == "B" == middle["MEDIAN prefers"])]
     rows += [("prop1-no-implication", f"{r.condition} without {r.without}", r.setups, r.setups > 0)

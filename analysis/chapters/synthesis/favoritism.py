@@ -24,16 +24,15 @@ EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 
 def settings(scores: pd.DataFrame, datasets) -> list[tuple[str, str, str, str]]:
     """(domain, dataset, human rater, automatic rater) for every human rating against every automatic rater."""
-    unknown = sorted(set(datasets) - set(scores["dataset"].unique()))
+    kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
+    unknown = sorted(set(datasets) - set(kinds["dataset"]))
     if unknown:
         raise ValueError(f"no Favi-Score data for datasets {unknown}")
-    kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
-    out = []
-    for dataset in datasets:
-        part = kinds[kinds["dataset"] == dataset]
-        for human in part[part["rater_kind"] == "human"]["rater"]:
-            out += [(part["domain"].iloc[0], dataset, human, r) for r in part[part["rater_kind"] != "human"]["rater"]]
-    return out
+    human = kinds["rater_kind"] == "human"
+    pairs = kinds[human].merge(kinds[~human], on=["domain", "dataset"], suffixes=("", "_auto"))
+    pairs = pairs.assign(order=pairs["dataset"].map({d: i for i, d in enumerate(datasets)})).dropna(subset="order")
+    return list(pairs.sort_values("order", kind="stable")[["domain", "dataset", "rater", "rater_auto"]]
+                .itertuples(index=False, name=None))
 
 
 def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -74,10 +73,9 @@ def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: i
     frames = []
     for domain, dataset, human, rater in settings(scores, datasets):
         h, m = complete_pair(scores, dataset, human, rater)
-        if len(h) < min_items or h.shape[1] < 3:
-            continue
-        frames.append(flips(h, m, fns).assign(domain=domain, dataset=dataset, human=human, rater=rater,
-                                              items=len(h)))
+        if len(h) >= min_items and h.shape[1] >= 3:
+            frames.append(flips(h, m, fns).assign(domain=domain, dataset=dataset, human=human, rater=rater,
+                                                  items=len(h)))
     if not frames:
         raise ValueError("no setting has enough complete items")
     return pd.concat(frames, ignore_index=True)

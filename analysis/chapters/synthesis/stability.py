@@ -55,16 +55,15 @@ def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dic
     if len(triples) > n_triples:
         triples = triples[np.sort(gen.choice(len(triples), size=n_triples, replace=False))]
     wins = comparisons.win_matrix(comparisons.from_scores(matrix), "half")
+    a, b, c = (triples[:, column].ravel() for column in ([0, 0, 1], [1, 2, 2], [2, 1, 0]))  # each once the third
     rows = []
-    checks = [(t[x], t[y], t[z]) for t in triples for x, y, z in ((0, 1, 2), (0, 2, 1), (1, 2, 0))]
-    a, b, c = (np.array(v) for v in zip(*checks))
     for name, fn in fns.items():
         if name == "bt":
             alone = np.sign(wins[a, b] - wins[b, a])
             together = np.sign(wins[a, b] + wins[a, c] - wins[b, a] - wins[b, c])
         else:
             signs = []
-            for i, j, m in checks:
+            for i, j, m in zip(a, b, c):
                 x, y = matrix.columns[[i, j]]
                 pair, trio = fn(matrix.iloc[:, [i, j]]), fn(matrix.iloc[:, sorted((i, j, m))])  # in column order
                 signs.append((np.sign(pair[x] - pair[y]), np.sign(trio[x] - trio[y])))

@@ -58,44 +58,41 @@ def sampled_counts(shares: np.ndarray, rng, n_trials: int, size: int, tie_probab
     return counts.reshape(n_trials, -1).astype(float)
 
 
-def _misplaced(matrix: pd.DataFrame, points, n_trials: int, rng, policies):
-    """Per policy and (comparisons per pair, tie probability) of ``points``: the systems out of place in the BT
-    rankings of ``n_trials`` draws, against the setup's own ranking under the same policy."""
+def _misplaced(matrix: pd.DataFrame, points, n_trials: int, rng, policies) -> pd.DataFrame:
+    """Per policy and (comparisons per pair, tie probability) of ``points``: the mean share of systems out of place
+    in the BT rankings of ``n_trials`` draws (against the setup's own under the policy) and of trials with any."""
     gen = check_rng(rng)
-    m = sweeps.matches(matrix)
+    m, k = sweeps.matches(matrix), matrix.shape[1]
     counted, shares = outcome_shares(matrix)
+    rows = []
     for ties in policies:
         ref = reference(m, ties)
         for size, p in points:
             counts = sampled_counts(shares, gen, n_trials, size, p, len(matrix))
-            strengths = bt.fit(comparisons.win_matrices(counted, ties, weights=counts)).strengths
-            yield ties, size, p, rank_changes(strengths, ref)
+            changes = rank_changes(bt.fit(comparisons.win_matrices(counted, ties, weights=counts)).strengths, ref)
+            rows.append((ties, size, p, changes.mean() / k, float((changes > 0).mean())))
+    return pd.DataFrame(rows, columns=["ties", "comparisons", "tie_probability", "misplaced_share", "any_misplaced"])
 
 
 def setup_curves(matrix: pd.DataFrame, sizes, n_trials: int, rng, policies=POLICIES) -> pd.DataFrame:
-    """Per policy and size (and 12·m·ln m): the mean share of systems out of place and the share of trials with
-    any; ``every_instance``: the size reaches the instances, so each trial takes each once (the paper's rule)."""
-    k = matrix.shape[1]
-    marker = sweeps.sample_size(k, 10**9)
-    points = [(size, 0.0) for size in sorted({*map(int, sizes), marker})]
-    return pd.DataFrame([{"ties": ties, "comparisons": size, "at_marker": size == marker,
-                          "every_instance": size >= len(matrix), "misplaced_share": changes.mean() / k,
-                          "any_misplaced": float((changes > 0).mean())}
-                         for ties, size, _, changes in _misplaced(matrix, points, n_trials, rng, policies)])
+    """:func:`_misplaced` per size (and 12·m·ln m); ``every_instance``: the size reaches the instances, so each
+    trial takes each once (the paper's rule)."""
+    marker = sweeps.sample_size(matrix.shape[1], 10**9)
+    t = _misplaced(matrix, [(size, 0.0) for size in sorted({*map(int, sizes), marker})], n_trials, rng, policies)
+    return t.assign(at_marker=t["comparisons"] == marker, every_instance=t["comparisons"] >= len(matrix))[
+        ["ties", "comparisons", "at_marker", "every_instance", "misplaced_share", "any_misplaced"]]
 
 
 def setup_tie_sweep(matrix: pd.DataFrame, probabilities, n_trials: int, rng, policies=POLICIES) -> pd.DataFrame:
     """The paper's Fig. 1 on one setup: per policy and tie probability, the mean share of systems out of place at
     12·m·ln m comparisons per pair."""
-    k = matrix.shape[1]
-    points = [(sweeps.sample_size(k, 10**9), float(p)) for p in probabilities]
-    return pd.DataFrame([{"ties": ties, "tie_probability": p, "misplaced_share": changes.mean() / k}
-                         for ties, _, p, changes in _misplaced(matrix, points, n_trials, rng, policies)])
+    points = [(sweeps.sample_size(matrix.shape[1], 10**9), float(p)) for p in probabilities]
+    return _misplaced(matrix, points, n_trials, rng, policies)[["ties", "tie_probability", "misplaced_share"]]
 
 
 def real_tie_cost(matrix: pd.DataFrame) -> dict:
-    """The setup's tie rate and the share of system pairs BT orders differently with ties dropped, and with ties as
-    wins for the later system, than with ties as half wins."""
+    """The setup's tie rate and the share of system pairs BT orders differently with ties dropped, or given to the
+    later system, than halved."""
     m, k = sweeps.matches(matrix), matrix.shape[1]
     half = pd.Series(reference(m, "half"))
     moved = {f"pairs_moved_{ties}": order_changes(half, pd.Series(reference(m, ties))) / (k * (k - 1) / 2)
@@ -116,9 +113,8 @@ def study(setups, sizes, probabilities, n_trials: int, rng) -> tuple[pd.DataFram
 
 
 def marker_summary(curves: pd.DataFrame, costs: pd.DataFrame, level: float = 0.1) -> pd.DataFrame:
-    """Per policy at 12·m·ln m: setups, those taking every instance once, the mean misplaced share, the share of
-    setups with at most ``level`` misplaced (:func:`analysis.sweeps.settling_point`'s level) and Spearman's ρ across
-    setups between the real tie rate and the misplaced share."""
+    """Per policy at 12·m·ln m, over setups: the misplaced share, the share of setups with at most ``level`` misplaced
+    (:func:`analysis.sweeps.settling_point`'s level) and Spearman's ρ between real tie rate and misplaced share."""
     at = curves[curves["at_marker"]].merge(costs[[*KEYS, "tie_rate"]], on=KEYS)
     by_policy = at.groupby("ties", sort=False)  # in the policies' order
     out = by_policy.agg(setups=("misplaced_share", "size"), every_instance=("every_instance", "sum"),

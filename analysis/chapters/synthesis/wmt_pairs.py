@@ -106,21 +106,18 @@ def sr_dc_study(table: pd.DataFrame, n_null: int, rng, collections=None) -> tupl
         runs.append(perturbations(coded, prefs, n_null, gen).assign(collection=collection, pair=lp))
         z, b = z_scores(coded), bt_scores(prefs)
         common = z.index.intersection(b.index)
-        k = len(common)
         pairs.append({"collection": collection, "pair": lp, "systems": len(coded.systems),
                       "preferences": len(prefs), "tie_share": float((prefs["winner"] == "tie").mean()),
                       "pairs_ordered_differently": order_changes(z[common], b[common]),
-                      "system_pairs": k * (k - 1) // 2})
+                      "system_pairs": len(common) * (len(common) - 1) // 2})
     return pd.concat(runs, ignore_index=True), pd.DataFrame(pairs)
 
 
 def summary(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per experiment and mechanism: language pairs (draws for the null), the share whose remaining order changes,
-    and the mean share of remaining system pairs reordered."""
+    """Per experiment and mechanism: runs (pairs, or draws for the null), the share reordered, mean share of pairs."""
     runs = runs.assign(pair_share=runs["pairs_reordered"] / runs["pairs"].where(runs["pairs"] > 0))
-    out = runs.groupby(["experiment", "mechanism"], sort=False).agg(
+    return runs.groupby(["experiment", "mechanism"], sort=False, as_index=False).agg(
         runs=("reordered", "size"), reordered=("reordered", "mean"), pairs_reordered=("pair_share", "mean"))
-    return out.reset_index()
 
 
 def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
