@@ -80,6 +80,7 @@ penalty_length = None  # characters appended in Sec. 6's penalty (None: the leng
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
+
 from analysis import comparisons, sweeps
 from analysis.chapters import global_vs_pairwise
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
@@ -754,7 +755,7 @@ glue_values("b2ratio_", self_check.b2_ratio_bound())
 # %% tags=["hide-output"]
 with timings.measure("protocol readings, both ways"):
     sst5 = {"before": explainer_baselines, "after": centred_baselines}
-    point = {k: protocol.sst5_point_measures(frame) for k, frame in sst5.items()}
+    point = {k: classification.sst5_point_measures(frame) for k, frame in sst5.items()}
     orders = protocol.b1_orders(point["before"]["bt"], point["after"]["bt"])
     table3_changes = {kind: classification.spearman_table(frame, ["acc", "bt", "f1", "bt_bin"]) for kind, frame in (
         *point.items(), ("paper", self_check.b_tables(list(orders.index))))}

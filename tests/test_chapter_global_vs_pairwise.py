@@ -455,7 +455,7 @@ def _stand_in():
     return a1, table2, a2, a3
 
 
-def test_binary_values_and_a1_facts_follow_the_tables():
+def test_binary_values_follow_the_tables():
     a1, table2, a2, a3 = _stand_in()
     v = cls.binary_values(a1, table2, a2, a3, 0.7)
     assert v["a1 zero-one accuracy place from bottom"] == 1 and v["a1 zero-one bt place"] == 1
@@ -476,6 +476,7 @@ def test_binary_values_and_a1_facts_follow_the_tables():
     assert cls.binary_a1_facts(a1b, t2b)["bt_place"] == 3
     v = cls.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
                          a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
+    assert v["a1 zero-one bt place"] == 3 and v["bt follows sharpness over accuracy"][1] is False
     assert v["a2 binarised copies keep f1"][1] is False and v["a3 penalised zero-one unchanged"][1] is False
 
 def test_names_ranking_and_place():

@@ -20,7 +20,6 @@ CEVAL_REFERENCE = "expert"
 FIG1_MODELS = ("MICE", "Llama 2", "LLaMA", "GDBA", "Crest")
 
 
-
 def ceval_outputs(ceval: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """(instances x models) generated texts under the paper's model names, and the reference (the expert
     counterfactuals). A missing generation (4 for Llama 2, 7 for LLaMA) is scored as the empty string."""

@@ -153,12 +153,19 @@ def _with_paper(table: pd.DataFrame, item: str) -> pd.DataFrame:
     return table.join(theirs, how="outer").loc[list(theirs.index)].rename_axis("model")
 
 
-def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix B.1 for the models trained here, with BT's 95% interval and BTbin, next to the paper's rows."""
+def sst5_point_measures(baselines: pd.DataFrame) -> pd.DataFrame:
+    """Table 3's columns for the models trained here (Appendix B.1), BT and BTbin from every sentence."""
     labels, predictions, values = sst5_arrays(baselines)
     gold, binary = sst5_quality(baselines)
-    table = sst5_measures(labels, predictions, values)[["acc", "f1"]].join(_bt(gold, rng, n_trials))
-    table["bt_bin"] = aggregate.bradley_terry(binary)
+    table = sst5_measures(labels, predictions, values)[["acc", "f1"]]
+    table["bt"], table["bt_bin"] = aggregate.bradley_terry(gold), aggregate.bradley_terry(binary)
+    return table[["acc", "bt", "f1", "bt_bin"]]
+
+
+def appendix_b1(baselines: pd.DataFrame, *, rng, n_trials: int) -> pd.DataFrame:
+    """Appendix B.1 for the models trained here, with BT's 95% interval, next to the paper's rows."""
+    point = sst5_point_measures(baselines)
+    table = point[["acc", "f1"]].join(_bt(sst5_quality(baselines)[0], rng, n_trials)).join(point["bt_bin"])
     return _with_paper(table, "appendix_b1")
 
 
@@ -257,8 +264,8 @@ def binary_measures(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
 def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) -> pd.DataFrame:
     """Appendix A.1 for the stand-in, by accuracy, with (not in the paper) *sharpness*, the mean distance of the
     decision values from 0.5."""
-    table = binary_measures(scores, labels)[["acc", "auc", "f1"]]
-    table = table.join(_bt(binary_quality(scores, labels), rng, n_trials))
+    table = binary_measures(scores, labels)[["acc", "auc", "f1"]].join(
+        _bt(binary_quality(scores, labels), rng, n_trials))
     table["bt_bin"] = aggregate.bradley_terry(binary_quality(binarise(scores), labels))
     table["sharpness"] = (scores - 0.5).abs().mean()
     return table[["acc", "auc", "bt", "bt_low", "bt_high", "f1", "bt_bin", "sharpness"]].sort_values(
@@ -295,16 +302,16 @@ def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: 
                   ties_binary: float, zero_one: str = "Decision Tree") -> dict:
     """Claim values, the stand-in (Appendix A, Table 2, §5), among them whether the binarised copies keep each
     global score's order (§5's "did not change any of the rankings built using global scores")."""
-    facts, glob = binary_a1_facts(a1, table2, zero_one), ["acc", "auc", "f1"]
-    apart = facts["global_min"] - table2.loc["bt", glob].abs().max()
-    lead = abs(facts["bt_sharpness"]) - abs(facts["bt_acc"])
+    glob, measures = ["acc", "auc", "f1"], ["acc", "auc", "f1", "mae"]
+    bt = a1[["acc", "bt", "sharpness"]].corr(method="spearman").loc["bt"].abs()
+    lead = bt["sharpness"] - bt["acc"]
+    apart = table2.loc[glob, glob].min().min() - table2.loc["bt", glob].abs().max()  # the diagonal's 1 is no minimum
     originals, copies = a2.loc[a1.index], a2.loc[[f"Binarized {m}" for m in a1.index]].set_axis(a1.index)
     f1_gap = (copies["f1"] - originals["f1"]).abs().max()
-    measures = ["acc", "auc", "f1", "mae"]
     tree_gap = (a3.loc[f"Penalized {zero_one}", measures] - a3.loc[zero_one, measures]).abs().max()
     kept = {m: float(spearmanr(originals[m], copies[m]).statistic) for m in glob}
     return {"a1 zero-one accuracy place from bottom": int(a1["acc"].rank(method="min")[zero_one]),
-            "a1 zero-one bt place": facts["bt_place"],
+            "a1 zero-one bt place": place(a1["bt"], zero_one),
             "bt follows sharpness over accuracy": (float(lead), bool(lead > 0)),
             "table2 global agree and bt apart": (float(apart), bool(apart > 0)),
             "a2 binarised copies keep f1": (float(f1_gap), bool(f1_gap <= 1e-8)),

@@ -26,14 +26,12 @@ def argmax_accuracy(baselines: pd.DataFrame, models) -> pd.Series:
 def b1_orders(before: pd.Series, after: pd.Series) -> pd.DataFrame:
     """B.1's BT for our models, renormalised over them (a BT ratio does not depend on the other models), next to
     ours before and after centring, each with its place."""
-    def places(bt: pd.Series) -> pd.Series:
-        return bt.rank(ascending=False, method="min").astype(int)
-
     paper = published.frame("gvp", "appendix_b1").set_index("model")["bt"].loc[list(after.index)]
-    before = before.loc[paper.index]
+    bt = pd.DataFrame({"paper": paper, "before": before.loc[paper.index], "after": after})
+    places = bt.rank(ascending=False, method="min").astype(int)
     return pd.DataFrame({"paper_bt": paper, "paper_bt_renormalised": paper / paper.sum(),
-                         "paper_place": places(paper), "bt_before": before, "place_before": places(before),
-                         "bt_after": after, "place_after": places(after)}).rename_axis("model")
+                         "paper_place": places["paper"], "bt_before": bt["before"], "place_before": places["before"],
+                         "bt_after": after, "place_after": places["after"]}).rename_axis("model")
 
 
 def ed_rise(texts: pd.DataFrame, reference: pd.Series, penalised: pd.DataFrame) -> float:
@@ -86,15 +84,6 @@ def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = 
     table.attrs["agreement"] = float((vote.loc[labels.index] == labels).mean())
     table.attrs["splits"] = splits
     return table.rename_axis("measure")
-
-
-def sst5_point_measures(baselines: pd.DataFrame) -> pd.DataFrame:
-    """Table 3's columns for the models trained here, BT from every sentence (no interval)."""
-    labels, predictions, values = cls.sst5_arrays(baselines)
-    gold, binary = cls.sst5_quality(baselines)
-    table = cls.sst5_measures(labels, predictions, values)[["acc", "f1"]]
-    table["bt"], table["bt_bin"] = aggregate.bradley_terry(gold), aggregate.bradley_terry(binary)
-    return table[["acc", "bt", "f1", "bt_bin"]]
 
 
 def protocol_table(baselines: dict, orders: pd.DataFrame, table3: dict, rises: dict, gold: pd.DataFrame,

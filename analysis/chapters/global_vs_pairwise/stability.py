@@ -85,11 +85,9 @@ def stability_view(curves: dict) -> pd.DataFrame:
 def stability_values(curves: dict, names, tie_curves: dict) -> dict:
     """Claim values, Fig. 2 and §7, at 12·m·ln m: per panel (``names``) the mean misplaced models and the share of
     changed rankings; per tie curve the mean misplaced models, and whether it rises with every step up in the ties."""
-    values = {}
-    for name, (curve, marker) in zip(names, curves.values(), strict=True):
-        row = at_marker(curve, marker)
-        values[f"fig2 {name} misplaced at marker"] = float(row["changes_mean"])
-        values[f"fig2 {name} changed share at marker"] = float(row["changed_share"])
+    rows = {name: at_marker(curve, marker) for name, (curve, marker) in zip(names, curves.values(), strict=True)}
+    values = {f"fig2 {name} {what} at marker": float(row[column]) for name, row in rows.items()
+              for what, column in (("misplaced", "changes_mean"), ("changed share", "changed_share"))}
     at = [float(at_marker(curve, marker)["changes_mean"]) for curve, marker in tie_curves.values()]
     values |= {f"ties {title} misplaced at marker": v for title, v in zip(tie_curves, at)}
     values["ties misplaced at marker rises with ties"] = (float(np.min(np.diff(at))), bool(np.all(np.diff(at) > 0)))

@@ -30,14 +30,9 @@ def subsampled_disagreement(setups, sizes, n_subsamples: int, rng) -> pd.DataFra
 def paper_size_draws(setups, sizes, n_draws: int, rng) -> pd.DataFrame:
     """Fig. 4(c) as BT-eval's code draws it (``impact_data_size``): for each size, ``n_draws`` times a dataset, one
     of its metrics and ``min(size, instances)`` test instances."""
-    gen = check_rng(rng)
-    pick = dataset_then_metric(setups)
-    drawn = []
-    for size in sizes:
-        for draw in range(n_draws):
-            key, matrix = pick(gen)
-            drawn.append((key, size, draw, subsample(matrix, min(size, len(matrix)), gen)))
-    return compare_draws(drawn)
+    gen, pick = check_rng(rng), dataset_then_metric(setups)
+    return compare_draws([(key, size, draw, subsample(matrix, min(size, len(matrix)), gen)) for size in sizes
+                          for draw in range(n_draws) for key, matrix in [pick(gen)]])
 
 
 def fig4_summaries(fig4: pd.DataFrame, *, rng, n_resamples: int) -> dict[str, pd.DataFrame]:
@@ -108,13 +103,11 @@ def fig4_values(ranks: pd.DataFrame, summaries: dict[str, pd.DataFrame], bt_eval
     stable over metrics, MT and summarization below dialogue and captioning, and agreement growing with size."""
     n = len(ranks)
     pairs = [pair_name(p) for p in TABLE1_PAIRS]
-    rows = []
-    for key, metrics, on, holds in (("fig4a-bleu", ["BLEU"], pairs[1:], lambda r: r <= n / 4),
-                                    ("fig4a-bert-mover", ["BERTScore", "MoverScore"], pairs, lambda r: r > n / 2)):
-        for metric in metrics:
-            for pair in on:
-                rank = float(ranks[f"{pair} rank"].get(metric, np.nan))
-                rows.append((key, f"{metric}, {pair_title(pair)}: rank of {n}", rank, bool(holds(rank))))
+    tests = (("fig4a-bleu", ["BLEU"], pairs[1:], lambda r: r <= n / 4),
+             ("fig4a-bert-mover", ["BERTScore", "MoverScore"], pairs, lambda r: r > n / 2))
+    rows = [(key, f"{metric}, {pair_title(pair)}: rank of {n}", rank, bool(holds(rank)))
+            for key, metrics, on, holds in tests for metric in metrics for pair in on
+            for rank in [float(ranks[f"{pair} rank"].get(metric, np.nan))]]
     spread = ranks[pairs].max() - ranks[pairs].min()
     rows.append(("fig4a-mean-median-stable", "range over metrics, MEAN vs. MEDIAN", spread["mean_median"],
                  bool(spread["mean_median"] < min(spread["mean_bt"], spread["median_bt"]))))

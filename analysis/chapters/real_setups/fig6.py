@@ -37,13 +37,10 @@ def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: 
     """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset, one of its metrics and ``fraction`` of its
     test instances; every system pair of every draw pooled (datasets with many systems, TAC's 50-58, weigh most),
     and ``n_pairs`` of them tested with :data:`BT_EVAL_TESTS`, drawn uniformly (an unbiased estimate, cheaper)."""
-    gen = check_rng(rng)
-    pick = dataset_then_metric(setups)
-    pooled = []
-    for _ in range(n_draws):
-        key, matrix = pick(gen)
-        drawn = subsample(matrix, fraction_size(len(matrix), fraction), gen)
-        pooled += [(key, drawn, i, j) for i, j in combinations(range(drawn.shape[1]), 2)]
+    gen, pick = check_rng(rng), dataset_then_metric(setups)
+    drawn = [(key, subsample(matrix, fraction_size(len(matrix), fraction), gen))
+             for key, matrix in (pick(gen) for _ in range(n_draws))]  # a draw's pick, then its test set
+    pooled = [(key, m, i, j) for key, m in drawn for i, j in combinations(range(m.shape[1]), 2)]
     if n_pairs < len(pooled):
         pooled = [pooled[i] for i in np.sort(gen.choice(len(pooled), size=n_pairs, replace=False))]
     return _tested_pairs(pooled, BT_EVAL_TESTS, alpha)

@@ -39,8 +39,6 @@ def pair_title(name: str) -> str:
     return pair_label(tuple(name.split("_")))
 
 
-# -- test sets drawn from the setups (Table 3, Figs. 4 and 6) --------------------------------------------------------
-
 def subsample(matrix: pd.DataFrame, size: int, rng) -> pd.DataFrame:
     """``size`` test instances drawn without replacement, kept in their original order."""
     gen = check_rng(rng)
@@ -89,8 +87,6 @@ def compare_draws(drawn) -> pd.DataFrame:
     frame = pd.concat(parts).sort_index().astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
     return frame.join(meta).assign(task=lambda f: f.collection.map(TASKS))
 
-
-# -- §5 and Appendix A.3 --------------------------------------------------------------------------------------------
 
 def inventory(setups) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per setup with its size, a summary per collection with a total row)."""

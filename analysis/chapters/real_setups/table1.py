@@ -110,11 +110,9 @@ def interval_values(ours: pd.DataFrame) -> pd.DataFrame:
         rows += [(key, f"{pair_label(pair)}, {MEASURES[m]}", row[m], row[f"{m}_low"], row[f"{m}_high"],
                   _in_interval(paper.loc[[pair], m].iloc[0], row, m)) for m in MEASURES]
     mm = ours.loc["mean_median"]
-    for other in ("mean", "median"):
-        for paired in ("elo", "trueskill"):
-            row = ours.loc[f"{other}_{paired}"]
-            rows.append(("appH-paired", f"{pair_label((other, paired))} above MEAN vs. MEDIAN", row.disagree,
-                         row.disagree_low, row.disagree_high, bool(row.disagree_low > mm.disagree_high)))
+    rows += [("appH-paired", f"{pair_label((a, b))} above MEAN vs. MEDIAN", row.disagree, row.disagree_low,
+              row.disagree_high, bool(row.disagree_low > mm.disagree_high))
+             for a in ("mean", "median") for b in ("elo", "trueskill") for row in [ours.loc[f"{a}_{b}"]]]
     return pd.DataFrame(rows, columns=["key", "detail", "value", "low", "high", "holds"])
 
 

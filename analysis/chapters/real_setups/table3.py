@@ -44,11 +44,8 @@ def fraction_subsamples(setups, fraction: float, n_draws: int, rng) -> pd.DataFr
     """Table 3's draws: ``n_draws`` test sets of ``fraction`` of every setup's instances (as BT-eval's pandas
     ``sample(frac=...)``), a row per draw."""
     gen = check_rng(rng)
-    drawn = []
-    for key, matrix in setups:
-        size = fraction_size(len(matrix), fraction)
-        drawn += [(key, size, draw, subsample(matrix, size, gen)) for draw in range(n_draws)]
-    return compare_draws(drawn)
+    return compare_draws([(key, size, draw, subsample(matrix, size, gen)) for key, matrix in setups
+                          for size in [fraction_size(len(matrix), fraction)] for draw in range(n_draws)])
 
 
 def per_setup_draw_means(draws: pd.DataFrame) -> pd.DataFrame:
@@ -88,9 +85,8 @@ def _cells(per_setup: pd.DataFrame, name: str, count: bool = False) -> pd.DataFr
 
 
 def table3_side_by_side(draws: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """Every published cell beside ``ours`` (mean over the cell's setups of their ``draws``), ``ours_full`` and
-    ``setups``; ``noise_sd``, the SD of ``ours − paper`` from the draws alone: a cell averages S setups' means of D
-    draws, so its variance is Σ var_s / (S² D), with D = ours plus the paper's."""
+    """Every published cell beside ``ours`` (its setups' mean over their ``draws``), ``ours_full`` and ``setups``;
+    ``noise_sd``, the SD of ``ours − paper`` from the draws alone: √(Σ_s var_s (1/D + 1/D_paper)) / S, S setups."""
     grouped = draws.groupby(KEYS, sort=False, observed=True)
     columns = [measure_column(p, m) for p in TABLE3_PAIRS for m in MEASURES]
     var = grouped[columns].var(ddof=1).mul(1 / grouped.size() + 1 / TABLE3_PAPER_DRAWS, axis=0).reset_index()
