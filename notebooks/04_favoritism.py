@@ -93,7 +93,7 @@ out.table(pairs, "favi_per_pair_with_intervals", index=False)  # + E, margins, i
 data_table = out.table(table1.table1(scores, pairs), "favi_table1_data", index=False)
 tie_shares = out.table(fig4.tie_shares(pairs), "favi_tie_shares", index=False)
 with timings.measure("per-metric summary"):
-    summary = fig4.with_ties(fig4.metric_summary(pairs, alpha=alpha, ties=sign_test_ties), tie_shares)
+    summary = fig4.metric_summary(pairs, alpha=alpha, ties=sign_test_ties)
 out.table(summary, "favi_fig4_summary", index=False)
 fig4_rows = fig4.fig4_scope(summary, summeval_aspect)
 attenuation = out.table(uncertainty.attenuation_table(pairs), "favi_attenuation")
@@ -220,7 +220,7 @@ show(definitions.lemmas_page(lemmas))
 # for:
 
 # %%
-show(table1.table1_beside_paper(data_table, table1.published_table1()))
+show(table1.table1_beside_paper(data_table))
 wmt21 = data_table.set_index("data").loc["WMT21 en-de"]
 glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
          wmt21_systems=int(wmt21["systems_rated"]))
@@ -236,7 +236,7 @@ glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["da
 
 # %%
 show(table1.table1_page(data_table, scores))
-show(experiments.in_words(table1.published_table1()))
+show(experiments.in_words(pd.DataFrame(paper["table1"]["rows"])))
 
 # %% [markdown]
 # Φ compares fewer systems than have human ratings where a rater covers fewer systems or a reference is left out.
@@ -483,7 +483,8 @@ out.figure(fig5.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
 show(experiments.in_words(fig5_rho))
 v = pd.Series(values)
 glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
-         f5_rho=fig5_rho["spearman_rho"].iloc[0], f5_rho_b=fig5_rho["spearman_rho"].iloc[1], f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
+         f5_rho=fig5_rho["spearman_rho"].iloc[0], f5_rho_b=fig5_rho["spearman_rho"].iloc[1],
+         f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
          f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
          f5_null_high=v["fig5a.no_favoritism_rho_high"], f5_null_p=v["fig5a.no_favoritism_share_at_or_below"],
          f5b_top=top_accuracy["top_share"], f5b_threshold=top_accuracy["top_accuracy_threshold"],
@@ -546,7 +547,8 @@ if fig6_cases:
 # %%
 fig, n = case("wmt22-ende", "MQM", "BLEU")
 out.figure(fig, "favi_fig13_bleu_ende",
-           f"{head('MQM', 'BLEU', 'WMT22 en-de')}: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} Sentence BLEU "
+           f"{head('MQM', 'BLEU', 'WMT22 en-de')}: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} "
+           "Sentence BLEU "
            "{cite:p}`papineni2002bleu` is computed here for the systems whose outputs are reachable; the paper's "
            f"{paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are published in "
            "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.")

@@ -20,6 +20,7 @@ from analysis.chapters.favoritism import (
     uncertainty,
     wingraphs,
 )
+from analysis.data import published
 from tests.helpers import page_check
 
 
@@ -105,7 +106,7 @@ def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top_layer
     domains = pd.DataFrame({"domain": ["machine translation", "summarization"],
                             "median_mean_abs_favi": [mt_median, 0.3], "median_sd_abs_favi": [0.1, 0.2],
                             "median_excess": [mt_excess, 0.2]})
-    layers = pd.DataFrame({"dataset": "wmt22-ende", "graph": "human", "rater": "r",
+    layers = pd.DataFrame({"dataset": "wmt22-ende", "aspect": "MQM", "graph": "human", "rater": "r",
                            "system": ["refB", "Online-W", "X"], "layer": [0 if s in top_layer else 1
                                                                           for s in ("refB", "Online-W", "X")]})
     checks = fig4.fig4_checks(summary, domains) | fig5.fig5_checks(values) | cases.graph_row_checks(layers)
@@ -357,6 +358,8 @@ def test_the_other_figures_fit_the_page():
                           domain="dialogue", aspect="USR_Overall") for k, r in enumerate(["ROUGE_WE_1", "S3_pyr"])],
                       ignore_index=True)
     summary = fig4.metric_summary(pairs)
+    ties = fig4.tie_shares(pairs)  # each setting's tie shares ride along
+    assert len(summary) == 5 and summary["matching_tie_share"].tolist() == ties["matching_tie_share"].tolist()
     assert _legible(fig4.plot_fig4(summary)) == []
     assert _legible(fig5.plot_fig5(pairs)) == []
     assert _legible(cases.plot_fig6(pairs, [("wmt22-ende", "MQM", "BLEU"), ("usr-tc", "USR_Overall",
@@ -396,7 +399,7 @@ def test_table1_page_names_the_ratings_and_writes_item_ranges():
     assert page["Items per system pair"].tolist() == ["100", "1,200–1,315"]
     assert page["Human ratings"].tolist() == ["experts' coherence, fluency", "overall"]
     assert page["Automatic raters"].tolist() == ["BLEU, ROUGE-L", "S3-pyr"]
-    paper = experiments.in_words(table1.published_table1())
+    paper = experiments.in_words(pd.DataFrame(published.item("favi", "table1")["rows"]))
     assert paper.columns.tolist() == ["Domain", "Data", "Metrics", "Systems", "Items per system pair"]
 
 

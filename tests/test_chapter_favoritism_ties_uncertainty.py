@@ -30,17 +30,6 @@ def test_reading_gap_widens_the_ends_by_the_printed_rounding():
     assert np.isnan(appendix_d.reading_gap(0.3, np.nan, 0.5))
 
 
-def test_with_ties_adds_the_tie_columns_and_refuses_a_setting_without_them():
-    keys = {"domain": ["d", "d"], "dataset": ["x", "x"], "aspect": ["h", "h"], "rater": ["m", "n"]}
-    summary = pd.DataFrame({**keys, "sample_accuracy": [0.5, 0.6]})
-    shares = pd.DataFrame({**keys, "human_tie_share": [0.4, 0.4], "metric_tie_share": [0.1, 0.2],
-                           "matching_tie_share": [0.05, 0.1], "sample_accuracy_without_tie_credit": [0.45, 0.5]})
-    out = fig4.with_ties(summary, shares)
-    assert out["metric_tie_share"].tolist() == [0.1, 0.2] and out["sample_accuracy"].tolist() == [0.5, 0.6]
-    with pytest.raises(ValueError, match="no tie shares"):
-        fig4.with_ties(summary, shares.iloc[:1])
-
-
 def _summary_with_ties():
     return pd.DataFrame({
         "domain": "d", "dataset": ["summeval", "wmt22-ende", "wmt22-ende"],

@@ -22,21 +22,17 @@ APPENDIX_D_MATCH = {
 def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
     """Appendix D's case studies beside the setting standing in for each (``summary``: Fig. 4's summary with
     ties), with its tie shares and whether the paper's sample-level accuracy lies between our two readings."""
-    found = summary.rename(columns={"sample_accuracy": "sample", "system_accuracy": "system",
-                                    "sample_accuracy_without_tie_credit": "sample_without_tie_credit"})
-    rows = []
-    for case in published.item("favi", "appendix_d")["rows"]:
-        match = APPENDIX_D_MATCH[case["metric"]]
-        hit = setting_table(found, *match, required=False) if match else found.iloc[:0]
-        ours = hit.iloc[0] if len(hit) else {}
-        rows.append({"paper_metric": case["metric"], "paper_data": case["data"],
-                     "here": f"{match[2]} on {DATASETS[match[0]]}" if match else "not reachable",
-                     "sample": ours.get("sample", np.nan), "paper_sample": case["sample"],
-                     "mean_abs_favi": ours.get("mean_abs_favi", np.nan), "paper_mean_abs_favi": case["mean_abs_favi"],
-                     "system": ours.get("system", np.nan), "paper_system": case["system"],
-                     **{key: ours.get(key, np.nan) for key in ("sample_without_tie_credit", "human_tie_share",
-                                                                "metric_tie_share", "matching_tie_share")}})
-    out = pd.DataFrame(rows).set_index("paper_metric")
+    paper = pd.DataFrame(published.item("favi", "appendix_d")["rows"]).set_index("metric").rename_axis("paper_metric")
+    match = [APPENDIX_D_MATCH[metric] for metric in paper.index]
+    ours = summary.set_index(["dataset", "aspect", "rater"]).reindex([m or ("", "", "") for m in match])
+    ours = ours.set_axis(paper.index).rename(columns={"sample_accuracy": "sample", "system_accuracy": "system",
+                                                      "sample_accuracy_without_tie_credit": "sample_without_tie_credit"})
+    out = pd.DataFrame({"paper_data": paper["data"],
+                        "here": [f"{m[2]} on {DATASETS[m[0]]}" if m else "not reachable" for m in match]})
+    for key in ("sample", "mean_abs_favi", "system"):
+        out[key], out[f"paper_{key}"] = ours.get(key, np.nan), paper[key]
+    for key in ("sample_without_tie_credit", "human_tie_share", "metric_tie_share", "matching_tie_share"):
+        out[key] = ours.get(key, np.nan)
     out["paper_between"] = [reading_gap(p, lo, hi) == 0 for p, lo, hi in
                             zip(out["paper_sample"], out["sample_without_tie_credit"], out["sample"])]
     return out

@@ -155,9 +155,7 @@ def graph_row_checks(layers: pd.DataFrame) -> dict[str, tuple[float, bool]]:
     (below) it; a rater of None is the case of that dataset and human rating with the most systems."""
     checks = {}
     for key, dataset, aspect, rater, system, graph, end in GRAPH_ROWS:
-        part = layers[(layers["dataset"] == dataset) & (layers["graph"] == graph)]
-        if "aspect" in part:
-            part = part[part["aspect"] == aspect]
+        part = layers[(layers["dataset"] == dataset) & (layers["aspect"] == aspect) & (layers["graph"] == graph)]
         if rater is None and len(part):
             rater = part.groupby("rater")["system"].size().idxmax()
         part = part[part["rater"] == rater]
@@ -217,25 +215,23 @@ def _box(row: pd.Series) -> dict:
 def favourites_page(per_system: pd.DataFrame, layers: pd.DataFrame, cases) -> pd.DataFrame:
     """Per case: the systems the metric favours and disfavours most (highest and lowest median Φ), with their row in
     the humans' and in the metric's graph."""
-    rows, index = [], []
+    rows = {}
     for case in cases:
         mine = setting_table(per_system, *case, required=False).sort_values("median_favi", kind="stable")
-        where = {(graph, system): f"{layer + 1} of {n}" for graph, system, layer, n
-                 in setting_table(layers, *case, required=False)[["graph", "system", "layer", "layers"]].itertuples(index=False)}
+        graphs = setting_table(layers, *case, required=False).set_index(["graph", "system"])
+        where = (graphs["layer"] + 1).astype(str) + " of " + graphs["layers"].astype(str)
         for which, row in (("favoured most", mine.iloc[-1]), ("disfavoured most", mine.iloc[0])) if len(mine) else ():
-            index.append((setting_name(case[0], case[2]), which))
-            rows.append({"system": row["system"], **_box(row),
-                         "row, humans' graph": where.get(("human", row["system"]), "—"),
-                         "row, metric's graph": where.get(("metric", row["system"]), "—")})
-    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["setting", ""]))
+            rows[(setting_name(case[0], case[2]), which)] = {
+                "system": row["system"], **_box(row), "row, humans' graph": where.get(("human", row["system"]), "—"),
+                "row, metric's graph": where.get(("metric", row["system"]), "—")}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["setting", ""])
 
 
 def systems_page(per_system: pd.DataFrame, cases, named=("refB", "M2M100_1.2B-B4", "Online-W")) -> pd.DataFrame:
     """Fig. 6's systems that the paper names and the MBR-decoded systems, per case, in numbers."""
-    rows, index = [], []
+    rows = {}
     for case in cases:
         mine = setting_table(per_system, *case, required=False).drop_duplicates("system").set_index("system")
         for system in [s for s in named if s in mine.index] + sorted(s for s in mine.index if "mbr" in s):
-            index.append((setting_name(case[0], case[2]), system))
-            rows.append(_box(mine.loc[system]))
-    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["setting", "system"]))
+            rows[(setting_name(case[0], case[2]), system)] = _box(mine.loc[system])
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["setting", "system"])

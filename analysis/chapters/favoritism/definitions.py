@@ -15,22 +15,18 @@ def worked_examples() -> pd.DataFrame:
     """Figs. 2 and 3's confusion matrices through :func:`analysis.favi.summarize` beside the printed values, with
     §5's counts of errors by the system they favour and Fig. 3's metric outcome d̂."""
     fig2, fig3 = published.item("favi", "fig2"), published.item("favi", "fig3")
-    rows = []
-    cases = [(n, m, f, None) for n, m, f in zip(fig2["names"], fig2["matrices"], fig2["favi"])]
-    cases.append(("C5", fig3["matrix"], fig3["favi"], fig3["sample_accuracy"]))
-    for name, matrix, paper_favi, paper_accuracy in cases:
-        c = np.array(matrix)
-        r = favi.summarize(c)
-        rows.append({"matrix": name, "total_error": r.total_error, "margin_human": r.margin_human,
-                     "margin_metric": r.margin_metric, "favi": r.favi, "paper_favi": paper_favi,
-                     "sample_accuracy": r.sample_accuracy, "paper_sample_accuracy": paper_accuracy,
-                     # §5 on Fig. 3: errors in favour of the first system (below the diagonal) and of the second
-                     # (above it), the severe ones (- read as +, + read as -), and the metric outcome d̂
-                     "errors_for_first": int(np.tril(c, -1).sum()), "errors_for_second": int(np.triu(c, 1).sum()),
-                     "severe_for_first": int(c[2, 0]), "severe_for_second": int(c[0, 2]),
-                     "metric_plus": int(r.outcome_metric[0]), "metric_tie": int(r.outcome_metric[1]),
-                     "metric_minus": int(r.outcome_metric[2])})
-    return pd.DataFrame(rows).set_index("matrix")
+    c = np.array([*fig2["matrices"], fig3["matrix"]], dtype=np.int64)
+    r = favi.summarize(c)
+    return pd.DataFrame({
+        "total_error": r.total_error, "margin_human": r.margin_human, "margin_metric": r.margin_metric, "favi": r.favi,
+        "paper_favi": [*fig2["favi"], fig3["favi"]], "sample_accuracy": r.sample_accuracy,
+        "paper_sample_accuracy": [np.nan] * len(fig2["names"]) + [fig3["sample_accuracy"]],
+        # §5 on Fig. 3: errors in favour of the first system (below the diagonal) and of the second (above it), the
+        # severe ones (- read as +, + read as -), and the metric outcome d̂
+        "errors_for_first": np.tril(c, -1).sum(axis=(1, 2)), "errors_for_second": np.triu(c, 1).sum(axis=(1, 2)),
+        "severe_for_first": c[:, 2, 0], "severe_for_second": c[:, 0, 2], "metric_plus": r.outcome_metric[:, 0],
+        "metric_tie": r.outcome_metric[:, 1], "metric_minus": r.outcome_metric[:, 2],
+    }, index=pd.Index([*fig2["names"], "C5"], name="matrix"))
 
 
 def examples_page(examples: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -50,17 +46,17 @@ def lemma_checks(pairs: pd.DataFrame) -> pd.DataFrame:
     via_margins = (defined["margin_metric"] - defined["margin_human"]) / defined["total_error"]
     zero = defined[defined["favi"] == 0]
     disagree = pairs[~pairs["system_sign_agrees"]]
-    return pd.DataFrame([
-        {"check": "pairs evaluated", "value": len(pairs)},
-        {"check": "pairs without any error (Φ undefined, so left empty)", "value": int((pairs["total_error"] == 0).sum())},
-        {"check": "Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value": float((defined["favi"] - via_margins).abs().max())},
-        {"check": "Lemma 2: pairs with Φ = 0", "value": len(zero)},
-        {"check": "Lemma 2: ... of which the margin signs differ", "value": int((~zero["system_sign_agrees"]).sum())},
-        {"check": "pairs whose margin signs differ", "value": len(disagree)},
-        {"check": "... of which Φ = 0", "value": int((disagree["favi"] == 0).sum())},
-        {"check": "Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree",
-         "value": int(((defined["favi"] != 0) & defined["system_sign_agrees"]).sum())},
-    ]).set_index("check")
+    return pd.Series({
+        "pairs evaluated": len(pairs),
+        "pairs without any error (Φ undefined, so left empty)": int((pairs["total_error"] == 0).sum()),
+        "Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|": float((defined["favi"] - via_margins).abs().max()),
+        "Lemma 2: pairs with Φ = 0": len(zero),
+        "Lemma 2: ... of which the margin signs differ": int((~zero["system_sign_agrees"]).sum()),
+        "pairs whose margin signs differ": len(disagree),
+        "... of which Φ = 0": int((disagree["favi"] == 0).sum()),
+        "Lemma 2's converse: pairs with Φ ≠ 0 whose margin signs agree":
+            int(((defined["favi"] != 0) & defined["system_sign_agrees"]).sum()),
+    }, name="value").rename_axis("check").to_frame()
 
 
 def lemmas_page(lemmas: pd.DataFrame) -> pd.DataFrame:

@@ -35,14 +35,10 @@ def settings(scores: pd.DataFrame, datasets) -> pd.DataFrame:
     if unknown:
         raise ValueError(f"no Favi-Score data for datasets {unknown}")
     kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
-    rows = []
-    for dataset in datasets:
-        part = kinds[kinds["dataset"] == dataset]
-        automatic = part[part["rater_kind"] != "human"]
-        humans = part["rater"][part["rater_kind"] == "human"]
-        rows += [(part["domain"].iloc[0], dataset, aspect, rater, kind) for aspect in humans
-                 for rater, kind in zip(automatic["rater"], automatic["rater_kind"])]
-    return pd.DataFrame(rows, columns=[*KEYS, "rater_kind"])
+    human = kinds["rater_kind"] == "human"
+    out = kinds[human & kinds["dataset"].isin(datasets)].drop(columns="rater_kind").rename(columns={"rater": "aspect"})
+    out = out.merge(kinds[~human], on=["domain", "dataset"])
+    return out.iloc[pd.Index(datasets).get_indexer(out["dataset"]).argsort(kind="stable")].reset_index(drop=True)
 
 
 def score_matrices(scores: pd.DataFrame, dataset: str) -> dict[str, pd.DataFrame]:
@@ -60,12 +56,10 @@ def score_matrices(scores: pd.DataFrame, dataset: str) -> dict[str, pd.DataFrame
 def per_pair(scores: pd.DataFrame, datasets, *, n_resamples: int, rng) -> pd.DataFrame:
     """:func:`analysis.favi.favi_uncertainty` for every setting: one row per setting and system pair."""
     frames = []
-    plan = settings(scores, datasets)
-    for dataset, group in plan.groupby("dataset", sort=False):
+    for dataset, group in settings(scores, datasets).groupby("dataset", sort=False):
         matrices = score_matrices(scores, dataset)
         for row in group.itertuples(index=False):
-            human, metric = matrices[row.aspect], matrices[row.rater]
-            table = favi.favi_uncertainty(human, metric, n_resamples=n_resamples, rng=rng)
+            table = favi.favi_uncertainty(matrices[row.aspect], matrices[row.rater], n_resamples=n_resamples, rng=rng)
             frames.append(table.assign(domain=row.domain, dataset=dataset, aspect=row.aspect, rater=row.rater))
     out = pd.concat(frames, ignore_index=True)
     return out[[*KEYS, *[c for c in out.columns if c not in KEYS]]]

@@ -16,8 +16,8 @@ from .wingraphs import COLORS, FONT, MAX_WIDTH, text_size
 
 def metric_summary(pairs: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
     """Per setting: sample- and system-level sign accuracy (Defs. 10-11), mean |Φ| and its sd over pairs (Fig. 4),
-    the share of pairs whose win-graph verdicts agree (§2) and, beyond the paper, the mean |Φ| without favoritism and
-    the share of pairs with p < ``alpha``."""
+    the share of pairs whose win-graph verdicts agree (§2) and, beyond the paper, the mean |Φ| without favoritism, the
+    share of pairs with p < ``alpha`` and the tie shares (:func:`tie_shares`)."""
     rows = []
     for key, part in pairs.groupby(KEYS, sort=False):
         accuracy = favi.sign_accuracies(part)
@@ -28,7 +28,8 @@ def metric_summary(pairs: pd.DataFrame, *, alpha: float = 0.05, ties: str = "dro
                      "sd_abs_favi": absolute.std(ddof=1), "null_mean_abs_favi": part["null_mean_abs"].mean(),
                      "significant_share": (part["p_value"] < alpha).mean(),
                      "graph_agreement": favi.graph_agreement(outcomes)})
-    return pd.DataFrame(rows)
+    ties = tie_shares(pairs).drop(columns=["items", "sample_accuracy"])
+    return pd.DataFrame(rows).merge(ties, on=KEYS, how="left", validate="one_to_one")
 
 
 def fig4_scope(frame: pd.DataFrame, summeval_aspect: str) -> pd.DataFrame:
@@ -42,27 +43,14 @@ def tie_shares(pairs: pd.DataFrame) -> pd.DataFrame:
     counted as correct by Def. 11), and sample-level accuracy with and without the matching ties' credit."""
     cells = pairs.groupby(KEYS, sort=False)[["n_items", *favi.CELLS]].sum()
     n = cells["n_items"]
-    out = pd.DataFrame({
+    return pd.DataFrame({
         "items": n,
         "human_tie_share": (cells["c_ep"] + cells["c_ee"] + cells["c_em"]) / n,
         "metric_tie_share": (cells["c_pe"] + cells["c_ee"] + cells["c_me"]) / n,
         "matching_tie_share": cells["c_ee"] / n,
         "sample_accuracy": (cells["c_pp"] + cells["c_ee"] + cells["c_mm"]) / n,
         "sample_accuracy_without_tie_credit": (cells["c_pp"] + cells["c_mm"]) / n,
-    })
-    return out.reset_index()
-
-
-#: the tie columns that :func:`with_ties` adds to Fig. 4's summary
-TIE_COLUMNS = ["human_tie_share", "metric_tie_share", "matching_tie_share", "sample_accuracy_without_tie_credit"]
-
-
-def with_ties(summary: pd.DataFrame, ties: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 4's summary with each setting's tie shares (:func:`tie_shares`)."""
-    out = summary.merge(ties[[*KEYS, *TIE_COLUMNS]], on=KEYS, how="left", validate="one_to_one")
-    if out[TIE_COLUMNS].isna().any().any():
-        raise ValueError("some settings of the summary have no tie shares")
-    return out
+    }).reset_index()
 
 
 def domain_comparison(fig4: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +104,8 @@ _DOMAIN_ROWS = [
 
 def domains_page(domains: pd.DataFrame) -> pd.DataFrame:
     frame = domains.set_index("domain")
-    rows = {label: ["—" if pd.isna(v) else written.format(v) for v in frame[key]] for key, label, written in _DOMAIN_ROWS}
+    rows = {label: ["—" if pd.isna(v) else written.format(v) for v in frame[key]]
+            for key, label, written in _DOMAIN_ROWS}
     return pd.DataFrame(rows, index=frame.index).T.rename_axis(None, axis=1)
 
 
@@ -131,7 +120,8 @@ def fig4_columns(counts: list[int]) -> int:
 
 def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
     """Fig. 4 as rows, one panel per dataset and one row per rater: the two sign accuracies on a 0-1 axis, mean |Φ| ±
-    its sd and (beyond the paper) the no-favoritism level on their own. The paper draws lines over a domain's metrics."""
+    its sd and (beyond the paper) the no-favoritism level on their own (the paper draws lines over a domain's
+    metrics)."""
     datasets = list(dict.fromkeys(summary["dataset"]))
     counts = [int(summary["dataset"].eq(d).sum()) for d in datasets]
     split = fig4_columns(counts)
@@ -199,7 +189,8 @@ def tie_columns(frame: pd.DataFrame, without: str, with_credit: str) -> dict:
             ("sample-level accuracy", "Def. 11"): frame[with_credit]}
 
 
-def fig4_ties_page(fig4: pd.DataFrame, datasets=("wmt22-ende", "wmt21-ende", "summeval", "wmt22-zhen")) -> pd.DataFrame:
+def fig4_ties_page(fig4: pd.DataFrame,
+                   datasets=("wmt22-ende", "wmt21-ende", "summeval", "wmt22-zhen")) -> pd.DataFrame:
     """Fig. 4's values with the tie shares, for the settings on the paper's own data and the zh-en stand-in."""
     part = fig4[fig4["dataset"].isin(datasets)]
     part = part.iloc[pd.Index(datasets).get_indexer(part["dataset"]).argsort(kind="stable")]
@@ -244,12 +235,10 @@ def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
 
 
 def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], cases) -> pd.DataFrame:
-    """Per case whose dataset has registered outputs (``texts``): how many comparisons are of identical outputs,
+    """Per case (its dataset with registered outputs in ``texts``): how many comparisons are of identical outputs,
     and how many of the metric's and the humans' ties those explain."""
     rows = []
     for dataset, aspect, rater in cases:
-        if dataset not in texts:
-            continue
         matrices = score_matrices(scores, dataset)
         cells = favi.pair_cells(matrices[aspect], matrices[rater])
         # items x systems codes of the outputs (equal codes: identical texts), -1 where no text
@@ -260,17 +249,17 @@ def identical_output_ties(scores: pd.DataFrame, texts: dict[str, pd.DataFrame], 
         with_text = (a >= 0) & (b >= 0)
         usable = (cells.code >= 0) & with_text
         same = usable & (a == b)
-        metric_ties, human_ties = favi.metric_ties(cells.code) & usable, favi.human_ties(cells.code) & usable
-        n_metric, n_human = int(metric_ties.sum()), int(human_ties.sum())
+        metric, human = favi.metric_ties(cells.code) & usable, favi.human_ties(cells.code) & usable
+        counts = {"pairs_with_text": with_text.any(axis=0), "comparisons": usable, "identical_outputs": same,
+                  "matching_ties_identical": metric & human & same, "metric_ties": metric,
+                  "metric_ties_identical": metric & same, "human_ties": human, "human_ties_identical": human & same}
         rows.append({"dataset": dataset, "aspect": aspect, "rater": rater,
-                     "pairs_with_text": int(with_text.any(axis=0).sum()), "comparisons": int(usable.sum()),
-                     "identical_outputs": int(same.sum()),
-                     "matching_ties_identical": int((metric_ties & human_ties & same).sum()), "metric_ties": n_metric,
-                     "metric_ties_identical": int((metric_ties & same).sum()),
-                     "metric_ties_identical_share": (metric_ties & same).sum() / n_metric if n_metric else np.nan,
-                     "human_ties": n_human, "human_ties_identical": int((human_ties & same).sum()),
-                     "human_ties_identical_share": (human_ties & same).sum() / n_human if n_human else np.nan})
-    return pd.DataFrame(rows)
+                     **{k: int(v.sum()) for k, v in counts.items()}})
+    out = pd.DataFrame(rows)
+    for who in ("metric", "human"):  # 0 / 0 (no ties): NaN
+        out.insert(out.columns.get_loc(f"{who}_ties_identical") + 1, f"{who}_ties_identical_share",
+                   out[f"{who}_ties_identical"] / out[f"{who}_ties"])
+    return out
 
 
 def identical_page(identical: pd.DataFrame) -> pd.DataFrame:

@@ -24,12 +24,8 @@ def fig5_correlations(pairs: pd.DataFrame) -> pd.DataFrame:
          paper["rho_favi_sample_accuracy"]),
         ("|Φ| vs. sample-level accuracy", defined["favi"].abs(), defined["sample_accuracy"], np.nan),
     ]
-    out = []
-    for label, x, y, published_rho in rows:
-        result = stats.spearmanr(x, y.astype(float))
-        out.append({"correlation": label, "spearman_rho": result.statistic, "pairs": len(defined),
-                    "paper": published_rho})
-    return pd.DataFrame(out).set_index("correlation")
+    return pd.DataFrame([{"correlation": label, "spearman_rho": stats.spearmanr(x, y.astype(float)).statistic,
+                          "pairs": len(defined), "paper": rho} for label, x, y, rho in rows]).set_index("correlation")
 
 
 def plot_fig5(pairs: pd.DataFrame) -> plt.Figure:

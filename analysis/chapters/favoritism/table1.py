@@ -36,10 +36,6 @@ def table1(scores: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def published_table1() -> pd.DataFrame:
-    return pd.DataFrame(published.item("favi", "table1")["rows"])
-
-
 def human_ratings_label(aspects) -> str:
     """A dataset's human ratings in words: experts' coherence, fluency."""
     aspects = list(aspects)
@@ -66,9 +62,9 @@ PAPER_TABLE1_ROWS = {"WMT22 en-de": "WMT22", "WMT21 en-de": "WMT21", "SummEval":
                      "USR TopicalChat": "Chatbot", "USR PersonaChat": "Chatbot"}
 
 
-def table1_beside_paper(table1: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+def table1_beside_paper(table1: pd.DataFrame) -> pd.DataFrame:
     """Table 1 for the data at hand beside the paper's row each dataset stands for ("—" where none)."""
-    paper = published.set_index("domain")
+    paper = pd.DataFrame(published.item("favi", "table1")["rows"]).set_index("domain")
     rows = [paper.loc[PAPER_TABLE1_ROWS[d]] if d in PAPER_TABLE1_ROWS else None for d in table1["data"]]
 
     def theirs(written):

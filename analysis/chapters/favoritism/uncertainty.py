@@ -42,8 +42,7 @@ def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng
         n_items = len(cells[0].items)
         agree, rhos = [], []
         for _ in range(n_splits):
-            first = np.zeros(n_items, dtype=bool)
-            first[rng.permutation(n_items)[: n_items // 2]] = True
+            first = np.isin(np.arange(n_items), rng.permutation(n_items)[: n_items // 2])
             phi, orient = [], []
             for c in cells:
                 halves = (c.table(first), c.table(~first))
@@ -70,20 +69,17 @@ def split_half_page(same: pd.DataFrame, split: pd.DataFrame) -> pd.DataFrame:
 
 
 def document_bootstrap(scores: pd.DataFrame, pairs: pd.DataFrame, documents: pd.Series, *, dataset: str,
-                       n_resamples: int, rng, level: float = 0.95) -> pd.DataFrame:
-    """``dataset``'s pairs with their item-bootstrap interval and one from resampling whole documents
+                       n_resamples: int, rng) -> pd.DataFrame:
+    """``dataset``'s pairs with their 95% item-bootstrap interval and one from resampling whole documents
     (``documents``: every item's document)."""
-    plan = settings(scores, [dataset])
     matrices = score_matrices(scores, dataset)
-    frames = []
-    for row in plan.itertuples(index=False):
-        human, metric = matrices[row.aspect], matrices[row.rater]
-        missing = human.index.difference(documents.index)
-        if len(missing):
-            raise ValueError(f"{dataset}: items without a document, e.g. {list(missing[:3])}")
-        table = favi.favi_bootstrap(human, metric, groups=documents.reindex(human.index).to_numpy(),
-                                    n_resamples=n_resamples, rng=rng, level=level)
-        frames.append(table.assign(dataset=dataset, aspect=row.aspect, rater=row.rater))
+    items = next(iter(matrices.values())).index  # every rater's matrix has the same items
+    if len(missing := items.difference(documents.index)):
+        raise ValueError(f"{dataset}: items without a document, e.g. {list(missing[:3])}")
+    groups = documents.reindex(items).to_numpy()
+    frames = [favi.favi_bootstrap(matrices[row.aspect], matrices[row.rater], groups=groups, n_resamples=n_resamples,
+                                  rng=rng).assign(dataset=dataset, aspect=row.aspect, rater=row.rater)
+              for row in settings(scores, [dataset]).itertuples(index=False)]
     doc = pd.concat(frames, ignore_index=True).rename(columns={"low": "doc_low", "high": "doc_high"})
     item = pairs[pairs["dataset"] == dataset][[*KEYS, "system_a", "system_b", "favi", "low", "high"]]
     out = item.merge(doc[["dataset", "aspect", "rater", "system_a", "system_b", "doc_low", "doc_high"]],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import networkx as nx
 import numpy as np
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
@@ -28,17 +29,11 @@ def node_label(name, width: int = 11) -> str:
     """A system's name on two lines when longer than ``width``: cut where the longer line is shortest (pieces of at
     least three characters; a separator wins a tie)."""
     name = str(name)
-    if len(name) <= width:
-        return name
-    best = None
-    for match in re.finditer(r"[ _\-]|(?<=[a-z0-9])(?=[A-Z(])", name):
-        head, tail = name[:match.end()].rstrip(), name[match.end():].lstrip()
-        if min(len(head), len(tail)) < 3:
-            continue
-        key = (max(len(head), len(tail)), match.end() == match.start())
-        if best is None or key < best[0]:
-            best = (key, f"{head}\n{tail}")
-    return name if best is None else best[1]
+    cuts = [(max(len(head), len(tail)), match.end() == match.start(), f"{head}\n{tail}")
+            for match in re.finditer(r"[ _\-]|(?<=[a-z0-9])(?=[A-Z(])", name)
+            for head, tail in [(name[:match.end()].rstrip(), name[match.end():].lstrip())]
+            if min(len(head), len(tail)) >= 3]  # a separator wins a tie (False < True), then the first cut
+    return min(cuts, key=lambda cut: cut[:2])[2] if len(name) > width and cuts else name
 
 
 @dataclass
@@ -84,12 +79,9 @@ def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
         neighbours = graph.predecessors if down else graph.successors
         for r in (range(1, len(order)) if down else range(len(order) - 2, -1, -1)):
             known = {n: k - (len(members) - 1) / 2 for members in order for k, n in enumerate(members)}
-
-            def centre(node, known=known, neighbours=neighbours):
-                xs = [known[m] for m in neighbours(node) if m in known]
-                return float(np.mean(xs)) if xs else known[node]
-
-            order[r] = sorted(order[r], key=centre)  # stable: equal centres keep their order
+            # stable: equal centres keep their order; a node without neighbours keeps its own place
+            order[r] = sorted(order[r], key=lambda n, known=known, near=neighbours: float(
+                np.mean([known[m] for m in near(n)] or [known[n]])))
         count = crossings(graph, order)
         if count < fewest:
             best, fewest = [list(m) for m in order], count
@@ -98,11 +90,8 @@ def _ordered_layers(graph, layers: list[list], sweeps: int = 12) -> list[list]:
 
 def _with_waypoints(graph, layers: list[list]):
     """The rows with a waypoint in every row an edge passes over, the graph through them, and each edge's waypoints."""
-    import networkx as nx
-
     row = {n: r for r, members in enumerate(layers) for n in members}
-    linked = nx.DiGraph()
-    linked.add_nodes_from(graph.nodes)
+    linked = nx.create_empty_copy(graph)
     rows, via = [list(m) for m in layers], {}
     for u, v in graph.edges:
         via[(u, v)] = [("via", str(u), str(v), r) for r in range(row[u] + 1, row[v])]
@@ -117,10 +106,7 @@ def layout_win_graph(graph, fontsize: float = FONT, row_step: float = 0.66, gap:
     rows, linked, via = _with_waypoints(graph, favi.graph_layers(graph))
     rows = _ordered_layers(linked, rows)
     labels = {n: node_label(n) for n in graph.nodes}
-    size = {}
-    for node, text in labels.items():
-        w, h = text_size(text, fontsize)
-        size[node] = (w + 0.14, h + 0.08)
+    size = {node: (w + 0.14, h + 0.08) for node, text in labels.items() for w, h in [text_size(text, fontsize)]}
     pos, width = {}, 0.0
     for r, members in enumerate(rows):
         widths = [size[n][0] if n in size else 0.04 for n in members]
@@ -149,9 +135,8 @@ def box_exit(aim, half_size, towards, centre=None, margin: float = 0.02):
     cx, cy = centre if centre is not None else aim
     dx, dy = towards[0] - ax_, towards[1] - ay
     # the segment leaves the box at the first side it crosses: right or left, top or bottom
-    scales = [((cx + np.sign(dx) * (hw + margin)) - ax_) / dx if dx else np.inf,
-              ((cy + np.sign(dy) * (hh + margin)) - ay) / dy if dy else np.inf]
-    t = min(1.0, *scales)
+    t = min(1.0, ((cx + np.sign(dx) * (hw + margin)) - ax_) / dx if dx else np.inf,
+            ((cy + np.sign(dy) * (hh + margin)) - ay) / dy if dy else np.inf)
     return ax_ + t * dx, ay + t * dy
 
 
@@ -171,18 +156,15 @@ def smooth_path(points) -> Path:
 
 def arrow_points(layout: GraphLayout, u, v) -> list:
     points = [layout.pos[u], *layout.routes.get((u, v), []), layout.pos[v]]
-    points[0] = box_exit(spread(points[0], layout.size[u], points[1]), np.divide(layout.size[u], 2), points[1],
-                         centre=points[0])
-    points[-1] = box_exit(spread(points[-1], layout.size[v], points[-2]), np.divide(layout.size[v], 2), points[-2],
-                          centre=points[-1])
+    for end, node, towards in ((0, u, 1), (-1, v, -2)):  # each end on its box's border, aimed at its neighbour
+        points[end] = box_exit(spread(points[end], layout.size[node], points[towards]), np.divide(layout.size[node], 2),
+                               points[towards], centre=points[end])
     return points
 
 
 def draw_win_graph(ax, graph, reference=None, title: str = "", layout: GraphLayout | None = None) -> None:
     """A win graph in ``ax`` (axes units are inches); with a ``reference`` graph, the arrows its transitive closure
     lacks are red and dashed."""
-    import networkx as nx
-
     layout = layout or layout_win_graph(graph)
     boxes = {}
     for node, (x, y) in layout.pos.items():
