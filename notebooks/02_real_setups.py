@@ -67,11 +67,12 @@ import pandas as pd
 
 from analysis.agreement import mechanism_pairs, pair_label, pair_name
 from analysis.chapters import real_setups
-from analysis.chapters.common import Timings, glue_values, glue_verdicts, iter_setups, metric_label, outputs
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, metric_label, outputs
 from analysis.chapters.real_setups import appf, fig4, fig5, fig6, table1, table3
 from analysis.chapters.real_setups import setups as setup_data
 from analysis.data import load_table
 from analysis.data import published as published_data
+from analysis.data.paired import iter_setups
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
 from analysis.plotting import set_theme, show

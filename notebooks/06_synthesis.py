@@ -47,9 +47,10 @@ from IPython.display import Markdown, display
 from myst_nb import glue
 
 from analysis.chapters import synthesis
-from analysis.chapters.common import Timings, glue_verdicts, iter_setups, metric_label, outputs
+from analysis.chapters.common import Timings, glue_verdicts, metric_label, outputs
 from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from analysis.data import load_table
+from analysis.data.paired import iter_setups
 from analysis.data.tables import sidecar_path
 from analysis.files import sha256_file
 from analysis.plotting import MECHANISM_LABELS, set_theme, show

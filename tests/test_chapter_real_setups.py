@@ -9,10 +9,10 @@ from scipy import stats
 
 from analysis import aggregate, agreement
 from analysis.agreement import compare_aggregators, measure_column, pair_name
-from analysis.chapters.common import iter_setups
 from analysis.chapters.real_setups import appf, fig4, fig5, fig6, table1, table3
 from analysis.chapters.real_setups import setups as setup_data
 from analysis.data import published as published_data
+from analysis.data.paired import iter_setups
 from analysis.pairwise import PAIRED_TESTS, bt_eval_sign_test
 from tests.helpers import random_scores
 

@@ -16,8 +16,8 @@ from analysis import (
     wmt_stability,
 )
 from analysis.chapters import synthesis
-from analysis.chapters.common import iter_setups
 from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
+from analysis.data.paired import iter_setups
 from analysis.plotting import Outputs
 from tests.helpers import page_check, random_scores
 

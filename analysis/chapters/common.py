@@ -5,7 +5,7 @@ are :func:`analysis.agreement.mechanism_label` and :func:`~analysis.agreement.pa
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
@@ -131,30 +131,6 @@ class Timings(dict):
 
     def table(self) -> pd.DataFrame:
         return pd.Series(dict(self), name="seconds", dtype=float).to_frame()
-
-
-#: the columns that name one real setup of the ``paired_setups`` table
-SETUP_KEYS = ["collection", "dataset", "metric"]
-
-
-def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
-    """Yield ``((collection, dataset, metric), score matrix)`` for every setup of the ``paired_setups`` table, in the
-    table's order, with systems in the source's column order (which Elo, TrueSkill and the paper's tie rule depend
-    on). ``collections`` keeps only those; one the table lacks is an error, as is a setup that is not complete."""
-    missing = set(SETUP_KEYS + ["instance", "system", "score"]) - set(table.columns)
-    if missing:
-        raise ValueError(f"the table lacks columns {sorted(missing)}; expected the paired_setups schema")
-    if collections is not None:
-        unknown = sorted(set(collections) - set(table["collection"].unique()))
-        if unknown:
-            raise ValueError(f"no setups for collections {unknown}")
-        table = table[table["collection"].isin(list(collections))]
-    for key, group in table.groupby(SETUP_KEYS, sort=False, observed=True):
-        systems = pd.unique(group["system"])
-        matrix = group.pivot(index="instance", columns="system", values="score")[systems]
-        if matrix.isna().any().any():
-            raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
-        yield tuple(key), matrix.rename_axis(index=None, columns=None)
 
 
 def metric_label(metric: str) -> str:

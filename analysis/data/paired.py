@@ -30,6 +30,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -244,6 +245,30 @@ def build_paired_setups(root=None) -> tuple[pd.DataFrame, list]:
     # systems stay in source column order within each instance: Elo, TrueSkill and ties="loss" depend on it
     order = ["collection", "dataset", "metric", "instance"]
     return table.sort_values(order, kind="stable").reset_index(drop=True), inputs + realsumm + wmt_inputs + coco_inputs
+
+
+#: the columns that name one real setup of the ``paired_setups`` table
+SETUP_KEYS = ["collection", "dataset", "metric"]
+
+
+def iter_setups(table: pd.DataFrame, collections=None) -> Iterator[tuple[tuple[str, str, str], pd.DataFrame]]:
+    """Yield ``((collection, dataset, metric), score matrix)`` for every setup of the ``paired_setups`` table, in the
+    table's order, with systems in the source's column order (which Elo, TrueSkill and the paper's tie rule depend
+    on). ``collections`` keeps only those; one the table lacks is an error, as is a setup that is not complete."""
+    missing = set(SETUP_KEYS + ["instance", "system", "score"]) - set(table.columns)
+    if missing:
+        raise ValueError(f"the table lacks columns {sorted(missing)}; expected the paired_setups schema")
+    if collections is not None:
+        unknown = sorted(set(collections) - set(table["collection"].unique()))
+        if unknown:
+            raise ValueError(f"no setups for collections {unknown}")
+        table = table[table["collection"].isin(list(collections))]
+    for key, group in table.groupby(SETUP_KEYS, sort=False, observed=True):
+        systems = pd.unique(group["system"])
+        matrix = group.pivot(index="instance", columns="system", values="score")[systems]
+        if matrix.isna().any().any():
+            raise ValueError(f"setup {key} is not a complete score matrix (some system lacks some instance)")
+        yield tuple(key), matrix.rename_axis(index=None, columns=None)
 
 
 TABLES = (
