@@ -1,6 +1,5 @@
 """What every chapter shares: its parameters checked where they enter, its :class:`~analysis.plotting.Outputs`
-built from the notebook's own parameters, a stopwatch for the run-time table. (Readable labels of mechanisms and of their pairs
-are :func:`analysis.agreement.mechanism_label` and :func:`~analysis.agreement.pair_label`.)"""
+built from the notebook's own parameters, a stopwatch for the run-time table, its claims' verdicts for the page."""
 
 from __future__ import annotations
 
@@ -140,14 +139,10 @@ def metric_label(metric: str) -> str:
 
 
 def glue_verdicts(out: Outputs) -> pd.DataFrame:
-    """The verdicts of this chapter's registered claims (``data/published/claims/``), computed by the same code as
-    ``python -m analysis claims`` from the outputs the chapter has saved so far, each glued for the page's text
-    (:func:`glue_values`: ``{glue:md}`verdict-<id>``` in the page) as ``verdict-<id>`` (worded as the claims pages
-    word it: "reproduced", or "holds" for the compendium's own findings and a paper's "our own checks") and ``ours-<id>`` (our value as the claims
-    table shows it, with a true minus sign). A sentence whose truth depends on a result glues its claim's verdict,
-    so no threshold lives anywhere but the registry. A claim that cannot be evaluated from this chapter's outputs
-    (its source is another chapter's) is not glued: a page that refers to it fails the book's build. Returns the
-    evaluated rows."""
+    """Evaluate this chapter's registered claims on what it has saved so far (the code of ``python -m analysis
+    claims``) and glue each as ``verdict-<id>`` (the claims pages' words) and ``ours-<id>`` (our value as shown), so a
+    sentence whose truth depends on a result glues a verdict and no threshold lives outside the registry. A claim
+    whose source is another chapter's is not glued (a page that cites it fails the build). Returns the rows."""
     from .. import claim_records, claims
     from ..typography import true_minus
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..compare import Comparison, report
-from ..data.scorefiles import read_scores
+from ..data.scorefiles import read_judgments, read_scores
 from ..paths import repo_root
 from .common import SEED, Param
 
@@ -35,13 +35,21 @@ PARAMETERS = {
 EXAMPLE = "examples/topicalchat_chrfpp.csv"
 
 
-def load(path, fmt: str = "auto", *, where=None, align: str = "auto") -> pd.DataFrame:
-    """:func:`~analysis.data.scorefiles.read_scores`, with a relative ``path`` read from the repository root; the
-    scores as in the file (:func:`analysis.compare.compare` takes the direction)."""
+def _from_root(path) -> Path:
+    """``path``, a relative one read from the repository root (the examples are named that way)."""
     path = Path(path)
-    if not path.is_absolute():
-        path = repo_root() / path
-    return read_scores(path, fmt, where=where, align=align)
+    return path if path.is_absolute() else repo_root() / path
+
+
+def load(path, fmt: str = "auto", *, where=None, align: str = "auto") -> pd.DataFrame:
+    """:func:`~analysis.data.scorefiles.read_scores` of ``path`` (:func:`analysis.compare.compare` takes the
+    direction)."""
+    return read_scores(_from_root(path), fmt, where=where, align=align)
+
+
+def load_judgments(path):
+    """:func:`~analysis.data.scorefiles.read_judgments` of ``path``."""
+    return read_judgments(_from_root(path))
 
 
 #: the multiple-comparison adjustments by name (a comparison's ``settings["adjust"]``)
@@ -182,11 +190,3 @@ def agreement_view(agreement: pd.DataFrame) -> pd.DataFrame:
     from types import SimpleNamespace
 
     return report.human_view(SimpleNamespace(human=agreement))
-
-
-def load_judgments(path):
-    """:func:`~analysis.data.scorefiles.read_judgments`, with a relative ``path`` read from the repository root."""
-    from ..data.scorefiles import read_judgments
-
-    path = Path(path)
-    return read_judgments(path if path.is_absolute() else repo_root() / path)
