@@ -199,8 +199,9 @@ counted = styles[styles.index.isin(pairs.STYLE_TOTALS)]
 glue_values("pairs-", {"plus": (counted == "SR+DC").sum(), "minus": (counted == "SR-DC").sum(),
                        "rankings": len(per_pair), "other": len(styles) - len(counted),
                        "reversals": per_pair["reversals"].sum()})
-shares = out.table(published.change_shares(per_pair, pairs.human_pairs(coded)), "wmt_change_shares", index=False)
-show(out.table(published.table2(per_pair, pairs.human_pairs(coded)), "wmt_table2_remove_human"))
+human_pairs = [k for k, (pj, _, _) in coded.items() if pj.human.any()]  # the pairs that rank a HUMAN system
+shares = out.table(published.change_shares(per_pair, human_pairs), "wmt_change_shares", index=False)
+show(out.table(published.table2(per_pair, human_pairs), "wmt_table2_remove_human"))
 
 # %% [markdown]
 # (wmt-table3)=

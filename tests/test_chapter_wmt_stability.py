@@ -673,3 +673,12 @@ def test_check_rows_carry_the_number_each_test_reads():
     rows = packages.check_rows("c", {"a": True, "b": False}, [0.25, 0.5])
     assert rows["value"].tolist() == [0.25, 0.5] and rows["holds"].tolist() == [True, False]
     assert packages.check_rows("c", {"a": True})["value"].isna().all()
+
+
+def test_printed_pvalues_naming_a_system_without_segments_are_refused():
+    segments = pd.DataFrame({"collection": "c", "pair": "p", "system": ["A.1", "A.1", "B.2", "B.2"],
+                             "z": [0.1, 0.2, -0.1, 0.0]})
+    printed = pd.DataFrame({"table": "wilcoxon-p", "collection": "c", "pair": "p", "system_a": ["A.1", "C.3"],
+                            "system_b": ["B.2", "A.1"], "p_value": [0.3, 0.4]})
+    with pytest.raises(ValueError, match=r"c p: printed p-values name systems without segment scores: \['C.3'\]"):
+        replication.printed_pvalues(segments, printed)

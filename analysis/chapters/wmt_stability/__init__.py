@@ -1,8 +1,5 @@
 """Chapter ``03_wmt_stability``: Knowles (2021) on the WMT packages that can be reached, one module per paper item
-(:mod:`.replication`: Sec. 3, App. A; :mod:`.published`: Sec. 5, Tables 1-3, Fig. 1; :mod:`.experiments`: the
-perturbations, and Sec. 8; :mod:`.fig23`, :mod:`.paper2020`, :mod:`.fig4`, :mod:`.fig5`, :mod:`.section7`;
-:mod:`.controls`: beyond the paper). Shared: :mod:`.packages` (the packages, names in words, the claim checks'
-rows)."""
+(each module's docstring names its items); :mod:`.packages` holds what they share."""
 
 from __future__ import annotations
 

@@ -7,15 +7,13 @@ import numpy as np
 import pandas as pd
 
 from ... import wmt_stability as ws
-from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS, experiment_label
+from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS, experiment_label, per_pair_draws
 
 #: the controls, and the paper's perturbations each one is matched with
 CONTROLS = {
     "remove_mid": ("remove a mid-ranked system", ("remove_lowest", "remove_highest")),
     "remove_random_judgments": ("remove as many random judgments as HUMAN and REF", ("remove_human",)),
 }
-SIZE_COLUMNS = ["discordant", "tau_distance", "reversals"]
 
 
 def closeness(coded: dict, info: pd.DataFrame, *, variant: str, alpha: float) -> pd.DataFrame:
@@ -39,13 +37,11 @@ def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, v
     options = {"variant": variant, "alpha": alpha}
     humans = [s for s, h in zip(pj.systems, pj.human) if h]
     original, without_humans = ws.unperturbed_rankings(pj, [(), humans], **options)
-    rows = []
     mid = [s for s in original.systems[1:-1] if s not in humans]
     # the original ranking with each mid system left out of its clusters: one standardisation, one matrix of tests
     bases = ws.unperturbed_rankings(pj, [[system] for system in mid], **options) if mid else []
-    for k, (system, base) in enumerate(zip(mid, bases)):
-        perturbed = ws.perturbed_ranking(pj, remove=[system], **options)
-        rows.append({"control": "remove_mid", "draw": k, **ws.comparison(perturbed, base)})
+    rows = [{"control": "remove_mid", "draw": k, **ws.comparison(ws.perturbed_ranking(pj, remove=[s], **options), base)}
+            for k, (s, base) in enumerate(zip(mid, bases))]
     degraded = int((pj.ref | pj.human[pj.system]).sum())
     for k in range(n_draws if degraded else 0):
         keep = np.ones(pj.n, bool)
@@ -55,29 +51,18 @@ def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, v
     return rows
 
 
-def _null_one(args):
-    key, pj, seed, n_draws, options = args
-    rows = pair_null(pj, np.random.default_rng(seed), n_draws, **options)
-    return pd.DataFrame(rows).assign(collection=key[0], pair=key[1])
-
-
 def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, variant: str, alpha: float,
                   workers: int | None = None) -> pd.DataFrame:
-    """:func:`pair_null` for every pair of the style totals, one seed spawned per pair (so the number of worker
-    processes does not matter)."""
-    keys = [k for k in coded if k[0] in STYLE_TOTALS]
-    seeds = np.random.SeedSequence(seed).spawn(len(keys))
-    tasks = [(k, coded[k][0], s, n_draws, {"variant": variant, "alpha": alpha}) for k, s in zip(keys, seeds)]
-    with process_pool(workers) as pool:
-        table = pd.concat(list(pool.map(_null_one, tasks)), ignore_index=True)
-    table["style"] = [info.loc[(c, p), "style"] for c, p in zip(table["collection"], table["pair"])]
+    """:func:`pair_null` for every pair of the style totals, by :func:`~.packages.per_pair_draws`."""
+    table = per_pair_draws(pair_null, {k: (pj,) for k, (pj, _, _) in coded.items()}, info, seed=seed, workers=workers,
+                           n_draws=n_draws, variant=variant, alpha=alpha)
     first = ["collection", "pair", "style", "control", "draw"]
     return table[first + [c for c in table.columns if c not in first]]
 
 
 def null_rates(null: pd.DataFrame) -> pd.DataFrame:
     """Per (pair, control): the share of draws that change rank / clusters / both, and the mean effect sizes."""
-    columns = CHANGE_COLUMNS + SIZE_COLUMNS
+    columns = CHANGE_COLUMNS + ["discordant", "tau_distance", "reversals"]
     return null.groupby(["collection", "pair", "style", "control"], sort=False)[columns].mean().reset_index()
 
 
@@ -133,17 +118,15 @@ def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int
 def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per perturbation and measure: SR+DC minus SR-DC share changed (Sec. 5.2's contrast), under the null and in
     the excess over it; ``shares`` (:func:`null_contrast_share`) beside them."""
-    rows = []
-    for (experiment, control), part in summary.groupby(["experiment", "control"], sort=False):
-        by = part.set_index("style").drop(columns=["experiment", "control"])
-        if not {"SR-DC", "SR+DC"} <= set(by.index):
-            continue
-        by["reversals_excess"] = by["reversals_observed"] - by["reversals_null"]
-        diff = by.loc["SR+DC"] - by.loc["SR-DC"]
-        rows += [{"experiment": experiment, "control": control, "measure": m, "contrast": diff[f"{m}_observed"],
-                  "null_contrast": diff[f"{m}_null"], "excess_contrast": diff[f"{m}_excess"]}
-                 for m in ("rank", "cluster", "both", "reversals")]
-    table = pd.DataFrame(rows)
+    wide = summary.set_index(["experiment", "control", "style"])
+    wide["reversals_excess"] = wide["reversals_observed"] - wide["reversals_null"]
+    plus, minus = wide.xs("SR+DC", level="style"), wide.xs("SR-DC", level="style")
+    diff = (plus - minus.reindex(plus.index))[plus.index.isin(minus.index)]
+    measures = ["rank", "cluster", "both", "reversals"]
+    table = pd.concat({label: diff[[f"{m}_{what}" for m in measures]].set_axis(measures, axis=1).stack()
+                       for label, what in (("contrast", "observed"), ("null_contrast", "null"),
+                                           ("excess_contrast", "excess"))}, axis=1)
+    table = table.rename_axis(["experiment", "control", "measure"]).reset_index()
     return table if shares is None else table.merge(shares, on=["experiment", "control", "measure"], how="left")
 
 

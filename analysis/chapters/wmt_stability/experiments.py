@@ -11,8 +11,7 @@ import pandas as pd
 from ... import wmt
 from ... import wmt_stability as ws
 from ...plotting import MISSING
-from ...processes import process_pool
-from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, experiment_label, pair_names
+from .packages import CHANGE_COLUMNS, MEASURES, STYLE_TOTALS, experiment_label, fractions, pair_names, per_pair_draws
 
 PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_systems", *CHANGE_COLUMNS, "discordant",
                     "tau_distance", "reversals"]
@@ -20,31 +19,10 @@ PER_PAIR_COLUMNS = ["collection", "year", "pair", "style", "experiment", "n_syst
 
 def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, alpha, by="worker") -> pd.DataFrame:
     """``wmt_stability_per_pair.csv``: one row per (pair, experiment) (:func:`analysis.wmt_stability.experiments`)."""
-    rows = []
-    for (collection, pair), (pj, raw, _) in coded.items():
-        year, style = info.loc[(collection, pair), ["year", "style"]]
-        for r in ws.experiments(pj, raw, divisors=divisors, variant=variant, alpha=alpha, by=by,
-                                unknown_raw="keep_z"):
-            rows.append({"collection": collection, "year": year, "pair": pair, "style": style, **r})
+    rows = [{"collection": k[0], "year": info.loc[k, "year"], "pair": k[1], "style": info.loc[k, "style"], **r}
+            for k, (pj, raw, _) in coded.items() for r in ws.experiments(
+                pj, raw, divisors=divisors, variant=variant, alpha=alpha, by=by, unknown_raw="keep_z")]
     return pd.DataFrame(rows, columns=PER_PAIR_COLUMNS)
-
-
-def _fractions(rows: pd.DataFrame) -> dict:
-    """Changed / pairs per measure."""
-    return {m: f"{int(rows[c].sum())}/{len(rows)}" for c, m in zip(CHANGE_COLUMNS, MEASURES)}
-
-
-def stability_summary(per_pair: pd.DataFrame, experiments, *, by_package: bool = False) -> pd.DataFrame:
-    """Changed / pairs for ``experiments`` by style (packages of :data:`STYLE_TOTALS`) and, optionally, by package."""
-    part = per_pair[per_pair["experiment"].isin(experiments)]
-    groups = []
-    if by_package:
-        groups += [(PACKAGES[c][0], rows) for c, rows in part.groupby("collection", sort=False)]
-    totals = part[part["collection"].isin(STYLE_TOTALS)]
-    groups += [(f"ALL {style}", rows) for style, rows in totals.groupby("style", sort=False)]
-    out = [{"experiment": experiment, "group": label, **_fractions(sub)}
-           for label, rows in groups for experiment, sub in rows.groupby("experiment", sort=False)]
-    return pd.DataFrame(out).sort_values(["experiment", "group"], kind="stable")
 
 
 def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
@@ -72,14 +50,10 @@ def hits_per_worker(coded: dict) -> float:
 def raw_coverage(coded: dict) -> pd.DataFrame:
     """Per pair: the share of raw scores published and known after :func:`analysis.wmt_stability.reconstruct_raw`,
     and of judgments left undivided by Fig. 1 (a worker with REF or HUMAN items but unknown raws keeps its z)."""
-    rows = []
-    for (collection, pair), (pj, raw, c) in coded.items():
-        undivided = int((~ws.divisible(pj, raw)).sum())
-        rows.append({"collection": collection, "pair": pair, "judgments": c["judgments"],
-                     "raw_published": c["raw_published"] / c["judgments"], "raw_known": c["raw_known"] / c["judgments"],
-                     "workers": c["workers"], "workers_fully_known": c["workers_known"],
-                     "undivided": undivided / c["judgments"]})
-    return pd.DataFrame(rows)
+    rows = pd.DataFrame([{"collection": k[0], "pair": k[1], **c, "undivided": int((~ws.divisible(pj, raw)).sum())}
+                         for k, (pj, raw, c) in coded.items()]).rename(columns={"workers_known": "workers_fully_known"})
+    shares = ["raw_published", "raw_known", "undivided"]
+    return rows.assign(**rows[shares].div(rows["judgments"], axis=0))
 
 
 def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.DataFrame,
@@ -110,25 +84,13 @@ def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.Dat
         "unperturbed-pairs": len(unperturbed)}
 
 
-def _bootstrap_one(args):
-    key, pj, raw, seed, n, options = args
-    table = ws.bootstrap_experiments(pj, raw, np.random.default_rng(seed), n, **options)
-    return table.assign(collection=key[0], pair=key[1])
-
-
 def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, experiments, variant, alpha,
               workers: int | None = None) -> pd.DataFrame:
     """Beyond the paper: the experiments on bootstrap resamples of HITs per pair of the style totals (Facebook's have
-    no HITs), one seed spawned per pair (so the number of worker processes does not matter)."""
-    keys = [k for k in coded if k[0] in STYLE_TOTALS]
-    seeds = np.random.SeedSequence(seed).spawn(len(keys))
-    options = {"variant": variant, "alpha": alpha, "only": list(experiments), "unknown_raw": "keep_z"}
-    tasks = [(k, coded[k][0], coded[k][1], s, n_resamples, options) for k, s in zip(keys, seeds)]
-    with process_pool(workers) as pool:
-        parts = list(pool.map(_bootstrap_one, tasks))
-    table = pd.concat(parts, ignore_index=True)
-    table["style"] = [info.loc[(c, p), "style"] for c, p in zip(table["collection"], table["pair"])]
-    return table
+    no HITs), by :func:`~.packages.per_pair_draws`."""
+    return per_pair_draws(ws.bootstrap_experiments, {k: (pj, raw) for k, (pj, raw, _) in coded.items()}, info,
+                          seed=seed, workers=workers, n_resamples=n_resamples, variant=variant, alpha=alpha,
+                          only=list(experiments), unknown_raw="keep_z")
 
 
 def bootstrap_summary(boot: pd.DataFrame, per_pair: pd.DataFrame) -> pd.DataFrame:
@@ -154,10 +116,9 @@ def bootstrap_view(summary: pd.DataFrame) -> pd.DataFrame:
     view = summary.assign(experiment=summary["experiment"].map(experiment_label))
     view = view.set_index(["style", "experiment"])[["pairs"]]
     for m in MEASURES:
-        observed = summary[f"{m}_observed"].map(lambda v: MISSING if pd.isna(v) else f"{v:.0f}")
         view[f"Δ{m}: observed | resampled mean (90%)"] = [
-            f"{o} | {mean:.1f} ({interval})" for o, mean, interval in
-            zip(observed, summary[f"{m}_mean"], summary[f"{m}_interval"])]
+            f"{MISSING if pd.isna(o) else f'{o:.0f}'} | {mean:.1f} ({interval})"
+            for o, mean, interval in zip(summary[f"{m}_observed"], summary[f"{m}_mean"], summary[f"{m}_interval"])]
     return view
 
 
@@ -229,14 +190,10 @@ def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
     """``wmt_remedy_totals.csv``: Sec. 8, per measure the pairs changed over all experiments with z per worker and
     per HIT (:func:`~.experiments.remedy_per_hit`), and the experiments in which each changes fewer."""
     wide = long.pivot_table(index=["measure", "experiment"], columns="standardised", values="changed")
-    rows = []
-    for measure in MEASURES:
-        w, h = wide.loc[measure, "worker"], wide.loc[measure, "hit"]
-        rows.append({"measure": measure, "experiments": len(w), "per_worker": int(w.sum()), "per_hit": int(h.sum()),
-                     "experiments_per_worker_fewer": int((w < h).sum()),
-                     "experiments_per_hit_fewer": int((h < w).sum()),
-                     "per_worker_fewer": bool(w.sum() < h.sum()), "value": int(w.sum() - h.sum())})
-    return pd.DataFrame(rows)
+    w, h = wide["worker"], wide["hit"]
+    t = pd.DataFrame({"experiments": 1, "per_worker": w, "per_hit": h, "experiments_per_worker_fewer": w < h,
+                      "experiments_per_hit_fewer": h < w}).groupby(level="measure").sum().astype(int).loc[MEASURES]
+    return t.assign(per_worker_fewer=t["per_worker"] < t["per_hit"], value=t["per_worker"] - t["per_hit"]).reset_index()
 
 
 def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> dict:
@@ -255,14 +212,12 @@ def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.
 def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divisors, alpha) -> pd.DataFrame:
     """Tables 2-3 and Fig. 1's counts with each rank-sum variant; ``computed``: {variant: :func:`stability_per_pair`}
     already at hand."""
-    out = []
+    counts = {}
     for variant in wmt.RANK_SUM_VARIANTS:
         table = computed[variant] if variant in computed else stability_per_pair(coded, info, divisors=divisors,
                                                                                  variant=variant, alpha=alpha)
-        table = table[table["collection"].isin(STYLE_TOTALS)]
-        for (experiment, style), part in table.groupby(["experiment", "style"], sort=False):
-            out.append({"variant": variant, "experiment": experiment, "style": style, **_fractions(part)})
-    return pd.DataFrame(out).pivot(index=["experiment", "style"], columns="variant")
+        counts[variant] = fractions(table[table["collection"].isin(STYLE_TOTALS)], ["experiment", "style"])
+    return pd.concat(counts, names=["variant"]).reset_index().pivot(index=["experiment", "style"], columns="variant")
 
 
 def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
@@ -295,8 +250,7 @@ def recovery_check(coded: dict, segments: pd.DataFrame,
         hidden = replace(pj, raw=np.where(single, pj.raw, np.nan))
         seg = segments[(segments["collection"] == collection) & (segments["pair"] == pair)]
         recovered, _ = ws.reconstruct_raw(hidden, seg)
-        was_hidden = ~single
-        found = was_hidden & ~np.isnan(recovered)
-        rows.append({"collection": collection, "pair": pair, "hidden": int(was_hidden.sum()),
+        found = ~single & ~np.isnan(recovered)
+        rows.append({"collection": collection, "pair": pair, "hidden": int((~single).sum()),
                      "recovered": int(found.sum()), "disagreeing": int((recovered[found] != pj.raw[found]).sum())})
     return pd.DataFrame(rows)

@@ -32,10 +32,8 @@ def fig4_summary(coded: dict, keys, info: pd.DataFrame) -> pd.DataFrame:
         pj = coded[key][0]
         share = cooccurrence_share(pj, "hit").to_numpy()
         off = share[~np.eye(len(share), dtype=bool)]
-        rows_used = pj.scored & (pj.hit >= 0)
-        held = np.zeros((pj.hit.max() + 1, len(pj.systems)), dtype=bool)
-        held[pj.hit[rows_used], pj.system[rows_used]] = True
-        held = held[held.any(axis=1)][:, held.any(axis=0)]
+        used = pj.scored & (pj.hit >= 0)
+        held = (pd.crosstab(pj.hit[used], pj.system[used]) > 0).to_numpy()  # HIT x system: holds it
         rows.append({"collection": key[0], "pair": key[1], "style": info.loc[key, "style"],
                      "systems": held.shape[1], "hits": held.shape[0], "mean_share": float(off.mean()),
                      "min_share": float(off.min()), "max_share": float(off.max()),

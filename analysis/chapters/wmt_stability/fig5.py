@@ -48,8 +48,7 @@ def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFr
                      "documents_omega2": omega_squared(long["value"], long["test_document"]),
                      "systems_omega2": omega_squared(long["value"], long["system"])})
     out = pd.DataFrame(rows)
-    out["documents_at_least_systems"] = out["documents_omega2"] >= out["systems_omega2"]
-    return out
+    return out.assign(documents_at_least_systems=out["documents_omega2"] >= out["systems_omega2"])
 
 
 def document_checks(variance: pd.DataFrame, raw_matrix: pd.DataFrame) -> pd.DataFrame:

@@ -1,5 +1,5 @@
-"""Chapter 03's packages and pairs: which WMT packages are shown and how, each pair's coded judgments, the names of
-packages, pairs and experiments in words, and the rows of the claim checks."""
+"""Chapter 03's packages and pairs (which WMT packages are shown and how, each pair's coded judgments, names in
+words) and what the paper items' modules share: Tables 2-3's cells, per-pair random draws, claim-check rows."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ... import wmt_stability as ws
+from ...processes import process_pool
 
 #: the packages with per-judgment data, in the order they are shown; label and what they stand for
 PACKAGES = {
@@ -38,13 +39,27 @@ def coded_pairs(judgments: pd.DataFrame, segments: pd.DataFrame, packages) -> di
     return out
 
 
+def _draws(args):
+    function, key, inputs, seed, options = args
+    rows = function(*inputs, np.random.default_rng(seed), **options)
+    return pd.DataFrame(rows).assign(collection=key[0], pair=key[1])
+
+
+def per_pair_draws(function, inputs: dict, info: pd.DataFrame, *, seed: int, workers: int | None = None,
+                   **options) -> pd.DataFrame:
+    """``function(*inputs[pair], rng, **options)`` (its rows) for every pair of the style totals in worker processes,
+    with the pair's collection, pair and style; one seed spawned per pair, so the number of processes does not
+    matter."""
+    keys = [k for k in inputs if k[0] in STYLE_TOTALS]
+    seeds = np.random.SeedSequence(seed).spawn(len(keys))
+    with process_pool(workers) as pool:
+        table = pd.concat(pool.map(_draws, [(function, k, inputs[k], s, options) for k, s in zip(keys, seeds)]),
+                          ignore_index=True)
+    return table.assign(style=[info.loc[k, "style"] for k in zip(table["collection"], table["pair"])])
+
+
 def pair_info(judgments: pd.DataFrame) -> pd.DataFrame:
     return judgments[["collection", "year", "pair", "style"]].drop_duplicates().set_index(["collection", "pair"])
-
-
-def human_pairs(coded: dict) -> list:
-    """(collection, pair) keys of the pairs that rank a HUMAN system."""
-    return [k for k, (pj, _, _) in coded.items() if pj.human.any()]
 
 
 def pair_label(collection: str, pair: str) -> str:
@@ -73,18 +88,15 @@ def experiment_label(experiment: str) -> str:
 
 def with_experiment_labels(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its ``experiment`` column or index level in words."""
-    out = frame.copy()
-    if "experiment" in out.index.names:
-        out = out.rename(index=experiment_label, level="experiment")
-    if "experiment" in out.columns:
-        out["experiment"] = out["experiment"].map(experiment_label)
-    return out
+    if "experiment" in frame.columns:
+        return frame.assign(experiment=frame["experiment"].map(experiment_label))
+    return frame.rename(index=experiment_label, level="experiment")
 
 
-def by_pair(frame: pd.DataFrame) -> pd.DataFrame:
-    """A per-pair table indexed by (short package name, pair)."""
-    out = frame.assign(package=frame["collection"].map(PACKAGE_SHORT)).set_index(["package", "pair"])
-    return out.drop(columns=[c for c in ("collection", "year") if c in out.columns])
+def fractions(part: pd.DataFrame, by) -> pd.DataFrame:
+    """Per group of ``by`` (sorted), "changed/pairs" per measure: the cells of Tables 2-3."""
+    groups = part.groupby(by)[CHANGE_COLUMNS]
+    return groups.sum().astype(str).add("/" + groups.size().astype(str), axis=0).set_axis(MEASURES, axis=1)
 
 
 def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:

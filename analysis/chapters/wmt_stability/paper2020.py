@@ -24,15 +24,10 @@ def base_name(system: str) -> str:
 def assessments_per_system(segments: pd.DataFrame, pairs=("en-de", "zh-en")) -> pd.DataFrame:
     """§5.3: judgments per system in 2020 (from the official segment files), next to the paper's."""
     paper = published.item("wmt", "section53")["assessments_per_system"]
-    rows = []
-    for pair in pairs:
-        seg = segments[(segments["collection"] == "newstest2020") & (segments["pair"] == pair)]
-        if seg.empty:
-            raise ValueError(f"no 2020 segment scores for {pair}")
-        n_systems = seg["system"].nunique()
-        rows.append({"pair": pair, "systems": n_systems, "judgments": int(seg["n"].sum()),
-                     "per_system": seg["n"].sum() / n_systems, "paper": paper.get(pair, np.nan)})
-    return pd.DataFrame(rows)
+    seg = segments[segments["collection"] == "newstest2020"].groupby("pair")
+    out = pd.DataFrame({"systems": seg["system"].nunique(), "judgments": seg["n"].sum().astype(int)}).loc[list(pairs)]
+    out["per_system"] = out["judgments"] / out["systems"]
+    return out.assign(paper=[paper.get(p, np.nan) for p in pairs]).reset_index()
 
 
 def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater", alpha: float = 0.05) -> pd.DataFrame:
@@ -42,51 +37,33 @@ def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater"
     if seg.empty:
         raise ValueError(f"no 2020 segment scores for {pair}")
     codes, names = pd.factorize(seg["system"], sort=True)
-    names = tuple(names)
     humans = [s for s in names if ws.HUMAN_MARK in s]
-    z = seg["z"].to_numpy(float)
-    without = ws.rank_segment_scores(names, codes, z, humans, variant, alpha)
-    full = ws.rank_segment_scores(names, codes, z, (), variant, alpha)
-    line_without = dict(zip(without.systems, np.append(np.diff(without.clusters) > 0, False)))
-    line_full = dict(zip(full.systems, np.append(np.diff(full.clusters) > 0, False)))
-    cluster_without = dict(zip(without.systems, without.clusters))
+    full, without = ws.rankings_excluding(tuple(names), codes, seg["z"].to_numpy(float), [(), humans], variant, alpha)
+    out = pd.DataFrame({"cluster": without.clusters, "line": np.append(np.diff(without.clusters), 0)},
+                       index=list(without.systems)).reindex(list(full.systems), fill_value=-1)  # -1: a HUMAN system
     return pd.DataFrame({
         "pair": pair, "rank": np.arange(1, len(full.systems) + 1), "system": full.systems, "z": full.scores,
-        "human": [s in humans for s in full.systems],
-        "cluster_without_human": [cluster_without.get(s, -1) for s in full.systems],
-        "line_below_without_human": [bool(line_without.get(s, False)) for s in full.systems],
-        "cluster_official": full.clusters, "line_below_official": [bool(line_full[s]) for s in full.systems]})
-
-
-def _row(table: pd.DataFrame, pair: str, name: str) -> pd.Series:
-    rows = table[(table["pair"] == pair) & (table["system"].map(base_name) == name)]
-    if len(rows) != 1:
-        raise ValueError(f"{pair}: expected one system named {name}, found {len(rows)}")
-    return rows.iloc[0]
-
-
-def _line_between(table: pd.DataFrame, pair: str, upper: str, lower: str, column: str) -> bool:
-    """Whether a line lies between two systems (listed best first): in ``column``'s clusters they differ."""
-    part = table[table["pair"] == pair]
-    if column == "cluster_without_human":
-        part = part[~part["human"]]
-    a, b = _row(part, pair, upper), _row(part, pair, lower)
-    return bool(a[column] != b[column])
+        "human": [s in humans for s in full.systems], "cluster_without_human": out["cluster"].to_numpy(),
+        "line_below_without_human": out["line"].to_numpy() > 0, "cluster_official": full.clusters,
+        "line_below_official": np.append(np.diff(full.clusters) > 0, False)})
 
 
 def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
     """§5.3 and footnote 17: each statement the paper makes about the "original" 2020 rankings, and ours."""
     spec = published.item("wmt", "section53")
+    by_name = originals.set_index(["pair", originals["system"].map(base_name)])
+
+    def differ(pair, a, b, column):  # a line between systems a and b (named without submission ids): ``column``
+        return bool(by_name.loc[(pair, a), column] != by_name.loc[(pair, b), column])
+
     rows = [(f"{p}: {a} and {b} in one cluster (HUMAN systems left out of the clusters)",
-             not _line_between(originals, p, a, b, "cluster_without_human")) for p, a, b in spec["same_cluster"]]
-    rows += [(f"{p}: {a} above {b}", bool(_row(originals, p, a)["z"] > _row(originals, p, b)["z"]))
+             not differ(p, a, b, "cluster_without_human")) for p, a, b in spec["same_cluster"]]
+    rows += [(f"{p}: {a} above {b}", bool(by_name.loc[(p, a), "z"] > by_name.loc[(p, b), "z"]))
              for p, a, b in spec["above"]]
     rows += [(f"{p}: a line between {a} and {b} with HUMAN systems left out of the clusters",
-              _line_between(originals, p, a, b, "cluster_without_human"))
-             for p, a, b in spec["line_between_without_human"]]
+              differ(p, a, b, "cluster_without_human")) for p, a, b in spec["line_between_without_human"]]
     rows += [(f"{p}: no line between {a} and {b} in the official clusters (HUMAN systems in)",
-              not _line_between(originals, p, a, b, "cluster_official"))
-             for p, a, b in spec["no_line_between_official"]]
+              not differ(p, a, b, "cluster_official")) for p, a, b in spec["no_line_between_official"]]
     for pair in spec["top_alone_official"]:
         part = originals[originals["pair"] == pair]
         top = base_name(part["system"].iloc[0])

@@ -7,8 +7,7 @@ import pandas as pd
 
 from ... import wmt
 from ...data import published
-from .experiments import _fractions, stability_summary
-from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, check_rows, pair_name
+from .packages import CHANGE_COLUMNS, MEASURES, PACKAGES, STYLE_TOTALS, check_rows, fractions, pair_name
 
 #: the paper's Table 1 datasets (its package names) in words: year, platform, level and style
 TABLE1_DATASETS = {
@@ -33,12 +32,10 @@ CONTRASTS = (("SR+DC minus SR-DC", "SR+DC", "SR-DC"), ("REF items only minus SR-
 def toy_example() -> pd.DataFrame:
     """§5's toy HITs: the z (ddof = 1) of a sentence scored 50 in each, next to the paper's."""
     toy = published.item("wmt", "section5_toy")
-    rows = []
-    for scores, paper in zip(toy["hits"], toy["z"]):
-        frame = pd.DataFrame({"worker": "w", "raw": np.asarray(scores, float)})
-        z = wmt.standardise(frame)[frame["raw"] == toy["value"]].iloc[0]
-        rows.append({"HIT raw scores": ", ".join(map(str, scores)), "z of a 50": z, "paper": paper})
-    return pd.DataFrame(rows)
+    z = [wmt.standardise(pd.DataFrame({"worker": "w", "raw": np.asarray(s, float)}))[np.equal(s, toy["value"])].iloc[0]
+         for s in toy["hits"]]
+    return pd.DataFrame({"HIT raw scores": [", ".join(map(str, s)) for s in toy["hits"]], "z of a 50": z,
+                         "paper": toy["z"]})
 
 
 def table1(judgments: pd.DataFrame) -> pd.DataFrame:
@@ -74,11 +71,10 @@ def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
     """§5.1: per pair, the shares of workers who judged a REF item (with the paper's 2018 values), a HUMAN system's
     output and a BAD_REF item."""
     paper = published.item("wmt", "section51_ref_shares")
-    table = composition[["collection", "pair", "workers", "workers_saw_ref", "workers_saw_human", "hits",
-                         "hits_saw_ref", "hits_saw_human", "workers_saw_bad_ref"]].copy()
-    table["paper_workers_saw_ref"] = [paper["shares"].get(p, np.nan) / 100 if c == "newstest2018" else np.nan
-                                      for c, p in zip(table["collection"], table["pair"])]
-    return table
+    return composition[["collection", "pair", "workers", "workers_saw_ref", "workers_saw_human", "hits",
+                        "hits_saw_ref", "hits_saw_human", "workers_saw_bad_ref"]].assign(paper_workers_saw_ref=[
+        paper["shares"].get(p, np.nan) / 100 if c == "newstest2018" else np.nan
+        for c, p in zip(composition["collection"], composition["pair"])])
 
 
 def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
@@ -86,16 +82,14 @@ def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
     y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
     plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
     worst = plus.loc[plus["workers_saw_ref"].idxmin()]
-    human = composition.loc[composition["workers_saw_human"] > 0, ["workers_saw_human", "hits_saw_human"]]
+    human = composition[composition["workers_saw_human"] > 0]
     return {"lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(lowest).values),
             "no-hit-id-2018": ", ".join(y2018.loc[y2018["hits"].isna(), "pair"]) or "none",
             "plus-every": int((plus["workers_saw_ref"] == 1).sum()), "plus-pairs": len(plus),
-            "plus-lowest": float(worst["workers_saw_ref"]), "plus-lowest-pair": pair_name(worst["collection"],
-                                                                                          worst["pair"]),
-            "human-workers-min": float(human["workers_saw_human"].min()),
-            "human-workers-max": float(human["workers_saw_human"].max()),
-            "human-hits-min": float(human["hits_saw_human"].min()),
-            "human-hits-max": float(human["hits_saw_human"].max())}
+            "plus-lowest": float(worst["workers_saw_ref"]),
+            "plus-lowest-pair": pair_name(worst["collection"], worst["pair"]),
+            **{f"human-{unit}-{f}": float(human[f"{unit}_saw_human"].agg(f)) for unit in ("workers", "hits")
+               for f in ("min", "max")}}
 
 
 def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:
@@ -134,18 +128,13 @@ def plot_ref_shares(composition: pd.DataFrame):
     return fig
 
 
-def _has_human(part: pd.DataFrame, human_pairs) -> np.ndarray:
-    """Per row of ``part``: is its pair among ``human_pairs`` (the pairs that rank a HUMAN system)?"""
-    human = {tuple(k) for k in human_pairs}
-    return np.array([(c, p) in human for c, p in zip(part["collection"], part["pair"])], dtype=bool)
-
-
 def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     """``wmt_change_shares.csv``: Sec. 5.2's contrast (Tables 2-3, Fig. 1). Per experiment and measure, the pairs
     changed and their share per style and for the SR+DC pairs with (``human_pairs``) or without a HUMAN system, then
     the differences of :data:`CONTRASTS`."""
     part = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
-    plus, human = (part["style"] == "SR+DC").to_numpy(), _has_human(part, human_pairs)
+    plus = (part["style"] == "SR+DC").to_numpy()
+    human = pd.MultiIndex.from_frame(part[["collection", "pair"]]).isin(list(human_pairs))
     long = pd.concat([part.assign(group=part["style"]), part[plus & human].assign(group="SR+DC, HUMAN system"),
                       part[plus & ~human].assign(group="SR+DC, REF items only")])
     long = long.melt(["experiment", "group"], CHANGE_COLUMNS, "measure", "flag").astype({"flag": bool})
@@ -160,26 +149,32 @@ def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     return out.reindex(order[order.isin(out.index)]).reset_index()
 
 
+def by_package_and_style(per_pair: pd.DataFrame, experiments) -> pd.DataFrame:
+    """Changed / pairs for ``experiments`` by package and by style (the packages of :data:`STYLE_TOTALS`)."""
+    part = per_pair[per_pair["experiment"].isin(experiments)]
+    totals = part[part["collection"].isin(STYLE_TOTALS)]
+    groups = pd.concat([part.assign(group=part["collection"].map(lambda c: PACKAGES[c][0])),
+                        totals.assign(group="ALL " + totals["style"])])
+    return fractions(groups, ["experiment", "group"])
+
+
 def table2(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     """Table 2 (remove HUMAN and REF) by package and style, the SR+DC pairs split by whether a HUMAN system is
     ranked (``human_pairs``); then the paper's rows."""
-    ours = stability_summary(per_pair, ["remove_human"], by_package=True).drop(columns="experiment")
+    ours = by_package_and_style(per_pair, ["remove_human"]).droplevel("experiment")
     part = per_pair[(per_pair["experiment"] == "remove_human") & (per_pair["style"] == "SR+DC")
                     & per_pair["collection"].isin(STYLE_TOTALS)]
-    has_human = _has_human(part, human_pairs)
-    split = [{"group": label, **_fractions(rows)}
-             for label, rows in (("SR+DC with a HUMAN system", part[has_human]),
-                                 ("SR+DC, REF items only", part[~has_human])) if len(rows)]
+    human = pd.MultiIndex.from_frame(part[["collection", "pair"]]).isin(list(human_pairs))
+    split = fractions(part.assign(group=np.where(human, "SR+DC with a HUMAN system", "SR+DC, REF items only")),
+                      "group")  # sorted: the pairs with a HUMAN system first
     theirs = published.frame("wmt", "table2").drop(columns="style")
     theirs[["rank", "cluster", "both"]] = theirs[["rank", "cluster", "both"]].map("{0[0]}/{0[1]}".format)
-    theirs["group"] = "paper: " + theirs["group"]
-    return pd.concat([ours, pd.DataFrame(split), theirs], ignore_index=True).set_index("group")
+    return pd.concat([ours, split, theirs.set_index("paper: " + theirs["group"]).drop(columns="group")])
 
 
 def table3(per_pair: pd.DataFrame) -> pd.DataFrame:
     """Table 3 (remove the lowest / highest system) by package and style, next to the paper's style totals."""
-    ours = stability_summary(per_pair, ["remove_lowest", "remove_highest"], by_package=True)
-    ours = ours.set_index(["experiment", "group"])
+    ours = by_package_and_style(per_pair, ["remove_lowest", "remove_highest"])
     theirs = published.frame("wmt", "table3")
     theirs = theirs.assign(group="ALL " + theirs["style"]).drop(columns="style").set_index(["experiment", "group"])
     for c in ("rank", "cluster", "both"):
@@ -199,8 +194,7 @@ def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
              for divisor, style, *values in published.item("wmt", "fig1")["rows"]
              for measure, (changed, pairs) in zip(("rank", "cluster", "both"), values)]
     out = pd.DataFrame(rows)
-    out["fraction"] = out["changed"] / out["pairs"]
-    return out
+    return out.assign(fraction=out["changed"] / out["pairs"])
 
 
 def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
@@ -208,12 +202,10 @@ def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
     than it starts."""
     part = shares[(shares["group"] == style) & shares["experiment"].str.startswith("divide_")]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float)).sort_values("divisor")
-    parts, growth = {}, []
-    for measure in MEASURES:
-        values = part.loc[part["measure"] == measure, "share"].to_numpy()
-        parts[measure] = len(values) > 1 and bool(np.all(np.diff(values) >= 0)) and values[-1] > values[0]
-        growth.append(values[-1] - values[0] if len(values) else np.nan)
-    return check_rows("fig1_sr_minus_grows", parts, growth)
+    values = {m: part.loc[part["measure"] == m, "share"].to_numpy() for m in MEASURES}
+    return check_rows("fig1_sr_minus_grows", {
+        m: len(v) > 1 and bool(np.all(np.diff(v) >= 0)) and v[-1] > v[0] for m, v in values.items()},
+        [v[-1] - v[0] if len(v) else np.nan for v in values.values()])
 
 
 def plot_fig1(fractions: pd.DataFrame):

@@ -10,9 +10,6 @@ from ... import wmt_stability as ws
 from ...plotting import MISSING
 from .packages import PACKAGE_SHORT, check_rows
 
-REPLICATION_COLUMNS = ["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
-                       "order_match", "clusters_match", "exact", "note"]
-
 
 def official_significance(collection: str, pair: str, systems, wilcoxon) -> tuple[np.ndarray | None, str]:
     """The published "row better than column" for ``systems`` as a matrix, 0 = significant (a star, or p < 0.05),
@@ -47,13 +44,6 @@ def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -
             "clusters_file": from_file, "clusters_table": from_table, "significance": significance, "table": table}
 
 
-def _segments_without_judgments(pj: ws.PairJudgments, seg: pd.DataFrame, systems) -> int:
-    """Official segment rows of ranked systems with no judgment behind them (the official scores average them in)."""
-    judged = set(pj.key_names[np.unique(pj.key[pj.scored])])
-    seg = seg[seg["system"].isin(list(systems))]
-    return int((~(seg["system"].astype(str) + "\t" + seg["segment"].astype(str)).isin(judged)).sum())
-
-
 def _system_name(name: str) -> str:
     """2020 en-de's Wilcoxon table names systems by file (``newstest2020.en-de.OPPO.1535.sgm``), the rest by id."""
     parts = name.split(".")
@@ -79,18 +69,20 @@ def replication(judgments, segments, rankings, clusters, wilcoxon, coded, *, alp
         if (collection, pair) in coded:
             pj, raw, coverage = coded[collection, pair]
             names, segs = pj.systems, ws.segment_means(pj, pj.z)
-            scored = np.asarray(names, dtype=object)[np.unique(pj.system[pj.scored])]
             raw_segs = ws.segment_means(pj, raw) if not np.isnan(raw[pj.scored]).any() else None
             row["raw_known"] = coverage["raw_known"] / coverage["judgments"]
-            row["segments_without_judgments"] = _segments_without_judgments(pj, seg, systems)
+            # official segment rows of ranked systems with no judgment behind them (the official scores average them in)
+            ranked = seg[seg["system"].isin(systems)]
+            row["segments_without_judgments"] = int((~(ranked["system"] + "\t" + ranked["segment"]).isin(
+                pj.key_names[np.unique(pj.key[pj.scored])])).sum())
         elif seg.empty:
             rows.append({**row, "data": "ranking only", "note": "only the ranking is published"})
             continue
         else:
             codes, names = pd.factorize(seg["system"], sort=True)
-            scored, segs, raw_segs = names, (codes, seg["z"].to_numpy()), (codes, seg["raw"].to_numpy())
+            segs, raw_segs = (codes, seg["z"].to_numpy()), (codes, seg["raw"].to_numpy())
             row["data"] = "segments"
-        extra = sorted(set(scored) - set(systems))
+        extra = sorted(set(np.asarray(names, dtype=object)[np.unique(segs[0])]) - set(systems))
         if extra:  # scored in the package, left out of the official ranking
             row["note"] = f"{', '.join(extra)}: in the package, not in the official ranking; left out here too"
         ours = {v: ws.rank_segment_scores(tuple(names), *segs, extra, v, alpha) for v in wmt.RANK_SUM_VARIANTS}
@@ -153,7 +145,8 @@ def replication_csv(table: pd.DataFrame, variant: str) -> pd.DataFrame:
         "files": pd.Series("the published clusters.csv and Wilcoxon tables disagree; compared with clusters.csv",
                            rows.index).where(rows.get("official_files_agree", pd.Series(dtype=object)).eq(False))})
     rows["note"] = notes.apply(lambda parts: "; ".join(parts.dropna()), axis=1)
-    return rows[REPLICATION_COLUMNS].reset_index(drop=True)
+    return rows[["collection", "year", "pair", "style", "n_systems", "max_abs_z_diff", "max_abs_raw_diff",
+                 "order_match", "clusters_match", "exact", "note"]].reset_index(drop=True)
 
 
 def _yes(value) -> str | float:
@@ -195,18 +188,19 @@ def printed_pvalues(segments: pd.DataFrame, wilcoxon: pd.DataFrame) -> dict:
     """The p-values the organisers printed (2020, Facebook; 0.12 marks "not run or p >= 0.12") against our one-sided
     ones from the segment scores: how many and the largest difference."""
     printed = wilcoxon[(wilcoxon["table"] == "wilcoxon-p") & (wilcoxon["p_value"] != 0.12)]
-    worst, count = 0.0, 0
     by_pair = segments.groupby(["collection", "pair"], sort=False, observed=True).indices  # one pass
+    diffs = []
     for (collection, pair), rows in printed.groupby(["collection", "pair"], sort=False):
         seg = segments.iloc[by_pair.get((collection, pair), [])]
         codes, names = pd.factorize(seg["system"], sort=True)
         p = wmt.rank_sum_pvalues(codes, seg["z"].to_numpy(), len(names), "greater")
-        position = {n: k for k, n in enumerate(names)}
-        ours = [p[position[_system_name(a)], position[_system_name(b)]]
-                for a, b in zip(rows["system_a"], rows["system_b"])]
-        worst = max(worst, float(np.abs(np.array(ours) - rows["p_value"].to_numpy()).max()))
-        count += len(rows)
-    return {"printed": count, "max_abs_diff": worst, "collections": list(dict.fromkeys(printed["collection"]))}
+        a, b = (names.get_indexer(rows[column].map(_system_name)) for column in ("system_a", "system_b"))
+        if (a < 0).any() or (b < 0).any():
+            unknown = sorted(set(rows["system_a"][a < 0]) | set(rows["system_b"][b < 0]))
+            raise ValueError(f"{collection} {pair}: printed p-values name systems without segment scores: {unknown}")
+        diffs.append(np.abs(p[a, b] - rows["p_value"].to_numpy()))
+    return {"printed": sum(map(len, diffs)), "max_abs_diff": float(np.concatenate(diffs).max()),
+            "collections": list(dict.fromkeys(printed["collection"]))}
 
 
 def unperturbed_vs_official(coded: dict, rankings, clusters, wilcoxon, *, variant: str = "greater",
@@ -241,8 +235,7 @@ def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd
         if not differ.size:
             continue
         p = {v: wmt.rank_sum_pvalues(codes, z, len(names), v) for v in wmt.RANK_SUM_VARIANTS}
-        position = {s: k for k, s in enumerate(names)}
-        idx = [position[s] for s in ranked["greater"].systems]
+        idx = names.get_indexer(ranked["greater"].systems)
         for i in differ:
             with_line, without = ("greater", "scipy<1.7") if lines["greater"][i] else ("scipy<1.7", "greater")
             upper = idx[i]
@@ -256,16 +249,13 @@ def rank_sum_disagreements(segments: pd.DataFrame, *, alpha: float = 0.05) -> pd
                                        "p_greater", "p_old", "p_lower_better"])
 
 
-#: the rank-sum variants of :data:`analysis.wmt.RANK_SUM_VARIANTS` in words
-VARIANT_LABELS = {"greater": "WMT's one-sided test", "scipy<1.7": "the paper's scipy < 1.7 p"}
-
-
 def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`rank_sum_disagreements` as read on the page."""
     view = pd.DataFrame({"package": table["collection"].map(PACKAGE_SHORT), "pair": table["pair"],
                          "upper (z)": [f"{s} ({z:.3f})" for s, z in zip(table["upper"], table["z_upper"])],
                          "lower (z)": [f"{s} ({z:.3f})" for s, z in zip(table["lower"], table["z_lower"])],
-                         "line from": table["line_from"].map(VARIANT_LABELS),
+                         "line from": table["line_from"].map({"greater": "WMT's one-sided test",
+                                                              "scipy<1.7": "the paper's scipy < 1.7 p"}),
                          "p 1-sided": table["p_greater"].round(3), "p old": table["p_old"].round(3)})
     return view.set_index(["package", "pair"])
 
