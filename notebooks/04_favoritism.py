@@ -95,7 +95,7 @@ tie_shares = out.table(fig4.tie_shares(pairs), "favi_tie_shares", index=False)
 with timings.measure("per-metric summary"):
     summary = fig4.metric_summary(pairs, alpha=alpha, ties=sign_test_ties)
 out.table(summary, "favi_fig4_summary", index=False)
-fig4_rows = fig4.fig4_scope(summary, summeval_aspect)
+fig4_rows = summary.query("dataset != 'summeval' or aspect == @summeval_aspect")  # Fig. 4: one human rating each
 attenuation = out.table(uncertainty.attenuation_table(pairs), "favi_attenuation")
 tests = out.table(uncertainty.multiple_testing(pairs, alpha=alpha, n_resamples=n_resamples), "favi_multiple_testing",
                   index=False)
@@ -463,7 +463,7 @@ show(experiments.in_words(attenuation).join(items.rename("items per pair")))
 # ## Fig. 5: Φ against sign accuracy
 
 # %%
-fig5_pairs = fig4.fig4_scope(pairs, summeval_aspect)
+fig5_pairs = pairs.query("dataset != 'summeval' or aspect == @summeval_aspect")  # Fig. 4's settings
 null_rhos = fig5.no_favoritism_rho(fig5_pairs, n_draws=n_resamples, rng=stream(seed, "fig5a without favoritism"))
 values = (fig5.fig5_values(fig5_pairs, fig4_rows, null_rhos) | appendix_d.appendix_d_values(tie_shares, summeval_aspect)
           | appendix_c21.first_position(h2h))

@@ -455,3 +455,10 @@ def test_small_tables_are_renamed_for_readers():
                                              index=pd.Index(["pairs", "Lemma 1", "none"], name="check")))
     assert lemmas["value"].tolist() == ["4,048", "2.2e-16", "0"] and lemmas.columns.tolist() == ["check", "value"]
     assert table1.human_ratings_label(["MQM"]) == "MQM"
+
+
+def test_the_margin_example_without_its_pair_is_refused_naming_it():
+    item = published.item("favi", "section2")
+    pairs = pd.DataFrame({"dataset": ["wmt22-ende"], "system_a": ["X"], "system_b": ["Y"]})
+    with pytest.raises(ValueError, match=f"wmt22-ende: no pair {item['system']} vs {item['opponent']}"):
+        cases.margin_example(pairs)

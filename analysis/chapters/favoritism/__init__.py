@@ -1,10 +1,7 @@
 """Chapter ``04_favoritism``: the Favi-Score paper (von Däniken et al. 2024) on the reachable data.
 
-One module per paper item, each with its claims' values and checks: :mod:`.definitions` (Figs. 2-3, Lemmas 1-2,
-Defs. 4-11), :mod:`.table1`, :mod:`.fig4` (with the ties), :mod:`.fig5`, :mod:`.cases` (§2, Fig. 1, Fig. 6,
-Figs. 8-13), :mod:`.appendix_d`, :mod:`.appendix_c21` and, beyond the paper, :mod:`.uncertainty`; :mod:`.experiments`
-holds the settings and every pair's Φ, :mod:`.wingraphs` draws the win graphs. The page's sentences and the figures'
-captions are the notebook's."""
+One module per paper item with its claims' values and checks (listed in :mod:`analysis.chapters`); :mod:`.experiments`
+holds the settings and every pair's Φ. The page's sentences and the figures' captions are the notebook's."""
 
 from __future__ import annotations
 

@@ -20,8 +20,7 @@ def h2h_ratings(h2h: pd.DataFrame) -> pd.DataFrame:
                        expert=favi.derived_preferences(h2h["expert_1"], h2h["expert_2"]) * np.where(swap, -1, 1))
     frame["rating"] = np.select([frame["preferred"] == frame["system_a"], frame["preferred"] == frame["system_b"],
                                  frame["preferred"] == "tie"], [1, -1, 0], default=99)
-    unknown = frame.loc[frame["rating"] == 99, "preferred"].unique()
-    if len(unknown):
+    if len(unknown := frame.loc[frame["rating"] == 99, "preferred"].unique()):
         raise ValueError(f"head-to-head judgments naming neither system: {unknown[:5]}")
     out = frame.pivot_table(index=["aspect", "system_a", "system_b", "document", "expert"], columns="order",
                             values="rating", aggfunc="first").reset_index().rename_axis(columns=None)
@@ -40,12 +39,11 @@ def symmetry_confusion(ratings: pd.DataFrame) -> pd.DataFrame:
 def symmetry_table(ratings: pd.DataFrame) -> pd.DataFrame:
     """App. C.2.1 per aspect and overall: how often ChatGPT keeps its preference when the order is toggled, and
     Krippendorff's α between the orders."""
-    rows = []
-    for aspect, part in [*ratings.groupby("aspect"), ("all aspects", ratings)]:
-        s = favi.preference_symmetry(part["original"].to_numpy(), part["toggled"].to_numpy())
-        rows.append({"aspect": aspect, "items": s.n_items, "accuracy": s.accuracy,
-                     "alpha_nominal": s.alpha_nominal, "alpha_ordinal": s.alpha_ordinal})
     paper = published.item("favi", "appendix_c21")
+    rows = [{"aspect": aspect, "items": s.n_items, "accuracy": s.accuracy, "alpha_nominal": s.alpha_nominal,
+             "alpha_ordinal": s.alpha_ordinal}
+            for aspect, part in [*ratings.groupby("aspect"), ("all aspects", ratings)]
+            for s in [favi.preference_symmetry(part["original"].to_numpy(), part["toggled"].to_numpy())]]
     rows.append({"aspect": "paper: GPT-3.5 on WMT22 en-de", "items": np.nan, "accuracy": paper["accuracy"],
                  "alpha_nominal": paper["krippendorff_alpha"], "alpha_ordinal": np.nan})
     return pd.DataFrame(rows).set_index("aspect")

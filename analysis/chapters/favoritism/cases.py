@@ -72,9 +72,8 @@ def plot_case(table: pd.DataFrame, *, rater: str, aspect: str, alpha: float = 0.
     graphs_w = pair_w if side else max(lay.width for lay in layouts)
     graphs_h = (max(lay.height for lay in layouts) + title_h if side
                 else sum(lay.height + title_h for lay in layouts) + 0.15)
-    box_h = 0.27 * len(human) + 0.4
-    if right:  # as tall as the graphs beside it, up to 0.4 in per system
-        box_h = max(box_h, min(0.4 * len(human), graphs_h - title_h - 0.6))
+    # beside the graphs: as tall as they are, up to 0.4 in per system
+    box_h = max(0.27 * len(human) + 0.4, min(0.4 * len(human), graphs_h - title_h - 0.6) if right else 0.0)
     width = max(6.4, graphs_w + beside)
     legend_h = 0.4 if width >= 7.4 else 0.6
     boxes_h = box_h + title_h + 0.6 if per_system else 0.0  # beside the graphs or below them

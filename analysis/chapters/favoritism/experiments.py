@@ -8,12 +8,10 @@ import pandas as pd
 from ... import favi
 from ..common import metric_label
 
-#: dataset -> its label (WMT22 zh-en stands in for WMT22 en-de's neural metrics, the USR data for the paper's BST
-#: chatbot data)
+#: dataset -> its label (WMT22 zh-en stands in for en-de's neural metrics, USR for the paper's BST chatbot data)
 DATASETS = {"wmt22-ende": "WMT22 en-de", "wmt22-zhen": "WMT22 zh-en", "wmt21-ende": "WMT21 en-de",
             "summeval": "SummEval", "usr-tc": "USR TopicalChat", "usr-pc": "USR PersonaChat"}
-#: WMT22's refA is the reference the metrics score against (they would favour it unduly); the paper compares eight
-#: MT systems and ref-B
+#: WMT22's refA, the metrics' reference (they would favour it unduly); the paper compares eight MT systems and refB
 EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 SUMMEVAL_ASPECTS = ("expert_coherence", "expert_consistency", "expert_fluency", "expert_relevance")
 KEYS = ["domain", "dataset", "aspect", "rater"]
@@ -47,21 +45,18 @@ def score_matrices(scores: pd.DataFrame, dataset: str) -> dict[str, pd.DataFrame
     part = scores[(scores["dataset"] == dataset) & ~scores["system"].isin(EXCLUDED_SYSTEMS.get(dataset, ()))]
     if part.duplicated(["item", "rater", "system"]).any():
         raise ValueError(f"{dataset}: more than one score for some (item, rater, system)")
-    wide = part.pivot_table(index="item", columns=["rater", "system"], values="score", dropna=False,
-                            aggfunc="first")
+    wide = part.pivot_table(index="item", columns=["rater", "system"], values="score", dropna=False, aggfunc="first")
     systems = sorted(part["system"].unique())
     return {rater: wide[rater].reindex(columns=systems) for rater in part["rater"].unique()}
 
 
 def per_pair(scores: pd.DataFrame, datasets, *, n_resamples: int, rng) -> pd.DataFrame:
     """:func:`analysis.favi.favi_uncertainty` for every setting: one row per setting and system pair."""
-    frames = []
-    for dataset, group in settings(scores, datasets).groupby("dataset", sort=False):
-        matrices = score_matrices(scores, dataset)
-        for row in group.itertuples(index=False):
-            table = favi.favi_uncertainty(matrices[row.aspect], matrices[row.rater], n_resamples=n_resamples, rng=rng)
-            frames.append(table.assign(domain=row.domain, dataset=dataset, aspect=row.aspect, rater=row.rater))
-    out = pd.concat(frames, ignore_index=True)
+    plan = settings(scores, datasets)[KEYS]
+    matrices = {dataset: score_matrices(scores, dataset) for dataset in plan["dataset"].unique()}
+    out = pd.concat([favi.favi_uncertainty(matrices[dataset][aspect], matrices[dataset][rater], n_resamples=n_resamples,
+                                           rng=rng).assign(domain=domain, dataset=dataset, aspect=aspect, rater=rater)
+                     for domain, dataset, aspect, rater in plan.itertuples(index=False)], ignore_index=True)
     return out[[*KEYS, *[c for c in out.columns if c not in KEYS]]]
 
 

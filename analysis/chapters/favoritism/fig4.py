@@ -15,9 +15,8 @@ from .wingraphs import COLORS, FONT, MAX_WIDTH, text_size
 
 
 def metric_summary(pairs: pd.DataFrame, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
-    """Per setting: sample- and system-level sign accuracy (Defs. 10-11), mean |Φ| and its sd over pairs (Fig. 4),
-    the share of pairs whose win-graph verdicts agree (§2) and, beyond the paper, the mean |Φ| without favoritism, the
-    share of pairs with p < ``alpha`` and the tie shares (:func:`tie_shares`)."""
+    """Fig. 4 per setting: the sign accuracies (Defs. 10-11), mean |Φ| and its sd over pairs, the win graphs' agreement
+    (§2) and, beyond the paper, mean |Φ| without favoritism, the share with p < ``alpha`` and :func:`tie_shares`."""
     rows = []
     for key, part in pairs.groupby(KEYS, sort=False):
         accuracy = favi.sign_accuracies(part)
@@ -30,12 +29,6 @@ def metric_summary(pairs: pd.DataFrame, *, alpha: float = 0.05, ties: str = "dro
                      "graph_agreement": favi.graph_agreement(outcomes)})
     ties = tie_shares(pairs).drop(columns=["items", "sample_accuracy"])
     return pd.DataFrame(rows).merge(ties, on=KEYS, how="left", validate="one_to_one")
-
-
-def fig4_scope(frame: pd.DataFrame, summeval_aspect: str) -> pd.DataFrame:
-    """The rows Fig. 4 plots: one human rater per dataset (SummEval: ``summeval_aspect``)."""
-    keep = (frame["dataset"] != "summeval") | (frame["aspect"] == summeval_aspect)
-    return frame[keep]
 
 
 def tie_shares(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -119,26 +112,24 @@ def fig4_columns(counts: list[int]) -> int:
 
 
 def plot_fig4(summary: pd.DataFrame) -> plt.Figure:
-    """Fig. 4 as rows, one panel per dataset and one row per rater: the two sign accuracies on a 0-1 axis, mean |Φ| ±
-    its sd and (beyond the paper) the no-favoritism level on their own (the paper draws lines over a domain's
-    metrics)."""
-    datasets = list(dict.fromkeys(summary["dataset"]))
-    counts = [int(summary["dataset"].eq(d).sum()) for d in datasets]
-    split = fig4_columns(counts)
-    columns = [datasets[:split], datasets[split:]] if split < len(datasets) else [datasets]
+    """Fig. 4, one panel per dataset and one row per rater (the paper draws lines over a domain's metrics): the sign
+    accuracies, mean |Φ| ± its sd and, beyond the paper, the no-favoritism level."""
+    counts = summary.groupby("dataset", sort=False).size()
+    split = fig4_columns(list(counts))
+    columns = [part for part in (counts.index[:split], counts.index[split:]) if len(part)]
     row, title_h, gap, axis_h, legend_h, between = 0.24, 0.3, 0.16, 0.48, 0.65, 0.32
     labels_w = max(text_size(metric_label(r), FONT)[0] for r in summary["rater"]) + 0.15
     column_w = (MAX_WIDTH - 0.1) / len(columns) if len(columns) == 2 else 6.0
     inner = column_w - labels_w - 0.3 - between
     accuracy_w, favi_w = 0.45 * inner, 0.55 * inner
-    heights = [sum(title_h + row * counts[datasets.index(d)] + 0.1 + axis_h + gap for d in col) for col in columns]
+    heights = [sum(title_h + row * counts[d] + 0.1 + axis_h + gap for d in col) for col in columns]
     width, height = column_w * len(columns), legend_h + max(heights)
     top = min(2.05, max(1.05, float((summary["mean_abs_favi"] + summary["sd_abs_favi"]).max()) + 0.05))
     fig = plt.figure(figsize=(width, height))
     for c, col in enumerate(columns):
         y = height - legend_h
         for dataset in col:
-            h = row * counts[datasets.index(dataset)] + 0.1
+            h = row * counts[dataset] + 0.1
             y -= title_h + h
             left = c * column_w + labels_w
             accuracy = fig.add_axes([left / width, y / height, accuracy_w / width, h / height])
@@ -167,13 +158,11 @@ def _fig4_panel(accuracy, spread, part: pd.DataFrame, top: float) -> None:
     accuracy.plot(part["sample_accuracy"], y - 0.12, "o", color=COLORS["sample"], ms=5)
     accuracy.set_yticks(y, [metric_label(r) for r in part["rater"]], fontsize=FONT)
     accuracy.set_ylim(-0.6, len(part) - 0.4)
-    accuracy.set_xlim(0, 1)
-    accuracy.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
-    spread.set_xlim(0, top)
-    ticks = [t for t in (0, 0.5, 1, 1.5, 2) if t <= top]
-    spread.set_xticks(ticks, [f"{t:g}" for t in ticks])
     spread.tick_params(axis="y", left=False, labelleft=False)
-    for ax, label in ((accuracy, "sign accuracy"), (spread, "mean |Φ|")):
+    for ax, right, label in ((accuracy, 1, "sign accuracy"), (spread, top, "mean |Φ|")):
+        ax.set_xlim(0, right)
+        ticks = [t for t in (0, 0.5, 1, 1.5, 2) if t <= right]
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.tick_params(axis="x", labelsize=FONT, pad=2)
         ax.set_xlabel(label, fontsize=FONT, labelpad=1)
     aspect = part["aspect"].iloc[0]
@@ -224,8 +213,7 @@ def plot_fig4_ties(page: pd.DataFrame) -> plt.Figure:
     a.set_yticks(y, names, fontsize=FONT)
     for ax, title, xlabel in ((a, "(a) ties", "share of comparisons"),
                               (b, "(b) sample-level sign accuracy", "accuracy")):
-        ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.7, len(names) - 0.3)
+        ax.set(xlim=(-0.02, 1.02), ylim=(-0.7, len(names) - 0.3))
         ax.set_title(title, fontsize=FONT + 1)
         ax.set_xlabel(xlabel, fontsize=FONT)
         ax.tick_params(axis="x", labelsize=FONT)

@@ -64,18 +64,18 @@ PAPER_TABLE1_ROWS = {"WMT22 en-de": "WMT22", "WMT21 en-de": "WMT21", "SummEval":
 
 def table1_beside_paper(table1: pd.DataFrame) -> pd.DataFrame:
     """Table 1 for the data at hand beside the paper's row each dataset stands for ("—" where none)."""
-    paper = pd.DataFrame(published.item("favi", "table1")["rows"]).set_index("domain")
-    rows = [paper.loc[PAPER_TABLE1_ROWS[d]] if d in PAPER_TABLE1_ROWS else None for d in table1["data"]]
+    paper = (pd.DataFrame(published.item("favi", "table1")["rows"]).set_index("domain")
+             .reindex(table1["data"].map(PAPER_TABLE1_ROWS)))  # NaN where no row
 
-    def theirs(written):
-        return ["—" if row is None else written(row) for row in rows]
+    def theirs(written, column):
+        return paper[column].map(written.format, na_action="ignore").fillna("—").to_numpy()
 
     return pd.DataFrame({
         ("systems", "here"): table1["systems"].astype(int).to_numpy(),
-        ("systems", "paper"): theirs(lambda row: f"{int(row['systems'])}"),
+        ("systems", "paper"): theirs("{:.0f}", "systems"),
         ("items per system pair", "here"): list(map(span, table1["items_min"], table1["items_max"])),
-        ("items per system pair", "paper"): theirs(lambda row: f"{int(row['ratings_per_pair']):,}"),
+        ("items per system pair", "paper"): theirs("{:,.0f}", "ratings_per_pair"),
         ("metrics", "here"): table1["automatic_raters"].astype(int).to_numpy(),
-        ("metrics", "paper"): theirs(lambda row: f"{int(row['metrics'])}"),
-        ("", "the paper's data"): theirs(lambda row: f"{row.name} ({row['data']})"),
+        ("metrics", "paper"): theirs("{:.0f}", "metrics"),
+        ("", "the paper's data"): (paper.index + " (" + paper["data"] + ")").fillna("—").to_numpy(),
     }, index=pd.Index(table1["data"], name="data"))

@@ -34,9 +34,8 @@ def split_half_attenuation(scores: pd.DataFrame, datasets, *, n_splits: int, rng
     """The attenuation reading without the humans' margin shared by Φ and −mar(d)/E: per dataset, split the items
     in halves ``n_splits`` times, orient each pair by the humans' margin on one half and compute Φ on the other."""
     rng = check_rng(rng)
-    plan = settings(scores, datasets)
     rows = []
-    for dataset, group in plan.groupby("dataset", sort=False):
+    for dataset, group in settings(scores, datasets).groupby("dataset", sort=False):
         matrices = score_matrices(scores, dataset)
         cells = [favi.pair_cells(matrices[r.aspect], matrices[r.rater]) for r in group.itertuples(index=False)]
         n_items = len(cells[0].items)
@@ -99,10 +98,9 @@ def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
 
 def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:
     width, excludes = "median width of the 95% interval", "interval excludes 0"
-    out = summary.set_index("rater")[["pairs", "item_width", "doc_width", "width_ratio", "item_excludes_zero",
-                                      "doc_excludes_zero"]]
-    out.columns = pd.MultiIndex.from_tuples([("", "pairs"), (width, "items"), (width, "documents"), (width, "ratio"),
-                                             (excludes, "items"), (excludes, "documents")])
+    heads = [("", "pairs"), (width, "items"), (width, "documents"), (width, "ratio"), (excludes, "items"),
+             (excludes, "documents")]  # the columns of :func:`bootstrap_summary`, in its order
+    out = summary.set_index("rater").set_axis(pd.MultiIndex.from_tuples(heads), axis=1)
     return out.rename(index=lambda r: r.replace("_", "-")).rename_axis("rater")
 
 
@@ -128,10 +126,7 @@ def plot_noise(summary: pd.DataFrame) -> plt.Figure:
     right = float(np.nanmax(summary["null_mean_abs_favi"])) * 1.1
     top = float(np.nanmax(summary["mean_abs_favi"])) * 1.05
     ax.plot([0, right], [0, right], color="black", lw=0.8, ls="--", label="observed = expected")
-    ax.set_xlim(0, right)
-    ax.set_ylim(0, top)
-    ax.set_xlabel("mean |Φ| expected without favoritism")
-    ax.set_ylabel("observed mean |Φ|")
+    ax.set(xlim=(0, right), ylim=(0, top), xlabel="mean |Φ| expected without favoritism", ylabel="observed mean |Φ|")
     ax.legend(fontsize=FONT, loc="upper left")
     fig.tight_layout()
     return fig

@@ -162,10 +162,9 @@ def arrow_points(layout: GraphLayout, u, v) -> list:
     return points
 
 
-def draw_win_graph(ax, graph, reference=None, title: str = "", layout: GraphLayout | None = None) -> None:
+def draw_win_graph(ax, graph, layout: GraphLayout, reference=None, title: str = "") -> None:
     """A win graph in ``ax`` (axes units are inches); with a ``reference`` graph, the arrows its transitive closure
     lacks are red and dashed."""
-    layout = layout or layout_win_graph(graph)
     boxes = {}
     for node, (x, y) in layout.pos.items():
         w, h = layout.size[node]
