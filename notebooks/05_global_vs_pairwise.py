@@ -653,8 +653,8 @@ show(views.versus_paper(b2_rounded, ["acc", "f1", "bt"]))
 # sets. Ours, the paper's, and their difference:
 
 # %%
-show(views.side_by_side(c1, ["ed", "wer"]))
-show(views.side_by_side(c1, ["chrf", "bt"]))
+show(views.labelled(c1.swaplevel(axis=1)[["ed", "wer"]]))  # here, paper and difference by measure
+show(views.labelled(c1.swaplevel(axis=1)[["chrf", "bt"]]))
 
 # %% [markdown]
 # BT's interval comes from {glue:text}`n_trials:,` sampled sets of {glue:text}`c1_size` matches per pair (12·m·ln m

@@ -64,15 +64,10 @@ def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
 FIRST_PENALTY_LENGTH = 1000
 
 
-def penalised_count(n: int, share: float) -> int:
-    """How many of a model's ``n`` outputs get a string appended (:func:`penalise`)."""
-    return int(round(share * n))
-
-
 def penalty_length_from_paper(n: int, share: float) -> int:
     """The length of Sec. 6's "random long strings" that C.2's printed rise in ED implies: L characters after a
     space add up to L + 1 to an output's ED, so a mean rise R on ``count`` of ``n`` outputs needs L = R·n/count - 1."""
-    count = penalised_count(n, share)
+    count = int(round(share * n))  # the outputs :func:`penalise` appends to
     if count == 0:
         raise ValueError(f"a share of {share} of {n} outputs penalises none")
     return int(round(penalty_rise() * n / count - 1))
@@ -84,7 +79,7 @@ def penalise(outputs: pd.DataFrame, rng, share: float = 0.05, length: int = 1000
     alphabet = np.array(list("abcdefghijklmnopqrstuvwxyz     "))
     out, n = outputs.copy(), len(outputs)
     for k in range(outputs.shape[1]):
-        for r in gen.choice(n, size=penalised_count(n, share), replace=False):
+        for r in gen.choice(n, size=int(round(share * n)), replace=False):
             out.iloc[r, k] += " " + "".join(gen.choice(alphabet, length))
     return out.rename(columns=lambda m: f"Penalized {m}")
 
@@ -106,11 +101,11 @@ def penalty_rise(scores: pd.DataFrame | None = None) -> float:
     return float(np.mean([ed[f"Penalized {m}"] - ed[m] for m in ed.index if not m.startswith("Penalized ")]))
 
 
-def copy_displacement(scores: pd.DataFrame, lower_is_better=("ed", "wer")) -> pd.Series:
+def copy_displacement(scores: pd.DataFrame) -> pd.Series:
     """Sec. 6, "rare but significant errors": per measure the mean places between each original and its penalised
-    copy in C.2's twelve rows (ties share the best place); 1 when each copy is right below."""
+    copy in C.2's twelve rows (ED and WER as distances, ties share the best place); 1 when each copy is right below."""
     table = scores.set_index("model")[["ed", "wer", "chrf", "bt"]]
     originals = [m for m in table.index if not m.startswith("Penalized ")]
-    places = {c: table[c].rank(ascending=c in lower_is_better, method="min") for c in table.columns}
-    return pd.Series({c: float(np.mean([p[f"Penalized {m}"] - p[m] for m in originals])) for c, p in places.items()},
-                     name="displacement")
+    places = table.assign(ed=-table["ed"], wer=-table["wer"]).rank(ascending=False, method="min")
+    moved = places.loc[[f"Penalized {m}" for m in originals]].to_numpy() - places.loc[originals].to_numpy()
+    return pd.Series(moved.mean(axis=0), index=places.columns, name="displacement")

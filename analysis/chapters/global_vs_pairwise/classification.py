@@ -42,8 +42,7 @@ def correlation_values(matrix: pd.DataFrame, item: str) -> dict:
 
 def with_bt_interval(ap: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int,
                      confidence: float = 0.95) -> pd.DataFrame:
-    """``ap`` (one row per measure) with BT's interval as the paper gives it (Tables 4-6): central percentiles of
-    the AP of BT on sampled match sets."""
+    """``ap`` (a row per measure) with BT's 95% interval as the paper gives it (Tables 4-6), over sampled match sets."""
     draws = sweeps.bradley_terry_trials(sweeps.matches(quality), rng, n_trials)
     relevant = quality.columns.isin(list(originals))
     aps = np.array([average_precision_score(relevant, row) for row in draws])
@@ -54,16 +53,14 @@ def with_bt_interval(ap: pd.DataFrame, quality: pd.DataFrame, originals, *, rng,
 
 
 def copies_experiment(measures: pd.DataFrame, quality: pd.DataFrame, originals, *, rng, n_trials: int):
-    """Measures (originals and copies) joined with BT on every instance, and each measure's AP of the originals
-    on top (Sec. 6), BT's with its interval."""
+    """Sec. 6: the measures joined with BT, and each measure's AP of the originals on top (BT's with its interval)."""
     table = measures.join(aggregate.bradley_terry(quality))
     return table, with_bt_interval(copies_ap(table, originals).to_frame(), quality, originals, rng=rng,
                                    n_trials=n_trials)
 
 
 def ap_versus_paper(ours: dict[str, pd.DataFrame], item: str) -> pd.DataFrame:
-    """Tables 4-5: per (experiment, measure) our AP and the paper's (for BT the interval it prints); ``ours`` maps
-    "binary" / "penalized" to a :func:`copies_experiment` AP frame."""
+    """Tables 4-5: per (experiment, measure) our AP (:func:`copies_experiment`) and the paper's (BT: its interval)."""
     paper = published.item("gvp", item)
     table = pd.concat(ours, names=["experiment", "measure"]).reset_index()
     keys = list(zip(table["experiment"], table["measure"]))
@@ -106,8 +103,7 @@ def centre_lexicon(baselines: pd.DataFrame, models=LEXICON) -> pd.DataFrame:
 
 
 def most_confident(values: np.ndarray) -> np.ndarray:
-    """The class with the highest decision value (Sec. 5's "most confident response"); for prrao87's SVM and
-    lexicon models it can differ from the predicted class."""
+    """The class with the highest decision value (Sec. 5's "most confident response"), not always the predicted one."""
     return np.array(CLASSES)[np.asarray(values).argmax(axis=1)]
 
 
@@ -133,8 +129,7 @@ def binarised_class(values: np.ndarray, reading: str = "argmax") -> np.ndarray:
 
 
 def sst5_quality(baselines: pd.DataFrame, reading: str = "argmax") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(sentences x models) decision value of the gold class (Sec. 5: the more confident model wins), raw and
-    binarised by ``reading``."""
+    """(sentences x models) decision value of the gold class (Sec. 5: the more confident wins), raw and binarised."""
     labels, _, values = sst5_arrays(baselines)
     return _gold_class(values, labels), _gold_class({m: binarised(v, reading) for m, v in values.items()}, labels)
 
@@ -247,8 +242,7 @@ def binarise(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def penalise_errors(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
-    """Sec. 6, "Penalized Decision Values": binarised where the model is wrong (its decision value pushed to the
-    wrong extreme), unchanged where it is right."""
+    """Sec. 6, "Penalized Decision Values": binarised where the model is wrong, unchanged where it is right."""
     hard = binarise(scores)
     return scores.mask(hard.ne(labels, axis=0), hard)
 
@@ -262,8 +256,7 @@ def binary_measures(scores: pd.DataFrame, labels: pd.Series) -> pd.DataFrame:
 
 
 def appendix_a1(scores: pd.DataFrame, labels: pd.Series, *, rng, n_trials: int) -> pd.DataFrame:
-    """Appendix A.1 for the stand-in, by accuracy, with (not in the paper) *sharpness*, the mean distance of the
-    decision values from 0.5."""
+    """Appendix A.1 for the stand-in, by accuracy, with (not in the paper) *sharpness*: mean |decision value - 0.5|."""
     table = binary_measures(scores, labels)[["acc", "auc", "f1"]].join(
         _bt(binary_quality(scores, labels), rng, n_trials))
     table["bt_bin"] = aggregate.bradley_terry(binary_quality(binarise(scores), labels))

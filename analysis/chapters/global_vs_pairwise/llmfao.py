@@ -64,9 +64,8 @@ def _two_parts(j: Comparisons, gen, share: float, n_trials: int, tie_probability
 
 
 def tie_sweep(j: Comparisons, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
-    """Fig. 1 on llmfao: per tie probability p, BT on one random half (the reference) against BT on the other with
-    each judgment a tie with probability p; with that half's share of ties (its own included) and the share of
-    trials without a finite BT."""
+    """Fig. 1 on llmfao: per tie probability p, BT on one random half (the reference) against BT on the other, each
+    judgment a tie with probability p; with that half's share of ties and the share of trials without a finite BT."""
     gen, own = np.random.default_rng(rng), (j.outcome == 0)[None, :]
     rows = []
     for p in probabilities:
@@ -110,8 +109,7 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
 
 
 def llmfao_facts(sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray, curve: pd.DataFrame) -> dict:
-    """For the page: the tie sweep's start, the bootstrap's correlation and rank ranges, and the split halves at
-    the smallest (``small_...``) and largest (``half_...``) share."""
+    """For the page: the tie sweep's start, the bootstrap's spread, the split halves at the least and most shares."""
     width = ranks["rank_high"] - ranks["rank_low"]
     short = {"spearman_mean": "rho", "spearman_low": "low", "rank_displacement": "moves"}
     return ({"start": float(sweep["spearman_mean"].dropna().iloc[0]), "boot_rho": float(np.nanmean(rho_boot)),

@@ -39,12 +39,9 @@ def ed_rise(texts: pd.DataFrame, reference: pd.Series, penalised: pd.DataFrame) 
     from rapidfuzz.distance import Levenshtein
 
     ref = reference.loc[texts.index].to_numpy()
-    rises = []
-    for model in texts.columns:
-        old, new = texts[model].to_numpy(), penalised[f"Penalized {model}"].to_numpy()
-        rises.append(sum(Levenshtein.distance(new[r], ref[r]) - Levenshtein.distance(old[r], ref[r])
-                         for r in np.flatnonzero(new != old)) / len(texts))
-    return float(np.mean(rises))
+    pairs = [(texts[m].to_numpy(), penalised[f"Penalized {m}"].to_numpy()) for m in texts.columns]
+    return float(np.mean([sum(Levenshtein.distance(new[r], ref[r]) - Levenshtein.distance(old[r], ref[r])
+                              for r in np.flatnonzero(new != old)) / len(texts) for old, new in pairs]))
 
 
 def _binary_summary(scores: pd.DataFrame, labels: pd.Series, zero_one: str) -> dict:
@@ -74,10 +71,8 @@ def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = 
     paper = {"lowest accuracy": paper_a1["acc"].min(), "highest accuracy": paper_a1["acc"].max(),
              "Spearman accuracy–BT": t2.loc["acc", "bt"], "Spearman accuracy–BT (binarised)": t2.loc["acc", "bt_bin"],
              "BT place of the 0/1 model": float(place(paper_a1["bt"], "XGBoost")), "ties after binarising": 0.88,
-             "AP, binarised copies: MAE": t4["binary_ap"]["mae"],
-             "AP, penalised copies: MAE": t4["penalized_ap"]["mae"],
-             "AP, binarised copies: BT": np.mean(t4["bt_binary"]),
-             "AP, penalised copies: BT": np.mean(t4["bt_penalized"])}
+             **{f"AP, {n} copies: {m}": v for n, k in (("binarised", "binary"), ("penalised", "penalized"))
+                for m, v in (("MAE", t4[f"{k}_ap"]["mae"]), ("BT", np.mean(t4[f"bt_{k}"])))}}
     table = pd.DataFrame({"sst_labels": _binary_summary(scores, labels, zero_one),
                           "majority_vote": _binary_summary(scores, vote.loc[scores.index], zero_one)})
     table["paper_jigsaw"] = pd.Series(paper)
@@ -88,9 +83,8 @@ def binary_gold_change(scores: pd.DataFrame, labels: pd.Series, zero_one: str = 
 
 def protocol_table(baselines: dict, orders: pd.DataFrame, table3: dict, rises: dict, gold: pd.DataFrame,
                    lexicon=cls.LEXICON) -> pd.DataFrame:
-    """Every protocol change measured, one row per measure: before, after and the paper's value. ``baselines``:
-    SST-5's "before" and "after" centring the ``lexicon`` models; ``table3``: Spearman matrices "before", "after",
-    "paper"; ``rises``: C.2's mean rise in ED."""
+    """Every protocol change measured, one row per measure: before, after and the paper's value (``baselines``: SST-5
+    before and after centring the ``lexicon`` models; ``table3``: Spearman matrices; ``rises``: C.2's rise in ED)."""
     centred = "lexicon decision values centred on the predicted class"
     argmax = {k: argmax_accuracy(baselines[k], lexicon) for k in ("before", "after")}
     paper_acc = published.frame("gvp", "appendix_b1").set_index("model")["acc"]

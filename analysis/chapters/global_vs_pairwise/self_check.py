@@ -94,10 +94,9 @@ def _copies_rows(item: str, measures: pd.DataFrame, printed: dict, bt_printed, s
 
 
 def b2_ratio_bound(accuracy: pd.Series | None = None, top: str = "SVM", bottom: str = "TextBlob") -> dict:
-    """The BT ratio of ``top`` over ``bottom`` that B.2's accuracies allow, next to the ratio B.2 prints. Between
-    binarised models a match is decided by right or wrong only, so model i takes ``0.5 + (acc_i - acc_j) / 2`` of
-    the points from j whatever the joint distribution of their errors: BT on those pair scores, and for two models
-    alone ``(1 + d) / (1 - d)``; ``accuracy`` defaults to B.2's."""
+    """The BT ratio of ``top`` over ``bottom`` that B.2's accuracies (default) allow, and the ratio B.2 prints. Between
+    binarised models a match is decided by right or wrong only, so i takes ``0.5 + (acc_i - acc_j) / 2`` of the points
+    from j, whatever the joint distribution of errors: BT on those pair scores, ``(1 + d) / (1 - d)`` for two models."""
     b2 = published.frame("gvp", "appendix_b2").set_index("model")
     accuracy = b2["acc"] if accuracy is None else accuracy
     acc = accuracy.to_numpy(dtype=float)
@@ -146,8 +145,7 @@ def paper_consistency(models_here=("TextBlob", "VADER", "Logistic Regression", "
 
 
 def agrees(consistency: pd.DataFrame, tol: float = 0.005) -> pd.Series:
-    """Whether some order of the printed ties gives the printed value (or interval) to within ``tol``, by default
-    half a unit of the last of two printed decimals."""
+    """Whether some order of the printed ties gives the printed value (or interval) within ``tol`` (half of 0.01)."""
     low = consistency["printed_low"].fillna(consistency["printed"]) - tol
     high = consistency["printed_high"].fillna(consistency["printed"]) + tol
     return (consistency["tie_high"] >= low - 1e-12) & (consistency["tie_low"] <= high + 1e-12)

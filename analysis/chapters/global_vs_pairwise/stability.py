@@ -23,15 +23,11 @@ def tie_grid(step: float) -> np.ndarray:
 def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd.DataFrame:
     """Fig. 1: per tie probability, BT on ``n_trials`` sampled match sets (12·m·ln m per pair, each match a tie with
     that probability) and the Spearman correlation with the mean quality: mean, middle 95%, undefined trials."""
-    m = sweeps.matches(quality)
-    average = quality.mean().to_numpy()
-    gen = np.random.default_rng(rng)
-    rows = []
-    for q in probabilities:
-        strengths = sweeps.bradley_terry_trials(m, gen, n_trials, tie_probability=float(q))
-        rho = spearman_rows(strengths, average)
-        rows.append({"tie_probability": float(q), **spearman_summary(rho), "undefined": int(np.isnan(rho).sum())})
-    return pd.DataFrame(rows)
+    m, average, gen = sweeps.matches(quality), quality.mean().to_numpy(), np.random.default_rng(rng)
+    rhos = [spearman_rows(sweeps.bradley_terry_trials(m, gen, n_trials, tie_probability=float(q)), average)
+            for q in probabilities]
+    return pd.DataFrame([{"tie_probability": float(q), **spearman_summary(rho), "undefined": int(np.isnan(rho).sum())}
+                         for q, rho in zip(probabilities, rhos)])
 
 
 def tie_sweep_facts(sweep: pd.DataFrame, near: float) -> dict:
@@ -72,14 +68,12 @@ def at_marker(curve: pd.DataFrame, marker: int) -> pd.Series:
 
 def stability_view(curves: dict) -> pd.DataFrame:
     """Fig. 2's curves read at 12·m·ln m (its nearest grid point) and at the grid's end, one row per curve."""
-    rows = {}
-    for title, (curve, marker) in curves.items():
-        at, end = at_marker(curve, marker), curve.iloc[-1]
-        rows[title] = {"12·m·ln m": marker, "nearest grid point": int(at["comparisons"]),
-                       "trials misplacing a model there": at["changed_share"],
-                       "models misplaced there (mean)": at["changes_mean"],
-                       f"models misplaced at {end['comparisons']:,.0f} (mean)": end["changes_mean"]}
-    return pd.DataFrame.from_dict(rows, orient="index")
+    rows = {title: (marker, at_marker(curve, marker), curve.iloc[-1]) for title, (curve, marker) in curves.items()}
+    return pd.DataFrame.from_dict({title: {
+        "12·m·ln m": marker, "nearest grid point": int(at["comparisons"]),
+        "trials misplacing a model there": at["changed_share"], "models misplaced there (mean)": at["changes_mean"],
+        f"models misplaced at {end['comparisons']:,.0f} (mean)": end["changes_mean"]}
+        for title, (marker, at, end) in rows.items()}, orient="index")
 
 
 def stability_values(curves: dict, names, tie_curves: dict) -> dict:
@@ -111,8 +105,7 @@ def random_binary_models(*, rng, n_instances: int = 1000, n_models: int = 3, n_r
         rows.append({"repeat": r, "accuracy_spread": float(accuracy.max() - accuracy.min()),
                      "accuracy_mean": float(accuracy.mean()), "auc_mean": float(auc.mean()),
                      "f1_mean": float(f1.mean()),
-                     "global_agree": bool(np.array_equal(rankdata(accuracy), rankdata(auc))
-                                          and np.array_equal(rankdata(accuracy), rankdata(f1))),
+                     "global_agree": bool((rankdata([accuracy, auc, f1], axis=1) == rankdata(accuracy)).all()),
                      "tie_share": m.tie_share(), "spearman_full": float(full), "spearman_sampled": float(sampled)})
     return pd.DataFrame(rows)
 
@@ -164,16 +157,15 @@ def detection_curve(factors, sizes=FIG3_SIZES, *, rng, n_repeats: int = 1000) ->
     """Fig. 3 as we read its one paragraph: A's decision values uniform on [0, 1], B's f times another uniform. Per
     (n, f) the share of repetitions ranking A first by wins (two-model BT) and by the mean, a tie half correct."""
     gen = check_rng(rng)
-    rows = []
-    for n in sizes:
-        a, b = gen.random((n_repeats, n)), gen.random((n_repeats, n))
-        for f in factors:
-            margin = np.sign(a - f * b).sum(axis=1)
-            gap = a.mean(axis=1) - f * b.mean(axis=1)
-            rows.append({"matches": int(n), "factor": float(f), "difference": round(1 - float(f), 12),
-                         "pairwise": float(((margin > 0) + 0.5 * (margin == 0)).mean()),
-                         "global": float(((gap > 0) + 0.5 * (gap == 0)).mean())})
-    return pd.DataFrame(rows)
+    draws = {n: (gen.random((n_repeats, n)), gen.random((n_repeats, n))) for n in sizes}
+
+    def correct(margin):  # the share of repetitions ranking A first, a tie half correct
+        return float(((margin > 0) + 0.5 * (margin == 0)).mean())
+
+    return pd.DataFrame([{"matches": int(n), "factor": float(f), "difference": round(1 - float(f), 12),
+                          "pairwise": correct(np.sign(a - f * b).sum(axis=1)),
+                          "global": correct(a.mean(axis=1) - f * b.mean(axis=1))}
+                         for n, (a, b) in draws.items() for f in factors])
 
 
 def detection_values(curve: pd.DataFrame, n_repeats: int) -> dict:

@@ -85,13 +85,6 @@ def versus_paper(frame: pd.DataFrame, measures) -> pd.DataFrame:
     return pd.DataFrame(columns, index=frame.index).rename(index=label)
 
 
-def side_by_side(c1: pd.DataFrame, measures) -> pd.DataFrame:
-    """Appendix C.1 (:func:`.ceval.appendix_c1`) for ``measures``: here, paper and difference by measure."""
-    columns = {(label(m), kind): c1[(kind, m)] for m in measures for kind in ("here", "paper", "difference")
-               if (kind, m) in c1.columns}
-    return pd.DataFrame(columns, index=c1.index)
-
-
 def correlation_pairs(matrices: dict) -> pd.DataFrame:
     """Correlation matrices (source -> matrix) as one row per pair of measures, one column per source."""
     pairs = list(itertools.combinations(next(iter(matrices.values())).columns, 2))

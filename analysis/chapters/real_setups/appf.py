@@ -83,9 +83,8 @@ def iia_worked_triple(reversals: pd.DataFrame, min_instances: int = 10) -> pd.Da
 
 
 def iia_values(iia: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """Claim values, three readings of the paper's "none" on more than 10 instances: every violation (``iia`` from
-    :func:`iia_search`), the reversals on the full test sets (``full`` from :func:`iia_full_reversals`) and those
-    whose pair the sign test separates or holds the best system."""
+    """Claim values, three readings of the paper's "none" on more than 10 instances: every violation, the reversals
+    on the full test sets and those whose pair the sign test separates or holds the best system."""
     big = iia[iia.n_instances > 10]
     violations = big.reversed + big.tied
     full_sizes = iia[iia["size"].astype(str) == "full"]

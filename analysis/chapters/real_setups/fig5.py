@@ -17,10 +17,8 @@ from ...pairwise import sign_test_pvalues
 def pick_setup(setups, wanted) -> tuple[tuple[str, str, str], pd.DataFrame]:
     """The setup ``wanted`` = (collection, dataset, metric) if present, else the first WMT setup, else the first."""
     available = dict(setups)
-    key = tuple(wanted)
-    if key not in available:
-        wmt = [k for k in available if k[0].startswith("WMT")]
-        key = wmt[0] if wmt else sorted(available)[0]
+    wmt = [k for k in available if k[0].startswith("WMT")]
+    key = tuple(wanted) if tuple(wanted) in available else (wmt + sorted(available))[0]
     return key, available[key]
 
 
@@ -45,8 +43,7 @@ def short_system_names(names) -> dict[str, str]:
 
 
 def plot_fig5(prob: pd.DataFrame, marks: pd.DataFrame) -> plt.Figure:
-    """:func:`bt_probability_matrix` as a heat map, upper triangle only: the lower one is 1 minus it, so the stronger
-    system of each pair is the row."""
+    """:func:`bt_probability_matrix` as a heat map, upper triangle only (the lower one is 1 minus it)."""
     n = len(prob)
     names = short_system_names(prob.index)
     cell = min(0.6, 6.2 / n)

@@ -34,9 +34,8 @@ def significance_agreement(setups, *, rng, max_pairs: int | None = 100, alpha: f
 
 
 def paper_significance_draws(setups, *, n_draws: int, fraction: float, n_pairs: int, rng, alpha: float = 0.05):
-    """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset, one of its metrics and ``fraction`` of its
-    test instances; every system pair of every draw pooled (datasets with many systems, TAC's 50-58, weigh most),
-    and ``n_pairs`` of them tested with :data:`BT_EVAL_TESTS`, drawn uniformly (an unbiased estimate, cheaper)."""
+    """Fig. 6 as BT-eval's code draws it: ``n_draws`` times a dataset, one of its metrics and ``fraction`` of its test
+    instances; every pair of every draw pooled (TAC's 50-58 systems weigh most), ``n_pairs`` of them tested."""
     gen, pick = check_rng(rng), dataset_then_metric(setups)
     drawn = [(key, subsample(matrix, fraction_size(len(matrix), fraction), gen))
              for key, matrix in (pick(gen) for _ in range(n_draws))]  # a draw's pick, then its test set
@@ -69,9 +68,8 @@ def _paired_batches(chosen, max_values: int = 2_000_000):
     for n, items in by_length.items():
         step = max(1, max_values // max(n, 1))
         for start in range(0, len(items), step):
-            part = items[start:start + step]
-            yield (np.array([position for position, _, _ in part]), np.stack([a for _, a, _ in part]),
-                   np.stack([b for _, _, b in part]))
+            positions, a, b = zip(*items[start:start + step])
+            yield np.array(positions), np.stack(a), np.stack(b)
 
 
 def published_fig6() -> pd.DataFrame:

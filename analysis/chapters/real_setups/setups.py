@@ -114,8 +114,7 @@ def dataset_inventory(inventory_frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def section5_values(section5: pd.DataFrame, inventory: pd.DataFrame) -> pd.DataFrame:
-    """Claim values: §5's totals, tasks and metrics counted on ours (``section5`` = the chapter's totals table), and
-    the totals of each reading of Appendix A.3."""
+    """Claim values: §5's totals, tasks and metrics counted on ours, and the totals of each reading of Appendix A.3."""
     names = published.item("paired", "metrics")
     totals = ("setups", "system_pairs", "test_instances")
     tasks = {TASKS.get(c) for c in inventory.collection} & set(names["tasks"])
@@ -153,8 +152,7 @@ def appa3_values(paper_a3: pd.DataFrame, ours_a3: pd.DataFrame) -> pd.DataFrame:
 
 
 def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
-    """For the page: our metric names against the paper's 18, the shared ones, the paper's we lack and ours it does
-    not list (as the paper spells them)."""
+    """For the page: our metric names against the paper's 18, shared, missing and extra (spelt as the paper does)."""
     paper = set(published.item("paired", "metrics")["names"])
     ours = set(inventory_frame.metric)
     return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),

@@ -18,8 +18,7 @@ from .setups import KEYS, MEASURES, MECHANISMS, PAPER, PERCENT_ROUNDING, TABLE1_
 
 
 def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
-    """One row per setup: its keys, :func:`analysis.agreement.compare_aggregators`' row for the mechanisms ``names``
-    and ``bt_degenerate`` (BT had no finite fit)."""
+    """One row per setup: its keys, :func:`analysis.agreement.compare_aggregators`' row and ``bt_degenerate``."""
     fns = aggregate.mechanisms(policy, names)
     rows = []
     for key, matrix in setups:
@@ -48,16 +47,14 @@ def published_table4() -> pd.DataFrame:
 
 def side_by_side(ours: dict[str, pd.DataFrame], pairs) -> pd.DataFrame:
     """Per pair: the paper's percentage next to each of ours (``{label: summarise() frame}``)."""
-    paper = published_table4()
-    rows = {}
-    for pair in pairs:
-        rows[pair_label(pair)] = row = {}
-        for measure, name in MEASURES.items():
-            row[(name, "paper")] = f"{paper.loc[[pair], measure].iloc[0]}%"
-            for label, summary in ours.items():
-                est, low, high = 100 * summary.loc[pair_name(pair), [measure, f"{measure}_low", f"{measure}_high"]]
-                row[(name, label)] = f"{est:.0f}% ({low:.0f}–{high:.0f})"
-    return pd.DataFrame(rows).T
+    paper, names = published_table4().loc[list(pairs)], [pair_name(p) for p in pairs]
+    columns = {}
+    for measure, name in MEASURES.items():
+        columns[(name, "paper")] = [f"{v}%" for v in paper[measure]]
+        for label, summary in ours.items():
+            cells = 100 * summary.loc[names, [measure, f"{measure}_low", f"{measure}_high"]].to_numpy()
+            columns[(name, label)] = [f"{e:.0f}% ({lo:.0f}–{hi:.0f})" for e, lo, hi in cells]
+    return pd.DataFrame(columns, index=[pair_label(p) for p in pairs])
 
 
 def side_by_side_long(ours: dict[str, pd.DataFrame], pairs) -> pd.DataFrame:
@@ -131,8 +128,7 @@ def table_values(ours: pd.DataFrame, fig4: pd.DataFrame) -> pd.DataFrame:
 
 
 def table1_numbers(ours: dict[str, pd.DataFrame]) -> dict:
-    """For the page: MEAN vs. BT's and MEAN vs. MEDIAN's measures with their intervals, per tie policy in ``ours``,
-    and the paper's as fractions."""
+    """For the page: MEAN vs. BT's and MEAN vs. MEDIAN's measures, intervals by tie policy, the paper's as fractions."""
     paper = published_table4()
     numbers = {}
     for pair in (("mean", "bt"), ("mean", "median")):
@@ -164,13 +160,10 @@ def tie_break_sensitivity(setups) -> pd.DataFrame:
     fns = aggregate.mechanisms("loss", PAPER)
     rows = []
     for key, matrix in setups:
-        results = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
-        row = dict(zip(KEYS, key))
-        for a, b in mechanism_pairs(PAPER):
-            x, y = results[a], results[b]
-            for measure, k in (("top1", 1), ("top3", min(3, matrix.shape[1]))):
-                row[measure_column((a, b), measure)] = top_k_differs(x, y, k, "first") != top_k_differs(x, y, k, "last")
-        rows.append(row)
+        r = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
+        rows.append(dict(zip(KEYS, key)) | {  # a result that differs between the two cuts
+            measure_column((a, b), m): len({top_k_differs(r[a], r[b], k, cut) for cut in ("first", "last")}) == 2
+            for a, b in mechanism_pairs(PAPER) for m, k in (("top1", 1), ("top3", min(3, matrix.shape[1])))})
     return pd.DataFrame(rows)
 
 

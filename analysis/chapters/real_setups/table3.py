@@ -41,8 +41,7 @@ CELL = ["dataset", "metric_group", "measure", "pair"]
 
 
 def fraction_subsamples(setups, fraction: float, n_draws: int, rng) -> pd.DataFrame:
-    """Table 3's draws: ``n_draws`` test sets of ``fraction`` of every setup's instances (as BT-eval's pandas
-    ``sample(frac=...)``), a row per draw."""
+    """Table 3's draws, a row each: ``n_draws`` test sets of ``fraction`` of each setup (BT-eval's ``sample(frac)``)."""
     gen = check_rng(rng)
     return compare_draws([(key, size, draw, subsample(matrix, size, gen)) for key, matrix in setups
                           for size in [fraction_size(len(matrix), fraction)] for draw in range(n_draws)])
@@ -124,25 +123,21 @@ def data_kind(datasets: pd.Series) -> np.ndarray:
 def table3_agreement(side: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFrame:
     """How close each reading comes to the paper, per kind of data and measure: cells within ``tolerance``, within
     two standard deviations of the draws' noise (the sub-sample reading) and the mean absolute difference."""
-    frame = side.dropna(subset=["ours"]).assign(data=lambda f: data_kind(f.dataset))
-    rows = {}
-    for (data, measure), g in frame.groupby(["data", "measure"], sort=False):
-        sub, full = (g.ours - g.paper).abs(), (g.ours_full - g.paper).abs()
-        rows[(data, MEASURES[measure])] = {
-            ("", "cells"): len(g),
-            ("20% sub-samples", f"within {tolerance}"): int((sub <= tolerance + 1e-12).sum()),
-            ("20% sub-samples", "within 2 SD of the draws' noise"): int((sub <= 2 * g.noise_sd).sum()),
-            ("20% sub-samples", "mean absolute difference"): sub.mean(),
-            ("full test sets", f"within {tolerance}"): int((full <= tolerance + 1e-12).sum()),
-            ("full test sets", "mean absolute difference"): full.mean(),
-        }
-    return pd.DataFrame(rows).T.rename_axis(["data", "measure"])
+    frame = side.dropna(subset=["ours"])
+    sub, full = (frame.ours - frame.paper).abs(), (frame.ours_full - frame.paper).abs()
+    cells = pd.DataFrame({("", "cells"): 1.0, ("20% sub-samples", f"within {tolerance}"): sub <= tolerance + 1e-12,
+                          ("20% sub-samples", "within 2 SD of the draws' noise"): sub <= 2 * frame.noise_sd,
+                          ("20% sub-samples", "mean absolute difference"): sub,
+                          ("full test sets", f"within {tolerance}"): full <= tolerance + 1e-12,
+                          ("full test sets", "mean absolute difference"): full})
+    grouped = cells.groupby([data_kind(frame.dataset), frame.measure.map(MEASURES)], sort=False)
+    counts = grouped.agg(lambda v: v.mean() if v.name[1] == "mean absolute difference" else v.sum())
+    return counts.astype(float).rename_axis(["data", "measure"])
 
 
 def table3_swaps(side: pd.DataFrame, tolerance: float = 0.02) -> list[tuple[str, str]]:
-    """The exact-data (dataset, metric family) blocks whose Mean/BT and Med/BT columns look exchanged: each
-    Disagree lies within ``tolerance`` of ours for the other pair, but further than ``tolerance`` and than two noise
-    standard deviations from ours for its own."""
+    """The exact-data (dataset, metric family) blocks whose Mean/BT and Med/BT columns look exchanged: each Disagree is
+    within ``tolerance`` of ours for the other pair, but further than it and two noise SDs from ours for its own."""
     disagree = side[(side.measure == "disagree") & side.dataset.isin(TABLE3_EXACT)]
     g = disagree.set_index(["dataset", "metric_group", "pair"])[["paper", "ours", "noise_sd"]].unstack(sort=False)
     paper, ours = g["paper"], g["ours"]
@@ -213,8 +208,7 @@ def _cell_label(r) -> str:
 
 
 def table3_values(side: pd.DataFrame) -> pd.DataFrame:
-    """Claim values: every cell we have against the paper's, holding within the printed rounding plus two SD of
-    the draws' noise."""
+    """Claim values: every cell we have against the paper's, within its rounding plus two SD of the draws' noise."""
     frame = side.dropna(subset=["ours"])
     keys = np.where(~frame.dataset.isin(TABLE3_EXACT), "table3-other",
                     np.where(frame.measure == "disagree", "table3-exact-disagree", "table3-exact-top"))
@@ -239,14 +233,12 @@ def table3_exchanged_values(side: pd.DataFrame) -> pd.DataFrame:
     as :func:`table3_values` tests it, and the evidence for the second reading (:func:`tac_med_above_mean`)."""
     dataset, group = EXCHANGED_BLOCK
     block = side[(side.dataset == dataset) & (side.metric_group == group) & side.pair.isin(["mean_bt", "median_bt"])]
-    other_pair = {"mean_bt": "median_bt", "median_bt": "mean_bt"}
-    printed = block.set_index(["measure", "pair"]).paper
-    rows = []
-    for key, exchanged in (("table3-rouge-we-as-printed", False), ("table3-rouge-we-exchanged", True)):
-        for r in block.itertuples():
-            paper = printed[(r.measure, other_pair[r.pair])] if exchanged else r.paper
-            rows.append((key, f"{_cell_label(r)} against the paper's {paper:.2f}", r.ours, bool(
-                pd.notna(r.ours) and abs(r.ours - paper) <= PERCENT_ROUNDING + 2 * r.noise_sd)))
+    other = zip(block.measure, block.pair.map({"mean_bt": "median_bt", "median_bt": "mean_bt"}))
+    exchanged = block.set_index(["measure", "pair"]).paper.loc[list(other)]
+    rows = [(key, f"{_cell_label(r)} against the paper's {paper:.2f}", r.ours,
+             bool(abs(r.ours - paper) <= PERCENT_ROUNDING + 2 * r.noise_sd))
+            for key, printed in (("table3-rouge-we-as-printed", block.paper), ("table3-rouge-we-exchanged", exchanged))
+            for r, paper in zip(block.itertuples(), printed)]
     above = tac_med_above_mean(side)
     rows.append(("table3-tac-med-above-mean", f"of the paper's {len(above)} other TAC blocks",
                  float(above.sum()), None))
@@ -281,8 +273,7 @@ def table3_numbers(side: pd.DataFrame, inventory: pd.DataFrame) -> dict:
 
 
 def table3_swaps_view(side: pd.DataFrame) -> pd.DataFrame:
-    """The blocks of :func:`table3_swaps`, a row per measure, and whether MEAN vs. BT disagrees least of the three
-    pairs in the paper's block when its two columns are read exchanged."""
+    """The blocks of :func:`table3_swaps`, a row per measure, and whether MEAN vs. BT disagrees least read exchanged."""
     rows = []
     for dataset, group in table3_swaps(side):
         cells = side[(side.dataset == dataset) & (side.metric_group == group)].set_index(["measure", "pair"])
