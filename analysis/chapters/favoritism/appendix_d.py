@@ -76,8 +76,7 @@ def implied_human_tie_share(paper_accuracy: float, ties: pd.Series) -> float:
 
 
 def appendix_d_reading_checks(cases: pd.DataFrame) -> dict[str, tuple[float, bool]]:
-    """Whether each of App. D's printed sample-level accuracies lies between our two readings, with
-    :func:`reading_gap`."""
+    """Whether each of App. D's printed sample-level accuracies lies between our two readings (:func:`reading_gap`)."""
     gaps = {metric: reading_gap(row["paper_sample"], row["sample_without_tie_credit"], row["sample"])
             for metric, row in cases.dropna(subset=["sample"]).iterrows()}
     return {f"appD.readings_{str(metric).lower()}": (float(gap), gap == 0) for metric, gap in gaps.items()}

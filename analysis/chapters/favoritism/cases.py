@@ -108,11 +108,9 @@ def graph_summary(summary_pairs: pd.DataFrame, cases, *, alpha: float = 0.05) ->
     for dataset, aspect, rater in cases:
         table = setting_table(summary_pairs, dataset, aspect, rater)
         row = {"dataset": dataset, "aspect": aspect, "rater": rater, "pairs": len(table)}
-        for ties in ("drop", "half"):
-            outcomes = favi.significance_outcomes(table, alpha=alpha, ties=ties)
-            row[f"human_edges_{ties}"] = int((outcomes["human"] != 0).sum())
-            row[f"metric_edges_{ties}"] = int((outcomes["metric"] != 0).sum())
-            row[f"agreement_{ties}"] = favi.graph_agreement(outcomes)
+        for ties, o in ((t, favi.significance_outcomes(table, alpha=alpha, ties=t)) for t in ("drop", "half")):
+            row |= {f"human_edges_{ties}": int((o["human"] != 0).sum()),
+                    f"metric_edges_{ties}": int((o["metric"] != 0).sum()), f"agreement_{ties}": favi.graph_agreement(o)}
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -126,15 +124,14 @@ def graphs_page(graphs: pd.DataFrame) -> pd.DataFrame:
 
 def win_graph_layers(pairs: pd.DataFrame, cases, *, alpha: float = 0.05, ties: str = "drop") -> pd.DataFrame:
     """Every system's row in each drawn win graph (:func:`analysis.favi.graph_layers`, 0 = unbeaten)."""
-    rows = []
-    for dataset, aspect, rater in cases:
-        outcomes = favi.significance_outcomes(setting_table(pairs, dataset, aspect, rater), alpha=alpha, ties=ties)
-        for who in ("human", "metric"):
-            layers = favi.graph_layers(favi.win_graph(outcomes, who))
-            for depth, members in enumerate(layers):
-                rows += [{"dataset": dataset, "aspect": aspect, "rater": rater, "graph": who, "system": s,
-                          "layer": depth, "layers": len(layers)} for s in members]
-    return pd.DataFrame(rows)
+    return pd.DataFrame([
+        {"dataset": dataset, "aspect": aspect, "rater": rater, "graph": who, "system": s, "layer": depth,
+         "layers": len(layers)}
+        for dataset, aspect, rater in cases
+        for outcomes in [favi.significance_outcomes(setting_table(pairs, dataset, aspect, rater), alpha=alpha,
+                                                    ties=ties)]
+        for who in ("human", "metric") for layers in [favi.graph_layers(favi.win_graph(outcomes, who))]
+        for depth, members in enumerate(layers) for s in members])
 
 
 #: the systems whose rows in a win graph the paper names: (check key, dataset, aspect, system, graph, end) with end

@@ -101,11 +101,9 @@ def system_accuracy_pairs(pairs: pd.DataFrame) -> tuple[float, bool]:
     """Def. 10 (eq. 7) per setting: the smallest share of its C(|Π|, 2) system pairs that the system-level
     accuracy counts, and whether it equals eq. 7 recomputed from the margins."""
     keys = [k for k in KEYS if k in pairs.columns]
-    groups = pairs.groupby(keys, sort=False) if keys else [((), pairs)]
-    shares, equal = [], True
-    for _, part in groups:
-        k = len(set(part["system_a"]) | set(part["system_b"]))
-        shares.append(len(part) / (k * (k - 1) / 2))
-        eq7 = float(np.mean(np.sign(part["margin_human"].to_numpy()) == np.sign(part["margin_metric"].to_numpy())))
-        equal = equal and bool(np.isclose(favi.sign_accuracies(part).system, eq7, rtol=0, atol=1e-12))
-    return float(min(shares)), equal
+    groups = [part for _, part in pairs.groupby(keys, sort=False)] if keys else [pairs]
+    systems = [len(set(part["system_a"]) | set(part["system_b"])) for part in groups]
+    eq7 = [np.mean(np.sign(part["margin_human"].to_numpy()) == np.sign(part["margin_metric"].to_numpy()))
+           for part in groups]
+    return (float(min(len(part) / (k * (k - 1) / 2) for part, k in zip(groups, systems))),
+            all(np.isclose(favi.sign_accuracies(part).system, e, rtol=0, atol=1e-12) for part, e in zip(groups, eq7)))

@@ -29,8 +29,7 @@ def span(low, high) -> str:
 def settings(scores: pd.DataFrame, datasets) -> pd.DataFrame:
     """Every setting to evaluate, in the order of ``datasets``: each human rater of a dataset against each of its
     automatic raters (metrics and LLM judges)."""
-    unknown = sorted(set(datasets) - set(scores["dataset"].unique()))
-    if unknown:
+    if unknown := sorted(set(datasets) - set(scores["dataset"].unique())):
         raise ValueError(f"no Favi-Score data for datasets {unknown}")
     kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
     human = kinds["rater_kind"] == "human"

@@ -97,11 +97,10 @@ def bootstrap_summary(intervals: pd.DataFrame) -> pd.DataFrame:
 
 
 def bootstrap_page(summary: pd.DataFrame) -> pd.DataFrame:
-    width, excludes = "median width of the 95% interval", "interval excludes 0"
-    heads = [("", "pairs"), (width, "items"), (width, "documents"), (width, "ratio"), (excludes, "items"),
-             (excludes, "documents")]  # the columns of :func:`bootstrap_summary`, in its order
+    heads = [("", "pairs"), *[("median width of the 95% interval", k) for k in ("items", "documents", "ratio")],
+             *[("interval excludes 0", k) for k in ("items", "documents")]]  # :func:`bootstrap_summary`'s columns
     out = summary.set_index("rater").set_axis(pd.MultiIndex.from_tuples(heads), axis=1)
-    return out.rename(index=lambda r: r.replace("_", "-")).rename_axis("rater")
+    return out.rename(index=lambda r: r.replace("_", "-"))
 
 
 def multiple_testing(pairs: pd.DataFrame, *, alpha: float, n_resamples: int) -> pd.DataFrame:

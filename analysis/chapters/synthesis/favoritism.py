@@ -2,8 +2,7 @@
 
 A system pair is *flipped* by a mechanism when the automatic rater's ranking orders it differently from the human
 one. By the Favi-Score paper's Lemma 1, Φ·E is exactly the shift of the pair's win margin, and BT on a balanced
-design orders systems by wins, so BT's flips should follow Φ more closely than MEAN's, which sees score sizes.
-"""
+design orders systems by wins, so BT's flips should follow Φ more closely than MEAN's, which sees score sizes."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ EXCLUDED_SYSTEMS = {"wmt22-ende": ("refA",), "wmt22-zhen": ("refA",)}
 def settings(scores: pd.DataFrame, datasets) -> list[tuple[str, str, str, str]]:
     """(domain, dataset, human rater, automatic rater) for every human rating against every automatic rater."""
     kinds = scores[["domain", "dataset", "rater", "rater_kind"]].drop_duplicates()
-    unknown = sorted(set(datasets) - set(kinds["dataset"]))
-    if unknown:
+    if unknown := sorted(set(datasets) - set(kinds["dataset"])):
         raise ValueError(f"no Favi-Score data for datasets {unknown}")
     human = kinds["rater_kind"] == "human"
     pairs = kinds[human].merge(kinds[~human], on=["domain", "dataset"], suffixes=("", "_auto"))
@@ -45,9 +43,8 @@ def complete_pair(scores: pd.DataFrame, dataset: str, human: str, rater: str) ->
     wide = part.pivot_table(index="item", columns=["rater", "system"], values="score", aggfunc="first")
     h, m = wide[human], wide[rater]
     systems = sorted(set(h.columns[h.notna().any()]) & set(m.columns[m.notna().any()]))
-    h, m = h[systems], m[systems]
-    items = h.notna().all(axis=1) & m.notna().all(axis=1)
-    return h[items].rename_axis(index=None, columns=None), m[items].rename_axis(index=None, columns=None)
+    items = h[systems].notna().all(axis=1) & m[systems].notna().all(axis=1)
+    return tuple(x.loc[items, systems].rename_axis(index=None, columns=None) for x in (h, m))
 
 
 def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
@@ -70,12 +67,9 @@ def flips(human: pd.DataFrame, metric: pd.DataFrame, fns: dict) -> pd.DataFrame:
 def per_pair(scores: pd.DataFrame, datasets, mechanisms=MECHANISMS, min_items: int = 10) -> pd.DataFrame:
     """:func:`flips` for every setting of ``datasets`` with at least ``min_items`` complete items and three systems."""
     fns = aggregate.mechanisms("half", mechanisms)
-    frames = []
-    for domain, dataset, human, rater in settings(scores, datasets):
-        h, m = complete_pair(scores, dataset, human, rater)
-        if len(h) >= min_items and h.shape[1] >= 3:
-            frames.append(flips(h, m, fns).assign(domain=domain, dataset=dataset, human=human, rater=rater,
-                                                  items=len(h)))
+    frames = [flips(h, m, fns).assign(domain=domain, dataset=dataset, human=human, rater=rater, items=len(h))
+              for domain, dataset, human, rater in settings(scores, datasets)
+              for h, m in [complete_pair(scores, dataset, human, rater)] if len(h) >= min_items and h.shape[1] >= 3]
     if not frames:
         raise ValueError("no setting has enough complete items")
     return pd.concat(frames, ignore_index=True)
@@ -87,16 +81,15 @@ def summary(pairs: pd.DataFrame, mechanisms=MECHANISMS) -> pd.DataFrame:
     valid = pairs[pairs["favi"].notna()]
     phi, sign = valid["favi"].abs(), np.sign(valid["favi"])
     strong = phi > phi.median()
-    rows = []
-    for m in mechanisms:
-        flip, tied = valid[f"flip_{m}"].astype(bool), valid[f"human_tie_{m}"].astype(bool)
-        moved = flip & (sign != 0)
-        rows.append({"mechanism": m, "pairs": len(valid), "flipped": flip.mean(),
-                     "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
-                     "rho_abs_phi": stats.spearmanr(phi, flip).statistic if flip.nunique() > 1 else np.nan,
-                     "with_phi": (sign[moved] == valid[f"favours_{m}"][moved]).mean() if moved.any() else np.nan,
-                     "flipped_by_tie": (flip & (tied | valid[f"rater_tie_{m}"])).mean(), "human_tied": tied.mean()})
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame([
+        {"mechanism": m, "pairs": len(valid), "flipped": flip.mean(),
+         "flipped_high_phi": flip[strong].mean(), "flipped_low_phi": flip[~strong].mean(),
+         "rho_abs_phi": stats.spearmanr(phi, flip).statistic if flip.nunique() > 1 else np.nan,
+         "with_phi": (sign[moved] == valid[f"favours_{m}"][moved]).mean() if moved.any() else np.nan,
+         "flipped_by_tie": (flip & (tied | valid[f"rater_tie_{m}"])).mean(), "human_tied": tied.mean()}
+        for m in mechanisms
+        for flip, tied in [(valid[f"flip_{m}"].astype(bool), valid[f"human_tie_{m}"].astype(bool))]
+        for moved in [flip & (sign != 0)]])
     return frame.assign(phi_gap=frame["flipped_high_phi"] - frame["flipped_low_phi"])
 
 

@@ -2,8 +2,7 @@
 
 Knowles' remove-the-best / remove-the-worst test and Appendix F's IIA search, with every mechanism on the paired
 chapter's real setups, beside each mechanism's τ and outlier robustness in a small re-run of the paired simulation.
-MEAN and MEDIAN score each system alone, so neither test can reorder the others: their rows are a sanity line.
-"""
+MEAN and MEDIAN score each system alone, so neither test can reorder the others: their rows are a sanity line."""
 
 from __future__ import annotations
 
@@ -62,11 +61,9 @@ def iia_checks(matrix: pd.DataFrame, fns: dict, n_triples: int, rng) -> list[dic
             alone = np.sign(wins[a, b] - wins[b, a])
             together = np.sign(wins[a, b] + wins[a, c] - wins[b, a] - wins[b, c])
         else:
-            signs = []
-            for i, j, m in zip(a, b, c):
-                x, y = matrix.columns[[i, j]]
-                pair, trio = fn(matrix.iloc[:, [i, j]]), fn(matrix.iloc[:, sorted((i, j, m))])  # in column order
-                signs.append((np.sign(pair[x] - pair[y]), np.sign(trio[x] - trio[y])))
+            signs = [(np.sign(pair[x] - pair[y]), np.sign(trio[x] - trio[y])) for i, j, m in zip(a, b, c)
+                     for x, y in [matrix.columns[[i, j]]]  # fn on the pair and on the triple, in column order
+                     for pair, trio in [(fn(matrix.iloc[:, [i, j]]), fn(matrix.iloc[:, sorted((i, j, m))]))]]
             alone, together = np.array(signs).T
         counted = alone != 0
         rows.append({"mechanism": name, "checks": int(counted.sum()),
@@ -78,12 +75,10 @@ def real_setup_tests(setups, n_triples: int, rng, mechanisms=MECHANISMS) -> tupl
     """(remove-one rows, IIA rows) for every setup, with the setup's keys."""
     gen = check_rng(rng)
     fns = aggregate.mechanisms("half", mechanisms)
-    removal, iia = [], []
-    for key, matrix in setups:
-        head = dict(zip(KEYS, key)) | {"systems": matrix.shape[1], "instances": matrix.shape[0]}
-        removal += [head | row for row in remove_one(matrix, fns)]
-        iia += [head | row for row in iia_checks(matrix, fns, n_triples, gen)]
-    return pd.DataFrame(removal), pd.DataFrame(iia)
+    heads = [(dict(zip(KEYS, key)) | {"systems": matrix.shape[1], "instances": matrix.shape[0]}, matrix)
+             for key, matrix in setups]
+    return (pd.DataFrame([head | row for head, matrix in heads for row in remove_one(matrix, fns)]),
+            pd.DataFrame([head | row for head, matrix in heads for row in iia_checks(matrix, fns, n_triples, gen)]))
 
 
 def simulation(seed: int, n_datasets: int, grid=SIM_GRID, mechanisms=MECHANISMS) -> pd.DataFrame:

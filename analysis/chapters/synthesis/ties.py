@@ -2,8 +2,7 @@
 
 On the paired chapter's real setups, per tie policy: how far BT rankings from sampled comparisons stray from the
 setup's own BT ranking, around 12·m·ln m comparisons per pair and in the paper's tie-probability sweep (its Fig. 1),
-and what the setups' real ties cost.
-"""
+and what the setups' real ties cost."""
 
 from __future__ import annotations
 
@@ -103,13 +102,11 @@ def real_tie_cost(matrix: pd.DataFrame) -> dict:
 def study(setups, sizes, probabilities, n_trials: int, rng) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(curves, tie sweeps, real tie costs) for every setup, with the setup's keys."""
     gen = check_rng(rng)
-    curves, sweep, cost = [], [], []
-    for key, matrix in setups:
-        head = dict(zip(KEYS, key))
-        curves.append(setup_curves(matrix, sizes, n_trials, gen).assign(**head, systems=matrix.shape[1]))
-        sweep.append(setup_tie_sweep(matrix, probabilities, n_trials, gen).assign(**head))
-        cost.append(head | real_tie_cost(matrix))
-    return pd.concat(curves, ignore_index=True), pd.concat(sweep, ignore_index=True), pd.DataFrame(cost)
+    curves, sweep, cost = zip(*[(setup_curves(matrix, sizes, n_trials, gen).assign(**head, systems=matrix.shape[1]),
+                                 setup_tie_sweep(matrix, probabilities, n_trials, gen).assign(**head),
+                                 head | real_tie_cost(matrix))
+                                for key, matrix in setups for head in [dict(zip(KEYS, key))]])
+    return pd.concat(curves, ignore_index=True), pd.concat(sweep, ignore_index=True), pd.DataFrame(list(cost))
 
 
 def marker_summary(curves: pd.DataFrame, costs: pd.DataFrame, level: float = 0.1) -> pd.DataFrame:

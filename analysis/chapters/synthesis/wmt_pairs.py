@@ -2,8 +2,7 @@
 
 WMT ranks by workers' standardised scores (z) of one system at a time, but a worker scores several systems in a HIT:
 BT on those paired preferences and the z-means go through Knowles' perturbations, with a random mid-ranked system's
-removal as a matched null.
-"""
+removal as a matched null."""
 
 from __future__ import annotations
 
