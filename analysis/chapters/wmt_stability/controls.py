@@ -22,11 +22,9 @@ def closeness(coded: dict, info: pd.DataFrame, *, variant: str, alpha: float) ->
     for (collection, pair), (pj, _, _) in coded.items():
         humans = [s for s, h in zip(pj.systems, pj.human) if h]
         r = ws.perturbed_ranking(pj, cluster_exclude=humans, variant=variant, alpha=alpha)
-        gaps = -np.diff(r.scores)
         rows.append({"collection": collection, "pair": pair, "style": info.loc[(collection, pair), "style"],
-                     "n_systems": len(r.systems), "median_gap": float(np.median(gaps)) if len(gaps) else np.nan,
-                     "z_range": float(r.scores[0] - r.scores[-1]) if len(r.scores) else np.nan,
-                     "clusters": int(r.clusters.max()) + 1 if len(r.clusters) else 0})
+                     "n_systems": len(r.systems), "median_gap": float(np.median(-np.diff(r.scores))),
+                     "z_range": float(r.scores[0] - r.scores[-1]), "clusters": int(r.clusters.max()) + 1})
     return pd.DataFrame(rows)
 
 
@@ -51,10 +49,9 @@ def pair_null(pj: ws.PairJudgments, rng: np.random.Generator, n_draws: int, *, v
     return rows
 
 
-def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, variant: str, alpha: float,
-                  workers: int | None = None) -> pd.DataFrame:
+def null_controls(coded: dict, info: pd.DataFrame, *, seed: int, n_draws: int, variant: str, alpha) -> pd.DataFrame:
     """:func:`pair_null` for every pair of the style totals, by :func:`~.packages.per_pair_draws`."""
-    table = per_pair_draws(pair_null, {k: (pj,) for k, (pj, _, _) in coded.items()}, info, seed=seed, workers=workers,
+    table = per_pair_draws(pair_null, {k: (pj,) for k, (pj, _, _) in coded.items()}, info, seed=seed,
                            n_draws=n_draws, variant=variant, alpha=alpha)
     first = ["collection", "pair", "style", "control", "draw"]
     return table[first + [c for c in table.columns if c not in first]]
@@ -130,25 +127,20 @@ def contrast_after_controls(summary: pd.DataFrame, shares: pd.DataFrame | None =
     return table if shares is None else table.merge(shares, on=["experiment", "control", "measure"], how="left")
 
 
-def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame,
-                     experiment: str = "remove_human", control: str = "remove_random_judgments") -> pd.DataFrame:
+def closeness_strata(close: pd.DataFrame, per_pair: pd.DataFrame, rates: pd.DataFrame) -> pd.DataFrame:
     """Pairs of the style totals split at the median of their median neighbour gap: per stratum and style, the share
-    whose clusters ``experiment`` changes and the mean null rate of ``control``."""
+    whose clusters removing HUMAN and REF changes and the mean null rate of as many random judgments removed."""
     close = close[close["collection"].isin(STYLE_TOTALS)].copy()
     cut = close["median_gap"].median()
     close["stratum"] = np.where(close["median_gap"] < cut, "closer", "farther")
     key = ["collection", "pair"]
-    observed = per_pair[per_pair["experiment"] == experiment].set_index(key)["cluster_changed"].astype(float)
-    null = rates[rates["control"] == control].set_index(key)["cluster_changed"]
+    observed = per_pair[per_pair["experiment"] == "remove_human"].set_index(key)["cluster_changed"].astype(float)
+    null = rates[rates["control"] == "remove_random_judgments"].set_index(key)["cluster_changed"]
     close = close.join(observed.rename("observed"), on=key).join(null.rename("null"), on=key)
     out = close.groupby(["stratum", "style"]).agg(
         pairs=("pair", "size"), median_gap=("median_gap", "median"), z_range=("z_range", "median"),
         cluster_changed=("observed", "mean"), null_cluster_changed=("null", "mean"))
     return out.reset_index().assign(cut=cut)
-
-
-def _pct(value: float) -> str:
-    return "—" if pd.isna(value) else f"{value:.0%}"
 
 
 def null_view(summary: pd.DataFrame) -> pd.DataFrame:
@@ -157,7 +149,8 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
                          "matched null": summary["control"].map(lambda c: CONTROLS[c][0]),
                          "style": summary["style"], "pairs": summary["pairs"]})
     for m in MEASURES:
-        view[f"Δ{m}"] = [f"{_pct(o)} ({_pct(n)})" for o, n in zip(summary[f"{m}_observed"], summary[f"{m}_null"])]
+        o, n = (summary[f"{m}_{w}"].map(lambda v: "—" if pd.isna(v) else f"{v:.0%}") for w in ("observed", "null"))
+        view[f"Δ{m}"] = o + " (" + n + ")"
     view["Kendall τ distance"] = [f"{o:.3f} ({n:.3f})" for o, n in
                                   zip(summary["tau_distance_observed"], summary["tau_distance_null"])]
     if summary[["reversals_observed", "reversals_null"]].fillna(0).to_numpy().any():  # all 0: the text says so

@@ -84,12 +84,11 @@ def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.Dat
         "unperturbed-pairs": len(unperturbed)}
 
 
-def bootstrap(coded: dict, info: pd.DataFrame, *, seed: int, n_resamples: int, experiments, variant, alpha,
-              workers: int | None = None) -> pd.DataFrame:
+def bootstrap(coded: dict, info, *, seed: int, n_resamples: int, experiments, variant, alpha) -> pd.DataFrame:
     """Beyond the paper: the experiments on bootstrap resamples of HITs per pair of the style totals (Facebook's have
     no HITs), by :func:`~.packages.per_pair_draws`."""
     return per_pair_draws(ws.bootstrap_experiments, {k: (pj, raw) for k, (pj, raw, _) in coded.items()}, info,
-                          seed=seed, workers=workers, n_resamples=n_resamples, variant=variant, alpha=alpha,
+                          seed=seed, n_resamples=n_resamples, variant=variant, alpha=alpha,
                           only=list(experiments), unknown_raw="keep_z")
 
 
@@ -167,12 +166,10 @@ def remedy_per_hit(coded: dict, info: pd.DataFrame, per_pair: pd.DataFrame, *, d
     news = ("newstest2021-toen", "newstest2022-toen")
     per_hit = stability_per_pair({k: v for k, v in coded.items() if k[0] in news}, info, divisors=divisors,
                                  variant=variant, alpha=alpha, by="hit")
-    tables = {"worker": per_pair[per_pair["collection"].isin(news)], "hit": per_hit}
-    return pd.DataFrame([{"standardised": label, "experiment": experiment, "measure": m,
-                          "changed": int(part[c].sum()), "pairs": len(part)}
-                         for label, table in tables.items()
-                         for experiment, part in table.groupby("experiment", sort=False)
-                         for c, m in zip(CHANGE_COLUMNS, MEASURES)])
+    both = pd.concat({"worker": per_pair[per_pair["collection"].isin(news)], "hit": per_hit}, names=["standardised"])
+    groups = both.reset_index("standardised").groupby(["standardised", "experiment"], sort=False)
+    counts = groups[CHANGE_COLUMNS].sum().set_axis(pd.Index(MEASURES, name="measure"), axis=1).stack().rename("changed")
+    return counts.reset_index().join(groups.size().rename("pairs"), on=["standardised", "experiment"])
 
 
 def remedy_view(long: pd.DataFrame) -> pd.DataFrame:
@@ -235,13 +232,12 @@ def variant_view(variants: pd.DataFrame) -> pd.DataFrame:
     return out.rename(index=experiment_label, level="experiment")
 
 
-def recovery_check(coded: dict, segments: pd.DataFrame,
-                   collections=("newstest2021-toen", "newstest2022-toen")) -> pd.DataFrame:
+def recovery_check(coded: dict, segments: pd.DataFrame) -> pd.DataFrame:
     """2018's raw recovery (:func:`analysis.wmt_stability.reconstruct_raw`) checked on 2021-22: per pair, every raw
     but the singly judged segments' (what 2018 has) hidden, then the hidden raws recovered and those that disagree."""
     rows = []
     for (collection, pair), (pj, _, _) in coded.items():
-        if collection not in collections:
+        if collection not in ("newstest2021-toen", "newstest2022-toen"):
             continue
         if np.isnan(pj.raw).any():
             raise ValueError(f"{collection} {pair}: the check needs every raw score")

@@ -29,10 +29,8 @@ def trajectories(pj: ws.PairJudgments, raw, divisors, *, variant, alpha) -> pd.D
 
 def most_affected(per_pair_trajectories: dict) -> pd.Series:
     """Per pair: how many (system, divisor) ranks differ from the original ranking, largest first."""
-    moved = {}
-    for key, t in per_pair_trajectories.items():
-        wide = t.pivot(index="system", columns="setting", values="rank")
-        moved[key] = int((wide.drop(columns="original").sub(wide["original"], axis=0) != 0).to_numpy().sum())
+    wide = {k: t.pivot(index="system", columns="setting", values="rank") for k, t in per_pair_trajectories.items()}
+    moved = {k: int(w.drop(columns="original").ne(w["original"], axis=0).to_numpy().sum()) for k, w in wide.items()}
     return pd.Series(moved).sort_values(ascending=False, kind="stable")
 
 
@@ -77,9 +75,9 @@ def reshuffle_checks(summary: pd.DataFrame) -> pd.DataFrame:
         for r in rows.itertuples(index=False)})
 
 
-def moved_view(moved: pd.Series, top: int = 8) -> pd.DataFrame:
-    """The ``top`` pairs of :func:`most_affected`, by package (short name) and pair."""
-    head = moved.head(top)
+def moved_view(moved: pd.Series) -> pd.DataFrame:
+    """The eight pairs :func:`most_affected` puts first, by package (short name) and pair."""
+    head = moved.head(8)
     return pd.DataFrame({"package": [PACKAGE_SHORT.get(c, c) for c, _ in head.index],
                          "pair": [p for _, p in head.index], "ranks moved over all divisions": head.to_numpy()})
 

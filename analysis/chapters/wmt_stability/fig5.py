@@ -27,10 +27,10 @@ def document_matrix(judgments: pd.DataFrame, raw: np.ndarray) -> pd.DataFrame:
     return matrix[matrix.mean(axis=0).sort_values(ascending=False).index]
 
 
-def omega_squared(values: pd.Series, groups: pd.Series) -> float:
-    """One-way ω² (Hays): the share of variance a factor explains, corrected for its number of levels (by chance
-    alone a factor with many levels explains some)."""
-    g = values.groupby(groups)
+def omega_squared(values: pd.Series, level: str) -> float:
+    """One-way ω² (Hays) of the index ``level`` of ``values``: the share of variance a factor explains, corrected for
+    its number of levels (by chance alone a factor with many levels explains some)."""
+    g = values.groupby(level=level)
     grand, n, k = values.mean(), len(values), g.ngroups
     between = (g.size() * (g.mean() - grand) ** 2).sum()
     within = ((values - g.transform("mean")) ** 2).sum()
@@ -40,14 +40,11 @@ def omega_squared(values: pd.Series, groups: pd.Series) -> float:
 
 def fig5_variance(raw_matrix: pd.DataFrame, z_matrix: pd.DataFrame) -> pd.DataFrame:
     """``wmt_fig5_variance.csv``: the cell variance documents and systems explain, raw and z (Sec. 6, fn. 18)."""
-    rows = []
-    for label, matrix in (("raw", raw_matrix), ("z", z_matrix)):
-        long = matrix.stack().rename("value").reset_index()
-        rows.append({"scores": label, "documents": len(matrix), "systems": matrix.shape[1],
-                     "cells_judged": float(matrix.notna().to_numpy().mean()),
-                     "documents_omega2": omega_squared(long["value"], long["test_document"]),
-                     "systems_omega2": omega_squared(long["value"], long["system"])})
-    out = pd.DataFrame(rows)
+    out = pd.DataFrame([{"scores": label, "documents": len(m), "systems": m.shape[1],
+                         "cells_judged": float(m.notna().to_numpy().mean()),
+                         "documents_omega2": omega_squared(m.stack(), "test_document"),
+                         "systems_omega2": omega_squared(m.stack(), "system")}
+                        for label, m in (("raw", raw_matrix), ("z", z_matrix))])
     return out.assign(documents_at_least_systems=out["documents_omega2"] >= out["systems_omega2"])
 
 

@@ -45,14 +45,13 @@ def _draws(args):
     return pd.DataFrame(rows).assign(collection=key[0], pair=key[1])
 
 
-def per_pair_draws(function, inputs: dict, info: pd.DataFrame, *, seed: int, workers: int | None = None,
-                   **options) -> pd.DataFrame:
+def per_pair_draws(function, inputs: dict, info: pd.DataFrame, *, seed: int, **options) -> pd.DataFrame:
     """``function(*inputs[pair], rng, **options)`` (its rows) for every pair of the style totals in worker processes,
     with the pair's collection, pair and style; one seed spawned per pair, so the number of processes does not
     matter."""
     keys = [k for k in inputs if k[0] in STYLE_TOTALS]
     seeds = np.random.SeedSequence(seed).spawn(len(keys))
-    with process_pool(workers) as pool:
+    with process_pool() as pool:
         table = pd.concat(pool.map(_draws, [(function, k, inputs[k], s, options) for k, s in zip(keys, seeds)]),
                           ignore_index=True)
     return table.assign(style=[info.loc[k, "style"] for k in zip(table["collection"], table["pair"])])

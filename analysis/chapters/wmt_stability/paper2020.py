@@ -21,13 +21,13 @@ def base_name(system: str) -> str:
     return head if head and tail.isdigit() else system
 
 
-def assessments_per_system(segments: pd.DataFrame, pairs=("en-de", "zh-en")) -> pd.DataFrame:
+def assessments_per_system(segments: pd.DataFrame) -> pd.DataFrame:
     """§5.3: judgments per system in 2020 (from the official segment files), next to the paper's."""
     paper = published.item("wmt", "section53")["assessments_per_system"]
-    seg = segments[segments["collection"] == "newstest2020"].groupby("pair")
-    out = pd.DataFrame({"systems": seg["system"].nunique(), "judgments": seg["n"].sum().astype(int)}).loc[list(pairs)]
+    seg = segments[(segments["collection"] == "newstest2020") & segments["pair"].isin(["en-de", "zh-en"])]
+    out = seg.groupby("pair").agg(systems=("system", "nunique"), judgments=("n", "sum")).astype({"judgments": int})
     out["per_system"] = out["judgments"] / out["systems"]
-    return out.assign(paper=[paper.get(p, np.nan) for p in pairs]).reset_index()
+    return out.assign(paper=[paper.get(p, np.nan) for p in out.index]).reset_index()
 
 
 def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater", alpha: float = 0.05) -> pd.DataFrame:

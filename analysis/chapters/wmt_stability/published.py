@@ -77,13 +77,13 @@ def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
         for c, p in zip(composition["collection"], composition["pair"])])
 
 
-def ref_share_numbers(composition: pd.DataFrame, lowest: int = 3) -> dict:
+def ref_share_numbers(composition: pd.DataFrame) -> dict:
     """§5.1's numbers for the page, from :func:`ref_shares`."""
     y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
     plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
     worst = plus.loc[plus["workers_saw_ref"].idxmin()]
     human = composition[composition["workers_saw_human"] > 0]
-    return {"lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(lowest).values),
+    return {"lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(3).values),
             "no-hit-id-2018": ", ".join(y2018.loc[y2018["hits"].isna(), "pair"]) or "none",
             "plus-every": int((plus["workers_saw_ref"] == 1).sum()), "plus-pairs": len(plus),
             "plus-lowest": float(worst["workers_saw_ref"]),
@@ -186,21 +186,21 @@ def fig1_fractions(per_pair: pd.DataFrame) -> pd.DataFrame:
     """Fig. 1's shares of pairs changed per divisor, style and measure, ours and the paper's."""
     part = per_pair[per_pair["experiment"].str.startswith("divide_") & per_pair["collection"].isin(STYLE_TOTALS)]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float))
-    rows = [{"divisor": divisor, "style": style, "measure": m, "source": "here", "changed": int(rows[c].sum()),
-             "pairs": len(rows)} for (divisor, style), rows in part.groupby(["divisor", "style"])
-            for c, m in zip(CHANGE_COLUMNS, MEASURES)]
-    rows += [{"divisor": float(divisor), "style": style, "measure": measure, "source": "paper", "changed": changed,
-              "pairs": pairs}
-             for divisor, style, *values in published.item("wmt", "fig1")["rows"]
-             for measure, (changed, pairs) in zip(("rank", "cluster", "both"), values)]
-    out = pd.DataFrame(rows)
+    groups = part.groupby(["divisor", "style"])
+    here = groups[CHANGE_COLUMNS].sum().set_axis(pd.Index(MEASURES, name="measure"), axis=1).stack().rename("changed")
+    here = here.reset_index().join(groups.size().rename("pairs"), on=["divisor", "style"])
+    here.insert(3, "source", "here")
+    paper = pd.DataFrame([(float(d), style, m, "paper", changed, pairs)
+                          for d, style, *values in published.item("wmt", "fig1")["rows"]
+                          for m, (changed, pairs) in zip(MEASURES, values)], columns=list(here.columns))
+    out = pd.concat([here, paper], ignore_index=True)
     return out.assign(fraction=out["changed"] / out["pairs"])
 
 
-def growth_checks(shares: pd.DataFrame, style: str = "SR-DC") -> pd.DataFrame:
-    """Fig. 1: per measure, the share of ``style`` pairs changed never falls as the divisor grows and ends higher
-    than it starts."""
-    part = shares[(shares["group"] == style) & shares["experiment"].str.startswith("divide_")]
+def growth_checks(shares: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 1: per measure, the share of SR-DC pairs changed never falls as the divisor grows and ends higher than it
+    starts."""
+    part = shares[(shares["group"] == "SR-DC") & shares["experiment"].str.startswith("divide_")]
     part = part.assign(divisor=part["experiment"].str.removeprefix("divide_").astype(float)).sort_values("divisor")
     values = {m: part.loc[part["measure"] == m, "share"].to_numpy() for m in MEASURES}
     return check_rows("fig1_sr_minus_grows", {

@@ -11,25 +11,10 @@ from ...plotting import MISSING
 from .packages import PACKAGE_SHORT, check_rows
 
 
-def official_significance(collection: str, pair: str, systems, wilcoxon) -> tuple[np.ndarray | None, str]:
-    """The published "row better than column" for ``systems`` as a matrix, 0 = significant (a star, or p < 0.05),
-    or None; only the upper triangle means something (the organisers test a row above its column only)."""
-    w = wilcoxon[(wilcoxon["collection"] == collection) & (wilcoxon["pair"] == pair)]
-    if w.empty:
-        return None, "none published"
-    table = "wilcoxon-p" if (w["table"] == "wilcoxon-p").any() else "wilcoxon-diff"
-    w = w[w["table"] == table]
-    w = w.assign(system_a=w["system_a"].map(_system_name), system_b=w["system_b"].map(_system_name))
-    better = (w["significance"].fillna("") != "") if table == "wilcoxon-diff" else (w["p_value"] < 0.05)
-    matrix = pd.Series(np.where(better, 0.0, 1.0), index=pd.MultiIndex.from_frame(w[["system_a", "system_b"]]))
-    matrix = matrix.unstack().reindex(index=list(systems), columns=list(systems)).to_numpy(copy=True)
-    np.fill_diagonal(matrix, np.nan)
-    return matrix, table
-
-
 def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -> dict:
     """The official order and clusters, from ``clusters.csv`` (2018, Facebook) and from WMT's line rule on the
-    published significance table (all but 2019); either may be None."""
+    published significance table (all but 2019); either may be None. ``significance``: the published "row better
+    than column", 0 = significant (a star, or p < 0.05); only its upper triangle (a row above its column) is tested."""
     order = rankings[(rankings["collection"] == collection) & (rankings["pair"] == pair)].sort_values("rank")
     systems = list(order["system"])
     cl = clusters[(clusters["collection"] == collection) & (clusters["pair"] == pair)]
@@ -38,8 +23,17 @@ def official_ranking(collection: str, pair: str, rankings, clusters, wilcoxon) -
         if list(cl["system"]) != systems:
             raise ValueError(f"{collection} {pair}: clusters.csv and the ranking list systems in different orders")
         from_file = wmt.clusters_from_lines(cl["end_of_cluster"].to_numpy()[:-1])
-    significance, table = official_significance(collection, pair, systems, wilcoxon)
-    from_table = None if significance is None else wmt.clusters_from_lines(wmt.significance_lines(significance))
+    w = wilcoxon[(wilcoxon["collection"] == collection) & (wilcoxon["pair"] == pair)]
+    significance, from_table, table = None, None, "none published"
+    if len(w):
+        table = "wilcoxon-p" if (w["table"] == "wilcoxon-p").any() else "wilcoxon-diff"
+        w = w[w["table"] == table]
+        w = w.assign(system_a=w["system_a"].map(_system_name), system_b=w["system_b"].map(_system_name))
+        better = (w["significance"].fillna("") != "") if table == "wilcoxon-diff" else (w["p_value"] < 0.05)
+        matrix = pd.Series(np.where(better, 0.0, 1.0), index=pd.MultiIndex.from_frame(w[["system_a", "system_b"]]))
+        significance = matrix.unstack().reindex(index=systems, columns=systems).to_numpy(copy=True)
+        np.fill_diagonal(significance, np.nan)
+        from_table = wmt.clusters_from_lines(wmt.significance_lines(significance))
     return {"systems": systems, "z": order["z"].to_numpy(), "raw": order["raw"].to_numpy(),
             "clusters_file": from_file, "clusters_table": from_table, "significance": significance, "table": table}
 
@@ -260,8 +254,7 @@ def disagreement_view(table: pd.DataFrame) -> pd.DataFrame:
     return view.set_index(["package", "pair"])
 
 
-def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020",
-                         pairs=("en-km", "en-ps")) -> pd.DataFrame:
+def missing_pairs_checks(segments: pd.DataFrame, collection: str = "newstest2020") -> pd.DataFrame:
     """App. A: "2020 en-{km, ps} appear to be missing from the released data" (from the official segment scores)."""
     held = set(segments.loc[segments["collection"] == collection, "pair"])
-    return check_rows("appA_2020_missing_pairs", {p: bool(held) and p not in held for p in pairs})
+    return check_rows("appA_2020_missing_pairs", {p: bool(held) and p not in held for p in ("en-km", "en-ps")})

@@ -11,15 +11,11 @@ import pandas as pd
 from .paper2020 import original_2020
 
 
-def _standardised(values: np.ndarray) -> np.ndarray:
-    """Rows centred and scaled to unit norm (so that a dot product of two rows is their Pearson r)."""
-    centred = values - values.mean(axis=-1, keepdims=True)
-    return centred / np.linalg.norm(centred, axis=-1, keepdims=True)
-
-
 def pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pearson r of every row of ``a`` (n x k) with every row of ``b`` (m x k): an (n x m) array."""
-    return _standardised(np.asarray(a, float)) @ _standardised(np.asarray(b, float)).T
+    a, b = (x - x.mean(axis=-1, keepdims=True) for x in (np.asarray(a, float), np.asarray(b, float)))
+    a, b = (x / np.linalg.norm(x, axis=-1, keepdims=True) for x in (a, b))  # unit rows: a dot product is their r
+    return a @ b.T
 
 
 def pair_inputs(segments: pd.DataFrame, metrics: pd.DataFrame, pair: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -77,15 +73,14 @@ def pair_consequences(segments: pd.DataFrame, official: pd.DataFrame, wide: pd.D
     }
 
 
-def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_resamples: int,
-                 min_systems: int = 5) -> pd.DataFrame:
-    """``wmt_sec7_metrics.csv``: :func:`pair_consequences` per 2020 pair with ``min_systems`` MT systems (a correlation
-    over fewer says little) and two metrics, one seed stream per pair; the last row (``all``) pools them."""
+def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_resamples: int) -> pd.DataFrame:
+    """``wmt_sec7_metrics.csv``: :func:`pair_consequences` per 2020 pair with five MT systems (a correlation over
+    fewer says little) and two metrics, one seed stream per pair; the last row (``all``) pools them."""
     pairs = sorted(set(segments.loc[segments["collection"] == "newstest2020", "pair"]) & set(metrics["pair"]))
     rows = []
     for k, pair in enumerate(pairs):
         official, wide = pair_inputs(segments, metrics, pair)
-        if len(official) >= min_systems and wide.shape[1] >= 2:
+        if len(official) >= 5 and wide.shape[1] >= 2:
             rows.append(pair_consequences(segments, official, wide, pair, np.random.default_rng([seed, k]),
                                           n_resamples))
     out = pd.DataFrame(rows)
