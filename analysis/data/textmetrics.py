@@ -243,6 +243,28 @@ def _sort_positions(keys, m, order, buffer):
 
 
 @numba.njit(cache=True)
+def _runs(where, m, lh, first, second, shift, rank):
+    """Walk the sorted positions ``where[:m]`` in runs of equal keys ``(first[i], second[i + shift])``: ``rank[i]`` =
+    the number of the run of position ``i``. Returns the last run's number and the multiset intersection, the sum
+    over runs of the smaller of its hypothesis (``i < lh``) and reference positions."""
+    groups, in_hyp, in_ref, matches = 0, 0, 0, 0
+    for k in range(m):
+        i = where[k]
+        if k > 0:
+            j = where[k - 1]
+            if first[i] != first[j] or second[i + shift] != second[j + shift]:
+                matches += min(in_hyp, in_ref)
+                in_hyp, in_ref = 0, 0
+                groups += 1
+        if i < lh:
+            in_hyp += 1
+        else:
+            in_ref += 1
+        rank[i] = groups
+    return groups, matches + min(in_hyp, in_ref)
+
+
+@numba.njit(cache=True)
 def _match_counts(hyp, ref, max_order, out, col, work):
     """For n = 1 .. ``max_order``: the number of n-grams of ``hyp`` and of ``ref`` and the size of their multiset
     intersection (sum over n-grams of the smaller count), written to ``out[col + 3 (n - 1) : col + 3 n]``.
@@ -264,19 +286,7 @@ def _match_counts(hyp, ref, max_order, out, col, work):
     symbols[lh:size] = ref
     count = symbols  # reused once order 1 is ranked
     _sort_positions(symbols, size, where, buffer)
-    groups, in_hyp, in_ref, matches = 0, 0, 0, 0
-    for k in range(size):  # order 1: runs of equal symbols
-        i = where[k]
-        if k > 0 and symbols[i] != symbols[where[k - 1]]:
-            matches += min(in_hyp, in_ref)
-            in_hyp, in_ref = 0, 0
-            groups += 1
-        if i < lh:
-            in_hyp += 1
-        else:
-            in_ref += 1
-        last[i] = groups
-    out[col + 2] = matches + min(in_hyp, in_ref)
+    groups, out[col + 2] = _runs(where, size, lh, symbols, symbols, 0, last)  # order 1: runs of equal symbols
     symbol_groups = groups + 1
     rank[:size] = last[:size]
     for n in range(2, max_order + 1):
@@ -313,21 +323,7 @@ def _match_counts(hyp, ref, max_order, out, col, work):
             g = previous[i]
             where[count[g]] = i
             count[g] += 1
-        groups, in_hyp, in_ref, matches = 0, 0, 0, 0
-        for k in range(m):
-            i = where[k]
-            if k > 0:
-                j = where[k - 1]
-                if previous[i] != previous[j] or last[i + n - 1] != last[j + n - 1]:
-                    matches += min(in_hyp, in_ref)
-                    in_hyp, in_ref = 0, 0
-                    groups += 1
-            if i < lh:
-                in_hyp += 1
-            else:
-                in_ref += 1
-            rank[i] = groups
-        out[col + 3 * (n - 1) + 2] = matches + min(in_hyp, in_ref)
+        groups, out[col + 3 * (n - 1) + 2] = _runs(where, m, lh, previous, last, n - 1, rank)
 
 
 @numba.njit(cache=True)
