@@ -682,3 +682,18 @@ def test_printed_pvalues_naming_a_system_without_segments_are_refused():
                             "system_b": ["B.2", "A.1"], "p_value": [0.3, 0.4]})
     with pytest.raises(ValueError, match=r"c p: printed p-values name systems without segment scores: \['C.3'\]"):
         replication.printed_pvalues(segments, printed)
+
+
+def test_footnote17_names_one_system_each_and_no_human_among_clusters_without_humans(monkeypatch):
+    originals = pd.DataFrame({"pair": "zh-en", "system": ["A.1", "B.2", "Human-A.0", "B.3"],
+                              "human": [False, False, True, False], "cluster_without_human": [1, 2, -1, 2], "cluster_official": [1, 2, 2, 2]})
+    monkeypatch.setattr(paper2020.published, "item", lambda paper, item: {
+        "same_cluster": [("zh-en", "A", "Human-A")], "above": [], "line_between_without_human": [],
+        "no_line_between_official": [], "top_alone_official": []})
+    with pytest.raises(ValueError, match="zh-en: expected one system named Human-A, found 0"):
+        paper2020.footnote17_checks(originals)
+    monkeypatch.setattr(paper2020.published, "item", lambda paper, item: {
+        "same_cluster": [("zh-en", "A", "B")], "above": [], "line_between_without_human": [],
+        "no_line_between_official": [], "top_alone_official": []})
+    with pytest.raises(ValueError, match="zh-en: expected one system named B, found 2"):
+        paper2020.footnote17_checks(originals)

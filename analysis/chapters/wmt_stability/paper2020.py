@@ -51,14 +51,21 @@ def original_2020(segments: pd.DataFrame, pair: str, *, variant: str = "greater"
 def footnote17_checks(originals: pd.DataFrame) -> pd.DataFrame:
     """§5.3 and footnote 17: each statement the paper makes about the "original" 2020 rankings, and ours."""
     spec = published.item("wmt", "section53")
-    by_name = originals.set_index(["pair", originals["system"].map(base_name)])
+    names = originals["system"].map(base_name)
 
-    def differ(pair, a, b, column):  # a line between systems a and b (named without submission ids): ``column``
-        return bool(by_name.loc[(pair, a), column] != by_name.loc[(pair, b), column])
+    def value(pair, name, column):  # the one system of ``pair`` named ``name`` (without its submission id)
+        rows = originals[(originals["pair"] == pair) & (names == name)
+                         & ~(originals["human"] & (column == "cluster_without_human"))]  # HUMAN: no such cluster
+        if len(rows) != 1:
+            raise ValueError(f"{pair}: expected one system named {name}, found {len(rows)}")
+        return rows[column].iloc[0]
+
+    def differ(pair, a, b, column):  # a line between systems a and b in ``column``'s clusters
+        return bool(value(pair, a, column) != value(pair, b, column))
 
     rows = [(f"{p}: {a} and {b} in one cluster (HUMAN systems left out of the clusters)",
              not differ(p, a, b, "cluster_without_human")) for p, a, b in spec["same_cluster"]]
-    rows += [(f"{p}: {a} above {b}", bool(by_name.loc[(p, a), "z"] > by_name.loc[(p, b), "z"]))
+    rows += [(f"{p}: {a} above {b}", bool(value(p, a, "z") > value(p, b, "z")))
              for p, a, b in spec["above"]]
     rows += [(f"{p}: a line between {a} and {b} with HUMAN systems left out of the clusters",
               differ(p, a, b, "cluster_without_human")) for p, a, b in spec["line_between_without_human"]]
