@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...agreement import iia_violations
+from ...comparisons import comparison_counts
 from ...pairwise import sign_test_pvalues
 from ...validation import check_rng
 from ..common import metric_label
@@ -49,9 +50,8 @@ def iia_full_reversals(setups, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.Da
     rows, found = [], []
     for key, matrix in setups:
         x = matrix.to_numpy(dtype=float)
-        strict = (x[:, :, None] > x[:, None, :]).sum(axis=0)
-        wins = strict + 0.5 * (len(x) - strict - strict.T)
-        np.fill_diagonal(wins, 0)
+        strict, ties = comparison_counts(x)
+        wins = strict + 0.5 * ties
         n = x.shape[1]
         rev = iia_violations(matrix)
         rev = rev[rev.kind == "reversed"]

@@ -11,6 +11,7 @@ import pandas as pd
 import seaborn as sns
 
 from ... import aggregate
+from ...comparisons import comparison_counts
 from ...pairwise import sign_test_pvalues
 
 
@@ -29,7 +30,7 @@ def bt_probability_matrix(matrix: pd.DataFrame, alpha: float) -> tuple[pd.DataFr
     order = strength.sort_values(ascending=False).index
     prob = pd.DataFrame({b: strength[order] / (strength[order] + strength[b]) for b in order}, index=order)
     x = matrix[order].to_numpy(dtype=float)
-    strict = (x[:, :, None] > x[:, None, :]).sum(axis=0)  # the diagonal's p-value is 1: never marked
+    strict = comparison_counts(x)[0]  # the diagonal's p-value is 1: never marked
     marks = pd.DataFrame(np.where(sign_test_pvalues(strict, strict.T) < alpha, "*", ""), index=order, columns=order)
     return prob.mask(np.eye(len(order), dtype=bool)), marks
 

@@ -145,7 +145,7 @@ def fig6_numbers(cells: pd.DataFrame, full: pd.DataFrame, per_pair: pd.DataFrame
     sizes = inventory_frame.set_index(KEYS).instances.loc[pd.MultiIndex.from_frame(per_pair[KEYS])]
     numbers = {"close": int(cells.close.sum()), "cells": len(cells), "max-gap": float(gap.max()),
                "median-gap": float(gap.median()), "share-tac": float((per_pair.collection == "TAC").mean()),
-               "median-instances": float(np.maximum(2, np.round(fraction * sizes)).median()),
+               "median-instances": float(sizes.map(lambda n: fraction_size(n, fraction)).median()),
                "mood-pairs": int(mood_sign.pairs),
                "mood-sign-pairs": int(round(mood_sign.ours * mood_sign.pairs)) if mood_sign.pairs else 0,
                "paper-mood-sign": float(mood_sign.paper), "full-mood-sign": float(full.loc["Mood", "sign"])}
