@@ -198,6 +198,8 @@ class Outputs:
         boolean is a test's outcome, a pair the number the test read and its outcome), or a table (or list of dicts) with a ``key`` column and any of ``detail``, ``value``, ``low``,
         ``high`` and ``holds``."""
         if isinstance(rows, Mapping):
+            if bad := [k for k, v in rows.items() if isinstance(v, tuple) and len(v) != 2]:
+                raise ValueError(f"claim values {bad}: a tuple must be (number, holds)")
             rows = [{"key": k, "value": v[0], "holds": v[1]} if isinstance(v, tuple)
                     else {"key": k, "holds": v} if isinstance(v, (bool, np.bool_)) else {"key": k, "value": v}
                     for k, v in rows.items()]
@@ -221,9 +223,7 @@ class Outputs:
         table = pd.DataFrame(self._claim_values, columns=CLAIM_VALUE_COLUMNS)
         atomic_write(path, lambda tmp: table.to_csv(tmp, index=False, lineterminator="\n"))
         self._record(path.stem, [path])
-        glued = {f"value-{k}": (v if h is None else h) for k, d, v, _, _, h in new if not d}
-        if glued and _in_notebook():
-            glue_values("", glued)
+        glue_values("", {f"value-{k}": h if np.isnan(v) else v for k, d, v, _, _, h in new if not d})
 
 
 #: the file of a chapter's values for the claims registry (:meth:`Outputs.value`), and its columns
@@ -241,8 +241,9 @@ def _claim_value_row(key, detail, value, low, high, holds) -> tuple:
     for name, number in (("value", value), ("low", low), ("high", high)):
         if number is None or (isinstance(number, float) and np.isnan(number)):
             number = np.nan
-        elif isinstance(number, (bool, np.bool_)) or not isinstance(number, (int, float, np.integer, np.floating)):
-            raise ValueError(f"claim value {label}: {name} must be a real number, not {number!r}")
+        elif (isinstance(number, (bool, np.bool_)) or not isinstance(number, (int, float, np.integer, np.floating))
+              or np.isinf(number)):
+            raise ValueError(f"claim value {label}: {name} must be a finite real number, not {number!r}")
         numbers.append(float(number))
     if holds is None or (isinstance(holds, float) and np.isnan(holds)):
         holds = None
@@ -253,7 +254,10 @@ def _claim_value_row(key, detail, value, low, high, holds) -> tuple:
 
 def glue_values(prefix: str, values: Mapping) -> None:
     """Glue each of ``values`` for the page's text as ``<prefix><key>`` (MyST-NB ``glue``): a number as itself
-    (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```)."""
+    (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```). Outside an
+    IPython kernel (a script, a test) there is no page: nothing is glued."""
+    if not values or not _in_notebook():
+        return
     from IPython.display import Markdown
     from myst_nb import glue
 
