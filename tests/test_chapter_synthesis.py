@@ -289,3 +289,10 @@ def test_bad_input_is_refused_with_a_clear_error():
         list(iter_setups(table.drop(columns="score")))
     with pytest.raises(ValueError, match="no SR\\+DC judgments"):
         wmt_pairs.sr_dc_study(_judgments().assign(style="SR-DC"), 1, 1)
+
+
+@pytest.mark.parametrize("bad", [{"n_trials": 0}, {"size": 0}, {"size": 5, "n_instances": 0}])
+def test_sampled_counts_refuses_empty_draws(bad):
+    args = {"n_trials": 2, "size": 3} | bad
+    with pytest.raises(ValueError, match="must be an integer >= 1"):
+        ties.sampled_counts(np.array([[0.5, 0.2, 0.3]]), 0, **args)

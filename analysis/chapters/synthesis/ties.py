@@ -13,7 +13,7 @@ from scipy import stats
 
 from ... import bt, comparisons, sweeps
 from ...agreement import order_changes, rank_changes
-from ...validation import check_rng
+from ...validation import check_count, check_rng
 
 POLICIES = ("half", "drop", "loss")
 POLICY_LABELS = {"half": "a tie is half a win", "drop": "ties dropped", "loss": "a tie is a win for the later system"}
@@ -42,8 +42,9 @@ def sampled_counts(shares: np.ndarray, rng, n_trials: int, size: int, tie_probab
     the paper's rule: drawn with replacement, or every instance once when ``size`` reaches ``n_instances``. A fast
     (multinomial) equivalent of :func:`analysis.sweeps.sampled_counts` with ``cap``."""
     gen = check_rng(rng)
+    n_trials, size = check_count(n_trials, "n_trials"), check_count(size, "size")
     q = float(tie_probability)
-    if n_instances is not None and size >= n_instances:
+    if n_instances is not None and size >= check_count(n_instances, "n_instances"):
         exact = np.rint(shares * n_instances).astype(np.int64)
         counts = np.broadcast_to(exact, (n_trials, *exact.shape)).copy()
         if q > 0:
