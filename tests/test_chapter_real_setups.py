@@ -602,3 +602,8 @@ def test_fig5_shortens_wmt_names_only_when_they_stay_distinct():
     prob, marks = fig5.bt_probability_matrix(matrix, 0.05)
     problems, width = _legibility(fig5.plot_fig5(prob, marks))
     assert problems == [] and width < 1300
+
+
+def test_disagreement_rows_without_bt_have_no_degenerate_fit():
+    rows = table1.disagreement_rows(_small_setups(), "loss", ("mean", "median"))
+    assert not rows["bt_degenerate"].any() and "mean_median_disagree" in rows

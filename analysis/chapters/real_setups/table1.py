@@ -23,7 +23,8 @@ def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
     rows = []
     for key, matrix in setups:
         row = compare_aggregators(matrix, fns, k=3)
-        degenerate = bool(row.attrs["aggregates"].results["bt"].attrs["fit"].degenerate.any())
+        bt = row.attrs["aggregates"].results.get("bt")  # no BT among ``names``: nothing degenerate
+        degenerate = bt is not None and bool(bt.attrs["fit"].degenerate.any())
         rows.append(pd.concat([pd.Series(dict(zip(KEYS, key))), row, pd.Series({"bt_degenerate": degenerate})]))
     return pd.DataFrame(rows).astype({"n_instances": int, "n_systems": int, "bt_degenerate": bool})
 
