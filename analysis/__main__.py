@@ -1,9 +1,10 @@
 """Command line of the compendium.
 
-``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N] [--timeout SECONDS]``: run
-the chapters;
-``python -m analysis outputs verify``: check the generated files against the manifest (``outputs prune``: remove
-the outputs of chapters that no longer have a notebook);
+``python -m analysis reproduce [--profile quick|full] [--only CHAPTER ...] [--jobs N] [--timeout SECONDS]
+[--force]``: run the chapters that are not up to date (``--only``: these, regardless; ``--force``: all);
+``python -m analysis outputs verify``: check the generated files against the manifest (``outputs status``: which
+chapters are up to date, and why not; ``outputs prune``: remove the outputs of chapters that no longer have a
+notebook);
 ``python -m analysis data fetch|verify|prepare``: the data;
 ``python -m analysis claims``: every paper claim's verdict, computed from the saved outputs (``claims.csv`` and the
 book's claims pages under ``book/_generated/``);
@@ -47,12 +48,19 @@ def _main(argv: list[str]) -> int:
     rep.add_argument("--timeout", type=float, metavar="SECONDS",
                      help="stop a chapter whose cells run longer than this in all, and record it as failed (its last "
                      "good outputs stay); default: no limit")
+    rep.add_argument("--force", action="store_true",
+                     help="rerun every chapter, also those up to date (by default a chapter whose notebook, "
+                     "parameters, data, analysis modules, lock file and outputs are unchanged since its last run is "
+                     "skipped)")
     sub.add_parser("chapters", help="list the chapters")
     outs = sub.add_parser("outputs", help="check the generated book files against the manifest")
-    outs.add_argument("action", choices=["verify", "prune"],
-                      help="verify: every chapter recorded and its files as recorded; prune: remove the outputs of "
-                      "recorded chapters whose notebook is gone")
+    outs.add_argument("action", choices=["verify", "status", "prune"],
+                      help="verify: every chapter recorded and its files as recorded; status: each chapter up to "
+                      "date or stale, with the reason; prune: remove the outputs of recorded chapters whose notebook "
+                      "is gone")
     outs.add_argument("--output-root", metavar="DIR", help="the runner's output folder (default: book/_generated)")
+    outs.add_argument("--profile", default="full", choices=sorted(PROFILES),
+                      help="status: the profile a run would use (default: full)")
     data = sub.add_parser("data", help="fetch, verify and prepare the data (see data/README.md)")
     data.add_argument("action", choices=["fetch", "verify", "prepare"],
                       help="fetch raw files; verify raw files, prepared tables and cache entries against their "
@@ -68,9 +76,9 @@ def _main(argv: list[str]) -> int:
 
     add_arguments(cmp)
     if argv[:1] == ["claims"]:
-        from . import claims
+        from . import claims_cli
 
-        return claims.main(argv[1:])
+        return claims_cli.main(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "compare":
@@ -84,7 +92,7 @@ def _main(argv: list[str]) -> int:
         print("\n".join(reproduce.discover()))
         return 0
     if args.command == "outputs":
-        return _outputs(args.action, args.output_root)
+        return _outputs(args.action, args.output_root, args.profile)
     return _reproduce(args, parser)
 
 
@@ -94,7 +102,7 @@ def _reproduce(args, parser) -> int:
 
     try:
         runs = reproduce.run(profile=args.profile, only=args.only, jobs=args.jobs, output_root=args.output_root,
-                             timeout=args.timeout)
+                             timeout=args.timeout, force=args.force)
     except OutputRootError as exc:  # the output root cannot be used: nothing was changed
         print(f"reproduce: error: {exc}", file=sys.stderr)
         return 1
@@ -111,11 +119,18 @@ def _reproduce(args, parser) -> int:
     return 0
 
 
-def _outputs(action: str, root: str | None) -> int:
-    from .outputs import prune
+def _outputs(action: str, root: str | None, profile: str = "full") -> int:
+    from .outputs import prune, status
 
     if action == "verify":
         return _verify_outputs(root)
+    if action == "status":
+        try:
+            status(root, profile)
+        except ValueError as exc:  # no output root, a damaged manifest
+            print(f"outputs status: error: {exc}", file=sys.stderr)
+            return 1
+        return 0
     try:
         prune(root)
     except ValueError as exc:

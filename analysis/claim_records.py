@@ -26,17 +26,21 @@ PAPERS = {"paired": "Peyrard et al. 2021", "wmt": "Knowles 2021", "favi": "von D
           "gvp": "Levtsov & Ustalov 2025", "synthesis": "This compendium (beyond the papers)"}
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "paper inconsistent", "not testable here",
             "not run")
-STATUSES = ("exact", "stand-in", "not reachable")
+#: where a claim's evidence comes from: the paper's own data (``exact``), the paper's own simulation rerun from its
+#: stated generator (``simulation``), data standing in for the paper's (``stand-in``, named in ``data``), the paper's
+#: data and stand-ins together (``mixed``: ``data_share`` names the chapter's recorded share of the evidence that is
+#: the paper's, and the category follows the larger part), or nothing reachable here (``not reachable``)
+STATUSES = ("exact", "simulation", "stand-in", "mixed", "not reachable")
 #: whose claim a record is: the paper's (the default), or a hypothesis the compendium asks of the paper's data
 #: ("compendium": every record of the synthesis, and the papers' items marked "beyond the paper")
 ORIGINS = ("paper", "compendium")
 #: the categories a reader can trust, in the order the pages show them (:func:`category`)
-CATEGORIES = ("the paper's data", "stand-in data", "our own checks", "not testable here")
+CATEGORIES = ("the paper's data", "the paper's simulation", "stand-in data", "our own checks", "not testable here")
 RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _FIELDS = {"id", "item", "where", "claim", "paper", "paper_ref", "source", "rows", "column", "rule", "tol", "rtol",
            "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool", "origin",
-           "why"}
+           "why", "data", "data_share", "unit"}
 #: the fields only some rules read; one in a record of another rule is an error (a wrong rule or a misplaced line)
 RULE_FIELDS = {"within": {"tol", "rtol", "part"}, "consistent": {"tol", "rtol"}, "equal": {"part"},
                "compare": {"op", "than", "part"}, "direction": {"part"}, "set": {"part"}, "order": {"part"},
@@ -91,6 +95,9 @@ class Claim:
     origin: str = "paper"
     why: str = ""  # why a tolerance or threshold other than half a printed digit follows from the claim's meaning
     paper_ref: object = field(default=None, compare=False)  # the pointer(s) paper_value comes from (None: typed)
+    data: str = ""  # the data the claim is tested on, as the pages name it (required for a stand-in)
+    data_share: str | None = None  # status "mixed": the claim_values.csv key of the paper's share of the evidence
+    unit: str = ""  # what the numbers count ("places", "pairs"), shown after them
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -413,6 +420,18 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
             bad("section", "a section label (letters, digits, '_' and '-')")
         if record["section"] not in labels(chapter):
             fail("section", f"{record['section']!r} has no `({record['section']})=` label in notebooks/{chapter}.py")
+    if "data" in record and not _text(record["data"]):
+        bad("data", "a non-empty string naming the data the claim is tested on")
+    if record["status"] in ("stand-in", "mixed") and "data" not in record:
+        fail("data", f"is required for status {record['status']!r}: name the stand-in and what it stands in for "
+                     "(\"SST-5 without neutral, standing in for Jigsaw\")")
+    if ("data_share" in record) != (record["status"] == "mixed"):
+        fail("data_share", "goes with status 'mixed' and only with it: the key of the chapter's recorded share of the "
+                           "evidence that is the paper's own data")
+    if "data_share" in record and not (_text(record["data_share"]) and _ID.fullmatch(record["data_share"])):
+        bad("data_share", "a key of the chapter's claim_values.csv")
+    if "unit" in record and not _text(record["unit"]):
+        bad("unit", "a non-empty string: what the numbers count (\"places\", \"pairs\")")
     if "headline" in record and not _flag(record["headline"]):
         bad("headline", "true or false")
     if "format" in record and not _format_spec(record["format"]):
@@ -428,18 +447,22 @@ def _claim(paper: str, default_chapter: str | None, record, path: Path, position
                  reason=record.get("reason", ""), section=record.get("section"),
                  headline=record.get("headline", False), format=record.get("format"),
                  pool=record.get("pool", False), origin=origin, why=record.get("why", ""),
-                 paper_ref=record.get("paper_ref"))
+                 paper_ref=record.get("paper_ref"), data=record.get("data", ""),
+                 data_share=record.get("data_share"), unit=record.get("unit", ""))
 
 
-def category(claim: Claim, verdict: str) -> str:
+def category(claim: Claim, verdict: str, share: float | None = None) -> str:
     """Which of :data:`CATEGORIES` a claim's verdict belongs to: the compendium's own checks apart (never counted as
-    a paper's failure); then what cannot be tested here; then the paper's claims on its own data (``status`` exact)
-    or on stand-in data."""
+    a paper's failure); then what cannot be tested here; then the paper's claims on its own data (``status`` exact),
+    on its own simulation rerun, or on stand-in data; a ``mixed`` claim goes where most of its evidence came from
+    (``share``, the paper's part, read from the chapter's outputs: at least half is the paper's data)."""
     if claim.origin == "compendium":
         return "our own checks"
     if verdict == "not testable here":
         return "not testable here"
-    return "the paper's data" if claim.status == "exact" else "stand-in data"
+    if claim.status == "mixed":
+        return "the paper's data" if share is not None and share >= 0.5 else "stand-in data"
+    return {"exact": "the paper's data", "simulation": "the paper's simulation"}.get(claim.status, "stand-in data")
 
 
 def _toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ClaimError:

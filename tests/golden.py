@@ -162,7 +162,7 @@ def read_pinned() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from analysis import claims, reproduce
+    from analysis import claims_cli, reproduce
 
     parser = argparse.ArgumentParser(prog="python -m tests.golden", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", metavar="CHAPTER", help="re-run these chapters and rewrite only their "
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             import io
 
-            claims.main(["--outputs", tmp], stream=io.StringIO())
+            claims_cli.main(["--outputs", tmp], stream=io.StringIO())
             lines = render(Path(tmp))
     PINNED.parent.mkdir(exist_ok=True)
     PINNED.write_text(HEADER + "\n".join(lines) + "\n")

@@ -417,7 +417,12 @@ def test_table3_values_compare_each_cell_within_its_noise_and_never_leave_a_key_
     side["ours"] = side.paper + np.where(side.dataset == "TAC08", 0.03, 0.02)  # 0.03 > 0.005 + 0.02 >= 0.02
     values = table3.table3_values(side)
     exact = values[values.key == "table3-exact-disagree"]
-    assert len(exact) == 75 and exact.holds.sum() == 60  # TAC08's 15 Disagree cells are too far
+    # TAC08's Disagree cells are too far; its ROUGE-WE Mean/BT and Med/BT cells, read two ways by their own claims,
+    # are not counted here a second time
+    assert len(exact) == 73 and exact.holds.sum() == 60
+    assert exact.detail[exact.detail.str.startswith("TAC08 ROUGE-WE")].tolist() == ["TAC08 ROUGE-WE Disagree MEAN vs. MEDIAN"]
+    top = values[values.key == "table3-exact-top"]
+    assert len(top) == 2 * 73
     only_tc = table3.table3_values(side[side.dataset == "TC"])
     other = only_tc[only_tc.key == "table3-other"]
     assert len(other) == 1 and other.detail.iloc[0] == "nothing to test in this run" and not other.holds.iloc[0]
@@ -441,6 +446,10 @@ def test_fig4_values_rank_metrics_and_read_tasks_and_sizes():
     assert values.loc["fig4a-bert-mover", "holds"].tolist() == [True, True, True, False, True, False]
     assert values.loc["fig4b-tasks", "holds"].all()
     np.testing.assert_allclose(values.loc["fig4c-agree-more", "value"], -0.08)
+    # its interval: the two sizes' 95% intervals (± 0.03) set furthest apart, wholly below 0 as they do not overlap
+    np.testing.assert_allclose(values.loc["fig4c-agree-more", "low"], -0.14)
+    np.testing.assert_allclose(values.loc["fig4c-agree-more", "high"], -0.02)
+    assert values.drop(index="fig4c-agree-more", level="key")[["low", "high"]].isna().all().all()
     assert values.loc["fig4c-floor", "value"].tolist() == [0.12] * 4
     np.testing.assert_allclose(values.loc["fig4c-floor-high", "value"], [0.15] * 4)  # the intervals' upper ends
     np.testing.assert_allclose(values.loc["fig4c-mean-median-floor", "value"], [0.09])  # the lower end
@@ -498,6 +507,9 @@ def test_iia_values_count_violations_over_10_instances():
     assert values["violations in test sets of more than 10 instances"] == 4
     assert values["setups with more than 10 instances and a violation"] == 1
     assert values["violations per (pair, third system), full setups"] == pytest.approx(5 / 15)
+    # per size, each triple once: the full test sets and each sub-sampled size apart (the sum above adds them)
+    assert values["full test sets: reversed or tied"] == 2 and values["size-20 sub-samples: reversed or tied"] == 2
+    assert "size-5 sub-samples: reversed or tied" not in values  # 5 instances: not more than 10
 
 
 def test_section5_values_count_tasks_and_the_papers_metrics():
@@ -607,3 +619,12 @@ def test_fig5_shortens_wmt_names_only_when_they_stay_distinct():
 def test_disagreement_rows_without_bt_have_no_degenerate_fit():
     rows = table1.disagreement_rows(_small_setups(), "loss", ("mean", "median"))
     assert not rows["bt_degenerate"].any() and "mean_median_disagree" in rows
+
+
+def test_paper_data_shares_count_the_stand_in_collections_apart():
+    per_setup = pd.DataFrame({"collection": ["TAC", "TAC", "WMT17", "CNNDM"]})
+    iia = pd.DataFrame({"collection": ["TAC", "CNNDM", "COCO", "TAC"], "size": ["full", "full", "full", "20"],
+                        "reversed": [6, 1, 0, 50], "tied": [1, 0, 2, 50]})
+    got = setup_data.paper_data_shares(per_setup, iia).set_index("key").value
+    assert got["data-share-setups"] == pytest.approx(0.75)
+    assert got["data-share-appf"] == pytest.approx(7 / 10)  # the size-20 sub-sample is not counted

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import claim_records, claims
+from analysis import claim_records, claims, claims_cli, claims_pages
 from analysis.claim_records import Claim, ClaimError
 from analysis.reproduce import discover
 
@@ -180,10 +180,13 @@ def test_numbers_are_shown_as_a_reader_reads_them():
     assert claims.show(-0.001, "+.0%") == "0%" and claims.show(-0.02, "+.0%") == "-2%"  # no negative zero
 
 
-def test_the_pages_print_a_true_minus_and_count_own_findings_in_the_plural():
-    assert claims._typeset("-0.25, -1") == "\u22120.25, \u22121" and claims._typeset("en-de, +3") == "en\u2011de, +3"
-    rows = pd.DataFrame({"verdict": ["reproduced"] * 2 + ["not reproduced"], "paper": ["synthesis"] * 3})
-    assert claims._counts(rows) == "2 hold, 1 does not hold"
+def test_the_pages_print_a_true_minus_and_count_own_findings_as_holds():
+    assert claims_pages._cell("-0.25, -1") == "\u22120.25, \u22121" and claims_pages._cell("en-de, +3") == "en\u2011de, +3"
+    rows = pd.DataFrame({"verdict": ["reproduced"] * 2 + ["not reproduced"], "paper": ["synthesis"] * 3,
+                         "category": ["our own checks"] * 3})
+    [own] = claims_pages.counts(rows)
+    assert [(v["word"], v["n"]) for v in own["verdicts"]] == [("holds", 2), ("does not hold", 1)]
+    assert own["verdicts"][1]["term"] == "{term}`does not hold <holds>`"
 
 
 # --- reading outputs ------------------------------------------------------------------------------------------------
@@ -226,12 +229,12 @@ def test_changing_the_saved_number_changes_the_verdict(tmp_path, outputs):
 def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
     registry = write_registry(tmp_path / "reg", RECORD)
     out = io.StringIO()
-    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 0
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 0
     table = pd.read_csv(outputs / "claims.csv")
     assert table.verdict.tolist() == ["reproduced"] + ["not testable here"] * 4 and list(table.columns) == claims.COLUMNS
     (outputs / "02_real_setups" / "t.csv").unlink()
     out = io.StringIO()
-    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
     assert "NOT RUN paired.a: source missing" in out.getvalue()
     assert pd.read_csv(outputs / "claims.csv").verdict.tolist() == ["not run"] + ["not testable here"] * 4
 
@@ -239,61 +242,66 @@ def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
 def test_one_papers_check_writes_nothing(tmp_path, outputs):
     registry = write_registry(tmp_path / "reg", RECORD)
     out = io.StringIO()
-    assert claims.main(["--outputs", str(outputs), "--registry", str(registry), "--paper", "paired"], stream=out) == 0
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry), "--paper", "paired"], stream=out) == 0
     assert "paired: 1 (1 reproduced)" in out.getvalue() and not (outputs / "claims.csv").exists()
 
 
 def test_the_pages_are_generated_from_the_same_rows(tmp_path, outputs):
-    text = RECORD + 'headline = true\nsection = "paired-table1"\n' + RECORD.split("\n", 2)[2].replace(
+    text = RECORD + 'section = "paired-table1"\n' + RECORD.split("\n", 2)[2].replace(
         'id = "a"', 'id = "b"').replace("paper = 0.09", "paper = 0.5") + 'reason = "a stand-in"\n'
     registry = write_registry(tmp_path / "reg", text)
-    claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO())
+    claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO())
     glance = (outputs / "claims" / "at_a_glance.md").read_text()
     opening = (outputs / "claims" / "02_real_setups.md").read_text()
     differs = (outputs / "claims" / "02_real_setups_differs.md").read_text()
-    assert "2 claims: on the paper's data: 1 reproduced, 1 not reproduced" in glance
-    assert "{ref}`Table 1 <paired-table1>`" in glance and "1 claim: 1 not testable here" in glance
-    assert "a stand-in" not in glance and "All 2 claims" in opening
-    assert "a stand\u2011in" in differs and "MEAN and BT disagree" in differs  # a short word stays on one line and "**Not reproduced** (1)" in differs
+    assert "- **The paper's data** (2): 1 {term}`reproduced`, 1 {term}`not reproduced`" in glance
+    assert "- **Not testable here** (1): 1 {term}`not testable here`" in glance and "a stand-in" not in glance
+    assert "All 2 claims of this chapter" in opening and "{ref}`Table 1 <paired-table1>`" in opening
+    assert "**Verdicts on the paper's claims**" in opening and "What holds" not in opening
+    assert "a stand\u2011in" in differs and "MEAN and BT disagree" in differs  # a short word stays on one line
+    assert "**{term}`not reproduced`**, the paper's data (1)" in differs
 
 
 def test_the_compendiums_own_findings_read_as_holds_or_not_against_an_expectation():
-    rows = pd.DataFrame({"paper": ["synthesis"] * 3, "item": ["S1", "S2", "S3"], "claim": ["c"] * 3,
-                         "paper value": ["0"] * 3, "our value": ["0"] * 3, "reason": ["", "r", "r"],
-                         "verdict": ["reproduced", "not reproduced", "reproduced in part"], "section": [""] * 3,
-                         "chapter": ["06_synthesis"] * 3, "headline": [True] * 3})
-    opening = claims.chapter_opening(rows, "06_synthesis")
-    assert "1 holds, 1 holds in part, 1 does not hold" in opening and "| Expected |" in opening
-    assert "reproduced" not in opening
-    assert "**Does not hold** (1)" in claims.chapter_differences(rows, "06_synthesis")
-    assert claims.verdict_words("not reproduced", "wmt") == "not reproduced"
+    rows = pd.DataFrame({"paper": ["synthesis"] * 3, "id": ["s1", "s2", "s3"], "item": ["S1", "S2", "S3"],
+                         "claim": ["c"] * 3, "paper value": ["0"] * 3, "our value": ["0"] * 3, "rule": ["r"] * 3,
+                         "reason": ["", "r", "r"], "verdict": ["reproduced", "not reproduced", "reproduced in part"],
+                         "category": ["our own checks"] * 3, "section": [""] * 3, "chapter": ["06_synthesis"] * 3,
+                         "headline": [False] * 3})
+    opening = claims_pages.chapter_opening(rows, "06_synthesis")
+    assert "1 {term}`holds`, 1 {term}`holds in part <holds>`, 1 {term}`does not hold <holds>`" in opening
+    assert "| Expected |" in opening and "Verdicts on our own checks" in opening and "reproduced" not in opening
+    assert "**{term}`does not hold <holds>`**, our own checks (1)" in claims_pages.chapter_differences(rows, "06_synthesis")
+    assert claims_pages.verdict_words("not reproduced", "wmt") == "not reproduced"
 
 
 def test_verdicts_are_counted_by_category_and_our_own_checks_apart():
-    """The paper's claims on its data, on stand-in data, the compendium's own checks (never a paper's failure, read
-    as holds / does not hold) and what is not testable, each counted apart on the pages (issue 38)."""
-    verdicts = ["reproduced", "not reproduced", "not reproduced", "reproduced", "not reproduced", "not testable here"]
+    """The paper's claims on its data, on its simulation, on stand-in data, the compendium's own checks (never a
+    paper's failure, read as holds / does not hold) and what is not testable, each counted apart."""
+    verdicts = ["reproduced", "not reproduced", "not reproduced", "reproduced", "not reproduced", "not testable here",
+                "reproduced"]
     categories = ["the paper's data", "the paper's data", "stand-in data", "our own checks", "our own checks",
-                  "not testable here"]
-    rows = pd.DataFrame({"paper": ["favi"] * 6, "item": [f"I{k}" for k in range(6)], "claim": ["c"] * 6,
-                         "paper value": ["1"] * 6, "our value": ["1"] * 6, "reason": ["r"] * 6, "verdict": verdicts,
-                         "category": categories, "section": [""] * 6, "chapter": ["04_favoritism"] * 6,
-                         "headline": [True] * 6})
-    assert claims.by_category(rows) == ("on the paper's data: 1 reproduced, 1 not reproduced; on stand-in data: 1 not "
-                                        "reproduced; our own checks: 1 holds, 1 does not hold; 1 not testable here")
-    differs = claims.chapter_differences(rows, "04_favoritism")
-    assert "**Not reproduced** — the paper's data (1)" in differs and "**Does not hold** — our own checks (1)" in differs
-    assert "**Not reproduced** — stand-in data (1)" in differs and "**Not testable here** (1)" in differs
-    table = claims._table(rows, link=False)
-    assert "**does not hold**" in table and "**not reproduced**" in table
+                  "not testable here", "the paper's simulation"]
+    rows = pd.DataFrame({"paper": ["favi"] * 7, "id": [f"i{k}" for k in range(7)], "item": [f"I{k}" for k in range(7)],
+                         "claim": ["c"] * 7, "paper value": ["1"] * 7, "our value": ["1"] * 7, "rule": ["r"] * 7,
+                         "reason": ["r"] * 7, "verdict": verdicts, "category": categories, "section": [""] * 7,
+                         "chapter": ["04_favoritism"] * 7, "headline": [False] * 7})
+    counted = {c["category"]: [(v["word"], v["n"]) for v in c["verdicts"]] for c in claims_pages.counts(rows)}
+    assert list(counted) == ["the paper's data", "the paper's simulation", "stand-in data", "our own checks",
+                             "not testable here"]
+    assert counted["our own checks"] == [("holds", 1), ("does not hold", 1)]
+    differs = claims_pages.chapter_differences(rows, "04_favoritism")
+    assert "**{term}`not reproduced`**, the paper's data (1)" in differs
+    assert "**{term}`does not hold <holds>`**, our own checks (1)" in differs
+    assert "**{term}`not reproduced`**, stand-in data (1)" in differs and "**{term}`not testable here`** (1)" in differs
 
 
 def test_a_test_saved_as_booleans_reads_as_a_count_of_checks_after_the_numbers_it_reads(tmp_path):
     """Issue 38: an "Ours" cell is a number with its unit, never "yes" or "no": a test saved as booleans is counted
     in checks, after the value it reads and its interval when its rows hold them and the claim says how to print
     them (``format``)."""
-    assert claims.checks([True, False, True]) == "2 of 3 checks passed"
-    assert claims.checks(False) == "0 of 1 check passed" and claims.checks([True]) == "1 of 1 check passed"
+    assert claims.checks([True, False, True]) == "2 of 3 checks pass"
+    assert claims.checks(False) == "0 of 1 check passes" and claims.checks([True]) == "1 of 1 check passes"
     folder = tmp_path / "02_real_setups"
     folder.mkdir()
     pd.DataFrame({"key": ["in", "in", "other", "bare"], "value": [0.192, 0.3, None, 0.05],
@@ -301,78 +309,49 @@ def test_a_test_saved_as_booleans_reads_as_a_count_of_checks_after_the_numbers_i
                   "holds": [False, True, True, True]}).to_csv(folder / "v.csv", index=False)
     test = claim(rule="qualitative", test="t", source="v.csv", column="holds", rows={"key": "in"}, paper_value=True,
                  format=".0%")
-    assert claims.ours_text(test, [False, True], tmp_path) == "19% [12%, 27%], 30% [20%, 40%] (1 of 2 checks passed)"
-    assert claims.ours_text(replace(test, format=None), [False, True], tmp_path) == "1 of 2 checks passed"
+    assert claims.ours_text(test, [False, True], tmp_path) == "19% [12%, 27%], 30% [20%, 40%]; 1 of 2 checks pass"
+    assert claims.ours_text(replace(test, format=None), [False, True], tmp_path) == "1 of 2 checks pass"
     other = replace(test, rows={"key": "other"})  # no number saved: the count alone
-    assert claims.ours_text(other, True, tmp_path) == "1 of 1 check passed"
-    bare = replace(test, rows={"key": "bare"})  # a number without an interval, in a file where others have one
-    assert claims.ours_text(bare, True, tmp_path) == "5% (1 of 1 check passed)"
+    assert claims.ours_text(other, True, tmp_path) == "1 of 1 check passes"
+    bare = replace(test, rows={"key": "bare"})  # one check reading one number: the number (the verdict says the rest)
+    assert claims.ours_text(bare, True, tmp_path) == "5%"
+    assert claims.ours_text(replace(bare, format=".1f", unit="places"), True, tmp_path) == "0.1 places"
     assert claims.ours_text(claim(), 0.0912) == "0.0912" and claims.ours_text(claim(), None) == ""
+    assert claims.ours_text(claim(unit="pairs"), [-18.0, 14.0]) == "-18, 14 pairs"
     consistent = claim(rule="consistent", paper_value=0.77, format=".2f")
-    assert claims.ours_text(consistent, 0.9) == "0.90 (derived from the paper's numbers)"
+    assert claims.ours_text(consistent, 0.9) == "0.90, derived from the paper's numbers"
 
 
-def test_a_comparator_the_paper_does_not_print_is_labelled_derived():
+def test_the_paper_cell_holds_what_the_paper_prints_and_a_threshold_goes_to_the_rule():
     stable = claim(rule="compare", op="<=", than=0.1, paper_value="stable at the red line")
-    assert claims.paper_text(stable) == "stable at the red line (derived: ours ≤ 0.1)"
-    assert claims.paper_text(replace(stable, paper_value=None)) == "derived: ours ≤ 0.1"
-    assert claims.paper_text(replace(stable, paper_value="> 0", op=">", than=0)) == "> 0"  # the paper's own words
+    assert claims.paper_text(stable) == "stable at the red line" and claims._rule_text(stable) == "ours <= 0.1"
+    assert claims.paper_text(replace(stable, paper_value=None)) == ""
     assert claims.paper_text(claim(rule="compare", op=">=", paper_value=0.5, format=".0%")) == "50%"  # its value
+    assert claims.paper_text(claim(rule="qualitative", paper_value=True)) == "stated"  # never a bare "yes"
+    assert claims.paper_text(claim(paper_value=2.5, unit="places")) == "2.5 places"
 
 
-def _outcome_rows():
+def _figure_rows():
     verdicts = ["reproduced", "reproduced", "not reproduced", "paper inconsistent", "reproduced in part",
-                "not reproduced", "not testable here", "not testable here", "reproduced"]
+                "not reproduced", "not testable here", "reproduced", "reproduced"]
     categories = ["the paper's data", "stand-in data", "the paper's data", "the paper's data", "stand-in data",
-                  "stand-in data", "not testable here", "not testable here", "our own checks"]
-    status = ["exact", "stand-in", "exact", "exact", "stand-in", "stand-in", "not reachable", "exact", "exact"]
-    items = ["Fig. 1", "Fig. 2", "Table 1", "App. A", "Fig. 3 (a, b)", "Fig. 2", "Fig. 5", "§7", "Fig. 4"]
-    return pd.DataFrame({"paper": ["favi"] * 9, "item": items, "claim": ["c"] * 9, "paper value": ["1"] * 9,
-                         "our value": ["1"] * 9, "reason": ["r"] * 9, "verdict": verdicts, "category": categories,
-                         "data status": status, "section": ["favi-fig1"] + [""] * 8,
-                         "chapter": ["04_favoritism"] * 9, "headline": [False] * 9})
-
-
-def test_the_front_page_gives_each_papers_outcome_in_three_lines():
-    """Issue 38: what holds, what does not and why, as item names (linked) and counts from the claims table; the
-    compendium's own checks counted apart."""
-    lines = claims.outcome(_outcome_rows()).splitlines()
-    assert [line.split("**")[1] for line in lines] == ["What holds", "What does not", "Why"]
-    chapter = "</book/_generated/notebooks/04_favoritism>"
-    assert lines[0] == ("- **What holds**: reproduced on the paper's data (1 claim): {ref}`Fig. 1 <favi-fig1>`; "
-                        f"on stand-in data (1 claim): {{doc}}`Fig. 2 {chapter}`; "
-                        f"in part (1 claim): {{doc}}`Fig. 3 (a, b) {chapter}`.")
-    assert lines[1] == (f"- **What does not**: not reproduced on the paper's data (1 claim): {{doc}}`Table 1 {chapter}`;"
-                        f" on stand-in data (1 claim): {{doc}}`Fig. 2 {chapter}`; paper inconsistent, its own numbers "
-                        f"disagreeing (1 claim): {{doc}}`App. A {chapter}`.")
-    assert lines[2] == ("- **Why**: of the 3 claims that do not hold, 1 is tested on {ref}`stand-in data <stand-ins>` "
-                        "and 2 on the paper's own data (1 of them paper inconsistent); 2 claims are not testable here: "
-                        "1 on data not reachable here, 1 with no test possible on the data here; our own checks beyond "
-                        "the paper are counted apart: 1 (1 holds).")
-    rows = _outcome_rows()
-    only = rows[rows.verdict == "reproduced"].assign(category="the paper's data")
-    assert claims.outcome(only).splitlines()[1:] == [
-        "- **What does not**: every claim tested here is reproduced, at least in part.",
-        "- **Why**: every claim is tested on the paper's own data."]
-    glance = claims.at_a_glance(pd.concat([rows, rows.assign(paper="synthesis", category="our own checks")]))
-    assert glance.count("- **What holds**") == 1  # the papers', not the compendium's own findings
+                  "stand-in data", "not testable here", "the paper's simulation", "our own checks"]
+    return pd.DataFrame({"paper": ["favi"] * 9, "verdict": verdicts, "category": categories,
+                         "chapter": ["04_favoritism"] * 9})
 
 
 def test_the_front_pages_figure_is_deterministic_legible_and_written_beside_the_glance(tmp_path):
     from analysis import plotting
 
-    table = pd.concat([_outcome_rows(), _outcome_rows().assign(paper="synthesis", category="our own checks")])
-    png, svg = claims._figure_files(table)
-    assert (png, svg) == claims._figure_files(table)  # the same bytes every time
+    table = pd.concat([_figure_rows(), _figure_rows().assign(paper="synthesis", category="our own checks")])
+    png, svg = claims_pages.figure_files(table)
+    assert (png, svg) == claims_pages.figure_files(table)  # the same bytes every time
     assert b"<dc:date>" not in svg and b"Software" not in png[:200]
-    fig = claims.verdict_figure(table)
+    fig = claims_pages.verdict_figure(table)
     assert plotting.legibility_problems(fig, plotting.png_width(png)) == []
     texts = {t for t, _ in plotting.shown_text_px(fig, plotting.png_width(png))}
     assert {"von Däniken et al. 2024", "This compendium", "the papers' claims", "our own checks"} <= texts
-    assert {"stand-in data: reproduced", "our check: holds", "not testable here"} <= texts
-    written = claims.write(table, tmp_path)
-    assert {tmp_path / "claims" / f"verdicts_by_category.{s}" for s in ("png", "svg")} <= set(written)
-    assert (tmp_path / "claims" / "verdicts_by_category.png").read_bytes() == png
+    assert {"stand-in data: reproduced", "our check: holds", "not testable here", "paper's simulation: reproduced"} <= texts
 
 
 def test_a_claim_belongs_to_one_category():
@@ -383,6 +362,9 @@ def test_a_claim_belongs_to_one_category():
     assert category(replace(claim, status="stand-in"), "reproduced") == "stand-in data"
     assert category(replace(claim, status="not reachable"), "not testable here") == "not testable here"
     assert category(replace(claim, origin="compendium"), "not reproduced") == "our own checks"
+    assert category(replace(claim, status="simulation"), "reproduced") == "the paper's simulation"
+    mixed = replace(claim, status="mixed", data_share="k")  # where most of the evidence came from
+    assert category(mixed, "reproduced", 0.95) == "the paper's data" and category(mixed, "reproduced", 0.4) == "stand-in data"
 
 
 def test_the_cli_runs_it():
@@ -419,6 +401,50 @@ def test_a_reason_does_not_point_at_a_neighbouring_row(c):
 
 def test_a_claim_without_a_section_links_to_its_chapter_except_on_that_chapter():
     row = {"item": "§7", "section": "", "chapter": "03_wmt_stability"}
-    assert claims._link(row) == "{doc}`§7 </book/_generated/notebooks/03_wmt_stability>`"
-    assert claims._link(row, on_chapter_page=True) == "§7"  # a link to the page itself only jumps to its top
-    assert claims._link({**row, "section": "wmt-table2"}, on_chapter_page=True) == "{ref}`§7 <wmt-table2>`"
+    assert claims_pages._link(row) == "{doc}`§7 </book/_generated/notebooks/03_wmt_stability>`"
+    assert claims_pages._link(row, on_chapter_page=True) == "§7"  # a link to the page itself only jumps to its top
+    assert claims_pages._link({**row, "section": "wmt-table2"}, on_chapter_page=True) == "{ref}`§7 <wmt-table2>`"
+
+
+def test_every_headline_claim_is_told_by_its_macro_and_every_macro_tells_one():
+    """The front page and the chapters' openings tell each headline claim (``headline = true``) with the macro of
+    book/templates/headlines.md.j2 named after it: none missing, none orphaned."""
+    module = claims_pages.environment().get_template("headlines.md.j2").module
+    macros = {name for name in dir(module) if not name.startswith("_")}
+    headlines = {claims_pages.headline_macro(c.id) for c in REGISTRY if c.headline}
+    assert headlines - macros == set(), "headline claims without a macro"
+    assert macros - headlines == set(), "macros for claims that are not headlines"
+    for paper in ("paired", "wmt", "favi", "gvp"):
+        told = [c for c in REGISTRY if c.headline and c.paper == paper]
+        assert 3 <= len(told) <= 6, f"{paper}: {len(told)} headline claims (3-6 expected)"
+
+
+@pytest.mark.parametrize("fields, message", [
+    ('status = "stand-in"', "'data' is required for status 'stand-in'"),
+    ('status = "mixed"\ndata = "d"', "'data_share' goes with status 'mixed'"),
+    ('status = "exact"\ndata_share = "k"', "'data_share' goes with status 'mixed'"),
+    ('status = "exact"\nunit = ""', "'unit' must be a non-empty string"),
+])
+def test_the_data_fields_are_checked_when_loaded(tmp_path, fields, message):
+    text = RECORD.replace('status = "exact"', fields)
+    with pytest.raises(ClaimError, match=re.escape(message)):
+        claim_records.load(write_registry(tmp_path / "reg", text))
+
+
+def test_a_mixed_claim_counts_where_most_of_its_evidence_came_from(tmp_path, outputs):
+    text = RECORD.replace('status = "exact"', 'status = "mixed"\ndata = "d"\ndata_share = "share"')
+    registry = mine(claim_records.load(write_registry(tmp_path / "reg", text)))
+    assert claims.evaluate(registry, outputs).verdict.tolist() == ["not run"]  # no share recorded
+    values = outputs / "02_real_setups" / "claim_values.csv"
+    for share, category in ((0.9, "the paper's data"), (0.2, "stand-in data")):
+        pd.DataFrame({"key": ["share"], "detail": [""], "value": [share]}).to_csv(values, index=False)
+        row = claims.evaluate(registry, outputs).iloc[0]
+        assert (row.verdict, row.category, row["paper's share"]) == ("reproduced", category, share)
+
+
+def test_claims_that_cannot_write_its_files_says_so_in_one_line(tmp_path, outputs, capsys):
+    registry = write_registry(tmp_path / "reg", RECORD)
+    (outputs / "claims.csv").mkdir()  # a folder where the file goes
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("claims: error: cannot write the claims files") and "claims.csv" in err[0]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import claim_records, claims
+from analysis import claim_records, claims, claims_cli
 from analysis.claim_records import Claim, ClaimError
 
 from .claims_helpers import write_claims_registry
@@ -273,7 +273,7 @@ def _unchanged(outputs: Path) -> bool:
 ])
 def test_a_refused_registry_writes_nothing_and_exits_2_with_one_line(tmp_path, outputs, capsys, make, words):
     registry = make(tmp_path)
-    code = claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO())
+    code = claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO())
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and err[0].startswith("claims: error: ") and words in err[0], err
     assert _unchanged(outputs)  # was: "0 claims", exit 0, claims.csv and the front page replaced by empty ones
@@ -335,10 +335,10 @@ def test_pooling_silently_was_a_verdict_and_is_now_not_run(tmp_path, outputs):
     text = edit(BASE, ("tol = 0.02", "tol = 0.005"), ("paper = 0.09", "paper = 0.08"))
     registry = write_claims_registry(tmp_path / "reg", {"paired": text})
     out = io.StringIO()
-    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
     assert "NOT RUN paired.a: 02_real_setups/t.csv: 2 rows match {'pair': 'mean_bt'}" in out.getvalue()
     registry = write_claims_registry(tmp_path / "pooled", {"paired": text + "pool = true\n"})
-    assert claims.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 0
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 0
     table = pd.read_csv(outputs / "claims.csv")
     assert table.loc[table.id == "a", "verdict"].tolist() == ["reproduced in part"]
 

@@ -143,7 +143,7 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     claims``) and glue each as ``verdict-<id>`` (the claims pages' words) and ``ours-<id>`` (our value as shown), so a
     sentence whose truth depends on a result glues a verdict and no threshold lives outside the registry. A claim
     whose source is another chapter's is not glued (a page that cites it fails the build). Returns the rows."""
-    from .. import claim_records, claims
+    from .. import claim_records, claims, claims_pages
     from ..typography import true_minus
 
     mine = [c for c in claim_records.load() if c.chapter == out.chapter]
@@ -151,6 +151,6 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     for paper, cid, verdict, ours, category in zip(table["paper"], table["id"], table["verdict"], table["our value"],
                                                    table["category"]):
         if verdict != "not run":
-            glue_values("", {f"verdict-{cid}": claims.verdict_words(verdict, paper, category),
+            glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(claims_pages.verdict_words(verdict, paper, category)),
                              f"ours-{cid}": true_minus(ours)})
     return table

@@ -158,3 +158,20 @@ def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
     return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),
             "missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
             "extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
+
+
+#: the collections standing in for the paper's (CNN/DM and MSCOCO): every other collection is the paper's own setups
+#: (TAC and Dialogue as BT-eval publishes them, WMT17-19 re-scored from the paper's system outputs)
+STAND_IN_COLLECTIONS = frozenset(A3_STAND_INS.values())
+
+
+def paper_data_shares(per_setup: pd.DataFrame, iia: pd.DataFrame) -> pd.DataFrame:
+    """Claim values for the data categories: the share of the setups that are the paper's own (``data-share-setups``)
+    and of App. F's violations on full test sets (reversed or tied) found in them (``data-share-appf``), so that a
+    claim counts as tested on the paper's data only when most of its evidence is."""
+    own = ~per_setup.collection.isin(STAND_IN_COLLECTIONS)
+    full = iia[iia["size"].astype(str) == "full"]
+    found = full.reversed + full.tied
+    appf = float(found[~full.collection.isin(STAND_IN_COLLECTIONS)].sum() / found.sum()) if found.sum() else np.nan
+    return claim_rows([("data-share-setups", None, float(own.mean()) if len(own) else np.nan, None),
+                       ("data-share-appf", None, appf, None)])
