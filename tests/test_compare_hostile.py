@@ -489,3 +489,368 @@ def test_latex_escapes_special_characters(tmp_path, capsys, name):
     assert escape_latex(name) in out
     body = out.replace(escape_latex(name), "")
     assert name not in body or name in ("{c}",) and "\\{c\\}" in out
+
+
+# --- issues 55 and 56: the fourth probe's silent answers, crashes, hangs and unnamed errors ----------------------------
+
+def _error_line(capsys, *args) -> str:
+    """Run the command expecting a refusal: exit 2, exactly one ``error:`` line and no traceback."""
+    code = main(["compare", *map(str, args), *FAST])
+    err = capsys.readouterr().err
+    errors = [x for x in err.splitlines() if x.startswith("error:")]
+    assert code == 2 and len(errors) == 1 and "Traceback" not in err, err
+    return errors[0]
+
+
+def _subprocess(*args, timeout=120, **kwargs):
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-m", "analysis", "compare", *map(str, args), *FAST], cwd=root,
+                          capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+def _judgment_lines(extra_header="", extra=()):
+    rows = lines("judgments")
+    if extra_header:
+        rows = [rows[0] + extra_header] + [r + x for r, x in zip(rows[1:], extra)]
+    return rows
+
+
+@pytest.mark.parametrize("value", ['{"n": "x"}', '["x", "y"]'])
+@pytest.mark.parametrize("column", ["model_a", "model_b", "winner", "weight"])
+def test_a_json_lines_object_or_list_is_not_read_as_a_name(tmp_path, column, value):
+    records = [{"model_a": a, "model_b": b, "winner": w, "weight": 1} for a, b, w in GAMES]
+    records[2][column] = json.loads(value)
+    text = [json.dumps(r) for r in records]
+    path = write(tmp_path, "judgments", text, name="j.jsonl")
+    one_line_error(lambda: read_judgments(path), str(path), "line 3", column)
+
+
+def test_a_json_lines_object_as_instance_id_is_refused(tmp_path):
+    records = [{"instance": {"a": i} if i == 11 else i, "system": s, "score": MATRIX.at[i, s]}
+               for i in MATRIX.index for s in MATRIX]
+    path = write(tmp_path, "long", [json.dumps(r) for r in records], name="l.jsonl")
+    one_line_error(lambda: read_scores(path), str(path), "line 4", "instance")
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"model_a": "A", "model_b": "B", "winner": "model_a"}\n{"model_a": "A", "model_b": \n', ["line 2", "JSON"]),
+    ('{"model_a": "A", "model_b": "B", "winner": "model_a"}\n[1, 2, 3]\n', ["line 2", "not an object"]),
+    ('{"model_a": "A", "model_b": "B", "winner": "model_a"}\n"text"\n', ["line 2", "not an object"]),
+    ("", ["no rows"]),
+])
+def test_malformed_json_lines_name_the_line(tmp_path, text, words):
+    path = tmp_path / "j.jsonl"
+    path.write_text(text)
+    one_line_error(lambda: read_judgments(path), str(path), *words)
+
+
+def test_an_unclosed_quote_names_its_line(tmp_path):
+    path = write(tmp_path, "long", ["instance,system,score", "1,A,0.1", "1,B,0.2", '2,A,"0.3', "2,B,0.4"])
+    message = one_line_error(lambda: read_scores(path), str(path), "line 4", "quote")
+    assert message.count(str(path)) == 1, message
+
+
+def test_a_short_row_names_the_file_once(tmp_path):
+    path = write(tmp_path, "wide", ["instance,A,B", "1,0.1,0.2", "2,0.3"])
+    message = one_line_error(lambda: read_scores(path), str(path), "line 3")
+    assert message.count(str(path)) == 1, message
+
+
+@pytest.mark.parametrize("layout", ["long", "wide", "judgments"])
+def test_a_header_without_rows_says_so(tmp_path, layout):
+    path = write(tmp_path, layout, lines(layout)[:1])
+    one_line_error(lambda: read(layout, path), str(path), "no rows")
+
+
+def test_lines_after_a_blank_line_are_named_by_their_file_line(tmp_path):
+    path = write(tmp_path, "long", ["instance,system,score", "1,A,0.1", "", "1,B,0.2", "2,A,x", "2,B,0.4"])
+    one_line_error(lambda: read_scores(path), str(path), "line 5")
+
+
+def test_an_empty_item_id_names_its_line(tmp_path):
+    path = write(tmp_path, "judgments", ["question_id,model_a,model_b,winner", "q1,A,B,model_a", ",A,C,tie",
+                                         "q2,B,C,model_b"])
+    one_line_error(lambda: read_judgments(path, item=True), str(path), "line 3", "question_id")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+@pytest.mark.parametrize("pair", [("winner", "Winner"), ("weight", "WEIGHT"), ("model_a", "Model_A"),
+                                  ("model_b", " model_b")])
+def test_judgment_columns_differing_only_in_case_are_one_line(tmp_path, capsys, pair, fmt):
+    frame = pd.DataFrame(GAMES, columns=["model_a", "model_b", "winner"]).assign(weight=1.0)
+    frame[pair[1]] = frame[pair[0]]
+    path = tmp_path / f"j.{fmt}"
+    {"csv": lambda: frame.to_csv(path, index=False), "parquet": lambda: frame.to_parquet(path),
+     "jsonl": lambda: frame.to_json(path, orient="records", lines=True)}[fmt]()
+    line = _error_line(capsys, path)
+    assert str(path) in line and repr(pair[0]) in line, line
+    assert repr(pair[1]) in line or fmt == "csv" and pair[1] == " model_b", line  # CSV headers are stripped
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+@pytest.mark.parametrize("pair", [("system", "System"), ("score", "SCORE"), ("instance", "Instance")])
+def test_long_columns_differing_only_in_case_are_one_line(tmp_path, capsys, pair, fmt):
+    frame = pd.DataFrame([(i, s, MATRIX.at[i, s]) for i in MATRIX.index for s in MATRIX],
+                         columns=["instance", "system", "score"])
+    frame[pair[1]] = frame[pair[0]]
+    path = tmp_path / f"l.{fmt}"
+    frame.to_parquet(path) if fmt == "parquet" else frame.to_json(path, orient="records", lines=True)
+    line = _error_line(capsys, path)
+    assert str(path) in line and repr(pair[0]) in line and repr(pair[1]) in line, line
+
+
+def test_weighted_judgments_are_counted_by_weight_on_the_first_line(tmp_path, capsys):
+    """A ``judgments`` column beside ``weight`` (an aggregated arena file): the first line says how many judgments
+    the weights hold, not only how many rows; the unused column is named."""
+    counts = [5, 3, 2, 4, 1, 6]
+    path = write(tmp_path, "judgments", _judgment_lines(",weight,judgments", [f",{n},{n}" for n in counts]))
+    payload, captured = _cli_json(tmp_path, capsys, path)
+    first = captured.err.splitlines()[0]
+    assert "6 rows" in first and "21 judgments" in first and "ignored columns: judgments" in first, first
+    assert payload["settings"]["n_judgments_weighted"] == 21
+    assert "21" in _first_report_line(tmp_path, capsys, path)
+
+
+def _first_report_line(tmp_path, capsys, path) -> str:
+    assert main(["compare", str(path), *FAST]) == 0
+    return capsys.readouterr().out.splitlines()[0]
+
+
+def test_unweighted_judgments_keep_the_plain_first_line(tmp_path, capsys):
+    path = write(tmp_path, "judgments", lines("judgments"))
+    assert main(["compare", str(path), *FAST]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert "6 pairwise judgments" in first and "rows" not in first, first
+
+
+# judge vs human ---------------------------------------------------------------------------------------------------------
+
+def _judge_and_human(tmp_path, judge_weight=None, human_weight=None):
+    rng = np.random.default_rng(5)
+    systems = ["A", "B", "C", "D"]
+    rows = []
+    for item in range(80):
+        a, b = rng.choice(systems, 2, replace=False)
+        human = rng.choice(["model_a", "model_b", "tie"], p=[0.45, 0.35, 0.2])
+        judge = human if rng.random() < 0.7 else rng.choice(["model_a", "model_b", "tie"])
+        rows.append((f"q{item}", a, b, judge, human))
+    frame = pd.DataFrame(rows, columns=["question_id", "model_a", "model_b", "judge", "human"])
+    judge = frame.drop(columns="human").rename(columns={"judge": "winner"})
+    human = frame.drop(columns="judge").rename(columns={"human": "winner"})
+    if judge_weight is not None:
+        judge["weight"] = judge_weight
+    if human_weight is not None:
+        human["weight"] = human_weight
+    judge.to_csv(tmp_path / "judge.csv", index=False)
+    human.to_csv(tmp_path / "human.csv", index=False)
+    return frame, tmp_path / "judge.csv", tmp_path / "human.csv"
+
+
+def test_judge_verdicts_of_weight_zero_are_left_out_of_the_human_comparison(tmp_path, capsys):
+    weight = np.where(np.arange(80) % 4 == 0, 0, 1)
+    frame, judge, human = _judge_and_human(tmp_path, judge_weight=weight)
+    payload, _ = _cli_json(tmp_path, capsys, judge, "--human", human)
+    kept = frame[weight > 0]
+    summary = payload["settings"]["human"]
+    assert summary["items"] == len(kept) == 60
+    assert summary["sample_accuracy"] == pytest.approx((kept["judge"] == kept["human"]).mean())
+
+
+def test_human_verdicts_of_weight_zero_are_left_out(tmp_path, capsys):
+    weight = np.where(np.arange(80) % 5 == 0, 0, 1)
+    frame, judge, human = _judge_and_human(tmp_path, human_weight=weight)
+    payload, _ = _cli_json(tmp_path, capsys, judge, "--human", human)
+    kept = frame[weight > 0]
+    summary = payload["settings"]["human"]
+    assert summary["items"] == len(kept) and summary["human_zero_weight"] == 16
+    assert summary["sample_accuracy"] == pytest.approx((kept["judge"] == kept["human"]).mean())
+
+
+@pytest.mark.parametrize("side", ["judge", "human"])
+def test_weights_the_human_comparison_cannot_use_are_refused(tmp_path, capsys, side):
+    weight = np.where(np.arange(80) == 6, 2.5, 1.0)
+    kwargs = {f"{side}_weight": weight}
+    _, judge, human = _judge_and_human(tmp_path, **kwargs)
+    line = _error_line(capsys, judge, "--human", human)
+    assert str(judge if side == "judge" else human) in line and "'weight'" in line and "line 8" in line, line
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "csv", "latex"])
+@pytest.mark.parametrize("kind", ["judgments", "scores"])
+def test_human_tables_are_printed_in_every_format(tmp_path, capsys, fmt, kind):
+    if kind == "judgments":
+        _, path, human = _judge_and_human(tmp_path)
+    else:
+        path = write(tmp_path, "wide", lines("wide"))
+        human = write(tmp_path, "long", lines("long"), name="human.csv")
+    assert main(["compare", str(path), "--human", str(human), "--format", fmt, *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "Favi" in out and "sign accuracy" in out, out
+
+
+def test_the_humans_duplicate_verdicts_name_the_file_and_lines(tmp_path, capsys):
+    _, judge, human = _judge_and_human(tmp_path)
+    h = pd.read_csv(human)
+    pd.concat([h, h.iloc[[2]]]).to_csv(human, index=False)
+    line = _error_line(capsys, judge, "--human", human)
+    assert str(human) in line and "lines 4 and 82" in line, line
+
+
+def test_the_human_files_unused_columns_are_named(tmp_path, capsys):
+    frame, judge, human = _judge_and_human(tmp_path)
+    pd.read_csv(human).assign(annotator="x").to_csv(human, index=False)
+    _, captured = _cli_json(tmp_path, capsys, judge, "--human", human)
+    first = captured.err.splitlines()[0]
+    assert f"--human {human}" in first and "ignored columns: annotator" in first, first
+
+
+# wide files: an id-like first column ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["key", "sample", "doc", "id", "instance"])
+def test_a_first_column_read_as_ids_is_said_on_the_first_line(tmp_path, capsys, name):
+    path = write(tmp_path, "wide", [f"{name},A,B,C"] + lines("wide")[1:])
+    assert main(["compare", str(path), *FAST]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert "3 systems" in first and f"column {name!r} read as the instance ids" in first, first
+
+
+@pytest.mark.parametrize("name", ["key", "sample", "doc"])
+def test_an_id_named_column_of_scores_is_refused_not_lost(tmp_path, capsys, name):
+    """The probe's case: four systems, the first called ``key``; its cells are scores, not ids."""
+    rows = [f"{name},A,B,C"] + [",".join(map(str, [0.3 + 0.1 * k, *MATRIX.iloc[k]])) for k in range(4)]
+    path = write(tmp_path, "wide", rows)
+    line = _error_line(capsys, path)
+    assert str(path) in line and repr(name) in line and "rename" in line, line
+
+
+# options a mode ignores -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["csv", "markdown", "latex", "text"])
+def test_a_format_with_json_to_standard_output_is_refused(tmp_path, capsys, fmt):
+    path = write(tmp_path, "wide", lines("wide"))
+    line = _error_line(capsys, path, "--json", "-", "--format", fmt)
+    assert "--format" in line and "--json -" in line, line
+
+
+def test_json_to_standard_output_without_format_still_works(tmp_path, capsys):
+    path = write(tmp_path, "wide", lines("wide"))
+    assert main(["compare", str(path), "--json", "-", *FAST]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["n_systems"] == 3
+
+
+# names equal after Unicode normalisation -------------------------------------------------------------------------------
+
+UNICODE_PAIRS = {"e-acute NFC/NFD": ("\u00e9", "e\u0301"), "fi ligature": ("\ufb01", "fi"),
+                 "fullwidth A": ("\uff21", "A")}
+
+
+@pytest.mark.parametrize("pair", UNICODE_PAIRS.values(), ids=UNICODE_PAIRS.keys())
+@pytest.mark.parametrize("layout", ["wide", "judgments"])
+def test_names_equal_after_unicode_normalisation_stay_apart(tmp_path, capsys, pair, layout):
+    first, second = pair
+    if layout == "wide":
+        path = write(tmp_path, "wide", [f"instance,{first},{second},C"] + lines("wide")[1:])
+    else:
+        rows = [r.replace("A", first).replace("B", second) if k else r for k, r in enumerate(lines("judgments"))]
+        path = write(tmp_path, "judgments", rows)
+    out = tmp_path / "out"
+    payload, _ = _cli_json(tmp_path, capsys, path, "--out", out)
+    assert {first, second} <= set(payload["systems"]["index"]) and payload["settings"]["n_systems"] == 3
+    systems = pd.read_csv(out / "systems.csv", index_col=0)
+    assert {first, second} <= set(systems.index)
+    for fmt in ("text", "markdown", "csv", "latex"):
+        assert main(["compare", str(path), "--format", fmt, *FAST]) == 0
+        assert first in capsys.readouterr().out
+
+
+def test_names_equal_after_normalisation_stay_apart_in_the_human_comparison(tmp_path, capsys):
+    scores = write(tmp_path, "wide", ["instance,\u00e9,e\u0301,C"] + lines("wide")[1:])
+    human = write(tmp_path, "wide", ["instance,\u00e9,e\u0301,C"] + lines("wide")[1:], name="human.csv")
+    payload, _ = _cli_json(tmp_path, capsys, scores, "--human", human)
+    assert payload["settings"]["human"]["sample_accuracy"] == 1.0
+
+
+# outputs: closed stdout, special files, folders created, leftovers removed ----------------------------------------------
+
+def test_a_closed_standard_output_is_one_line(tmp_path):
+    """``compare FILE >&-``: the report has nowhere to go; one line on stderr and exit 2, before any work."""
+    import os
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "wide", lines("wide"))
+    result = subprocess.run([sys.executable, "-m", "analysis", "compare", str(path), *FAST], stderr=subprocess.PIPE,
+                            text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent,
+                            preexec_fn=lambda: os.close(1))
+    err = result.stderr
+    assert result.returncode == 2 and "Traceback" not in err and "standard output" in err, err
+    assert len([x for x in err.splitlines() if x.startswith("error:")]) == 1, err
+
+
+def test_json_to_a_fifo_is_refused_not_hung(tmp_path):
+    """A FIFO blocks the writer until a reader comes (for ever, with none); refused as inputs are, whether or not a
+    reader waits (probing for one would hand the reader an end of file). ``--json -`` is standard output."""
+    import os
+
+    path = write(tmp_path, "wide", lines("wide"))
+    fifo = tmp_path / "r.json"
+    os.mkfifo(fifo)
+    result = _subprocess(path, "--json", fifo, timeout=60)
+    assert result.returncode == 2 and "--json" in result.stderr and "FIFO" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["systems.csv", "pairwise.png"])
+def test_a_special_file_inside_the_out_folder_is_refused_not_hung(tmp_path, name):
+    import os
+
+    path = write(tmp_path, "wide", lines("wide"))
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / name)
+    result = _subprocess(path, "--out", out, timeout=60)
+    assert result.returncode == 2 and "--out" in result.stderr and name in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and not list(out.glob(".*.part"))
+
+
+def test_json_to_a_device_is_still_written_directly(tmp_path, capsys):
+    """A character device is not refused (it does not wait for a reader): /dev/null takes the JSON."""
+    path = write(tmp_path, "wide", lines("wide"))
+    assert main(["compare", str(path), "--json", "/dev/null", *FAST]) == 0, capsys.readouterr().err
+
+
+def test_json_inside_an_out_folder_that_does_not_exist_yet(tmp_path, capsys):
+    path = write(tmp_path, "wide", lines("wide"))
+    out = tmp_path / "new" / "report"
+    payload, _ = _cli_json(tmp_path, capsys, path, "--out", out)  # --json r.json beside it: the usual case
+    code = main(["compare", str(path), "--out", str(out / "again"), "--json", str(out / "again" / "r.json"), *FAST])
+    assert code == 0, capsys.readouterr().err
+    assert json.loads((out / "again" / "r.json").read_text())["settings"]["n_systems"] == 3
+    assert (out / "again" / "systems.csv").is_file()
+
+
+def test_json_in_a_missing_folder_outside_out_is_still_refused(tmp_path, capsys):
+    path = write(tmp_path, "wide", lines("wide"))
+    line = _error_line(capsys, path, "--out", tmp_path / "out", "--json", tmp_path / "elsewhere" / "r.json")
+    assert "--json" in line and "does not exist" in line, line
+
+
+def test_leftovers_of_a_killed_run_are_removed_by_the_next(tmp_path, capsys):
+    import subprocess
+
+    path = write(tmp_path, "wide", lines("wide"))
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    ours = [out / f".systems.csv.{dead.pid}.abc123.csv.part", tmp_path / f".r.json.{dead.pid}.x_9.json.part"]
+    alive = out / f".prob.csv.{__import__('os').getpid()}.zz.csv.part"  # a writer still running: kept
+    foreign = [out / "notes.part", out / ".other.txt.1.a.txt.part"]  # not a temporary of an output of ours: kept
+    for p in [*ours, alive, *foreign]:
+        p.write_text("partial")
+    code = main(["compare", str(path), "--out", str(out), "--json", str(tmp_path / "r.json"), *FAST])
+    assert code == 0, capsys.readouterr().err
+    assert not any(p.exists() for p in ours) and alive.exists() and all(p.exists() for p in foreign)

@@ -47,8 +47,9 @@ class UsageError(ValueError):
 def add_arguments(cmp) -> None:
     cmp.add_argument("file", help="CSV/Parquet/JSONL scores (long: instance,system,score; or wide: a column per "
                      "system), an mt-metrics-eval .score file, or pairwise judgments (model_a,model_b,winner)")
-    cmp.add_argument("--format", default="text", metavar="FORMAT",
-                     help="how to print the tables: text (default, fits 100 columns), markdown, csv or latex")
+    cmp.add_argument("--format", default=None, metavar="FORMAT",
+                     help="how to print the tables: text (default, fits 100 columns), markdown, csv or latex (not "
+                     "with --json -, which prints the JSON instead)")
     cmp.add_argument("--input-format", default="auto", choices=INPUT_FORMATS,
                      help="the file's layout (default: detected from its columns)")
     cmp.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
@@ -116,10 +117,13 @@ def options(args) -> dict:
     out["alpha"] = alpha
     fmt = args.format
     if fmt in INPUT_FORMATS and fmt != "auto" or (fmt == "auto"):  # the first version's --format was the layout
-        args.input_format, fmt = (fmt if fmt != "auto" else args.input_format), "text"
-    if fmt not in OUTPUT_FORMATS:
+        args.input_format, fmt = (fmt if fmt != "auto" else args.input_format), None
+    if fmt is not None and fmt not in OUTPUT_FORMATS:
         raise UsageError(f"--format must be one of {list(OUTPUT_FORMATS)}, got {args.format!r}")
-    out["format"] = fmt
+    if fmt is not None and getattr(args, "json", None) == "-":
+        raise UsageError(f"--format {fmt} does not apply with --json -: standard output holds the JSON, not the "
+                         "tables; drop --format, or write the JSON to a file (--json PATH)")
+    out["format"] = fmt or "text"
     where = {}
     for item in args.where:
         column, sep, value = item.partition("=")
@@ -163,6 +167,10 @@ def check_outputs(args) -> dict[Path, str]:
     if args.json and args.json != "-":
         if Path(args.json).is_dir():
             raise UsageError(f"--json {args.json}: is a folder; give a file name")
+        kind = _special_kind(Path(args.json))
+        if kind and kind != "a device":
+            raise UsageError(f"--json {args.json}: is {kind}, not a regular file (writing to it could wait for ever "
+                             "for a reader); give a file name, or --json - for standard output")
         targets[Path(args.json)] = "--json"
     if args.out:
         folder = Path(args.out)
@@ -172,6 +180,10 @@ def check_outputs(args) -> dict[Path, str]:
             path = folder / name
             if path.is_dir():
                 raise UsageError(f"--out {args.out}: {name} is a folder; the command writes a file of that name")
+            kind = _special_kind(path)
+            if kind:
+                raise UsageError(f"--out {args.out}: {name} is {kind}, not a regular file; the command writes a "
+                                 "file of that name: remove it")
             if args.json and args.json != "-" and _same_file(path, Path(args.json)):
                 raise UsageError(f"--json {args.json} is the file --out writes as {name}; choose another name")
             targets[path] = "--out"
@@ -181,10 +193,61 @@ def check_outputs(args) -> dict[Path, str]:
                 link = "" if path.resolve() == source.resolve() else f" (through {path}, a link to it)"
                 raise UsageError(f"{option} would overwrite {what} {source}{link}; choose another path")
     if args.json and args.json != "-":
-        _writable(Path(args.json).resolve().parent, "--json")
+        parent = Path(args.json).resolve().parent
+        out = Path(args.out).resolve() if args.out else None
+        inside = out is not None and (parent == out or out in parent.parents)
+        # inside the --out folder, the folders are made before anything is written (as --out's own)
+        _writable(_nearest_folder(parent) if inside else parent, "--json")
     if args.out:
         _writable(_nearest_folder(Path(args.out).resolve()), "--out")
     return targets
+
+
+def _special_kind(path: Path) -> str | None:
+    """What an existing path is when it is neither a regular file nor a folder (symbolic links followed)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) else "a block device"
+
+
+def remove_leftovers(targets) -> list[Path]:
+    """Remove the temporary files a killed run of this command left beside its outputs: only
+    ``.<output name>.<pid>.<random><suffix>.part`` files (:func:`analysis.files.write_together`'s names) of an
+    output it writes, whose process is gone. Returns them."""
+    from ..files import _PARTIAL_PID, pid_alive
+
+    removed = []
+    by_folder: dict[Path, set[str]] = {}
+    for path in targets:
+        by_folder.setdefault(Path(path).parent, set()).add(Path(path).name)
+    for folder, names in by_folder.items():
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            m = _PARTIAL_PID.search(name)
+            if m is None or not name.startswith(".") or not entry.is_file(follow_symlinks=False):
+                continue
+            target = name[1:m.start()]
+            if target in names and not pid_alive(int(m["pid"])):
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    continue
+                removed.append(Path(entry.path))
+    return removed
 
 
 def _writable(folder: Path, option: str) -> None:
@@ -234,6 +297,9 @@ def run(args, save=None) -> int:
     note (exit 130 for Ctrl-C, 143 for SIGTERM), and both leave every earlier output as it was."""
     import signal
 
+    if sys.stdout is None:  # `>&-`: the report would go nowhere
+        return _error("standard output is closed; the report is printed there: redirect it to a file or /dev/null "
+                      "instead of closing it")
     handlers = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     written = []
     try:
@@ -261,6 +327,7 @@ def _run(args, save, written: list) -> int:
     try:
         opts = options(args)
         targets = check_outputs(args)
+        remove_leftovers(targets)
         say = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731
         judgment_file = args.input_format == "judgments" or (args.input_format == "auto" and
                                                               is_judgment_file(args.file))
@@ -284,17 +351,18 @@ def _run(args, save, written: list) -> int:
         if judgment_file:
             _refuse_score_options(args)
             games = read_judgments(args.file, where=opts["where"], item=bool(args.human), covariates=covariates)
-            human = None
+            human, human_note = None, ""
             if args.human:
                 if not is_judgment_file(args.human):
                     raise UsageError(f"--human {args.human}: a judgment file is compared with human judgments "
                                      "(model_a, model_b, winner and an item id column), not with scores")
                 human = read_judgments(args.human, item=True)
+                human_note = (f"; --human {args.human}: {len(human):,} verdicts, winners read as "
+                              f"{_vocabulary(human.attrs)}" + _ignored(human.attrs))
             n_sys = n_systems(games)
             _check_memory(opts["n_resamples"], n_sys)
-            print(f"compare: {n_sys} systems, {len(games):,} pairwise judgments from {args.file} "
-                  f"(each judgment one unit); winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs),
-                  file=sys.stderr)
+            print(f"compare: {n_sys} systems, {_judgments_read(games)} from {args.file}; winners read as "
+                  f"{_vocabulary(games.attrs)}" + _ignored(games.attrs) + human_note, file=sys.stderr)
             result = judgments.compare_judgments(games, covariates=covariates, **common)
             if human is not None:
                 import dataclasses
@@ -312,11 +380,14 @@ def _run(args, save, written: list) -> int:
                      + ("" if complete else ", incomplete: each pair compared on the instances both systems have "
                         f"(--align pairwise; {int(scores.notna().to_numpy().sum()):,} of "
                         f"{scores.size:,} scores present)"))
+            first += _id_note(scores.attrs) + _ignored(scores.attrs)
             human = None
             if args.human:
                 human = read_scores(args.human, align="pairwise")
                 first += _human_match(scores, human, args)
-            print(first + _ignored(scores.attrs), file=sys.stderr)
+                note = _id_note(human.attrs) + _ignored(human.attrs)
+                first += f"; --human {args.human}{note}" if note else ""
+            print(first, file=sys.stderr)
             result = compare(scores, ties=args.ties or "half", lower_is_better=args.lower_is_better, human=human,
                              **common)
     except (ScoreFileError, UsageError, ValueError, FloatingPointError) as exc:
@@ -331,6 +402,8 @@ def _run(args, save, written: list) -> int:
     try:
         if args.out:
             Path(args.out).mkdir(parents=True, exist_ok=True)
+        if args.json and args.json != "-":
+            Path(args.json).parent.mkdir(parents=True, exist_ok=True)  # inside --out (checked): made like it
         write_together(files)
     except WriteError as exc:
         return _error(f"cannot write {exc.path}: {exc.reason}; earlier outputs are unchanged")
@@ -364,6 +437,22 @@ def _vocabulary(attrs: dict) -> str:
     """How the file's winner cells were read, with their counts ('model_a' 120 = left wins, ...)."""
     words = attrs.get("winner_words") or {}
     return ", ".join(f"{cell!r} = {meaning} ({n:,})" for cell, (meaning, n) in words.items())
+
+
+def _judgments_read(games) -> str:
+    """The first line's count: the judgments, or with weights other than 1 the rows and the judgments their weights
+    hold (a ``weight`` of 5 is five judgments for BT and the win rate)."""
+    weight = games["weight"].to_numpy()
+    if (weight == 1).all():
+        return f"{len(games):,} pairwise judgments (each judgment one unit)"
+    return (f"{len(games):,} rows of pairwise judgments holding {weight.sum():,.6g} judgments by their weights "
+            "(column weight; each row one unit of the bootstrap)")
+
+
+def _id_note(attrs: dict) -> str:
+    """A wide file's first column taken for the instance ids (named like them) rather than a system."""
+    column = attrs.get("id_column")
+    return f"; column {column!r} read as the instance ids, not a system" if column is not None else ""
 
 
 def _ignored(attrs: dict) -> str:

@@ -68,7 +68,7 @@ class Comparison:
         def frame(f: pd.DataFrame) -> dict:
             return {"index": [_plain(i) for i in f.index], "index_name": f.index.name,
                     "columns": [str(c) for c in f.columns],
-                    "data": [[_plain(v) for v in row] for row in f.itertuples(index=False)]}
+                    "data": [[_plain(v) for v in row] for row in f.itertuples(index=False, name=None)]}
 
         return {"settings": _plain_tree(self.settings), **{name: frame(getattr(self, name)) for name in FRAMES}}
 

@@ -28,16 +28,17 @@ def wilson(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarr
 def align_human(human: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     """The human ratings on the scores' instances and systems (NaN where a cell is not rated); refuses ratings that
     share no system or no instance with the scores."""
+    where = f"--human {human.attrs['file']}: " if human.attrs.get("file") else ""
     human = human.copy()
     human.columns = [str(c) for c in human.columns]
     systems = [str(c) for c in scores.columns]
     shared_systems = [s for s in systems if s in human.columns]
     if len(shared_systems) < 2:
-        raise ValueError(f"the human ratings name {len(shared_systems)} of the compared systems; they need at least "
+        raise ValueError(f"{where}the human ratings name {len(shared_systems)} of the compared systems; they need at least "
                          f"two (ratings' systems: {list(human.columns)[:10]})")
     index = scores.index
     if not index.isin(human.index).any():
-        raise ValueError("the human ratings share no instance id with the scores")
+        raise ValueError(f"{where}the human ratings share no instance id with the scores")
     return human.reindex(index=index, columns=systems)
 
 
@@ -74,9 +75,25 @@ def _columns(table: pd.DataFrame, confidence: float) -> tuple[pd.DataFrame, dict
     return out.reset_index(drop=True), summary
 
 
-def _oriented(games: pd.DataFrame, what: str) -> pd.DataFrame:
+def _verdicts(games: pd.DataFrame, what: str) -> tuple[pd.DataFrame, np.ndarray, int]:
+    """The verdicts that count, with their file lines: weight 0 leaves a verdict out (as it is left out of BT and the
+    other mechanisms); any weight other than 0 or 1 is refused, since each verdict is one rating per (item, pair)
+    here and a weight cannot be honoured. Returns the kept verdicts, their lines and how many were left out."""
+    lines = np.asarray(games.attrs.get("lines", np.arange(len(games)) + 2))
+    where = games.attrs.get("file", f"the {what}")
+    weight = games["weight"].to_numpy(dtype=float) if "weight" in games else np.ones(len(games))
+    odd = (weight != 0) & (weight != 1)
+    if odd.any():
+        i = np.flatnonzero(odd)[0]
+        raise ValueError(f"{where}: weight {weight[i]:g} on line {lines[i]}: the comparison with the human verdicts "
+                         "counts each verdict once, so column 'weight' can only be 0 (left out) or 1 there")
+    keep = weight > 0
+    return games[keep], lines[keep], int((~keep).sum())
+
+
+def _oriented(games: pd.DataFrame, what: str, lines=None) -> pd.DataFrame:
     """One row per (item, pair) with the pair as (a, b), a < b as strings, and the rating +1 (a preferred), 0, -1;
-    a pair judged twice on one item is an error naming it."""
+    a pair judged twice on one item is an error naming it (with the file and the two lines, when known)."""
     left, right = games["left"].astype(str).to_numpy(), games["right"].astype(str).to_numpy()
     rating = np.select([games["winner"] == "left", games["winner"] == "right"], [1, -1], 0)
     flip = left > right
@@ -84,9 +101,14 @@ def _oriented(games: pd.DataFrame, what: str) -> pd.DataFrame:
                         "b": np.where(flip, left, right), "rating": np.where(flip, -rating, rating)})
     twice = out.duplicated(["item", "a", "b"])
     if twice.any():
-        row = out[twice].iloc[0]
-        raise ValueError(f"the {what} judges item {row['item']!r} for the pair ({row['a']!r}, {row['b']!r}) more than "
-                         "once; keep one verdict per item and pair")
+        j = np.flatnonzero(twice.to_numpy())[0]
+        row = out.iloc[j]
+        same = (out["item"] == row["item"]) & (out["a"] == row["a"]) & (out["b"] == row["b"])
+        i = np.flatnonzero(same.to_numpy())[0]
+        where = (f"{games.attrs['file']}: lines {lines[i]} and {lines[j]}: " if lines is not None and
+                 games.attrs.get("file") else "")
+        raise ValueError(f"{where}the {what} judges item {row['item']!r} for the pair ({row['a']!r}, {row['b']!r}) "
+                         "more than once; keep one verdict per item and pair")
     return out
 
 
@@ -98,14 +120,19 @@ def judge_table(judge: pd.DataFrame, human: pd.DataFrame, *, n_resamples: int, r
     (:func:`analysis.favi.pair_intervals`), the judge's sample-level accuracy (ties are a rating of their own, as
     in chapter 04) with a Wilson interval, the two margins; and the overall accuracies. Both tables: ``left``,
     ``right``, ``winner`` (left/right/tie), ``item``. Verdicts on an (item, pair) the other side lacks are left out
-    and counted."""
-    j, h = _oriented(judge, "judge's file"), _oriented(human, "human file")
+    and counted; so are verdicts of weight 0 (:func:`_verdicts`)."""
+    judge, judge_lines, judge_zero = _verdicts(judge, "judge's file")
+    human, human_lines, human_zero = _verdicts(human, "human file")
+    j, h = _oriented(judge, "judge's file", judge_lines), _oriented(human, "human file", human_lines)
     both = j.merge(h, on=["item", "a", "b"], suffixes=("_judge", "_human"))
     if both.empty:
-        raise ValueError("the human judgments share no (item, pair of systems) with the judge's; check that both "
-                         "files name the items the same way")
+        files = (f" ({human.attrs['file']} and {judge.attrs['file']})" if human.attrs.get("file") and
+                 judge.attrs.get("file") else "")
+        raise ValueError(f"the human judgments share no (item, pair of systems) with the judge's{files}; check that "
+                         "both files name the items the same way")
     table = favi.preference_table(both["a"], both["b"], both["rating_human"], both["rating_judge"])
     table = favi.pair_intervals(table, n_resamples=n_resamples, rng=rng, level=confidence)
     out, summary = _columns(table, confidence)
-    summary.update(judge_only=int(len(j) - len(both)), human_only=int(len(h) - len(both)))
+    summary.update(judge_only=int(len(j) - len(both)), human_only=int(len(h) - len(both)),
+                   judge_zero_weight=judge_zero, human_zero_weight=human_zero)
     return out, summary

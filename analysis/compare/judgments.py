@@ -118,7 +118,9 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         games = games[games["weight"] > 0]
         if len(pd.unique(np.concatenate([np.asarray(games["left"], dtype=object),
                                          np.asarray(games["right"], dtype=object)]))) < 2:
-            raise ValueError(f"after leaving out the {zero:,} judgments with weight 0, fewer than two systems remain")
+            where = f"{games.attrs['file']}: " if games.attrs.get("file") else ""
+            raise ValueError(f"{where}after leaving out the {zero:,} judgments with weight 0, fewer than two systems "
+                             "remain")
     c = from_judgments(games["left"], games["right"], games["winner"].to_numpy(dtype=object),
                        games["weight"].to_numpy() if "weight" in games else None)
     names = pd.Index(c.systems, name="system")
@@ -234,7 +236,8 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                 "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
                 else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened,
-                "degenerate": degenerate, "zero_weight": zero, "covariates": controlled}
+                "degenerate": degenerate, "zero_weight": zero, "covariates": controlled,
+                "n_judgments_weighted": float(c.weight.sum()), "unit_weights": bool(np.all(c.weight == 1))}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)

@@ -121,7 +121,7 @@ def first_line(comparison: Comparison) -> str:
                f"intervals over judgments ({s['interval']})")
         scale = "; BT as arena ratings (400 per factor of ten in the odds, centred on 1000)" if s.get(
             "scale") == "elo" else ""
-        return (f"{s['n_systems']} systems, {s['n_instances']:,} pairwise judgments; {how}; Elo and TrueSkill the "
+        return (f"{s['n_systems']} systems, {judgment_count(s)}; {how}; Elo and TrueSkill the "
                 f"mean of {s['n_orders']} random orders, {s['n_resamples_sequential']} resamples (bounded by the "
                 f"number of judgments){scale}; rank (UB): 1 + the systems whose BT interval lies wholly above; "
                 f"p-values adjusted by {s['adjust']}.")
@@ -129,6 +129,16 @@ def first_line(comparison: Comparison) -> str:
             + ("complete" if s.get("alignment") == "complete" else
                "INCOMPLETE: each pair compared on the instances both systems have (pairwise alignment)"))
     return what + f"; {s['interval']} intervals over instances, p-values adjusted by {s['adjust']}."
+
+
+def judgment_count(settings: dict) -> str:
+    """How many judgments: the rows, and with a ``weight`` column the judgments their weights add up to (an
+    aggregated file: a row of weight 5 is five judgments for BT and the win rate, one row for the bootstrap)."""
+    rows = settings["n_instances"]
+    weighted = settings.get("n_judgments_weighted")
+    if weighted is None or settings.get("unit_weights", True):
+        return f"{rows:,} pairwise judgments"
+    return f"{rows:,} rows of pairwise judgments holding {weighted:,.6g} judgments by their weights"
 
 
 def mean_warning(comparison: Comparison) -> str:
@@ -173,15 +183,18 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
     out = stream or sys.stdout
     alpha = result.settings.get("alpha", 0.05)
     if fmt != "text":
-        tables = {"systems": ranking_table(result), "P(row beats column)": result.marked_prob(alpha)}
-        for title, table in tables.items():
+        tables = [("systems", ranking_table(result), True),
+                  ("P(row beats column)", result.marked_prob(alpha), True)]
+        if len(result.human):  # one row per pair of systems: no index
+            tables.append((human_title(result), human_view(result), False))
+        for title, table, index in tables:
             if fmt == "markdown":
                 table = _cells(table, escape_markdown)
-                print(f"### {title}\n\n{table.to_markdown()}\n", file=out)
+                print(f"### {title}\n\n{table.to_markdown(index=index)}\n", file=out)
             elif fmt == "csv":
-                print(f"# {title}\n{table.to_csv(lineterminator=chr(10))}", file=out)
+                print(f"# {title}\n{table.to_csv(lineterminator=chr(10), index=index)}", file=out)
             else:
-                print(_cells(table, escape_latex).to_latex(caption=escape_latex(title)), file=out)
+                print(latex_table(_cells(table, escape_latex), escape_latex(title), index), file=out)
         return
     print(_wrap(first_line(result)), file=out)
     for note in notes(result):
@@ -211,6 +224,22 @@ def print_report(result: Comparison, fmt: str = "text", stream=None) -> None:
     print(stability_summary(result).map(lambda v: cut(v, 44)).to_string(line_width=WIDTH), "\n", file=out, flush=True)
 
 
+def latex_table(table: pd.DataFrame, caption: str, index: bool = True) -> str:
+    """A table of escaped text cells as a LaTeX ``table`` with booktabs rules (the layout of pandas' ``to_latex``,
+    written here because pandas' LaTeX writer makes a namedtuple of the column names, which fails on system names
+    that are equal as Python identifiers: 'é' in NFC and NFD, 'ﬁ' and 'fi')."""
+    lead = [""] if index else []
+    lines = ["\\begin{table}", f"\\caption{{{caption}}}", f"\\begin{{tabular}}{{{'l' * (len(lead) + table.shape[1])}}}",
+             "\\toprule", " & ".join([*lead, *map(str, table.columns)]) + " \\\\"]
+    if index and table.index.name:
+        lines.append(" & ".join([str(table.index.name), *[""] * table.shape[1]]) + " \\\\")
+    lines.append("\\midrule")
+    for label, row in zip(table.index, table.to_numpy()):
+        lines.append(" & ".join([*([str(label)] if index else []), *map(str, row)]) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
 def _cells(table: pd.DataFrame, escape) -> pd.DataFrame:
     """Every cell, label and header of ``table`` as escaped text."""
     out = table.map(escape)
@@ -228,8 +257,9 @@ def _wrap(text: str) -> str:
 def stability_summary(comparison: Comparison) -> pd.DataFrame:
     """Per mechanism: which system was removed (best, worst) and how many pairs of the others changed order."""
     s = comparison.stability.copy()
-    s["result"] = [f"{r.system}: {r.pairs_reordered} of {r.pairs} pairs reordered" if r.pairs_reordered >= 0
-                   else f"{r.system}: the rest cannot be ranked together" for r in s.itertuples()]
+    s["result"] = [f"{system}: {reordered} of {pairs} pairs reordered" if reordered >= 0
+                   else f"{system}: the rest cannot be ranked together"
+                   for system, reordered, pairs in zip(s["system"], s["pairs_reordered"], s["pairs"])]
     out = s.pivot(index="mechanism", columns="removed", values="result").reindex(present(comparison))
     return out.rename(index=LABELS, columns={"best": "remove the best", "worst": "remove the worst"})
 
@@ -241,14 +271,25 @@ def human_text(comparison: Comparison) -> str:
         return ""
     unmatched = ""
     if "judge_only" in h:
+        zero = [f"{h[k]:,} of the {who} with weight 0" for k, who in (("judge_zero_weight", "judge's verdicts"),
+                                                                       ("human_zero_weight", "humans'")) if h.get(k)]
         unmatched = (f" ({h['judge_only']:,} of the judge's verdicts and {h['human_only']:,} of the humans' have no "
-                     "counterpart on the same item and pair and are left out)")
+                     "counterpart on the same item and pair and are left out"
+                     + (f"; so are {' and '.join(zero)}" if zero else "") + ")")
     return _wrap(f"Against the human ratings{unmatched}: sample-level sign accuracy {h['sample_accuracy']:.3f} "
                  f"[{h['sample_accuracy_low']:.3f}, {h['sample_accuracy_high']:.3f}] over {h['items']:,} item pairs; "
                  f"system-level {h['system_accuracy']:.3f} [{h['system_accuracy_low']:.3f}, "
                  f"{h['system_accuracy_high']:.3f}] over {h['pairs']} pairs of systems (Wilson intervals). Per pair, "
                  "the Favi-Score (positive: the scores favour system A relative to the humans) with its bootstrap "
                  "interval and permutation p-value:")
+
+
+def human_title(comparison: Comparison) -> str:
+    """The human table's title in the Markdown, CSV and LaTeX reports: the overall accuracies in one line."""
+    h = comparison.settings.get("human") or {}
+    return (f"Favi-Score and sign accuracy against the human ratings (sample-level sign accuracy "
+            f"{h.get('sample_accuracy', float('nan')):.3f} over {h.get('items', 0):,} item pairs, system-level "
+            f"{h.get('system_accuracy', float('nan')):.3f} over {h.get('pairs', 0)} pairs of systems)")
 
 
 def human_view(comparison: Comparison, names=None) -> pd.DataFrame:

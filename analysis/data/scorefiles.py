@@ -7,13 +7,18 @@ Three formats:
     any case); extra columns such as ``metric`` or ``rater`` select one slice with ``where={"metric": "BLEU"}``.
 ``wide``
     CSV or Parquet with one row per instance and one column per system (the Pairformance and BT-eval layout); a
-    column named ``instance`` or ``id`` (or ``index``, ``item``, ``segment``, ``seg_id``), or the unnamed first
-    column ``DataFrame.to_csv()`` writes, is the instances' names, not a system.
+    column named ``instance`` or ``id`` (or another name of :data:`ID_COLUMNS`: ``index``, ``item``, ``segment``,
+    ``key``, ``sample``, ``doc``, ...; or ending in ``_id``), or the unnamed first column ``DataFrame.to_csv()``
+    writes, is the instances' names, not a system. It must come first; the matrix's ``attrs["id_column"]`` names it
+    (the command says so on its first line), and one whose cells are all numbers, some not whole, holds scores and
+    is refused rather than a system lost.
 ``mtme``
     mt-metrics-eval score files, ``system<whitespace>score`` per line, each system's segments in order (``None`` =
     not scored): the line number within a system is the segment id. One file per metric.
 
-CSV files may use ``,``, ``;``, tab or ``|`` as separator (the header line decides), start with ``#`` comment lines,
+JSON lines files hold one object per line; a line that is not one, or a cell that is an object or a list where a
+name, an id or a number is read, is refused naming the line. Column names are read in any case; two that differ only
+in case (``winner`` and ``Winner``) are refused. CSV files may use ``,``, ``;``, tab or ``|`` as separator (the header line decides), start with ``#`` comment lines,
 and end lines with a trailing separator. System names are text: ``None``, ``NA``, ``null`` or ``nan`` are names,
 not missing values; a score cell that is empty or one of those words is a missing score.
 
@@ -76,10 +81,20 @@ def _shown(value):
 
 
 class _Table:
-    """A table read from a file, with the file line of its first data row (comments and header before it)."""
+    """A table read from a file, with the file line of its first data row (comments and header before it) and,
+    where rows are not one per line from there (blank lines skipped, JSON lines), every row's file line.
+    ``structured``: the cells may be objects or lists (JSON lines, Parquet), not only text."""
 
-    def __init__(self, frame: pd.DataFrame, first_line: int):
-        self.frame, self.first_line = frame, first_line
+    def __init__(self, frame: pd.DataFrame, first_line: int, lines: np.ndarray | None = None,
+                 structured: bool = False):
+        self.frame, self.first_line, self.structured = frame, first_line, structured
+        self._lines = lines
+
+    @property
+    def lines(self) -> pd.Series:
+        """Each row's line in the file, indexed like the frame."""
+        lines = np.arange(len(self.frame)) + self.first_line if self._lines is None else self._lines
+        return pd.Series(lines, index=self.frame.index)
 
 
 def _not_utf8(path: Path, exc: UnicodeDecodeError) -> ScoreFileError:
@@ -100,6 +115,7 @@ def _check_fields(path: Path, sep: str, skipped: int, expected: int) -> None:
     the extra fields of a row (an unquoted decimal comma: ``3,A,1,5``) and read a short row's missing fields as
     empty cells, silently."""
     data = path.read_bytes()
+    _unclosed_quote(path, data, skipped)
     if b'"' not in data and b"\r" not in data and len(sep.encode()) == 1:
         if _fields_agree(data, sep.encode(), skipped, expected):
             return  # no quoting: every line's separators counted at once; the scan below names a bad line
@@ -119,6 +135,35 @@ def _check_fields(path: Path, sep: str, skipped: int, expected: int) -> None:
                     else "")
             raise ScoreFileError(f"{path}: line {line} has {n} field{'s' * (n != 1)}, the header has {expected}"
                                  f"{hint}")
+
+
+def _unclosed_quote(path: Path, data: bytes, skipped: int) -> None:
+    """A quote opened and never closed swallows the rest of the file into one cell: name the line it opens on
+    (pandas reports only its own row count)."""
+    if data.count(b'"') % 2 == 0:
+        return
+    open_line, inside = 0, False
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if number <= skipped:
+            continue
+        if line.count(b'"') % 2:
+            inside = not inside
+            open_line = number if inside else open_line
+    if inside:
+        raise ScoreFileError(f"{path}: line {open_line} opens a quote (\") that is never closed; close it or remove "
+                             "it")
+
+
+def _data_lines(data: bytes, skipped: int) -> np.ndarray | None:
+    """The file line of every data row of an unquoted file with blank lines among its rows (pandas skips them), or
+    None where rows follow the header one per line."""
+    if b'"' in data:
+        return None
+    text = data.split(b"\n")
+    numbers = [k for k, line in enumerate(text[skipped + 1:], skipped + 2) if line.strip(b" \t\r")]
+    if numbers and numbers[-1] - numbers[0] == len(numbers) - 1 and numbers[0] == skipped + 2:
+        return None
+    return np.asarray(numbers)
 
 
 def _fields_agree(data: bytes, sep: bytes, skipped: int, expected: int) -> bool:
@@ -165,8 +210,8 @@ def _read_csv(path: Path, header_only: bool = False) -> _Table:
         seen[key] = n
     if header_only:
         return _Table(pd.DataFrame(columns=names), skipped + 2)
+    _check_fields(path, sep, skipped, len(names))
     try:
-        _check_fields(path, sep, skipped, len(names))
         frame = pd.read_csv(path, sep=sep, skiprows=skipped, header=0, names=None, keep_default_na=False,
                             na_values=[], dtype=str, encoding="utf-8-sig", comment=None, skip_blank_lines=True,
                             usecols=range(len(names)) if len(names) > 1 else None, index_col=False)
@@ -175,7 +220,12 @@ def _read_csv(path: Path, header_only: bool = False) -> _Table:
     except (ValueError, pd.errors.ParserError) as exc:
         raise ScoreFileError(f"{path}: cannot be read as a table separated by {sep!r} ({exc})") from None
     frame.columns = [n if n else "" for n in names][: frame.shape[1]]
-    return _Table(frame, skipped + 2)
+    data = path.read_bytes()
+    lines = None
+    if data.count(b"\n") + (not data.endswith(b"\n")) - (skipped + 1) != len(frame):  # blank lines among the rows
+        lines = _data_lines(data, skipped)
+        lines = lines if lines is not None and len(lines) == len(frame) else None
+    return _Table(frame, skipped + 2, lines)
 
 
 def _read_table(path: Path, header_only: bool = False) -> _Table:
@@ -194,16 +244,83 @@ def _parse_table(path: Path, header_only: bool = False) -> _Table:
         frame = pd.read_parquet(path)
         if frame.columns.duplicated().any():
             raise ScoreFileError(f"{path}: column {frame.columns[frame.columns.duplicated()][0]!r} appears twice")
-        return _Table(frame.reset_index(drop=True), 2)
+        return _Table(frame.reset_index(drop=True), 2, structured=True)
     if path.suffix.lower() in (".jsonl", ".ndjson"):
-        return _Table(pd.read_json(path, lines=True, dtype=False), 1)
+        return _read_json_lines(path)
     return _read_csv(path, header_only)
 
 
-def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
+def _read_json_lines(path: Path) -> _Table:
+    """JSON lines, one object per line (blank lines skipped); a line that is not valid JSON or not an object is an
+    error naming it."""
+    import json
+
+    records, lines = [], []
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ScoreFileError(f"{path}: line {number} is not valid JSON ({exc.msg} at column "
+                                         f"{exc.colno})") from None
+                if not isinstance(record, dict):
+                    raise ScoreFileError(f"{path}: line {number} is a JSON {type(record).__name__}, not an object "
+                                         "({\"column\": value, ...}); every line must be one row")
+                records.append(record)
+                lines.append(number)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+    frame = pd.DataFrame.from_records(records) if records else pd.DataFrame()
+    return _Table(frame, 1, np.asarray(lines, dtype=np.int64), structured=True)
+
+
+def _no_rows(path: Path, frame: pd.DataFrame) -> None:
+    if len(frame) == 0:
+        raise ScoreFileError(f"{path}: no rows (only a header, or an empty file)")
+
+
+def _scalar_cells(table: _Table, frame: pd.DataFrame, columns, path: Path, line) -> None:
+    """JSON lines and Parquet cells that are objects or lists (``{"n": "x"}``) are refused where a name, a winner,
+    an id or a number is read (they would be read as their text)."""
+    if not table.structured:
+        return
+    for column in columns:
+        values = frame[column]
+        if values.dtype != object:
+            continue
+        nested = values.map(lambda v: isinstance(v, (dict, list, tuple, set, np.ndarray))).to_numpy(dtype=bool)
+        if nested.any():
+            i = np.flatnonzero(nested)[0]
+            kind = "an object" if isinstance(values.iloc[i], dict) else "a list"
+            raise ScoreFileError(f"{path}: line {line.iloc[i]}, column {column!r} holds {kind} "
+                                 f"({_short(values.iloc[i])}), not a single value")
+
+
+def _short(value) -> str:
+    text = repr(value if not isinstance(value, np.ndarray) else value.tolist())
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _canonical_names(frame: pd.DataFrame, names, path: Path) -> pd.DataFrame:
+    """Columns named ``names`` in any case or with spaces around them, renamed to those names; two columns that
+    would both become one name (``winner`` and ``Winner``) are refused, naming both."""
+    seen: dict[str, object] = {}
+    for c in frame.columns:
+        key = str(c).strip().lower()
+        if key in names:
+            if key in seen:
+                raise ScoreFileError(f"{path}: columns {str(seen[key])!r} and {str(c)!r} both read as column "
+                                     f"{key!r} (column names are read in any case); rename or remove one")
+            seen[key] = c
+    return frame.rename(columns={c: key for key, c in seen.items()})
+
+
+def _canonical(frame: pd.DataFrame, path: Path = Path("<table>")) -> pd.DataFrame:
     """Long-format column names in any case or with spaces around them, as ``instance``/``system``/``score``."""
-    rename = {c: str(c).strip().lower() for c in frame.columns if str(c).strip().lower() in LONG_COLUMNS}
-    return frame.rename(columns=rename)
+    return _canonical_names(frame, LONG_COLUMNS, path)
 
 
 def detect_format(path: Path, frame: pd.DataFrame | None = None) -> str:
@@ -227,8 +344,7 @@ def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | Non
         raise ScoreFileError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
     if align not in ALIGN:
         raise ScoreFileError(f"unknown align {align!r}; expected one of {list(ALIGN)}")
-    if not path.is_file():
-        raise ScoreFileError(f"{path}: no such file")
+    _check_input(path)
     if fmt == "mtme" or (fmt == "auto" and detect_format(path) == "mtme"):
         if where:
             raise ScoreFileError(f"{path}: --where selects rows of a long file (instance, system, score, ...); an "
@@ -236,23 +352,33 @@ def read_scores(path: str | os.PathLike, fmt: str = "auto", *, where: dict | Non
         matrix = _mtme_matrix(path)
     else:
         table = _read_table(path)
+        _no_rows(path, table.frame)
         fmt = detect_format(path, table.frame) if fmt == "auto" else fmt
         if fmt == "long":
-            matrix = _long_matrix(_canonical(table.frame), path, where, table.first_line)
+            table.frame = _canonical(table.frame, path)
+            matrix = _long_matrix(table, path, where)
         else:
             if where:
                 raise ScoreFileError(f"{path}: --where selects rows of a long file (instance, system, score, ...); "
                                      "this file is wide (one column per system)")
-            matrix = _wide_matrix(table.frame, path, table.first_line)
+            matrix = _wide_matrix(table, path)
     if matrix.shape[1] < 2:
         raise ScoreFileError(f"{path}: needs at least two systems to compare, found {list(matrix.columns)}")
-    attrs = {"ids": False, "ignored": [], **matrix.attrs}
+    attrs = {"ids": False, "ignored": [], "id_column": None, **matrix.attrs, "file": str(path)}
     matrix = _aligned(matrix, path, align)
     if len(matrix) == 0:
         raise ScoreFileError(f"{path}: no instance is scored for every system")
     matrix = -matrix if lower_is_better else matrix
     matrix.attrs.update(attrs)  # ids: the file names its instances (else they are row positions); ignored: columns
     return matrix
+
+
+def _check_input(path: Path) -> None:
+    """The input is an existing regular file (a folder, FIFO or device is refused: a FIFO would wait for a writer)."""
+    if not path.exists():
+        raise ScoreFileError(f"{path}: no such file")
+    if not path.is_file():
+        raise ScoreFileError(f"{path}: is not a regular file (a folder, FIFO or device); give a score file")
 
 
 def is_complete(matrix: pd.DataFrame) -> bool:
@@ -334,7 +460,8 @@ def _select(frame: pd.DataFrame, path: Path, where: dict) -> pd.DataFrame:
     return frame
 
 
-def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line: int) -> pd.DataFrame:
+def _long_matrix(table: _Table, path: Path, where: dict | None) -> pd.DataFrame:
+    frame = table.frame
     missing = [c for c in LONG_COLUMNS if c not in frame.columns]
     if missing:
         hint = ("; a wide file (one column per system) with a system called 'score' or 'system'? pass "
@@ -342,7 +469,8 @@ def _long_matrix(frame: pd.DataFrame, path: Path, where: dict | None, first_line
         raise ScoreFileError(f"{path}: missing column(s) {missing} for the long format (columns: "
                              f"{list(frame.columns)}){hint}")
     ignored = [str(c) for c in frame.columns if c not in LONG_COLUMNS and c not in (where or {})]
-    line = pd.Series(np.arange(len(frame)) + first_line, index=frame.index)
+    line = table.lines
+    _scalar_cells(table, frame, [*LONG_COLUMNS, *(where or {})], path, line)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
     for column in ("metric", "rater"):
@@ -397,7 +525,8 @@ def is_id_name(name) -> bool:
     return low in ID_COLUMNS or low.endswith(("_id", "-id", " id"))
 
 
-def _wide_matrix(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFrame:
+def _wide_matrix(table: _Table, path: Path) -> pd.DataFrame:
+    frame, line = table.frame, table.lines
     columns = list(frame.columns)
     # empty columns a trailing separator leaves
     frame = frame[[c for c in columns if not (str(c).startswith("Unnamed: ") or str(c) == "")
@@ -411,13 +540,15 @@ def _wide_matrix(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFra
         if ids[0] != frame.columns[0]:
             raise ScoreFileError(f"{path}: column {ids[0]!r} is named like instance ids but is not the first column; "
                                  "put the ids first, or rename the system if it is one")
+        _scalar_cells(table, frame, ids[:1], path, line)
+        _scores_not_ids(frame[ids[0]], ids[0], path, line)
         key = instance_ids(frame[ids[0]])
         later = key.duplicated(keep="first").to_numpy()
         if later.any():
             j = np.flatnonzero(later)[0]
             i = np.flatnonzero((key == key.iloc[j]).to_numpy())[0]
             raise ScoreFileError(f"{path}: duplicate instance {_shown(key.iloc[j])!r} in column {ids[0]!r} on lines "
-                                 f"{i + first_line} and {j + first_line}")
+                                 f"{line.iloc[i]} and {line.iloc[j]}")
         frame = frame.drop(columns=ids[0]).set_axis(pd.Index(key.to_numpy()), axis=0)
     columns = {}
     for column in frame.columns:
@@ -425,10 +556,28 @@ def _wide_matrix(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFra
         if name in columns:
             raise ScoreFileError(f"{path}: two columns are named {name!r} once spaces are removed")
         columns[name] = _numeric(frame[column], path, f"score in column {column!r}",
-                                 lambda i: f"line {i + first_line}").to_numpy()
+                                 lambda i: f"line {line.iloc[i]}").to_numpy()
     out = pd.DataFrame(columns, index=frame.index).rename_axis(index=None)
     out.attrs["ids"] = has_ids
+    out.attrs["id_column"] = str(ids[0]) if ids else None
     return out
+
+
+def _scores_not_ids(values: pd.Series, name, path: Path, line) -> None:
+    """The first column of a wide file is read as instance ids when it is named like them (:func:`is_id_name`);
+    one whose cells are all numbers and some not whole (0.37) holds a system's scores, not ids: refused rather than
+    losing that system."""
+    if pd.api.types.is_bool_dtype(values):
+        return
+    numbers = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values, errors="coerce")
+    if len(numbers) and numbers.notna().all():
+        fractional = (numbers % 1 != 0).to_numpy()
+        if fractional.any():
+            i = np.flatnonzero(fractional)[0]
+            raise ScoreFileError(f"{path}: column {str(name)!r} is named like instance ids but holds scores "
+                                 f"({_shown(values.iloc[i])!r} on line {line.iloc[i]}); a wide file's first column "
+                                 "named key, id, sample, doc, ... is read as the instance ids: rename the column if "
+                                 "it is a system, or add an instance id column before it")
 
 
 def _mtme_matrix(path: Path) -> pd.DataFrame:
@@ -467,21 +616,23 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
     of "left", "right", "tie") and ``weight``. A winner cell may also be the winning system's name. Rows are kept in
     the file's order (the order Elo and TrueSkill would play them in)."""
     path = Path(path)
-    if not path.is_file():
-        raise ScoreFileError(f"{path}: no such file")
+    _check_input(path)
     table = _read_table(path)
-    frame = table.frame.rename(columns={c: str(c).strip().lower() for c in table.frame.columns
-                                        if str(c).strip().lower() in JUDGMENT_COLUMNS})
+    _no_rows(path, table.frame)
+    frame = _canonical_names(table.frame, JUDGMENT_COLUMNS, path)
     missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
     if missing:
         raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
-    item_column = _item_column(frame, path, where) if item else None
+    table.frame = frame
+    line = table.lines
+    item_column = _item_column(frame, path, where, line) if item else None
     missing = [c for c in covariates if c not in frame.columns]
     if missing:
         raise ScoreFileError(f"{path}: no covariate column(s) {missing} (columns: {list(map(str, frame.columns))})")
     ignored = [str(c) for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {}) and
                c != item_column and c not in covariates]
-    line = pd.Series(np.arange(len(frame)) + table.first_line, index=frame.index)
+    used = [c for c in (*JUDGMENT_COLUMNS, item_column, *covariates, *(where or {})) if c in frame.columns]
+    _scalar_cells(table, frame, used, path, line)
     frame = _select(frame, path, where or {})
     line = line[frame.index]
 
@@ -522,11 +673,14 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
         key = cell if cell.lower() in {w for ws in WINNER_WORDS.values() for w in ws} else "<a system's name>"
         old = words.get(key, (read_as[meaning], 0))
         words[key] = (read_as[meaning] if old[0] == read_as[meaning] else "its system's win", old[1] + int(n))
-    out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()), winner_words=words)
+    out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()), winner_words=words, file=str(path),
+                     weighted="weight" in frame.columns)
+    if item:  # the file line of every judgment, for the human comparison's messages
+        out.attrs["lines"] = line.to_numpy()
     return out
 
 
-def _item_column(frame: pd.DataFrame, path: Path, where: dict | None) -> str:
+def _item_column(frame: pd.DataFrame, path: Path, where: dict | None, line: pd.Series) -> str:
     """The one column of a judgment file that names its items (``question_id``, ``item``, ``id``, ...: an id name
     of :func:`is_id_name`), which matches a judge's verdicts to the humans' on the same item."""
     found = [c for c in frame.columns if c not in JUDGMENT_COLUMNS and c not in (where or {}) and is_id_name(c)
@@ -536,8 +690,10 @@ def _item_column(frame: pd.DataFrame, path: Path, where: dict | None) -> str:
         what = f"several: {found}" if found else f"none among {list(map(str, frame.columns))}"
         raise ScoreFileError(f"{path}: matching judgments to human ones needs one column naming the items (e.g. "
                              f"question_id, item or id); found {what}")
-    if frame[found[0]].isna().any() or (frame[found[0]].astype(str).str.strip() == "").any():
-        raise ScoreFileError(f"{path}: column {found[0]!r} has empty item ids")
+    empty = (frame[found[0]].isna() | (frame[found[0]].astype(str).str.strip() == "")).to_numpy()
+    if empty.any():
+        raise ScoreFileError(f"{path}: column {found[0]!r} has empty item ids (first on line "
+                             f"{line.iloc[np.flatnonzero(empty)[0]]})")
     return found[0]
 
 
