@@ -155,3 +155,19 @@ def remove_stale_partials(folder: str | os.PathLike) -> list[Path]:
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed
+
+
+def write_if_changed(path: str | os.PathLike, content: str | bytes, encoding: str = "utf-8") -> bool:
+    """Write ``content`` to ``path`` with :func:`atomic_write`, unless the file already holds exactly these bytes:
+    then it is left alone, its modification time too, so that a build that compares times (Sphinx's incremental
+    build re-reads every page whose source is newer than its last read) does not redo work for an unchanged file.
+    Returns whether it wrote."""
+    data = content.encode(encoding) if isinstance(content, str) else content
+    path = Path(path)
+    try:
+        if path.is_file() and not path.is_symlink() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # unreadable: written over as atomic_write would
+    atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+    return True

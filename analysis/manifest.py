@@ -21,13 +21,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .files import atomic_write, sha256_file
+from .files import atomic_write, sha256_file, write_if_changed
 from .paths import generated_dir
 
 MANIFEST = "manifest.json"
 BACKUP = ".manifest.backup.json"
 LOCK = ".manifest.lock"
 BUILD_RECORD = "build.md"
+#: notes of chapter runs that have started and not recorded their outcome (:func:`mark_started`)
+UNFINISHED = ".unfinished"
 STATUSES = ("ok", "failed")
 
 #: what a chapter's name looks like (a notebook stem): the only names the runner ever deletes folders by
@@ -48,6 +50,9 @@ class ChapterRun:
     data: dict = field(default_factory=dict)
     outputs: dict = field(default_factory=dict)
     error: str | None = None
+    #: what the outputs were made from (a successful run): the notebook's sha256, the profile's parameters, the
+    #: lock file's sha256, {analysis module file: sha256}, the data read ({"tables": ..., "files": ...})
+    inputs: dict = field(default_factory=dict)
 
 
 class ManifestError(ValueError):
@@ -161,12 +166,22 @@ def write_manifest(root: Path, entries: dict[str, dict]) -> Path:
 
 
 def refresh_build_record(root: Path) -> None:
-    """Rewrite ``build.md`` from the manifest (call under the lock): a build record that cannot be written is an
-    :class:`OutputRootError` naming it, so that no run reports success while the book shows a stale record."""
+    """Rewrite the manifest's backup and ``build.md`` from the manifest (call under the lock): either that cannot be
+    written is an :class:`OutputRootError` naming it, so that no run reports success while the backup (from which a
+    lost record is restored) or the book's page lags behind the manifest."""
+    backup = root / BACKUP
+    if _exists(root / MANIFEST):
+        text = (root / MANIFEST).read_text()
+        try:
+            write_if_changed(backup, text)
+        except OSError as exc:
+            what = "it is a folder" if backup.is_dir() else exc.strerror or str(exc)
+            raise OutputRootError(f"cannot write the manifest's backup {backup} ({what}): the backup holds an older "
+                                  f"record than {MANIFEST}, which is up to date (make it writable and rerun)") from None
     path = root / BUILD_RECORD
     record = build_record(read_manifest(root))
     try:
-        atomic_write(path, lambda tmp: Path(tmp).write_text(record))
+        write_if_changed(path, record)
     except OSError as exc:
         what = "it is a folder" if path.is_dir() else exc.strerror or str(exc)
         raise OutputRootError(f"cannot write the book's build record {path} ({what}): it no longer matches "
@@ -175,9 +190,12 @@ def refresh_build_record(root: Path) -> None:
 
 def check_manifest_paths(root: Path) -> None:
     """Refuse, before anything changes, an output root where the runner's own files are of the wrong kind."""
-    lock, record = root / LOCK, root / BUILD_RECORD
+    lock, record, backup = root / LOCK, root / BUILD_RECORD, root / BACKUP
     if lock.is_dir():
         raise OutputRootError(f"{lock} is a folder, not the runner's lock file (move it away and rerun)")
+    if backup.is_dir():
+        raise OutputRootError(f"{backup} is a folder, not the manifest's backup, which every run rewrites "
+                              "(move it away and rerun)")
     if record.is_dir():
         raise OutputRootError(f"{record} is a folder, not the book's build record, which every run rewrites "
                               "(move it away and rerun)")
@@ -197,10 +215,12 @@ def recover_manifest(root: Path, stream) -> None:
         damage = f"{path} is missing"
     else:
         try:
-            read_manifest(root)
-            return
+            current = read_manifest(root)
         except ManifestError as exc:
             damage = str(exc)
+        else:
+            _restore_lost_records(root, current, stream)
+            return
         entries, problem = backup_state(root)
     if entries is None:
         aside = f"{BACKUP}" if missing else f"{MANIFEST} and {BACKUP}"
@@ -216,6 +236,46 @@ def recover_manifest(root: Path, stream) -> None:
     write_manifest(root, entries)
     print(f"        {damage}; restored it from {BACKUP} ({len(entries)} chapter record(s)){note}", file=stream,
           flush=True)
+
+
+def _restore_lost_records(root: Path, entries: dict[str, dict], stream) -> None:
+    """Put back the records of chapters that a readable manifest lacks and its backup holds (a manifest edited or
+    written by something else): a run rewrites the backup from the manifest, which would lose them for good. The
+    manifest is written before the backup, and only ``outputs prune`` drops a record, so a record the backup alone
+    holds was lost, not removed. A damaged backup restores nothing (the manifest is the record)."""
+    backup, _ = backup_state(root)
+    lost = sorted(set(backup or {}) - set(entries))
+    if not lost:
+        return
+    for chapter in lost:
+        entries[chapter] = backup[chapter]
+        print(f"        {MANIFEST} has no record of {chapter}, which {BACKUP} holds: restored it", file=stream,
+              flush=True)
+    write_manifest(root, entries)
+
+
+def mark_started(root: Path, chapter: str, profile: str) -> None:
+    """Leave a note that a run of ``chapter`` has started, ``<root>/.unfinished/<chapter>``, which
+    :func:`mark_finished` removes once the run's outcome is recorded: a run stopped or killed in between leaves it,
+    and the chapter is not up to date until a run finishes (the manifest itself is not touched, so an interrupted
+    run changes no record)."""
+    note = root / UNFINISHED / chapter
+    text = json.dumps({"chapter": chapter, "profile": profile, "pid": os.getpid(),
+                       "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+    atomic_write(note, lambda tmp: Path(tmp).write_text(text + "\n"))
+
+
+def mark_finished(root: Path, chapter: str) -> None:
+    """Remove the note of :func:`mark_started` (the run's outcome is recorded)."""
+    try:
+        (root / UNFINISHED / chapter).unlink(missing_ok=True)
+    except OSError:
+        pass  # not a folder: nothing was noted there
+
+
+def unfinished(root: Path, chapter: str) -> bool:
+    """Whether a run of ``chapter`` started and never recorded its outcome (stopped, killed, or still running)."""
+    return (root / UNFINISHED / chapter).is_file()
 
 
 def update_manifest(root: Path, run: ChapterRun) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from .paths import notebooks_dir
 
@@ -227,3 +228,82 @@ def split_details(nb, *, story: str, details: str, glossary: str = "../../glossa
     story_nb.cells = _carrying_glue(story_cells, outputs)
     details_nb.cells = _carrying_glue([opening, *details_cells], outputs)
     return story_nb, details_nb
+
+
+# --- what a chapter's code is made of: the analysis modules it imports --------------------------------------------
+
+def _code_of(source: str) -> ast.Module | None:
+    """``source`` parsed, IPython's magics and shell escapes (``%``, ``!`` lines) read as comments; None if it is not
+    Python even then."""
+    lines = [f"# {line}" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()]
+    try:
+        return ast.parse("\n".join(lines))
+    except SyntaxError:
+        return None
+
+
+def _imported_names(tree: ast.Module, module: str | None, is_package: bool) -> set[str]:
+    """Dotted names ``tree`` imports anywhere (in functions too): for ``from a import b`` both ``a`` and ``a.b``
+    (``b`` may be a submodule); relative imports resolved against ``module`` (a package when ``is_package``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if module is None:
+                    continue
+                parts = module.split(".") if is_package else module.split(".")[:-1]
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+    return names
+
+
+def package_home() -> Path:
+    """The folder that holds the ``analysis`` package: module paths in a chapter's record (``analysis/bt.py``) are
+    relative to it."""
+    return Path(__file__).resolve().parent.parent
+
+
+def analysis_modules(sources: list[str], package: str = "analysis") -> dict[str, str]:
+    """{path of the module's file, from the package's parent (``analysis/bt.py``): sha256} of every module of the
+    ``analysis`` package that code cells ``sources`` import, followed transitively through the package's own imports
+    (imports inside functions included, as running them may import them) with every ``__init__.py`` on the way
+    (importing ``analysis.data.tables`` runs ``analysis/__init__.py`` and ``analysis/data/__init__.py``). Only the
+    package's files are followed; the hashes say whether the code a chapter ran has changed since."""
+    from .files import sha256_file
+
+    home = package_home() / package
+    found: dict[str, Path] = {}
+
+    def locate(name: str) -> Path | None:
+        rel = name.split(".")[1:]
+        for candidate in (home.joinpath(*rel, "__init__.py"), home.joinpath(*rel).with_suffix(".py") if rel else None):
+            if candidate is not None and candidate.is_file():
+                return candidate
+        return None
+
+    todo = [name for source in sources if (tree := _code_of(source)) is not None
+            for name in _imported_names(tree, None, False)]
+    while todo:
+        name = todo.pop()
+        if name != package and not name.startswith(package + "."):
+            continue
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):  # the packages on the way are imported too
+            prefix = ".".join(parts[:k])
+            if prefix in found:
+                continue
+            path = locate(prefix)
+            if path is None:
+                break  # ``from analysis.x import a_function``: no module of that name
+            found[prefix] = path
+            tree = _code_of(path.read_text())
+            if tree is not None:
+                todo.extend(_imported_names(tree, prefix, path.name == "__init__.py"))
+    return {path.relative_to(home.parent).as_posix(): sha256_file(path)
+            for path in sorted(found.values())}

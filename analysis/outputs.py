@@ -12,7 +12,9 @@ import shutil
 import sys
 from pathlib import Path
 
+from . import reproduce
 from .manifest import (
+    UNFINISHED,
     chapter_files,
     manifest_lock,
     read_manifest,
@@ -32,13 +34,18 @@ def prune(root: str | os.PathLike | None = None, stream=None) -> list[str]:
     stream = stream or sys.stderr
     if not root.is_dir():
         raise ValueError(f"output root {root} does not exist")
+    notebooks = discover()
+    if not notebooks:  # a wrong checkout, a moved folder: every chapter would look gone
+        raise ValueError(f"no chapter notebook found in {reproduce.notebooks_dir()} (NN_name.py): refusing to "
+                         "remove every chapter's outputs; run prune from the repository whose notebooks made them")
     with manifest_lock(root):
         recover_manifest(root, stream)
         entries = read_manifest(root)
-        stale = sorted(set(entries) - set(discover()))  # recorded, but their notebook is gone
+        stale = sorted(set(entries) - set(notebooks))  # recorded, but their notebook is gone
         for chapter in stale:
             shutil.rmtree(root / chapter, ignore_errors=True)
-            for leftover in (f"notebooks/{chapter}.ipynb", f"failed/{chapter}.ipynb", f"failed/{chapter}.kernel.log"):
+            for leftover in (f"notebooks/{chapter}.ipynb", f"failed/{chapter}.ipynb", f"failed/{chapter}.kernel.log",
+                             f"{UNFINISHED}/{chapter}"):
                 (root / leftover).unlink(missing_ok=True)
             del entries[chapter]
             print(f"outputs prune: removed the outputs of {chapter}, which has no notebook", file=stream, flush=True)
@@ -66,6 +73,9 @@ def verify_outputs(root: str | os.PathLike | None = None, chapters: list[str] | 
         problems = [f"missing: {f}" for f in sorted(set(recorded) - set(on_disk))]
         problems += [f"changed: {f}" for f in sorted(set(recorded) & set(on_disk)) if recorded[f] != on_disk[f]]
         problems += [f"not recorded: {f}" for f in sorted(set(on_disk) - set(recorded))]
+        if entry.get("status") != "ok":
+            problems.append("no good run: its only recorded run failed" + ("" if on_disk else ", and it has no outputs")
+                            + f" (`python -m analysis reproduce --only {chapter}`)")
         if chapter not in chapters:
             problems.append(f"no notebook: notebooks/{chapter}.py is gone (`python -m analysis outputs prune` "
                             "removes its outputs)")
@@ -78,3 +88,23 @@ def verify_outputs(root: str | os.PathLike | None = None, chapters: list[str] | 
             report.setdefault(chapter, []).insert(0, "no manifest entry (never run, or its record was lost): "
                                                      f"`python -m analysis reproduce --only {chapter}`")
     return dict(sorted(report.items()))
+
+
+def status(root: str | os.PathLike | None = None, profile: str = "full", stream=None) -> dict[str, list[str]]:
+    """Print each chapter (every notebook, and every recorded chapter) as up to date or stale under ``profile``,
+    with the reasons (:func:`analysis.reproduce.stale_reasons`): what ``python -m analysis reproduce`` would skip
+    and run. Returns {chapter: reasons}. Changes nothing."""
+    root = Path(root) if root else generated_dir()
+    stream = stream or sys.stdout
+    if not root.is_dir():
+        raise ValueError(f"output root {root} does not exist (no run has written there)")
+    entries = read_manifest(root)
+    states = reproduce.chapter_states(root, sorted(set(discover()) | set(entries)), profile)
+    width = max(map(len, states), default=0)
+    for chapter, reasons in states.items():
+        said = "stale: " + "; ".join(reasons) if reasons else f"up to date ({reproduce.compared(entries[chapter])})"
+        print(f"{chapter:<{width}}  {said}", file=stream, flush=True)
+    stale = sum(bool(r) for r in states.values())
+    print(f"outputs status: {len(states) - stale} chapter(s) up to date, {stale} stale (profile {profile})",
+          file=stream, flush=True)
+    return states

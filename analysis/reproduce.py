@@ -36,30 +36,38 @@ from .journal import check_staging, discard_stage, new_stage, publish, recover_s
 from .manifest import (
     ChapterRun,
     OutputRootError,
+    chapter_files,
     check_manifest_paths,
     error_summary,
     files_under,
     manifest_lock,
+    mark_finished,
+    mark_started,
     read_manifest,
     recover_manifest,
     refresh_build_record,
+    unfinished,
     update_manifest,
 )
 from .notebooks import (
     DETAILS_PAGE,
     _parameters_source,
+    analysis_modules,
     glue_problems,
     hide_code,
     notebook_parameters,
+    package_home,
     scrub_machine_paths,
     split_details,
 )
-from .paths import generated_dir, notebooks_dir
+from .paths import generated_dir, notebooks_dir, repo_root
 from .processes import process_pool
 from .profiles import PROFILES, check_profile_parameters, parameters_for
 
 #: the kernel's own stdout and stderr, in the staging folder (``failed/<chapter>.kernel.log`` if the run fails)
 KERNEL_LOG = "kernel.log"
+#: the data files the chapter's kernel opened, one path a line, in the staging folder
+READS_LOG = "reads.log"
 
 
 def discover(only: list[str] | None = None) -> list[str]:
@@ -83,13 +91,17 @@ def run(
     output_root: str | None = None,
     stream=sys.stderr,
     timeout: float | None = None,
+    force: bool = False,
 ) -> list[ChapterRun]:
     """Run the selected chapters (in parallel with ``jobs`` > 1), print progress; each chapter updates the manifest
-    as it finishes. ``timeout``: seconds a chapter's cells may run in all (wall clock) before the chapter is stopped
-    and recorded as failed; None (the default) sets no limit, because the full profile's chapters run from minutes
-    to hours depending on the machine, and a limit that stops a sound run loses that work. Bad arguments are a
-    ``ValueError``; an output root the runner cannot work in, an :class:`~analysis.manifest.OutputRootError`, raised
-    before anything changes."""
+    as it finishes. Without ``only`` or ``force``, a chapter that is up to date (:func:`stale_reasons`: its outputs
+    as recorded, and its notebook, the profile's parameters, the data it read, the ``analysis`` modules it imports
+    and the lock file unchanged since the run that made them) is skipped, with one line saying what was compared;
+    the chapters named in ``only`` run regardless. Returns the runs made. ``timeout``: seconds a chapter's cells
+    may run in all (wall clock) before the chapter is stopped and recorded as failed; None (the default) sets no
+    limit, because the full profile's chapters run from minutes to hours depending on the machine, and a limit that
+    stops a sound run loses that work. Bad arguments are a ``ValueError``; an output root the runner cannot work in,
+    an :class:`~analysis.manifest.OutputRootError`, raised before anything changes."""
     _check_arguments(profile, jobs, timeout)
     chapters = discover(only)
     _check_profile(profile, chapters)
@@ -99,9 +111,15 @@ def run(
         recover_staging(root, stream)
     remove_stale_partials(root)
     _report_orphans(root, discover(), stream)
-    print(f"reproduce: {len(chapters)} chapter(s), profile {profile!r}, {jobs} job(s)"
+    selected = len(chapters)
+    if not only and not force:
+        chapters = _skip_up_to_date(chapters, profile, root, stream)
+    skipped = f" to run ({selected - len(chapters)} up to date)" if len(chapters) < selected else ""
+    print(f"reproduce: {len(chapters)} chapter(s){skipped}, profile {profile!r}, {jobs} job(s)"
           + (f", at most {timeout:g} s each" if timeout else ""), file=stream, flush=True)
-    if jobs == 1 or len(chapters) == 1:
+    if not chapters:
+        runs = []
+    elif jobs == 1 or len(chapters) == 1:
         runs = _run_one_by_one(chapters, profile, root, timeout, _Progress(len(chapters), stream))
     else:
         runs = _run_in_parallel(chapters, profile, root, timeout, jobs, _Progress(len(chapters), stream))
@@ -159,6 +177,179 @@ def _report_orphans(root: Path, chapters: list[str], stream) -> None:
     for chapter in sorted(set(read_manifest(root)) - set(chapters)):
         print(f"        {chapter}: recorded, but notebooks/{chapter}.py does not exist; its outputs are kept "
               "(`python -m analysis outputs prune` removes them)", file=stream, flush=True)
+
+
+# --- what a chapter's outputs were made from, and whether that has changed ---------------------------------------
+
+#: run in the chapter's kernel before its first cell (IPython's ``exec_lines``): an audit hook lists in ``log``
+#: every file opened under ``folders`` (the data a chapter reads, through any reader that opens it from Python, as
+#: :func:`analysis.data.load_table` does), once each. Self-contained, so that nothing of the package is imported
+#: before the notebook imports it; a hook never raises into the notebook.
+_READ_TRACKER = """
+import os, sys
+def _install(log, folders):
+    out = open(log, "a", buffering=1)
+    roots = tuple(os.path.join(os.path.realpath(f), "") for f in folders)
+    seen = set()
+    def hook(event, args):
+        if event != "open" or not args or isinstance(args[0], int):
+            return
+        try:
+            path = os.fsdecode(os.path.realpath(os.fspath(args[0])))
+            if path.startswith(roots) and path not in seen:
+                seen.add(path)
+                out.write(path + "\\n")
+        except Exception:
+            pass
+    sys.addaudithook(hook)
+_install({log!r}, {folders!r})
+"""
+
+
+def data_folders() -> list[Path]:
+    """Where the data a chapter reads lives: ``data/`` (prepared tables, metric caches, raw files, published values)
+    and ``examples/``."""
+    return [repo_root() / "data", repo_root() / "examples"]
+
+
+def _read_files(stage: Path) -> list[Path]:
+    """The data files the chapter's kernel opened (:data:`_READ_TRACKER`), still existing, in order."""
+    try:
+        lines = (stage / READS_LOG).read_text().splitlines()
+    except OSError:
+        return []
+    return sorted({Path(line) for line in lines if line and Path(line).is_file()})
+
+
+def _table_checksum(name: str) -> str | None:
+    """The sha256 a prepared table's sidecar (``data/processed/<name>.json``) records for it: the table's identity,
+    checked by :func:`analysis.data.load_table` on every read; None when there is none."""
+    try:
+        digest = json.loads((repo_root() / "data" / "processed" / f"{name}.json").read_text()).get("sha256")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return digest if isinstance(digest, str) else None
+
+
+def _file_checksum(path: Path) -> str | None:
+    """A data file's sha256: the one recorded beside it (``<file>.sha256``, as metric-cache entries have) if any,
+    else its own; None when it is gone."""
+    try:
+        recorded = path.with_name(path.name + ".sha256")
+        if recorded.is_file():
+            return recorded.read_text().split()[0]
+        return sha256_file(path)
+    except (OSError, IndexError):
+        return None
+
+
+def data_checksums(paths: list[Path]) -> dict[str, dict[str, str]]:
+    """``{"tables": {table: sha256}, "files": {path from the repository: sha256}}`` of the data files a run read: a
+    prepared table (``data/processed/<name>.parquet`` or its ``.json`` sidecar) by the checksum its sidecar records,
+    any other file by :func:`_file_checksum` (a ``.sha256`` record by the file it records)."""
+    processed = (repo_root() / "data" / "processed").resolve()
+    home = repo_root().resolve()
+    tables, files = {}, {}
+    for path in paths:
+        path = path.resolve()
+        if path.parent == processed and path.suffix in (".parquet", ".json"):
+            digest = _table_checksum(path.stem)
+            if digest is not None:
+                tables[path.stem] = digest
+                continue
+        if path.suffix == ".sha256" and path.with_suffix("").is_file():
+            path = path.with_suffix("")
+        digest = _file_checksum(path)
+        if digest is not None:
+            rel = path.relative_to(home).as_posix() if path.is_relative_to(home) else str(path)
+            files[rel] = digest
+    return {"tables": dict(sorted(tables.items())), "files": dict(sorted(files.items()))}
+
+
+def _lock_checksum() -> str | None:
+    lock = repo_root() / "requirements.lock"
+    return sha256_file(lock) if lock.is_file() else None
+
+
+def _same(a, b) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def stale_reasons(root: Path, chapter: str, profile: str, entry: dict | None) -> list[str]:
+    """Why ``chapter``'s outputs in ``root`` are not what a run under ``profile`` would make now (empty: up to
+    date). Its manifest ``entry`` must be a good run, not followed by a failed or unfinished one, and what it records
+    must still hold: the profile and its parameters for the chapter, the notebook's sha256, every ``analysis`` module
+    it imported (:func:`analysis.notebooks.analysis_modules`), every data table and file it read, the lock file,
+    and its outputs on disk."""
+    if entry is None:
+        return ["never run"]
+    if entry.get("status") != "ok":
+        return ["its only recorded run failed"]
+    reasons = []
+    if entry.get("last_failure"):
+        reasons.append("its last run failed")
+    if unfinished(root, chapter):
+        reasons.append("its last run was stopped before it finished")
+    inputs = entry.get("inputs")
+    if not isinstance(inputs, dict) or "notebook" not in inputs:
+        return reasons + ["its inputs were not recorded (a run by an older runner)"]
+    if entry.get("profile") != profile:
+        reasons.append(f"profile {profile} ≠ {entry.get('profile')}")
+    elif not _same(inputs.get("profile_parameters"), parameters_for(profile, chapter)):
+        reasons.append(f"profile {profile}'s parameters changed")
+    source = notebooks_dir() / f"{chapter}.py"
+    if not source.is_file():
+        reasons.append(f"notebook notebooks/{chapter}.py is gone")
+    elif sha256_file(source) != inputs["notebook"]:
+        reasons.append("notebook changed")
+    home = package_home()
+    for path, digest in (inputs.get("modules") or {}).items():
+        module = home / path
+        if not module.is_file() or sha256_file(module) != digest:
+            reasons.append(f"{path} changed")
+    data = inputs.get("data") or {}
+    reasons += [f"data table {name} changed" for name, digest in (data.get("tables") or {}).items()
+                if _table_checksum(name) != digest]
+    reasons += [f"data file {path} changed" for path, digest in (data.get("files") or {}).items()
+                if _file_checksum(repo_root() / path) != digest]
+    if inputs.get("lock") != _lock_checksum():
+        reasons.append("lock file changed")
+    recorded, on_disk = entry.get("outputs") or {}, chapter_files(root, chapter)
+    differ = sorted(set(recorded) ^ set(on_disk)) + sorted(f for f in set(recorded) & set(on_disk)
+                                                           if recorded[f] != on_disk[f])
+    if differ:
+        reasons.append(f"outputs not as recorded ({differ[0]}" + (f" and {len(differ) - 1} more" if differ[1:] else "")
+                       + ")")
+    return reasons
+
+
+def compared(entry: dict) -> str:
+    """What :func:`stale_reasons` compared for an up-to-date chapter, in words."""
+    inputs = entry.get("inputs") or {}
+    data = inputs.get("data") or {}
+    tables, files = len(data.get("tables") or {}), len(data.get("files") or {})
+    return (f"notebook, profile {entry.get('profile')}'s parameters, {tables} data table(s)"
+            + (f" and {files} data file(s)" if files else "") + f", {len(inputs.get('modules') or {})} analysis "
+            f"module(s), lock file and {len(entry.get('outputs') or {})} output(s) unchanged")
+
+
+def chapter_states(root: Path, chapters: list[str], profile: str) -> dict[str, list[str]]:
+    """{chapter: :func:`stale_reasons`} for ``chapters`` against the manifest in ``root``."""
+    entries = read_manifest(root)
+    return {chapter: stale_reasons(root, chapter, profile, entries.get(chapter)) for chapter in chapters}
+
+
+def _skip_up_to_date(chapters: list[str], profile: str, root: Path, stream) -> list[str]:
+    """The chapters that need a run; one line for each one skipped, naming what was compared."""
+    entries = read_manifest(root)
+    stale = []
+    for chapter in chapters:
+        if stale_reasons(root, chapter, profile, entries.get(chapter)):
+            stale.append(chapter)
+        else:
+            print(f"        {chapter}: up to date, skipped ({compared(entries[chapter])}; --force reruns it)",
+                  file=stream, flush=True)
+    return stale
 
 
 class _Progress:
@@ -247,6 +438,8 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None,
     try:
         if not source.is_file():
             raise FileNotFoundError(f"notebooks/{source.name} does not exist (renamed or removed?)")
+        mark_started(root, chapter, profile)  # a run stopped or killed from here on leaves the chapter stale
+        inputs = {"notebook": sha256_file(source)}
         nb = jupytext.read(source)
         has_tag = _parameters_source(nb) is not None
         params = {**notebook_parameters(nb), **injected}
@@ -255,13 +448,17 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None,
         if "output_root" not in params:
             raise ValueError(f"{source.name}'s parameters cell does not declare output_root")
         check_profile_parameters(profile, chapter, nb)
+        inputs |= {"profile_parameters": injected, "lock": _lock_checksum(),
+                   "modules": analysis_modules([c.source for c in nb.cells if c.cell_type == "code"])}
         nbformat.write(nb, stage / "input.ipynb")
         _execute(stage, injected, timeout)
         _finish_notebook(stage / "notebook.ipynb", chapter)
         (stage / chapter).mkdir(exist_ok=True)
-        run = _record(stage, chapter, profile, params, start)
+        inputs["data"] = data_checksums(_read_files(stage))
+        run = _record(stage, chapter, profile, params, start, inputs)
         with manifest_lock(root):
             publish(root, chapter, stage, asdict(run))
+        mark_finished(root, chapter)
         return run
     except Exception as exc:  # papermill raises PapermillExecutionError carrying the cell's exception
         error = error_summary(exc) + _keep_failed(root, chapter, stage, show_log=not getattr(exc, "ename", None))
@@ -269,6 +466,7 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None,
                          round(time.perf_counter() - start, 2), __version__, error=error[:4000])
         with manifest_lock(root):
             update_manifest(root, run)
+        mark_finished(root, chapter)
         return run
     finally:
         discard_stage(stage)  # unless a publication is under way: then it holds the last good outputs
@@ -289,9 +487,11 @@ def _execute(stage: Path, injected: dict, timeout: float | None) -> None:
             cwd=str(notebooks_dir()),
             progress_bar=False,
             log_output=False,
-            kernel_manager_class=_kernel_logging_to(stage / KERNEL_LOG),
-            timeout_func=None if deadline is None else lambda cell: max(deadline - time.monotonic(), 0.1),
+            kernel_manager_class=_kernel_logging_to(stage / KERNEL_LOG, stage / READS_LOG),
+            timeout_func=None if deadline is None else lambda cell: _time_left(deadline),
         )
+        if deadline is not None and time.monotonic() > deadline:  # the last cell ended past the limit
+            raise TimeoutError("the chapter's last cell ended after its time limit")
     except KeyboardInterrupt:
         # nbclient's cell task is left behind in papermill's event loop; when the kernel (in the same process
         # group, so also interrupted) dies, asyncio would log "Task exception was never retrieved" and a
@@ -306,11 +506,22 @@ def _execute(stage: Path, injected: dict, timeout: float | None) -> None:
                            "stopped") from exc
 
 
-def _kernel_logging_to(path: Path) -> type:
+def _time_left(deadline: float) -> float:
+    """The seconds a cell about to run may take (nbclient asks as it starts each cell): what is left of the chapter's
+    limit, or a ``TimeoutError`` once none is (nbclient reads 0 as no limit, so a floor would let every quick cell
+    run past the deadline)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("no time left for the next cell")
+    return left
+
+
+def _kernel_logging_to(path: Path, reads: Path | None = None) -> type:
     """A kernel manager class whose kernels write their own stdout and stderr (the kernel's log lines, a crash
     report; not the cells' output, which goes into the notebook) to ``path``: a kernel shut down by Ctrl-C or a
     timeout no longer prints a zmq traceback over the runner's report. Kernels talk over Unix sockets, not TCP
-    ports (no two kernels can be given the same port)."""
+    ports (no two kernels can be given the same port). With ``reads``, the kernel lists there every file it opens
+    under the data folders (:data:`_READ_TRACKER`), before the notebook's first cell."""
     from jupyter_client.manager import AsyncKernelManager
     from traitlets import default
 
@@ -332,6 +543,10 @@ def _kernel_logging_to(path: Path) -> type:
             return os.path.join(jupyter_runtime_dir(), f"kernel-{uuid.uuid4().hex[:12]}")
 
         async def start_kernel(self, **kw):
+            if reads is not None:
+                code = _READ_TRACKER.format(log=str(reads), folders=[str(f) for f in data_folders()])
+                kw["extra_arguments"] = [*kw.get("extra_arguments", []),
+                                         f"--IPKernelApp.exec_lines=exec({code!r}, {{}})"]
             with open(path, "ab") as log:
                 await super().start_kernel(**kw | {"stdout": log, "stderr": log})
 
@@ -394,7 +609,7 @@ def _keep_failed(root: Path, chapter: str, stage: Path, show_log: bool) -> str:
     return f"\n({'; '.join(notes)})" if notes else ""
 
 
-def _record(stage: Path, chapter: str, profile: str, params: dict, start: float) -> ChapterRun:
+def _record(stage: Path, chapter: str, profile: str, params: dict, start: float, inputs: dict) -> ChapterRun:
     """The manifest entry of a successful run, from its staged files under the names they get in the book."""
     data = {}
     provenance = stage / chapter / "provenance.json"
@@ -405,7 +620,7 @@ def _record(stage: Path, chapter: str, profile: str, params: dict, start: float)
     outputs[f"notebooks/{chapter}.ipynb"] = sha256_file(stage / "notebook.ipynb")
     return ChapterRun(chapter=chapter, profile=profile, status="ok", parameters=params, seed=params.get("seed"),
                       duration_s=round(time.perf_counter() - start, 2), analysis_version=__version__, data=data,
-                      outputs=outputs)
+                      outputs=outputs, inputs=inputs)
 
 
 def _crashed(chapter: str, profile: str, exc: BaseException) -> ChapterRun:
