@@ -30,10 +30,14 @@ data: setup
 	$(BIN)/python -m analysis data fetch
 	$(BIN)/python -m analysis data prepare
 
+# Only the chapters that are not up to date run (`python -m analysis outputs status` says which, and why);
+# FORCE=1 reruns them all.
 reproduce: data
-	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)
+	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)$(if $(FORCE), --force)
 
 # The claims' verdicts are computed from the outputs (book/_generated/claims.csv) before the HTML is built from them.
+# Jupyter Book rebuilds the HTML incrementally (Sphinx's environment in _build/): the pages of chapters that were
+# skipped keep their files and modification times, so only what changed is read again.
 book: reproduce
 	$(BIN)/python -m analysis claims
 	$(BIN)/jupyter-book build . -W -n --keep-going
