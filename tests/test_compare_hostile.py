@@ -854,3 +854,29 @@ def test_leftovers_of_a_killed_run_are_removed_by_the_next(tmp_path, capsys):
     code = main(["compare", str(path), "--out", str(out), "--json", str(tmp_path / "r.json"), *FAST])
     assert code == 0, capsys.readouterr().err
     assert not any(p.exists() for p in ours) and alive.exists() and all(p.exists() for p in foreign)
+
+
+def test_a_covariate_error_names_the_file_and_the_option(tmp_path, capsys):
+    path = write(tmp_path, "judgments", _judgment_lines(",len", [",0"] * 6))  # carries nothing
+    line = _error_line(capsys, path, "--covariates", "len")
+    assert str(path) in line and "--covariates len" in line, line
+
+
+def test_a_judgment_file_as_human_ratings_of_scores_is_refused(tmp_path, capsys):
+    scores = write(tmp_path, "wide", lines("wide"))
+    human = write(tmp_path, "judgments", lines("judgments"))
+    line = _error_line(capsys, scores, "--human", human)
+    assert f"--human {human}" in line and "pairwise judgments" in line, line
+
+
+def test_a_closed_standard_error_leaves_standard_output_clean(tmp_path):
+    """``compare FILE --json - 2>&-``: the progress lines must not fall back to standard output, into the JSON."""
+    import os
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "wide", lines("wide"))
+    result = subprocess.run([sys.executable, "-m", "analysis", "compare", str(path), "--json", "-", *FAST],
+                            stdout=subprocess.PIPE, text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent,
+                            preexec_fn=lambda: os.close(2))
+    assert result.returncode == 0 and json.loads(result.stdout)["settings"]["n_systems"] == 3, result.stdout[:300]

@@ -297,6 +297,8 @@ def run(args, save=None) -> int:
     note (exit 130 for Ctrl-C, 143 for SIGTERM), and both leave every earlier output as it was."""
     import signal
 
+    if sys.stderr is None:  # `2>&-`: print(file=None) would send the messages to standard output, into the report
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # for the rest of the process
     if sys.stdout is None:  # `>&-`: the report would go nowhere
         return _error("standard output is closed; the report is printed there: redirect it to a file or /dev/null "
                       "instead of closing it")
@@ -383,6 +385,9 @@ def _run(args, save, written: list) -> int:
             first += _id_note(scores.attrs) + _ignored(scores.attrs)
             human = None
             if args.human:
+                if is_judgment_file(args.human):
+                    raise UsageError(f"--human {args.human}: a file of pairwise judgments; a score file is compared "
+                                     "with human ratings (scores) of the same instances and systems")
                 human = read_scores(args.human, align="pairwise")
                 first += _human_match(scores, human, args)
                 note = _id_note(human.attrs) + _ignored(human.attrs)

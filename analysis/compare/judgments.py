@@ -223,8 +223,12 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     stable = _stability(c, (cells, cell_of), names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
     controlled = {}
     if covariates:
-        z = style.check_covariates(games[list(covariates)].to_numpy(dtype=float), covariates)
-        joint = style.fit(s, c.left, c.right, c.outcome, c.weight, z[c.unit], confidence=confidence)
+        try:
+            z = style.check_covariates(games[list(covariates)].to_numpy(dtype=float), covariates)
+            joint = style.fit(s, c.left, c.right, c.outcome, c.weight, z[c.unit], confidence=confidence)
+        except ValueError as exc:  # the message names the covariate; the file and the option too
+            where = f"{games.attrs['file']}: " if games.attrs.get("file") else ""
+            raise ValueError(f"{where}--covariates {','.join(covariates)}: {exc}") from None
         systems["bt_controlled"], systems["bt_controlled_low"], systems["bt_controlled_high"] = (
             joint.strengths, joint.strengths_low, joint.strengths_high)
         systems["bt_controlled_rank"] = pd.Series(joint.strengths).rank(ascending=False, method="min").astype(
