@@ -880,3 +880,25 @@ def test_a_closed_standard_error_leaves_standard_output_clean(tmp_path):
                             stdout=subprocess.PIPE, text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent,
                             preexec_fn=lambda: os.close(2))
     assert result.returncode == 0 and json.loads(result.stdout)["settings"]["n_systems"] == 3, result.stdout[:300]
+
+
+def test_a_parquet_index_is_read_as_a_column_not_dropped(tmp_path, capsys):
+    """A Parquet file written from a frame indexed by its instances keeps them: the index is the id column."""
+    path = tmp_path / "w.parquet"
+    MATRIX.rename_axis("instance").to_parquet(path)
+    scores = read_scores(path)
+    assert list(scores.index) == list(MATRIX.index) and scores.attrs["id_column"] == "instance"
+    assert list(scores.columns) == ["A", "B", "C"]
+
+
+def test_a_json_lines_object_with_a_key_twice_is_refused(tmp_path):
+    rows = [json.dumps({"model_a": a, "model_b": b, "winner": w}) for a, b, w in GAMES]
+    rows[1] = rows[1][:-1] + ', "winner": "model_a"}'
+    path = write(tmp_path, "judgments", rows, name="j.jsonl")
+    one_line_error(lambda: read_judgments(path), str(path), "line 2", "'winner'", "twice")
+
+
+def test_duplicate_ids_in_an_id_named_column_hint_that_it_may_be_a_system(tmp_path):
+    rows = ["key,A,B,C"] + [",".join(map(str, [k % 2 + 1, *MATRIX.iloc[k]])) for k in range(4)]
+    path = write(tmp_path, "wide", rows)
+    one_line_error(lambda: read_scores(path), str(path), "'key'", "lines 2 and 4", "rename")

@@ -242,6 +242,8 @@ def _read_table(path: Path, header_only: bool = False) -> _Table:
 def _parse_table(path: Path, header_only: bool = False) -> _Table:
     if path.suffix.lower() in (".parquet", ".pq"):
         frame = pd.read_parquet(path)
+        if frame.index.name is not None or not isinstance(frame.index, pd.RangeIndex):
+            frame = frame.reset_index()  # an index pandas stored (the instances, say) is a column, never dropped
         if frame.columns.duplicated().any():
             raise ScoreFileError(f"{path}: column {frame.columns[frame.columns.duplicated()][0]!r} appears twice")
         return _Table(frame.reset_index(drop=True), 2, structured=True)
@@ -262,7 +264,10 @@ def _read_json_lines(path: Path) -> _Table:
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    record = json.loads(line, object_pairs_hook=_unique_keys)
+                except _DuplicateKey as exc:
+                    raise ScoreFileError(f"{path}: line {number} names key {exc.key!r} twice; every column once per "
+                                         "line") from None
                 except json.JSONDecodeError as exc:
                     raise ScoreFileError(f"{path}: line {number} is not valid JSON ({exc.msg} at column "
                                          f"{exc.colno})") from None
@@ -275,6 +280,24 @@ def _read_json_lines(path: Path) -> _Table:
         raise _not_utf8(path, exc) from None
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame()
     return _Table(frame, 1, np.asarray(lines, dtype=np.int64), structured=True)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs) -> dict:
+    """A JSON object whose keys are all different (``json.loads`` would keep the last of two silently)."""
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
 
 
 def _no_rows(path: Path, frame: pd.DataFrame) -> None:
@@ -548,7 +571,8 @@ def _wide_matrix(table: _Table, path: Path) -> pd.DataFrame:
             j = np.flatnonzero(later)[0]
             i = np.flatnonzero((key == key.iloc[j]).to_numpy())[0]
             raise ScoreFileError(f"{path}: duplicate instance {_shown(key.iloc[j])!r} in column {ids[0]!r} on lines "
-                                 f"{line.iloc[i]} and {line.iloc[j]}")
+                                 f"{line.iloc[i]} and {line.iloc[j]} (the first column, named like instance ids, is "
+                                 "read as them: rename it if it is a system)")
         frame = frame.drop(columns=ids[0]).set_axis(pd.Index(key.to_numpy()), axis=0)
     columns = {}
     for column in frame.columns:
