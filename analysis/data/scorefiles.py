@@ -253,33 +253,41 @@ def _parse_table(path: Path, header_only: bool = False) -> _Table:
 
 
 def _read_json_lines(path: Path) -> _Table:
-    """JSON lines, one object per line (blank lines skipped); a line that is not valid JSON or not an object is an
-    error naming it."""
+    """JSON lines, one object per line (blank lines skipped); a line that is not valid JSON or not an object, or an
+    object naming a key twice, is an error naming it. The lines are parsed as one JSON array first (fast); only a
+    file with a bad line is parsed line by line, to find it."""
     import json
 
-    records, lines = [], []
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line, object_pairs_hook=_unique_keys)
-                except _DuplicateKey as exc:
-                    raise ScoreFileError(f"{path}: line {number} names key {exc.key!r} twice; every column once per "
-                                         "line") from None
-                except json.JSONDecodeError as exc:
-                    raise ScoreFileError(f"{path}: line {number} is not valid JSON ({exc.msg} at column "
-                                         f"{exc.colno})") from None
-                if not isinstance(record, dict):
-                    raise ScoreFileError(f"{path}: line {number} is a JSON {type(record).__name__}, not an object "
-                                         "({\"column\": value, ...}); every line must be one row")
-                records.append(record)
-                lines.append(number)
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise _not_utf8(path, exc) from None
-    frame = pd.DataFrame.from_records(records) if records else pd.DataFrame()
-    return _Table(frame, 1, np.asarray(lines, dtype=np.int64), structured=True)
+    numbered = [(k, line) for k, line in enumerate(text.split("\n"), 1) if line.strip()]
+    lines = np.asarray([k for k, _ in numbered], dtype=np.int64)
+    try:
+        records = json.loads("[" + ",".join(line for _, line in numbered) + "]", object_pairs_hook=_unique_keys)
+        whole = len(records) == len(numbered) and all(type(r) is dict for r in records)
+    except (json.JSONDecodeError, _DuplicateKey):
+        whole = False
+    if not whole:
+        records = [_json_line(path, number, line) for number, line in numbered]
+    frame = pd.DataFrame(records) if records else pd.DataFrame()
+    return _Table(frame, 1, lines, structured=True)
+
+
+def _json_line(path: Path, number: int, line: str) -> dict:
+    import json
+
+    try:
+        record = json.loads(line, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise ScoreFileError(f"{path}: line {number} names key {exc.key!r} twice; every column once per line") from None
+    except json.JSONDecodeError as exc:
+        raise ScoreFileError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(record, dict):
+        raise ScoreFileError(f"{path}: line {number} is a JSON {type(record).__name__}, not an object "
+                             "({\"column\": value, ...}); every line must be one row")
+    return record
 
 
 class _DuplicateKey(ValueError):
