@@ -1,5 +1,5 @@
 """The claims registry: every table, figure and numbered claim of the four papers as a record whose verdict is
-computed from the saved outputs (DESIGN.md, "Claims and verdicts").
+computed from the saved outputs (README.md, "What holds, and how you can tell").
 
 A record lives in ``data/published/claims/<paper>.toml`` beside the published numbers. It says what the paper
 claims (``claim``, the published value: ``paper_ref``, a pointer at it in ``data/published/<paper>.toml``, or
@@ -385,7 +385,7 @@ def data_share(claim: Claim, outputs: Path) -> float | None:
     if claim.status != "mixed":
         return None
     key = dataclasses.replace(claim, source="claim_values.csv", rows={"key": claim.data_share}, column="value",
-                              pool=False)
+                              pool=False, rule="within", paper_value=0.0, than=None, tol=0.0)  # one row, one value
     value = our_value(key, outputs)
     if not (isinstance(value, (int, float)) and 0 <= value <= 1):
         raise ClaimError(f"{claim.key}: its data share {claim.data_share!r} is {value!r}, not a share in [0, 1]")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .claim_records import PAPERS, VERDICTS, ClaimError, load
 from .claims import evaluate
-from .claims_pages import write
+from .claims_pages import PageError, write
 from .paths import generated_dir
 
 
@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None, stream=None) -> int:
     if not args.paper:  # a partial table never replaces the book's claims.csv and pages
         try:
             write(table, outputs, _profile(outputs))
+        except PageError as exc:  # a headline's value missing (its chapter did not record it): nothing is written
+            print(f"claims: error: cannot write the claims pages: {exc}", file=sys.stderr)
+            return 2
         except OSError as exc:
             print(f"claims: error: cannot write the claims files under {outputs}: {exc.strerror or exc} "
                   f"({exc.filename or outputs})", file=sys.stderr)

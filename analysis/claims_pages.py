@@ -24,12 +24,18 @@ from .typography import for_table
 #: pages (``claims.csv`` keeps the one vocabulary of VERDICTS)
 OWN_FINDINGS = "synthesis"
 OWN_WORDS = {"reproduced": "holds", "reproduced in part": "holds in part", "not reproduced": "does not hold"}
+#: the same words after a count of more than one ("3 hold")
+PLURAL = {"holds": "hold", "holds in part": "hold in part", "does not hold": "do not hold"}
 #: the glossary term each verdict word links to
 TERMS = {"holds": "holds", "holds in part": "holds", "does not hold": "holds"}
 #: the chapter of each paper, which the front page links
 PAPER_CHAPTERS = {"paired": "02_real_setups", "wmt": "03_wmt_stability", "favi": "04_favoritism",
                   "gvp": "05_global_vs_pairwise", "synthesis": "06_synthesis"}
 TEMPLATES = "book/templates"
+
+
+class PageError(ValueError):
+    """A claims page that cannot be written: a value, a claim or a headline's macro the templates name is missing."""
 
 
 def verdict_words(verdict: str, paper: str, category: str | None = None) -> str:
@@ -86,7 +92,10 @@ def counts(rows: pd.DataFrame) -> list[dict]:
         for v in VERDICTS:
             if v in found:
                 word = verdict_words(v, group.paper.iloc[0], name)
-                verdicts.append({"word": word, "term": verdict_term(word), "n": int(found[v]), "verdict": v})
+                n = int(found[v])
+                shown = PLURAL.get(word, word) if n != 1 else word
+                verdicts.append({"word": word, "term": verdict_term(word) if shown == word else
+                                 f"{{term}}`{shown} <{TERMS.get(word, word)}>`", "n": n, "verdict": v})
         out.append({"category": name, "n": len(group), "verdicts": verdicts})
     return out
 
@@ -105,10 +114,11 @@ class _Values:
             self.frames[chapter] = pd.read_csv(path, keep_default_na=False) if path.is_file() else None
         frame = self.frames[chapter]
         if frame is None:
-            raise KeyError(f"{chapter}/claim_values.csv is missing (the headline needs {key!r})")
+            raise PageError(f"{chapter}/claim_values.csv is missing (a headline needs {key!r})")
         hit = frame[(frame.key == key) & (frame.detail.astype(str) == detail)]
         if len(hit) != 1:
-            raise KeyError(f"{chapter}/claim_values.csv holds {len(hit)} rows for key {key!r}, detail {detail!r}")
+            raise PageError(f"{chapter}/claim_values.csv holds {len(hit)} rows for key {key!r}, detail {detail!r} (a "
+                            "headline reads one)")
         return float(hit.iloc[0][column])
 
 
@@ -137,7 +147,7 @@ def _context(table: pd.DataFrame, outputs: Path | None, *, on_chapter_page: bool
 
     def claim(cid: str) -> dict:
         if cid not in rows:
-            raise KeyError(f"the headlines name claim {cid!r}, which is not in the claims table")
+            raise PageError(f"the headlines name claim {cid!r}, which is not in the claims table")
         return rows[cid]
 
     return {"claim": claim, "value": _Values(outputs or generated_dir())}
@@ -283,11 +293,16 @@ def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str |
     """Write ``claims.csv`` and the pages (``claims/at_a_glance.md``, ``claims/<chapter>.md`` and
     ``claims/<chapter>_differs.md``) and the front page's figure (``claims/verdicts_by_category.png`` and ``.svg``)
     under ``outputs``, each atomically; every page is rendered before anything is written. Returns the paths."""
+    import jinja2
+
     outputs = Path(outputs) if outputs else generated_dir()
-    pages = {outputs / "claims" / "at_a_glance.md": at_a_glance(table, profile, outputs)}
-    for chapter in sorted(set(table.chapter)):
-        pages[outputs / "claims" / f"{chapter}.md"] = chapter_opening(table, chapter, outputs)
-        pages[outputs / "claims" / f"{chapter}_differs.md"] = chapter_differences(table, chapter)
+    try:
+        pages = {outputs / "claims" / "at_a_glance.md": at_a_glance(table, profile, outputs)}
+        for chapter in sorted(set(table.chapter)):
+            pages[outputs / "claims" / f"{chapter}.md"] = chapter_opening(table, chapter, outputs)
+            pages[outputs / "claims" / f"{chapter}_differs.md"] = chapter_differences(table, chapter)
+    except jinja2.TemplateError as exc:  # a macro or a name the templates use is missing
+        raise PageError(f"{TEMPLATES}: {exc}") from exc
     figures = dict(zip((outputs / "claims" / f"{FIGURE_NAME}.png", outputs / "claims" / f"{FIGURE_NAME}.svg"),
                        figure_files(table)))
     atomic_write(outputs / "claims.csv", lambda tmp: table.to_csv(tmp, index=False))

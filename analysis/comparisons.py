@@ -30,6 +30,11 @@ from .validation import TIE_POLICIES, check_scores, real_array, system_names
 TIES = dict(zip(TIE_POLICIES, ((0.5, 0.5), (0.0, 0.0), (0.0, 1.0))))
 #: What a tie is when none is named.
 DEFAULT_TIES = "half"
+#: The tie policies as the pages name them, once: in a sentence or a table (``TIE_WORDS``) and in a figure's legend
+#: (``TIE_SHORT``); "loss" is what the paired paper's published code did.
+TIE_WORDS = {"half": "a tie is half a win each", "drop": "ties dropped",
+             "loss": "a tie is a win for the later system (the paired paper's code)"}
+TIE_SHORT = {"half": "tie = half a win", "drop": "ties dropped", "loss": "tie = win for later system"}
 
 
 def tie_credit(ties) -> tuple[float, float]:

@@ -1,5 +1,6 @@
-"""The package's layout stays what DESIGN.md says: no import cycle anywhere (function-level imports included), the
-data layer imports no method and no chapter code, methods read no files, and notebooks stay thin."""
+"""The package's layout stays what README.md's "The `analysis` package" says: no import cycle anywhere (function-level
+imports included), the data layer imports no method and no chapter code, methods read no files, and notebooks stay
+thin."""
 
 import ast
 import graphlib

@@ -80,6 +80,11 @@ def test_tradeoff_table_and_claim_values():
     # a test is saved with the number it compares: TrueSkill ties BT at 0.5, MEAN and BT lose the same τ
     assert v["alone_reordered_max"] == 0 and v["bt_most_stable_pairwise"] == (pytest.approx(0.0), False)
     assert v["bt_more_robust_than_mean"] == (pytest.approx(0.0), False)
+    # the sanity line is a check of the code, not a hypothesis: MEAN reordering the others stops the chapter
+    broken = trade.copy()
+    broken.loc[broken.mechanism == "mean", "reordered_best"] = 0.1
+    with pytest.raises(ValueError, match="bug"):
+        stability.stability_values(broken)
 
 
 # --- study 2 -------------------------------------------------------------------------------------------------------
@@ -128,7 +133,20 @@ def test_perturbations_cover_every_experiment_for_both_mechanisms():
                          "reordered": [True] * 10 + [False] * 10})
     test = wmt_pairs.ends_against_null(fake).iloc[0]
     assert test["ends_reordered"] == 1 and test["null_reordered"] == 0
-    assert test["p_value"] == pytest.approx(1 / 184756)  # one table of C(20, 10) is this extreme
+    assert test["fisher_p_draws"] == pytest.approx(1 / 184756)  # one table of C(20, 10) is this extreme
+    # at the pair level: five language pairs, each with two end removals and ten null draws; the ends reorder in
+    # every pair and the null in few: all five differences positive, the one-sided signed-rank p is 1/32
+    rows = []
+    for k in range(5):
+        rows += [(f"p{k}", "remove_best", True), (f"p{k}", "remove_worst", True)]
+        rows += [(f"p{k}", "remove_random_mid", d < k) for d in range(10)]
+    pairs = pd.DataFrame(rows, columns=["pair", "experiment", "reordered"]).assign(mechanism="z", collection="c")
+    test = wmt_pairs.ends_against_null(pairs).iloc[0]
+    assert test["language_pairs"] == 5 and test["pairs_ends_above"] == 5
+    assert test["p_value"] == pytest.approx(1 / 32)
+    assert test["fisher_p_draws"] < test["p_value"]  # 60 draws counted as independent: far smaller
+    same = pairs.assign(reordered=True)
+    assert wmt_pairs.ends_against_null(same).iloc[0]["p_value"] == 1.0  # no pair differs
 
 
 # --- study 3 -------------------------------------------------------------------------------------------------------
@@ -253,7 +271,7 @@ def test_claims_verdicts_follow_the_saved_values(tmp_path):
     assert table.loc["s4-marker-stable", "verdict"] == "not reproduced"
     assert table.loc["s1-bt-most-stable", "verdict"] == "reproduced"
     assert table.loc["s1-bt-iia", "our value"] == "1.0%"  # the saved number, shown in the claim's format
-    assert table.loc["s1-bt-most-stable", "our value"] == "+5% (1 of 1 check passed)"  # a test shows its number
+    assert table.loc["s1-bt-most-stable", "our value"] == "+5%"  # a test shows its number
     _save_values(tmp_path / "again", {"stable_share_half": 0.6, "bt_most_stable_pairwise": (0.05, False)})
     tmp_path = tmp_path / "again"
     table = claims.evaluate(registry, tmp_path).set_index("id")

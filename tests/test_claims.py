@@ -448,3 +448,27 @@ def test_claims_that_cannot_write_its_files_says_so_in_one_line(tmp_path, output
     assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("claims: error: cannot write the claims files") and "claims.csv" in err[0]
+
+
+def test_a_mixed_claim_with_a_list_of_published_values_reads_its_one_share(tmp_path, outputs):
+    text = RECORD.replace('status = "exact"', 'status = "mixed"\ndata = "d"\ndata_share = "share"')
+    text = text.replace("paper = 0.09", "paper = [0.09, 0.04]").replace(
+        'rows = { pair = "mean_bt" }', 'rows = [{ pair = "mean_bt" }, { pair = "mean_median" }]')
+    registry = mine(claim_records.load(write_registry(tmp_path / "reg", text)))
+    pd.DataFrame({"key": ["share"], "detail": [""], "value": [0.75]}).to_csv(
+        outputs / "02_real_setups" / "claim_values.csv", index=False)
+    row = claims.evaluate(registry, outputs).iloc[0]
+    assert (row.verdict, row.category) == ("reproduced", "the paper's data")
+
+
+def test_a_headline_value_no_chapter_recorded_stops_claims_in_one_line(tmp_path, outputs, capsys, monkeypatch):
+    registry = write_registry(tmp_path / "reg", RECORD)
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / claims_pages.TEMPLATES, templates)
+    (templates / "at_a_glance.md.j2").write_text('{{ value("02_real_setups", "nowhere") }}\n', encoding="utf-8")
+    monkeypatch.setattr(claims_pages, "TEMPLATES", str(templates))
+    monkeypatch.setattr(claims_pages, "repo_root", lambda: Path("/"))
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "02_real_setups/claim_values.csv is missing" in err[0]
+    assert not (outputs / "claims.csv").exists()  # nothing written

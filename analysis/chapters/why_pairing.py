@@ -13,6 +13,7 @@ import seaborn as sns
 from mpl_toolkits.axes_grid1 import make_axes_locatable
 
 from .. import aggregate, pairwise
+from ..comparisons import TIES
 from ..data import published
 from ..validation import check_rng
 from .common import SEED, Param
@@ -40,11 +41,30 @@ def fig1_aggregates(scores: pd.DataFrame) -> pd.DataFrame:
                          "bt": aggregate.bradley_terry(scores)})
 
 
+def _section3_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> dict[str, bool]:
+    """§3's statements about Fig. 1 (A worse than C on all instances but one with the medians 10 vs. 7, B better
+    than C on all but one, A and B equivalent for MEAN and MEDIAN) on ``scores`` named as §3 names them."""
+    but_one = pairwise.win_tie_matrices(scores)[0] == len(scores) - 1
+    mean, median = aggregates["mean"], aggregates["median"]
+    return {"C beats A on all instances but one": but_one.loc["C", "A"],
+            "median of A above median of C (10 vs. 7)": (median["A"], median["C"]) == (10, 7),
+            "B beats C on all instances but one": but_one.loc["B", "C"],
+            "A and B equal for MEAN and MEDIAN": np.isclose(mean["A"], mean["B"]) and np.isclose(median["A"], median["B"])}
+
+
+def notebook_names(scores: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 1's scores named as the authors' notebook names its lists (B = y_b, C = y_c), which §3 uses: the
+    figure's legend swaps B and C (its B is y_c, its C is y_b; ``data/published/paired.toml``, ``fig1_scores``)."""
+    return scores.rename(columns={"B": "C", "C": "B"})[list(scores.columns)]
+
+
 def fig1_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> pd.DataFrame:
     """One row per statement the paper makes about Fig. 1's scores (the caption, §1 and §3 describe the example
-    differently) with its claim ``key`` and whether ``scores`` bear it out."""
+    differently) with its claim ``key`` and whether ``scores`` bear it out; §3's statements are checked under the
+    legend's names (``fig1-section3``) and under the notebook's names §3 uses (``fig1-section3-notebook-names``)."""
     but_one = pairwise.win_tie_matrices(scores)[0] == len(scores) - 1  # [a, b]: a beats b on all instances but one
     mean, median, bt = aggregates["mean"], aggregates["median"], aggregates["bt"]
+    renamed = notebook_names(scores)
     checks = {
         ("caption", "fig1"): {"all means equal": np.allclose(mean, mean.iloc[0]),
                               "C beats A on all instances but one": but_one.loc["C", "A"],
@@ -53,11 +73,8 @@ def fig1_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> pd.DataFrame:
                               "median of A above median of B": median["A"] > median["B"]},
         ("§1", "fig1-intro"): {"B beats A on all instances but one": but_one.loc["B", "A"],
                                "median of A above median of B": median["A"] > median["B"]},
-        ("§3", "fig1-section3"): {"C beats A on all instances but one": but_one.loc["C", "A"],
-                                  "median of A above median of C (10 vs. 7)": (median["A"], median["C"]) == (10, 7),
-                                  "B beats C on all instances but one": but_one.loc["B", "C"],
-                                  "A and B equal for MEAN and MEDIAN": np.isclose(mean["A"], mean["B"])
-                                  and np.isclose(median["A"], median["B"])},
+        ("§3", "fig1-section3"): _section3_checks(scores, aggregates),
+        ("§3, notebook's names", "fig1-section3-notebook-names"): _section3_checks(renamed, fig1_aggregates(renamed)),
     }
     return pd.DataFrame([{"where": where, "key": key, "detail": statement, "holds": bool(holds)}
                          for (where, key), statements in checks.items() for statement, holds in statements.items()])
@@ -265,23 +282,37 @@ def prop1_non_implications(setups: pd.DataFrame) -> pd.DataFrame:
 
 # -- Appendix F -----------------------------------------------------------------------------------------------------
 
-#: BT's tie policies in words, for the page (the package's ``ties=`` codes are not for readers)
-TIE_POLICIES = {"half": "ties as half a win each", "drop": "ties dropped",
-                "loss": "ties as wins for the later system (the paper's code)"}
-
-
 def appendix_f_table() -> pd.DataFrame:
     """App. F's example: BT strengths (tight tolerance) of A and B alone and with the printed C = [3, 2, 1] (which
     ties A and B on the second instance) or the cyclic C = [3, 1, 2], under every tie policy."""
     scores = pd.DataFrame({"A": [1, 2, 3], "B": [2, 3, 1], "C printed": [3, 2, 1], "C cyclic": [3, 1, 2]}, dtype=float)
     rows = []
-    for ties, third in itertools.product(TIE_POLICIES, ([], ["C printed"], ["C cyclic"])):
+    for ties, third in itertools.product(TIES, ([], ["C printed"], ["C cyclic"])):
         bt = aggregate.bradley_terry(scores[["A", "B", *third]], ties=ties, tol=1e-15)
         rows.append({"systems": ", ".join(bt.index), "ties": ties, **bt.set_axis(["A", "B", "C"][:len(bt)])})
     return pd.DataFrame(rows)
 
 
 # -- the values the claims registry reads (Fig. 1's are :func:`fig1_checks`' rows) ------------------------------------
+
+def fig2_caption_checks(fig2_summary: pd.DataFrame) -> list[tuple]:
+    """Fig. 2's caption's two geometric criteria read on each pairing (x = A's score, y = B's): (i) the means'
+    prolongations meeting above the line X_A = X_B, i.e. B's mean above A's, "then MEAN predicts that A is better";
+    (ii) more mass in the upper-left triangle (B above A on most instances), "then BT predicts that A is better".
+    Each row holds when the caption's prediction is the mechanism's decision (the body text of §3 states the
+    criteria the other way round: above the line, B is better)."""
+    rows = []
+    for pairing, r in fig2_summary.iterrows():
+        means_above = r["mean B"] > r["mean A"]
+        mass_upper_left = r["P(B > A)"] > 0.5
+        rows += [("fig2-caption-criteria", f"(i) {pairing}: means meet {'above' if means_above else 'below'} the "
+                  "diagonal, caption: MEAN prefers " + ("A" if means_above else "B"), np.nan,
+                  ("A" if means_above else "B") == r["MEAN prefers"]),
+                 ("fig2-caption-criteria", f"(ii) {pairing}: more mass {'upper-left' if mass_upper_left else 'lower-right'}"
+                  ", caption: BT prefers " + ("A" if mass_upper_left else "B"), np.nan,
+                  ("A" if mass_upper_left else "B") == r["BT prefers"])]
+    return rows
+
 
 def claim_values(pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame, non_implications: pd.DataFrame,
                  appendix_f: pd.DataFrame) -> pd.DataFrame:
@@ -297,6 +328,7 @@ def claim_values(pairings_summary: pd.DataFrame, fig2_summary: pd.DataFrame, non
              (fig2_summary[["mean A", "mean B", "median A", "median B"]].round(9).nunique() == 1).all()),
             ("fig2", "middle pairing: BT prefers A while MEAN and MEDIAN prefer B", np.nan,
              middle["BT prefers"] == "A" and middle["MEAN prefers"] == "B" == middle["MEDIAN prefers"])]
+    rows += fig2_caption_checks(fig2_summary)
     rows += [("prop1-no-implication", f"{r.condition} without {r.without}", r.setups, r.setups > 0)
              for r in non_implications.itertuples()]
     rows += [("appF-printed-spread", f"ties={ties}", value, None) for ties, value in zip(printed["ties"], spread)]

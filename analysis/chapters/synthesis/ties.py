@@ -13,10 +13,10 @@ from scipy import stats
 
 from ... import bt, comparisons, sweeps
 from ...agreement import order_changes, rank_changes
+from ...comparisons import TIE_SHORT
 from ...validation import check_count, check_rng
 
 POLICIES = ("half", "drop", "loss")
-POLICY_LABELS = {"half": "a tie is half a win", "drop": "ties dropped", "loss": "a tie is a win for the later system"}
 KEYS = ["collection", "dataset", "metric"]
 
 
@@ -138,7 +138,6 @@ def ties_values(marker: pd.DataFrame, costs: pd.DataFrame, sweep: pd.DataFrame) 
             "loss_moves_more_than_drop": (loss - drop, loss > drop), "injected_probability": float(low)}
 
 
-POLICY_SHORT = {"half": "tie = half a win", "drop": "ties dropped", "loss": "tie = win for later system"}
 #: curves on top of each other stay visible: the one drawn later (dashed, hollow markers) shows the one below
 POLICY_STYLE = {"half": {"color": "#1b9e77", "linestyle": "-", "marker": "o", "ms": 6, "lw": 2.4},
                 "drop": {"color": "#7570b3", "linestyle": "--", "marker": "s", "ms": 5, "lw": 1.6, "mfc": "white"},
@@ -152,7 +151,7 @@ def plot_ties(curves: pd.DataFrame, sweep: pd.DataFrame) -> plt.Figure:
     grid = curves[~curves["at_marker"] | curves.duplicated([*KEYS, "ties", "comparisons"], keep=False)]
     for ties in POLICIES:
         mean = grid[grid.ties == ties].groupby("comparisons")["misplaced_share"].mean()
-        axes[0].plot(mean.index, mean.values, label=POLICY_SHORT[ties], **POLICY_STYLE[ties])
+        axes[0].plot(mean.index, mean.values, label=TIE_SHORT[ties], **POLICY_STYLE[ties])
         s = sweep[sweep.ties == ties].groupby("tie_probability")["misplaced_share"].mean()
         axes[1].plot(s.index, s.values, **POLICY_STYLE[ties])
     at = curves[curves["at_marker"] & (curves["ties"] == "half")]
