@@ -902,3 +902,12 @@ def test_duplicate_ids_in_an_id_named_column_hint_that_it_may_be_a_system(tmp_pa
     rows = ["key,A,B,C"] + [",".join(map(str, [k % 2 + 1, *MATRIX.iloc[k]])) for k in range(4)]
     path = write(tmp_path, "wide", rows)
     one_line_error(lambda: read_scores(path), str(path), "'key'", "lines 2 and 4", "rename")
+
+
+def test_the_human_score_files_unused_columns_are_named(tmp_path, capsys):
+    scores = write(tmp_path, "long", lines("long"))
+    rows = lines("long")
+    human = write(tmp_path, "long", [rows[0] + ",weight"] + [r + ",2" for r in rows[1:]], name="human.csv")
+    _, captured = _cli_json(tmp_path, capsys, scores, "--human", human)
+    first = captured.err.splitlines()[0]
+    assert f"--human {human}" in first and "ignored columns: weight" in first, first
