@@ -189,13 +189,15 @@ _READ_TRACKER = """
 import os, sys
 def _install(log, folders):
     out = open(log, "a", buffering=1)
-    roots = tuple(os.path.join(os.path.realpath(f), "") for f in folders)
+    roots = tuple(set(os.path.join(how(f), "") for f in folders for how in (os.path.abspath, os.path.realpath)))
     seen = set()
     def hook(event, args):
         if event != "open" or not args or isinstance(args[0], int):
             return
         try:
-            path = os.fsdecode(os.path.realpath(os.fspath(args[0])))
+            path = os.fsdecode(os.path.abspath(os.fspath(args[0])))
+            if not path.startswith(roots):  # a folder reached through a link (data/processed on another disk)
+                path = os.path.realpath(path)
             if path.startswith(roots) and path not in seen:
                 seen.add(path)
                 out.write(path + "\\n")
@@ -247,12 +249,11 @@ def data_checksums(paths: list[Path]) -> dict[str, dict[str, str]]:
     """``{"tables": {table: sha256}, "files": {path from the repository: sha256}}`` of the data files a run read: a
     prepared table (``data/processed/<name>.parquet`` or its ``.json`` sidecar) by the checksum its sidecar records,
     any other file by :func:`_file_checksum` (a ``.sha256`` record by the file it records)."""
-    processed = (repo_root() / "data" / "processed").resolve()
-    home = repo_root().resolve()
+    home = repo_root()
+    processed = {home / "data" / "processed", (home / "data" / "processed").resolve()}
     tables, files = {}, {}
     for path in paths:
-        path = path.resolve()
-        if path.parent == processed and path.suffix in (".parquet", ".json"):
+        if path.parent in processed and path.suffix in (".parquet", ".json"):
             digest = _table_checksum(path.stem)
             if digest is not None:
                 tables[path.stem] = digest
@@ -261,8 +262,8 @@ def data_checksums(paths: list[Path]) -> dict[str, dict[str, str]]:
             path = path.with_suffix("")
         digest = _file_checksum(path)
         if digest is not None:
-            rel = path.relative_to(home).as_posix() if path.is_relative_to(home) else str(path)
-            files[rel] = digest
+            base = next((b for b in (home, home.resolve()) if path.is_relative_to(b)), None)
+            files[path.relative_to(base).as_posix() if base else str(path)] = digest
     return {"tables": dict(sorted(tables.items())), "files": dict(sorted(files.items()))}
 
 

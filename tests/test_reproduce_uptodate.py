@@ -142,8 +142,10 @@ def test_a_chapter_killed_mid_run_or_failed_is_stale_on_the_next_run(home, book,
 def test_a_data_table_makes_stale_only_the_chapter_that_read_it(toy_chapters, monkeypatch):
     """Really executed: the kernel lists the data files a chapter opens (here as ``load_table`` reads a table)."""
     monkeypatch.setenv("ANALYSIS_ROOT", str(toy_chapters))
-    processed = toy_chapters / "data" / "processed"
-    processed.mkdir(parents=True)
+    processed = toy_chapters / "elsewhere"  # data/processed is a link to it (a bigger disk): still tracked
+    processed.mkdir()
+    (toy_chapters / "data").mkdir()
+    (toy_chapters / "data" / "processed").symlink_to(processed)
     for name in ("alpha", "beta"):
         (processed / f"{name}.parquet").write_bytes(name.encode())
         (processed / f"{name}.json").write_text(json.dumps({"sha256": hashlib.sha256(name.encode()).hexdigest()}))
