@@ -36,11 +36,12 @@ reproduce: data
 	$(BIN)/python -m analysis reproduce --profile $(PROFILE) --jobs $(JOBS)$(if $(FORCE), --force)
 
 # The claims' verdicts are computed from the outputs (book/_generated/claims.csv) before the HTML is built from them.
-# Jupyter Book rebuilds the HTML incrementally (Sphinx's environment in _build/): the pages of chapters that were
-# skipped keep their files and modification times, so only what changed is read again.
+# Jupyter Book rebuilds the HTML incrementally (Sphinx's environment in _build/.doctrees): the pages of chapters
+# that were skipped keep their files and modification times, so only what changed is read again. A failed build
+# drops that environment, so that the next one reads every page again and repeats the warnings rather than pass.
 book: reproduce
 	$(BIN)/python -m analysis claims
-	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/jupyter-book build . -W -n --keep-going || { rm -rf _build/.doctrees; exit 1; }
 	@echo "book: $(CURDIR)/_build/html/index.html"
 
 # The tests read the prepared tables (the data tests skip, naming the reason, only when no mirror is reachable).
