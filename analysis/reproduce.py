@@ -13,6 +13,12 @@ chapter runs. A chapter that fails, or runs longer than ``timeout``, keeps its l
 notebook goes to ``<root>/failed/`` and the manifest records the failure next to the outputs that are still there.
 Ctrl-C stops the run (in every worker with ``jobs`` > 1) with the outputs as they were; the kernels' own messages
 go to a log in the staging folder (kept in ``failed/`` with a failed notebook), never over the runner's report.
+
+A chapter that is up to date is skipped (:func:`stale_reasons`): each good run records in its manifest entry
+(``inputs``) what its outputs were made from -- the notebook's sha256, the profile's parameters for it, the data
+tables and files its kernel opened (:data:`_READ_TRACKER`), the ``analysis`` modules the notebook imports,
+followed through the package (:func:`analysis.notebooks.analysis_modules`), and the lock file -- and a later run
+compares them, and the outputs on disk, with what is there now. ``only`` and ``force`` run chapters regardless.
 """
 
 from __future__ import annotations
