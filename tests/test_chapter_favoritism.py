@@ -196,7 +196,8 @@ def _per_system_and_layers():
                                "system": ["a", "b", "refB", "c_bestmbr"], "median_favi": [0.5, 0.0, -0.4, 0.1],
                                "share_favoured": [1.0, 1 / 3, 0.0, 2 / 3],
                                "share_disfavoured": [0.0, 1 / 3, 1.0, 1 / 3], "opponents": 3})
-    layers = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m", "graph": ["human"] * 4 + ["metric"] * 3,
+    layers = pd.DataFrame({"dataset": "wmt22-zhen", "aspect": "MQM", "rater": "m",
+                           "graph": ["human"] * 4 + ["metric"] * 3,
                            "system": ["a", "b", "refB", "c_bestmbr", "a", "b", "c_bestmbr"],
                            "layer": [2, 1, 0, 1, 0, 1, 1], "layers": [3] * 4 + [2] * 3})
     return per_system, layers
@@ -411,7 +412,8 @@ def test_examples_page_splits_the_worked_examples_in_two():
 
 def test_page_tables_put_words_in_the_headers():
     margins = pd.DataFrame([[100, 30.0, 20.0, 10.0, 31.0, 19.0, 12.0]], index=pd.Index(["ROUGE_L"], name="rater"),
-                           columns=["items", "better", "worse", "margin", "paper_better", "paper_worse", "paper_margin"])
+                           columns=["items", "better", "worse", "margin", "paper_better", "paper_worse",
+                                    "paper_margin"])
     page = cases.margins_page(margins)
     assert page.index.tolist() == ["ROUGE-L"] and page[("paper (%)", "margin")].item() == 12.0
     graphs = pd.DataFrame({"dataset": ["summeval"], "aspect": ["c"], "rater": ["ROUGE_L"], "pairs": [10],
@@ -462,3 +464,22 @@ def test_the_margin_example_without_its_pair_is_refused_naming_it():
     pairs = pd.DataFrame({"dataset": ["wmt22-ende"], "system_a": ["X"], "system_b": ["Y"]})
     with pytest.raises(ValueError, match=f"wmt22-ende: no pair {item['system']} vs {item['opponent']}"):
         cases.margin_example(pairs)
+
+
+def test_paper_example_checks_def8_section1_and_section6():
+    from analysis.chapters.favoritism import definitions
+
+    checks = definitions.paper_example_checks()
+    assert checks["def8.cost_matrix_as_printed"] == (9.0, True)  # every entry of W as Def. 8 prints it
+    assert checks["sec1.ten_percent_errors_reverse_the_pair"] == (1.0, True)  # ten errors of cost 1: Φ = 1
+    assert checks["sec6.accuracy_depends_on_items_favi_does_not"] == (0.0, True)
+
+
+def test_ranking_unchanged_counts_the_systems_pairs_whose_margin_signs_differ():
+    from analysis.chapters.favoritism import cases
+
+    pairs = pd.DataFrame({"dataset": "d", "aspect": "a", "rater": "r", "system_a": ["M", "M", "X"],
+                          "system_b": ["X", "Y", "Y"], "system_sign_agrees": [True, True, False]})
+    assert cases.ranking_unchanged(pairs, "d", "a", "r", "M") == (0.0, True)
+    assert cases.ranking_unchanged(pairs, "d", "a", "r", "Y") == (1.0, False)
+    assert cases.ranking_unchanged(pairs, "d", "a", "other", "M") == (0.0, False)  # no such setting: not shown

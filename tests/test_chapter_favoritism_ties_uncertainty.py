@@ -83,7 +83,7 @@ def test_identical_outputs_are_counted_among_the_ties():
     assert page.index.tolist() == ["M on SummEval"] and page[("metric", "share from identical outputs")].item() == 0.5
 
 
-# --- Table 1 ------------------------------------------------------------------------------------------------------------
+# --- Table 1 ----------------------------------------------------------------------------------------------------------
 
 def test_table1_counts_rated_and_compared_systems_and_the_items_they_share():
     rng = np.random.default_rng(0)
@@ -98,7 +98,7 @@ def test_table1_counts_rated_and_compared_systems_and_the_items_they_share():
     assert counts["data"] == "WMT21 en-de" and (counts["human_raters"], counts["automatic_raters"]) == (1, 1)
 
 
-# --- multiple testing, document bootstrap, split halves ----------------------------------------------------------------
+# --- multiple testing, document bootstrap, split halves ---------------------------------------------------------------
 
 def test_multiple_testing_reads_the_family_with_benjamini_hochberg():
     pairs = pd.DataFrame({"dataset": ["summeval"] * 3 + ["usr-tc"] * 2,
@@ -168,7 +168,7 @@ def test_split_halves_keep_the_attenuation_of_a_noise_metric_and_lose_that_of_no
     assert page.shape == (2, 4)
 
 
-# --- audit follow-ups: App. D.3's comparisons, the 120 SummEval pairs ---------------------------------------------------
+# --- audit follow-ups: App. D.3's comparisons, the 120 SummEval pairs -------------------------------------------------
 
 def test_appendix_d3_checks_compare_among_the_en_de_raters():
     fig4 = pd.DataFrame({"dataset": "wmt22-ende", "rater": ["GEMBA-DA-ChatGPT", "BLEU", "chrF", "SEScoreX"],
@@ -187,6 +187,9 @@ def test_claim_values_put_the_printed_summeval_shares_on_the_120_pair_grid():
     v = appendix_d.appendix_d_values(pd.DataFrame(columns=["dataset", "aspect", "rater"]), "expert_consistency")
     assert v["pairs120.appD_rouge_system"] == 76 / 120  # 0.633 -> 0.6333
     assert v["pairs120.appD_bertscore_system"] == 95 / 120 and abs(95 / 120 - 0.789) > 0.0005  # no multiple fits
+    # Def. 10's N = C(|Π|, 2) with Table 1's nine WMT22 systems: 36 pairs; 61.1% is 22 of them, 0.852 is none
+    assert v["pairs36.fig1_agreement"] == 22 / 36 and v["pairs36.appD_chatgpt_system"] == 31 / 36
+    assert abs(31 / 36 - 0.852) > 0.0005 and v["pairs36.appD_bleu_system"] == 25 / 36
     # Fig. 5a: the share of no-favoritism draws whose ρ is at or below the observed ρ (a one-sided p-value)
     rng = np.random.default_rng(0)
     pairs = pd.DataFrame({"total_error": 5, "favi": rng.normal(size=40), "system_sign_agrees": rng.random(40) > 0.5,

@@ -226,7 +226,8 @@ def test_published_gvp_values_are_consistent_as_typed():
     for name in ("table2", "table3", "table7"):
         m = np.array(items[name]["matrix"])
         assert (m == m.T).all() and (np.diag(m) == 1).all(), name
-    for name in ("appendix_a1", "appendix_a2", "appendix_a3", "appendix_b1", "appendix_b2", "appendix_c1", "appendix_c2"):
+    for name in ("appendix_a1", "appendix_a2", "appendix_a3", "appendix_b1", "appendix_b2", "appendix_c1",
+                 "appendix_c2"):
         rows = items[name]["rows"]
         assert all(len(r) == len(items[name]["columns"]) for r in rows), name
     # B.2's F1 equals B.1's for every model (binarising keeps each model's predicted class)
@@ -241,7 +242,7 @@ def test_published_frame_reads_table_items_and_rejects_others():
         published.frame("gvp", "table6")
 
 
-# --- the values the claims registry reads (claim_values) ---------------------------------------------------------------
+# --- the values the claims registry reads (claim_values) --------------------------------------------------------------
 
 def test_correlation_values_are_the_upper_triangle_in_column_order():
     m = pd.DataFrame([[1, 0.2, 0.3], [0.2, 1, 0.4], [0.3, 0.4, 1]], index=list("xyz"), columns=list("xyz"))
@@ -254,7 +255,8 @@ def test_paper_consistency_recomputes_the_papers_own_tables():
     assert not t.index.duplicated().any()
     # Table 7's printed BT row is C.2's six originals, not C.1 (C.1 by hand: BT and ED orders two swaps apart)
     for pair, printed in (("ed-bt", -0.94), ("wer-bt", -0.89), ("chrf-bt", 0.89)):
-        assert t.loc[("table7", pair, "Appendix C.2 (six originals)"), "recomputed"] == pytest.approx(printed, abs=0.005)
+        assert (t.loc[("table7", pair, "Appendix C.2 (six originals)"), "recomputed"]
+                == pytest.approx(printed, abs=0.005))
         assert t.loc[("table7", pair, "Appendix C.1"), "printed"] == printed
     assert t.loc[("table7", "ed-bt", "Appendix C.1"), "recomputed"] == pytest.approx(-(1 - 6 * 4 / (6 * 35)))
     # Table 3's accuracy-F1 from B.1: one swap (SVM and fastText) among eight models, 0.98 against the printed 0.83
@@ -267,7 +269,8 @@ def test_paper_consistency_recomputes_the_papers_own_tables():
     assert sc.agrees(table2).all()
     acc_bt = t.loc[("table2", "acc-bt", "Appendix A.1")]
     assert acc_bt["tie_low"] < acc_bt["recomputed"] < acc_bt["tie_high"]
-    assert t.loc[("table2", "auc-bt", "Appendix A.1"), "tie_low"] == t.loc[("table2", "auc-bt", "Appendix A.1"), "tie_high"]
+    assert (t.loc[("table2", "auc-bt", "Appendix A.1"), "tie_low"]
+            == t.loc[("table2", "auc-bt", "Appendix A.1"), "tie_high"])
     # Table 6 from C.2: read higher-is-better the printed 0.37 / 0.38; as distances 0.873 / 0.836
     hib, dist = "Appendix C.2, every measure read as higher-is-better", "Appendix C.2, ED and WER as distances"
     assert t.loc[("table6", "ed", hib), "recomputed"] == pytest.approx(0.371, abs=5e-4)
@@ -305,7 +308,8 @@ def test_b_tables_and_renormalised_b1_keep_the_papers_ratios():
     ours = pd.Series({"TextBlob": 0.2, "VADER": 0.3, "SVM": 0.5})
     r = pr.b1_orders(ours[::-1], ours)
     assert r["paper_bt_renormalised"].sum() == pytest.approx(1.0)
-    assert r.loc["SVM", "paper_bt_renormalised"] / r.loc["TextBlob", "paper_bt_renormalised"] == pytest.approx(0.126 / 0.067)
+    assert (r.loc["SVM", "paper_bt_renormalised"] / r.loc["TextBlob", "paper_bt_renormalised"]
+            == pytest.approx(0.126 / 0.067))
     assert r["place_after"].tolist() == [3, 2, 1] and r["paper_place"].tolist() == [3, 2, 1]
     assert r["bt_before"].tolist() == [0.2, 0.3, 0.5] and r["place_before"].tolist() == [3, 2, 1]
 
@@ -328,7 +332,8 @@ def test_table3_same_models_claim_holds_the_papers_appendices_on_those_models():
     typed = next(c for c in claims if c["id"] == "table3-same-models")["paper"]
     here = sc.paper_consistency()
     five = here[here["source"] == sc.FIVE_MODELS].set_index("pair")["recomputed"]
-    assert five.loc[["acc-bt", "acc-f1", "acc-bt_bin", "bt-f1", "bt-bt_bin", "f1-bt_bin"]].tolist() == pytest.approx(typed)
+    assert (five.loc[["acc-bt", "acc-f1", "acc-bt_bin", "bt-f1", "bt-bt_bin", "f1-bt_bin"]].tolist()
+            == pytest.approx(typed))
 
 
 def test_typed_appendices_match_the_text_of_the_paper():
@@ -341,8 +346,9 @@ def test_typed_appendices_match_the_text_of_the_paper():
     if not paper.is_file():
         pytest.skip("the paper's text copy is not beside the repository")
     lines = paper.read_text().splitlines()
-    heads = {"appendix_a1": "A.1 Raw Jigsaw", "appendix_a2": "A.2 Binarized Jigsaw", "appendix_a3": "A.3 Penalized Jigsaw",
-             "appendix_b1": "B.1 Raw SST-5", "appendix_b2": "B.2 Binarized SST-5", "appendix_c1": "C.1 Raw CEval",
+    heads = {"appendix_a1": "A.1 Raw Jigsaw", "appendix_a2": "A.2 Binarized Jigsaw",
+             "appendix_a3": "A.3 Penalized Jigsaw", "appendix_b1": "B.1 Raw SST-5",
+             "appendix_b2": "B.2 Binarized SST-5", "appendix_c1": "C.1 Raw CEval",
              "appendix_c2": "C.2 Penalized CEval"}
     for name, head in heads.items():
         start = next(i for i, line in enumerate(lines) if line.startswith(head))
@@ -382,8 +388,10 @@ def test_fig1_fig2_and_tie_values():
                                                                          "fig2 a changed share at marker": 0.2,
                                                                          "fig2 b misplaced at marker": 0.1,
                                                                          "fig2 b changed share at marker": 0.0}
-    assert rising["ties misplaced at marker rises with ties"][1] is True and rising["ties 50% added ties misplaced at marker"] == 0.6
-    flat = stability.stability_values({}, (), {"no": (_curve([1.0, 0.6, 0.0]), 200), "50%": (_curve([1.0, 0.6, 0.0]), 200)})
+    assert (rising["ties misplaced at marker rises with ties"][1] is True
+            and rising["ties 50% added ties misplaced at marker"] == 0.6)
+    flat = stability.stability_values({}, (), {"no": (_curve([1.0, 0.6, 0.0]), 200),
+                                               "50%": (_curve([1.0, 0.6, 0.0]), 200)})
     assert flat["ties misplaced at marker rises with ties"][1] is False
     llm_sweep = pd.DataFrame({"tie_share": [0.4, 0.7, 1.0], "spearman_mean": [1.0, 0.8, np.nan]})
     assert stability.largest_above(llm_sweep, "tie_share", 0.8) == 0.7
@@ -427,6 +435,9 @@ def test_random_binary_values_and_facts():
     fake = stability.random_binary_facts(table.assign(spearman_sampled=[-0.5] * 10 + [1.0] * 30,
                                                       spearman_full=[1.0] * 39 + [0.5]))
     assert fake["at_paper"] == 0.25 and fake["sampled_mean"] == pytest.approx(0.625) and fake["full_agree"] == 0.975
+    shares = stability.random_binary_values(table.assign(spearman_sampled=[-0.5] * 10 + [-0.2] * 5 + [1.0] * 25))
+    assert shares["random sampled bt spearman negative share"] == 0.375
+    assert shares["random sampled bt spearman at or below paper share"] == 0.25
 
 def test_copy_displacement_and_ceval_values():
     scores = pd.DataFrame({"model": ["A", "B", "Penalized A", "Penalized B"], "ed": [1.0, 2.0, 5.0, 6.0],
@@ -438,6 +449,9 @@ def test_copy_displacement_and_ceval_values():
     assert values["c1 paper bt inside ours Crowd"][1] is False and values["c1 paper bt inside ours MICE"][1] is True
     assert values["c2 bt keeps copies nearer than ed and wer"] == (1.0, True)  # places: min(ED, WER) 2 - BT 1
     assert values["c1 paper bt inside ours MICE"][0] == c1.set_index("model").loc["MICE", "bt"]  # our BT, shown
+    # §6: WER (as a quality, negated) and chrF against BT over the originals and their copies
+    assert values["c2 spearman bt with -wer"] == pytest.approx(0.8)  # one swap among four: 1 - 6·2/60
+    assert values["c2 spearman bt with chrf"] == pytest.approx(1.0)  # chrF orders the four as BT does
     swapped = ceval.ceval_values(c1, scores.assign(bt=[0.4, 0.3, 0.1, 0.2]))
     assert swapped["c2 bt keeps copies nearer than ed and wer"][1] is False
 
@@ -491,7 +505,8 @@ def test_tie_sweep_facts_and_stability_view():
                                                      "at_p_high": 0.95}
     view = stability.stability_view({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 290)})
     assert view.loc["A", "nearest grid point"] == 200 and view.loc["B", "nearest grid point"] == 300
-    assert view.loc["A", "models misplaced there (mean)"] == 0.1 and view.loc["B", "models misplaced at 300 (mean)"] == 0.3
+    assert (view.loc["A", "models misplaced there (mean)"] == 0.1
+            and view.loc["B", "models misplaced at 300 (mean)"] == 0.3)
     assert view.loc["A", "trials misplacing a model there"] == 0.2 and view.loc["B", "12·m·ln m"] == 290
 
 def test_llmfao_facts_read_the_sweep_ranks_and_split_halves():
@@ -500,7 +515,8 @@ def test_llmfao_facts_read_the_sweep_ranks_and_split_halves():
     curve = pd.DataFrame({"share": [0.1, 0.2, 0.5], "judgments": [100, 200, 500], "spearman_mean": [0.6, 0.75, 0.9],
                           "spearman_low": [0.4, 0.6, 0.8], "rank_displacement": [2.0, 1.5, 1.0]})
     f = llm.llmfao_facts(sweep, ranks, np.array([0.9, np.nan, 0.95]), curve)
-    assert f["start"] == 0.88 and f["boot_rho"] == pytest.approx(0.925) and (f["width_median"], f["width_max"]) == (4, 10)
+    assert (f["start"] == 0.88 and f["boot_rho"] == pytest.approx(0.925)
+            and (f["width_median"], f["width_max"]) == (4, 10))
     assert (f["small_share"], f["small_judgments"], f["small_rho"]) == (0.1, 100, 0.6)
     assert (f["half_judgments"], f["half_rho"], f["half_low"], f["half_moves"]) == (500, 0.9, 0.8, 1.0)
 
@@ -584,11 +600,13 @@ def test_the_flowchart_joins_every_box():
 def test_views_show_measures_in_words_next_to_the_paper():
     frame = pd.DataFrame({"acc": [0.4, np.nan], "f1": [0.3, np.nan], "bt": [0.2, np.nan], "bt_low": [0.1, np.nan],
                           "bt_high": [0.25, np.nan], "bt_bin": [0.2, np.nan], "paper_acc": [0.41, 0.5],
-                          "paper_bt": [0.1, 0.2], "paper_f1": [0.3, 0.4]}, index=pd.Index(["SVM", "BERT"], name="model"))
+                          "paper_bt": [0.1, 0.2], "paper_f1": [0.3, 0.4]},
+                         index=pd.Index(["SVM", "BERT"], name="model"))
     view = views.versus_paper(frame, ["acc", "f1", "bt"])
     assert list(view.columns) == [("accuracy", "here"), ("accuracy", "paper"), ("F1", "here"), ("F1", "paper"),
                                   ("BT", "here"), ("BT", "95% interval"), ("BT", "paper"), ("BT (binarised)", "")]
-    assert view.loc["SVM", ("BT", "95% interval")] == "0.100–0.250" and pd.isna(view.loc["BERT", ("BT", "95% interval")])
+    assert (view.loc["SVM", ("BT", "95% interval")] == "0.100–0.250"
+            and pd.isna(view.loc["BERT", ("BT", "95% interval")]))
     matrix = pd.DataFrame([[1, 0.5, 0.2], [0.5, 1, 0.9], [0.2, 0.9, 1]], index=["ed", "wer", "bt"],
                           columns=["ed", "wer", "bt"])
     pairs = views.correlation_pairs({"here": matrix, "paper": matrix.drop(index="bt", columns="bt")})
@@ -741,9 +759,71 @@ def test_malformed_classification_and_ceval_tables_are_refused_naming_the_proble
              **{f"score_{c}": 0.2 for c in classification.CLASSES}} for m in "AB" for k in range(3)]
     with pytest.raises(ValueError, match="model 'B' is scored on other sentences or labels"):
         classification.sst5_arrays(pd.DataFrame(rows))
-    binary = pd.DataFrame({"model": ["A", "A", "B"], "sentence": [0, 1, 0], "label": [1, 0, 1], "score": [0.9, 0.2, 0.7]})
+    binary = pd.DataFrame({"model": ["A", "A", "B"], "sentence": [0, 1, 0], "label": [1, 0, 1],
+                           "score": [0.9, 0.2, 0.7]})
     with pytest.raises(ValueError, match="no score for some test sentence"):
         classification.binary_scores(binary)
     texts = pd.DataFrame({"instance": [0, 1], "method": [ceval.CEVAL_REFERENCE] * 2, "gen_text": ["a", None]})
     with pytest.raises(ValueError, match="reference .* has missing texts"):
         ceval.ceval_outputs(texts)
+
+
+def test_the_self_checks_the_page_counts_are_the_ones_the_claims_registry_reads():
+    """The page's "k of n printed values" counts exactly the rows of gvp_paper_consistency.csv that some claim reads
+    (Table 5's BT, Table 7 from C.1 and the other context rows are in the CSV, not counted)."""
+    from analysis import claim_records
+
+    table = sc.paper_consistency()
+    read = pd.Series(False, index=table.index)
+    for claim in claim_records.load(claim_records.registry_dir()):
+        if claim.source != "gvp_paper_consistency.csv":
+            continue
+        for selection in claim.rows if isinstance(claim.rows, list) else [claim.rows]:
+            hit = pd.Series(True, index=table.index)
+            for column, wanted in selection.items():
+                hit &= table[column].isin(wanted if isinstance(wanted, list) else [wanted])
+            read |= hit
+    assert table["counted"].tolist() == read.tolist()
+    context = table[~table["counted"]].set_index(["item", "pair"])
+    assert ("table5", "bt") in context.index and ("table7", "ed-bt") in context.index
+
+
+def test_table5_read_as_each_original_against_its_own_copy_gives_the_printed_ap():
+    """Table 5's AP in its two readings: pooled (the originals against all copies, as Table 4 from A.2) is below the
+    printed 1, each original against its own copy is 1 for accuracy (every B.2 accuracy below its B.1 one) and 0.5
+    for F1 (B.2's F1 is B.1's)."""
+    t = sc.paper_consistency().set_index(["item", "pair", "source"])
+    own = t.xs(sc.OWN_COPY, level="source").loc["table5"]
+    assert own.loc["acc", "recomputed"] == 1.0 and own.loc["f1", "nearest"] == 0.5
+    assert t.loc[("table5", "acc", "Appendices B.1-B.2"), "recomputed"] < 0.95
+    values = pd.Series({"a": 0.5, "b": 0.4, "Binarized a": 0.3, "Binarized b": 0.4})
+    assert sc.own_copy_ap(values, "Binarized ")[0] == pytest.approx(0.75)  # a above its copy (1), b ties (0.5)
+
+
+def test_bt_place_interval_and_the_svm_on_top_read_an_item_bootstrap():
+    from analysis.chapters.global_vs_pairwise import classification
+
+    rng = np.random.default_rng(0)
+    # the SVM clearly best: first in every resample; "d" a hair behind it swaps places in some
+    clear = pd.DataFrame(rng.random((400, 3)) + np.array([0.0, 0.1, 0.6]), columns=["a", "b", "SVM"])
+    at = classification.bt_place_interval(clear, "SVM", rng=1, n_resamples=100)
+    assert (at["value"], at["low"], at["high"], at["first"]) == (1, 1.0, 1.0, 1.0)
+    close = clear.assign(d=clear["SVM"] - 0.001 + rng.normal(0, 0.05, len(clear)))
+    at = classification.bt_place_interval(close, "SVM", rng=1, n_resamples=200)
+    assert at["low"] == 1.0 and at["high"] == 2.0 and 0 < at["first"] < 1
+    again = classification.bt_place_interval(close, "SVM", rng=1, n_resamples=200)
+    assert again == at  # the same stream, the same resamples
+    b1 = pd.DataFrame({"f1": [0.1, 0.5, 0.3]}, index=["a", "b", "SVM"])  # b has the higher F1 and ranks below
+    rows = classification.svm_top_rows(clear, clear, b1, rng=0, n_resamples=50).set_index(["key", "detail"],
+                                                                                         drop=False)
+    pattern = rows[rows.key == "b1 svm top above a higher-f1 model"].iloc[0]
+    assert pattern["value"] == 1 and pattern["holds"]
+    assert set(rows.loc[rows.key == "svm bt place interval", "detail"]) == {"B.1", "B.2"}
+
+
+def test_appendix_b2_f1_is_b1_f1_for_every_model():
+    """B.2's F1 equals B.1's for every model: the binarised copies kept their predicted classes (so §5's rounding of
+    each value on its own, which changes the classes, is not the paper's binarisation)."""
+    t = sc.paper_consistency()
+    f1 = t[t["item"] == "appB2-f1"]
+    assert len(f1) == 8 and (f1["printed"] == f1["recomputed"]).all() and f1["counted"].all()

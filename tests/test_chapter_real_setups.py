@@ -60,7 +60,8 @@ def test_tie_policies_differ_only_where_ties_exist():
 
 
 def test_summarise_is_the_unweighted_mean_over_setups():
-    per_setup = pd.DataFrame({"a_b_disagree": [0.1, 0.3, np.nan], "a_b_top1": [0.0, 1.0, 1.0], "a_b_top3": [1.0, 1.0, 0.0]})
+    per_setup = pd.DataFrame({"a_b_disagree": [0.1, 0.3, np.nan], "a_b_top1": [0.0, 1.0, 1.0],
+                              "a_b_top3": [1.0, 1.0, 0.0]})
     out = table1.summarise(per_setup, [("a", "b")], rng=0, n_resamples=200).loc["a_b"]
     assert out.disagree == pytest.approx(0.2) and out.top1 == pytest.approx(2 / 3)
     assert out.disagree_low <= out.disagree <= out.disagree_high
@@ -245,7 +246,8 @@ def test_table3_swaps_finds_exchanged_columns_only():
     view = table3.table3_swaps_view(swapped)
     assert len(view) == 3 and set(view.dataset) == {"TAC09"} and len(table3.table3_swaps_view(side)) == 0
     row = view.set_index("measure").loc["Disagree"]
-    assert row["ours MEAN vs. BT"] == row["paper MEDIAN vs. BT"] and row["ours MEDIAN vs. BT"] == row["paper MEAN vs. BT"]
+    assert (row["ours MEAN vs. BT"] == row["paper MEDIAN vs. BT"]
+            and row["ours MEDIAN vs. BT"] == row["paper MEAN vs. BT"])
     far = side.copy()
     far.loc[(far.dataset == "TC") & (far.metric_group == "BLEU") & (far.measure == "disagree")
             & (far.pair == "mean_bt"), "ours"] += 0.1
@@ -420,7 +422,8 @@ def test_table3_values_compare_each_cell_within_its_noise_and_never_leave_a_key_
     # TAC08's Disagree cells are too far; its ROUGE-WE Mean/BT and Med/BT cells, read two ways by their own claims,
     # are not counted here a second time
     assert len(exact) == 73 and exact.holds.sum() == 60
-    assert exact.detail[exact.detail.str.startswith("TAC08 ROUGE-WE")].tolist() == ["TAC08 ROUGE-WE Disagree MEAN vs. MEDIAN"]
+    assert (exact.detail[exact.detail.str.startswith("TAC08 ROUGE-WE")].tolist()
+            == ["TAC08 ROUGE-WE Disagree MEAN vs. MEDIAN"])
     top = values[values.key == "table3-exact-top"]
     assert len(top) == 2 * 73
     only_tc = table3.table3_values(side[side.dataset == "TC"])
@@ -486,7 +489,8 @@ def test_fig6_cells_and_values_use_the_pairs_each_share_is_over():
 
 def test_appa3_values_hold_the_papers_sizes_dataset_by_dataset():
     paper = published_data.frame("paired", "appendix_a3")
-    ours = pd.DataFrame({"collection": ["TAC", "Dialogue", "Dialogue", "CNNDM"], "dataset": ["08", "tc", "pc", "realsumm"],
+    ours = pd.DataFrame({"collection": ["TAC", "Dialogue", "Dialogue", "CNNDM"],
+                         "dataset": ["08", "tc", "pc", "realsumm"],
                          "instances": [48, 60, 59, 100], "systems": [58, 5, 4, 12], "metrics": [13, 13, 13, 13]})
     values = setup_data.appa3_values(paper, ours)
     assert len(values) == len(paper) and set(values.key) == {"appA3-sizes", "appA3-sizes-stand-in"}
@@ -508,12 +512,18 @@ def test_iia_values_count_violations_over_10_instances():
     assert values["setups with more than 10 instances and a violation"] == 1
     assert values["violations per (pair, third system), full setups"] == pytest.approx(5 / 15)
     # per size, each triple once: the full test sets and each sub-sampled size apart (the sum above adds them)
-    assert values["full test sets: reversed or tied"] == 2 and values["size-20 sub-samples: reversed or tied"] == 2
-    assert "size-5 sub-samples: reversed or tied" not in values  # 5 instances: not more than 10
+    assert values["full test sets: reversed or tied"] == 2
+    tests = appf.iia_values(iia, full).query("key == 'appF-over-10-subsamples'")
+    # size 20 apart (5 instances: not more than 10)
+    assert tests.detail.tolist() == ["size-20 sub-samples: reversed or tied"] and tests.value.tolist() == [2]
+    assert not tests.holds.any()
+    small = appf.iia_values(iia[iia["size"] != 20], full).query("key == 'appF-over-10-subsamples'")
+    assert small.detail.tolist() == ["nothing to test in this run"] and not small.holds.any()
 
 
 def test_section5_values_count_tasks_and_the_papers_metrics():
-    section5 = pd.DataFrame({"setups": [296, 283, 296, 3], "system_pairs": [1, 2, 3, 4], "test_instances": [5, 6, 7, 8]},
+    section5 = pd.DataFrame({"setups": [296, 283, 296, 3], "system_pairs": [1, 2, 3, 4],
+                             "test_instances": [5, 6, 7, 8]},
                             index=["the paper's §5", "Appendix A.3's list", "Appendix A.3 + WMT19 lt-en", "ours"])
     inventory = pd.DataFrame({"collection": ["TAC", "TAC", "Dialogue"], "metric": ["BLEU", "ROUGE_1", "METEOR"]})
     values = setup_data.section5_values(section5, inventory).set_index(["key", "detail"]).value
@@ -628,3 +638,12 @@ def test_paper_data_shares_count_the_stand_in_collections_apart():
     got = setup_data.paper_data_shares(per_setup, iia).set_index("key").value
     assert got["data-share-setups"] == pytest.approx(0.75)
     assert got["data-share-appf"] == pytest.approx(7 / 10)  # the size-20 sub-sample is not counted
+
+
+def test_convergence_values_count_the_fits_without_a_finite_maximum():
+    fits = {"full": pd.DataFrame({"bt_degenerate": [False, True, False]}),
+            "draws": pd.DataFrame({"bt_degenerate": [False] * 4})}
+    values = table1.convergence_values(**fits).set_index("detail")
+    assert values.loc["full: without a finite fit, of 3", "value"] == 1
+    assert not values.loc["full: without a finite fit, of 3", "holds"]
+    assert values.loc["draws: without a finite fit, of 4", "holds"] and set(values.key) == {"bt-unique-fit"}

@@ -18,7 +18,7 @@ def test_grid_runner_is_deterministic_and_times_each_run():
     panels = runner.panels(first)
     pd.testing.assert_frame_equal(panels, runner.panels(second))
     assert set(panels.panel) == set("abcdefgh")
-    values = simulation.fig3_claim_values(panels, first, "section4")
+    values = simulation.fig3_claim_values(panels, first, "section4", seed=3, n_resamples=50)
     assert set(values.key) == {"section4." + k for k in {"ab-equal", "b-improves", "a-deteriorates",
                                                          "b-improves-interval", "a-deteriorates-interval",
                                                          "c-outliers", "e-outliers", "d-median-fails",
@@ -93,13 +93,26 @@ def test_a_failure_is_an_interval_entirely_below_the_first_one():
     panels = _panels(tau, low, high)
     per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
                               "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
-    values = simulation.fig3_claim_values(panels, per_setup, "r").set_index(["key", "detail"])
+    values = simulation.fig3_claim_values(panels, per_setup, "r", seed=3, n_resamples=50).set_index(["key", "detail"])
     assert values.loc[("r.c-outliers", "MEAN fails"), "holds"]
     assert values.loc[("r.c-outliers", "BT unaffected"), "holds"]
     assert not values.loc[("r.d-median-fails", "MEDIAN"), "holds"]
     worse = values.loc[("r.f-median-worse", "MEDIAN, types and outliers minus types only"), "value"]
     assert worse == pytest.approx(-0.1)
     assert values.loc[("r.gh-bt-minus", "BT − MEAN"), "value"] == pytest.approx(0.1)
+    # the differences carry their bootstrap interval over setups: BT − MEAN is 0.1 on every setup, so its interval
+    # is the point; MEDIAN's one setup per group resamples to itself
+    assert tuple(values.loc[("r.gh-bt-minus", "BT − MEAN"), ["low", "high"]]) == pytest.approx((0.1, 0.1))
+    assert tuple(values.loc[("r.f-median-worse", "MEDIAN, types and outliers minus types only"), ["low", "high"]]) \
+        == pytest.approx((-0.1, -0.1))
+    again = simulation.fig3_claim_values(panels, per_setup, "r", seed=3, n_resamples=50)
+    pd.testing.assert_frame_equal(again.set_index(["key", "detail"]), values)
+
+
+def test_mean_difference_interval_resamples_each_group_apart():
+    estimate, low, high = simulation.mean_difference_interval([1.0, 2.0, 3.0], [0.0, 0.0], rng=0, n_resamples=400)
+    assert estimate == pytest.approx(2.0) and 1.0 <= low < 2.0 < high <= 3.0
+    assert np.isnan(simulation.mean_difference_interval([], [1.0], rng=0, n_resamples=10)[0])
 
 
 def test_sequential_numbers():
@@ -141,7 +154,8 @@ def test_a_change_with_more_systems_or_instances_is_read_on_the_intervals():
     low[("e", 1, "mean")], high[("e", 1, "mean")] = 0.1, 0.3  # MEAN fails in (e)
     per_setup = pd.DataFrame({"n_types": [1, 3, 3], "outlier_fraction": [0, 0, 0.1], "tau_mean": [0.5, 0.5, 0.5],
                               "tau_median": [0.5, 0.4, 0.3], "tau_bt": [0.6, 0.6, 0.6]})
-    values = simulation.fig3_claim_values(_panels(tau, low, high), per_setup, "r").set_index(["key", "detail"]).holds
+    values = (simulation.fig3_claim_values(_panels(tau, low, high), per_setup, "r", seed=3, n_resamples=50)
+              .set_index(["key", "detail"]).holds)
     assert values[("r.a-deteriorates-interval", "MEAN")] and not values[("r.a-deteriorates-interval", "BT")]
     assert values[("r.b-improves-interval", "MEDIAN")] and not values[("r.b-improves-interval", "MEAN")]
     assert values[("r.e-outliers", "MEAN fails")] and values[("r.e-outliers", "BT unaffected")]

@@ -13,14 +13,22 @@ def test_fig1_authors_scores_bear_out_the_caption_and_section_1_not_section_3():
     scores = ch.fig1_scores()
     assert scores["A"].tolist() == [1, 5, 11, 12, 17] and scores["C"].tolist() == [5, 11, 12, 17, 1]
     checks = ch.fig1_checks(scores, ch.fig1_aggregates(scores))
-    assert list(checks.columns) == ["where", "key", "detail", "holds"] and len(checks) == 11
+    assert list(checks.columns) == ["where", "key", "detail", "holds"] and len(checks) == 15
     held = checks.set_index(["where", "detail"]).holds
     assert held["caption"].all() and held["§1"].all(), checks
     assert held["§3"].to_dict() == {"C beats A on all instances but one": True,
                                     "median of A above median of C (10 vs. 7)": False,
                                     "B beats C on all instances but one": False,
                                     "A and B equal for MEAN and MEDIAN": False}
-    assert dict(zip(checks["where"], checks["key"])) == {"caption": "fig1", "§1": "fig1-intro", "§3": "fig1-section3"}
+    assert dict(zip(checks["where"], checks["key"])) == {"caption": "fig1", "§1": "fig1-intro", "§3": "fig1-section3",
+                                                         "§3, notebook's names": "fig1-section3-notebook-names"}
+    # §3 uses the notebook's names (B = y_b, C = y_c, the legend's C and B): then every statement holds but the
+    # medians "10 vs. 7" (A's median is 11)
+    assert held["§3, notebook's names"].to_dict() == {"C beats A on all instances but one": True,
+                                                      "median of A above median of C (10 vs. 7)": False,
+                                                      "B beats C on all instances but one": True,
+                                                      "A and B equal for MEAN and MEDIAN": True}
+    assert ch.notebook_names(scores)["B"].tolist() == [5, 11, 12, 17, 1]
     broken = scores.assign(C=scores["C"] + 1)  # C's mean moves
     broken_checks = ch.fig1_checks(broken, ch.fig1_aggregates(broken))
     assert not broken_checks[broken_checks["where"] == "caption"].holds.all()
@@ -43,6 +51,13 @@ def test_fig2_pairings_share_their_marginals():
     summary = ch.fig2_summary(pairings)
     assert summary["mean B"].nunique() == 1 and summary["median A"].nunique() == 1
     assert (summary["MEAN prefers"] == "B").all() and summary.loc["shifted pairing", "BT prefers"] == "A"
+    # the caption's criteria, with A on the x-axis: means meeting above the diagonal is B's mean above A's, which the
+    # caption reads as "MEAN predicts that A is better"; more mass upper-left (B above A), as "BT predicts A": both
+    # opposite to the decisions (and to §3's body text), in every pairing
+    checks = ch.fig2_caption_checks(summary)
+    assert len(checks) == 6 and {k for k, *_ in checks} == {"fig2-caption-criteria"}
+    assert not any(holds for *_, holds in checks)
+    assert checks[0][1].startswith("(i) sorted pairing: means meet above the diagonal, caption: MEAN prefers A")
 
 
 def test_prop1_bt_is_always_the_sign_of_wins_minus_losses():
@@ -86,7 +101,9 @@ def test_appendix_f_strengths_and_claim_values():
     assert list(values.columns) == ["key", "detail", "value", "holds"]
     held = values.dropna(subset=["holds"]).set_index(["key", "detail"]).holds
     assert held["appA1"].all() and held["fig2"].all()
-    assert list(values.key.unique()) == ["appA1", "fig2", "prop1-no-implication", "appF-printed-spread"]
+    assert list(values.key.unique()) == ["appA1", "fig2", "fig2-caption-criteria", "prop1-no-implication",
+                                        "appF-printed-spread"]
+    assert not held["fig2-caption-criteria"].any()
     spread = values[values.key == "appF-printed-spread"].value
     assert len(spread) == 3 and (spread > 0.1).all()
 

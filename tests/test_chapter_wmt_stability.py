@@ -236,7 +236,8 @@ def test_remedy_totals_view_and_numbers():
     totals = experiments.remedy_totals(REMEDY).set_index("measure")
     assert (totals.loc["rank", "per_worker"], totals.loc["rank", "per_hit"]) == (11, 13)
     assert totals.loc["rank", "per_worker_fewer"] and not totals.loc["cluster", "per_worker_fewer"]
-    assert (totals.loc["rank", "experiments_per_worker_fewer"], totals.loc["rank", "experiments_per_hit_fewer"]) == (1, 0)
+    assert (totals.loc["rank", "experiments_per_worker_fewer"],
+            totals.loc["rank", "experiments_per_hit_fewer"]) == (1, 0)
     view = experiments.remedy_view(REMEDY)
     assert view.loc["remove_human", ("rank", "z per HIT")] == "7/13"
     numbers = experiments.remedy_numbers(totals.reset_index(), pd.Series([2, 3]), pd.Series([1, 2]), 1.5)
@@ -244,7 +245,8 @@ def test_remedy_totals_view_and_numbers():
         11, 13, 7, 2)
     assert (numbers["lines-worker"], numbers["lines-hit"], numbers["pairs"], numbers["experiments"]) == (5, 3, 2, 2)
     assert numbers["per-line-worker"] == 7 / 5 and numbers["per-line-hit"] == 2 / 3
-    assert experiments.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2  # no /0
+    # no /0
+    assert experiments.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2
 
 
 def test_growth_checks_both_ways():
@@ -265,14 +267,16 @@ def test_trajectory_summary_and_reshuffle_checks():
         return [{"setting": label, "system": s, "rank": k + 1, "z": 0.0, "line_below": b}
                 for k, (s, b) in enumerate(zip(order, lines))]
 
-    moving = pd.DataFrame(setting("original", "ABC", [True, False, False]) + setting("d-2", "BAC", [True, False, False]))
+    moving = pd.DataFrame(setting("original", "ABC", [True, False, False])
+                          + setting("d-2", "BAC", [True, False, False]))
     still = pd.DataFrame(setting("original", "ABC", [True, False, False]) + setting("d-2", "ABC", [True, False, False]))
     info = pd.DataFrame({"collection": ["newstest2021-toen", "newstest2018"], "pair": ["x", "y"],
                          "year": [2021, 2018], "style": ["SR+DC", "SR-DC"]}).set_index(["collection", "pair"])
     summary = fig23.trajectory_summary({("newstest2021-toen", "x"): moving, ("newstest2018", "y"): still}, info,
                                               shown=[("newstest2021-toen", "x"), ("newstest2018", "y")])
     s = summary.set_index("pair")
-    assert (s.loc["x", "ranks_moved"], s.loc["x", "divisions_with_other_clusters"]) == (2, 1)  # {A} | {B, C} -> {B} | {A, C}
+    # {A} | {B, C} -> {B} | {A, C}
+    assert (s.loc["x", "ranks_moved"], s.loc["x", "divisions_with_other_clusters"]) == (2, 1)
     assert (s.loc["y", "ranks_moved"], s.loc["y", "divisions_with_other_clusters"]) == (0, 0)
     assert fig23.reshuffle_checks(summary)["holds"].tolist() == [True]
     removed = pd.DataFrame({"collection": ["newstest2021-toen"], "pair": ["x"], "highest": ["A"], "lowest": ["HUMAN.0"],
@@ -310,7 +314,8 @@ def test_item_type_and_human_seen_checks():
 
 
 def test_missing_pairs_checks():
-    segments = pd.DataFrame({"collection": ["newstest2020"] * 2 + ["newstest2018"], "pair": ["km-en", "en-ps", "en-km"]})
+    segments = pd.DataFrame({"collection": ["newstest2020"] * 2 + ["newstest2018"],
+                             "pair": ["km-en", "en-ps", "en-km"]})
     checks = replication.missing_pairs_checks(segments)
     assert checks["detail"].tolist() == ["en-km", "en-ps"] and checks["holds"].tolist() == [True, False]
     # no 2020 data: no claim
@@ -338,11 +343,13 @@ def test_raw_numbers():
     assert (n["2018-known"], n["2018-judgments"], n["2018-known-share"]) == (390, 400, 0.975)
     assert (n["2018-complete"], n["2018-pairs"], n["undivided"], n["undivided-max"]) == (1, 2, "et-en 2018", 0.006)
     assert (n["unperturbed-same"], n["unperturbed-pairs"]) == (1, 2)
-    assert experiments.raw_numbers(coverage.assign(undivided=0.0), variants, recovery, unperturbed)["undivided"] == "none"
+    assert experiments.raw_numbers(coverage.assign(undivided=0.0), variants, recovery,
+                                   unperturbed)["undivided"] == "none"
 
 
 def replication_rows(**changes) -> pd.DataFrame:
-    base = {"collection": ["newstest2022-toen", "newstest2020", "wikipedia2021-fb"], "pair": ["de-en", "en-pl", "hi-bn"],
+    base = {"collection": ["newstest2022-toen", "newstest2020", "wikipedia2021-fb"],
+            "pair": ["de-en", "en-pl", "hi-bn"],
             "data": ["judgments", "segments", "judgments"], "max_abs_z_diff": [1e-3, 0.0, 0.0],
             "segments_without_judgments": [65, np.nan, 0], "order_match": [True, True, True],
             "clusters_match_greater": [True, True, False], "clusters_match_scipy<1.7": [True, True, False],
@@ -541,7 +548,7 @@ def test_the_papers_2020_numbers_from_the_segment_files(real):
     assert zh.loc["Online-A.1585", "line_below_without_human"] and not zh.loc["Online-A.1585", "line_below_official"]
 
 
-# --- controls ----------------------------------------------------------------------------------------------------------
+# --- controls ---------------------------------------------------------------------------------------------------------
 
 def test_pair_null_enumerates_mid_systems_and_draws_judgments():
     from tests.test_wmt_stability import synthetic_pair
@@ -575,6 +582,8 @@ def test_null_summary_and_contrast_by_hand():
         summary = controls.null_summary(per_pair, null).set_index("style")
         shares = controls.null_contrast_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
         again = controls.null_contrast_share(per_pair, null, seed=0, n_draws=20_000)
+        levels = controls.null_level_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
+        levels_again = controls.null_level_share(per_pair, null, seed=0, n_draws=20_000).set_index("measure")
     finally:
         controls.STYLE_TOTALS = old
     # rank: observed contrast 1 - 0 = 1; the null reaches it only when both SR+DC pairs draw a change (a always, b half
@@ -594,11 +603,20 @@ def test_null_summary_and_contrast_by_hand():
     merged = controls.contrast_after_controls(summary.reset_index(), shares.reset_index()).set_index("measure")
     assert merged.loc["rank", "null_share_at_or_above"] == shares.loc["rank", "null_share_at_or_above"]
     assert merged.loc["reversals", "null_share_at_or_above"] != merged.loc["reversals", "null_share_at_or_above"]  # NaN
+    # SR+DC alone against its null (the null's spread counted): rank observed 2/2; the null reaches it when b draws
+    # its change (a always does), half the draws; clusters and both: observed 1, the null never changes them
+    assert abs(levels.loc["rank", "null_share_at_or_above"] - 0.5) < 0.02 and levels.loc["rank", "observed"] == 1.0
+    assert (levels.loc["cluster", "null_share_at_or_above"] == 0.0
+            and levels.loc["both", "null_share_at_or_above"] == 0.0)
+    assert levels.loc["rank", "null_mean"] == pytest.approx(0.75, abs=0.02) and levels["pairs"].eq(2).all()
+    pd.testing.assert_frame_equal(levels, levels_again)  # same seed, same draws
 
 
 def test_controls_numbers():
-    rows = [("remove_lowest", "remove_mid", "SR+DC", 0.5, 0.2, 0.6, 0.3), ("remove_lowest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.0),
-            ("remove_highest", "remove_mid", "SR+DC", 0.5, 0.2, 0.7, 0.1), ("remove_highest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.1),
+    rows = [("remove_lowest", "remove_mid", "SR+DC", 0.5, 0.2, 0.6, 0.3),
+            ("remove_lowest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.0),
+            ("remove_highest", "remove_mid", "SR+DC", 0.5, 0.2, 0.7, 0.1),
+            ("remove_highest", "remove_mid", "SR-DC", 0.1, 0.0, 0.0, 0.1),
             ("remove_human", "remove_random_judgments", "SR+DC", 0.9, 0.4, 0.8, 0.5),
             ("remove_human", "remove_random_judgments", "SR-DC", 0.4, 0.3, 0.1, 0.0)]
     summary = pd.DataFrame(rows, columns=["experiment", "control", "style", "rank_null", "cluster_null",
@@ -686,7 +704,8 @@ def test_printed_pvalues_naming_a_system_without_segments_are_refused():
 
 def test_footnote17_names_one_system_each_and_no_human_among_clusters_without_humans(monkeypatch):
     originals = pd.DataFrame({"pair": "zh-en", "system": ["A.1", "B.2", "Human-A.0", "B.3"],
-                              "human": [False, False, True, False], "cluster_without_human": [1, 2, -1, 2], "cluster_official": [1, 2, 2, 2]})
+                              "human": [False, False, True, False], "cluster_without_human": [1, 2, -1, 2],
+                              "cluster_official": [1, 2, 2, 2]})
     monkeypatch.setattr(paper2020.published, "item", lambda paper, item: {
         "same_cluster": [("zh-en", "A", "Human-A")], "above": [], "line_between_without_human": [],
         "no_line_between_official": [], "top_alone_official": []})
@@ -697,3 +716,79 @@ def test_footnote17_names_one_system_each_and_no_human_among_clusters_without_hu
         "no_line_between_official": [], "top_alone_official": []})
     with pytest.raises(ValueError, match="zh-en: expected one system named B, found 2"):
         paper2020.footnote17_checks(originals)
+
+
+def test_sec7_stricter_readings_count_only_metric_pairs_apart_and_the_top_metric():
+    from analysis.chapters.wmt_stability import section7
+
+    reference = np.array([0.90, 0.89, 0.50])  # metrics 0 and 1 are 0.01 apart: a reversal of them is not counted
+    rows = np.array([[0.88, 0.89, 0.5], [0.4, 0.89, 0.5], [0.9, 0.89, 0.95]])
+    assert section7._discordant_pairs(rows, reference).tolist() == [1, 2, 2]
+    assert section7._discordant_pairs(rows, reference, section7.METRIC_GAP).tolist() == [0, 1, 2]
+    from tests.test_wmt_sec7 import _pair
+
+    segments, metrics = _pair()
+    table = section7.consequences(segments, metrics, seed=3, n_resamples=200)
+    pooled = table.iloc[-1]
+    assert pooled["rank_only_metrics_reordered_apart"] <= pooled["rank_only_metrics_reordered"]
+    assert pooled["share_reordered_apart"] <= pooled["share_reordered"]
+    assert pooled["rank_only_top_changed"] <= pooled["rank_only_metrics_reordered"]
+
+
+def test_style_contrast_over_pairs_resamples_each_style_apart():
+    per_pair = pd.DataFrame({
+        "collection": ["c18"] * 4 + ["c21"] * 4, "pair": list("abcdabcd"), "experiment": "remove_lowest",
+        "style": ["SR-DC"] * 4 + ["SR+DC"] * 4,
+        "rank_changed": [False] * 4 + [True] * 4, "cluster_changed": [False] * 4 + [True, False, False, False],
+        "both_changed": False})
+    old = controls.STYLE_TOTALS
+    controls.STYLE_TOTALS = ("c18", "c21")
+    try:
+        table = controls.style_contrast_over_pairs(per_pair, seed=0, n_resamples=2000).set_index("measure")
+        again = controls.style_contrast_over_pairs(per_pair, seed=0, n_resamples=2000).set_index("measure")
+    finally:
+        controls.STYLE_TOTALS = old
+    pd.testing.assert_frame_equal(table, again)
+    # every SR+DC pair changes rank, no SR-DC pair: the contrast is 1 in every resample
+    assert (table.loc["rank", "contrast"], table.loc["rank", "low"], table.loc["rank", "high"]) == (1.0, 1.0, 1.0)
+    # one SR+DC pair of four changes clusters: +25%, and a resample can miss it (low 0)
+    assert table.loc["cluster", "contrast"] == 0.25 and table.loc["cluster", "low"] == 0.0
+    assert table.loc["both", "high"] == 0.0 and (table["pairs_sr_plus"] == 4).all()
+
+
+def test_section3_counts_and_rank_changes_most_common():
+    from analysis.chapters.wmt_stability import published as pub
+    from analysis.chapters.wmt_stability import replication
+
+    table = pd.DataFrame({"year": [2018, 2018, 2020, 2019], "exact": [True, False, True, True]})
+    counts = replication.replicated_counts(table).set_index("detail").value
+    assert counts["2018: pairs replicated exactly"] == 1 and counts["2018: pairs with data"] == 2
+    assert counts["2020: pairs replicated exactly"] == 1 and counts["2020: pairs with data"] == 1
+    shares = pd.DataFrame({"experiment": "remove_human", "group": ["SR-DC"] * 3 + ["SR+DC"] * 3,
+                           "measure": ["rank", "cluster", "both"] * 2, "share": [0.2, 0.05, 0.0, 0.5, 0.6, 0.4]})
+    most = pub.rank_most_common(shares).set_index("detail").value
+    assert most["remove_human, SR-DC"] == pytest.approx(0.15) and most["remove_human, SR+DC"] == pytest.approx(-0.1)
+
+
+def test_footnote15_inflating_the_low_systems_and_its_difference_from_dividing():
+    from analysis.chapters.wmt_stability import experiments as ex
+    from tests.test_wmt_stability import synthetic_pair
+
+    pj = ws.code_pair(synthetic_pair(6))
+    rows = ex.inflate_low(pj, pj.raw, [1, 4], variant="greater", alpha=0.05)
+    assert [r["experiment"] for r in rows] == ["inflate_1", "inflate_4"]
+    assert not rows[0]["rank_changed"] and not rows[0]["cluster_changed"]  # a factor of 1 changes nothing
+    assert rows[1]["rank_changed"] and rows[1]["low_systems"] == 2  # the last third of four non-HUMAN systems
+    assert ex.inflate_low(pj, None, [4], variant="greater", alpha=0.05) == []
+    old = ex.STYLE_TOTALS
+    ex.STYLE_TOTALS = ("c",)
+    try:
+        inflation = pd.DataFrame({"collection": "c", "pair": ["a", "b"], "style": "SR+DC", "experiment": "inflate_2",
+                                  "rank_changed": [True, True], "cluster_changed": [True, False],
+                                  "both_changed": [True, False]})
+        divided = inflation.assign(experiment="divide_2", rank_changed=[True, False], cluster_changed=False,
+                                   both_changed=False)
+        values = ex.inflation_values(inflation, divided).set_index("detail").value
+    finally:
+        ex.STYLE_TOTALS = old
+    assert values["inflate_2, rank"] == 0.5 and values["inflate_2, cluster"] == 0.5 and values["inflate_2, both"] == 0.5

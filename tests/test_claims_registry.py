@@ -13,6 +13,7 @@ import pytest
 
 from analysis import claim_records, claims, claims_cli
 from analysis.claim_records import Claim, ClaimError
+from analysis.data import published
 
 from .claims_helpers import write_claims_registry
 from .helpers import ROOT
@@ -435,3 +436,138 @@ def test_the_registry_explains_every_tolerance_and_threshold():
             tol = list(c.tol) if isinstance(c.tol, tuple) else c.tol
             needs = claim_records.unexplained(c.rule, c.paper_value, tol, c.rtol, c.than, c.format)
             assert not needs or c.why.strip(), (c.key, needs)
+
+
+# --- a published cell is counted once per reading (issue 51) --------------------------------------------------------
+#
+# A record counts the published cells its ``paper_ref`` points at (a pointer at a list counts each element) when its
+# verdict is the paper's: a testable record (not rule "none", not "not reachable") of the paper's own claims (not
+# ``origin = "compendium"``, our own checks, counted apart). Its reading is how it compares our value with the cell:
+# "as printed" for every rule but ``consistent``, "the paper against itself" for ``consistent``, unless the record
+# is declared below with a reading of its own. Two records counting one cell in the same reading count it twice (a
+# published number tested twice, a verdict weighed double), and the test fails naming both. A record reading a cell
+# another way (its columns exchanged, another appendix's column, another AP) is declared here, with its reading.
+
+#: records that read their published cells another way than their rule's default, by key: the reading, in words
+READINGS = {
+    "paired.table3-rouge-we-exchanged": "the block's Mean/BT and Med/BT columns exchanged",
+    "gvp.table3-acc-f1-from-b2": "recomputed with Appendix B.2's accuracy in place of B.1's",
+    "gvp.table5-from-b-own-copy": "recomputed as each original against its own copy, not pooled",
+    "gvp.table6-from-c2-distances": "recomputed with ED and WER read as distances",
+}
+
+
+def _cells(document: dict, path: str) -> list[tuple]:
+    """The published cells a path points at, each as the steps that reach it (a row filter as the row's index), so
+    that two paths to one cell (``table4[pair = ...]`` and ``table4.rows[1]``) give the same cell."""
+    published.resolve(document, path)  # a path that does not resolve is refused where the registry loads
+    node, at = document, []
+    for kind, arg, _, _ in published.steps(path):
+        if kind == "row":
+            columns = node.get("columns") if isinstance(node, dict) else None
+            rows = node.get("rows") if isinstance(node, dict) else node
+            named = [dict(zip(columns, r)) if isinstance(r, list) and columns else r for r in rows]
+            (index,) = [k for k, r in enumerate(named) if all(r.get(c) == v for c, v in arg.items())]
+            node, at = named[index], [*at, "rows", index]
+        else:
+            node, at = node[arg], [*at, arg]
+    return [(*at, k) for k in range(len(node))] if isinstance(node, list) else [tuple(at)]
+
+
+def counted_cells(claim: Claim) -> list[tuple]:
+    """The published cells ``claim`` counts: none for a record whose verdict is not the paper's."""
+    if claim.paper_ref is None or claim.rule == "none" or claim.status == "not reachable" \
+            or claim.origin == "compendium":
+        return []
+    document = published.load(claim.paper)
+    pointers = claim.paper_ref if isinstance(claim.paper_ref, list) else [claim.paper_ref]
+    return [cell for p in pointers if isinstance(p, (str, dict))
+            for cell in _cells(document, p if isinstance(p, str) else p["ref"])]
+
+
+def reading(claim: Claim, readings: dict) -> str:
+    return readings.get(claim.key, "the paper against itself" if claim.rule == "consistent" else "as printed")
+
+
+def cells_counted_twice(loaded, readings: dict) -> dict:
+    """{(paper, cell, reading): the keys of the records counting it} for every cell counted by more than one record
+    in one reading."""
+    counted: dict = {}
+    for claim in loaded:
+        for cell in dict.fromkeys(counted_cells(claim)):
+            counted.setdefault((claim.paper, cell, reading(claim, readings)), []).append(claim.key)
+    return {k: v for k, v in counted.items() if len(v) > 1}
+
+
+def test_no_published_cell_is_counted_twice_in_one_reading():
+    twice = cells_counted_twice(claim_records.load(), READINGS)
+    assert not twice, "\n".join(f"{paper} {'.'.join(map(str, cell))} ({how}): {', '.join(keys)}"
+                                for (paper, cell, how), keys in twice.items())
+
+
+def test_every_declared_reading_is_of_a_record_that_shares_a_cell():
+    """A declared reading names a record of the registry, and that record shares a cell with another record (else
+    the declaration hides nothing and is stale)."""
+    loaded = claim_records.load()
+    by_key = {c.key: c for c in loaded}
+    assert set(READINGS) <= set(by_key)
+    for key in READINGS:
+        mine = set(counted_cells(by_key[key]))
+        assert mine and any(mine & set(counted_cells(c)) for c in loaded if c.key != key), key
+
+
+def _with_published(tmp_path: Path, files: dict) -> Path:
+    """A test registry beside a copy of the real published values (the pointers resolve against its parent)."""
+    (tmp_path / "paired.toml").write_text((ROOT / "data" / "published" / "paired.toml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    return write_claims_registry(tmp_path / "reg", files)
+
+
+TABLE3_CELL = """
+[[claims]]
+id = "{id}"
+item = "Table 3"
+where = "App. C"
+claim = "a Table 3 cell"
+paper_ref = '{ref}'
+source = "t.csv"
+column = "holds"
+rule = "qualitative"
+test = "close"
+status = "exact"
+section = "paired-table3"
+"""
+
+
+@pytest.mark.parametrize("second_ref, readings, twice", [
+    ("table3.values.TAC08.disagree[6]", {}, True),  # the same cell, as printed, twice
+    ("table3.values.TAC08.disagree", {}, True),  # a pointer at the whole list counts the cell too
+    ("table3.values.TAC08.disagree[6]", {"paired.b": "columns exchanged"}, False),  # declared another reading
+    ("table3.values.TAC08.disagree[7]", {}, False),  # another cell
+])
+def test_a_cell_counted_by_two_records_of_one_reading_is_found(tmp_path, second_ref, readings, twice):
+    text = ('chapter = "02_real_setups"\n' + TABLE3_CELL.format(id="a", ref="table3.values.TAC08.disagree[6]")
+            + TABLE3_CELL.format(id="b", ref=second_ref))
+    loaded = claim_records.load(_with_published(tmp_path, {"paired": text}))
+    found = cells_counted_twice(loaded, readings)
+    assert bool(found) == twice, found
+    if twice:
+        assert list(found.values()) == [["paired.a", "paired.b"]]
+        assert list(found)[0][1] == ("table3", "values", "TAC08", "disagree", 6)
+
+
+def test_a_record_of_our_own_checks_or_not_testable_counts_no_cell(tmp_path):
+    text = ('chapter = "02_real_setups"\n' + TABLE3_CELL.format(id="a", ref="table3.values.TAC08.disagree[6]")
+            + TABLE3_CELL.format(id="b", ref="table3.values.TAC08.disagree[6]").replace(
+                'status = "exact"', 'status = "exact"\norigin = "compendium"'))
+    loaded = claim_records.load(_with_published(tmp_path, {"paired": text}))
+    assert not cells_counted_twice(loaded, {})
+
+
+def test_two_paths_to_one_row_are_one_cell():
+    document = published.load("paired")
+    by_filter = _cells(document, 'table4[pair = ["mean", "bt"]].values[0]')
+    assert by_filter == [("table4", "rows", 1, "values", 0)]
+    index = by_filter[0][2]
+    assert published.resolve(document, 'table4[pair = ["mean", "bt"]].values[0]') == \
+        document["table4"]["rows"][index]["values"][0]

@@ -49,7 +49,8 @@ def _section3_checks(scores: pd.DataFrame, aggregates: pd.DataFrame) -> dict[str
     return {"C beats A on all instances but one": but_one.loc["C", "A"],
             "median of A above median of C (10 vs. 7)": (median["A"], median["C"]) == (10, 7),
             "B beats C on all instances but one": but_one.loc["B", "C"],
-            "A and B equal for MEAN and MEDIAN": np.isclose(mean["A"], mean["B"]) and np.isclose(median["A"], median["B"])}
+            "A and B equal for MEAN and MEDIAN": (np.isclose(mean["A"], mean["B"])
+                                                  and np.isclose(median["A"], median["B"]))}
 
 
 def notebook_names(scores: pd.DataFrame) -> pd.DataFrame:
@@ -308,7 +309,8 @@ def fig2_caption_checks(fig2_summary: pd.DataFrame) -> list[tuple]:
         rows += [("fig2-caption-criteria", f"(i) {pairing}: means meet {'above' if means_above else 'below'} the "
                   "diagonal, caption: MEAN prefers " + ("A" if means_above else "B"), np.nan,
                   ("A" if means_above else "B") == r["MEAN prefers"]),
-                 ("fig2-caption-criteria", f"(ii) {pairing}: more mass {'upper-left' if mass_upper_left else 'lower-right'}"
+                 ("fig2-caption-criteria", f"(ii) {pairing}: more mass "
+                  f"{'upper-left' if mass_upper_left else 'lower-right'}"
                   ", caption: BT prefers " + ("A" if mass_upper_left else "B"), np.nan,
                   ("A" if mass_upper_left else "B") == r["BT prefers"])]
     return rows

@@ -3,6 +3,8 @@ in its two readings (with and without the matching ties' credit)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -25,8 +27,9 @@ def appendix_d(summary: pd.DataFrame) -> pd.DataFrame:
     paper = pd.DataFrame(published.item("favi", "appendix_d")["rows"]).set_index("metric").rename_axis("paper_metric")
     match = [APPENDIX_D_MATCH[metric] for metric in paper.index]
     ours = summary.set_index(["dataset", "aspect", "rater"]).reindex([m or ("", "", "") for m in match])
-    ours = ours.set_axis(paper.index).rename(columns={"sample_accuracy": "sample", "system_accuracy": "system",
-                                                      "sample_accuracy_without_tie_credit": "sample_without_tie_credit"})
+    ours = ours.set_axis(paper.index).rename(columns={
+        "sample_accuracy": "sample", "system_accuracy": "system",
+        "sample_accuracy_without_tie_credit": "sample_without_tie_credit"})
     out = pd.DataFrame({"paper_data": paper["data"],
                         "here": [f"{m[2]} on {DATASETS[m[0]]}" if m else "not reachable" for m in match]})
     for key in ("sample", "mean_abs_favi", "system"):
@@ -88,10 +91,13 @@ def appendix_d_values(ties: pd.DataFrame, summeval_aspect: str) -> dict[str, flo
     would have the paper's sample-level accuracy (``ties``: :func:`.fig4.tie_shares`)."""
     agreement = published.item("favi", "section2")["graph_agreement_comet22"] / 100
     cases = {row["metric"]: row for row in published.item("favi", "appendix_d")["rows"]}
+    # Def. 10: N = C(|Π|, 2), all pairs of the domain's systems (Table 1: |Π| = 9 for WMT22, 16 for SummEval)
+    systems = published.frame("favi", "table1").set_index("domain")["systems"]
+    wmt22, summeval = (math.comb(int(systems[d]), 2) for d in ("WMT22", "SummEval"))
     values = {f"pairs{n}.{key}": round(share * n) / n for n, key, share in (
-        (36, "fig1_agreement", agreement), (36, "appD_chatgpt_system", cases["ChatGPT"]["system"]),
-        (36, "appD_bleu_system", cases["BLEU"]["system"]), (120, "appD_rouge_system", cases["ROUGE"]["system"]),
-        (120, "appD_bertscore_system", cases["BertScore"]["system"]))}
+        (wmt22, "fig1_agreement", agreement), (wmt22, "appD_chatgpt_system", cases["ChatGPT"]["system"]),
+        (wmt22, "appD_bleu_system", cases["BLEU"]["system"]), (summeval, "appD_rouge_system", cases["ROUGE"]["system"]),
+        (summeval, "appD_bertscore_system", cases["BertScore"]["system"]))}
     rouge = setting_table(ties, "summeval", summeval_aspect, "ROUGE_L", required=False)
     if len(rouge):
         values["appD.implied_human_tie_share_rouge"] = implied_human_tie_share(cases["ROUGE"]["sample"], rouge.iloc[0])

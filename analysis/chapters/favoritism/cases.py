@@ -231,3 +231,13 @@ def systems_page(per_system: pd.DataFrame, cases, named=("refB", "M2M100_1.2B-B4
         for system in [s for s in named if s in mine.index] + sorted(s for s in mine.index if "mbr" in s):
             rows[(setting_name(case[0], case[2]), system)] = _box(mine.loc[system])
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["setting", "system"])
+
+
+def ranking_unchanged(pairs: pd.DataFrame, dataset: str, aspect: str, rater: str, system: str) -> tuple[float, bool]:
+    """App. D.3's "favours M2M100, however without changing the ranking": the pairs of ``system`` in one setting
+    whose human and metric outcome margins differ in sign (the rater's favour flips none of its pairs), and whether
+    there is none (False when the setting or the system is missing)."""
+    part = pairs[(pairs["dataset"] == dataset) & (pairs["aspect"] == aspect) & (pairs["rater"] == rater)]
+    part = part[(part["system_a"] == system) | (part["system_b"] == system)]
+    flipped = int((~part["system_sign_agrees"].astype(bool)).sum())
+    return float(flipped), bool(len(part)) and flipped == 0

@@ -107,3 +107,25 @@ def system_accuracy_pairs(pairs: pd.DataFrame) -> tuple[float, bool]:
            for part in groups]
     return (float(min(len(part) / (k * (k - 1) / 2) for part, k in zip(groups, systems))),
             all(np.isclose(favi.sign_accuracies(part).system, e, rtol=0, atol=1e-12) for part, e in zip(groups, eq7)))
+
+
+def paper_example_checks() -> dict[str, tuple[float, bool]]:
+    """Def. 8's W against the printed matrix; §1's motivating example (a metric wrong on 10% of the items, every
+    error in favour of π_a, while the humans find π_a slightly worse) through :func:`analysis.favi.summarize`; and §6's
+    contrast (at a fixed number of errors E, the sample-level accuracy is 0 at |T| = E and grows towards 1 with |T|,
+    while Φ does not move), on Fig. 3's errors with ever more correct items. Each as (its number, holds)."""
+    printed = np.array(published.item("favi", "def8")["cost"], dtype=np.int64).reshape(3, 3)
+    # §1: 100 items, the humans 44 +, 10 =, 46 - (π_a slightly worse); 10 of their - read as = by the metric
+    example = favi.summarize(np.array([[[44, 0, 0], [0, 10, 0], [0, 10, 36]]], dtype=np.int64))
+    errors = np.array(published.item("favi", "fig3")["matrix"], dtype=np.int64) * (1 - np.eye(3, dtype=np.int64))
+    grown = favi.summarize(np.stack([errors + k * np.eye(3, dtype=np.int64) for k in (0, 10, 100, 100_000)]))
+    accuracy, phi = np.asarray(grown.sample_accuracy, float), np.asarray(grown.favi, float)
+    return {
+        "def8.cost_matrix_as_printed": (float((favi.COST == printed).sum()), bool((favi.COST == printed).all())),
+        "sec1.ten_percent_errors_reverse_the_pair": (
+            float(example.favi[0]), bool(np.isclose(example.sample_accuracy[0], 0.9)
+                                         and example.margin_human[0] < 0 < example.margin_metric[0])),
+        "sec6.accuracy_depends_on_items_favi_does_not": (
+            float(np.abs(phi - phi[0]).max()), bool(accuracy[0] == 0 and (np.diff(accuracy) > 0).all()
+                                                    and accuracy[-1] > 0.99 and np.allclose(phi, phi[0]))),
+    }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from ... import sweeps
 from ...data import published
@@ -57,6 +58,9 @@ def ceval_values(scores: pd.DataFrame, scores_c2: pd.DataFrame) -> dict:
     values.update({f"c2 copy displacement {k}": float(v) for k, v in moved.items()})
     nearer = min(moved["ed"], moved["wer"]) - moved["bt"]
     values["c2 bt keeps copies nearer than ed and wer"] = (float(nearer), bool(nearer > 0))
+    # §6: after appending random strings, WER and chrF still rank the models (originals and copies) as BT does
+    for name, quality in (("-wer", -scores_c2["wer"]), ("chrf", scores_c2["chrf"])):
+        values[f"c2 spearman bt with {name}"] = float(spearmanr(quality, scores_c2["bt"]).statistic)
     return values
 
 

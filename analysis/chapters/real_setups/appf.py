@@ -83,8 +83,11 @@ def iia_worked_triple(reversals: pd.DataFrame, min_instances: int = 10) -> pd.Da
 
 
 def iia_values(iia: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """Claim values, three readings of the paper's "none" on more than 10 instances: every violation, the reversals
-    on the full test sets and those whose pair the sign test separates or holds the best system."""
+    """Claim values, readings of the paper's "none" on more than 10 instances: every violation (reversed or tied)
+    summed over the full test sets and their sub-samples, and per size, so that no triple is counted twice in one
+    row (``appF-over-10-by-size``: the full test sets; ``appF-over-10-subsamples``: each sub-sampled size apart, a
+    test that none is found), the reversals on the full test sets and those whose pair the sign test separates or
+    holds the best system."""
     big = iia[iia.n_instances > 10]
     violations = big.reversed + big.tied
     full_sizes = iia[iia["size"].astype(str) == "full"]
@@ -96,6 +99,13 @@ def iia_values(iia: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
         ("appF-share", "violations per (pair, third system), full setups",
          float((full_sizes.reversed + full_sizes.tied).sum() / combos) if combos else np.nan, None),
     ]
+    by_size = big.groupby(big["size"].astype(str), sort=False)[["reversed", "tied"]].sum().sum(axis=1)
+    rows += [("appF-over-10-by-size", "full test sets: reversed or tied", float(by_size.get("full", 0)), None)]
+    subsamples = [(f"size-{size} sub-samples: reversed or tied", float(count), count == 0)
+                  for size, count in by_size.items() if size != "full"]
+    rows += [("appF-over-10-subsamples", *row) for row in subsamples]
+    if not subsamples:  # a run whose setups are too small to sub-sample above 10 instances
+        rows.append(("appF-over-10-subsamples", "nothing to test in this run", np.nan, False))
     over = full[full.n_instances > 10]
     rows += [("appF-full-reversed", "reversed (pair, third system) combinations, full test sets of more than 10 "
               "instances", float(over.reversed.sum()), None),

@@ -120,9 +120,16 @@ def fig4_values(ranks: pd.DataFrame, summaries: dict[str, pd.DataFrame], bt_eval
     rows += [("fig4b-tasks", f"{pair_title(pair)}: MT and summarization below dialogue and captioning",
               high[pair] - low[pair], bool(low[pair] < high[pair])) for pair in pairs]
     by_size = summaries["size"]
-    sizes = by_size.pivot(index="size", columns="pair", values="disagree").sort_index().reindex(columns=pairs)
-    rows += [("fig4c-agree-more", f"{pair_title(pair)}, size {sizes.index[-1]:g} minus {sizes.index[0]:g}",
-              float(sizes[pair].iloc[-1] - sizes[pair].iloc[0]), None) for pair in pairs]
+    ends = {v: by_size.pivot(index="size", columns="pair", values=v).sort_index().reindex(columns=pairs)
+            for v in ("disagree", "low", "high")}
+    sizes = ends["disagree"]
+    # the difference's interval from the two sizes' 95% intervals: its ends are those of the two intervals set
+    # furthest apart, so it lies below 0 exactly when the largest size's interval lies wholly below the smallest's
+    agree_more = {f"{pair_title(pair)}, size {sizes.index[-1]:g} minus {sizes.index[0]:g}":
+                  (float(ends["low"][pair].iloc[-1] - ends["high"][pair].iloc[0]),
+                   float(ends["high"][pair].iloc[-1] - ends["low"][pair].iloc[0])) for pair in pairs}
+    rows += [("fig4c-agree-more", detail, float(sizes[pair].iloc[-1] - sizes[pair].iloc[0]), None)
+             for detail, pair in zip(agree_more, pairs)]
     last = {label: frame[frame["size"] == frame["size"].max()].set_index("pair")
             for label, frame in (("sub-samples", by_size), ("BT-eval's draws", bt_eval_size))}
     for key, column, what in (("fig4c-floor", "disagree", ""),
@@ -133,4 +140,7 @@ def fig4_values(ranks: pd.DataFrame, summaries: dict[str, pd.DataFrame], bt_eval
     at = last["sub-samples"]
     rows.append(("fig4c-mean-median-floor", f"MEAN vs. MEDIAN, size {at['size'].max():g}: lower end of the 95% "
                  "interval", float(at["low"].get("mean_median", np.nan)), None))
-    return claim_rows(rows)
+    frame = claim_rows(rows)
+    interval = [agree_more.get(d, (np.nan, np.nan)) if k == "fig4c-agree-more" else (np.nan, np.nan)
+                for k, d in zip(frame.key, frame.detail)]
+    return frame.assign(low=[i[0] for i in interval], high=[i[1] for i in interval])

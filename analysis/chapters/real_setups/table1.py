@@ -153,6 +153,15 @@ def degenerate_setups(*frames: pd.DataFrame) -> str:
     return ", ".join(f"{c} {d} {metric_label(m)}" for c, d, m in found.itertuples(index=False)) or "none"
 
 
+def convergence_values(**fits: pd.DataFrame) -> pd.DataFrame:
+    """Claim values for §2.2 / App. E ("guaranteed to converge to a unique solution"): per set of BT fits (keyword =
+    its label, a frame with ``bt_degenerate`` per fit), how many have no finite maximum-likelihood fit, holding when
+    none lacks one."""
+    return claim_rows([("bt-unique-fit", f"{label}: without a finite fit, of {len(frame):,}",
+                        float(frame["bt_degenerate"].sum()), not frame["bt_degenerate"].any())
+                       for label, frame in fits.items()])
+
+
 # -- how much the top-k results depend on cutting ties --------------------------------------------------------------
 
 def tie_break_sensitivity(setups) -> pd.DataFrame:

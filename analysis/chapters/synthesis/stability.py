@@ -108,12 +108,18 @@ def tradeoff(removal: pd.DataFrame, iia: pd.DataFrame, sim: pd.DataFrame, mechan
 
 
 def stability_values(trade: pd.DataFrame) -> dict:
-    """Study 1's claim values: a number, or a test with the number it compared."""
+    """Study 1's claim values: a number, or a test with the number it compared. The sanity line, MEAN and MEDIAN
+    never reordering the others when a system is removed (each scores a system on its own column), is a check of the
+    code, not a hypothesis: a nonzero share stops the chapter here."""
     t = trade.set_index("mechanism")
+    alone = t.loc[list(ALONE), ["reordered_best", "reordered_worst"]].max().max()
+    if alone != 0:
+        raise ValueError(f"MEAN or MEDIAN reordered the remaining systems in {alone:.1%} of the setups: a mechanism "
+                         "that scores each system on its own column cannot, so this is a bug")
     pairwise = t.loc[list(PAIRWISE), "reordered_any"]
     others, drop = pairwise.drop("bt"), t["tau_drop"]
     drops = {f"{m}_{c}": t.loc[m, c] for c in ("tau_drop", "tau_drop_permute") for m in ("bt", "mean")}
-    return {"alone_reordered_max": t.loc[list(ALONE), ["reordered_best", "reordered_worst"]].max().max(),
+    return {"alone_reordered_max": alone,
             "bt_reordered": t.loc["bt", "reordered_any"],
             "bt_most_stable_pairwise": (others.min() - pairwise["bt"], (others > pairwise["bt"]).all()),
             "bt_iia_share": t.loc["bt", "iia_violation_share"], **drops,

@@ -121,15 +121,28 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
 
 def ends_against_null(runs: pd.DataFrame) -> pd.DataFrame:
     """Per mechanism: how often removing an end system, and a random mid-ranked one, reorders the rest, and the
-    one-sided Fisher exact p that the ends do more often (the null's draws per language pair counted as independent)."""
+    one-sided p that the ends do more often, at the level of the language pair: per pair, the share of its two end
+    removals that reorder minus the share of its null draws that do, tested with the one-sided Wilcoxon signed-rank
+    test (a pair's null draws are not independent of one another, so each pair is one observation; ``p_value`` 1
+    when no pair differs). The pooled one-sided Fisher exact p, which counts every draw as independent, is kept
+    beside it (``fisher_p_draws``)."""
+    keys = [k for k in ("collection", "pair") if k in runs.columns]
     rows = []
     for m, part in runs.groupby("mechanism", sort=False):
-        ends = part[part["experiment"].isin(["remove_best", "remove_worst"])]["reordered"]
-        null = part[part["experiment"] == "remove_random_mid"]["reordered"]
+        is_end = part["experiment"].isin(["remove_best", "remove_worst"])
+        is_null = part["experiment"] == "remove_random_mid"
+        ends, null = part.loc[is_end, "reordered"], part.loc[is_null, "reordered"]
         table = [[ends.sum(), (~ends).sum()], [null.sum(), (~null).sum()]]
-        p = float(stats.fisher_exact(table, alternative="greater").pvalue) if len(ends) and len(null) else np.nan
+        fisher = float(stats.fisher_exact(table, alternative="greater").pvalue) if len(ends) and len(null) else np.nan
+        by_pair = (part[is_end].groupby(keys)["reordered"].mean()
+                   - part[is_null].groupby(keys)["reordered"].mean()).dropna() if keys else pd.Series(dtype=float)
+        differs = by_pair[by_pair != 0]
+        p = (float(stats.wilcoxon(differs, alternative="greater").pvalue) if len(differs)
+             else 1.0 if len(by_pair) else np.nan)
         rows.append({"mechanism": m, "ends_runs": len(ends), "ends_reordered": ends.mean(), "null_runs": len(null),
-                     "null_reordered": null.mean(), "p_value": p})
+                     "null_reordered": null.mean(), "language_pairs": len(by_pair),
+                     "pairs_ends_above": int((by_pair > 0).sum()), "pairs_ends_below": int((by_pair < 0).sum()),
+                     "p_value": p, "fisher_p_draws": fisher})
     return pd.DataFrame(rows)
 
 

@@ -25,6 +25,60 @@ def stability_per_pair(coded: dict, info: pd.DataFrame, *, divisors, variant, al
     return pd.DataFrame(rows, columns=PER_PAIR_COLUMNS)
 
 
+#: footnote 15's low-performing systems: the last third of the original ranking (HUMAN systems apart)
+LOW_SHARE = 1 / 3
+
+
+def inflate_low(pj: ws.PairJudgments, raw: np.ndarray | None, factors, *, variant: str, alpha: float,
+                share: float = LOW_SHARE) -> list[dict]:
+    """Footnote 15 (§5.2), beyond what the paper ran: the reverse of Fig. 1, the raw scores of the low-performing
+    systems (the last ``share`` of the original ranking, HUMAN systems apart) multiplied by each factor, capped at
+    the scale's 100 (a score of 0 stays 0, one of the readings the paper leaves open), and every worker who judged
+    them restandardised; a worker with such a judgment whose raw scores are not all known keeps its published z (as
+    Fig. 1's ``keep_z``). One row per factor, against the original ranking (:func:`analysis.wmt_stability.comparison`).
+    No rows without raw scores."""
+    if raw is None:
+        return []
+    original = ws.perturbed_ranking(pj, variant=variant, alpha=alpha)
+    candidates = [s for s in original.systems if ws.HUMAN_MARK not in s]
+    low = candidates[len(candidates) - max(1, int(np.ceil(share * len(candidates)))):]
+    inflated = np.isin(pj.system, [pj.systems.index(s) for s in low]) & pj.scored
+    touched = np.bincount(pj.worker, inflated, pj.worker.max() + 1)[pj.worker] > 0
+    unknown = np.bincount(pj.worker, np.isnan(raw), pj.worker.max() + 1)[pj.worker] > 0
+    needs = touched & ~unknown
+    rows = []
+    for factor in factors:
+        values = np.where(needs, np.where(inflated, np.minimum(raw * factor, 100.0), raw), pj.z)
+        perturbed = ws.ranking(pj, wmt.z_scores(values, pj.worker, None, pj.pool), variant=variant, alpha=alpha)
+        rows.append({"experiment": f"inflate_{factor:g}", "low_systems": len(low),
+                     **ws.comparison(perturbed, original)})
+    return rows
+
+
+def inflation_per_pair(coded: dict, info: pd.DataFrame, *, factors, variant, alpha) -> pd.DataFrame:
+    """``wmt_fn15_inflation_per_pair.csv``: :func:`inflate_low` on every pair with raw scores."""
+    return pd.DataFrame([{"collection": k[0], "pair": k[1], "style": info.loc[k, "style"], **r}
+                         for k, (pj, raw, _) in coded.items()
+                         for r in inflate_low(pj, raw, factors, variant=variant, alpha=alpha)])
+
+
+def inflation_values(inflation: pd.DataFrame, per_pair: pd.DataFrame) -> pd.DataFrame:
+    """Claim values for footnote 15's "similar effect": per factor and measure, the share of the SR+DC pairs (of the
+    style totals) changed by inflating the low systems minus the share changed by dividing the human scores by the
+    same number (Fig. 1), on the pairs both ran on."""
+    keys = ["collection", "pair"]
+    plus = inflation[inflation["collection"].isin(STYLE_TOTALS) & (inflation["style"] == "SR+DC")]
+    rows = []
+    for experiment, part in plus.groupby("experiment", sort=False):
+        divided = per_pair[per_pair["experiment"] == experiment.replace("inflate_", "divide_")]
+        both = part.merge(divided, on=keys, suffixes=("", "_divided"))
+        for column, measure in zip(CHANGE_COLUMNS, MEASURES):
+            rows.append({"key": "fn15-inflate-minus-divide", "detail": f"{experiment}, {measure}",
+                         "value": float(both[column].mean() - both[f"{column}_divided"].mean()) if len(both)
+                         else np.nan})
+    return pd.DataFrame(rows)
+
+
 def extremes(coded: dict, *, variant: str, alpha: float) -> pd.DataFrame:
     """Table 3's systems to remove: the first and last of each original ranking, HUMAN systems included (as the
     paper's scripts read them from the original ranking file)."""

@@ -149,6 +149,16 @@ def change_shares(per_pair: pd.DataFrame, human_pairs=()) -> pd.DataFrame:
     return out.reindex(order[order.isin(out.index)]).reset_index()
 
 
+def rank_most_common(shares: pd.DataFrame, experiment: str = "remove_human") -> pd.DataFrame:
+    """Claim values for §5.2's "rank changes are the most common" (Table 2): per style, the share of pairs whose
+    rank changes minus the larger of the shares whose clusters, or both, change (``shares``: :func:`change_shares`)."""
+    part = shares[(shares["experiment"] == experiment) & shares["group"].isin(["SR-DC", "SR+DC"])]
+    wide = part.pivot(index="group", columns="measure", values="share")
+    return pd.DataFrame([{"key": "sec52-rank-most-common", "detail": f"{experiment}, {style}",
+                          "value": float(wide.loc[style, "rank"] - wide.loc[style, ["cluster", "both"]].max())}
+                         for style in ("SR-DC", "SR+DC") if style in wide.index])
+
+
 def by_package_and_style(per_pair: pd.DataFrame, experiments) -> pd.DataFrame:
     """Changed / pairs for ``experiments`` by package and by style (the packages of :data:`STYLE_TOTALS`)."""
     part = per_pair[per_pair["experiment"].isin(experiments)]

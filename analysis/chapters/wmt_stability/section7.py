@@ -40,10 +40,16 @@ def resampled_z(segments: pd.DataFrame, pair: str, systems, rng: np.random.Gener
     return out
 
 
-def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Per row of ``order_scores``: the pairs of items ordered the other way than in ``reference`` (ties: no)."""
+#: the least gap between two metrics' official correlations for their reversal to count in the stricter reading of
+#: §7 (``share_reordered_apart``): two metrics closer than this are a tie a reader would not call a result
+METRIC_GAP = 0.02
+
+
+def _discordant_pairs(order_scores: np.ndarray, reference: np.ndarray, min_gap: float = 0.0) -> np.ndarray:
+    """Per row of ``order_scores``: the pairs of items ordered the other way than in ``reference`` (ties: no), only
+    those whose ``reference`` values differ by at least ``min_gap``."""
     i, j = np.triu_indices(len(reference), 1)
-    ref = np.sign(reference[i] - reference[j])
+    ref = np.sign(reference[i] - reference[j]) * (np.abs(reference[i] - reference[j]) >= min_gap)
     return ((np.sign(order_scores[:, i] - order_scores[:, j]) * ref) < 0).sum(axis=1)
 
 
@@ -60,12 +66,14 @@ def pair_consequences(segments: pd.DataFrame, official: pd.DataFrame, wide: pd.D
     kept = np.all(np.diff(clusters[np.argsort(-z, axis=1, kind="stable")], axis=1) >= 0, axis=1)
     rank_only = reordered & kept
     metric_swaps = _discordant_pairs(r, r0)
+    apart_swaps = _discordant_pairs(r, r0, METRIC_GAP)
     top = np.argmax(r, axis=1) != np.argmax(r0)
     return {
         "pair": pair, "systems": len(z0), "metrics": wide.shape[1], "resamples": n_resamples,
         "top_metric": wide.columns[np.argmax(r0)], "top_r": float(r0.max()), "median_r": float(np.median(r0)),
         "rank_only": int(rank_only.sum()),
         "rank_only_metrics_reordered": int((rank_only & (metric_swaps > 0)).sum()),
+        "rank_only_metrics_reordered_apart": int((rank_only & (apart_swaps > 0)).sum()),
         "rank_only_top_changed": int((rank_only & top).sum()),
         "rank_only_mean_metric_pairs_swapped": float(metric_swaps[rank_only].mean()) if rank_only.any() else np.nan,
         "metric_pairs": wide.shape[1] * (wide.shape[1] - 1) // 2,
@@ -88,9 +96,11 @@ def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_
         raise ValueError("no 2020 pair has both segment scores and metric scores")
     pooled = {"pair": "all", "systems": int(out["systems"].sum()), "metrics": int(out["metrics"].max()),
               **{c: int(out[c].sum()) for c in ("resamples", "rank_only", "rank_only_metrics_reordered",
-                                                 "rank_only_top_changed")}}
+                                                 "rank_only_metrics_reordered_apart", "rank_only_top_changed")}}
     out = pd.concat([out, pd.DataFrame([pooled])], ignore_index=True)
     out["share_reordered"] = out["rank_only_metrics_reordered"] / out["rank_only"].where(out["rank_only"] > 0)
+    out["share_reordered_apart"] = (out["rank_only_metrics_reordered_apart"]
+                                    / out["rank_only"].where(out["rank_only"] > 0))
     out["share_top_changed"] = out["rank_only_top_changed"] / out["rank_only"].where(out["rank_only"] > 0)
     return out
 
