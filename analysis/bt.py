@@ -15,6 +15,16 @@ the likelihood has a finite maximiser iff the graph "i beat j at least once" amo
 strongly connected (Zermelo 1929; Ford 1957; Hunter 2004, Assumption 1); otherwise :attr:`BTFit.never_lose` and
 :attr:`BTFit.never_win` name the groups that never lose (resp. never win) against the others: their place in the
 ranking is right, the size of their strengths is an artefact of ``tol``.
+
+Two stopping rules. ``rule="change"`` (the default, the paper's code, used by the chapters): MM stops at the squared
+change above, which on large or sparse graphs is well short of the maximum-likelihood estimate (about 22 steps where
+the MLE takes 120; 2.3% off at 1,000 systems). ``rule="mle"`` (``python -m analysis compare``): the same MM start,
+then Newton's method on the log-likelihood in the log-strengths theta (its Hessian the weighted Laplacian
+``g_ij p_ij p_ji``, each step halved until the log-likelihood rises), until the gradient
+``d l / d theta_i = W_i - sum_j g_ij s_i / (s_i + s_j)`` is below ``gtol`` times the system's number of comparisons
+for every system: the MLE to rounding, as evalica, choix, arena-rank and statsmodels solve it. A trial without a
+finite MLE (a group never loses or never wins) keeps the MM point. Either way :attr:`BTFit.gradient` reports the
+final gradient's largest entry and :attr:`BTFit.iterations` the steps (MM plus Newton).
 """
 
 from __future__ import annotations
@@ -32,6 +42,11 @@ from .validation import check_count, check_number, real_array
 #: the paper's stopping rule: squared change of the strengths below this
 TOL = 1e-9
 MAX_ITER = 10_000
+#: ``rule="mle"``: stop once every |d l / d theta_i| is below this times system i's number of comparisons
+GTOL = 1e-12
+#: ``rule="mle"``: at most this many Newton steps after MM
+MAX_NEWTON = 100
+RULES = ("change", "mle")
 
 
 class ConvergenceWarning(RuntimeWarning):
@@ -52,6 +67,10 @@ class BTFit:
     never_win: tuple[tuple[tuple, ...], ...]
     tol: float
     max_iter: int
+    #: per trial, the final gradient's largest entry max_i |d l / d theta_i| (log-likelihood in log-strengths)
+    gradient: np.ndarray | None = None
+    #: the stopping rule: "change" (the paper's) or "mle" (Newton to the maximum-likelihood estimate)
+    rule: str = "change"
 
     @property
     def degenerate(self) -> np.ndarray:
@@ -118,13 +137,19 @@ def _stack(wins) -> np.ndarray:
     return np.ascontiguousarray(stack)  # sums along rows in memory order, so the bits never depend on the layout
 
 
-def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BTFit:
+def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None, rule: str = "change",
+        gtol: float = GTOL) -> BTFit:
     """Fit Bradley-Terry strengths to a win matrix (``wins[i, j]``: comparisons i won against j, possibly
     fractional) or to a (trials x systems x systems) stack of them; see the module docstring. ``systems`` names
-    the systems (default "0", "1", ...). A trial that reaches ``max_iter`` is flagged in ``converged`` and one
-    :class:`ConvergenceWarning` says how many did."""
+    the systems (default "0", "1", ...). ``rule``: "change" (the paper's stopping rule, ``tol``) or "mle" (MM to
+    ``tol``, then Newton until the gradient is below ``gtol`` per comparison: the maximum-likelihood estimate). A
+    trial that reaches ``max_iter`` (MM under "change", :data:`MAX_NEWTON` Newton steps under "mle") is flagged in
+    ``converged`` and one :class:`ConvergenceWarning` says how many did."""
     check_number(tol, "tol", low=0, low_open=True)
     max_iter = check_count(max_iter, "max_iter")
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {list(RULES)}, got {rule!r}")
+    check_number(gtol, "gtol", low=0, low_open=True)
     stack = _stack(wins)
     n_trials, n, _ = stack.shape
     systems = tuple(str(s) for s in (range(n) if systems is None else systems))
@@ -145,12 +170,142 @@ def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None) -> BT
     iterations = np.full(n_trials, max_iter, dtype=np.int64)
     converged = np.ones(n_trials, dtype=bool)
     _mm(stack, float(tol), max_iter, strengths, iterations, converged)
+    gradient = np.empty(n_trials)
+    if rule == "mle":
+        steps = np.zeros(n_trials, dtype=np.int64)
+        solved = converged.copy()  # a trial without a finite MLE keeps MM's point and flag
+        _newton(stack, regular, float(gtol), MAX_NEWTON, strengths, steps, solved, gradient)
+        iterations += steps
+        converged = solved
+    else:
+        _gradients(stack, strengths, gradient)
     if not converged.all():
         failed = n_trials - int(np.count_nonzero(converged))
-        warnings.warn(f"Bradley-Terry did not converge to tol={tol} in {max_iter} iterations in {failed} of "
-                      f"{n_trials} trials", ConvergenceWarning, stacklevel=2)
+        what = (f"tol={tol} in {max_iter} iterations" if rule == "change" else
+                f"the maximum-likelihood estimate (gtol={gtol}) in {MAX_NEWTON} Newton steps")
+        warnings.warn(f"Bradley-Terry did not converge to {what} in {failed} of {n_trials} trials",
+                      ConvergenceWarning, stacklevel=2)
     return BTFit(systems, strengths, iterations, converged, tuple(never_lose), tuple(never_win), float(tol),
-                 int(max_iter))
+                 int(max_iter), gradient, rule)
+
+
+@numba.njit(cache=True)
+def _gradients(stack, strengths, out):  # pragma: no cover (compiled)
+    """Per trial, max_i |W_i - sum_j g_ij s_i / (s_i + s_j)|: the gradient of the log-likelihood in the
+    log-strengths (pairs never compared, and pairs of two zero strengths, add nothing)."""
+    n_trials, n, _ = stack.shape
+    for t in range(n_trials):
+        w, s = stack[t], strengths[t]
+        worst = 0.0
+        for i in range(n):
+            g = 0.0
+            for j in range(n):
+                if j != i:
+                    games = w[i, j] + w[j, i]
+                    total = s[i] + s[j]
+                    g += w[i, j] - (games * s[i] / total if games > 0 and total > 0 else 0.0)
+            worst = max(worst, abs(g))
+        out[t] = worst
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _newton(stack, regular, gtol, max_steps, strengths, steps, converged, gradient):  # pragma: no cover (compiled)
+    """``rule="mle"``: from each trial's MM point, Newton's method on the log-likelihood in theta = log s over the
+    systems with a positive strength (the others, without any win, stay at 0 and add nothing to the gradient or
+    the Hessian), each step halved until the log-likelihood does not fall, until every |gradient_i| is at most
+    ``gtol`` times system i's comparisons (or a step changes no theta by more than 1e-15). The Hessian is singular
+    along the constant vector; adding a constant to every entry fixes the solution with sum(delta) = 0, which is
+    the Newton step (the gradient sums to 0). Irregular trials (no finite MLE) only get their gradient."""
+    n_trials, n, _ = stack.shape
+    for t in range(n_trials):
+        w = stack[t]
+        s = strengths[t]
+        active = np.flatnonzero(s > 0)
+        m = len(active)
+        games = np.empty((m, m))
+        won = np.zeros(m)
+        scale = np.zeros(m)
+        for a in range(m):
+            for b in range(m):
+                i, j = active[a], active[b]
+                games[a, b] = 0.0 if a == b else w[i, j] + w[j, i]
+                won[a] += games[a, b] and w[i, j]  # a zero strength's games are all lost: they cancel out
+            for j in range(n):
+                if j != active[a]:
+                    scale[a] += w[active[a], j] + w[j, active[a]]
+        theta = np.log(s[active])
+        theta -= theta.max()
+        grad = np.empty(m)
+        hess = np.empty((m, m))
+        done = False
+        for step in range(max_steps + 1):
+            worst, ok = 0.0, True
+            for a in range(m):
+                g = won[a]
+                for b in range(m):
+                    if games[a, b] > 0:
+                        g -= games[a, b] / (1.0 + np.exp(theta[b] - theta[a]))
+                grad[a] = g
+                worst = max(worst, abs(g))
+                if abs(g) > gtol * max(scale[a], 1.0):
+                    ok = False
+            gradient[t] = worst
+            if ok or not regular[t]:
+                done = ok or converged[t]
+                steps[t] = step
+                break
+            if step == max_steps:
+                steps[t] = step
+                break
+            shift = 0.0
+            for a in range(m):
+                d = 0.0
+                for b in range(m):
+                    if games[a, b] > 0:
+                        p = 1.0 / (1.0 + np.exp(theta[b] - theta[a]))
+                        h = games[a, b] * p * (1.0 - p)
+                        hess[a, b] = -h
+                        d += h
+                    else:
+                        hess[a, b] = 0.0
+                hess[a, a] = d
+                shift = max(shift, d)
+            hess += shift / m
+            delta = np.linalg.solve(hess, grad)
+            before = _loglik(theta, games, won)
+            factor = 1.0
+            for _ in range(60):
+                trial = theta + factor * delta
+                if _loglik(trial, games, won) >= before:
+                    break
+                factor *= 0.5
+            largest = np.abs(factor * delta).max()
+            theta = trial - trial.max()
+            if largest < 1e-15:
+                done = True
+                steps[t] = step + 1
+                break
+        if regular[t]:
+            e = np.exp(theta)
+            e /= e.sum()
+            s[:] = 0.0
+            for a in range(m):
+                s[active[a]] = e[a]
+            converged[t] = done
+
+
+@numba.njit(cache=True)
+def _loglik(theta, games, won):  # pragma: no cover (compiled)
+    """The log-likelihood up to a constant: sum_i W_i theta_i - sum_{i<j} g_ij log(e^theta_i + e^theta_j)."""
+    m = len(theta)
+    total = 0.0
+    for a in range(m):
+        total += won[a] * theta[a]
+        for b in range(a + 1, m):
+            if games[a, b] > 0:
+                hi = max(theta[a], theta[b])
+                total -= games[a, b] * (hi + np.log1p(np.exp(-abs(theta[a] - theta[b]))))
+    return total
 
 
 @numba.njit(cache=True)

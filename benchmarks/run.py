@@ -1,7 +1,7 @@
 """Side-by-side timings of the aggregators against peer implementations, printed as ratios (``make bench``).
 
-Bradley-Terry: ours (vectorised counts + MM, the paper's stopping rule) against ``evalica`` (Rust core) and ``choix``
-(fed the same win matrix), and against a straightforward Python-loop transcription of Appendix E (the paper's
+Bradley-Terry: ours (vectorised counts + MM, the paper's stopping rule; and ``compare``'s fit, solved to the
+maximum-likelihood estimate, rule "mle") against ``evalica`` (Rust core) and ``choix`` (fed the same win matrix), and against a straightforward Python-loop transcription of Appendix E (the paper's
 published algorithm). Elo and TrueSkill: ours (compiled) against a loop over the ``trueskill`` package's
 ``rate_1vs1`` (the paper's wrapper) and a direct loop transcription of the Elo formula.
 
@@ -65,6 +65,9 @@ def bench_bt(sizes, loop_limit):
         row = {"systems": n_systems, "instances": n_instances}
         row["ours_s"] = best_time(lambda: bradley_terry(scores))
         row["ours_fit_s"] = best_time(lambda: bt.fit(wm))
+        # compare's BT: the same counts solved to the maximum-likelihood estimate (rule "mle", issue 53)
+        row["ours_mle_s"] = best_time(lambda: bt.fit(comparisons.score_win_matrices(values[None], "half"), rule="mle"))
+        row["ours_mle_fit_s"] = best_time(lambda: bt.fit(wm, rule="mle"))
         row["evalica_s"] = best_time(lambda: evalica_from_counts(*comparison_counts(values)))
         row["evalica_fit_s"] = best_time(lambda: evalica_from_counts(wins, ties))
         row["choix_fit_s"] = best_time(lambda: choix.ilsr_pairwise_dense(wm))
@@ -75,6 +78,8 @@ def bench_bt(sizes, loop_limit):
             f"BT {n_systems:>3} systems x {n_instances:>5} instances: ours {row['ours_s'] * 1e3:8.2f} ms"
             f" | evalica {row['evalica_s'] * 1e3:8.2f} ms | ratio ours/evalica {row['ours_s'] / row['evalica_s']:5.2f}"
             f" | fit-only ours/evalica {row['ours_fit_s'] / row['evalica_fit_s']:5.2f}"
+            f" | MLE (compare) ours/evalica {row['ours_mle_s'] / row['evalica_s']:5.2f},"
+            f" fit-only {row['ours_mle_fit_s'] / row['evalica_fit_s']:5.2f}"
             f" ours/choix {row['ours_fit_s'] / row['choix_fit_s']:5.2f}"
             + (f" | loop/ours {row['loop_s'] / row['ours_s']:8.0f}x" if "loop_s" in row else ""),
             flush=True,

@@ -65,11 +65,13 @@ def test_golden_cases_through_every_path(name):
 def test_a_stack_equals_its_trials_fitted_one_by_one_bit_for_bit(seed, k, trials):
     rng = np.random.default_rng(seed)
     wins = rng.integers(1, 30, (trials, k, k)) + 0.5 * rng.integers(0, 4, (trials, k, k))
-    batch = bt.fit(wins)
-    for t in range(trials):
-        one = bt.fit(wins[t])
-        assert batch.strengths[t].tobytes() == one.strengths[0].tobytes()
-        assert batch.iterations[t] == one.iterations[0]
+    for rule in bt.RULES:
+        batch = bt.fit(wins, rule=rule)
+        for t in range(trials):
+            one = bt.fit(wins[t], rule=rule)
+            assert batch.strengths[t].tobytes() == one.strengths[0].tobytes()
+            assert batch.iterations[t] == one.iterations[0]
+            assert batch.gradient[t] == one.gradient[0]
 
 
 def test_compare_bootstrap_equals_a_fit_per_resample():
@@ -77,9 +79,9 @@ def test_compare_bootstrap_equals_a_fit_per_resample():
     values = rng.integers(0, 4, (40, 4)).astype(float)
     idx = rng.integers(0, 40, (6, 40))
     stacked = compare._bootstrap_bt(values, idx, "half")
-    for r, rows in enumerate(idx):
-        one = aggregate.bradley_terry(pd.DataFrame(values[rows]), ties="half")
-        assert stacked[r].tobytes() == one.to_numpy().tobytes()
+    for r, rows in enumerate(idx):  # compare solves BT to the MLE (rule "mle") on the win matrix BT counts
+        one = bt.fit(comparisons.score_win_matrices(values[rows][None], "half"), rule="mle").strengths[0]
+        assert stacked[r].tobytes() == one.tobytes()
 
 
 def test_degenerate_trials_are_named_in_the_result_not_warned():
@@ -100,7 +102,8 @@ def test_disconnected_comparisons_raise_naming_the_groups_and_the_trial():
     apart = np.zeros((2, 4, 4))
     apart[:, 0, 1] = apart[:, 1, 0] = apart[:, 2, 3] = apart[:, 3, 2] = 1
     apart[0, 1, 2] = 1
-    with pytest.raises(ValueError, match=r"trial 1: the comparison graph is disconnected.*\[\['0', '1'\], \['2', '3'\]\]"):
+    with pytest.raises(ValueError,
+                       match=r"trial 1: the comparison graph is disconnected.*\[\['0', '1'\], \['2', '3'\]\]"):
         bt.fit(apart)
     assert bt.components(apart[1]) == [[0, 1], [2, 3]]
 
@@ -289,3 +292,88 @@ def test_the_graph_tests_equal_a_graph_search_per_trial():
                 assert regular[t] == (bt.unbounded_groups(w) == ([], []))
                 assert strong[t] == (connected_components(w > 0, directed=True, connection="strong")[0] == 1)
             assert bt.finite(stack).tolist() == strong.tolist()
+
+
+# --- rule="mle": the maximum-likelihood estimate, as evalica, choix and statsmodels solve it (issue 53) ---------
+
+
+def _choix(wins: np.ndarray) -> np.ndarray:
+    import choix
+
+    theta = choix.ilsr_pairwise_dense(wins, alpha=0, max_iter=10_000, tol=1e-14)
+    return np.exp(theta) / np.exp(theta).sum()
+
+
+def _statsmodels(wins: np.ndarray) -> np.ndarray:
+    """BT as statsmodels' binomial GLM: one row per compared pair, the share won, weighted by its games."""
+    import statsmodels.api as sm
+
+    n = len(wins)
+    i, j = np.nonzero(np.triu(wins + wins.T, 1))
+    x = np.zeros((len(i), n))
+    x[np.arange(len(i)), i], x[np.arange(len(i)), j] = 1.0, -1.0
+    games = wins[i, j] + wins[j, i]
+    glm = sm.GLM(wins[i, j] / games, x[:, 1:], family=sm.families.Binomial(), var_weights=games)
+    theta = np.concatenate([[0.0], glm.fit(tol=1e-14, maxiter=200).params])
+    return np.exp(theta) / np.exp(theta).sum()
+
+
+def chain_plus_random_pairs(seed: int = 0, n: int = 1000, extra: int = 3000) -> np.ndarray:
+    """Issue 53's large sparse case: a chain of n systems (each neighbour pair met 2 to 8 times) plus ``extra``
+    random pairs of 4 games each, outcomes drawn from a BT model whose strength falls along the chain."""
+    rng = np.random.default_rng(seed)
+    wins = np.zeros((n, n))
+    for i in range(n - 1):
+        wins[i, i + 1] += rng.integers(1, 5)
+        wins[i + 1, i] += rng.integers(1, 5)
+    for _ in range(extra):
+        i, j = rng.choice(n, 2, replace=False)
+        k = rng.binomial(4, 1 / (1 + np.exp(-(j - i) / 200)))
+        wins[i, j] += k
+        wins[j, i] += 4 - k
+    return wins
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mle_rule_agrees_with_evalica_choix_and_statsmodels_to_1e7(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 12))
+    wins = rng.poisson(rng.uniform(0.5, 6), (n, n)) + 0.5 * rng.integers(0, 3, (n, n))
+    wins = wins * (rng.random((n, n)) < 0.8)  # some pairs never compared
+    np.fill_diagonal(wins, 0)
+    if not bt.finite(wins)[0]:
+        wins += 1 - np.eye(n)
+    fit = bt.fit(wins, rule="mle")
+    assert fit.rule == "mle" and fit.converged.all() and fit.gradient[0] <= 1e-12 * wins.sum()
+    for peer in (_evalica, _choix, _statsmodels):
+        np.testing.assert_allclose(fit.strengths[0], peer(wins), rtol=1e-7, err_msg=peer.__name__)
+    old = bt.fit(wins)  # the default stays the paper's rule, bit for bit
+    assert old.rule == "change" and old.gradient[0] > 0
+    assert old.strengths.tobytes() == bt.fit(wins, rule="change").strengths.tobytes()
+
+
+def test_mle_rule_at_1000_systems_where_the_paper_rule_stops_short():
+    """The chain plus random pairs: the paper's rule stops about 2.7% from the MLE and reorders hundreds of systems;
+    rule "mle" is evalica's fixed point to 1e-7 (evalica run to tolerance 1e-13)."""
+    wins = chain_plus_random_pairs()
+    mle, old = bt.fit(wins, rule="mle"), bt.fit(wins)
+    assert mle.converged.all() and mle.iterations[0] > old.iterations[0]
+    assert mle.gradient[0] < 1e-9 and old.gradient[0] > 1e-3
+    np.testing.assert_allclose(mle.strengths[0], _evalica(wins), rtol=1e-7)
+    assert np.abs(old.strengths[0] / mle.strengths[0] - 1).max() > 0.01
+    ranks = [pd.Series(f.strengths[0]).rank(ascending=False, method="min") for f in (old, mle)]
+    assert (ranks[0] != ranks[1]).sum() > 100
+
+
+def test_mle_rule_keeps_zero_strengths_and_the_mm_point_without_a_finite_mle():
+    wins = np.array([[[0, 3.0, 1], [1, 0, 1], [1, 1, 0]],
+                     [[0, 2.0, 2], [0, 0, 1], [0, 1, 0]],  # system 0 never loses: no finite MLE
+                     [[0, 2.0, 1], [0, 0, 0], [1, 1, 0]]])  # system 1 never wins: strength exactly 0, still finite
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mle, old = bt.fit(wins, rule="mle"), bt.fit(wins)
+    assert mle.strengths[1].tobytes() == old.strengths[1].tobytes()  # no MLE: MM's point, as before
+    assert mle.strengths[2, 1] == 0.0 and mle.gradient[2] < 1e-12
+    np.testing.assert_allclose(mle.strengths[2], [0.5, 0, 0.5], atol=1e-12)  # 0 and 2 split 1-1 between them
+    with pytest.raises(ValueError, match="rule must be one of"):
+        bt.fit(wins, rule="newton")

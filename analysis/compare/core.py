@@ -115,7 +115,8 @@ def _ranks(values) -> np.ndarray:
 def check_settings(n_resamples, n_resamples_sequential, confidence, alpha, method, adjust) -> None:
     """Refuse settings that make no interval or no test (the message names the setting)."""
     for name, value, low in (("n_resamples", n_resamples, 2),
-                             ("n_resamples_sequential", 0 if n_resamples_sequential is None else n_resamples_sequential, 0)):
+                             ("n_resamples_sequential",
+                              0 if n_resamples_sequential is None else n_resamples_sequential, 0)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     if n_resamples_sequential == 1:
@@ -297,15 +298,18 @@ def _orders(n_orders: int, games: int) -> int:
 
 
 def _bt(values: np.ndarray, ties: str, complete: bool, names=None) -> np.ndarray:
-    """BT on every pair's common instances (the complete case through :func:`analysis.aggregate.bradley_terry`);
-    ``names`` name the systems in an error (a comparison graph that falls apart into groups)."""
+    """BT on every pair's common instances (the complete case counted as :func:`analysis.aggregate.bradley_terry`
+    counts it), solved to the maximum-likelihood estimate (``intervals.BT_RULE``); ``names`` name the systems in an
+    error (a comparison graph that falls apart into groups)."""
     names = [str(x) for x in (range(values.shape[1]) if names is None else names)]
     if complete:
-        return aggregate.bradley_terry(pd.DataFrame(values, columns=names), ties=ties).to_numpy()
-    wins, tie_counts, _ = evidence.pair_counts(values)
-    to_left, to_right = comparisons.tie_credit(ties)
-    upper = np.triu(tie_counts, 1)  # a pair's tie credited to its earlier column by to_left, the later by to_right
-    return bt.fit(wins + to_left * upper + to_right * upper.T, systems=names).strengths[0]
+        wins = comparisons.score_win_matrices(values[None], ties)[0]
+    else:
+        wins, tie_counts, _ = evidence.pair_counts(values)
+        to_left, to_right = comparisons.tie_credit(ties)
+        upper = np.triu(tie_counts, 1)  # a pair's tie credited to its earlier column by to_left, the later by to_right
+        wins = wins + to_left * upper + to_right * upper.T
+    return bt.fit(wins, systems=names, rule=intervals.BT_RULE).strengths[0]
 
 
 def _scores_of(name, values, ties, complete, n_orders, gen, names=None) -> np.ndarray:

@@ -21,6 +21,9 @@ BLOCK = 1 << 23
 #: groups of units in the grouped jackknife that gives BCa's acceleration
 JACKKNIFE_GROUPS = 100
 METHODS = ("percentile", "bca")
+#: every BT fit of ``compare`` is solved to the maximum-likelihood estimate (:func:`analysis.bt.fit`'s rule "mle"),
+#: as evalica, choix, arena-rank and statsmodels solve it; the chapters keep the paper's stopping rule
+BT_RULE = "mle"
 
 
 def index_blocks(gen: np.random.Generator, n_units: int, n_resamples: int, n_systems: int):
@@ -67,14 +70,14 @@ def bt_strengths(stack: np.ndarray) -> np.ndarray:
     """BT strengths of every trial; a trial whose comparison graph falls apart (possible in a resample of sparse
     data) is NaN, so that it drops out of the interval rather than stopping the run."""
     try:
-        return bt.fit(stack).strengths
+        return bt.fit(stack, rule=BT_RULE).strengths
     except ValueError:
         return np.vstack([_one(w) for w in stack])
 
 
 def _one(wins: np.ndarray) -> np.ndarray:
     try:
-        return bt.fit(wins).strengths[0]
+        return bt.fit(wins, rule=BT_RULE).strengths[0]
     except ValueError:
         return np.full(len(wins), np.nan)
 
@@ -235,4 +238,4 @@ def bootstrap_bt(values: np.ndarray, idx: np.ndarray, ties: str) -> np.ndarray:
     from .evidence import credit_matrix, instance_comparisons
 
     credit = credit_matrix(instance_comparisons(values, [str(i) for i in range(values.shape[1])]), ties)
-    return bt.fit(bt_stack(credit, counts(idx, len(values)), values.shape[1])).strengths
+    return bt.fit(bt_stack(credit, counts(idx, len(values)), values.shape[1]), rule=BT_RULE).strengths
