@@ -14,7 +14,9 @@ from pathlib import Path
 
 from . import reproduce
 from .manifest import (
+    BACKUP,
     UNFINISHED,
+    backup_state,
     chapter_files,
     manifest_lock,
     read_manifest,
@@ -83,10 +85,17 @@ def verify_outputs(root: str | os.PathLike | None = None, chapters: list[str] | 
     for notebook in sorted((root / "notebooks").glob("*.ipynb")) if (root / "notebooks").is_dir() else []:
         if notebook.stem not in entries:
             report[notebook.stem] = [f"not recorded: notebooks/{notebook.name}"]
+    backup = backup_state(root)[0] or {}
     for chapter in chapters:
-        if chapter not in entries:
-            report.setdefault(chapter, []).insert(0, "no manifest entry (never run, or its record was lost): "
-                                                     f"`python -m analysis reproduce --only {chapter}`")
+        if chapter in entries:
+            continue
+        if chapter in backup:  # lost from the manifest: the next run puts it back before it records anything
+            problem = f"no manifest entry, but {BACKUP} holds its record: the next `python -m analysis reproduce` " \
+                      "restores it"
+        else:
+            problem = f"no manifest entry (never run, or its record was lost): `python -m analysis reproduce --only " \
+                      f"{chapter}`"
+        report.setdefault(chapter, []).insert(0, problem)
     return dict(sorted(report.items()))
 
 

@@ -26,6 +26,8 @@ def test_a_record_the_manifest_lost_is_restored_from_the_backup_before_a_run_rew
     manifest = json.loads((book / MANIFEST).read_text())
     manifest["chapters"] = [e for e in manifest["chapters"] if e["chapter"] != "01_good"]
     (book / MANIFEST).write_text(json.dumps(manifest))
+    assert verify_outputs(book, ["01_good", "09_last"])["01_good"][0] == (
+        f"no manifest entry, but {BACKUP} holds its record: the next `python -m analysis reproduce` restores it")
     stream = io.StringIO()
     reproduce.run(profile="quick", only=["09"], output_root=str(book), stream=stream)
     assert set(read_manifest(book)) == {"01_good", "09_last"} == set(parse_manifest(book / BACKUP))
