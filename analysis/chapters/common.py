@@ -3,6 +3,7 @@ built from the notebook's own parameters, a stopwatch for the run-time table, it
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping
 from contextlib import contextmanager
@@ -142,7 +143,10 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     """Evaluate this chapter's registered claims on what it has saved so far (the code of ``python -m analysis
     claims``) and glue each as ``verdict-<id>`` (the claims pages' words) and ``ours-<id>`` (our value as shown), so a
     sentence whose truth depends on a result glues a verdict and no threshold lives outside the registry. A claim
-    whose source is another chapter's is not glued (a page that cites it fails the build). Returns the rows."""
+    tested as a list of checks also glues ``passed-<id>``, the count a sentence can carry ("14 of 21"), and, when
+    the checks read numbers, ``values-<id>``, those numbers without the count ("−18, +14"), where ``ours-<id>`` is
+    the table's cell ("−18, +14; 1 of 2 checks pass"). A claim whose source is another chapter's is not glued (a
+    page that cites it fails the build). Returns the rows."""
     from .. import claim_records, claims, claims_pages
     from ..typography import true_minus
 
@@ -153,4 +157,12 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
         if verdict != "not run":
             glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(claims_pages.verdict_words(verdict, paper, category)),
                              f"ours-{cid}": true_minus(ours)})
+    for claim, verdict, shown in zip(mine, table["verdict"], table["our value"].map(true_minus)):
+        if verdict not in ("not run", "not testable here"):
+            values = claims.our_value(claim, out.dir.parent)
+            if isinstance(values, list) and values and all(isinstance(v, bool) for v in values):
+                glue_values("", {f"passed-{claim.id}": f"{sum(values)} of {len(values)}"})
+                numbers = re.sub(r"[;(\s]*" + re.escape(claims.checks(values)) + r"\)?$", "", shown)
+                if numbers and numbers != shown:
+                    glue_values("", {f"values-{claim.id}": numbers})
     return table
