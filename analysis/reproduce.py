@@ -310,15 +310,13 @@ def stale_reasons(root: Path, chapter: str, profile: str, entry: dict | None) ->
     elif sha256_file(source) != inputs["notebook"]:
         reasons.append("notebook changed")
     home = package_home()
-    for path, digest in (inputs.get("modules") or {}).items():
-        module = home / path
-        if not module.is_file() or sha256_file(module) != digest:
-            reasons.append(f"{path} changed")
+    reasons += _changed([path for path, digest in (inputs.get("modules") or {}).items()
+                         if not (home / path).is_file() or sha256_file(home / path) != digest], "", "analysis modules")
     data = inputs.get("data") or {}
-    reasons += [f"data table {name} changed" for name, digest in (data.get("tables") or {}).items()
-                if _table_checksum(name) != digest]
-    reasons += [f"data file {path} changed" for path, digest in (data.get("files") or {}).items()
-                if _file_checksum(repo_root() / path) != digest]
+    reasons += _changed([name for name, digest in (data.get("tables") or {}).items()
+                         if _table_checksum(name) != digest], "data table ", "data tables")
+    reasons += _changed([path for path, digest in (data.get("files") or {}).items()
+                         if _file_checksum(repo_root() / path) != digest], "data file ", "data files")
     if inputs.get("lock") != _lock_checksum():
         reasons.append("lock file changed")
     recorded, on_disk = entry.get("outputs") or {}, chapter_files(root, chapter)
@@ -328,6 +326,14 @@ def stale_reasons(root: Path, chapter: str, profile: str, entry: dict | None) ->
         reasons.append(f"outputs not as recorded ({differ[0]}" + (f" and {len(differ) - 1} more" if differ[1:] else "")
                        + ")")
     return reasons
+
+
+def _changed(names: list[str], kind: str, plural: str, shown: int = 3) -> list[str]:
+    """One reason per changed input, or, past ``shown`` of them, one line naming the first few and counting the
+    rest ("analysis/bt.py, ... and 12 more analysis modules changed")."""
+    if len(names) <= shown:
+        return [f"{kind}{name} changed" for name in names]
+    return [f"{kind}{', '.join(names[:shown])} and {len(names) - shown} more {plural} changed"]
 
 
 def compared(entry: dict) -> str:

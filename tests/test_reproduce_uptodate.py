@@ -91,6 +91,10 @@ def test_a_module_makes_stale_exactly_the_chapters_that_import_it_directly_or_no
     assert set(stale(book)) == {"01_good", "09_last"} and "analysis/paths.py changed" in stale(book)["09_last"]
     (src / "claims.py").write_text((src / "claims.py").read_text() + "\n# edited\n")  # neither imports it
     assert all("analysis/claims.py changed" not in r for r in stale(book).values())
+    for name in ("__init__.py", "validation.py"):  # more than three: one line, counted
+        (src / name).write_text((src / name).read_text() + "\n# edited\n")
+    assert stale(book)["09_last"] == ["analysis/__init__.py, analysis/paths.py, analysis/validation.py and 1 more "
+                                      "analysis modules changed"]
 
 
 def test_a_parameter_of_the_profile_the_lock_file_or_the_profile_makes_the_right_chapters_stale(home, book,
