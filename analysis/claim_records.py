@@ -39,8 +39,8 @@ CATEGORIES = ("the paper's data", "the paper's simulation", "stand-in data", "ou
 RULES = ("within", "equal", "compare", "direction", "set", "order", "qualitative", "consistent", "none")
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _FIELDS = {"id", "item", "where", "claim", "paper", "paper_ref", "source", "rows", "column", "rule", "tol", "rtol",
-           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool", "origin",
-           "why", "data", "data_share", "unit"}
+           "part", "op", "than", "test", "status", "reason", "chapter", "section", "headline", "format", "pool",
+           "origin", "why", "data", "data_share", "unit"}
 #: the fields only some rules read; one in a record of another rule is an error (a wrong rule or a misplaced line)
 RULE_FIELDS = {"within": {"tol", "rtol", "part"}, "consistent": {"tol", "rtol"}, "equal": {"part"},
                "compare": {"op", "than", "part"}, "direction": {"part"}, "set": {"part"}, "order": {"part"},
@@ -159,21 +159,43 @@ def _filter(value) -> bool:
 
 # --- pointers into the published values (``paper_ref``; the paths are resolved by analysis.data.published) ---
 
+#: what a pointer table may ask of the value it points at (besides ``ref``)
+POINTER_KEYS = {"percent", "share", "midpoint", "minus", "over"}
+
+
 def _resolve_one(document: dict, pointer):
-    """One pointer of ``paper_ref``: a path, or ``{ ref = path, percent = true }`` (the published value is a
-    percentage; the claim's value is its fraction, value / 100)."""
+    """One pointer of ``paper_ref``: a path, or a table ``{ ref = path, ... }`` that derives the claim's value from
+    the published one: ``percent = true`` (a percentage: value / 100), ``share = true`` (a count printed as
+    ``[changed, of]``: changed / of), ``midpoint = true`` (an interval ``[low, high]``: its middle), ``minus = <a
+    pointer>`` (the difference of the two numbers), ``over = <a pointer>`` (their ratio)."""
     if isinstance(pointer, str):
         return resolve_ref(document, pointer)
-    if not isinstance(pointer, dict):
-        raise RefError(f"a pointer is a path or {{ ref = \"<path>\", percent = true }}, got {pointer!r}")
-    if sorted(pointer) not in (["ref"], ["percent", "ref"]) or not _flag(pointer.get("percent", False)):
-        raise RefError(f"a pointer table is {{ ref = \"<path>\", percent = true }}, got {pointer!r}")
+    if not isinstance(pointer, dict) or "ref" not in pointer or set(pointer) - {"ref"} - POINTER_KEYS:
+        raise RefError(f"a pointer is a path, or a pointer table is {{ ref = \"<path>\" }} with any of "
+                       f"{sorted(POINTER_KEYS)}, got {pointer!r}")
+    flags = [k for k in ("percent", "share", "midpoint") if k in pointer]
+    if any(not _flag(pointer[k]) for k in flags) or sum(bool(pointer[k]) for k in flags) > 1:
+        raise RefError(f"a pointer table is {{ ref = \"<path>\" }} whose 'percent', 'share' and 'midpoint' are true or "
+                       f"false, at most one of them true; got {pointer!r}")
     value = resolve_ref(document, pointer["ref"])
-    if not pointer.get("percent"):
-        return value
-    if not _one_or_list(value, _number):
-        raise RefError(f"{pointer['ref']} is {value!r}: 'percent' needs a number or a list of numbers")
-    return [v / 100 for v in value] if isinstance(value, list) else value / 100
+    if pointer.get("percent"):
+        if not _one_or_list(value, _number):
+            raise RefError(f"{pointer['ref']} is {value!r}: 'percent' needs a number or a list of numbers")
+        value = [v / 100 for v in value] if isinstance(value, list) else value / 100
+    elif pointer.get("share") or pointer.get("midpoint"):
+        if not (isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)):
+            raise RefError(f"{pointer['ref']} is {value!r}: 'share' and 'midpoint' need a pair of numbers")
+        if pointer.get("share") and value[1] == 0:
+            raise RefError(f"{pointer['ref']} is {value!r}: a share of nothing")
+        value = value[0] / value[1] if pointer.get("share") else (value[0] + value[1]) / 2
+    for op in ("minus", "over"):
+        if op in pointer:
+            other = _resolve_one(document, pointer[op])
+            if not (_number(value) and _number(other)) or (op == "over" and other == 0):
+                raise RefError(f"{pointer!r}: {op!r} needs two numbers (and no division by 0), got {value!r} and "
+                               f"{other!r}")
+            value = value - other if op == "minus" else value / other
+    return value
 
 
 def resolve_paper_ref(document: dict, paper_ref):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from .claim_records import CATEGORIES, PAPERS, VERDICTS
-from .files import atomic_write
+from .files import write_if_changed
 from .paths import generated_dir, repo_root
 from .typography import for_table
 
@@ -292,7 +292,8 @@ def figure_files(table: pd.DataFrame) -> tuple[bytes, bytes]:
 def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str | None = None) -> list[Path]:
     """Write ``claims.csv`` and the pages (``claims/at_a_glance.md``, ``claims/<chapter>.md`` and
     ``claims/<chapter>_differs.md``) and the front page's figure (``claims/verdicts_by_category.png`` and ``.svg``)
-    under ``outputs``, each atomically; every page is rendered before anything is written. Returns the paths."""
+    under ``outputs``, each atomically and only when its bytes change; every page is rendered before anything is
+    written. Returns the paths."""
     import jinja2
 
     outputs = Path(outputs) if outputs else generated_dir()
@@ -305,12 +306,7 @@ def write(table: pd.DataFrame, outputs: str | Path | None = None, profile: str |
         raise PageError(f"{TEMPLATES}: {exc}") from exc
     figures = dict(zip((outputs / "claims" / f"{FIGURE_NAME}.png", outputs / "claims" / f"{FIGURE_NAME}.svg"),
                        figure_files(table)))
-    atomic_write(outputs / "claims.csv", lambda tmp: table.to_csv(tmp, index=False))
-    written = [outputs / "claims.csv"]
-    for path, text in pages.items():
-        atomic_write(path, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8"))
-        written.append(path)
-    for path, payload in figures.items():
-        atomic_write(path, lambda tmp, payload=payload: Path(tmp).write_bytes(payload))
-        written.append(path)
-    return written
+    files = {outputs / "claims.csv": table.to_csv(index=False), **pages, **figures}
+    for path, content in files.items():  # an unchanged page keeps its time, so Sphinx does not read it again
+        write_if_changed(path, content)
+    return list(files)

@@ -97,7 +97,8 @@ def test_an_untestable_claim_needs_a_reason(tmp_path):
     text = RECORD.replace("status = \"exact\"", "status = \"not reachable\"")
     with pytest.raises(ValueError, match="needs a 'reason'"):
         claim_records.load(write_registry(tmp_path / "reg", text))
-    (loaded,) = mine(claim_records.load(write_registry(tmp_path / "ok", text + 'reason = "only in the paper\'s archive"\n')))
+    (loaded,) = mine(claim_records.load(write_registry(tmp_path / "ok",
+                                                       text + 'reason = "only in the paper\'s archive"\n')))
     assert claims.verdict(loaded, None) == "not testable here"
 
 
@@ -112,8 +113,8 @@ def test_within(ours, expected):
 
 
 def test_a_missing_value_of_ours_is_not_a_value():
-    """NaN was "not reproduced"; an empty saved cell is no value: a ClaimError, so "not run" (tests/test_claims_registry.py
-    checks it through the saved files for every rule)."""
+    """NaN was "not reproduced"; an empty saved cell is no value: a ClaimError, so "not run"
+    (tests/test_claims_registry.py checks it through the saved files for every rule)."""
     with pytest.raises(ClaimError, match=r"claim paired.x: no value saved: 1 of the 1 selected cell\(s\) of t.csv"):
         claims.verdict(claim(tol=0.02), float("nan"))
 
@@ -181,7 +182,8 @@ def test_numbers_are_shown_as_a_reader_reads_them():
 
 
 def test_the_pages_print_a_true_minus_and_count_own_findings_as_holds():
-    assert claims_pages._cell("-0.25, -1") == "\u22120.25, \u22121" and claims_pages._cell("en-de, +3") == "en\u2011de, +3"
+    assert (claims_pages._cell("-0.25, -1") == "\u22120.25, \u22121"
+            and claims_pages._cell("en-de, +3") == "en\u2011de, +3")
     rows = pd.DataFrame({"verdict": ["reproduced"] * 2 + ["not reproduced"], "paper": ["synthesis"] * 3,
                          "category": ["our own checks"] * 3})
     [own] = claims_pages.counts(rows)
@@ -231,7 +233,8 @@ def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
     out = io.StringIO()
     assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 0
     table = pd.read_csv(outputs / "claims.csv")
-    assert table.verdict.tolist() == ["reproduced"] + ["not testable here"] * 4 and list(table.columns) == claims.COLUMNS
+    assert (table.verdict.tolist() == ["reproduced"] + ["not testable here"] * 4
+            and list(table.columns) == claims.COLUMNS)
     (outputs / "02_real_setups" / "t.csv").unlink()
     out = io.StringIO()
     assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=out) == 1
@@ -242,7 +245,8 @@ def test_a_missing_source_is_not_run_and_exits_non_zero(tmp_path, outputs):
 def test_one_papers_check_writes_nothing(tmp_path, outputs):
     registry = write_registry(tmp_path / "reg", RECORD)
     out = io.StringIO()
-    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry), "--paper", "paired"], stream=out) == 0
+    assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry), "--paper", "paired"],
+                           stream=out) == 0
     assert "paired: 1 (1 reproduced)" in out.getvalue() and not (outputs / "claims.csv").exists()
 
 
@@ -271,7 +275,8 @@ def test_the_compendiums_own_findings_read_as_holds_or_not_against_an_expectatio
     opening = claims_pages.chapter_opening(rows, "06_synthesis")
     assert "1 {term}`holds`, 1 {term}`holds in part <holds>`, 1 {term}`does not hold <holds>`" in opening
     assert "| Expected |" in opening and "Verdicts on our own checks" in opening and "reproduced" not in opening
-    assert "**{term}`does not hold <holds>`**, our own checks (1)" in claims_pages.chapter_differences(rows, "06_synthesis")
+    assert ("**{term}`does not hold <holds>`**, our own checks (1)"
+            in claims_pages.chapter_differences(rows, "06_synthesis"))
     assert claims_pages.verdict_words("not reproduced", "wmt") == "not reproduced"
 
 
@@ -351,7 +356,8 @@ def test_the_front_pages_figure_is_deterministic_legible_and_written_beside_the_
     assert plotting.legibility_problems(fig, plotting.png_width(png)) == []
     texts = {t for t, _ in plotting.shown_text_px(fig, plotting.png_width(png))}
     assert {"von Däniken et al. 2024", "This compendium", "the papers' claims", "our own checks"} <= texts
-    assert {"stand-in data: reproduced", "our check: holds", "not testable here", "paper's simulation: reproduced"} <= texts
+    assert {"stand-in data: reproduced", "our check: holds", "not testable here",
+            "paper's simulation: reproduced"} <= texts
 
 
 def test_a_claim_belongs_to_one_category():
@@ -364,7 +370,8 @@ def test_a_claim_belongs_to_one_category():
     assert category(replace(claim, origin="compendium"), "not reproduced") == "our own checks"
     assert category(replace(claim, status="simulation"), "reproduced") == "the paper's simulation"
     mixed = replace(claim, status="mixed", data_share="k")  # where most of the evidence came from
-    assert category(mixed, "reproduced", 0.95) == "the paper's data" and category(mixed, "reproduced", 0.4) == "stand-in data"
+    assert (category(mixed, "reproduced", 0.95) == "the paper's data"
+            and category(mixed, "reproduced", 0.4) == "stand-in data")
 
 
 def test_the_cli_runs_it():
@@ -447,7 +454,8 @@ def test_claims_that_cannot_write_its_files_says_so_in_one_line(tmp_path, output
     (outputs / "claims.csv").mkdir()  # a folder where the file goes
     assert claims_cli.main(["--outputs", str(outputs), "--registry", str(registry)], stream=io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("claims: error: cannot write the claims files") and "claims.csv" in err[0]
+    assert (len(err) == 1 and err[0].startswith("claims: error: cannot write the claims files")
+            and "claims.csv" in err[0])
 
 
 def test_a_mixed_claim_with_a_list_of_published_values_reads_its_one_share(tmp_path, outputs):

@@ -454,6 +454,9 @@ READINGS = {
     "gvp.table3-acc-f1-from-b2": "recomputed with Appendix B.2's accuracy in place of B.1's",
     "gvp.table5-from-b-own-copy": "recomputed as each original against its own copy, not pooled",
     "gvp.table6-from-c2-distances": "recomputed with ED and WER read as distances",
+    "paired.prop1-ties-and-even-n": "Prop. 1 read as stated, beyond App. B's case (even n, tied ratings)",
+    "paired.appF-full-reversed": "App. F's 'no' read with the tied combinations counted too",
+    "paired.appF-full-reversed-matter": "App. F's 'no' read for the reversals a reader would notice",
 }
 
 
@@ -481,12 +484,28 @@ def counted_cells(claim: Claim) -> list[tuple]:
         return []
     document = published.load(claim.paper)
     pointers = claim.paper_ref if isinstance(claim.paper_ref, list) else [claim.paper_ref]
-    return [cell for p in pointers if isinstance(p, (str, dict))
-            for cell in _cells(document, p if isinstance(p, str) else p["ref"])]
+    return [cell for p in pointers if isinstance(p, (str, dict)) for cell in _pointer_cells(document, p)]
+
+
+def _pointer_cells(document: dict, pointer) -> list[tuple]:
+    """The cells one pointer reads: its path's, and those of the pointer it subtracts or divides by."""
+    if isinstance(pointer, str):
+        return _cells(document, pointer)
+    return _cells(document, pointer["ref"]) + [cell for op in ("minus", "over") if op in pointer
+                                               for cell in _pointer_cells(document, pointer[op])]
+
+
+def _derivation(claim: Claim) -> str:
+    """How a record's pointers combine the printed cells: as printed (a share, a midpoint or a percentage is the
+    printed value rescaled), or a difference or a ratio of them, which is another reading of the same cells."""
+    pointers = claim.paper_ref if isinstance(claim.paper_ref, list) else [claim.paper_ref]
+    ops = {op for p in pointers if isinstance(p, dict) for op in ("minus", "over") if op in p}
+    return {frozenset(): "as printed", frozenset({"minus"}): "as a difference",
+            frozenset({"over"}): "as a ratio"}.get(frozenset(ops), "combined")
 
 
 def reading(claim: Claim, readings: dict) -> str:
-    return readings.get(claim.key, "the paper against itself" if claim.rule == "consistent" else "as printed")
+    return readings.get(claim.key, "the paper against itself" if claim.rule == "consistent" else _derivation(claim))
 
 
 def cells_counted_twice(loaded, readings: dict) -> dict:

@@ -97,14 +97,7 @@ def retyped(registry: Path, published_dir: Path) -> set[tuple[str, str, float, s
 
 
 #: typed numbers that equal a published number of the same paper item by coincidence: (paper, id, number) -> why
-COINCIDENCES = {
-    ("favi", "lemma1", 0.0): "the largest gap between Lemma 1's two sides (an identity), not a cell of Fig. 2",
-    ("paired", "section5-totals", 4): "the number of tasks (len of metrics.tasks), not Table 4's 4% (Table 1 is §5's)",
-    ("paired", "section5-totals", 18): "the number of metrics (len of metrics.names), not Table 4's 18%",
-    ("gvp", "table3-same-models", 0.9): "rho(acc, F1) over the paper's five models, not Table 3's rho(acc, BT) 0.90",
-    ("wmt", "fn15-inflate-low", 0): "no difference between inflating and dividing (footnote 15's 'similar'), not a "
-                                    "count of Fig. 1 or Tables 2-3",
-}
+COINCIDENCES: dict = {}  # no record types a number any more (test_no_claim_record_types_a_published_number)
 
 
 def test_the_registry_retypes_no_published_number():
@@ -375,3 +368,56 @@ def test_a_pointer_in_a_paper_without_published_values_is_refused(tmp_path):
     folder = write_claims_registry(tmp_path / "claims", {"synthesis": text})
     message = str(pytest.raises(ClaimError, claim_records.load, folder).value)
     assert "synthesis.toml: claim 'x': 'paper_ref'" in message and "synthesis.toml does not exist" in message
+
+
+def _typed_numbers(record: dict) -> list:
+    """The numbers a record types for the paper's side: in ``paper``, or as elements of a ``paper_ref`` list."""
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    typed = record.get("paper")
+    found = [typed] if number(typed) else [v for v in typed if number(v)] if isinstance(typed, list) else []
+    ref = record.get("paper_ref")
+    return found + ([v for v in ref if number(v)] if isinstance(ref, list) else [])
+
+
+def test_no_claim_record_types_a_published_number():
+    """Issue 52: every number the paper side of a claim needs lives in ``data/published/<paper>.toml`` and is pointed
+    at (a share, a midpoint, a difference or a ratio of printed numbers through the pointer's options), so it is typed
+    once; a claim record types words only."""
+    typed = {}
+    for path in sorted((claim_records.registry_dir()).glob("*.toml")):
+        if path.stem == "synthesis":  # hypotheses of the compendium: no paper to point at
+            continue
+        for record in tomllib.loads(path.read_text(encoding="utf-8")).get("claims", []):
+            if _typed_numbers(record):
+                typed[f"{path.stem}.{record['id']}"] = _typed_numbers(record)
+    assert not typed, typed
+
+
+def test_the_typed_number_check_can_fail():
+    assert _typed_numbers({"paper": 0.3}) == [0.3] and _typed_numbers({"paper": [1, "x", True]}) == [1]
+    assert _typed_numbers({"paper_ref": ["a.b", 0.68]}) == [0.68] and _typed_numbers({"paper": "about 30%"}) == []
+
+
+@pytest.mark.parametrize("pointer, value", [
+    ({"ref": "t.pair", "share": True}, 0.75), ({"ref": "t.pair", "midpoint": True}, 2.0),
+    ({"ref": "t.x", "minus": {"ref": "t.y"}}, 3.0), ({"ref": "t.x", "over": {"ref": "t.y"}}, 2.5),
+    ({"ref": "t.pair", "share": True, "minus": {"ref": "t.pair", "share": True}}, 0.0),
+])
+def test_a_pointer_derives_a_share_a_midpoint_a_difference_or_a_ratio(pointer, value):
+    document = {"t": {"pair": [3, 4], "x": 5, "y": 2}}
+    pointer = {**pointer, "ref": pointer["ref"].replace("pair", "pair")}
+    got = claim_records.resolve_paper_ref(document, pointer)
+    assert math.isclose(got, value if pointer["ref"] != "t.pair" or "midpoint" not in pointer else 3.5)
+
+
+@pytest.mark.parametrize("pointer, message", [
+    ({"ref": "t.x", "share": True}, "need a pair of numbers"), ({"ref": "t.zero", "share": True}, "a share of nothing"),
+    ({"ref": "t.x", "over": {"ref": "t.nought"}}, "no division by 0"), ({"ref": "t.x", "bogus": 1}, "a pointer is"),
+    ({"ref": "t.pair", "share": True, "midpoint": True}, "at most one of them"),
+])
+def test_a_pointer_that_cannot_derive_its_value_is_named(pointer, message):
+    document = {"t": {"pair": [3, 4], "x": 5, "zero": [1, 0], "nought": 0}}
+    with pytest.raises(published.RefError, match=re.escape(message)):
+        claim_records.resolve_paper_ref(document, pointer)
