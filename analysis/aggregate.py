@@ -93,8 +93,8 @@ def trueskill(
 
     Same game order as :func:`elo`; defaults are the ``trueskill`` package's (mu 25, sigma 25/3, beta 25/6,
     tau 25/300, draw probability 0.10). Ties: ``"half"`` (default: a draw, as the paper's code), ``"drop"``, or
-    ``"loss"`` (the later column wins). A compiled closed-form update equal to ``trueskill.rate_1vs1`` to rounding; raises
-    ``FloatingPointError`` where the package would (an update outside its numerical range).
+    ``"loss"`` (the later column wins). A compiled closed-form update equal to ``trueskill.rate_1vs1`` to rounding;
+    raises ``FloatingPointError`` where the package would (an update outside its numerical range).
     """
     check_tie_policy(ties)
     mu = check_number(mu, "mu")
@@ -103,7 +103,8 @@ def trueskill(
     tau = check_number(tau, "tau", low=0)
     draw_probability = check_number(draw_probability, "draw_probability", low=0, high=1, high_open=True)
     values = check_scores(scores)
-    env = trueskill_pkg.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability, backend=None)
+    env = trueskill_pkg.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability,
+                                  backend=None)
     margin = trueskill_pkg.calc_draw_margin(draw_probability, 2, env)
     code = _TIE_CODES[ties]
     mus, _, failed = _kernels.trueskill_kernel(

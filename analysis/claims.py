@@ -284,8 +284,9 @@ def checks(values) -> str:
             + ("check passes" if len(values) == 1 else "checks pass"))
 
 
-#: the columns of a test's rows (a chapter's ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`) that hold the number the test reads and its
-#: interval, shown before the count of checks when the claim says how to print them (``format``)
+#: the columns of a test's rows (a chapter's ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`) that hold
+#: the number the test reads and its interval, shown before the count of checks when the claim says how to print them
+#: (``format``)
 VALUE_COLUMNS = ("value", "low", "high")
 
 
@@ -410,8 +411,8 @@ def evaluate(claims: list[Claim], outputs: str | Path | None = None) -> pd.DataF
         source = "" if claim.source is None else str(_source_path(claim, Path("."))).replace("\\", "/")
         rows.append({"paper": claim.paper, "id": claim.id, "item": claim.item, "where": claim.where,
                      "claim": claim.claim, "paper value": paper_text(claim),
-                     "our value": ours_text(claim, ours, outputs), "rule": _rule_text(claim), "data status": claim.status,
-                     "data": claim.data, "paper's share": share,
+                     "our value": ours_text(claim, ours, outputs), "rule": _rule_text(claim),
+                     "data status": claim.status, "data": claim.data, "paper's share": share,
                      "verdict": result, "category": category(claim, result, share),
                      "reason": "" if result == "reproduced" else reason, "source file": source,
                      "chapter": claim.chapter, "section": claim.section or "", "headline": claim.headline})

@@ -6,11 +6,11 @@ arena or LLM-judge file: ``model_a, model_b, winner``), bootstrap resamples and 
 ``weight[k]`` times with ``outcome[k]`` (+1 left won, -1 right won, 0 a tie). Rows belong to *units* (a test
 instance, a judgment): resampling reweights units, never single rows, so an instance's comparisons stay together.
 
-:func:`win_matrices` is the one builder of Bradley-Terry win matrices from them, under one tie vocabulary (:data:`TIES`):
-``"half"`` (a tie is half a win for each system, the default everywhere), ``"drop"`` (a tie is no comparison),
-``"loss"`` (a tie is a win for the right-hand, i.e. later, system: what the BT-eval code of Peyrard et al. did;
-use it only to reproduce that paper), or a number w in [0, 1]: a tie credits w wins to each side (evalica's
-``tie_weight``; 0.5 is ``"half"``, 0 is ``"drop"``).
+:func:`win_matrices` is the one builder of Bradley-Terry win matrices from them, under one tie vocabulary
+(:data:`TIES`): ``"half"`` (a tie is half a win for each system, the default everywhere), ``"drop"`` (a tie is no
+comparison), ``"loss"`` (a tie is a win for the right-hand, i.e. later, system: what the BT-eval code of Peyrard
+et al. did; use it only to reproduce that paper), or a number w in [0, 1]: a tie credits w wins to each side
+(evalica's ``tie_weight``; 0.5 is ``"half"``, 0 is ``"drop"``).
 """
 
 from __future__ import annotations

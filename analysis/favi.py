@@ -194,7 +194,8 @@ def _score_matrix(scores: pd.DataFrame, name: str) -> pd.DataFrame:
     with unique item labels."""
     values = check_scores(scores, allow_missing=True, name=name)
     if scores.index.has_duplicates:
-        raise ValueError(f"{name}: duplicated items (rows) {scores.index[scores.index.duplicated()].unique().tolist()[:5]}")
+        raise ValueError(f"{name}: duplicated items (rows) "
+                         f"{scores.index[scores.index.duplicated()].unique().tolist()[:5]}")
     return pd.DataFrame(values, index=scores.index, columns=scores.columns)
 
 

@@ -137,7 +137,8 @@ def prob_better(a, b, ties: str = "half") -> ProbBetter:
 
 
 def paired_t(a, b) -> TestResult:
-    """Paired t-test (scipy.stats.ttest_rel). All differences equal: p = 1 if they are zero, else statistic ±inf, p = 0."""
+    """Paired t-test (scipy.stats.ttest_rel). All differences equal: p = 1 if they are zero, else statistic ±inf,
+    p = 0."""
     x, y = check_pair(a, b)
     d = x - y
     if len(d) < 2:

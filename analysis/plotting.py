@@ -112,8 +112,9 @@ def figure_files(fig: plt.Figure, name: str, *, legible: bool = True) -> tuple[b
 class Outputs:
     """The artefacts of one chapter run: ``Outputs(chapter, parameters, root=None)``.
 
-    ``figure(fig, name)`` saves ``name.png`` and ``name.svg`` (and shows the figure); ``table(df, name)`` saves ``name.csv`` and returns the
-    frame for display. Both record provenance in ``provenance.json`` in the chapter's folder.
+    ``figure(fig, name)`` saves ``name.png`` and ``name.svg`` (and shows the figure); ``table(df, name)`` saves
+    ``name.csv`` and returns the frame for display. Both record provenance in ``provenance.json`` in the chapter's
+    folder.
     """
 
     def __init__(self, chapter: str, parameters: dict, root: str | os.PathLike | None = None, data: dict | None = None):
@@ -195,8 +196,8 @@ class Outputs:
 
     def values(self, rows) -> None:
         """Record many values at once (:meth:`value`): a mapping ``{key: number, boolean or (number, boolean)}`` (a
-        boolean is a test's outcome, a pair the number the test read and its outcome), or a table (or list of dicts) with a ``key`` column and any of ``detail``, ``value``, ``low``,
-        ``high`` and ``holds``."""
+        boolean is a test's outcome, a pair the number the test read and its outcome), or a table (or list of dicts)
+        with a ``key`` column and any of ``detail``, ``value``, ``low``, ``high`` and ``holds``."""
         if isinstance(rows, Mapping):
             if bad := [k for k, v in rows.items() if isinstance(v, tuple) and len(v) != 2]:
                 raise ValueError(f"claim values {bad}: a tuple must be (number, holds)")

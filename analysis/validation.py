@@ -21,8 +21,8 @@ def check_scores(scores: pd.DataFrame, *, min_systems: int = 2, allow_missing: b
     """Validate a score matrix and return its values as a float64 array (instances x systems).
 
     Raises ``ValueError`` for: not a DataFrame, fewer than ``min_systems`` columns, no rows, duplicated system
-    names, non-numeric (boolean or complex) columns, NaN (unless ``allow_missing``: then NaN means "not rated") or infinite
-    values. ``name`` is how the messages call the matrix.
+    names, non-numeric (boolean or complex) columns, NaN (unless ``allow_missing``: then NaN means "not rated") or
+    infinite values. ``name`` is how the messages call the matrix.
     """
     if not isinstance(scores, pd.DataFrame):
         raise ValueError(
@@ -128,7 +128,8 @@ def check_pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
     x = real_array(a, "paired scores")
     y = real_array(b, "paired scores")
     if x.ndim != 2 or y.ndim != 2:
-        raise ValueError(f"batched paired scores must be (pairs x instances) arrays, got shapes {x.shape} and {y.shape}")
+        raise ValueError(f"batched paired scores must be (pairs x instances) arrays, got shapes {x.shape} and "
+                         f"{y.shape}")
     if x.shape != y.shape:
         raise ValueError(f"batched paired scores must have the same shape, got {x.shape} and {y.shape}")
     if x.shape[1] == 0:

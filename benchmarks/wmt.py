@@ -17,7 +17,8 @@ from analysis.data import load_table
 from benchmarks.run import best_time
 from tests.reference import knowles_ranking_loop
 
-PAIRS = (("newstest2022-toen", "lv-en"), ("newstest2018", "en-tr"), ("newstest2021-toen", "cs-en"), ("newstest2018", "zh-en"))
+PAIRS = (("newstest2022-toen", "lv-en"), ("newstest2018", "en-tr"), ("newstest2021-toen", "cs-en"),
+         ("newstest2018", "zh-en"))
 
 
 def main() -> None:

@@ -78,11 +78,11 @@ def quick_claims(quick_book):
     outputs. ``(exit code, printed report)``."""
     import io
 
-    from analysis import claims
+    from analysis import claims_cli
 
     site, _ = quick_book
     report = io.StringIO()
-    code = claims.main(["--outputs", str(site / "book" / "_generated")], stream=report)
+    code = claims_cli.main(["--outputs", str(site / "book" / "_generated")], stream=report)
     return code, report.getvalue()
 
 

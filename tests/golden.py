@@ -39,7 +39,8 @@ RTOL = 2e-7
 #: a value's tolerance relative to its column's largest magnitude (drift around zero)
 ATOL = 1e-9
 SEP = " | "
-HEADER = ("# The quick profile's outputs (tests/golden.py; rewrite with `python -m tests.golden`, on purpose, and say in\n"
+HEADER = ("# The quick profile's outputs (tests/golden.py; rewrite with `python -m tests.golden`, on purpose, "
+          "and say in\n"
           "# the commit which numbers moved). Per table: its columns, then one line per row (or, for long tables,\n"
           "# per-column sums); then every claim's verdict and our value on the quick run.\n")
 

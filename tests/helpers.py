@@ -10,13 +10,15 @@ from analysis import data
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = data.default_mirror()
-needs_mirror = pytest.mark.skipif(MIRROR is None, reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
+needs_mirror = pytest.mark.skipif(MIRROR is None,
+                                  reason="no local data mirror (../shared/data or $COMPENDIUM_DATA_MIRROR)")
 
 #: a small score matrix with no ties, shared by the bad-input tests
 SCORES = pd.DataFrame({"a": [1.0, 2.0, 3.0, 0.5], "b": [2.0, 1.0, 0.0, 0.7], "c": [1.5, 0.0, 2.0, 0.6]})
 
 
-def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int, levels: int | None = None) -> pd.DataFrame:
+def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int,
+                  levels: int | None = None) -> pd.DataFrame:
     """Score matrix with per-system offsets; integer ``levels`` makes ties frequent."""
     values = rng.normal(0, 1, (n_instances, n_systems)) + rng.normal(0, 0.5, n_systems)
     if levels:

@@ -161,7 +161,8 @@ def knowles_ranking_loop(rows, divide=1.0, remove=(), remove_human=False, sig_re
             if variant == "greater":
                 sig = stats.mannwhitneyu(sys_z[s], sys_z[lower], alternative="greater", method="asymptotic").pvalue
             else:
-                sig = stats.mannwhitneyu(sys_z[s], sys_z[lower], alternative="two-sided", method="asymptotic").pvalue / 2
+                sig = stats.mannwhitneyu(sys_z[s], sys_z[lower], alternative="two-sided",
+                                         method="asymptotic").pvalue / 2
             max_sig = max(max_sig, sig)
         out.append((s, z, i + 1 < len(ordered) and max_sig < 0.05))
     return out

@@ -41,8 +41,10 @@ def toy_chapters(tmp_path, monkeypatch):
     nb_dir = tmp_path / "notebooks"
     nb_dir.mkdir()
     (nb_dir / "01_good.py").write_text(NOTEBOOK.format(name="01_good", extra=""))
-    (nb_dir / "02_broken.py").write_text(NOTEBOOK.format(name="02_broken", extra="raise RuntimeError('boom in chapter')"))
-    (nb_dir / "03_untagged.py").write_text(NOTEBOOK.format(name="03_untagged", extra="").replace(' tags=["parameters"]', ""))
+    (nb_dir / "02_broken.py").write_text(NOTEBOOK.format(name="02_broken",
+                                                         extra="raise RuntimeError('boom in chapter')"))
+    (nb_dir / "03_untagged.py").write_text(NOTEBOOK.format(name="03_untagged", extra="")
+                                           .replace(' tags=["parameters"]', ""))
     monkeypatch.setattr(reproduce, "notebooks_dir", lambda: nb_dir)
     monkeypatch.setitem(profiles.PROFILES, "quick", {"01_good": {"value": 3}})
     return tmp_path

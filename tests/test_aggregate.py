@@ -200,7 +200,8 @@ def test_bt_two_systems_is_wins_over_decided_games(values):
         with pytest.raises(ValueError, match="disconnected"):
             bradley_terry(scores, ties="drop")
         return
-    assert bradley_terry(scores, ties="drop").tolist() == pytest.approx([wins_a / (wins_a + wins_b), wins_b / (wins_a + wins_b)])
+    assert bradley_terry(scores, ties="drop").tolist() == pytest.approx([wins_a / (wins_a + wins_b),
+                                                                         wins_b / (wins_a + wins_b)])
 
 
 @given(score_matrices())

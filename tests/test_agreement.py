@@ -63,7 +63,8 @@ def test_compare_aggregators_row(fig1_scores):
 def test_compare_aggregators_custom_mechanisms_and_small_k():
     scores = pd.DataFrame({"a": [1.0, 6.0, 2.0], "b": [2.0, 3.0, 3.0]})  # MEAN prefers a, MEDIAN b
     row = agreement.compare_aggregators(scores, {"mean": mean, "median": median}, k=3)
-    assert list(row.index) == ["n_instances", "n_systems", "mean_median_disagree", "mean_median_top1", "mean_median_top3"]
+    assert list(row.index) == ["n_instances", "n_systems", "mean_median_disagree", "mean_median_top1",
+                               "mean_median_top3"]
     assert row["mean_median_disagree"] == 1 and row["mean_median_top1"] == 1 and row["mean_median_top3"] == 0
 
 

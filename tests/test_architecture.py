@@ -14,7 +14,8 @@ from analysis.notebooks import notebook_stats
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analysis"
 #: infrastructure every layer may use
-SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", "analysis._kernels", "analysis.validation"}
+SHARED = {"analysis", "analysis.files", "analysis.paths", "analysis.processes", "analysis._kernels",
+          "analysis.validation"}
 #: the methods: pure functions on score matrices, comparisons and ratings (the papers' equations)
 METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.compare", "analysis.comparisons",
            "analysis.favi", "analysis.pairwise", "analysis.simulate", "analysis.streams", "analysis.sweeps",
@@ -140,8 +141,8 @@ def test_a_chapter_package_re_exports_nothing(path):
              for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
     assert bound <= {"CHAPTER", "PARAMETERS"}, f"{path} binds {sorted(bound - {'CHAPTER', 'PARAMETERS'})}"
     assert not [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))], f"{path} defines code"
-    imported = {(a.asname or a.name).split(".")[0] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
-                for a in node.names} - {"annotations"}
+    imported = {(a.asname or a.name).split(".")[0] for node in tree.body
+                if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names} - {"annotations"}
     used = {n.id for node in tree.body if isinstance(node, ast.Assign) for n in ast.walk(node.value)
             if isinstance(n, ast.Name)}
     used |= {n.value.id for node in tree.body if isinstance(node, ast.Assign) for n in ast.walk(node.value)

@@ -12,6 +12,7 @@ import pytest
 from analysis import (
     claim_records,
     claims,
+    claims_cli,
     compare,
 )
 from analysis.chapters import your_own_scores
@@ -63,8 +64,15 @@ def test_a_pinned_value_tolerates_last_bits_but_not_a_changed_number():
         "new: == 00_x/t (1 x 4): system | score | n | delta"]
     long = pd.DataFrame({"x": np.arange(golden.MAX_ROWS + 1, dtype=float), "name": "a"})
     pinned = golden.table_lines("00_x/long", long)
-    assert len(pinned) == 3 and golden.differences(pinned, golden.table_lines("00_x/long", long.assign(x=long.x * (1 + 1e-13)))) == []
-    assert golden.differences(pinned, golden.table_lines("00_x/long", long.assign(x=long.x + 0.01)))
+    # a long table: a sample of its rows as values (readable), and the column totals (a change anywhere)
+    assert len(pinned) == 1 + golden.SAMPLE + 1 and pinned[1] == "00_x/long[0]: 0 | a"
+    assert pinned[-2] == f"00_x/long[{golden.MAX_ROWS}]: {golden.MAX_ROWS} | a"
+    drifted = golden.table_lines("00_x/long", long.assign(x=long.x * (1 + 1e-13)))
+    assert golden.differences(pinned, drifted) == []
+    unsampled = next(i for i in range(len(long)) if i not in golden.sample_rows(len(long)))
+    assert golden.differences(pinned, golden.table_lines("00_x/long", long.assign(
+        x=long.x.where(long.index != unsampled, -1.0))))  # caught by the totals
+    assert golden.differences(pinned, golden.table_lines("00_x/long", long.assign(name="b")))  # text: sampled rows
 
 
 def test_the_chapter_equals_the_cli(quick_book):
@@ -114,7 +122,7 @@ def test_changing_a_number_behind_a_reproduced_claim_changes_its_verdict(quick_b
     again = claims.evaluate([target], copy)
     assert again.verdict.iloc[0] not in ("reproduced", "not run"), (target.key, again.iloc[0].to_dict())
     path.unlink()
-    assert claims.main(["--outputs", str(copy)], stream=io.StringIO()) == 1
+    assert claims_cli.main(["--outputs", str(copy)], stream=io.StringIO()) == 1
     after = pd.read_csv(copy / "claims.csv")
     assert after.loc[(after.paper == target.paper) & (after.id == target.id), "verdict"].tolist() == ["not run"]
 

@@ -102,7 +102,8 @@ def test_unreachable_source_without_mirror_is_a_clear_error(tmp_path, monkeypatc
 
     monkeypatch.setattr(raw.urllib.request, "urlopen", offline)
     f = _file(tmp_path, b"bytes")
-    with pytest.raises(DataError, match=r"cannot fetch x\.bin from source 'test': no mirror, and https://\S+ is unreachable"):
+    with pytest.raises(DataError,
+                       match=r"cannot fetch x\.bin from source 'test': no mirror, and https://\S+ is unreachable"):
         data.fetch_file(f, root=tmp_path / "raw", mirror=None)
     with pytest.raises(DataError, match=r"not in the mirror .* unreachable"):
         data.fetch_file(f, root=tmp_path / "raw", mirror=tmp_path / "empty-mirror")
@@ -257,7 +258,8 @@ def test_small_tables(prepared):
     assert len(fao) == 8931 and set(fao["winner"]) == {"left", "right", "tie"}
     for name, schema in tables.SCHEMAS.items():
         frame = tables.load_table(name, out=prepared)
-        assert {c: str(t) for c, t in frame.dtypes.items()} == {c: str(pd.Series(dtype=t).dtype) for c, t in schema.items()}
+        assert ({c: str(t) for c, t in frame.dtypes.items()}
+                == {c: str(pd.Series(dtype=t).dtype) for c, t in schema.items()})
 
 
 @needs_mirror
@@ -291,7 +293,8 @@ def test_cli_verify_reports_missing_files(tmp_path):
     env = {**os.environ, "ANALYSIS_ROOT": str(tmp_path)}
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "registry.toml").write_text((ROOT / "data" / "registry.toml").read_text())
-    result = subprocess.run([sys.executable, "-m", "analysis", "data", "verify"], capture_output=True, text=True, env=env)
+    result = subprocess.run([sys.executable, "-m", "analysis", "data", "verify"], capture_output=True, text=True,
+                            env=env)
     assert result.returncode == 1 and "missing: github/" in result.stderr
 
 

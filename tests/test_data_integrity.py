@@ -227,7 +227,8 @@ def test_every_table_is_byte_identical_under_another_hash_seed(prepared):
         pytest.skip(f"make data has not built {missing} in {built}")
     for name in tables.TABLES:
         ours = files.sha256_file(prepared / f"{name}.parquet")
-        assert files.sha256_file(built / f"{name}.parquet") == ours, f"{name} depends on the hash seed (or data/processed is stale: run make data)"
+        assert files.sha256_file(built / f"{name}.parquet") == ours, (
+            f"{name} depends on the hash seed (or data/processed is stale: run make data)")
 
 
 # -- issue 31, item 4: a name that is both a source and a table is verified as both -----------------------------------
@@ -247,7 +248,7 @@ def test_verify_only_a_name_that_is_a_source_and_a_table_checks_both(tmp_path, m
     assert usage.value.code == 2 and "unknown source or table ['no-such-name']" in capsys.readouterr().err
 
 
-# -- issue 31, item 5: damaged sidecars, a folder for a table, a full or read-only disk: one line naming the table ------
+# -- issue 31, item 5: damaged sidecars, a folder for a table, a full or read-only disk: one line naming the table -----
 
 @pytest.mark.parametrize("content", ["[]", '"sha256"', "3", "null", '{"sha256": 5}'])
 def test_a_sidecar_that_is_json_but_not_a_record_is_unrecorded_and_repaired(toy_table, tmp_path, monkeypatch, capsys,
@@ -304,7 +305,8 @@ def test_prepare_into_a_read_only_folder_names_the_table(toy_table, tmp_path):
     (tmp_path / "toy.json").unlink()
     tmp_path.chmod(0o555)
     try:
-        with pytest.raises(DataError, match="table toy: cannot write .*: Permission denied; the previous table is kept"):
+        with pytest.raises(DataError,
+                           match="table toy: cannot write .*: Permission denied; the previous table is kept"):
             tables.prepare(["toy"], out=tmp_path)
         with pytest.raises(DataError, match="cannot create the tables' folder .*: Permission denied"):
             tables.prepare(["toy"], out=tmp_path / "sub")

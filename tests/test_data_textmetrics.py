@@ -63,7 +63,8 @@ def test_js_is_symmetric_and_bounded(a, b):
 
 def test_identical_segment_is_perfect_and_empty_is_worst(scorer):
     best = dict(zip(SEGMENT_METRICS, scorer.score("Identical output .", "Identical output .")))
-    assert best["BLEU_1"] == pytest.approx(100) and best["ROUGE_L"] == 1.0 and best["JS_1"] == 0.0 and best["JS_2"] == 0.0
+    assert (best["BLEU_1"] == pytest.approx(100) and best["ROUGE_L"] == 1.0 and best["JS_1"] == 0.0
+            and best["JS_2"] == 0.0)
     worst = dict(zip(SEGMENT_METRICS, scorer.score("", "Not empty at all.")))
     assert worst["JS_1"] == -1.0 and worst["ROUGE_1"] == 0.0 and worst["BLEU_4"] == 0.0
 
@@ -124,7 +125,8 @@ def test_segment_scores_do_not_depend_on_the_hash_seed():
 
 
 _TEXT = st.lists(st.sampled_from(list("aAbB éÉ.,;!?-'\"()\t\n 0123 İßﬁ中文&<>/\xa0\x1c\u2028\ud800K")
-                                 + ["the", "The ", " cat", "ran.", "&quot;", "&AMP;", "<skipped>", "-\n", "1,5", "2.-"]),
+                                 + ["the", "The ", " cat", "ran.", "&quot;", "&AMP;", "<skipped>", "-\n", "1,5",
+                                    "2.-"]),
                  max_size=30).map("".join)
 
 
@@ -199,7 +201,8 @@ def test_a_scorer_scores_the_same_whatever_it_scored_before():
     used = SegmentScorer()
     used.score_many(["zebra quagga", "a b c d e f"] * 3, ["aardvark zebra", "f e d c b a"] * 3)
     np.testing.assert_array_equal(used.score_many(*zip(*pairs)), SegmentScorer().score_many(*zip(*pairs)))
-    np.testing.assert_array_equal(used.score_many(*zip(*pairs[::-1])), np.array([_reference_row(*p) for p in pairs[::-1]]))
+    np.testing.assert_array_equal(used.score_many(*zip(*pairs[::-1])),
+                                  np.array([_reference_row(*p) for p in pairs[::-1]]))
 
 
 def test_every_segment_of_a_full_language_pair_equals_the_libraries(fetched):

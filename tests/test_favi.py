@@ -61,7 +61,8 @@ def test_float_round_off_of_equal_scores_is_a_tie():
     assert f1 != f2 and abs(f1 - f2) < 1e-15
     assert favi.derived_preferences([f1, 0.5, 0.5 + 2e-9, 10.0], [f2, 0.5 + 6e-17, 0.5, 10.0 - 1e-14]).tolist() == [
         0, 0, 1, 0]
-    assert favi.derived_preferences([f1], [f2], tol=0).tolist() == [1 if f1 > f2 else -1]  # exact equality: a preference
+    # exact equality: a preference
+    assert favi.derived_preferences([f1], [f2], tol=0).tolist() == [1 if f1 > f2 else -1]
     with pytest.raises(ValueError, match="tol"):
         favi.derived_preferences([1.0], [1.0], tol=-1)
     # the table applies the same rule to every pair of both score matrices
@@ -269,7 +270,7 @@ def test_preference_symmetry_of_a_perfect_and_of_a_positional_judge():
     assert positional.confusion[0, 2] == 3 and positional.confusion[2, 0] == 2
 
 
-# --- pair cells, clustered bootstrap, Benjamini-Hochberg (issue 28) ----------------------------------------------------
+# --- pair cells, clustered bootstrap, Benjamini-Hochberg (issue 28) ---------------------------------------------------
 
 def _random_scores(seed, items=40, systems="abcd"):
     rng = np.random.default_rng(seed)

@@ -124,5 +124,6 @@ def test_every_citation_and_chapter_link_resolves():
     missing = sorted({c for c in chapters if not (ROOT / "notebooks" / f"{c}.py").is_file()})
     assert not missing, f"links to chapters that have no notebook: {missing}"
     pages = re.findall(r"\{doc\}`(?:[^`<]*<)?([\w/]+)>?`", text)
-    absent = sorted({p for p in pages if not p.startswith("_generated/") and not (GLOSSARY.parent / f"{p}.md").is_file()})
+    absent = sorted({p for p in pages
+                     if not p.startswith("_generated/") and not (GLOSSARY.parent / f"{p}.md").is_file()})
     assert not absent, f"links to book pages that do not exist: {absent}"

@@ -51,7 +51,8 @@ def test_tests_equal_scipy_on_regular_input(seed):
     rng = np.random.default_rng(seed)
     a, b = rng.normal(0, 1, 40), rng.normal(0.3, 1, 40)
     assert tuple(pairwise.paired_t(a, b)) == pytest.approx(tuple(stats.ttest_rel(a, b)))
-    assert tuple(pairwise.wilcoxon(a, b)) == pytest.approx((stats.wilcoxon(a, b).statistic, stats.wilcoxon(a, b).pvalue))
+    assert tuple(pairwise.wilcoxon(a, b)) == pytest.approx((stats.wilcoxon(a, b).statistic,
+                                                             stats.wilcoxon(a, b).pvalue))
     m = stats.median_test(a, b)
     assert tuple(pairwise.mood_median(a, b)) == pytest.approx((m.statistic, m.pvalue))
 
@@ -119,7 +120,8 @@ def test_bootstrap_ci_equals_scipy_percentile_bootstrap_for_the_mean():
 
 
 def test_bootstrap_summary_equals_one_bootstrap_per_group_and_column():
-    frame = pd.DataFrame({"g": [2, 1, 1, 2, 1, 2], "a": [0.1, 0.5, np.nan, 0.3, 0.2, 0.9], "b": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]})
+    frame = pd.DataFrame({"g": [2, 1, 1, 2, 1, 2], "a": [0.1, 0.5, np.nan, 0.3, 0.2, 0.9],
+                          "b": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]})
     got = pairwise.bootstrap_summary(frame, ["a", "b"], by="g", rng=7, n_resamples=300)
     gen = np.random.default_rng(7)
     expected = []

@@ -411,7 +411,8 @@ def test_a_read_only_output_root_is_refused_in_one_line_by_the_command(book, tmp
     finally:
         book.chmod(0o755)
     assert result.returncode == 1, result.stderr
-    assert result.stderr.splitlines() == [f"reproduce: error: cannot write in the output root {book}: Permission denied"]
+    assert result.stderr.splitlines() == [
+        f"reproduce: error: cannot write in the output root {book}: Permission denied"]
     assert (book / "manifest.json").read_bytes() == manifest
 
 

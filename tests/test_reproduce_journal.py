@@ -118,7 +118,8 @@ def test_an_error_at_any_step_of_publishing_puts_the_last_good_outputs_back(book
     if step == 6:  # the backup of the manifest: best effort, the manifest already records the new outputs
         assert run.status == "ok" and all_recorded(book)
         return
-    assert run.status == "failed" and "cannot publish 01_good" in run.error and "last good outputs are kept" in run.error
+    assert (run.status == "failed" and "cannot publish 01_good" in run.error
+            and "last good outputs are kept" in run.error)
     assert chapter_files(book, "01_good") == old and all_recorded(book)
     assert not any((book / ".staging").iterdir())
 

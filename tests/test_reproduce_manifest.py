@@ -190,7 +190,8 @@ def test_a_deleted_manifest_with_a_damaged_backup_is_refused_and_nothing_written
     (book / "manifest.json").unlink()
     (book / BACKUP).write_text("{")
     with pytest.raises(ManifestError, match=r"manifest.json is missing; its backup \.manifest\.backup\.json is not "
-                                            r"usable either \(.*not readable as JSON.*move \.manifest\.backup\.json aside"):
+                                            r"usable either \(.*not readable as JSON.*move "
+                                            r"\.manifest\.backup\.json aside"):
         reproduce.run(profile="quick", only=["09"], output_root=str(book))
     assert not (book / "manifest.json").exists() and (book / BACKUP).read_text() == "{"
 

@@ -170,7 +170,8 @@ def test_ties_make_the_stability_curve_settle_later_and_settling_point_on_hand_c
 @pytest.mark.parametrize("column, message", [
     ([True, False, True], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),
     (["1", "2", "3"], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),
-    ([1 + 1j, 2, 3], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),  # the imaginary part was dropped
+    # the imaginary part was dropped
+    ([1 + 1j, 2, 3], r"quality must be real numbers .*; non-numeric columns: \['a'\]"),
     ([1.0, np.inf, 3.0], r"infinite values in columns \['a'\]"),
 ])
 def test_matches_refuse_columns_that_are_not_real_numbers(column, message):

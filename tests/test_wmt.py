@@ -221,7 +221,8 @@ def _system_rows(**columns) -> pd.DataFrame:
 
 def test_system_scores_name_the_column_and_refuse_no_system_items():
     assert wmt.system_scores(_system_rows())["score"].round(2).to_dict() == {"a": 0.3, "b": -0.3}
-    with pytest.raises(ValueError, match=r"no SYSTEM or REPEAT items \(column 'item_type' holds \['BAD_REF', 'REF'\]\)"):
+    with pytest.raises(ValueError,
+                       match=r"no SYSTEM or REPEAT items \(column 'item_type' holds \['BAD_REF', 'REF'\]\)"):
         wmt.system_scores(_system_rows(item_type=["REF", "REF", "BAD_REF", "REF"]))  # was an empty frame
     for z in ([True, False, True, True], ["0.5", "0.1", "0.2", "0.4"], [0.5j, 0.1, 0.2, 0.4]):
         with pytest.raises(ValueError, match="judgments column 'z' must hold real numbers"):

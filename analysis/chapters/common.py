@@ -155,7 +155,8 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     for paper, cid, verdict, ours, category in zip(table["paper"], table["id"], table["verdict"], table["our value"],
                                                    table["category"]):
         if verdict != "not run":
-            glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(claims_pages.verdict_words(verdict, paper, category)),
+            glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(
+                                 claims_pages.verdict_words(verdict, paper, category)),
                              f"ours-{cid}": true_minus(ours)})
     for claim, verdict, shown in zip(mine, table["verdict"], table["our value"].map(true_minus)):
         if verdict not in ("not run", "not testable here"):

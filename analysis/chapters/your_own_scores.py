@@ -77,7 +77,8 @@ def page_numbers(comparison: Comparison, alpha: float | None = None) -> dict:
     d = comparison.disagreement
     if len(d):
         values |= {"mechanism_pairs": len(d), "best_differs": int(d["top1_differs"].sum()),
-                   "top3_differs": int(d["top3_differs"].sum()), "pairs_ordered_differently": float(d["disagree"].mean())}
+                   "top3_differs": int(d["top3_differs"].sum()),
+                   "pairs_ordered_differently": float(d["disagree"].mean())}
     return values
 
 
@@ -135,7 +136,8 @@ def disagreement_view(comparison: Comparison) -> pd.DataFrame:
     def yes(flags):
         return flags.map({True: "yes", False: "no"})
 
-    return pd.DataFrame({"system pairs ordered differently": d["disagree"], "different best system": yes(d["top1_differs"]),
+    return pd.DataFrame({"system pairs ordered differently": d["disagree"],
+                         "different best system": yes(d["top1_differs"]),
                          "different top-3 set": yes(d["top3_differs"])}, index=d.index)
 
 

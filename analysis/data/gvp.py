@@ -158,7 +158,8 @@ def text_quality(outputs: pd.DataFrame, reference: pd.Series) -> dict[str, pd.Da
         frames["ed"][model] = [Levenshtein.distance(h, r) for h, r in zip(hyps, refs)]
         frames["wer"][model] = [jiwer.wer(r, h) for h, r in zip(hyps, refs)]
     # every model against the same references in one call: each reference's n-grams are counted once
-    chrf = sentence_chrf([h for m in outputs.columns for h in outputs[m].tolist()], [[r] for r in refs] * outputs.shape[1])
+    chrf = sentence_chrf([h for m in outputs.columns for h in outputs[m].tolist()],
+                         [[r] for r in refs] * outputs.shape[1])
     for k, model in enumerate(outputs.columns):
         frames["chrf"][model] = chrf[k * len(refs):(k + 1) * len(refs)]
     return frames

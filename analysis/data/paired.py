@@ -46,7 +46,8 @@ from .textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, library
 
 METRICS_VERSION = "2"  # bump when a metric changes; 2: JS summed in sorted order (hash-seed independent)
 WMT_SOURCE = "wmt17-19"
-_OUTPUT = re.compile(r"WMT(?P<year>\d\d)/system-outputs/(?P<pair>[a-z]{2}-en)/newstest20\d\d\.(?P<system>.+)\.(?P=pair)$")
+_OUTPUT = re.compile(r"WMT(?P<year>\d\d)/system-outputs/(?P<pair>[a-z]{2}-en)/"
+                     r"newstest20\d\d\.(?P<system>.+)\.(?P=pair)$")
 _REFERENCE = re.compile(r"WMT(?P<year>\d\d)/references/newstest20\d\d-(?P<src>[a-z]{2})en-ref\.en$")
 SCHEMA = {
     "collection": "string",
@@ -97,7 +98,8 @@ def _score_pair(collection: str, pair: str, reference: list[str], outputs: list[
     return long[COLUMNS]
 
 
-def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None, stream=sys.stderr) -> tuple[pd.DataFrame, list]:
+def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
+              stream=sys.stderr) -> tuple[pd.DataFrame, list]:
     """The 17 WMT setups with :data:`~analysis.textmetrics.SEGMENT_METRICS`, recomputed (or read from the cache)."""
     cache_dir = Path(cache_dir) if cache_dir else processed_dir() / "cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -110,7 +112,8 @@ def build_wmt(root=None, cache_dir: Path | None = None, jobs: int | None = None,
     for (collection, pair), (ref_file, outputs) in inventory.items():
         files = [ref_file] + [f for _, f in outputs]
         inputs += files
-        target = targets[(collection, pair)] = cache_dir / f"wmt-{collection}-{pair}-{_cache_key(files, 'wmt-segment')}.parquet"
+        target = targets[(collection, pair)] = (cache_dir / f"wmt-{collection}-{pair}-"
+                                                f"{_cache_key(files, 'wmt-segment')}.parquet")
         if (cached := cache.read(target)) is not None:
             results[(collection, pair)] = cached
             continue

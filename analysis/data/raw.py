@@ -76,7 +76,8 @@ def _read_upstream(f: DataFile, mirror: Path | None, timeout: float) -> tuple[by
             return response.read(), f.url
     except (urllib.error.URLError, OSError) as exc:
         where = f"not in the mirror {mirror} and " if mirror is not None else "no mirror, and "
-        raise DataError(f"cannot fetch {f.path} from source {f.source!r}: {where}{f.url} is unreachable ({exc})") from None
+        raise DataError(f"cannot fetch {f.path} from source {f.source!r}: {where}{f.url} is unreachable "
+                        f"({exc})") from None
 
 
 def fetch_file(f: DataFile, *, root: Path | None = None, mirror: Path | None = None, timeout: float = 60.0) -> str:

@@ -101,7 +101,8 @@ def js_divergence(p: Counter, q: Counter) -> float:
     if total_p == 0 or total_q == 0:
         return 1.0
     js = 0.0
-    for key in sorted(p.keys() | q.keys()):  # a fixed order: a set's follows PYTHONHASHSEED, and so would the sum's last bit
+    # a fixed order: a set's follows PYTHONHASHSEED, and so would the sum's last bit
+    for key in sorted(p.keys() | q.keys()):
         a = p.get(key, 0) / total_p
         b = q.get(key, 0) / total_q
         m = (a + b) / 2
@@ -410,7 +411,8 @@ class SegmentScorer:
     statistics. The test suite checks every metric equal to the libraries called one segment at a time (JS to
     its definition), bit for bit, on a full WMT language pair and on generated text."""
 
-    IMPLEMENTATION = "compiled n-gram statistics of cached text features"  # part of the metric cache key (data/paired.py)
+    # part of the metric cache key (data/paired.py)
+    IMPLEMENTATION = "compiled n-gram statistics of cached text features"
     _CACHE = 65536  # texts, pairs and BLEU statistics remembered (each cache is emptied when full)
 
     def __init__(self):

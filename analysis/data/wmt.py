@@ -134,7 +134,8 @@ JUDGMENT_COLUMNS = ["HITId", "WorkerId", "Input.src", "Input.trg", "Input.item",
 def _files(collection: str, pattern: str) -> list[tuple[DataFile, re.Match]]:
     """The registered files of a collection whose name (after the folder) fully matches ``pattern``."""
     source, folder, _, _ = COLLECTIONS[collection]
-    found = [(f, re.fullmatch(pattern, f.path[len(folder):])) for f in source_files(source) if f.path.startswith(folder)]
+    found = [(f, re.fullmatch(pattern, f.path[len(folder):])) for f in source_files(source)
+             if f.path.startswith(folder)]
     return sorted(((f, m) for f, m in found if m), key=lambda fm: fm[0].path)
 
 
@@ -218,7 +219,8 @@ def build_judgments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
                 "time": pd.to_numeric(frame["time"].replace("NA", np.nan)),
             })
             single = _raw_of_single_judgments(out, segments[pair]) if pair in segments else np.full(len(out), np.nan)
-            mean_sd = _files(collection, rf"ad-{m.group(1)}-trk-mean-sd\.txt") if collection != "wikipedia2021-fb" else []
+            mean_sd = (_files(collection, rf"ad-{m.group(1)}-trk-mean-sd\.txt") if collection != "wikipedia2021-fb"
+                       else [])
             if pair in raw_by_pair:
                 r = raw_by_pair[pair]
                 same = ["WorkerId", "sys_id", "type", "sid"]
@@ -240,7 +242,8 @@ def build_judgments(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
 
 
 def read_worker_mean_sd(f: DataFile, root=None) -> pd.DataFrame:
-    """The organisers' per-worker raw mean and sd (``ad-<xxen>-trk-mean-sd[-no-refs].txt``; :func:`parse_worker_mean_sd`)."""
+    """The organisers' per-worker raw mean and sd (``ad-<xxen>-trk-mean-sd[-no-refs].txt``;
+    :func:`parse_worker_mean_sd`)."""
     return parse_worker_mean_sd(read_verified(f, root).decode("utf-8"), f.path)
 
 
@@ -293,7 +296,8 @@ def raw_variants(root=None) -> tuple[pd.DataFrame, list[DataFile]]:
     records, inputs = [], []
     for collection in ("newstest2021-toen", "newstest2022-toen"):
         _, _, year, _ = COLLECTIONS[collection]
-        segments = {m.group(1): _read_segments(f, root) for f, m in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv")}
+        segments = {m.group(1): _read_segments(f, root)
+                    for f, m in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv")}
         inputs += [f for f, _ in _files(collection, r"ad-seg-scores-(\w\w-\w\w)\.csv")]
         for f, m in _files(collection, r"ad-(\w{4})-good-stnd-redup\.csv"):
             pair = _pair(m.group(1))
