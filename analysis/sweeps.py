@@ -72,20 +72,30 @@ def sample_size(n_models: int, available: int, multiplier: float = MULTIPLIER) -
 
 
 def sampled_counts(m: Comparisons, rng, n_trials: int, size: int | None = None, tie_probability: float = 0.0,
-                   cap: bool = True) -> tuple[Comparisons, np.ndarray]:
+                   cap: bool = True, method: str = "draws") -> tuple[Comparisons, np.ndarray]:
     """Each trial's sampled matches as counts: the counted comparisons (three rows per model pair: left wins, tie,
     right wins) and their (trials x 3·pairs) counts, from ``size`` matches per pair drawn with replacement (default
     :func:`sample_size`); with ``cap``, a ``size`` of at least the number of instances means every instance once,
     in every trial (the paper's rule); without, ``size`` draws with replacement whatever the number of instances
-    (Fig. 2). ``tie_probability``: each drawn match becomes a tie with this probability."""
+    (Fig. 2). ``tie_probability``: each drawn match becomes a tie with this probability.
+    ``method``: ``"draws"`` draws each comparison's instance (the trials' exact sequence of matches); ``"multinomial"``
+    draws each pair's counts at once from its outcome shares (equal in distribution, and much faster for many
+    comparisons per pair: the synthesis chapter's sweeps)."""
     gen = check_rng(rng)
     n_trials = check_count(n_trials, "n_trials")
     check_number(tie_probability, "tie_probability", low=0, high=1)
+    if method not in ("draws", "multinomial"):
+        raise ValueError(f"method must be 'draws' or 'multinomial', got {method!r}")
     pairs, outcome = _outcome_grid(m)
     k = len(m.systems)
     n = m.n_units
     size = sample_size(k, n) if size is None else check_count(size, "size")
     n_pairs = len(pairs)
+    one = np.ones(n_pairs)
+    if method == "multinomial":
+        shares = np.stack([(outcome == v).mean(axis=0) for v in (1, 0, -1)], axis=1)
+        counts = _multinomial_counts(shares, gen, n_trials, size, float(tie_probability), n if cap else None)
+        return comparisons.counted(m.systems, pairs, one, one, one), counts
     columns = np.arange(n_pairs)
     counts = np.zeros((n_trials, n_pairs, 3))
     step = max(1, 4_000_000 // max(1, n_pairs * (min(size, n) if cap else size)))
@@ -102,8 +112,26 @@ def sampled_counts(m: Comparisons, rng, n_trials: int, size: int | None = None, 
         if tie_probability > 0:
             drawn = np.where(gen.random(drawn.shape) < tie_probability, 0, drawn)
         _tally(drawn, counts[start:start + t])
-    one = np.ones(n_pairs)
     return comparisons.counted(m.systems, pairs, one, one, one), counts.reshape(n_trials, 3 * n_pairs)
+
+
+def _multinomial_counts(shares: np.ndarray, gen, n_trials: int, size: int, q: float,
+                        n_instances: int | None) -> np.ndarray:
+    """(trials x 3·pairs) counts of ``size`` comparisons per pair drawn at once from the (left wins, tie, right
+    wins) ``shares`` of each pair, each a tie with probability ``q``; every instance once when ``size`` reaches
+    ``n_instances`` (the paper's rule)."""
+    if n_instances is not None and size >= n_instances:
+        exact = np.rint(shares * n_instances).astype(np.int64)
+        counts = np.broadcast_to(exact, (n_trials, *exact.shape)).copy()
+        if q > 0:
+            tied = gen.binomial(counts[:, :, [0, 2]], q)
+            counts[:, :, [0, 2]] -= tied
+            counts[:, :, 1] += tied.sum(axis=2)
+        return counts.reshape(n_trials, -1).astype(float)
+    probs = shares * np.array([1 - q, 1.0, 1 - q]) + np.array([0.0, q, 0.0]) * (1 - shares[:, [1]])
+    probs = probs / probs.sum(axis=1, keepdims=True)
+    counts = gen.multinomial(size, probs, size=(n_trials, len(probs)))
+    return counts.reshape(n_trials, -1).astype(float)
 
 
 @numba.njit(cache=True)

@@ -195,33 +195,39 @@ def test_complete_pair_keeps_shared_systems_and_complete_items():
 # --- study 4 -------------------------------------------------------------------------------------------------------
 
 
+def _shares(m) -> np.ndarray:
+    outcome = sweeps.matches(m).outcome.reshape(len(m), -1)
+    return np.stack([(outcome == v).mean(axis=0) for v in (1, 0, -1)], axis=1)
+
+
 def test_multinomial_draws_match_the_instance_by_instance_sampler():
+    """sweeps.sampled_counts' two methods, equal in distribution (the synthesis chapter's sweeps use the fast one)."""
     m = random_scores(np.random.default_rng(5), 40, 4, levels=2)
-    counted, shares = ties.outcome_shares(m)
+    matches = sweeps.matches(m)
     for q in (0.0, 0.3):
-        fast = ties.sampled_counts(shares, np.random.default_rng(1), 4000, 25, q)
-        _, slow = sweeps.sampled_counts(sweeps.matches(m), np.random.default_rng(2), 4000, 25, q, cap=False)
+        _, fast = sweeps.sampled_counts(matches, np.random.default_rng(1), 4000, 25, q, cap=False, method="multinomial")
+        _, slow = sweeps.sampled_counts(matches, np.random.default_rng(2), 4000, 25, q, cap=False)
         np.testing.assert_allclose(fast.mean(axis=0), slow.mean(axis=0), atol=0.25)
         assert (fast.reshape(4000, -1, 3).sum(axis=2) == 25).all()
-    assert (ties.sampled_counts(shares, 1, 3, 10, 1.0).reshape(3, -1, 3)[:, :, 1] == 10).all()
+    _, tied = sweeps.sampled_counts(matches, 1, 3, 10, 1.0, cap=False, method="multinomial")
+    assert (tied.reshape(3, -1, 3)[:, :, 1] == 10).all()
 
 
 def test_at_or_above_the_number_of_instances_every_instance_is_taken_once_as_the_paper_says():
-    """The paper's rule (sweeps.sampled_counts with cap): 40 instances and 60 comparisons asked -> the setup's own 40
-    outcomes in every trial; injected ties turn each decided comparison into a tie with the probability, as the
-    instance-by-instance sampler does."""
+    """The paper's rule (``cap``): 40 instances and 60 comparisons asked -> the setup's own 40 outcomes in every
+    trial, by both methods; injected ties turn each decided comparison into a tie with the probability."""
     m = random_scores(np.random.default_rng(5), 40, 4, levels=2)
-    counted, shares = ties.outcome_shares(m)
-    own = np.rint(shares * 40).ravel()
-    exact = ties.sampled_counts(shares, 1, 5, 60, n_instances=40)
+    matches = sweeps.matches(m)
+    own = np.rint(_shares(m) * 40).ravel()
+    _, exact = sweeps.sampled_counts(matches, 1, 5, 60, method="multinomial")
     assert (exact == own).all()
-    _, slow = sweeps.sampled_counts(sweeps.matches(m), 2, 5, 60, cap=True)
+    _, slow = sweeps.sampled_counts(matches, 2, 5, 60, cap=True)
     assert (slow == own).all()
-    fast = ties.sampled_counts(shares, np.random.default_rng(1), 4000, 60, 0.3, n_instances=40)
-    _, slow = sweeps.sampled_counts(sweeps.matches(m), np.random.default_rng(2), 4000, 60, 0.3, cap=True)
+    _, fast = sweeps.sampled_counts(matches, np.random.default_rng(1), 4000, 60, 0.3, method="multinomial")
+    _, slow = sweeps.sampled_counts(matches, np.random.default_rng(2), 4000, 60, 0.3, cap=True)
     np.testing.assert_allclose(fast.mean(axis=0), slow.mean(axis=0), atol=0.25)
     assert (fast.reshape(4000, -1, 3).sum(axis=2) == 40).all()
-    below = ties.sampled_counts(shares, 1, 5, 39, n_instances=40)  # fewer asked than instances: drawn
+    _, below = sweeps.sampled_counts(matches, 1, 5, 39, method="multinomial")  # fewer asked than instances: drawn
     assert (below.reshape(5, -1, 3).sum(axis=2) == 39).all() and not (below == below[0]).all()
 
 
@@ -309,8 +315,16 @@ def test_bad_input_is_refused_with_a_clear_error():
         wmt_pairs.sr_dc_study(_judgments().assign(style="SR-DC"), 1, 1)
 
 
-@pytest.mark.parametrize("bad", [{"n_trials": 0}, {"size": 0}, {"size": 5, "n_instances": 0}])
-def test_sampled_counts_refuses_empty_draws(bad):
+@pytest.mark.parametrize("bad", [{"n_trials": 0}, {"size": 0}])
+@pytest.mark.parametrize("method", ["draws", "multinomial"])
+def test_sampled_counts_refuses_empty_draws(bad, method):
     args = {"n_trials": 2, "size": 3} | bad
+    matches = sweeps.matches(random_scores(np.random.default_rng(5), 6, 3, levels=2))
     with pytest.raises(ValueError, match="must be an integer >= 1"):
-        ties.sampled_counts(np.array([[0.5, 0.2, 0.3]]), 0, **args)
+        sweeps.sampled_counts(matches, 0, **args, method=method)
+
+
+def test_sampled_counts_refuses_an_unknown_method():
+    matches = sweeps.matches(random_scores(np.random.default_rng(5), 6, 3, levels=2))
+    with pytest.raises(ValueError, match="method must be 'draws' or 'multinomial'"):
+        sweeps.sampled_counts(matches, 0, 2, 3, method="fast")

@@ -14,7 +14,7 @@ from scipy import stats
 from ... import bt, comparisons, sweeps
 from ...agreement import order_changes, rank_changes
 from ...comparisons import TIE_SHORT
-from ...validation import check_count, check_rng
+from ...validation import check_rng
 
 POLICIES = ("half", "drop", "loss")
 KEYS = ["collection", "dataset", "metric"]
@@ -25,50 +25,16 @@ def reference(matches: comparisons.Comparisons, ties: str) -> np.ndarray:
     return bt.fit(comparisons.win_matrix(matches, ties)).strengths[0]
 
 
-def outcome_shares(matrix: pd.DataFrame) -> tuple[comparisons.Comparisons, np.ndarray]:
-    """(every system pair's counted comparisons, their (left wins, tie, right wins) shares over the instances),
-    pairs in :func:`analysis.comparisons.from_scores` order."""
-    m = sweeps.matches(matrix)
-    pairs = np.column_stack(np.triu_indices(len(m.systems), 1))
-    outcome = m.outcome.reshape(m.n_units, len(pairs))
-    shares = np.stack([(outcome == v).mean(axis=0) for v in (1, 0, -1)], axis=1)
-    one = np.ones(len(pairs))
-    return comparisons.counted(m.systems, pairs, one, one, one), shares
-
-
-def sampled_counts(shares: np.ndarray, rng, n_trials: int, size: int, tie_probability: float = 0.0,
-                   n_instances: int | None = None) -> np.ndarray:
-    """(trials x 3·pairs) outcome counts of ``size`` comparisons per pair, each a tie with ``tie_probability``, by
-    the paper's rule: drawn with replacement, or every instance once when ``size`` reaches ``n_instances``. A fast
-    (multinomial) equivalent of :func:`analysis.sweeps.sampled_counts` with ``cap``."""
-    gen = check_rng(rng)
-    n_trials, size = check_count(n_trials, "n_trials"), check_count(size, "size")
-    q = float(tie_probability)
-    if n_instances is not None and size >= check_count(n_instances, "n_instances"):
-        exact = np.rint(shares * n_instances).astype(np.int64)
-        counts = np.broadcast_to(exact, (n_trials, *exact.shape)).copy()
-        if q > 0:
-            tied = gen.binomial(counts[:, :, [0, 2]], q)
-            counts[:, :, [0, 2]] -= tied
-            counts[:, :, 1] += tied.sum(axis=2)
-        return counts.reshape(n_trials, -1).astype(float)
-    probs = shares * np.array([1 - q, 1.0, 1 - q]) + np.array([0.0, q, 0.0]) * (1 - shares[:, [1]])
-    probs = probs / probs.sum(axis=1, keepdims=True)
-    counts = gen.multinomial(size, probs, size=(n_trials, len(probs)))
-    return counts.reshape(n_trials, -1).astype(float)
-
-
 def _misplaced(matrix: pd.DataFrame, points, n_trials: int, rng, policies) -> pd.DataFrame:
     """Per policy and (comparisons per pair, tie probability) of ``points``: the mean share of systems out of place
     in the BT rankings of ``n_trials`` draws (against the setup's own under the policy) and of trials with any."""
     gen = check_rng(rng)
     m, k = sweeps.matches(matrix), matrix.shape[1]
-    counted, shares = outcome_shares(matrix)
     rows = []
     for ties in policies:
         ref = reference(m, ties)
         for size, p in points:
-            counts = sampled_counts(shares, gen, n_trials, size, p, len(matrix))
+            counted, counts = sweeps.sampled_counts(m, gen, n_trials, size, p, cap=True, method="multinomial")
             changes = rank_changes(bt.fit(comparisons.win_matrices(counted, ties, weights=counts)).strengths, ref)
             rows.append((ties, size, p, changes.mean() / k, float((changes > 0).mean())))
     return pd.DataFrame(rows, columns=["ties", "comparisons", "tie_probability", "misplaced_share", "any_misplaced"])
