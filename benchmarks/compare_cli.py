@@ -6,7 +6,9 @@ Cases: the shipped example; a synthetic 20-system x 10,000-instance long CSV; WM
 judgments. Then, on those judgments, the in-process time of the comparison's BT bootstrap (1,000 resamples over
 judgments, with the win rate and the P matrix) against ``evalica.bootstrap(evalica.bradley_terry, ...)`` with
 1,000 percentile resamples of the same judgments, as a ratio. Nothing is asserted; the times are printed for the
-README (issue 30 aims: at most 10 s for the 20 x 10,000 file and for the 100,000 judgments).
+README (issue 30 aims: at most 10 s for the 20 x 10,000 file and for the 100,000 judgments). Last, issue 53's
+side by side on 1,000,000 judgments x 100 systems: BT + sandwich against arena-rank's compiled second call, BT
+against evalica (:func:`bt_versus_peers`).
 """
 
 from __future__ import annotations
@@ -126,13 +128,69 @@ def versus_evalica(games: pd.DataFrame) -> tuple[float, float]:
     return ours, time.perf_counter() - start
 
 
+def bt_versus_peers(games: pd.DataFrame, repeat: int = 3) -> dict:
+    """In-process, from the same DataFrame (``model_a, model_b, winner``), best of ``repeat``: (1) BT solved to
+    the MLE plus arena-rank's sandwich intervals on the arena scale, as ``compare --scale elo --interval sandwich``
+    computes them, against arena-rank 0.1.1's ``PairDataset.from_pandas`` + ``BradleyTerry.compute_ratings_and_cis``
+    (its second call, compiled; skipped when arena-rank is not installed); (2) BT alone against
+    ``evalica.bradley_terry``. Issue 53's timings; the seconds and the ratios ours/theirs."""
+    import evalica
+
+    from analysis import bt
+    from analysis.compare import robust
+    from analysis.compare.intervals import BT_RULE
+    from analysis.compare.judgments import judgment_cells
+    from analysis.comparisons import from_judgments, win_matrix
+
+    games = games.copy()
+    games.attrs = {}  # the generating skills, a Series: pandas' concat inside arena-rank cannot compare it
+    side = {"model_a": "left", "model_b": "right", "tie": "tie"}
+
+    def ours_bt():
+        c = from_judgments(games["model_a"], games["model_b"], games["winner"].map(side).to_numpy(dtype=object))
+        return c, bt.fit(win_matrix(c), rule=BT_RULE).strengths[0]
+
+    def ours_sandwich():
+        c, pi = ours_bt()
+        cells, count, _ = judgment_cells(c)
+        cov = robust.theta_cov(cells.left, cells.right, cells.outcome, cells.weight, count, pi)
+        return robust.rating_intervals(robust.elo_scale(pi), cov)
+
+    def best(fn):
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    code = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+    out = {"ours_bt": best(ours_bt), "ours_bt_sandwich": best(ours_sandwich),
+           "evalica_bt": best(lambda: evalica.bradley_terry(games["model_a"].tolist(), games["model_b"].tolist(),
+                                                            [code[w] for w in games["winner"]]))}
+    try:
+        from arena_rank.models.bradley_terry import BradleyTerry
+        from arena_rank.utils.data_utils import PairDataset
+    except ImportError:
+        return out
+
+    def arena():
+        ds = PairDataset.from_pandas(games, reweighted=False)
+        return BradleyTerry(n_competitors=len(ds.competitors)).compute_ratings_and_cis(ds, significance_level=0.05)
+
+    arena()  # compile
+    out["arena_bt_sandwich"] = best(arena)
+    return out
+
+
 def main() -> None:
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.csv"
         values = rng.normal(0, 1, (10_000, 20)) + np.linspace(0, 0.2, 20)
         frame = pd.DataFrame(np.round(values, 2), columns=[f"sys{i:02d}" for i in range(20)])
-        frame.rename_axis(index="instance", columns="system").stack().rename("score").reset_index().to_csv(big, index=False)
+        frame.rename_axis(index="instance", columns="system").stack().rename("score").reset_index().to_csv(
+            big, index=False)
         arena = Path(tmp) / "arena.csv"
         games = judgments()
         games.to_csv(arena, index=False)
@@ -158,6 +216,12 @@ def main() -> None:
         ours, theirs = versus_evalica(games)
         print(f"BT bootstrap, 1,000 resamples of 100,000 judgments: ours {ours:.1f} s (with win rate and P matrix), "
               f"evalica {theirs:.1f} s: ratio {ours / theirs:.2f}", flush=True)
+        peers = bt_versus_peers(judgments(100, 1_000_000))
+        print(f"1,000,000 judgments x 100 systems, from a DataFrame: BT (MLE) ours {peers['ours_bt']:.2f} s, evalica "
+              f"{peers['evalica_bt']:.2f} s: ratio {peers['ours_bt'] / peers['evalica_bt']:.2f}"
+              + (f"; BT + sandwich ours {peers['ours_bt_sandwich']:.2f} s, arena-rank (compiled) "
+                 f"{peers['arena_bt_sandwich']:.2f} s: ratio {peers['ours_bt_sandwich'] / peers['arena_bt_sandwich']:.2f}"
+                 if "arena_bt_sandwich" in peers else "; arena-rank not installed"), flush=True)
         leaderboard(Path(tmp))
 
 

@@ -133,7 +133,7 @@ def test_mtme_lines_with_three_fields_are_refused(tmp_path):
     one_line_error(lambda: read_scores(path), ":2:", "system<whitespace>score")
 
 
-# --- names --------------------------------------------------------------------------------------------------------------
+# --- names ------------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["", "  "])
 def test_an_empty_system_name_is_refused(tmp_path, name):
@@ -177,7 +177,7 @@ def test_wide_columns_differing_only_in_spaces_are_refused(tmp_path):
         read_scores(path)
 
 
-# --- instance ids -------------------------------------------------------------------------------------------------------
+# --- instance ids -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("ids", [("1", "01"), ("1", "1.0"), ("1000", "1e3"), ("9007199254740992", "9007199254740993"),
                                  ("18446744073709551616", "18446744073709551617"), ("-1", "1"), ("x", "X")])
@@ -227,7 +227,7 @@ def test_a_wide_file_with_a_system_called_score_gets_a_hint(tmp_path):
     assert list(read_scores(path, "wide").columns) == ["Score", "B"]
 
 
-# --- score values -------------------------------------------------------------------------------------------------------
+# --- score values -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cell, words", [("inf", ["infinite"]), ("-inf", ["infinite"]), ("abc", ["not a number"]),
                                          ("0,5", ["not a number"]), ("1e999", ["infinite"])])
@@ -285,7 +285,7 @@ def test_overflowing_scores_are_refused(tmp_path, capsys):
     assert "overflow" in capsys.readouterr().err
 
 
-# --- degenerate data: said in the text and the JSON ---------------------------------------------------------------------
+# --- degenerate data: said in the text and the JSON -------------------------------------------------------------------
 
 @pytest.mark.parametrize("n", [1, 2, 5])
 def test_few_instances_are_warned_about(tmp_path, capsys, n):
@@ -329,7 +329,7 @@ def test_a_disconnected_comparison_graph_names_its_groups(tmp_path, capsys, layo
     assert code == 2 and "[['A', 'B'], ['C', 'D']]" in err and "dropped tie" not in err, err
 
 
-# --- judgment winners ---------------------------------------------------------------------------------------------------
+# --- judgment winners -------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("meaning, word", [(m, w) for m, words in WINNER_WORDS.items() for w in words])
 def test_every_winner_word_means_what_it_says(tmp_path, meaning, word):
@@ -394,7 +394,7 @@ def test_only_zero_weights_is_an_error(tmp_path, capsys):
     assert "weight 0" in capsys.readouterr().err
 
 
-# --- options that do not apply are errors, columns not used are named ---------------------------------------------------
+# --- options that do not apply are errors, columns not used are named -------------------------------------------------
 
 @pytest.mark.parametrize("option", [["--lower-is-better"], ["--align", "pairwise"],
                                     ["--align", "intersect"], ["--ties", "loss"]])
@@ -467,7 +467,7 @@ def test_a_long_human_file_matches_a_wide_score_file_by_id(tmp_path, capsys):
     assert payload["settings"]["human"]["sample_accuracy"] == 1.0
 
 
-# --- printed tables -----------------------------------------------------------------------------------------------------
+# --- printed tables ---------------------------------------------------------------------------------------------------
 
 def test_markdown_escapes_pipes_in_names(tmp_path, capsys):
     path = tmp_path / "w.csv"
@@ -491,7 +491,7 @@ def test_latex_escapes_special_characters(tmp_path, capsys, name):
     assert name not in body or name in ("{c}",) and "\\{c\\}" in out
 
 
-# --- issues 55 and 56: the fourth probe's silent answers, crashes, hangs and unnamed errors ----------------------------
+# --- issues 55 and 56: the fourth probe's silent answers, crashes, hangs and unnamed errors ---------------------------
 
 def _error_line(capsys, *args) -> str:
     """Run the command expecting a refusal: exit 2, exactly one ``error:`` line and no traceback."""
@@ -626,7 +626,7 @@ def test_unweighted_judgments_keep_the_plain_first_line(tmp_path, capsys):
     assert "6 pairwise judgments" in first and "rows" not in first, first
 
 
-# judge vs human ---------------------------------------------------------------------------------------------------------
+# judge vs human -------------------------------------------------------------------------------------------------------
 
 def _judge_and_human(tmp_path, judge_weight=None, human_weight=None):
     rng = np.random.default_rng(5)
@@ -707,7 +707,7 @@ def test_the_human_files_unused_columns_are_named(tmp_path, capsys):
     assert f"--human {human}" in first and "ignored columns: annotator" in first, first
 
 
-# wide files: an id-like first column ------------------------------------------------------------------------------------
+# wide files: an id-like first column ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["key", "sample", "doc", "id", "instance"])
 def test_a_first_column_read_as_ids_is_said_on_the_first_line(tmp_path, capsys, name):
@@ -726,7 +726,7 @@ def test_an_id_named_column_of_scores_is_refused_not_lost(tmp_path, capsys, name
     assert str(path) in line and repr(name) in line and "rename" in line, line
 
 
-# options a mode ignores -------------------------------------------------------------------------------------------------
+# options a mode ignores -----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["csv", "markdown", "latex", "text"])
 def test_a_format_with_json_to_standard_output_is_refused(tmp_path, capsys, fmt):
@@ -741,7 +741,7 @@ def test_json_to_standard_output_without_format_still_works(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["settings"]["n_systems"] == 3
 
 
-# names equal after Unicode normalisation -------------------------------------------------------------------------------
+# names equal after Unicode normalisation ------------------------------------------------------------------------------
 
 UNICODE_PAIRS = {"e-acute NFC/NFD": ("\u00e9", "e\u0301"), "fi ligature": ("\ufb01", "fi"),
                  "fullwidth A": ("\uff21", "A")}
@@ -773,7 +773,7 @@ def test_names_equal_after_normalisation_stay_apart_in_the_human_comparison(tmp_
     assert payload["settings"]["human"]["sample_accuracy"] == 1.0
 
 
-# outputs: closed stdout, special files, folders created, leftovers removed ----------------------------------------------
+# outputs: closed stdout, special files, folders created, leftovers removed --------------------------------------------
 
 def test_a_closed_standard_output_is_one_line(tmp_path):
     """``compare FILE >&-``: the report has nowhere to go; one line on stderr and exit 2, before any work."""

@@ -63,7 +63,8 @@ def _copy(good: Path, tmp_path: Path) -> Path:
 
 
 def test_a_file_size_limit_leaves_the_earlier_report_intact(good, tmp_path):
-    """``ulimit -f 1``: the JSON is larger than 1 KiB; the earlier report.json stays byte-identical, one line, exit 2."""
+    """``ulimit -f 1``: the JSON is larger than 1 KiB; the earlier report.json stays byte-identical, one line,
+    exit 2."""
     run = _copy(good, tmp_path)
     before = (run / "report.json").read_bytes()
     result = _cli(run / "scores.csv", "--json", run / "report.json", *FAST, "--seed", "7", limit_bytes=1024)

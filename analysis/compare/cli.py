@@ -27,8 +27,10 @@ JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
 
 
 def is_judgment_file(path) -> bool:
-    """A table whose header has ``model_a``, ``model_b`` and ``winner`` (any case)."""
-    from ..data.scorefiles import ScoreFileError, _read_table
+    """A table whose header has the columns of a judgment layout (any case): ``model_a``, ``model_b`` and
+    ``winner`` (arena, FastChat), ``team_1``, ``team_2`` (arena-rank) or ``left``, ``right`` (evalica) with a
+    ``winner`` or ``outcome`` column (:data:`analysis.data.scorefiles.JUDGMENT_LAYOUTS`)."""
+    from ..data.scorefiles import ScoreFileError, _read_table, judgment_layout
 
     path = Path(path)
     if not path.is_file() or path.name.endswith(".score"):
@@ -37,7 +39,7 @@ def is_judgment_file(path) -> bool:
         columns = {str(c).strip().lower() for c in _read_table(path, header_only=True).frame.columns}
     except (ScoreFileError, ValueError, OSError, UnicodeDecodeError):
         return False
-    return set(JUDGMENT_COLUMNS) <= columns
+    return set(JUDGMENT_COLUMNS) <= columns or judgment_layout(columns) is not None
 
 
 class UsageError(ValueError):
@@ -46,7 +48,9 @@ class UsageError(ValueError):
 
 def add_arguments(cmp) -> None:
     cmp.add_argument("file", help="CSV/Parquet/JSONL scores (long: instance,system,score; or wide: a column per "
-                     "system), an mt-metrics-eval .score file, or pairwise judgments (model_a,model_b,winner)")
+                     "system), an mt-metrics-eval .score file, or pairwise judgments (model_a,model_b,winner; "
+                     "arena-rank's team_1,team_2,winner; evalica's left,right,winner; FastChat's .json array; "
+                     "winner as a name, a code, or arena-rank's 1/0.5/0)")
     cmp.add_argument("--format", default=None, metavar="FORMAT",
                      help="how to print the tables: text (default, fits 100 columns), markdown, csv or latex (not "
                      "with --json -, which prints the JSON instead)")
@@ -59,15 +63,27 @@ def add_arguments(cmp) -> None:
                      help="systems scored on different instances: compare each pair on the instances both have "
                      "(pairwise; auto picks it for such a file), keep the common ones (intersect) or refuse (exact)")
     cmp.add_argument("--lower-is-better", action="store_true", help="the metric is an error (lower is better)")
-    cmp.add_argument("--ties", default=None, choices=["half", "loss"],
-                     help="BT and Elo: a tie is half a win (half) or a win for the later column (loss, the paper's code)")
+    cmp.add_argument("--ties", default=None, metavar="half|loss|W",
+                     help="BT and Elo: a tie is half a win (half) or a win for the later column "
+                     "(loss, the paper's code, score files); judgment files: a tie weight W in [0, 1], each side "
+                     "credited W wins in BT, the win rate and P (evalica's tie_weight; 0 drops ties)")
+    cmp.add_argument("--elo-k", default=None, metavar="K",
+                     help=f"Elo's step (default {sequential_defaults()[0]:g}; evalica and FastChat's online Elo: 4)")
+    cmp.add_argument("--elo-initial", default=None, metavar="R",
+                     help=f"Elo's starting rating (default {sequential_defaults()[1]:g}; evalica: 1000)")
+    cmp.add_argument("--elo-order", default=None, choices=["random", "file"],
+                     help="judgment files: Elo as the mean of random orders of the judgments (random, default) or "
+                     "played once in the file's order (file, as evalica and FastChat's online Elo)")
+    cmp.add_argument("--anchor", default=None, metavar="SYSTEM=RATING",
+                     help="with --scale elo: shift the arena ratings so that SYSTEM has RATING (FastChat anchors "
+                     "mixtral-8x7b-instruct-v0.1 at 1114)")
     cmp.add_argument("--seed", default="2021", help="the bootstrap's random seed (an integer >= 0)")
     cmp.add_argument("--n-resamples", default="1000",
                      help=f"bootstrap resamples for MEAN, MEDIAN, BT (2 to {MAX_RESAMPLES:,})")
     cmp.add_argument("--n-resamples-sequential", default="auto",
-                     help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default: 100, "
-                     "or fewer where 100 would replay more than 40 million games, but at least 20 for a score file "
-                     "and 10 for a judgment file)")
+                     help="bootstrap resamples for Elo and TrueSkill, which replay every game (0 or >= 2; default: "
+                     "100, or fewer where 100 would replay more than 40 million games, but at least 20 for a score "
+                     "file and 10 for a judgment file)")
     cmp.add_argument("--alpha", default="0.05", help="significance level of the pairwise tests (between 0 and 1)")
     cmp.add_argument("--interval", default="auto", choices=["auto", "percentile", "bca", "sandwich"],
                      help="intervals: percentile or BCa (bias-corrected and accelerated) bootstrap, or, for judgment "
@@ -87,6 +103,56 @@ def add_arguments(cmp) -> None:
                      "adds the sign accuracy and the Favi-Score of every pair of systems")
     cmp.add_argument("--json", metavar="PATH", help="write every result as JSON to PATH ('-': standard output)")
     cmp.add_argument("--out", metavar="DIR", help="also save the tables (CSV) and figures (PNG, SVG) in DIR")
+
+
+def sequential_defaults() -> tuple[float, float]:
+    """Elo's default step and starting rating (:mod:`analysis.compare.sequential`)."""
+    from .sequential import ELO_INITIAL, ELO_K
+
+    return ELO_K, ELO_INITIAL
+
+
+def _number(text, option: str, low: float | None = None, high: float | None = None, low_open: bool = False) -> float:
+    span = ("a number" + (f" {'>' if low_open else '>='} {low:g}" if low is not None and high is None else "")
+            + (f" from {low:g} to {high:g}" if low is not None and high is not None else ""))
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise UsageError(f"{option} must be {span}, got {text!r}") from None
+    if not math.isfinite(value) or (low is not None and (value < low or (low_open and value == low))) or (
+            high is not None and value > high):
+        raise UsageError(f"{option} must be {span}, got {text}")
+    return value
+
+
+def peer_options(args, judgment_file: bool) -> dict:
+    """The peers' options (issue 53), checked: each an error where it does not apply (the message names it)."""
+    out = {}
+    ties = args.ties
+    if ties is not None and ties not in ("half", "loss"):
+        weight = _number(ties, "--ties", 0, 1)
+        if not judgment_file:
+            raise UsageError(f"--ties {ties}: a tie weight applies to pairwise judgment files; a score file's ties "
+                             "are half or loss")
+        out["tie_weight"] = weight
+    if args.elo_k is not None:
+        out["elo_k"] = _number(args.elo_k, "--elo-k", 0, low_open=True)
+    if args.elo_initial is not None:
+        out["elo_initial"] = _number(args.elo_initial, "--elo-initial")
+    if args.elo_order is not None:
+        if not judgment_file:
+            raise UsageError("--elo-order applies to pairwise judgment files (a score file's games have no file "
+                             "order; Elo there is the mean of random orders of its instances)")
+        out["elo_order"] = args.elo_order
+    if args.anchor is not None:
+        system, sep, rating = args.anchor.rpartition("=")
+        if not sep or not system.strip():
+            raise UsageError(f"--anchor expects SYSTEM=RATING, got {args.anchor!r}")
+        if not judgment_file or args.scale != "elo":
+            raise UsageError("--anchor applies with --scale elo on a pairwise judgment file (it shifts the arena "
+                             "ratings)")
+        out["anchor"] = (system.strip(), _number(rating, "--anchor's RATING"))
+    return out
 
 
 def _integer(text, option: str, low: int, high: int | None = None) -> int:
@@ -350,6 +416,9 @@ def _run(args, save, written: list) -> int:
             raise UsageError(f"--covariates names a column twice: {covariates}")
         if not judgment_file and args.interval == "auto":
             common["interval"] = "percentile"
+        peers = peer_options(args, judgment_file)
+        if not judgment_file:
+            common.update({k: v for k, v in peers.items() if k in ("elo_k", "elo_initial")})
         if judgment_file:
             _refuse_score_options(args)
             games = read_judgments(args.file, where=opts["where"], item=bool(args.human), covariates=covariates)
@@ -363,9 +432,9 @@ def _run(args, save, written: list) -> int:
                               f"{_vocabulary(human.attrs)}" + _ignored(human.attrs))
             n_sys = n_systems(games)
             _check_memory(opts["n_resamples"], n_sys)
-            print(f"compare: {n_sys} systems, {_judgments_read(games)} from {args.file}; winners read as "
-                  f"{_vocabulary(games.attrs)}" + _ignored(games.attrs) + human_note, file=sys.stderr)
-            result = judgments.compare_judgments(games, covariates=covariates, **common)
+            print(f"compare: {n_sys} systems, {_judgments_read(games)} from {args.file}{_layout(games.attrs)}; "
+                  f"winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs) + human_note, file=sys.stderr)
+            result = judgments.compare_judgments(games, covariates=covariates, **common, **peers)
             if human is not None:
                 import dataclasses
 
@@ -444,6 +513,15 @@ def _vocabulary(attrs: dict) -> str:
     return ", ".join(f"{cell!r} = {meaning} ({n:,})" for cell, (meaning, n) in words.items())
 
 
+def _layout(attrs: dict) -> str:
+    """The first line's note of the judgment layout recognised by its columns, and of a numeric winner column."""
+    layout = attrs.get("layout")
+    note = f" ({layout} layout)" if layout else ""
+    if attrs.get("numeric_outcomes"):
+        note += f", numeric winners read as {attrs['numeric_outcomes']}"
+    return note
+
+
 def _judgments_read(games) -> str:
     """The first line's count: the judgments, or with weights other than 1 the rows and the judgments their weights
     hold (a ``weight`` of 5 is five judgments for BT and the win rate)."""
@@ -470,7 +548,8 @@ def _refuse_score_options(args) -> None:
     """Options that only a score file can use are errors on a judgment file, never silently ignored."""
     given = [(args.lower_is_better, "--lower-is-better", "a judgment names its winner"),
              (args.align not in (None, "auto"), "--align", "judgments need no alignment"),
-             (args.ties not in (None, "half"), "--ties", "a judgment file's ties are half a win each")]
+             (args.ties == "loss", "--ties", "loss is a score file's policy; a judgment file's ties are half a win "
+              "each, or a tie weight W with --ties W")]
     for on, option, why in given:
         if on:
             raise UsageError(f"{option} does not apply to a pairwise judgment file: {option} ({why})")

@@ -142,7 +142,8 @@ def _check_magnitude(values: np.ndarray, names) -> None:
 def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: int = 1000,
             n_resamples_sequential: int | None = None, confidence: float = 0.95, interval: str = "percentile",
             adjust: str = "holm", alpha: float = 0.05, lower_is_better: bool = False, n_orders: int = N_ORDERS,
-            human: pd.DataFrame | None = None, progress: Callable[[str], None] | None = None) -> Comparison:
+            human: pd.DataFrame | None = None, progress: Callable[[str], None] | None = None,
+            elo_k: float = sequential.ELO_K, elo_initial: float = sequential.ELO_INITIAL) -> Comparison:
     """The whole comparison of one score matrix (rows instances, columns systems; NaN = a system not scored on an
     instance, each pair then compared on the instances both have). ``lower_is_better``: the scores are errors;
     every mechanism ranks the lowest first and MEAN and MEDIAN are reported in the file's units.
@@ -170,6 +171,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
     degenerate = _degenerate(np.asarray(credit.sum(axis=0)).reshape(s, s), names)
     n_orders = _orders(n_orders, len(comps))
+    elo = {"k": elo_k, "initial": elo_initial}  # Elo's step and start (--elo-k, --elo-initial)
     est = {"mean": np.nanmean(values, axis=0), "median": np.nanmedian(values, axis=0), "bt": bt_est}
     if not complete:
         est["mean_adj"] = evidence.adjusted_mean(values)
@@ -177,7 +179,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     all_rows = np.arange(n)
     for name in SEQUENTIAL:
         est[name] = sequential.replay_scores(values, name, np.tile(all_rows, (n_orders, 1)), order_gen,
-                                             ties).mean(axis=0)
+                                             ties, **elo).mean(axis=0)
     say(f"estimates: {time.perf_counter() - start:.1f} s")
     draws = {m: [] for m in est}
     prob_draws = []
@@ -197,7 +199,7 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
         take = max(0, min(len(idx), n_seq - first))
         for name in SEQUENTIAL:
             if take:
-                draws[name].append(sequential.replay_scores(values, name, idx[:take], order_gen, ties))
+                draws[name].append(sequential.replay_scores(values, name, idx[:take], order_gen, ties, **elo))
         report(first + len(idx))
     draws = {m: np.vstack(d) if d else np.empty((0, s)) for m, d in draws.items()}
     say(f"bootstrap: {n_resamples:,} resamples ({n_seq:,} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
@@ -234,13 +236,13 @@ def compare(scores: pd.DataFrame, *, ties: str = "half", rng=2021, n_resamples: 
     order = np.argsort(-est["bt"], kind="stable")
     groups = intervals.tied_groups(list(order), better)
     systems["group"] = pd.Series(groups, index=order).sort_index().to_numpy()
-    stable = stability(values, names, ties, complete, min(n_orders, N_ORDERS_STABILITY), order_gen, est)
+    stable = stability(values, names, ties, complete, min(n_orders, N_ORDERS_STABILITY), order_gen, est, elo)
     settings = {"alignment": "complete" if complete else "pairwise", "ties": ties, "n_resamples": n_resamples,
                 "n_resamples_sequential": n_seq, "n_orders": n_orders, "confidence": confidence,
                 "interval": interval, "adjust": adjust, "alpha": alpha, "lower_is_better": bool(lower_is_better),
                 "seed": int(rng) if isinstance(rng, (int, np.integer)) else None,
                 "n_instances": int(n), "n_systems": int(s), "n_comparisons": int(len(comps)),
-                "widened": widened, "degenerate": degenerate}
+                "widened": widened, "degenerate": degenerate, "elo_k": float(elo_k), "elo_initial": float(elo_initial)}
     human_frame = pd.DataFrame()
     if human is not None:
         from .human import human_table
@@ -312,7 +314,7 @@ def _bt(values: np.ndarray, ties: str, complete: bool, names=None) -> np.ndarray
     return bt.fit(wins, systems=names, rule=intervals.BT_RULE).strengths[0]
 
 
-def _scores_of(name, values, ties, complete, n_orders, gen, names=None) -> np.ndarray:
+def _scores_of(name, values, ties, complete, n_orders, gen, names=None, elo=None) -> np.ndarray:
     if name == "mean":
         return np.nanmean(values, axis=0)
     if name == "median":
@@ -320,16 +322,17 @@ def _scores_of(name, values, ties, complete, n_orders, gen, names=None) -> np.nd
     if name == "bt":
         return _bt(values, ties, complete, names)
     rows = np.tile(np.arange(len(values)), (n_orders, 1))
-    return sequential.replay_scores(values, name, rows, gen, ties).mean(axis=0)
+    return sequential.replay_scores(values, name, rows, gen, ties, **(elo or {})).mean(axis=0)
 
 
 def stability(values: np.ndarray, names, ties: str, complete: bool, n_orders: int, gen,
-              estimates: dict | None = None) -> pd.DataFrame:
+              estimates: dict | None = None, elo: dict | None = None) -> pd.DataFrame:
     """Knowles (2021)'s remove-a-system test for every mechanism: remove its best, then its worst system, re-run it
     on the rest, and count the pairs of remaining systems it now orders differently."""
     rows = []
     for name in MECHANISMS:
-        full = pd.Series(estimates[name] if estimates else _scores_of(name, values, ties, complete, n_orders, gen),
+        full = pd.Series(estimates[name] if estimates else _scores_of(name, values, ties, complete, n_orders, gen,
+                                                                           elo=elo),
                          index=names)
         for which, system in (("best", full.idxmax()), ("worst", full.idxmin())):
             keep = names != system
@@ -340,7 +343,7 @@ def stability(values: np.ndarray, names, ties: str, complete: bool, n_orders: in
                 continue
             rest = values[:, keep]
             try:
-                after = pd.Series(_scores_of(name, rest, ties, complete, n_orders, gen, names[keep]),
+                after = pd.Series(_scores_of(name, rest, ties, complete, n_orders, gen, names[keep], elo),
                                   index=names[keep])
                 changed = order_changes(full[keep], after)
             except ValueError:  # BT without the removed system falls apart into groups never compared

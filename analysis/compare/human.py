@@ -34,8 +34,8 @@ def align_human(human: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     systems = [str(c) for c in scores.columns]
     shared_systems = [s for s in systems if s in human.columns]
     if len(shared_systems) < 2:
-        raise ValueError(f"{where}the human ratings name {len(shared_systems)} of the compared systems; they need at least "
-                         f"two (ratings' systems: {list(human.columns)[:10]})")
+        raise ValueError(f"{where}the human ratings name {len(shared_systems)} of the compared systems; they need at "
+                         f"least two (ratings' systems: {list(human.columns)[:10]})")
     index = scores.index
     if not index.isin(human.index).any():
         raise ValueError(f"{where}the human ratings share no instance id with the scores")

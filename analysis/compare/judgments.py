@@ -48,7 +48,7 @@ def win_rates(stack: np.ndarray) -> np.ndarray:
 
 def _bt(wins, names) -> np.ndarray:
     try:
-        return bt.fit(wins, systems=[str(x) for x in names]).strengths[0]
+        return bt.fit(wins, systems=[str(x) for x in names], rule=intervals.BT_RULE).strengths[0]
     except ValueError as exc:
         raise ValueError(f"Bradley-Terry cannot rank these systems together: {exc}") from None
 
@@ -99,13 +99,30 @@ def _jackknife_cells(count: np.ndarray, cell_of: np.ndarray) -> np.ndarray:
 def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                       n_resamples_sequential: int | None = None, confidence: float = 0.95,
                       interval: str = "auto", adjust: str = "holm", alpha: float = 0.05,
-                      n_orders: int = N_ORDERS, covariates=(), progress=None) -> Comparison:
+                      n_orders: int = N_ORDERS, covariates=(), progress=None, tie_weight: float = 0.5,
+                      elo_k: float = sequential.ELO_K, elo_initial: float = sequential.ELO_INITIAL,
+                      elo_order: str = "random", anchor: tuple | None = None) -> Comparison:
     """The comparison of a judgment table (``left``, ``right``, ``winner`` in {left, right, tie}, ``weight``):
     BT (ties as half), win rate, Elo and TrueSkill (averaged over random orders of the judgments; each judgment
     played once whatever its weight), each with a bootstrap interval over judgments; P(row beats column) with
     ties as half, the sign test per pair (ties dropped) with adjusted p-values. ``covariates``: columns of ``games``
     holding per-judgment differences between the two responses (style control, :mod:`.style`): BT is also fitted
-    jointly with them, giving controlled strengths beside the plain ones and each covariate's coefficient."""
+    jointly with them, giving controlled strengths beside the plain ones and each covariate's coefficient.
+
+    Peers' options (issue 53): ``tie_weight`` w credits a tie w wins to each side in BT, the win rate and P (evalica's
+    ``tie_weight``; 0.5 = half, 0 drops ties everywhere); ``elo_k``, ``elo_initial`` Elo's step and start;
+    ``elo_order="file"`` plays Elo once in the file's order (resamples in their judgments' file order) instead of
+    averaging random orders; ``anchor=(system, rating)`` shifts the arena ratings so that ``system`` has ``rating``
+    (FastChat anchors mixtral at 1114). TrueSkill's σ and μ − 3σ are columns ``trueskill_sigma`` and
+    ``trueskill_conservative``."""
+    if elo_order not in ("random", "file"):
+        raise ValueError(f"elo_order must be 'random' or 'file', got {elo_order!r}")
+    if not 0 <= tie_weight <= 1:
+        raise ValueError(f"tie_weight must be between 0 and 1, got {tie_weight!r}")
+    if tie_weight != 0.5:  # a tie of weight v is 2w·v judgments of outcome ½: w wins to each side
+        ties = (games["winner"] == "tie").to_numpy()
+        weight = games["weight"].to_numpy(dtype=float) if "weight" in games else np.ones(len(games))
+        games = games.assign(weight=np.where(ties, weight * 2 * tie_weight, weight))
     if interval not in ("auto", "sandwich", *intervals.METHODS):
         raise ValueError(f"interval must be one of {['auto', 'sandwich', *intervals.METHODS]}, got {interval!r}")
     check_settings(n_resamples, n_resamples_sequential, confidence, alpha,
@@ -142,9 +159,11 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         regular = not any(degenerate.values())
         interval = "sandwich" if m >= SANDWICH_ABOVE and regular else "percentile"
     robust_bt = interval == "sandwich"
-    for name in ("elo", "trueskill"):
-        est[name] = sequential.replay_games(s, *played, name, np.tile(cell_of, (n_orders, 1)),
-                                            order_gen).mean(axis=0)
+    elo_options = {"k": elo_k, "initial": elo_initial, "order": elo_order}
+    elo_rows = np.tile(cell_of, (1 if elo_order == "file" else n_orders, 1))  # one pass in the file's order
+    est["elo"] = sequential.replay_games(s, *played, "elo", elo_rows, order_gen, **elo_options).mean(axis=0)
+    mu, sigma = sequential.replay_games(s, *played, "trueskill", np.tile(cell_of, (n_orders, 1)), order_gen, sigma=True)
+    est["trueskill"], trueskill_sigma = mu.mean(axis=0), sigma.mean(axis=0)
     if n_resamples_sequential is None:
         n_resamples_sequential = int(min(100, max(MIN_SEQUENTIAL, SEQUENTIAL_GAMES // max(1, m))))
     n_seq = min(n_resamples_sequential, n_resamples)
@@ -158,9 +177,11 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
         prob_draws.append(intervals.prob_from_wins(stack))
         report(first + len(weights))
     for first in range(0, n_seq, sequential.BATCH):  # Elo and TrueSkill replay every judgment of a resample
-        idx = cell_of[seq_gen.integers(0, m, size=(min(sequential.BATCH, n_seq - first), m))]
-        for name in ("elo", "trueskill"):
-            draws[name].append(sequential.replay_games(s, *played, name, idx, order_gen))
+        drawn = seq_gen.integers(0, m, size=(min(sequential.BATCH, n_seq - first), m))
+        idx = cell_of[drawn]
+        draws["elo"].append(sequential.replay_games(s, *played, "elo", cell_of[np.sort(drawn, axis=1)]
+                                                    if elo_order == "file" else idx, order_gen, **elo_options))
+        draws["trueskill"].append(sequential.replay_games(s, *played, "trueskill", idx, order_gen))
     draws = {k: np.vstack(d) if d else np.empty((0, s)) for k, d in draws.items()}
     say(f"bootstrap: {0 if robust_bt else n_resamples:,} resamples of {m:,} judgments in {len(count):,} distinct "
         f"cells ({n_seq} for Elo and TrueSkill): {time.perf_counter() - start:.1f} s")
@@ -187,9 +208,19 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     ranks = analytic["ranks"] if robust_bt else intervals.rank_draws(draws["bt"])
     q = [(1 - confidence) / 2, (1 + confidence) / 2]
     systems["rank_low"], systems["rank_high"] = intervals.nan_quantiles(ranks, q)
-    systems["rating"], systems["rating_low"], systems["rating_high"] = (
-        robust.elo_scale(systems[c].to_numpy(), est["bt"]) for c in ("bt", "bt_low", "bt_high"))
+    # arena ratings as arena-rank computes them: θ centred on its arithmetic mean, the sandwich's intervals
+    # rating ± z·se (arena-rank's regularised Hessian) or each resample centred on its own mean, rank (UB) from them
+    systems["rating"] = robust.elo_scale(est["bt"])
+    if robust_bt:
+        low, high = analytic["rating"]
+    else:
+        low, high = intervals.interval(robust.draw_ratings(draws["bt"]), systems["rating"].to_numpy(), confidence,
+                                       interval if "bt" in jack else "percentile",
+                                       robust.draw_ratings(jack["bt"]) if "bt" in jack else None)
+        low, high, _ = intervals.contain(systems["rating"].to_numpy(), low, high)
+    systems["rating_low"], systems["rating_high"] = low, high
     systems["rank_fastchat"] = robust.fastchat_rank(systems["bt_low"], systems["bt_high"])
+    systems["rank_arena"] = robust.fastchat_rank(low, high)
     per_system = np.bincount(np.concatenate([left, right]), weights=np.concatenate([c.weight, c.weight]),
                              minlength=s)
     systems["instances"] = per_system
@@ -220,7 +251,17 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     better = (sign_adj.to_numpy() < alpha) & (prob > 0.5)
     order = np.argsort(-est["bt"], kind="stable")
     systems["group"] = pd.Series(intervals.tied_groups(list(order), better), index=order).sort_index().to_numpy()
-    stable = _stability(c, (cells, cell_of), names, est, min(n_orders, N_ORDERS_STABILITY), order_gen)
+    systems["trueskill_sigma"] = trueskill_sigma
+    systems["trueskill_conservative"] = est["trueskill"] - 3 * trueskill_sigma
+    if anchor is not None:
+        system, rating = anchor
+        if str(system) not in map(str, names):
+            raise ValueError(f"--anchor: no system {str(system)!r} among the {s} systems (e.g. "
+                             f"{', '.join(map(str, list(names)[:5]))})")
+        shift = float(rating) - float(systems.loc[[str(x) == str(system) for x in names], "rating"].iloc[0])
+        for column in ("rating", "rating_low", "rating_high"):
+            systems[column] = systems[column] + shift
+    stable = _stability(c, (cells, cell_of), names, est, min(n_orders, N_ORDERS_STABILITY), order_gen, elo_options)
     controlled = {}
     if covariates:
         try:
@@ -241,7 +282,9 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
                 else None, "n_instances": int(m), "n_systems": int(s), "n_comparisons": int(m), "widened": widened,
                 "degenerate": degenerate, "zero_weight": zero, "covariates": controlled,
-                "n_judgments_weighted": float(c.weight.sum()), "unit_weights": bool(np.all(c.weight == 1))}
+                "n_judgments_weighted": float(c.weight.sum()), "unit_weights": bool(np.all(c.weight == 1)),
+                "tie_weight": float(tie_weight), "elo_k": float(elo_k), "elo_initial": float(elo_initial),
+                "elo_order": elo_order, "anchor": None if anchor is None else [str(anchor[0]), float(anchor[1])]}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)
@@ -261,7 +304,9 @@ def _sandwich(cells, count, est, wins, confidence, n_draws, gen, degenerate) -> 
                          "wins or never loses has no finite BT estimate); use percentile")
     cov = robust.log_strength_cov(cells.left, cells.right, cells.outcome, cells.weight, count, est["bt"])
     out = {"bt": robust.strength_intervals(est["bt"], cov, confidence),
-           "ranks": robust.rank_draws(est["bt"], cov, n_draws, gen)}
+           "ranks": robust.rank_draws(est["bt"], cov, n_draws, gen),
+           "rating": robust.rating_intervals(robust.elo_scale(est["bt"]), robust.theta_cov(
+               cells.left, cells.right, cells.outcome, cells.weight, count, est["bt"]), confidence)}
     games = wins + wins.T
     with np.errstate(invalid="ignore", divide="ignore"):
         prob = np.where(games > 0, wins / games, np.nan)
@@ -280,7 +325,7 @@ def _sandwich(cells, count, est, wins, confidence, n_draws, gen, degenerate) -> 
     return out
 
 
-def _stability(c, cells_of, names, est, n_orders, gen) -> pd.DataFrame:
+def _stability(c, cells_of, names, est, n_orders, gen, elo_options=None) -> pd.DataFrame:
     """Remove the best, then the worst system of each mechanism with its judgments, re-run, count reordered pairs
     (Elo and TrueSkill replaying the kept judgments through their cells, ``cells_of``: :func:`judgment_cells`' cells
     and each judgment's cell)."""
@@ -304,13 +349,14 @@ def _stability(c, cells_of, names, est, n_orders, gen) -> pd.DataFrame:
                     kept = (np.cumsum(keep_cells) - 1).astype(cell_of.dtype)[cell_of[keep_games]]
                     played = (remap[cells.left[keep_cells]], remap[cells.right[keep_cells]],
                               cells.outcome[keep_cells].astype(np.int64))
-                    after = sequential.replay_games(s - 1, *played, name, np.tile(kept, (n_orders, 1)),
-                                                    gen).mean(axis=0)
+                    after = sequential.replay_games(s - 1, *played, name, np.tile(kept, (n_orders, 1)), gen,
+                                                    **((elo_options or {}) if name == "elo" else {})).mean(axis=0)
                 else:
                     sub = evidence.Comparisons(tuple(map(str, rest)), left, right, outcome.astype(np.int8),
                                                c.weight[keep_games], np.arange(len(left)), len(left))
                     wins = np.asarray(evidence.credit_matrix(sub, "half").sum(axis=0)).reshape(s - 1, s - 1)
-                    after = bt.fit(wins).strengths[0] if name == "bt" else win_rates(wins[None])[0]
+                    after = (bt.fit(wins, rule=intervals.BT_RULE).strengths[0] if name == "bt" else
+                             win_rates(wins[None])[0])
                 changed = order_changes(full[rest], pd.Series(after, index=rest))
             except ValueError:
                 changed = -1

@@ -94,10 +94,15 @@ def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
     table["rank (95%)"] = [f"{lo:.0f}–{hi:.0f}" if np.isfinite(lo) else "–"
                            for lo, hi in zip(systems["rank_low"], systems["rank_high"])]
     table["tied group"] = systems["group"].astype(int).to_numpy()
-    if "rank_fastchat" in systems:
+    if s.get("scale") == "elo" and "rank_arena" in systems:  # arena's rank (UB): from the rating intervals
+        table["rank (UB)"] = systems["rank_arena"].astype(int).to_numpy()
+    elif "rank_fastchat" in systems:
         table["rank (UB)"] = systems["rank_fastchat"].astype(int).to_numpy()
     if "bt_controlled" in systems:
         table["BT, style-controlled"] = with_interval(systems, "bt_controlled")
+    if "trueskill_conservative" in systems:  # TrueSkill's leaderboard value, μ − 3σ
+        spec = number_format(systems["trueskill_conservative"])
+        table["TrueSkill μ−3σ"] = [f"{v:{spec}}" for v in systems["trueskill_conservative"]]
     for name in [m for m in present(comparison) if m != "bt"] + (["mean_adj"] if "mean_adj" in systems else []):
         table[labelled(name, s)] = with_interval(systems, name)
     if s.get("alignment") == "judgments":
@@ -119,16 +124,28 @@ def first_line(comparison: Comparison) -> str:
         how = ("BT's from its sandwich (robust) covariance, rank intervals from normal draws, Elo's and TrueSkill's "
                "from a bootstrap over judgments" if s["interval"] == "sandwich" else
                f"intervals over judgments ({s['interval']})")
-        scale = "; BT as arena ratings (400 per factor of ten in the odds, centred on 1000)" if s.get(
-            "scale") == "elo" else ""
-        return (f"{s['n_systems']} systems, {judgment_count(s)}; {how}; Elo and TrueSkill the "
-                f"mean of {s['n_orders']} random orders, {s['n_resamples_sequential']} resamples (bounded by the "
-                f"number of judgments){scale}; rank (UB): 1 + the systems whose BT interval lies wholly above; "
-                f"p-values adjusted by {s['adjust']}.")
+        scale = ("; BT as arena ratings (400 per factor of ten in the odds, θ centred on its arithmetic mean at "
+                 "1000, intervals as arena-rank's)" if s.get("scale") == "elo" else "")
+        orders = (f"Elo in the file's order, TrueSkill the mean of {s['n_orders']} random orders"
+                  if s.get("elo_order") == "file" else f"Elo and TrueSkill the mean of {s['n_orders']} random orders")
+        ties = f"; a tie credited {s['tie_weight']:g} win to each side" if s.get("tie_weight", 0.5) != 0.5 else ""
+        anchor = f", {s['anchor'][0]} anchored at {s['anchor'][1]:g}" if s.get("anchor") and scale else ""
+        return (f"{s['n_systems']} systems, {judgment_count(s)}; {how}; {orders}, {s['n_resamples_sequential']} "
+                f"resamples (bounded by the number of judgments){_elo_settings(s)}{ties}{scale}{anchor}; rank "
+                f"(UB): 1 + the systems whose BT interval lies wholly above; p-values adjusted by {s['adjust']}.")
     what = (f"{s['n_systems']} systems x {s['n_instances']:,} instances; "
             + ("complete" if s.get("alignment") == "complete" else
                "INCOMPLETE: each pair compared on the instances both systems have (pairwise alignment)"))
-    return what + f"; {s['interval']} intervals over instances, p-values adjusted by {s['adjust']}."
+    return what + (f"; {s['interval']} intervals over instances, p-values adjusted by {s['adjust']}"
+                   f"{_elo_settings(s)}.")
+
+
+def _elo_settings(s: dict) -> str:
+    """Elo's step and start when --elo-k or --elo-initial changed them."""
+    from .sequential import ELO_INITIAL, ELO_K
+
+    k, start = s.get("elo_k", ELO_K), s.get("elo_initial", ELO_INITIAL)
+    return f"; Elo with K {k:g}, starting at {start:g}" if (k, start) != (ELO_K, ELO_INITIAL) else ""
 
 
 def judgment_count(settings: dict) -> str:

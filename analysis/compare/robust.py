@@ -9,6 +9,12 @@ x_k x_kᵀ``, and the sandwich ``V = H⁺ (Σ g_k g_kᵀ) H⁺`` (HC0; ``H⁺`` 
 to a shift, which no strength depends on). Identical judgments form one cell (:func:`analysis.compare.judgments.
 judgment_cells`), so every sum runs over cells, each counted ``n_c`` times. The covariance of log π (π the strengths,
 summing to one) follows by the delta method, ``J V Jᵀ`` with ``J = I − 1 πᵀ``.
+
+Two centrings. The strengths π (the default scale) centre log π on its π-weighted mean (``J`` above). Arena
+ratings (``--scale elo``) follow arena-rank and FastChat: θ centred on its arithmetic mean, ``rating = 400/ln 10 ·
+(θ − mean θ) + 1000``, with arena-rank's sandwich ``(H + εI)⁻¹ M (H + εI)⁻¹`` (ε = 10⁻⁵ times the number of
+judgments when every weight is 1, as arena-rank regularises the Hessian) and the interval ``rating ± z·se``
+(:func:`rating_intervals`). Differences θ_i − θ_j, and so the order, agree under both.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from scipy import stats
 
 #: ratings on the arena's scale: 400 points per factor of ten in the odds, centred on 1000 (FastChat, LMArena)
 ELO_SCALE, ELO_BASE, ELO_CENTRE = 400.0, 10.0, 1000.0
+#: arena-rank's ridge on the Hessian's diagonal (``hessian_reg``), times the number of judgments when unweighted
+ARENA_HESSIAN_REG = 1e-5
 
 
 def log_strength_cov(left, right, outcome, weight, count, strengths) -> np.ndarray:
@@ -41,6 +49,49 @@ def log_strength_cov(left, right, outcome, weight, count, strengths) -> np.ndarr
     V = bread @ M @ bread
     J = np.eye(s) - pi[None, :]
     return J @ V @ J.T
+
+
+def theta_cov(left, right, outcome, weight, count, strengths, hessian_reg: float = ARENA_HESSIAN_REG) -> np.ndarray:
+    """(systems x systems) sandwich covariance of θ = log π centred on its arithmetic mean, as arena-rank's
+    ``compute_ratings_and_cis`` computes it: ``(H + εI)⁻¹ M (H + εI)⁻¹`` with ε = ``hessian_reg`` times the number
+    of judgments when every weight is 1 (else ``hessian_reg``); ``hessian_reg=0`` gives ``H⁺ M H⁺``, the HC0
+    covariance of statsmodels' logistic regression re-centred on the mean (tested)."""
+    left, right = np.asarray(left, np.int64), np.asarray(right, np.int64)
+    theta = np.log(np.asarray(strengths, float))
+    s = len(theta)
+    p = 1 / (1 + np.exp(theta[right] - theta[left]))
+    y = (np.asarray(outcome, float) + 1) / 2
+    w, n = np.asarray(weight, float), np.asarray(count, float)
+    H = _laplacian(left, right, n * w * p * (1 - p), s)
+    M = _laplacian(left, right, n * (w * (y - p)) ** 2, s)
+    if hessian_reg == 0:
+        bread = np.linalg.pinv(H, hermitian=True)
+    else:
+        eps = hessian_reg * (n.sum() if np.all(w == 1) else 1.0)
+        bread = np.linalg.inv(H + eps * np.eye(s))
+    return bread @ M @ bread
+
+
+def rating_intervals(ratings, cov, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """arena-rank's rating intervals: ``rating ± z · 400/ln 10 · sqrt(diag cov)`` (``cov``: :func:`theta_cov`)."""
+    z = stats.norm.ppf((1 + confidence) / 2)
+    half = z * ELO_SCALE / np.log(ELO_BASE) * np.sqrt(np.clip(np.diag(cov), 0, None))
+    return np.asarray(ratings) - half, np.asarray(ratings) + half
+
+
+def draw_ratings(draws) -> np.ndarray:
+    """(resamples x systems) BT strengths as arena ratings, each resample centred on its own mean θ (as arena-rank
+    rescales each bootstrap fit); a NaN resample stays NaN."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        theta = np.log(np.asarray(draws, float))
+    finite = np.where(np.isfinite(theta), theta, np.nan)
+    with np.errstate(invalid="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            centre = np.nanmean(finite, axis=1, keepdims=True)
+    return ELO_SCALE * (theta - centre) / np.log(ELO_BASE) + ELO_CENTRE
 
 
 def _laplacian(left, right, c, s) -> np.ndarray:

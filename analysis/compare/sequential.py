@@ -135,11 +135,33 @@ def games_batch(n_systems, left, right, outcome, orders, trueskill, k, initial, 
 BATCH = 8
 
 
+@numba.njit(cache=True)
+def trueskill_sigma_kernel(n_systems, left, right, outcome, order, mu0, sigma0, beta, tau,
+                           margin):  # pragma: no cover (compiled)
+    """:func:`games_kernel`'s TrueSkill replay, returning each system's σ beside its μ: (μ, σ, ok)."""
+    rating = np.full(n_systems, mu0)
+    sigma = np.full(n_systems, sigma0)
+    beta2, tau2 = beta * beta, tau * tau
+    for g in range(order.shape[0]):
+        m = order[g]
+        i, j, o = left[m], right[m], outcome[m]
+        if o == 0:
+            ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
+        elif o > 0:
+            ok = _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
+        else:
+            ok = _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
+        if not ok:
+            return rating, sigma, False
+    return rating, sigma, True
+
+
 def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.random.Generator,
-                  ties: str) -> np.ndarray:
-    """(R x systems): one random-order replay (the instances in a random order, each instance's pairs from a random rotation of a random permutation) of each row of ``rows`` (R x instances,
-    instance indices with repeats), run :data:`BATCH` at a time in parallel; the orders are drawn from ``gen`` in
-    row order, so the result is the same on any number of cores."""
+                  ties: str, k: float = ELO_K, initial: float = ELO_INITIAL) -> np.ndarray:
+    """(R x systems): one random-order replay (the instances in a random order, each instance's pairs from a random
+    rotation of a random permutation) of each row of ``rows`` (R x instances, instance indices with repeats), run
+    :data:`BATCH` at a time in parallel; the orders are drawn from ``gen`` in row order, so the result is the same on
+    any number of cores."""
     s = values.shape[1]
     i, j = np.triu_indices(s, 1)
     code = TIE_CODES["half" if (name == "trueskill" and ties == "loss") else ties]
@@ -150,7 +172,7 @@ def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.rando
         orders = np.array([gen.permutation(r) for r in part], dtype=np.int64)
         rotation = gen.integers(0, len(i), size=orders.shape).astype(np.int64)
         ratings, ok = scores_batch(values, orders, i[perms].astype(np.int64), j[perms].astype(np.int64), rotation,
-                                   *_params(name), code)
+                                   *_params(name, k, initial), code)
         if not ok.all():
             raise FloatingPointError(f"a {name} update left its numerical range")
         out.append(ratings)
@@ -158,25 +180,41 @@ def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.rando
 
 
 def replay_games(n_systems: int, left, right, outcome, name: str, games: np.ndarray,
-                 gen: np.random.Generator) -> np.ndarray:
+                 gen: np.random.Generator, *, k: float = ELO_K, initial: float = ELO_INITIAL,
+                 order: str = "random", sigma: bool = False):
     """(R x systems): one random-order replay of each row of ``games`` (R x judgments, indices into ``left``,
-    ``right`` and ``outcome`` with repeats; int32 or int64)."""
-    out = []
+    ``right`` and ``outcome`` with repeats; int32 or int64); ``order="file"`` plays each row as given (the caller
+    puts it in the file's order; ``gen`` untouched). ``k``, ``initial``: Elo's step and start. ``sigma`` (TrueSkill):
+    also return each replay's σ, (μ, σ), from the same orders (μ equal, bit for bit)."""
+    out, sigmas = [], []
+    params = _params(name, k, initial)
     for start in range(0, len(games), BATCH):
-        orders = np.array([gen.permutation(g) for g in games[start:start + BATCH]],
+        part = games[start:start + BATCH]
+        orders = np.array([g if order == "file" else gen.permutation(g) for g in part],
                           dtype=np.int32 if games.dtype == np.int32 else np.int64)
-        ratings, ok = games_batch(n_systems, left, right, outcome, orders, *_params(name))
+        if sigma and name == "trueskill":
+            ratings, sig = np.empty((len(orders), n_systems)), np.empty((len(orders), n_systems))
+            ok = np.ones(len(orders), dtype=bool)
+            for r in range(len(orders)):
+                ratings[r], sig[r], ok[r] = trueskill_sigma_kernel(n_systems, left, right, outcome, orders[r],
+                                                                   *params[2:5], *params[5:7])
+            sigmas.append(sig)
+        else:
+            ratings, ok = games_batch(n_systems, left, right, outcome, orders, *params)
         if not ok.all():
             raise FloatingPointError(f"a {name} update left its numerical range")
         out.append(ratings)
-    return np.vstack(out) if out else np.empty((0, n_systems))
+    ratings = np.vstack(out) if out else np.empty((0, n_systems))
+    if sigma and name == "trueskill":
+        return ratings, (np.vstack(sigmas) if sigmas else np.empty((0, n_systems)))
+    return ratings
 
 
-def _params(name: str):
+def _params(name: str, k: float = ELO_K, initial: float = ELO_INITIAL):
     import trueskill as ts
 
     if name == "elo":
-        return False, ELO_K, ELO_INITIAL, 0.0, 1.0, 0.0, 0.0
+        return False, float(k), float(initial), 0.0, 1.0, 0.0, 0.0
     env = ts.TrueSkill(backend=None)
     margin = ts.calc_draw_margin(ts.DRAW_PROBABILITY, 2, env)
     return True, 0.0, ts.MU, ts.SIGMA, ts.BETA, ts.TAU, margin

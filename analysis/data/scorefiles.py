@@ -18,9 +18,10 @@ Three formats:
 
 JSON lines files hold one object per line; a line that is not one, or a cell that is an object or a list where a
 name, an id or a number is read, is refused naming the line. Column names are read in any case; two that differ only
-in case (``winner`` and ``Winner``) are refused. CSV files may use ``,``, ``;``, tab or ``|`` as separator (the header line decides), start with ``#`` comment lines,
-and end lines with a trailing separator. System names are text: ``None``, ``NA``, ``null`` or ``nan`` are names,
-not missing values; a score cell that is empty or one of those words is a missing score.
+in case (``winner`` and ``Winner``) are refused. CSV files may use ``,``, ``;``, tab or ``|`` as separator (the header
+line decides), start with ``#`` comment lines, and end lines with a trailing separator. System names are text:
+``None``, ``NA``, ``null`` or ``nan`` are names, not missing values; a score cell that is empty or one of those words
+is a missing score.
 
 Every problem is a :class:`ScoreFileError` naming the file and, where there is one, the line or column: missing
 or duplicated columns, duplicate (instance, system) rows, missing, non-numeric, infinite or date/time scores,
@@ -249,7 +250,35 @@ def _parse_table(path: Path, header_only: bool = False) -> _Table:
         return _Table(frame.reset_index(drop=True), 2, structured=True)
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         return _read_json_lines(path)
+    if path.suffix.lower() == ".json":
+        return _read_json(path)
     return _read_csv(path, header_only)
+
+
+def _read_json(path: Path) -> _Table:
+    """A ``.json`` file: one JSON array of objects (FastChat's ``clean_battle_*.json``), its records numbered from 1
+    in messages; a file that is not one array is read as JSON lines."""
+    import json
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+    if not text.lstrip().startswith("["):
+        return _read_json_lines(path)
+    try:
+        records = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise ScoreFileError(f"{path}: a record names key {exc.key!r} twice; every column once per record") from None
+    except json.JSONDecodeError as exc:
+        raise ScoreFileError(f"{path}: is not valid JSON ({exc.msg} at line {exc.lineno}, column "
+                             f"{exc.colno})") from None
+    bad = [k for k, r in enumerate(records, 1) if type(r) is not dict]
+    if bad:
+        raise ScoreFileError(f"{path}: record {bad[0]} of the JSON array is a {type(records[bad[0] - 1]).__name__}, "
+                             "not an object ({\"column\": value, ...}); every record must be one row")
+    frame = pd.DataFrame(records) if records else pd.DataFrame()
+    return _Table(frame, 1, np.arange(1, len(records) + 1, dtype=np.int64), structured=True)
 
 
 def _read_json_lines(path: Path) -> _Table:
@@ -639,6 +668,50 @@ WINNER_WORDS = {"left": ("model_a", "a", "left", "x", "1"), "right": ("model_b",
 
 
 JUDGMENT_COLUMNS = ("model_a", "model_b", "winner", "weight")
+#: the judgment layouts recognised by their columns (any case): the two systems' columns, what a winner cell naming
+#: each of them says, and the layout's name on the first line
+JUDGMENT_LAYOUTS = (
+    (("model_a", "model_b"), ("model_a", "model_b"), "arena/FastChat (model_a, model_b, winner)"),
+    (("team_1", "team_2"), ("team_1", "team_2"), "arena-rank (team_1, team_2, winner)"),
+    (("left", "right"), ("left", "right"), "evalica (left, right, winner)"),
+)
+#: arena-rank's numeric outcomes: 1 (or 1.0) the first system wins, 0.5 a tie, 0 the second wins
+ARENA_OUTCOMES = {1.0: "left", 0.5: "tie", 0.0: "right"}
+#: the codes 1 (model_a), 2 (model_b), 0 (a tie) of :data:`WINNER_WORDS`
+CODE_OUTCOMES = {1.0: "left", 2.0: "right", 0.0: "tie"}
+
+
+def judgment_layout(columns) -> tuple | None:
+    """The judgment layout (:data:`JUDGMENT_LAYOUTS`) whose system columns and a ``winner`` (or ``outcome``) column
+    ``columns`` hold (any case), or None."""
+    names = {str(c).strip().lower() for c in columns}
+    if not names & {"winner", "outcome"}:
+        return None
+    for layout in JUDGMENT_LAYOUTS:
+        if set(layout[0]) <= names:
+            return layout
+    return None
+
+
+def _to_arena_layout(frame: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, str, dict]:
+    """The frame with its layout's system columns renamed ``model_a``/``model_b`` and its outcome column
+    ``winner``; the layout's name and its winner words."""
+    layout = judgment_layout(frame.columns)
+    if layout is None:
+        return frame, JUDGMENT_LAYOUTS[0][2], {}
+    (a, b), (word_a, word_b), name = layout
+    lower = {str(c).strip().lower(): c for c in frame.columns}
+    rename = {}
+    if a != "model_a":
+        taken = [x for x in ("model_a", "model_b") if x in lower]
+        if taken:
+            raise ScoreFileError(f"{path}: both the {name} layout's columns and {taken} are present; keep one pair "
+                                 "of system columns")
+        rename = {lower[a]: "model_a", lower[b]: "model_b"}
+    if "winner" not in lower and "outcome" in lower:
+        rename[lower["outcome"]] = "winner"
+    words = {} if a == "model_a" else {word_a: "left", word_b: "right"}
+    return frame.rename(columns=rename), name, words
 
 
 def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: bool = False,
@@ -651,10 +724,12 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
     _check_input(path)
     table = _read_table(path)
     _no_rows(path, table.frame)
-    frame = _canonical_names(table.frame, JUDGMENT_COLUMNS, path)
+    renamed, layout, layout_words = _to_arena_layout(table.frame, path)
+    frame = _canonical_names(renamed, JUDGMENT_COLUMNS, path)
     missing = [c for c in ("model_a", "model_b", "winner") if c not in frame.columns]
     if missing:
-        raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments")
+        raise ScoreFileError(f"{path}: missing column(s) {missing} for pairwise judgments (or a layout of "
+                             f"{[x[2] for x in JUDGMENT_LAYOUTS]}, winner or outcome)")
     table.frame = frame
     line = table.lines
     item_column = _item_column(frame, path, where, line) if item else None
@@ -672,7 +747,7 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
         return f"line {line.iloc[i]}"
 
     a, b = (_system_names(frame[c], path, lambda i, c=c: f"{line_of(i)} (column {c})") for c in ("model_a", "model_b"))
-    winner = _winners(frame["winner"].astype(str).str.strip(), a, b, path, line_of)
+    winner, numeric = _winners(frame["winner"].astype(str).str.strip(), a, b, path, line_of, layout_words)
     same = (a == b).to_numpy()
     if same.any():
         i = np.flatnonzero(same)[0]
@@ -702,11 +777,12 @@ def read_judgments(path: str | os.PathLike, *, where: dict | None = None, item: 
     counts = cells.groupby(["cell", "meaning"], sort=False).size()
     words = {}
     for (cell, meaning), n in counts.items():
-        key = cell if cell.lower() in {w for ws in WINNER_WORDS.values() for w in ws} else "<a system's name>"
+        known = {w for ws in WINNER_WORDS.values() for w in ws} | set(layout_words)
+        key = cell if numeric or cell.lower() in known else "<a system's name>"
         old = words.get(key, (read_as[meaning], 0))
         words[key] = (read_as[meaning] if old[0] == read_as[meaning] else "its system's win", old[1] + int(n))
     out.attrs.update(ignored=ignored, zero_weight=int((weight == 0).sum()), winner_words=words, file=str(path),
-                     weighted="weight" in frame.columns)
+                     weighted="weight" in frame.columns, layout=layout, numeric_outcomes=numeric)
     if item:  # the file line of every judgment, for the human comparison's messages
         out.attrs["lines"] = line.to_numpy()
     return out
@@ -738,14 +814,52 @@ def n_systems(games: pd.DataFrame) -> int:
     return len(pd.unique(np.concatenate([left.to_numpy(dtype=object), right.to_numpy(dtype=object)])))
 
 
-def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of) -> pd.Series:
-    """Each winner cell as "left", "right" or "tie": a code of :data:`WINNER_WORDS` (any case) or one of the row's
-    two system names. A cell that is both a code and, in any case, one of its row's names with another meaning
-    (systems called ``A``/``B``, ``1``/``2`` or ``tie``) is refused as ambiguous rather than guessed."""
+def _numeric_outcomes(cell: pd.Series, path: Path, line_of) -> tuple[pd.Series | None, str]:
+    """A winner column of numbers only, read one way or refused: arena-rank's outcomes (1 the first system wins,
+    0.5 a tie, 0 the second) when it holds 0.5, or both 0 and 1; the codes 1, 2, 0 (model_a, model_b, a tie) when it
+    holds a 2; only 1 (the first system wins either way) is read as both agree; only 0, which the two readings read
+    differently, is refused naming both. (None, "") for a column with any non-number."""
+    values = pd.to_numeric(cell, errors="coerce")
+    if values.isna().any() or not len(values):
+        return None, ""
+    seen = set(values.unique().tolist())
+    if seen <= set(ARENA_OUTCOMES) and (0.5 in seen or {0.0, 1.0} <= seen or seen == {1.0}):
+        table, how = ARENA_OUTCOMES, "arena-rank's outcomes (1 model_a wins, 0.5 a tie, 0 model_b wins)"
+    elif seen <= set(CODE_OUTCOMES) and 2.0 in seen:
+        table, how = CODE_OUTCOMES, "codes (1 model_a wins, 2 model_b wins, 0 a tie)"
+    elif seen == {0.0}:
+        raise ScoreFileError(f"{path}: winner column holds only 0, which reads two ways: as arena-rank's outcome "
+                             "(model_b wins every judgment) or as the code for a tie; write model_b or tie")
+    else:
+        allowed = sorted(set(ARENA_OUTCOMES) | set(CODE_OUTCOMES))
+        bad = ~values.isin(allowed)
+        if bad.any():
+            i = np.flatnonzero(bad.to_numpy())[0]
+            raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on {line_of(i)} is a number other than arena-rank's "
+                                 "outcomes 1, 0.5, 0 and the codes 1, 2, 0 (model_a, model_b, tie)")
+        raise ScoreFileError(f"{path}: winner column mixes 0.5 and 2 ({sorted(seen)}), which no one reading covers: "
+                             "arena-rank's outcomes are 1, 0.5, 0 (model_a, tie, model_b), the codes 1, 2, 0 "
+                             "(model_a, model_b, tie)")
+    return values.map(table).astype(object), how
+
+
+def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of,
+             layout_words: dict | None = None) -> tuple[pd.Series, str]:
+    """Each winner cell as "left", "right" or "tie": a code of :data:`WINNER_WORDS` (any case), a word of the file's
+    layout (``team_1``/``team_2``), a number (:func:`_numeric_outcomes`) or one of the row's two system names. A
+    cell that is both a code and, in any case, one of its row's names with another meaning (systems called
+    ``A``/``B``, ``1``/``2`` or ``tie``) is refused as ambiguous rather than guessed. Also returns how a numeric
+    column was read ("" otherwise)."""
     low = cell.str.lower()
+    numbers, how = _numeric_outcomes(cell, path, line_of)
     code = pd.Series(np.nan, index=cell.index, dtype=object)
-    for meaning, words in WINNER_WORDS.items():
-        code[low.isin(words)] = meaning
+    if numbers is not None:
+        code = numbers
+    else:
+        for meaning, words in WINNER_WORDS.items():
+            code[low.isin(words)] = meaning
+        for word, meaning in (layout_words or {}).items():
+            code[low == word] = meaning
     name = pd.Series(np.nan, index=cell.index, dtype=object)
     name[low == b.str.lower()] = "right"
     name[low == a.str.lower()] = "left"
@@ -764,4 +878,4 @@ def _winners(cell: pd.Series, a: pd.Series, b: pd.Series, path: Path, line_of) -
         i = np.flatnonzero(winner.isna().to_numpy())[0]
         raise ScoreFileError(f"{path}: winner {cell.iloc[i]!r} on {line_of(i)} is neither model_a, model_b, a tie "
                              f"({', '.join(WINNER_WORDS['tie'][:6])}, ...), nor one of the two systems' names")
-    return winner
+    return winner, how
