@@ -3,7 +3,7 @@
 Modules: :mod:`~analysis.aggregate` (MEAN, MEDIAN, BT, Elo, TrueSkill), :mod:`~analysis.pairwise` (win/tie counts,
 paired tests, bootstrap), :mod:`~analysis.agreement` (disagreement between mechanisms), :mod:`~analysis.plotting`
 (theme, saving figures and tables with provenance), :mod:`~analysis.reproduce` (the papermill batch runner, with
-:mod:`~analysis.manifest`, :mod:`~analysis.journal` and :mod:`~analysis.outputs`).
+:mod:`~analysis.manifest`, :mod:`~analysis.journal` and :mod:`~analysis.output_checks`).
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -120,7 +120,7 @@ def _reproduce(args, parser) -> int:
 
 
 def _outputs(action: str, root: str | None, profile: str = "full") -> int:
-    from .outputs import prune, status
+    from .output_checks import prune, status
 
     if action == "verify":
         return _verify_outputs(root)
@@ -156,7 +156,7 @@ def _verify_outputs(root: str | None) -> int:
     from pathlib import Path
 
     from .manifest import MANIFEST, read_manifest
-    from .outputs import verify_outputs
+    from .output_checks import verify_outputs
     from .paths import generated_dir
 
     folder = Path(root) if root else generated_dir()

@@ -1,7 +1,7 @@
 """The book's numbered, captioned figures: a MyST-NB output renderer (registered in ``pyproject.toml`` under the
 ``myst_nb.mime_renderers`` entry point).
 
-A chapter shows a figure through :meth:`analysis.plotting.Outputs.figure`, which displays the saved PNG with its
+A chapter shows a figure through :meth:`analysis.recorder.Outputs.figure`, which displays the saved PNG with its
 label, caption and alt text in the output's metadata (:data:`analysis.plotting.FIGURE_KEY`). In Jupyter that is a
 plain image. When the book is built, this renderer wraps it in a Sphinx figure: numbered ("Figure 3"), captioned
 (the caption is MyST Markdown, so it may cite with ``{cite}`` or link with ``{ref}``), with the alt text on the

@@ -284,7 +284,7 @@ def checks(values) -> str:
             + ("check passes" if len(values) == 1 else "checks pass"))
 
 
-#: the columns of a test's rows (a chapter's ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`) that hold
+#: the columns of a test's rows (a chapter's ``claim_values.csv``, :meth:`analysis.recorder.Outputs.value`) that hold
 #: the number the test reads and its interval, shown before the count of checks when the claim says how to print them
 #: (``format``)
 VALUE_COLUMNS = ("value", "low", "high")

@@ -4,7 +4,7 @@ Each chapter is a Jupytext percent-format notebook ``notebooks/<chapter>.py``. T
 and executes it with papermill under a profile (:mod:`analysis.profiles`) in a staging folder, and swaps its
 outputs into ``<root>`` (``book/_generated`` unless ``output_root`` says otherwise) all at once when it succeeds
 (:mod:`analysis.journal`); the manifest records every run (:mod:`analysis.manifest`), and
-:mod:`analysis.outputs` checks the outputs against it.
+:mod:`analysis.output_checks` checks the outputs against it.
 
 Before anything changes, a run checks that it can work in ``<root>`` (the runner's own files are of the right
 kind, the folders writable), restores a missing or damaged manifest from its backup, and completes or undoes any

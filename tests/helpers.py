@@ -27,7 +27,7 @@ def random_scores(rng: np.random.Generator, n_instances: int, n_systems: int,
 
 
 def page_check(fig) -> tuple[list[str], int]:
-    """(the problems :meth:`analysis.plotting.Outputs.figure` would refuse ``fig`` for, the width in px of the PNG
+    """(the problems :meth:`analysis.recorder.Outputs.figure` would refuse ``fig`` for, the width in px of the PNG
     the book would show); closes the figure."""
     import matplotlib.pyplot as plt
 

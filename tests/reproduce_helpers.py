@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from analysis import profiles, reproduce
-from analysis.outputs import verify_outputs
+from analysis.output_checks import verify_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))

@@ -25,8 +25,8 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
 COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report", "analysis.compare.figures"}
 #: the runner and the book's machinery
 RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claim_records", "analysis.claims",
-          "analysis.claims_pages", "analysis.claims_cli", "analysis.notebooks", "analysis.plotting",
-          "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal", "analysis.outputs",
+          "analysis.claims_pages", "analysis.claims_cli", "analysis.notebooks", "analysis.plotting", "analysis.recorder",
+          "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal", "analysis.output_checks",
           "analysis.typography"}
 
 
@@ -209,7 +209,7 @@ def test_notebook_stats_counts_what_a_reader_sees(tmp_path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_a_chapter_hands_its_claims_their_values_one_way(path):
     """A value the claims read that no page table holds is recorded with ``out.value`` / ``out.values`` (the chapter's
-    one ``claim_values.csv``, :meth:`analysis.plotting.Outputs.value`): no notebook saves a table of its own for the
+    one ``claim_values.csv``, :meth:`analysis.recorder.Outputs.value`): no notebook saves a table of its own for the
     claims, and a chapter whose claims read ``claim_values.csv`` records values."""
     from analysis import claim_records
 

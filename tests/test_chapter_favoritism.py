@@ -257,7 +257,7 @@ def _pairs_with_intervals(systems=LONG_NAMES, items=80, dataset="wmt22-ende", ra
 
 
 def _legible(fig):
-    """The problems :class:`analysis.plotting.Outputs` would refuse the figure for (empty: it is accepted)."""
+    """The problems :class:`analysis.recorder.Outputs` would refuse the figure for (empty: it is accepted)."""
     return page_check(fig)[0]
 
 

@@ -31,7 +31,7 @@ def test_grid_runner_is_deterministic_and_times_each_run():
 
 
 def test_run_reading_saves_the_per_setup_and_panel_tables(tmp_path):
-    from analysis.plotting import Outputs
+    from analysis.recorder import Outputs
 
     out = Outputs("ch", {}, root=tmp_path)
     runner = simulation.GridRunner(3, GRID, 2, 100.0, 20)

@@ -18,7 +18,7 @@ from analysis import (
 from analysis.chapters import synthesis
 from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from analysis.data.paired import iter_setups
-from analysis.plotting import Outputs
+from analysis.recorder import Outputs
 from tests.helpers import page_check, random_scores
 
 # --- study 1 -------------------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ def test_cli_on_the_example_equals_the_chapter_and_round_trips_json(tmp_path, ca
     params = parameters_for("quick", your_own_scores.CHAPTER)
     out_json = tmp_path / "report.json"
     args = ["compare", str(EXAMPLE), "--json", str(out_json), "--out", str(tmp_path / "figs"),
-            "--n-resamples", str(params["n_resamples"]), "--n-resamples-sequential", str(params["n_resamples_sequential"])]
+            "--n-resamples", str(params["n_resamples"]),
+            "--n-resamples-sequential", str(params["n_resamples_sequential"])]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "Systems, best first by BT" in printed and "Stability" in printed

@@ -39,6 +39,11 @@ ALLOWED = {
         "whether a tie range is a range or a point (floating-point equality), for the table's display",
     ("analysis/chapters/wmt_stability/experiments.py", "share[c] > 0.5"):
         "a pair that changes in most bootstrap resamples (a majority, the bootstrap table's column definition)",
+    ("analysis/chapters/why_pairing.py", "r['P(B > A)'] > 0.5"):
+        "P(B > A) above one half is what 'BT prefers B' means (Fig. 2's caption criteria, read per pairing)",
+    ("analysis/chapters/global_vs_pairwise/classification.py", "first > 0.5"):
+        "the majority rule inside one stated test (the SVM first in most item resamples AND above a model with a "
+        "higher F1), which the record reads as one outcome",
     ("analysis/chapters/why_pairing.py", "t['P(B > A)'] > 0.5"):
         "P(B > A) above one half is what 'BT prefers B' means (Fig. 2's table)",
 }

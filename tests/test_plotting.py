@@ -71,11 +71,11 @@ from analysis.plotting import (  # noqa: E402
     CONTENT_PX,
     MIN_TEXT_PX,
     SAVE_DPI,
-    Outputs,
     legibility_problems,
     plain_first_sentence,
     shown_text_px,
 )
+from analysis.recorder import Outputs  # noqa: E402
 
 
 def _figure(width_in, fontsize=11, axis=True):

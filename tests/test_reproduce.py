@@ -19,7 +19,7 @@ import pytest
 
 from analysis import paths, profiles, reproduce
 from analysis.manifest import chapter_files, read_manifest
-from analysis.outputs import verify_outputs
+from analysis.output_checks import verify_outputs
 
 from . import reproduce_helpers
 from .reproduce_helpers import CHAPTERS, NOTEBOOK, ROOT, break_late, cli
@@ -224,7 +224,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
-from analysis.plotting import Outputs
+from analysis.recorder import Outputs
 out = Outputs("99_toy", {"seed": 3, "systems": {"b", "a", "c", "d", "e"}, "grid": frozenset({"x", "y", "z"}),
                          "nested": {"k": {"q", "r", "s"}, 2: ("t", "u")}}, root=sys.argv[1],
               data={"raw/x.csv": "abc", "sources": {"u", "v", "w"}})

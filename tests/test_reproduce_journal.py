@@ -9,7 +9,7 @@ import pytest
 
 from analysis import journal, reproduce
 from analysis.manifest import BACKUP, BUILD_RECORD, build_record, chapter_files, parse_manifest, read_manifest
-from analysis.outputs import verify_outputs
+from analysis.output_checks import verify_outputs
 
 from . import reproduce_helpers
 from .reproduce_helpers import all_recorded

@@ -1,4 +1,4 @@
-"""The run manifest (analysis.manifest) and the outputs checked against it (analysis.outputs): records are never
+"""The run manifest (analysis.manifest) and the outputs checked against it (analysis.output_checks): records are never
 lost (a missing or damaged manifest is restored from its backup, or the run refused), chapters without a notebook
 keep their outputs until pruned, ``outputs verify`` says what is wrong and what the next run will do, and the
 book's build record follows the manifest."""
@@ -23,7 +23,7 @@ from analysis.manifest import (
     update_manifest,
     write_manifest,
 )
-from analysis.outputs import verify_outputs
+from analysis.output_checks import verify_outputs
 
 from . import reproduce_helpers
 from .reproduce_helpers import all_recorded, break_late, cli

@@ -11,7 +11,7 @@ import pytest
 
 from analysis import reproduce
 from analysis.manifest import BACKUP, MANIFEST, OutputRootError, parse_manifest, read_manifest
-from analysis.outputs import verify_outputs
+from analysis.output_checks import verify_outputs
 
 from . import reproduce_helpers
 from .reproduce_helpers import NOTEBOOK, all_recorded, cli

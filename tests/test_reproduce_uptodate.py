@@ -12,7 +12,7 @@ import pytest
 
 from analysis import notebooks, profiles, reproduce
 from analysis.manifest import read_manifest
-from analysis.outputs import status
+from analysis.output_checks import status
 
 from . import reproduce_helpers
 from .reproduce_helpers import NOTEBOOK, cli

@@ -1,4 +1,4 @@
-"""What every chapter shares: its parameters checked where they enter, its :class:`~analysis.plotting.Outputs`
+"""What every chapter shares: its parameters checked where they enter, its :class:`~analysis.recorder.Outputs`
 built from the notebook's own parameters, a stopwatch for the run-time table, its claims' verdicts for the page."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..notebooks import chapter_parameters
-from ..plotting import Outputs, glue_values
+from ..recorder import Outputs, glue_values
 from ..validation import check_count, check_number
 
 #: :attr:`Param.quick` when the quick profile keeps the notebook's default

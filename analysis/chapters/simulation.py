@@ -11,7 +11,8 @@ import pandas as pd
 
 from .. import aggregate, simulate, streams
 from ..pairwise import bootstrap_summary, win_tie_matrices
-from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS, Outputs, dodged_errorbars
+from ..plotting import MECHANISM_COLORS, MECHANISM_LABELS, dodged_errorbars
+from ..recorder import Outputs
 from ..validation import check_rng
 from .common import SEED, Param, Timings
 

@@ -99,7 +99,7 @@ def fractions(part: pd.DataFrame, by) -> pd.DataFrame:
 
 
 def check_rows(check: str, parts: dict, values=None) -> pd.DataFrame:
-    """The claim values (:meth:`~analysis.plotting.Outputs.values`) of one check: one boolean per part, and beside
+    """The claim values (:meth:`~analysis.recorder.Outputs.values`) of one check: one boolean per part, and beside
     it the number the test reads (``values``, one per part), which the claims show."""
     values = [np.nan] * len(parts) if values is None else [float(v) for v in values]
     return pd.DataFrame({"key": check, "detail": list(parts), "holds": [bool(v) for v in parts.values()],
