@@ -331,3 +331,66 @@ def test_elo_k_and_initial_on_a_score_file():
                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert out.returncode == 0, out.stderr
     assert "Elo with K 4, starting at 1000" in out.stdout.replace("\n", " ")
+
+
+# --- FastChat's compute_bt, ported --------------------------------------------------------------------------------
+# Ported from lm-sys/FastChat, fastchat/serve/monitor/rating_systems.py at commit
+# 0e6d3e4beaab66f4d3f93db72541a4abab8af28d (Apache License 2.0, Copyright LMSYS): get_matchups_models,
+# preprocess_for_bt, bt_loss_and_grad, fit_bt, scale_and_offset and compute_bt, unchanged but for formatting and
+# ``maxiter`` (FastChat's 100) and L-BFGS-B's other options (``ftol``) made parameters, to solve it further.
+
+
+def _fastchat_compute_bt(df, base=10.0, scale=400.0, init_rating=1000, tol=1e-6, maxiter=100, **solver):
+    import math
+
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    n_rows = len(df)
+    model_indices, models = pd.factorize(pd.concat([df["model_a"], df["model_b"]]))
+    models = models.to_list()
+    schedule = np.full((n_rows, 3), fill_value=1, dtype=np.int32)
+    schedule[:, [0, 1]] = np.column_stack([model_indices[:n_rows], model_indices[n_rows:]])
+    schedule[df["winner"] == "model_a", 2] = 2
+    schedule[df["winner"] == "model_b", 2] = 0
+    matchups_outcomes, weights = np.unique(schedule, return_counts=True, axis=0)
+    matchups = matchups_outcomes[:, [0, 1]]
+    outcomes = matchups_outcomes[:, 2].astype(np.float64) / 2.0
+    weights = weights.astype(np.float64)
+    alpha = math.log(base)
+
+    def bt_loss_and_grad(ratings, matchups, outcomes, weights, alpha=1.0):
+        matchup_ratings = ratings[matchups]
+        logits = alpha * (matchup_ratings[:, 0] - matchup_ratings[:, 1])
+        probs = expit(logits)
+        loss = -((np.log(probs) * outcomes + np.log(1.0 - probs) * (1.0 - outcomes)) * weights).sum()
+        matchups_grads = -alpha * (outcomes - probs) * weights
+        model_grad = np.zeros_like(ratings)
+        np.add.at(model_grad, matchups[:, [0, 1]], matchups_grads[:, None] * np.array([1.0, -1.0], dtype=np.float64))
+        return loss, model_grad
+
+    result = minimize(fun=bt_loss_and_grad, x0=np.zeros(len(models), dtype=np.float64),
+                      args=(matchups, outcomes, weights, alpha), jac=True, method="L-BFGS-B",
+                      options={"disp": False, "maxiter": maxiter, "gtol": tol, **solver})
+    scaled = (result["x"] * scale) + init_rating
+    baseline_model, baseline_rating = "mixtral-8x7b-instruct-v0.1", 1114
+    if baseline_model in models:
+        scaled += baseline_rating - scaled[..., [models.index(baseline_model)]]
+    return pd.Series(scaled, index=models).sort_values(ascending=False)
+
+
+@pytest.mark.parametrize(("tol", "maxiter", "ftol"), [(1e-6, 100, None), (1e-12, 10_000, 1e-15)])
+def test_fastchat_compute_bt_with_its_mixtral_anchor(tmp_path, tol, maxiter, ftol):
+    """FastChat's BT (its shipped tolerance 1e-6, and solved further) on the example judgments with one model renamed
+    mixtral-8x7b-instruct-v0.1: `compare --scale elo --anchor mixtral-8x7b-instruct-v0.1=1114` prints its ratings,
+    to 0.01 Elo points at FastChat's own tolerance and to 1e-6 solved further."""
+    df = pd.read_csv(ROOT / "examples" / "llmfao_judgments.csv")
+    first = sorted(set(df["model_a"]))[0]
+    df[["model_a", "model_b"]] = df[["model_a", "model_b"]].replace(first, "mixtral-8x7b-instruct-v0.1")
+    df["winner"] = df["winner"].replace(first, "mixtral-8x7b-instruct-v0.1")
+    path = tmp_path / "battles.csv"
+    df.to_csv(path, index=False)
+    theirs = _fastchat_compute_bt(df, tol=tol, maxiter=maxiter, **({"ftol": ftol} if ftol else {}))
+    ours, _ = _run_json(path, "--scale", "elo", "--anchor", "mixtral-8x7b-instruct-v0.1=1114")
+    assert ours.loc["mixtral-8x7b-instruct-v0.1", "rating"] == pytest.approx(1114)
+    np.testing.assert_allclose(ours.loc[theirs.index, "rating"], theirs, atol=0.01 if tol == 1e-6 else 1e-6)
