@@ -220,7 +220,8 @@ def main() -> None:
         print(f"1,000,000 judgments x 100 systems, from a DataFrame: BT (MLE) ours {peers['ours_bt']:.2f} s, evalica "
               f"{peers['evalica_bt']:.2f} s: ratio {peers['ours_bt'] / peers['evalica_bt']:.2f}"
               + (f"; BT + sandwich ours {peers['ours_bt_sandwich']:.2f} s, arena-rank (compiled) "
-                 f"{peers['arena_bt_sandwich']:.2f} s: ratio {peers['ours_bt_sandwich'] / peers['arena_bt_sandwich']:.2f}"
+                 f"{peers['arena_bt_sandwich']:.2f} s: ratio "
+                 f"{peers['ours_bt_sandwich'] / peers['arena_bt_sandwich']:.2f}"
                  if "arena_bt_sandwich" in peers else "; arena-rank not installed"), flush=True)
         leaderboard(Path(tmp))
 

@@ -1,9 +1,10 @@
 """Side-by-side timings of the aggregators against peer implementations, printed as ratios (``make bench``).
 
 Bradley-Terry: ours (vectorised counts + MM, the paper's stopping rule; and ``compare``'s fit, solved to the
-maximum-likelihood estimate, rule "mle") against ``evalica`` (Rust core) and ``choix`` (fed the same win matrix), and against a straightforward Python-loop transcription of Appendix E (the paper's
-published algorithm). Elo and TrueSkill: ours (compiled) against a loop over the ``trueskill`` package's
-``rate_1vs1`` (the paper's wrapper) and a direct loop transcription of the Elo formula.
+maximum-likelihood estimate, rule "mle") against ``evalica`` (Rust core) and ``choix`` (fed the same win matrix),
+and against a straightforward Python-loop transcription of Appendix E (the paper's published algorithm). Elo and
+TrueSkill: ours (compiled) against a loop over the ``trueskill`` package's ``rate_1vs1`` (the paper's wrapper) and a
+direct loop transcription of the Elo formula.
 
 All contenders run in the same process on the same inputs; each time is the best of several repeats. Nothing here is
 asserted: the numbers are printed and written to ``benchmarks/results/`` for the README. Run from the repository

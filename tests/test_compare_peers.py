@@ -319,7 +319,8 @@ def test_each_peer_option_is_an_error_where_it_does_not_apply(options, message):
 ])
 def test_judgment_options_on_a_score_file_are_errors(options, message):
     path = ROOT / "examples" / "topicalchat_chrfpp.csv"
-    out = subprocess.run([sys.executable, "-m", "analysis", "compare", str(path), "--n-resamples", "20", *options], capture_output=True, text=True, cwd=ROOT, check=False)
+    out = subprocess.run([sys.executable, "-m", "analysis", "compare", str(path), "--n-resamples", "20", *options],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
     assert out.returncode == 2 and message in out.stderr, out.stderr
 
 

@@ -138,3 +138,114 @@ def test_covariates_hostile_cases(tmp_path, capsys, case, message):
     err = capsys.readouterr().err
     lines = [x for x in err.splitlines() if x.startswith("error:")]
     assert code == 2 and len(lines) == 1 and message in lines[0], err
+
+
+def test_the_controlled_bt_on_the_elo_scale_is_printed_as_ratings(tmp_path, capsys):
+    """--scale elo with --covariates: the controlled BT as arena ratings (θ centred on its arithmetic mean, rating ±
+    z·se from statsmodels' HC0 covariance re-centred the same way), printed as ratings, not strengths."""
+    from scipy import stats
+
+    s, a, b, outcome, w, z = _arena(3, beta=(0.7,), weights=False)
+    names = np.array([f"m{k}" for k in range(s)])
+    path = tmp_path / "styled.csv"
+    pd.DataFrame({"model_a": names[a], "model_b": names[b], "len_diff": z[:, 0],
+                  "winner": np.select([outcome > 0, outcome < 0], ["model_a", "model_b"], "tie")}).to_csv(path,
+                                                                                                       index=False)
+    out = tmp_path / "out.json"
+    assert main(["compare", str(path), "--covariates", "len_diff", "--scale", "elo", "--json", str(out), *FAST]) == 0
+    assert "BT rating, style-controlled" in capsys.readouterr().out
+    table = json.loads(out.read_text())["systems"]
+    systems = pd.DataFrame(table["data"], index=table["index"], columns=table["columns"])
+    X = np.zeros((len(a), s))
+    X[np.arange(len(a)), a] += 1
+    X[np.arange(len(a)), b] -= 1
+    ref = sm.GLM((outcome + 1) / 2, np.column_stack([X[:, 1:], z]), family=sm.families.Binomial()).fit(
+        cov_type="HC0", tol=1e-14)
+    theta = np.r_[0.0, ref.params[: s - 1]]
+    full = np.zeros((s, s))
+    full[1:, 1:] = ref.cov_params()[: s - 1, : s - 1]
+    centre = np.eye(s) - 1 / s
+    scale = 400 / np.log(10)
+    rating = scale * (theta - theta.mean()) + 1000
+    half = stats.norm.ppf(0.975) * scale * np.sqrt(np.diag(centre @ full @ centre.T))
+    rows = systems.loc[names]
+    np.testing.assert_allclose(rows["rating_controlled"], rating, atol=1e-6)
+    np.testing.assert_allclose(rows["rating_controlled_low"], rating - half, atol=1e-6)
+    np.testing.assert_allclose(rows["rating_controlled_high"], rating + half, atol=1e-6)
+
+
+def _styled_file(tmp_path, seed=67, n=3000, s=6):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, s, n)
+    b = (a + rng.integers(1, s, n)) % s
+    len_a, len_b = rng.normal(500, 150, n), rng.normal(500, 150, n)
+    bold = rng.normal(0, 1, n)
+    logit = np.linspace(0, 1, s)[a] - np.linspace(0, 1, s)[b] + 0.002 * (len_a - len_b) + 0.3 * bold
+    u = rng.random(n)
+    winner = np.where(u < 0.1, "tie", np.where(rng.random(n) < 1 / (1 + np.exp(-logit)), "model_a", "model_b"))
+    frame = pd.DataFrame({"model_a": [f"m{x}" for x in a], "model_b": [f"m{x}" for x in b], "winner": winner,
+                          "len_a": len_a, "len_b": len_b, "bold_diff": bold})
+    path = tmp_path / "styled.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def _systems(out) -> pd.DataFrame:
+    table = json.loads(out.read_text())["systems"]
+    return pd.DataFrame(table["data"], index=table["index"], columns=table["columns"])
+
+
+@pytest.mark.parametrize("further", [False, True])
+def test_arena_ranks_contextual_bt_with_its_defaults(tmp_path, further):
+    """--covariates len_a:len_b,bold_diff --covariates-reg 1 --covariates-reweight --covariates-normalise is
+    arena-rank's ContextualBradleyTerry with its defaults (raw per-side length, L2 1, inverse-propensity weights,
+    standardised features): ratings and sandwich intervals to 0.01 Elo points at arena-rank's own tolerances, to
+    1e-6 with arena-rank solved further; the coefficients likewise."""
+    pytest.importorskip("arena_rank")
+    from arena_rank.models.contextual_bradley_terry import ContextualBradleyTerry
+    from arena_rank.utils.data_utils import ContextualPairDataset
+
+    path, frame = _styled_file(tmp_path)
+    frame["len_diff"] = frame["len_a"] - frame["len_b"]
+    ds = ContextualPairDataset.from_pandas(frame, feature_cols=["len_diff", "bold_diff"])
+    tight = dict(ftol=1e-15, gtol=1e-13, max_iter=10_000) if further else {}
+    theirs = ContextualBradleyTerry(n_competitors=len(ds.competitors), n_features=2, **tight).compute_ratings_and_cis(
+        ds, significance_level=0.05)
+    out = tmp_path / "out.json"
+    assert main(["compare", str(path), "--covariates", "len_a:len_b,bold_diff", "--covariates-reg", "1",
+                 "--covariates-reweight", "--covariates-normalise", "--scale", "elo", "--json", str(out), *FAST]) == 0
+    rows = _systems(out).loc[list(theirs["competitors"])]
+    tol = 1e-6 if further else 0.01
+    for ours, key in (("rating_controlled", "ratings"), ("rating_controlled_low", "rating_lower"),
+                      ("rating_controlled_high", "rating_upper")):
+        np.testing.assert_allclose(rows[ours], np.asarray(theirs[key]), atol=tol, err_msg=ours)
+    coef = json.loads(out.read_text())["settings"]["covariates"]
+    np.testing.assert_allclose([coef["len_a:len_b"]["coef"], coef["bold_diff"]["coef"]], np.asarray(theirs["coeffs"]),
+                               atol=1e-4 if not further else 1e-8)
+
+
+def test_without_penalty_or_reweighting_the_arena_fit_is_the_plain_joint_fit(tmp_path):
+    """--covariates-reg 0 alone: the unpenalised maximum (statsmodels' logistic regression, as the default fit), so
+    the controlled ratings equal the default's; A:B equals a difference column."""
+    path, frame = _styled_file(tmp_path, seed=3)
+    frame["len_diff"] = frame["len_a"] - frame["len_b"]
+    diff = tmp_path / "diff.csv"
+    frame.to_csv(diff, index=False)
+    plain, arena = tmp_path / "plain.json", tmp_path / "arena.json"
+    assert main(["compare", str(diff), "--covariates", "len_diff", "--json", str(plain), *FAST]) == 0
+    assert main(["compare", str(path), "--covariates", "len_a:len_b", "--covariates-reg", "0", "--json", str(arena),
+                 *FAST]) == 0
+    np.testing.assert_allclose(_systems(arena)["rating_controlled"], _systems(plain)["rating_controlled"], atol=1e-6)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--covariates-reg", "1"], "--covariates-reg applies with --covariates"),
+    (["--covariates-reweight"], "--covariates-reweight applies with --covariates"),
+    (["--covariates", "len_a:len_b", "--covariates-reg", "-1"], "--covariates-reg must be a number >= 0"),
+    (["--covariates", "len_a:"], "raw per-side features are written A:B"),
+    (["--covariates", "len_a:nope"], "no covariate column(s) ['nope']"),
+])
+def test_style_options_are_errors_where_they_do_not_apply(tmp_path, capsys, options, message):
+    path, _ = _styled_file(tmp_path, n=200)
+    assert main(["compare", str(path), *options, *FAST]) == 2
+    assert message in capsys.readouterr().err

@@ -92,7 +92,17 @@ def add_arguments(cmp) -> None:
     cmp.add_argument("--covariates", default=None, metavar="COL,COL",
                      help="judgment files: style control, BT fitted jointly with these columns (each the per-judgment "
                      "difference between the two responses, e.g. len_diff): controlled strengths beside the plain "
-                     "ones, and each covariate's coefficient with its interval")
+                     "ones, and each covariate's coefficient with its interval; A:B takes raw per-side features, "
+                     "column A less column B, as arena-rank and FastChat do")
+    cmp.add_argument("--covariates-reg", default=None, metavar="R",
+                     help="with --covariates: arena-rank's contextual BT, an L2 penalty R on the coefficients of the "
+                     "mean log-likelihood (arena-rank's default 1; 0 without a penalty) and arena-rank's sandwich")
+    cmp.add_argument("--covariates-reweight", action="store_true",
+                     help="with --covariates: arena-rank's inverse-propensity weights, 1 / max(judgments of the pair, "
+                     "50) over their mean (on by default in arena-rank's contextual BT)")
+    cmp.add_argument("--covariates-normalise", action="store_true",
+                     help="with --covariates: standardise each covariate (less its mean, over its standard deviation), "
+                     "as arena-rank (by default) and FastChat do")
     cmp.add_argument("--scale", default="strength", choices=["strength", "elo"],
                      help="judgment files: print BT as strengths summing to 1 (default) or as arena ratings "
                      "(400 points per factor of ten in the odds, centred on 1000)")
@@ -414,6 +424,21 @@ def _run(args, save, written: list) -> int:
             raise UsageError("--covariates applies to pairwise judgment files (per-judgment differences)")
         if len(set(covariates)) < len(covariates):
             raise UsageError(f"--covariates names a column twice: {covariates}")
+        bad = [c for c in covariates if c.count(":") > 1 or (":" in c and not all(x.strip() for x in c.split(":")))]
+        if bad:
+            raise UsageError(f"--covariates {bad[0]!r}: raw per-side features are written A:B (column A less B)")
+        covariates = [":".join(x.strip() for x in c.split(":")) for c in covariates]
+        columns = list(dict.fromkeys(x for c in covariates for x in c.split(":")))
+        style_options = None
+        if args.covariates_reg is not None or args.covariates_reweight or args.covariates_normalise:
+            given = ("--covariates-reg" if args.covariates_reg is not None else
+                     "--covariates-reweight" if args.covariates_reweight else "--covariates-normalise")
+            if not covariates:
+                raise UsageError(f"{given} applies with --covariates (style control)")
+            style_options = {"reg": 0.0 if args.covariates_reg is None else _number(args.covariates_reg,
+                                                                                      "--covariates-reg", 0),
+                             "reweight": bool(args.covariates_reweight),
+                             "normalise": bool(args.covariates_normalise)}
         if not judgment_file and args.interval == "auto":
             common["interval"] = "percentile"
         peers = peer_options(args, judgment_file)
@@ -421,7 +446,7 @@ def _run(args, save, written: list) -> int:
             common.update({k: v for k, v in peers.items() if k in ("elo_k", "elo_initial")})
         if judgment_file:
             _refuse_score_options(args)
-            games = read_judgments(args.file, where=opts["where"], item=bool(args.human), covariates=covariates)
+            games = read_judgments(args.file, where=opts["where"], item=bool(args.human), covariates=columns)
             human, human_note = None, ""
             if args.human:
                 if not is_judgment_file(args.human):
@@ -434,7 +459,8 @@ def _run(args, save, written: list) -> int:
             _check_memory(opts["n_resamples"], n_sys)
             print(f"compare: {n_sys} systems, {_judgments_read(games)} from {args.file}{_layout(games.attrs)}; "
                   f"winners read as {_vocabulary(games.attrs)}" + _ignored(games.attrs) + human_note, file=sys.stderr)
-            result = judgments.compare_judgments(games, covariates=covariates, **common, **peers)
+            result = judgments.compare_judgments(games, covariates=covariates, style_options=style_options, **common,
+                                                 **peers)
             if human is not None:
                 import dataclasses
 

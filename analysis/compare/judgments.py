@@ -101,7 +101,8 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                       interval: str = "auto", adjust: str = "holm", alpha: float = 0.05,
                       n_orders: int = N_ORDERS, covariates=(), progress=None, tie_weight: float = 0.5,
                       elo_k: float = sequential.ELO_K, elo_initial: float = sequential.ELO_INITIAL,
-                      elo_order: str = "random", anchor: tuple | None = None) -> Comparison:
+                      elo_order: str = "random", anchor: tuple | None = None,
+                      style_options: dict | None = None) -> Comparison:
     """The comparison of a judgment table (``left``, ``right``, ``winner`` in {left, right, tie}, ``weight``):
     BT (ties as half), win rate, Elo and TrueSkill (averaged over random orders of the judgments; each judgment
     played once whatever its weight), each with a bootstrap interval over judgments; P(row beats column) with
@@ -253,30 +254,58 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
     systems["group"] = pd.Series(intervals.tied_groups(list(order), better), index=order).sort_index().to_numpy()
     systems["trueskill_sigma"] = trueskill_sigma
     systems["trueskill_conservative"] = est["trueskill"] - 3 * trueskill_sigma
-    if anchor is not None:
-        system, rating = anchor
-        if str(system) not in map(str, names):
-            raise ValueError(f"--anchor: no system {str(system)!r} among the {s} systems (e.g. "
-                             f"{', '.join(map(str, list(names)[:5]))})")
-        shift = float(rating) - float(systems.loc[[str(x) == str(system) for x in names], "rating"].iloc[0])
-        for column in ("rating", "rating_low", "rating_high"):
-            systems[column] = systems[column] + shift
     stable = _stability(c, (cells, cell_of), names, est, min(n_orders, N_ORDERS_STABILITY), order_gen, elo_options)
     controlled = {}
     if covariates:
         try:
-            z = style.check_covariates(games[list(covariates)].to_numpy(dtype=float), covariates)
-            joint = style.fit(s, c.left, c.right, c.outcome, c.weight, z[c.unit], confidence=confidence)
+            z = style.check_covariates(np.column_stack([_covariate(games, name) for name in covariates]), covariates)
+            arena = style_options is not None
+            if arena:
+                zq = style.normalise_features(z) if style_options.get("normalise") else z
+                w = c.weight * (style.propensity_weights(c.left, c.right, s) if style_options.get("reweight")
+                                else 1.0)
+                joint = style.fit_arena(s, c.left, c.right, c.outcome, w, zq[c.unit],
+                                        reg=style_options.get("reg", 0.0), confidence=confidence)
+            else:
+                joint = style.fit(s, c.left, c.right, c.outcome, c.weight, z[c.unit], confidence=confidence)
         except ValueError as exc:  # the message names the covariate; the file and the option too
             where = f"{games.attrs['file']}: " if games.attrs.get("file") else ""
             raise ValueError(f"{where}--covariates {','.join(covariates)}: {exc}") from None
-        systems["bt_controlled"], systems["bt_controlled_low"], systems["bt_controlled_high"] = (
-            joint.strengths, joint.strengths_low, joint.strengths_high)
+        if arena:  # arena-rank's intervals are on θ: the strengths' ends from the ratings' ends, one normaliser
+            ends = [np.exp((x - robust.ELO_CENTRE) / robust.ELO_SCALE * np.log(robust.ELO_BASE)) /
+                    np.exp(joint.theta).sum() for x in (joint.ratings_low, joint.ratings_high)]
+            systems["bt_controlled"], systems["bt_controlled_low"], systems["bt_controlled_high"] = (
+                joint.strengths, *ends)
+            systems["rating_controlled"] = joint.ratings
+            systems["rating_controlled_low"], systems["rating_controlled_high"] = joint.ratings_low, joint.ratings_high
+            zq_ = stats_norm_ppf((1 + confidence) / 2)
+            joint_coef_low, joint_coef_high = joint.coef - zq_ * joint.coef_se, joint.coef + zq_ * joint.coef_se
+        else:
+            systems["bt_controlled"], systems["bt_controlled_low"], systems["bt_controlled_high"] = (
+                joint.strengths, joint.strengths_low, joint.strengths_high)
+            # on the arena scale as the plain ratings: θ centred on its arithmetic mean, rating ± z·se
+            centre = np.eye(s) - 1 / s
+            full = np.zeros((s, s))
+            full[1:, 1:] = joint.cov[: s - 1, : s - 1]  # θ_0 = 0 in the joint fit
+            systems["rating_controlled"] = robust.elo_scale(joint.strengths)
+            systems["rating_controlled_low"], systems["rating_controlled_high"] = robust.rating_intervals(
+                systems["rating_controlled"].to_numpy(), centre @ full @ centre.T, confidence)
+            joint_coef_low, joint_coef_high = joint.coef_low, joint.coef_high
         systems["bt_controlled_rank"] = pd.Series(joint.strengths).rank(ascending=False, method="min").astype(
             int).to_numpy()
         controlled = {str(name): {"coef": float(b), "low": float(lo), "high": float(hi), "se": float(se)}
-                      for name, b, lo, hi, se in zip(covariates, joint.coef, joint.coef_low, joint.coef_high,
+                      for name, b, lo, hi, se in zip(covariates, joint.coef, joint_coef_low, joint_coef_high,
                                                      joint.coef_se)}
+    if anchor is not None:  # FastChat's scale_and_offset: the plain and the style-controlled ratings alike
+        system, rating = anchor
+        if str(system) not in map(str, names):
+            raise ValueError(f"--anchor: no system {str(system)!r} among the {s} systems (e.g. "
+                             f"{', '.join(map(str, list(names)[:5]))})")
+        row = [str(x) == str(system) for x in names]
+        for base in ("rating", "rating_controlled") if covariates else ("rating",):
+            shift = float(rating) - float(systems.loc[row, base].iloc[0])
+            for column in (base, f"{base}_low", f"{base}_high"):
+                systems[column] = systems[column] + shift
     settings = {"alignment": "judgments", "ties": "half", "n_resamples": n_resamples, "n_resamples_sequential": n_seq,
                 "n_orders": n_orders, "confidence": confidence, "interval": interval, "adjust": adjust,
                 "alpha": alpha, "lower_is_better": False, "seed": int(rng) if isinstance(rng, (int, np.integer))
@@ -284,10 +313,25 @@ def compare_judgments(games: pd.DataFrame, *, rng=2021, n_resamples: int = 1000,
                 "degenerate": degenerate, "zero_weight": zero, "covariates": controlled,
                 "n_judgments_weighted": float(c.weight.sum()), "unit_weights": bool(np.all(c.weight == 1)),
                 "tie_weight": float(tie_weight), "elo_k": float(elo_k), "elo_initial": float(elo_initial),
-                "elo_order": elo_order, "anchor": None if anchor is None else [str(anchor[0]), float(anchor[1])]}
+                "elo_order": elo_order, "anchor": None if anchor is None else [str(anchor[0]), float(anchor[1])],
+                "covariates_arena": None if style_options is None else dict(style_options)}
     nan = frame(np.full((s, s), np.nan))
     return Comparison(systems, frame(prob), frame(p_low), frame(p_high), frame(games_ab), sign_p, nan, sign_adj, nan,
                       disagreement_table(systems, MECHANISMS), stable, pd.DataFrame(), settings)
+
+
+def _covariate(games: pd.DataFrame, name: str) -> np.ndarray:
+    """A covariate column, or ``A:B`` (raw per-side features, arena's and FastChat's layout): column A less B."""
+    if ":" in name:
+        a, b = name.split(":")
+        return games[a].to_numpy(dtype=float) - games[b].to_numpy(dtype=float)
+    return games[name].to_numpy(dtype=float)
+
+
+def stats_norm_ppf(q: float) -> float:
+    from scipy import stats
+
+    return float(stats.norm.ppf(q))
 
 
 def _sandwich(cells, count, est, wins, confidence, n_draws, gen, degenerate) -> dict:

@@ -98,7 +98,9 @@ def ranking_table(comparison: Comparison, names=None) -> pd.DataFrame:
         table["rank (UB)"] = systems["rank_arena"].astype(int).to_numpy()
     elif "rank_fastchat" in systems:
         table["rank (UB)"] = systems["rank_fastchat"].astype(int).to_numpy()
-    if "bt_controlled" in systems:
+    if "bt_controlled" in systems and s.get("scale") == "elo" and "rating_controlled" in systems:
+        table["BT rating, style-controlled"] = with_interval(systems, "rating_controlled")
+    elif "bt_controlled" in systems:
         table["BT, style-controlled"] = with_interval(systems, "bt_controlled")
     if "trueskill_conservative" in systems:  # TrueSkill's leaderboard value, μ − 3σ
         spec = number_format(systems["trueskill_conservative"])
