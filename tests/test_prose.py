@@ -24,6 +24,8 @@ typeset mathematics, the navigation and the permalink marks are not text a reade
   met with equality, or never, is a generated comparison; say "in every setup" or "in no setup").
 * **raw markup**: MyST roles or directives that did not render, ``{glue``, ``{term}``, ``{ref}``, ``{doc}``,
   ``{numref}``, ``{cite``, ``{download}``, or a fence opening a directive (three backticks and a brace).
+* **a Python object's repr**: "<IPython.core.display.Markdown object>" (a glued Markdown value pasted with
+  ``{glue:text}``, which shows its plain-text repr, instead of ``{glue:md}``).
 
 The module runs on the suite's quick build (``quick_html``). ``python -m tests.test_prose _build/html`` lists every
 hit on any other build, such as the full one.
@@ -58,6 +60,7 @@ RULES = {
     "a degenerate bound": re.compile(r"\b(?:at least|more than|over)\s+100\s*%|\b(?:at most|less than|under)\s+0\s*%",
                                      flags=re.I),
     "raw markup": re.compile(r"\{(?:glue|term|ref|doc|numref|cite|download|eq)\b[^}]*\}|\{glue|```\s*\{"),
+    "a Python object's repr": re.compile(r"<[\w.]+ object(?: at 0x[0-9a-f]+)?>"),
 }
 #: rules for running text only (paragraphs, list items, headings, captions; not table cells)
 PROSE_RULES = {
@@ -177,7 +180,7 @@ def book_problems(html_root: Path) -> dict[str, list[tuple[str, str, str]]]:
     "Both are reproduced and reproduced in part.", "the the", "The claim is holds.", "The rule is does not hold here.",
     "the two are hold in part", "which is **holds**", "The claim is paper inconsistent.", "every value(s)",
     "the rule holds in at least 100% of the setups", "see {glue:text}`n-setups` and {term}`BT`", "raw ```{note}",
-    "a {ref}`label` link"])
+    "a {ref}`label` link", "14 <IPython.core.display.Markdown object> of the cells"])
 def test_each_rule_catches_its_phrase(text):
     assert problems([(text, True)]), text
 
