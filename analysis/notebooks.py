@@ -129,6 +129,8 @@ def glue_problems(nb) -> list[str]:
 #: the cell tag that sends a section to the chapter's details page: the tagged markdown cell, which starts with a
 #: heading, and every cell after it up to the next heading of the same or a higher level
 DETAILS_TAG = "details"
+#: the tag of the markdown cell whose sentence (on what the details page checks) opens the details page
+DETAILS_OPENING_TAG = "details-opening"
 #: the details page's name in the chapter's artefact folder (``book/_generated/<chapter>/details.ipynb``)
 DETAILS_PAGE = "details"
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$", re.MULTILINE)
@@ -192,13 +194,28 @@ def _carrying_glue(cells: list, outputs: dict) -> list:
     return [cells[0], carrier, *cells[1:]]
 
 
+def details_title(title: str) -> str:
+    """A details page's title from its chapter's: "Details: " and the chapter's title without its source in
+    parentheses or its subtitle after a colon, its first letter lower-cased unless the first word is an abbreviation
+    or a name ("The stability of WMT system rankings (Knowles 2021)" -> "Details: the stability of WMT system
+    rankings"; "Favoritism of automatic preference metrics (…)" -> "Details: favoritism of automatic preference
+    metrics")."""
+    short = re.sub(r"\s*\([^()]*\)\s*$", "", title).split(":")[0].strip() or title
+    first = short.split()[0] if short.split() else ""
+    if first[:1].isupper() and (first[1:].islower() or len(first) == 1):
+        short = short[0].lower() + short[1:]
+    return f"Details: {short}"
+
+
 def split_details(nb, *, story: str, details: str, glossary: str = "../../glossary"):
     """An executed chapter as two pages, ``(story_nb, details_nb)``: the sections tagged :data:`DETAILS_TAG` move,
     in order, to the details page, which opens with the chapter's title and a link back to ``story`` (the story's
     document path as seen from the details page); the story keeps a link to each where it was (``details``: the
-    details page's path as seen from the story, for a section without a label). Each page carries the glued values
-    its text pastes and the other page computes; ``glossary`` is the glossary's path from the details page.
-    ``details_nb`` is None when nothing is tagged."""
+    details page's path as seen from the story, for a section without a label). The details page is titled after the
+    chapter ("Details: the stability of WMT system rankings", :func:`details_title`) and opens with the sentence on
+    what it checks of the markdown cell tagged :data:`DETAILS_OPENING_TAG` (moved there from the story; a generic
+    sentence without one). Each page carries the glued values its text pastes and the other page computes;
+    ``glossary`` is the glossary's path from the details page. ``details_nb`` is None when nothing is tagged."""
     import copy
 
     import nbformat
@@ -207,10 +224,13 @@ def split_details(nb, *, story: str, details: str, glossary: str = "../../glossa
     if not sections:
         return nb, None
     ends = dict(sections)
-    story_cells, details_cells, k = [], [], 0
+    story_cells, details_cells, openings, k = [], [], [], 0
     while k < len(nb.cells):
         if k not in ends:
-            story_cells.append(nb.cells[k])
+            if nb.cells[k].cell_type == "markdown" and DETAILS_OPENING_TAG in _tags(nb.cells[k]):
+                openings.append(nb.cells[k].source.strip())
+            else:
+                story_cells.append(nb.cells[k])
             k += 1
             continue
         _, text, label = _heading(nb.cells[k])
@@ -219,10 +239,11 @@ def split_details(nb, *, story: str, details: str, glossary: str = "../../glossa
         details_cells.extend(nb.cells[k:ends[k]])
         k = ends[k]
     title = next((h[1] for h in map(_heading, story_cells) if h and h[0] == 1), "the chapter")
+    what = " ".join(openings) or ("This page holds the checks behind the chapter's numbers: replications, "
+                                    "recoveries, variants and run times.")
     opening = nbformat.v4.new_markdown_cell(
-        f"# Details and checks\n\nThe diagnostics behind {{doc}}`{title} <{story}>`, for a reader checking its "
-        f"numbers: replications, recoveries, variants and run times. The terms are those of the chapter (and of the "
-        f"{{doc}}`glossary <{glossary}>`).")
+        f"# {details_title(title)}\n\n{what} It belongs to the chapter {{doc}}`{title} <{story}>`, whose terms it "
+        f"uses (see the {{doc}}`glossary <{glossary}>`).")
     outputs = dict(_glued(nb.cells))
     story_nb, details_nb = copy.copy(nb), copy.copy(nb)
     story_nb.cells = _carrying_glue(story_cells, outputs)

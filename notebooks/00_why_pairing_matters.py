@@ -26,6 +26,13 @@
 # * **Prop. 1 / Appendix B** — for two systems, BT decides by the sign of the median of differences;
 # * **Appendix F** — BT can change the order of two systems when a third one is added.
 #
+# **What the rebuilt examples say.** Fig. 1's example as §3 describes it: **{glue:md}`verdict-fig1-section3:myst`**.
+# Table 2's permutations keep both marginals and change the pairing: **{glue:md}`verdict-table2-fixed-marginals:myst`**.
+# Prop. 1, BT's two-system decision as the sign of the median of differences, in the case its proof treats
+# (continuous scores, an odd number of instances): **{glue:md}`verdict-prop1-median-of-differences:myst`**; stated without
+# that condition: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. Appendix F's example with the printed third system:
+# **{glue:md}`verdict-appF-printed-third-system:myst`**.
+#
 # Everything below is computed when the chapter runs; the numbers in the text are pasted from the computed tables,
 # and every verdict from the claims registry.
 #
@@ -45,6 +52,7 @@ from myst_nb import glue
 
 from analysis.chapters import why_pairing as ch
 from analysis.chapters.common import glue_verdicts, outputs
+from analysis.comparisons import TIE_WORDS
 from analysis.plotting import set_theme, show
 from analysis.streams import stream
 
@@ -95,9 +103,10 @@ show(fig1_statements.drop(columns="key").rename(columns={"detail": "statement"})
 # {glue:md}`fig1_bt_ranking`. *C* scores higher than *A* on {glue:text}`fig1_c_over_a` of the five instances and
 # *B* higher than *A* on {glue:text}`fig1_b_over_a`, while the medians of *A*, *B* and *C* are
 # {glue:text}`fig1_median_a:g`, {glue:text}`fig1_median_b:g` and {glue:text}`fig1_median_c:g`: MEDIAN prefers *A*
-# to *B*, BT prefers *B*, because it reads the scores instance by instance. The caption's description of the
-# example is {glue:md}`verdict-fig1-example`, §1's {glue:md}`verdict-fig1-intro-median`; §3's (*B* beats *C* on
-# {glue:text}`fig1_b_over_c` of the five instances) is {glue:md}`verdict-fig1-section3`.
+# to *B*, BT prefers *B*, because it reads the scores instance by instance. Verdicts on the paper's three
+# descriptions of the example: its caption's, **{glue:md}`verdict-fig1-example:myst`**; §1's,
+# **{glue:md}`verdict-fig1-intro-median:myst`**; §3's (here *B* beats *C* on {glue:text}`fig1_b_over_c` of the five
+# instances), **{glue:md}`verdict-fig1-section3:myst`**.
 
 # %% [markdown]
 # (paired-table2)=
@@ -130,14 +139,14 @@ glue("table2_types", len(own["permutation of S"].split()), display=False)
 
 # %% [markdown]
 # We draw {glue:text}`n_per_type:,` instances of each type for all {glue:text}`n_permutations` permutations of
-# *S*'s type strengths. Across them, mean *S* − mean *B* takes {glue:text}`appA1_distinct_means`
-# distinct value(s) (the first pairing's: {glue:text}`appA1_mean_diff:.2f`) and median *S* − median *B*
-# {glue:text}`appA1_distinct_medians` (the first's: {glue:text}`appA1_median_diff:.2f`), while
+# *S*'s type strengths. Across them, the number of distinct values of mean *S* − mean *B* is
+# {glue:text}`appA1_distinct_means` (the first pairing's: {glue:text}`appA1_mean_diff:.2f`) and that of median *S* −
+# median *B* {glue:text}`appA1_distinct_medians` (the first's: {glue:text}`appA1_median_diff:.2f`), while
 # P(*S* > *B*) ranges from {glue:text}`appA1_min_p:.2f` to {glue:text}`appA1_max_p:.2f` and BT
 # prefers *B* in {glue:text}`appA1_bt_prefers_b:.0%` of the pairings. Table 2's own pairing
 # (permutation {glue:md}`table2_permutation`) has P(*S* > *B*) = {glue:text}`table2_p:.2f`: *S* is the stronger
 # system on {glue:text}`table2_types_won` of {glue:text}`table2_types` types. The paper's statement, that the
-# permutations keep both marginals but change the pairing, is {glue:md}`verdict-table2-fixed-marginals`. The summary
+# permutations keep both marginals but change the pairing: **{glue:md}`verdict-table2-fixed-marginals:myst`**. The summary
 # over all pairings, then five examples spread over the range of P(*S* > *B*):
 
 # %% tags=["hide-input"]
@@ -174,7 +183,7 @@ show(fig2_table)
 # %% [markdown]
 # The table gives, per pairing, the means and medians, P(*B* > *A*) and the system each mechanism prefers. The
 # paper's point, that pairings with the same marginals can differ and that in the middle (shifted) one BT finds *A*
-# better against MEAN and MEDIAN, is {glue:md}`verdict-fig2-pairings`.
+# better against MEAN and MEDIAN: **{glue:md}`verdict-fig2-pairings:myst`**.
 
 # %% [markdown]
 # (paired-prop1)=
@@ -196,15 +205,18 @@ glue("prop1_closed_form_min", prop1_summary["BT = sign(wins - losses)"].min(), d
 # setups where BT's decision equals each sign, and where MEAN and MEDIAN agree with BT:
 
 # %% tags=["hide-input"]
-show(prop1_summary)
+show(prop1_summary.rename(columns={  # headers short enough for a narrow screen
+    "BT = sign(wins - losses)": "BT = sign of wins − losses", "BT = sign(median of differences)": "BT = sign of "
+    "median difference", "... among decisive BT (no tie in wins)": "median sign where BT decides",
+    "BT ties (wins = losses)": "BT ties"}))
 
 # %% [markdown]
-# BT's decision equals the sign of *wins − losses*, its closed form (the sign test's statistic), in at least
-# {glue:text}`prop1_closed_form_min:.0%` of the setups of every kind. Prop. 1 says it equals the sign of the median
-# of differences: on continuous scores with an odd number of instances that is {glue:md}`verdict-prop1-median-of-differences`
-# ({glue:md}`ours-prop1-median-of-differences` of the setups agree). Stated without conditions, also for an even
-# number of instances and for tied 1–5 ratings, it is {glue:md}`verdict-prop1-ties-and-even-n`
-# ({glue:md}`ours-prop1-ties-and-even-n` agree on those two kinds). The reasons are in the proof's gaps: with an
+# The smallest share, over the four kinds, of setups where BT's decision equals the sign of *wins − losses*, its
+# closed form (the sign test's statistic), is {glue:text}`prop1_closed_form_min:.0%`. Prop. 1 says it equals the sign
+# of the median of differences. On continuous scores with an odd number of instances
+# ({glue:md}`ours-prop1-median-of-differences` of the setups agree): **{glue:md}`verdict-prop1-median-of-differences:myst`**.
+# Stated without conditions, also for an even number of instances and for tied 1–5 ratings
+# ({glue:md}`ours-prop1-ties-and-even-n` agree on those two kinds): **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. The reasons are in the proof's gaps: with an
 # even number of instances *A* and *B* can win equally often (a BT tie) while the median of differences, the mean of
 # the two middle ones, is not zero; with tied scores the median of differences can be zero, or take the other sign,
 # while one system wins more of the untied instances.
@@ -230,7 +242,7 @@ show(non_implications)
 
 # %%
 appf_table = out.table(ch.appendix_f_table(), "paired_appF_transitivity", index=False)
-show(appf_table.assign(ties=appf_table["ties"].map(ch.TIE_POLICIES)).rename(columns={"ties": "tie policy"}), 4)
+show(appf_table.assign(ties=appf_table["ties"].map(TIE_WORDS)).rename(columns={"ties": "tie policy"}), 4)
 
 # %% tags=["hide-input"]
 cyclic = appf_table[appf_table.systems == "A, B, C cyclic"][["A", "B", "C"]]
@@ -241,18 +253,20 @@ verdicts = glue_verdicts(out)
 
 # %% [markdown]
 # Alone, *B* has strength {glue:md}`ours-appF-two-systems` against the paper's 2/3
-# ({glue:md}`verdict-appF-two-systems`; the table gives it under each tie policy). With the cyclic *C* the three
+# ({glue:md}`verdict-appF-two-systems:myst`; the table gives it under each tie policy). With the cyclic *C* the three
 # strengths differ by at most {glue:text}`appf_cyclic_spread:.4f` under any tie policy; the appendix argues that
 # they are equal, so that *B* is no longer better than *A*. With the printed *C*, whose ties make the outcome depend
 # on the tie policy, the spread between the three strengths is {glue:md}`ours-appF-printed-third-system` (ties as
 # half a win, dropped, and counted as the paper's code counts them). Verdict on the appendix's statement that they
-# become equal: **{glue:md}`verdict-appF-printed-third-system`**.
+# become equal: **{glue:md}`verdict-appF-printed-third-system:myst`**.
 
 # %% [markdown]
 # ## What differs from the paper, and why
 #
+# ````{dropdown} Every claim not reproduced in full, with the reason it differs
 # ```{include} ../claims/00_why_pairing_matters_differs.md
 # ```
+# ````
 #
 # * **Fig. 1** — the paper does not print its scores; they are the authors' own, from their notebook. Its caption,
 #   introduction and §3 describe the example differently; the table under the figure checks each statement.
@@ -269,3 +283,15 @@ verdicts = glue_verdicts(out)
 # * **Appendix F** — besides the printed *C*, we compute the cyclic *C*, which we read as the intended example.
 # * **Ties** — BT here counts a tie as half a win for each system. The paper's code {cite:p}`peyrard2021bteval`
 #   counted a tie as a win for the later system; Appendix F shows all three policies.
+
+# %% [markdown]
+# ## What to take away
+#
+# * MEAN and MEDIAN read each system's scores on their own; BT reads them instance by instance. Pairings with the
+#   same marginals (Table 2, Fig. 2) leave MEAN and MEDIAN unchanged while P(*S* > *B*) ranges from
+#   {glue:text}`appA1_min_p:.2f` to {glue:text}`appA1_max_p:.2f` over the permutations here.
+# * For two systems, BT prefers the one that wins on more instances, the sign test's statistic. Prop. 1's median of
+#   differences in the case its proof treats: **{glue:md}`verdict-prop1-median-of-differences:myst`**; with an even number
+#   of instances or tied ratings: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**.
+# * How a tie is counted is part of each example: Appendix F's outcome is given under three tie policies, and the
+#   paper's code counts a tie as a win for the later system.

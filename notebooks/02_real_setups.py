@@ -30,17 +30,17 @@
 #
 # **What the regenerated evidence says.** On the {glue:text}`n-setups:,` setups rebuilt here, MEAN and BT order
 # {glue:text}`loss-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's tie handling (the
-# paper: {glue:text}`paper-mean-bt-disagree:.0%`; {glue:md}`verdict-table1-mean-bt-disagree`), but only
+# paper: {glue:text}`paper-mean-bt-disagree:.0%`; {glue:md}`verdict-table1-mean-bt-disagree:myst`), and
 # {glue:text}`half-mean-bt-disagree:.0%` when each tie counts as half a win. The two runs differ only in the tie rule:
 # the paper's code hands every tie to the later column, so it orders tied systems by their place in the file. MEAN and
 # MEDIAN order {glue:text}`loss-mean-median-disagree:.0%` of pairs differently (the paper:
 # {glue:text}`paper-mean-median-disagree:.0%`). The three mechanisms name a different best system in
 # {glue:md}`ours-abstract-sota-30` of the setups, averaged over Table 1's three pairs (the abstract's "about 30%":
-# {glue:md}`verdict-abstract-sota-30`). Adding a third system reverses BT's order of two in
+# {glue:md}`verdict-abstract-sota-30:myst`). Adding a third system reverses BT's order of two in
 # {glue:text}`appf-full-reversed:,` of {glue:text}`appf-full-combinations:,` (pair, third system) combinations of the
 # full test sets with more than 10 instances, and in {glue:text}`appf-full-either:,` of them the pair is one the sign
 # test separates or holds the best system, where the paper found none
-# ({glue:md}`verdict-appF-full-reversed-matter`).
+# ({glue:md}`verdict-appF-full-reversed-matter:myst`).
 #
 # ```{include} ../claims/02_real_setups.md
 # ```
@@ -95,6 +95,11 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # list does not name apart from BLEU-1 to BLEU-4; so the §5 totals claim counts {glue:text}`metrics-shared` of its
 # metrics here.
 
+
+# %% [markdown] tags=["details-opening"]
+# This page checks the chapter's numbers setup by setup: §5's totals against Appendix A.3, Tables 1 and 4 per setup,
+# how the paper drew Table 3 and Table 3 cell by cell, Fig. 4 in numbers, Fig. 5 on a metric made for MT, Appendix F
+# on sub-samples, how much the top-k results depend on cutting ties, and the run times.
 
 # %% [markdown] tags=["details"]
 # (paired-section5)=
@@ -181,9 +186,10 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # {glue:text}`loss-mean-bt-top1:.0%` to {glue:text}`half-mean-bt-top1:.0%` and its ≠ Top-3 from
 # {glue:text}`loss-mean-bt-top3:.0%` to {glue:text}`half-mean-bt-top3:.0%` (their intervals are in the figure). Only
 # the tie rule differs between the two: the paper's hands every tie to the later column, so it orders tied systems
-# by their position in the file. Table 4's rows with Elo and TrueSkill are {glue:md}`verdict-table4-cells`
-# ({glue:md}`ours-table4-cells`), and that these paired mechanisms disagree with MEAN and MEDIAN more than MEAN and
-# MEDIAN disagree with each other (App. H) is {glue:md}`verdict-appH-same-conclusions`.
+# by their position in the file. In Table 4's rows with Elo and TrueSkill, {glue:md}`passed-table4-cells` of the
+# paper's cells lie within our intervals: **{glue:md}`verdict-table4-cells:myst`**. That these paired mechanisms disagree
+# with MEAN and MEDIAN more than MEAN and MEDIAN disagree with each other (App. H):
+# **{glue:md}`verdict-appH-same-conclusions:myst`**.
 
 # %% [markdown] tags=["details"]
 # ### Tables 1 and 4: the rows per setup, and BT without a finite fit
@@ -249,15 +255,16 @@ out.figure(table3.plot_table3(table3_cells), "paired_table3_disagree",
 # On the paper's own score matrices (TAC, TC, PC), {glue:text}`t3-within` of {glue:text}`t3-cells` *Disagree* cells
 # of the sub-sample reading lie within 0.02 of the published ones, against {glue:text}`t3-within-full` on the full
 # test sets, whose cells lie below the sub-samples' in {glue:text}`t3-lower` of {glue:text}`t3-cells`; the cells
-# within the draws' noise: {glue:md}`ours-table3-exact-disagree` (*Disagree*) and {glue:md}`ours-table3-exact-top`
-# (≠ SotA and ≠ Top-3).
+# within the draws' noise are {glue:md}`passed-table3-exact-disagree` *Disagree* cells and
+# {glue:md}`passed-table3-exact-top` ≠ SotA and ≠ Top-3 cells.
 #
 # **One block looks exchanged in print.** In TAC-08's ROUGE-WE block the paper prints MEAN vs. BT above MEDIAN vs. BT
 # in all three measures, while the paper's own other TAC blocks have MEDIAN vs. BT at least as high as MEAN vs. BT in
-# every measure ({glue:text}`t3x-others-above` of {glue:text}`t3x-others`). Read as printed, our cells match
-# {glue:md}`ours-table3-rouge-we-as-printed` ({glue:md}`verdict-table3-rouge-we-as-printed`); read with its Mean/BT
-# and Med/BT columns exchanged, {glue:md}`ours-table3-rouge-we-exchanged`
-# ({glue:md}`verdict-table3-rouge-we-exchanged`). Both readings are rows of the claims table above.
+# every measure ({glue:text}`t3x-others-above` of {glue:text}`t3x-others`). Our cells are the same in both readings;
+# read as printed, {glue:md}`passed-table3-rouge-we-as-printed` of the block's printed cells match them
+# (**{glue:md}`verdict-table3-rouge-we-as-printed:myst`**); read with its Mean/BT and Med/BT columns exchanged,
+# {glue:md}`passed-table3-rouge-we-exchanged` do (**{glue:md}`verdict-table3-rouge-we-exchanged:myst`**). Both
+# readings are rows of the claims table above.
 
 # %% [markdown] tags=["details"]
 # (paired-table3-grain)=
@@ -408,12 +415,12 @@ out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired
 
 # %% [markdown]
 # §5 reads the figure in five sentences. BLEU variants are the most affected metrics:
-# {glue:md}`verdict-fig4a-bleu` ({glue:md}`ours-fig4a-bleu`); {term}`BERTScore` and MoverScore less so:
-# {glue:md}`verdict-fig4a-bert-mover`; MEAN vs. MEDIAN is stable across metrics:
-# {glue:md}`verdict-fig4a-mean-median-stable`; translation and summarization disagree least, dialogue and captioning
-# most: {glue:md}`verdict-fig4b-tasks`; with larger test sets the mechanisms agree more:
-# {glue:md}`verdict-fig4c-agree-more`, yet MEAN vs. BT and MEDIAN vs. BT stay above 10%:
-# {glue:md}`verdict-fig4c-floor` (the upper ends of the intervals at the largest size, {glue:md}`ours-fig4c-floor`).
+# {glue:md}`verdict-fig4a-bleu:myst`; {term}`BERTScore` and MoverScore less so:
+# {glue:md}`verdict-fig4a-bert-mover:myst`; MEAN vs. MEDIAN is stable across metrics:
+# {glue:md}`verdict-fig4a-mean-median-stable:myst`; translation and summarization disagree least, dialogue and captioning
+# most: {glue:md}`verdict-fig4b-tasks:myst`; with larger test sets the mechanisms agree more:
+# {glue:md}`verdict-fig4c-agree-more:myst`, yet MEAN vs. BT and MEDIAN vs. BT stay above 10%:
+# {glue:md}`verdict-fig4c-floor:myst` (the upper ends of the intervals at the largest size, {glue:md}`ours-fig4c-floor`).
 
 # %% [markdown] tags=["details"]
 # ### Fig. 4 in numbers
@@ -524,8 +531,8 @@ glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, sig_pairs_paper, in
 # {glue:text}`f6-ours-t-test:.0%` of the pairs (the paired t-test; paper {glue:text}`f6-paper-t-test:.0%`),
 # {glue:text}`f6-ours-mood:.0%` (Mood's test; paper {glue:text}`f6-paper-mood:.0%`), {glue:text}`f6-ours-sign:.0%`
 # (the sign test; paper {glue:text}`f6-paper-sign:.0%`) and {glue:text}`f6-ours-wilcoxon:.0%` (Wilcoxon's test; paper
-# {glue:text}`f6-paper-wilcoxon:.0%`): the shares §5's text prints are {glue:md}`verdict-appD-text-shares`, its order
-# (the t-test most often, Mood's test least) {glue:md}`verdict-appD-order`. Of the {glue:text}`f6-mood-pairs` pairs
+# {glue:text}`f6-paper-wilcoxon:.0%`): the shares §5's text prints are {glue:md}`verdict-appD-text-shares:myst`, its order
+# (the t-test most often, Mood's test least) {glue:md}`verdict-appD-order:myst`. Of the {glue:text}`f6-mood-pairs` pairs
 # Mood's test finds significant, the sign test finds {glue:text}`f6-mood-sign-pairs` significant too (the paper:
 # {glue:text}`f6-paper-mood-sign:.0%` of them). On the full test sets the tests find significance for
 # {glue:text}`f6-full-t-test:.0%` (t-test), {glue:text}`f6-full-mood:.0%` (Mood), {glue:text}`f6-full-sign:.0%`
@@ -569,8 +576,8 @@ glue_values("appf-", {"alpha": float(alpha)})
 # {glue:text}`appf-full-share-max:.1%`, and {glue:text}`appf-full-tac-share:.0%` of the reversals are TAC's. Of the
 # reversed pairs, {glue:text}`appf-full-significant:,` are pairs the sign test separates (α = {glue:text}`appf-alpha:g`,
 # ties dropped) and {glue:text}`appf-full-best:,` include the setup's best system: {glue:text}`appf-full-either:,` in
-# all, against the paper's none ({glue:md}`verdict-appF-full-reversed-matter`; every reversal, counted plainly:
-# {glue:md}`verdict-appF-no-violation-over-10`).
+# all, against the paper's none ({glue:md}`verdict-appF-full-reversed-matter:myst`; every reversal, counted plainly:
+# {glue:md}`verdict-appF-no-violation-over-10:myst`).
 #
 # The clearest reversal ({download}`its win counts <../02_real_setups/paired_appF_worked_triple.csv>`), in
 # {glue:md}`appf-full-example` ({glue:text}`appf-full-n:,` instances, ties as half wins): alone,
@@ -599,8 +606,8 @@ show(iia[iia["size"] == "full"].groupby("collection", sort=False)[["triples", "r
 # reverse BT's order and {glue:text}`iia-tied:,` turn it into a tie; {glue:text}`iia-big-violated` of
 # {glue:text}`iia-big-setups` setups with more than 10 instances have at least one such violation. Reversed or tied,
 # each size counted apart (a sub-sample repeats its setup's triples): {glue:md}`ours-appF-full-reversed` on the full
-# test sets of more than 10 instances ({glue:md}`verdict-appF-full-reversed`), {glue:md}`ours-appF-over-10-subsamples`
-# on the sub-samples of 20 and 50 instances ({glue:md}`verdict-appF-over-10-subsamples`). Alone,
+# test sets of more than 10 instances ({glue:md}`verdict-appF-full-reversed:myst`); on the sub-samples of 20 and 50
+# instances: **{glue:md}`verdict-appF-over-10-subsamples:myst`**. Alone,
 # the winner of a reversed pair wins a median {glue:text}`iia-winner-median:.1%` of their comparisons (maximum
 # {glue:text}`iia-winner-max:.1%`, over {glue:text}`iia-reversals:,` reversals); a third system that beats the two
 # unevenly can tip such a balance.
@@ -627,6 +634,10 @@ out.values(pd.concat([
     table3.table3_exchanged_values(table3_cells),
     fig4.fig4_values(ranks, fig4_summary, fig4_paper_summary),
     fig6.fig6_values(fig6_cells), appf.iia_values(iia, iia_full),
+    table1.convergence_values(**{"full setups, ties to the later column": per_setup["loss"],
+                                 "full setups, ties as half wins": per_setup["half"],
+                                 "Table 3's sub-sampled test sets": table3_draws_frame,
+                                 "Fig. 4's sub-sampled test sets": fig4_draws}),
     setup_data.paper_data_shares(per_setup["loss"], iia)], ignore_index=True))
 verdicts = glue_verdicts(out)
 
@@ -675,3 +686,19 @@ show(timings.table(), 1)
 #   reversals on the full test sets, and those of them whose pair the sign test separates or holds the best
 #   system.
 # * **Intervals.** The paper reports point estimates; here every average over setups has a bootstrap interval.
+
+# %% [markdown]
+# ## What to take away
+#
+# * On real setups, how often MEAN and BT disagree depends on the tie rule: they order
+#   {glue:text}`loss-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's rule (a tie goes to
+#   the later column) and {glue:text}`half-mean-bt-disagree:.0%` with a tie as half a win (the paper:
+#   {glue:text}`paper-mean-bt-disagree:.0%`, **{glue:md}`verdict-table1-mean-bt-disagree:myst`**); their best systems
+#   differ in {glue:text}`loss-mean-bt-top1:.0%` and {glue:text}`half-mean-bt-top1:.0%` of the setups.
+# * The abstract's "about 30%" of setups with a different state of the art, averaged over Table 1's three pairs with
+#   the paper's tie rule: {glue:md}`ours-abstract-sota-30`, **{glue:md}`verdict-abstract-sota-30:myst`**. With Elo and
+#   TrueSkill in BT's place: **{glue:md}`verdict-appH-same-conclusions:myst`**.
+# * Adding a third system reverses BT's order of two in {glue:text}`appf-full-reversed:,` of
+#   {glue:text}`appf-full-combinations:,` combinations on the full test sets; in {glue:text}`appf-full-either:,` of
+#   them the sign test separates the pair or the pair holds the best system, where the paper found none
+#   (**{glue:md}`verdict-appF-full-reversed-matter:myst`**).

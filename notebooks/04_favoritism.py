@@ -141,32 +141,32 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 #   {glue:text}`att_summeval:.0%` of SummEval's pairs, {glue:text}`att_tc:.0%` and {glue:text}`att_pc:.0%` of the
 #   dialogue stand-ins' and {glue:text}`att_mt_min:.0%` to {glue:text}`att_mt_max:.0%` of the three MT datasets'.
 #   The reading of Φ as a preference for particular systems, dataset by dataset (at most half of the pairs favouring
-#   the weaker system): **{glue:md}`verdict-attenuation`** on the same items, **{glue:md}`verdict-attenuation-split-half`**
+#   the weaker system): **{glue:md}`verdict-attenuation:myst`** on the same items, **{glue:md}`verdict-attenuation-split-half:myst`**
 #   on split halves, which remove the noise the two measures share ({ref}`favi-attenuation`).
 # * **Does every metric favour?** {glue:text}`noise_above` of the {glue:text}`n_settings` settings (a dataset, a
 #   human rating, a metric) have a mean |Φ| above what a metric with the same errors in random directions gives: the
-#   paper's "every metric exhibits a certain degree of favoritism" is **{glue:md}`verdict-fig4-every-metric`**.
+#   paper's "every metric exhibits a certain degree of favoritism" is **{glue:md}`verdict-fig4-every-metric:myst`**.
 #   After a {term}`Benjamini–Hochberg correction` {glue:text}`noise_bh:.0%` of the {glue:text}`noise_tests:,` pairs
-#   have a Φ beyond chance; that every dataset has such pairs: **{glue:md}`verdict-fig4-favoritism-beyond-chance`**.
-# * **Domains (Fig. 4).** That MT metrics show less favoritism than summarization metrics is
-#   **{glue:md}`verdict-fig4-mt-lower`** on raw mean |Φ|. Measured above the no-favoritism level, which falls as a
+#   have a Φ beyond chance; that every dataset has such pairs: **{glue:md}`verdict-fig4-favoritism-beyond-chance:myst`**.
+# * **Domains (Fig. 4).** That MT metrics show less favoritism than summarization metrics, on raw mean |Φ|:
+#   **{glue:md}`verdict-fig4-mt-lower:myst`**. Measured above the no-favoritism level, which falls as a
 #   pair's errors grow (an MT pair has {glue:text}`items_mt_min:,` to {glue:text}`items_mt_max:,` items, SummEval's
-#   {glue:text}`items_summeval`): **{glue:md}`verdict-fig4-mt-lower-beyond-noise`** ({ref}`favi-fig4`).
+#   {glue:text}`items_summeval`): **{glue:md}`verdict-fig4-mt-lower-beyond-noise:myst`** ({ref}`favi-fig4`).
 # * **Φ and ranking errors (Fig. 5).** The inverse correlation of |Φ| with the pair's sign agreement is
-#   **{glue:md}`verdict-fig5a-rho`** ({term}`ρ <Spearman's rho (ρ)>` = {glue:text}`f5_rho:.2f`); stronger than for
-#   metrics with the same errors in random directions: **{glue:md}`verdict-fig5a-no-favoritism`**. That |Φ| says
-#   more about ranking errors than sample-level accuracy (§6) is **{glue:md}`verdict-section6-insight`**
+#   **{glue:md}`verdict-fig5a-rho:myst`** ({term}`ρ <Spearman's rho (ρ)>` = {glue:text}`f5_rho:.2f`); stronger than for
+#   metrics with the same errors in random directions: **{glue:md}`verdict-fig5a-no-favoritism:myst`**. That |Φ| says
+#   more about ranking errors than sample-level accuracy (§6) is **{glue:md}`verdict-section6-insight:myst`**
 #   ({ref}`favi-fig5`).
 # * **Whom the metrics favour (Fig. 6, App. D).** COMET-22, the paper's example, is reachable only on zh-en, where its
-#   strong disfavour of refB is **{glue:md}`verdict-fig6-refb`** and of M2M100 **{glue:md}`verdict-fig6-m2m100`**.
+#   strong disfavour of refB is **{glue:md}`verdict-fig6-refb:myst`** and of M2M100 **{glue:md}`verdict-fig6-m2m100:myst`**.
 #   On the paper's own WMT22 en-de data, {term}`BLEU`'s disfavour of refB and Online-W is
-#   **{glue:md}`verdict-appD3-bleu-systems`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour of M0 and M1
-#   is **{glue:md}`verdict-appD2-rouge-systems`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
-# * **The definitions and an LLM judge.** Figs. 2 and 3's worked examples are **{glue:md}`verdict-fig2-favi`** and
-#   **{glue:md}`verdict-fig3-favi-accuracy`**, Lemmas 1 and 2 **{glue:md}`verdict-lemma1`** and
-#   **{glue:md}`verdict-lemma2`** on all {glue:text}`n_pairs:,` real pairs. ChatGPT's SummEval judgments agree with
+#   **{glue:md}`verdict-appD3-bleu-systems:myst`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour of M0 and M1
+#   is **{glue:md}`verdict-appD2-rouge-systems:myst`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
+# * **The definitions and an LLM judge.** The worked example of Fig. 2: **{glue:md}`verdict-fig2-favi:myst`**; that of
+#   Fig. 3: **{glue:md}`verdict-fig3-favi-accuracy:myst`**. Lemma 1 on all {glue:text}`n_pairs:,` real pairs:
+#   **{glue:md}`verdict-lemma1:myst`**; Lemma 2: **{glue:md}`verdict-lemma2:myst`**. ChatGPT's SummEval judgments agree with
 #   themselves in the other presentation order on {glue:text}`c21_accuracy:.0%` of the items: the asymmetry of App.
-#   C.2.1 is **{glue:md}`verdict-c21-asymmetric`** ({ref}`favi-appendix-c21`).
+#   C.2.1 is **{glue:md}`verdict-c21-asymmetric:myst`** ({ref}`favi-appendix-c21`).
 #
 # Not testable here: COMET-22 on WMT22 en-de (§2's margins, Fig. 1's graph, Fig. 6's QUARTZ_TuneReranking) and the
 # paper's chatbot data; *What differs* at the end lists every substitute. The details page holds the checks behind
@@ -191,11 +191,16 @@ show(examples_counts)
 # cancel; C₄'s severe errors for π₁ outweigh its mild ones for π₂. C₅ (Fig. 3) makes more errors for π₂ but more
 # severe ones for π₁ (second table); its metric outcome d̂ is the paper's printed fourth row.
 
+# %% [markdown] tags=["details-opening"]
+# This page checks the chapter's numbers case by case: Lemmas 1 and 2 on every real pair, Table 1's raters and
+# sources, §2's example, Fig. 4's domains and ties, Φ against a metric without favoritism, Appendix D's case studies
+# and printed values, Appendix C.2.1's LLM judge, ties and documents, and the run times.
+
 # %% [markdown] tags=["details"]
 # (favi-lemmas)=
 # ## Lemmas 1 and 2 on every real pair
 
-# %%
+# %% tags=["hide-output"]
 lemmas = out.table(definitions.lemma_checks(pairs), "favi_lemma_checks")
 assert lemmas.loc["Lemma 1: max |Φ - (mar(d̂) - mar(d)) / E|", "value"] < 1e-12
 assert lemmas.loc["Lemma 2: ... of which the margin signs differ", "value"] == 0
@@ -203,12 +208,12 @@ show(definitions.lemmas_page(lemmas))
 
 # %% [markdown]
 # Φ is undefined, and left out, for a pair without errors (E = 0). The last row counts pairs whose margins keep
-# their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails ({glue:md}`verdict-lemma2-converse`).
+# their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails ({glue:md}`verdict-lemma2-converse:myst`).
 # The definitions are checked as properties of the implementation's outputs on every pair: Defs. 4–7
-# ({glue:md}`verdict-defs4-7-implementation`), Def. 9's range ({glue:md}`verdict-def9-range`), Def. 10's
-# system-level accuracy over all N = C(|Π|, 2) pairs ({glue:md}`verdict-def10-system-accuracy`), Def. 11's identity
-# ({glue:md}`verdict-def11-identity`), App. A's enumeration ({glue:md}`verdict-appA-enumeration`) and the
-# Limitations' single error ({glue:md}`verdict-limitations-one-error`).
+# ({glue:md}`verdict-defs4-7-implementation:myst`), Def. 9's range ({glue:md}`verdict-def9-range:myst`), Def. 10's
+# system-level accuracy over all N = C(|Π|, 2) pairs ({glue:md}`verdict-def10-system-accuracy:myst`), Def. 11's identity
+# ({glue:md}`verdict-def11-identity:myst`), App. A's enumeration ({glue:md}`verdict-appA-enumeration:myst`) and the
+# Limitations' single error ({glue:md}`verdict-limitations-one-error:myst`).
 
 # %% [markdown]
 # (favi-table1)=
@@ -219,7 +224,7 @@ show(definitions.lemmas_page(lemmas))
 # counts for a pair only when both systems have both ratings. Each dataset beside the row of the paper's it stands
 # for:
 
-# %%
+# %% tags=["hide-output"]
 show(table1.table1_beside_paper(data_table))
 wmt21 = data_table.set_index("data").loc["WMT21 en-de"]
 glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
@@ -228,14 +233,16 @@ glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["da
 # %% [markdown]
 # WMT22 zh-en stands in for the neural metrics the paper used on en-de, USR's TopicalChat and PersonaChat for the
 # paper's chatbot data; WMT22's refA, the reference the metrics score against, is left out (Table 1's item counts are
-# {glue:md}`verdict-table1-items`, its systems {glue:md}`verdict-table1-systems`).
+# {glue:md}`verdict-table1-items:myst`, its systems {glue:md}`verdict-table1-systems:myst`).
 
 # %% [markdown] tags=["details"]
 # (favi-table1-sources)=
 # ## Table 1's raters and sources
 
-# %%
-show(table1.table1_page(data_table, scores))
+# %% tags=["hide-output"]
+show(table1.table1_page(data_table, scores).rename(columns={  # headers short enough for a tablet
+    "Systems with human ratings": "Systems rated", "Systems compared by Φ": "Systems compared",
+    "Items per system pair": "Items per pair"}))
 show(experiments.in_words(pd.DataFrame(paper["table1"]["rows"])))
 
 # %% [markdown]
@@ -265,7 +272,7 @@ show(experiments.in_words(pd.DataFrame(paper["table1"]["rows"])))
 # The paper motivates Φ with one pair of WMT22 en-de: COMET-22 keeps the sign of the {term}`MQM` margin of Online-W over
 # JDExploreAcademy but widens it, from {glue:text}`paper_mqm_margin:g` to {glue:text}`paper_comet_margin:g` points.
 
-# %%
+# %% tags=["hide-output"]
 if "wmt22-ende" in datasets:
     margins = out.table(cases.margin_example(pairs), "favi_section2_margins")
     show(cases.margins_page(margins), digits=1)
@@ -273,7 +280,7 @@ if "wmt22-ende" in datasets:
 
 # %% [markdown]
 # Under MQM the margin is {glue:text}`s2_margin:+.1f` points of {glue:text}`s2_items:,` items (the paper's shares
-# are {glue:md}`verdict-section2-mqm-shares`). COMET-22's en-de segment scores are not reachable, so the table gives
+# are {glue:md}`verdict-section2-mqm-shares:myst`). COMET-22's en-de segment scores are not reachable, so the table gives
 # the margin under each automatic rater that is: a margin of MQM's sign but larger widens it, as COMET-22 does in the
 # paper; one of the other sign reverses it.
 
@@ -331,8 +338,8 @@ per_system = out.table(cases.per_system(pairs), "favi_per_system", index=False)
 
 # %% [markdown]
 # Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
-# in the paper's, is {glue:md}`verdict-fig6-m2m100-last`. On the paper's own WMT22 en-de data, that the humans put
-# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top`; that graph, with BLEU's and {term}`GEMBA`'s beside it,
+# in the paper's, is {glue:md}`verdict-fig6-m2m100-last:myst`. On the paper's own WMT22 en-de data, that the humans put
+# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top:myst`; that graph, with BLEU's and {term}`GEMBA`'s beside it,
 # is among the case figures of Appendix D on the details page ({ref}`favi-case-figures`).
 
 # %% [markdown]
@@ -371,9 +378,9 @@ glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
 # {glue:text}`dom_sum_min:.2f` to {glue:text}`dom_sum_max:.2f` for summarization and from {glue:text}`dom_dia_min:.2f`
 # to {glue:text}`dom_dia_max:.2f` for the dialogue stand-ins. The claims compare the domains' medians over their
 # settings: MT's median mean |Φ| is {glue:text}`dom_mt_median_share:.0%` of summarization's and its median sd
-# {glue:text}`dom_mt_sd_share:.0%` ({glue:md}`verdict-fig4-mt-lower`); its median excess over the no-favoritism
+# {glue:text}`dom_mt_sd_share:.0%` ({glue:md}`verdict-fig4-mt-lower:myst`); its median excess over the no-favoritism
 # level (the grey ticks) is {glue:text}`dom_mt_excess_share:.0%` of summarization's
-# ({glue:md}`verdict-fig4-mt-lower-beyond-noise`). That level (median {glue:text}`dom_null_mt:.2f` for MT,
+# ({glue:md}`verdict-fig4-mt-lower-beyond-noise:myst`). That level (median {glue:text}`dom_null_mt:.2f` for MT,
 # {glue:text}`dom_null_sum:.2f` for summarization) falls as a pair's errors grow, so raw mean |Φ| across domains
 # mixes favoritism with sample size.
 
@@ -381,7 +388,7 @@ glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
 # (favi-fig4-domains)=
 # ## Fig. 4's domains and ties
 
-# %%
+# %% tags=["hide-output"]
 show(fig4.domains_page(domains))
 
 # %% [markdown]
@@ -407,7 +414,7 @@ show(fig4.domains_page(domains))
 # them; a split-half design removes the shared term: the items are halved at random, each pair is oriented by its
 # human winner on one half and Φ is computed on the other (both ways round, over several halvings).
 
-# %%
+# %% tags=["hide-output"]
 with timings.measure("split-half attenuation"):
     split = out.table(uncertainty.split_half_attenuation(scores, datasets, n_splits=n_splits,
                                                          rng=stream(seed, "split halves")),
@@ -420,8 +427,8 @@ show(uncertainty.split_half_page(attenuation, split))
 # −mar(d)/E closely, it measures how a noisy metric shrinks the humans' margins more than a preference for
 # particular systems; where it does neither, the metrics' margins differ from the humans' in both directions and Φ
 # can point to real favourites. The reading of Φ as favoritism, dataset by dataset (in the table's order: at most
-# half of the pairs favouring the weaker system): {glue:md}`verdict-attenuation` on the same items
-# ({glue:md}`ours-attenuation`), {glue:md}`verdict-attenuation-split-half` on split halves
+# half of the pairs favouring the weaker system): {glue:md}`verdict-attenuation:myst` on the same items
+# ({glue:md}`ours-attenuation`), {glue:md}`verdict-attenuation-split-half:myst` on split halves
 # ({glue:md}`ours-attenuation-split-half`).
 
 # %% [markdown] tags=["details"]
@@ -454,7 +461,7 @@ glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
 # the metric *prefers* a system ({ref}`favi-attenuation`). Per dataset, then the attenuation reading among the pairs
 # whose test is significant, with the items per pair:
 
-# %%
+# %% tags=["hide-output"]
 show(experiments.in_words(tests.set_index("data").drop(columns="smallest_p")))
 show(experiments.in_words(attenuation).join(items.rename("items per pair")))
 
@@ -493,20 +500,20 @@ glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.me
 
 # %% [markdown]
 # Pairs whose margins change sign under the metric have a median |Φ| of {glue:text}`f5_differ:.2f`, pairs whose
-# signs agree {glue:text}`f5_agree:.2f` ({glue:md}`verdict-fig5a-larger`). The paper calls the pattern expected by
+# signs agree {glue:text}`f5_agree:.2f` ({glue:md}`verdict-fig5a-larger:myst`). The paper calls the pattern expected by
 # Lemma 2, but Lemma 1 explains part of it without any favoritism (a sign change needs |Φ| ≥ |mar(d)|/E): metrics
 # with the same errors in random directions give ρ = {glue:text}`f5_null:.2f` on average
 # ({glue:text}`f5_null_low:.2f` to {glue:text}`f5_null_high:.2f` in 95% of the draws), one at or below ours in a
 # share {glue:text}`f5_null_p:.3f` of the draws (stronger than without favoritism:
-# {glue:md}`verdict-fig5a-no-favoritism`). Signed Φ against sample-level accuracy, ρ = {glue:text}`f5_rho_b:.2f`
-# against the paper's {glue:text}`paper_rho_b:.2f`, is {glue:md}`verdict-fig5b-rho`; its sign flips with the order
+# {glue:md}`verdict-fig5a-no-favoritism:myst`). Signed Φ against sample-level accuracy, ρ = {glue:text}`f5_rho_b:.2f`
+# against the paper's {glue:text}`paper_rho_b:.2f`, is {glue:md}`verdict-fig5b-rho:myst`; its sign flips with the order
 # of the pair, so it cannot correlate with anything symmetric. For "very high sample-level accuracies are
 # associated with smaller Favi-Scores" the paper gives no threshold: the top {glue:text}`f5b_top:.0%` of the pairs
 # (accuracy ≥ {glue:text}`f5b_threshold:.2f`) have a median |Φ| {glue:text}`f5b_diff:+.4f` from the others'
 # ({glue:text}`f5b_level:.0%` bootstrap interval over the pairs {glue:text}`f5b_low:+.3f` to
-# {glue:text}`f5b_high:+.3f`): {glue:md}`verdict-fig5b-high-accuracy`. Sample-level accuracy correlates with the
+# {glue:text}`f5b_high:+.3f`): {glue:md}`verdict-fig5b-high-accuracy:myst`. Sample-level accuracy correlates with the
 # sign agreement at ρ = {glue:text}`f5_acc:.2f`, against |Φ|'s {glue:text}`f5_rho:.2f`, so §6's insight is
-# {glue:md}`verdict-section6-insight` (the pairs share systems and human ratings, so no p-value is given).
+# {glue:md}`verdict-section6-insight:myst` (the pairs share systems and human ratings, so no p-value is given).
 
 # %% [markdown]
 # (favi-fig6)=
@@ -528,9 +535,9 @@ if fig6_cases:
 # %% [markdown]
 # The systems the paper names, and the MBR-decoded systems: each one's median Φ and against how many opponents its Φ
 # is positive or negative. The paper's COMET-22 disfavours refB against every system; on zh-en that is
-# {glue:md}`verdict-fig6-refb`, and its disfavouring of M2M100 (last in both of the paper's graphs; in ours
-# {glue:md}`verdict-fig6-m2m100-last`) is {glue:md}`verdict-fig6-m2m100`. QUARTZ_TuneReranking, which the
-# paper's COMET-22 favours, is not among the zh-en systems ({glue:md}`verdict-fig6-quartz`).
+# {glue:md}`verdict-fig6-refb:myst`, and its disfavouring of M2M100 (last in both of the paper's graphs; in ours
+# {glue:md}`verdict-fig6-m2m100-last:myst`) is {glue:md}`verdict-fig6-m2m100:myst`. QUARTZ_TuneReranking, which the
+# paper's COMET-22 favours, is not among the zh-en systems ({glue:md}`verdict-fig6-quartz:myst`).
 
 # %% [markdown] tags=["details"]
 # (favi-appendix-d)=
@@ -573,27 +580,30 @@ out.figure(fig, "favi_case_bertscore_usr_tc",
            "TopicalChat ratings {cite:p}`mehri2020usr` stands in for it and for the paper's chatbot cases (its "
            "Figs. 8-9 on BST), with few items per pair.")
 
-# %%
-show(cases.graphs_page(graphs))
-show(cases.favourites_page(per_system, layers, case_list), digits=2)
+# %% tags=["hide-output"]
+show(cases.graphs_page(graphs).rename(columns={"significant for humans": "humans",  # short enough for a tablet
+                                              "significant for the metric": "metric", "verdicts agree": "agree"}))
+show(cases.favourites_page(per_system, layers, case_list).rename(columns={
+    "Φ > 0 against": "Φ > 0", "Φ < 0 against": "Φ < 0", "row, humans' graph": "humans' row",
+    "row, metric's graph": "metric's row"}), digits=2)
 
 # %% [markdown]
-# The first table counts the pairs each graph finds significant and the share of pairs whose verdicts agree, with
-# ties dropped and split. The second names, per setting, the system the metric favours most and the one it
+# The first table counts, with ties dropped and with ties split, the pairs each graph finds significant (the
+# humans', the metric's) and the share of pairs whose verdicts agree. The second names, per setting, the system the metric favours most and the one it
 # disfavours most (highest and lowest median Φ against the others) and their rows in the two graphs (row 1 is the
-# top). That the humans put refB and Online-W at the top of WMT22 en-de is {glue:md}`verdict-fig1-human-top`; that M11
+# top). That the humans put refB and Online-W at the top of WMT22 en-de is {glue:md}`verdict-fig1-human-top:myst`; that M11
 # is the worst system by the human ranking of SummEval's consistency (App. D.2: in the last row of the humans' graph)
-# is {glue:md}`verdict-appD2-m11-human-worst`. The paper's shares for its {glue:text}`paper_systems` WMT22 systems,
+# is {glue:md}`verdict-appD2-m11-human-worst:myst`. The paper's shares for its {glue:text}`paper_systems` WMT22 systems,
 # {glue:text}`paper_fig1_agreement:g`% (Fig. 1), {glue:text}`paper_chatgpt_system:g` and
-# {glue:text}`paper_bleu_system:g` (App. D.3): whether they are shares of all their {glue:text}`paper_pairs` pairs is
-# {glue:md}`verdict-pairs36-consistent`, since the paper does not say over how many pairs it counts (What differs
-# gives the fractions that fit).
+# {glue:text}`paper_bleu_system:g` (App. D.3), are by Def. 10 shares of all their {glue:text}`paper_pairs` pairs
+# (N = C(|Π|, 2)); checked as such: **{glue:md}`verdict-pairs36-consistent:myst`** (What differs gives the fractions
+# that fit).
 
 # %% [markdown]
 # (favi-appendix-d-values)=
 # ### The printed values
 
-# %%
+# %% tags=["hide-output"]
 appd = out.table(appendix_d.appendix_d(summary), "favi_appendix_d_cases")
 show(appendix_d.appendix_d_page(appd))
 show(appendix_d.appendix_d_ties_page(appd))
@@ -607,19 +617,19 @@ glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_h
 # The rows differ in their raters: ROUGE-L and sentence BLEU are computed here on the paper's data, GEMBA's scalar
 # ChatGPT scores stand in for the paper's pairwise ChatGPT prompt, and BLEU covers only the systems whose outputs are
 # reachable (the paper's {glue:text}`paper_systems` include QUARTZ_TuneReranking and M2M100). The three values are
-# {glue:md}`verdict-appD-sample` (sample-level accuracy), {glue:md}`verdict-appD-favi` (mean |Φ|) and
-# {glue:md}`verdict-appD-system` (system-level accuracy). The paper's SummEval system-level accuracies
-# ({glue:text}`paper_rouge_system:g` for ROUGE, {glue:text}`paper_bertscore_system:g` for BertScore): whether they are
-# shares of all SummEval's {glue:text}`paper_summeval_pairs` pairs is {glue:md}`verdict-pairs120-consistent` (the paper
-# does not say over how many pairs it counts; What differs gives the fractions that fit). Among the WMT22 en-de raters
-# here, App. D.3's places of ChatGPT are {glue:md}`verdict-appD3-chatgpt-ranks` and BLEU's lowest system-level
-# accuracy is {glue:md}`verdict-appD3-bleu-lowest`; that ChatGPT disfavours refB and favours M2M100 is
-# {glue:md}`verdict-appD3-chatgpt-systems`.
+# {glue:md}`verdict-appD-sample:myst` (sample-level accuracy), {glue:md}`verdict-appD-favi:myst` (mean |Φ|) and
+# {glue:md}`verdict-appD-system:myst` (system-level accuracy). The paper's SummEval system-level accuracies
+# ({glue:text}`paper_rouge_system:g` for ROUGE, {glue:text}`paper_bertscore_system:g` for BertScore) are by Def. 10
+# shares of all SummEval's {glue:text}`paper_summeval_pairs` pairs; checked as such:
+# **{glue:md}`verdict-pairs120-consistent:myst`** (What differs gives the fractions that fit). Among the WMT22 en-de raters
+# here, App. D.3's places of ChatGPT are {glue:md}`verdict-appD3-chatgpt-ranks:myst` and BLEU's lowest system-level
+# accuracy is {glue:md}`verdict-appD3-bleu-lowest:myst`; that ChatGPT disfavours refB and favours M2M100 is
+# {glue:md}`verdict-appD3-chatgpt-systems:myst`.
 #
 # Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one that credits
-# only agreeing + and − (second table). Checked against both readings, the paper's sample-level accuracy is
-# {glue:md}`verdict-appD-readings-chatgpt` for ChatGPT, {glue:md}`verdict-appD-readings-bleu` for BLEU and
-# {glue:md}`verdict-appD-readings-rouge` for ROUGE. On SummEval ({glue:md}`appd_aspect`) our experts' mean ratings tie
+# only agreeing + and − (second table). The paper's sample-level accuracy checked against both readings: for ChatGPT
+# **{glue:md}`verdict-appD-readings-chatgpt:myst`**, for BLEU **{glue:md}`verdict-appD-readings-bleu:myst`** and for ROUGE
+# **{glue:md}`verdict-appD-readings-rouge:myst`**. On SummEval ({glue:md}`appd_aspect`) our experts' mean ratings tie
 # on {glue:text}`appd_human_tie:.0%` of a pair's items, ROUGE-L on {glue:text}`appd_metric_tie:.1%`, both on
 # {glue:text}`appd_both_tie:.1%`, so the accuracy is {glue:text}`appd_without:.3f` without the matching ties' credit
 # and {glue:text}`appd_with:.3f` with it. At ROUGE-L's accuracy on the items our experts do not tie, the paper's
@@ -634,7 +644,7 @@ glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_h
 # them. α is computed with the krippendorff package, checked in the tests against the published example of
 # {cite:t}`krippendorff2011computing`.
 
-# %%
+# %% tags=["hide-output"]
 h2h_ratings = appendix_c21.h2h_ratings(h2h)
 symmetry = out.table(appendix_c21.symmetry_table(h2h_ratings), "favi_appendix_c21_symmetry")
 confusion = appendix_c21.symmetry_confusion(h2h_ratings)
@@ -647,16 +657,16 @@ glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetr
 
 # %% [markdown]
 # ChatGPT gives the same preference in both orders on {glue:text}`c21_accuracy:.0%` of the SummEval items, with
-# nominal α = {glue:text}`c21_alpha:.3f` (the paper's asymmetry {glue:md}`verdict-c21-asymmetric`; its values,
+# nominal α = {glue:text}`c21_alpha:.3f` (the paper's asymmetry {glue:md}`verdict-c21-asymmetric:myst`; its values,
 # {glue:text}`paper_c21_accuracy:.0%` and α = {glue:text}`paper_c21_alpha:g` on other data,
-# {glue:md}`verdict-c21-values`); {glue:text}`c21_reversals:.0%` of the inconsistent judgments are full reversals
+# {glue:md}`verdict-c21-values:myst`); {glue:text}`c21_reversals:.0%` of the inconsistent judgments are full reversals
 # (+ ↔ −). Of the judgments that prefer one summary, {glue:text}`c21_first:.1%` name the one shown first (binomial
 # test against half: p = {glue:text}`c21_p:.2g`). Where that test finds no position preference, the inconsistency is
 # instability per item rather than a bias towards one position.
 #
 # Beyond the paper, the same judgments as a preference *metric* against the experts, for each presentation order:
 
-# %%
+# %% tags=["hide-output"]
 h2h_metric = out.table(appendix_c21.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_metric", index=False)
 show(experiments.in_words(h2h_metric, pairs="system pairs"))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
@@ -696,7 +706,7 @@ out.figure(fig4.plot_fig4_ties(ties_page), "favi_fig4_ties",
            "ties' share, so it grows with how often both tie. WMT22 zh-en stands in for WMT22 en-de's neural "
            "metrics (COMET-22, BLEURT-20, UniTE, MetricX).")
 
-# %%
+# %% tags=["hide-output"]
 identical_cases = [c for c in map(tuple, fig4_rows[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
 identical = out.table(fig4.identical_output_ties(scores, texts, identical_cases), "favi_identical_output_ties",
                       index=False)
@@ -721,7 +731,7 @@ glue_all(ident_every=int((identical["metric_ties_identical"] == identical["ident
 # document's segments share a topic, a domain and often their errors). WMT22 zh-en's document ids are registered, so
 # there its Φ intervals are also drawn by resampling whole documents.
 
-# %%
+# %% tags=["hide-output"]
 if "wmt22-zhen" in datasets:
     documents = wmt22_zhen_documents()
     with timings.measure("document bootstrap (WMT22 zh-en)"):
@@ -740,14 +750,16 @@ if "wmt22-zhen" in datasets:
 # bootstrap's 95% intervals are a median {glue:text}`doc_ratio:.2f` times as wide as the item bootstrap's (median
 # width {glue:text}`doc_width:.3f` against {glue:text}`doc_item_width:.3f`), and the share of pairs whose interval
 # excludes 0 goes from {glue:text}`doc_item_excl:.0%` to {glue:text}`doc_doc_excl:.0%`. That intervals treating
-# segments as independent are narrower, so that Φ needs the probabilistic treatment the paper leaves out, is
-# {glue:md}`verdict-robustness-document-bootstrap`. Every pair's two intervals:
+# segments as independent are narrower, so that Φ needs the probabilistic treatment the paper leaves out:
+# **{glue:md}`verdict-robustness-document-bootstrap:myst`**. Every pair's two intervals:
 # {download}`document and item bootstrap per pair <../04_favoritism/favi_document_bootstrap_pairs.csv>`.
 
 # %%
 out.values(fig4.fig4_checks(fig4_rows, domains) | fig5.fig5_checks(v) | appendix_d.appendix_d3_checks(fig4_rows)
            | cases.graph_row_checks(layers) | appendix_d.appendix_d_reading_checks(appd)
-           | definitions.definition_checks(pairs))
+           | definitions.definition_checks(pairs) | definitions.paper_example_checks()
+           | {"appD3.m2m100_ranking_unchanged": cases.ranking_unchanged(pairs, "wmt22-ende", "MQM", "GEMBA-DA-ChatGPT",
+                                                                         "M2M100_1.2B-B4")})
 verdicts = glue_verdicts(out)  # every claim of this chapter, for the text above
 
 # %% [markdown] tags=["details"]
@@ -786,3 +798,13 @@ show(timings.table(), digits=1)
 # * **Not in the paper:** intervals and tests for Φ (a document bootstrap on WMT22 zh-en, the tests read as one
 #   family with the Benjamini–Hochberg correction), the attenuation reading on the same items and on split halves,
 #   and ChatGPT's head-to-head judgments as a metric.
+
+# %% [markdown]
+# ## What to take away
+#
+# * The definitions against the paper's worked example (Fig. 2): **{glue:md}`verdict-fig2-favi:myst`**; that every
+#   metric shows some favoritism: **{glue:md}`verdict-fig4-every-metric:myst`**. A metric that only adds noise already "favours" the
+#   humans' weaker system (Lemma 1); read that way, Φ as a preference: **{glue:md}`verdict-attenuation:myst`** on the
+#   same items, **{glue:md}`verdict-attenuation-split-half:myst`** on split halves.
+# * |Φ| and ranking errors: the inverse correlation, **{glue:md}`verdict-fig5a-rho:myst`**; |Φ| telling more than
+#   sample-level accuracy, **{glue:md}`verdict-section6-insight:myst`**.

@@ -177,8 +177,8 @@ show(ch.disagreement_view(result), 2)
 # {glue:text}`yours_top3_differs` on the top-3 set; on average they order
 # {glue:text}`yours_pairs_ordered_differently:.0%` of the system pairs differently. Read this against the tests
 # above: the sign tests find {glue:text}`yours_sign_different` of the {glue:text}`yours_pairs` pairs of systems
-# different (with {glue:md}`yours_adjustment` adjustment) and split the systems into {glue:text}`yours_groups`
-# statistically tied group(s). Where the systems a mechanism ranks first are in one tied group, the mechanisms'
+# different (with {glue:md}`yours_adjustment` adjustment); the number of statistically tied groups they split the
+# systems into is {glue:text}`yours_groups`. Where the systems a mechanism ranks first are in one tied group, the mechanisms'
 # disagreement on the best system is within the noise of this test set, not a difference between the mechanisms.
 
 # %% [markdown]
@@ -189,7 +189,7 @@ show(ch.disagreement_view(result), 2)
 # systems it now orders differently are counted. MEAN and MEDIAN score each system alone, so they never change;
 # BT, Elo and TrueSkill fit all systems together and can (the paper's Appendix F).
 
-# %%
+# %% tags=["hide-output"]
 out.table(result.stability, "yours_stability", index=False)
 show(report.stability_summary(result))
 
@@ -205,7 +205,7 @@ show(report.stability_summary(result))
 # a slice of WMT20 Chinese→English's official segment scores {cite:p}`barrault2020findings` (its provenance is in
 # the examples folder's README).
 
-# %%
+# %% tags=["hide-output"]
 partial = compare(ch.load(incomplete_path), rng=seed, n_resamples=n_resamples,
                   n_resamples_sequential=n_resamples_sequential, alpha=alpha)
 out.table(partial.systems, "yours_incomplete_systems")
@@ -245,7 +245,7 @@ out.figure(figures.plot_mechanisms(partial), "yours_incomplete_mechanisms",
 # TrueSkill and the average win rate, each with an interval over judgments; the tests are sign tests per pair. The
 # example is every judgment between the eight most-judged models of llmfao {cite:p}`ustalov2023llmfao`.
 
-# %%
+# %% tags=["hide-output"]
 from analysis.compare.judgments import compare_judgments
 
 judged = compare_judgments(ch.load_judgments(judgments_path), rng=seed,
@@ -271,8 +271,8 @@ out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms",
 
 # %% [markdown]
 # {glue:text}`judged_systems` systems and {glue:text}`judged_instances:,` judgments. With
-# {glue:md}`judged_adjustment` adjustment for the number of pairs, the sign tests split them into
-# {glue:text}`judged_groups` statistically tied group(s); the widest 95% rank interval is
+# {glue:md}`judged_adjustment` adjustment for the number of pairs, the number of statistically tied groups the sign
+# tests split them into is {glue:text}`judged_groups`; the widest 95% rank interval is
 # {glue:md}`judged_widest`.
 
 # %% [markdown]
@@ -336,6 +336,8 @@ for key, value in {"judge_items": overall["items"], "judge_accuracy": overall["s
 # %% tags=["remove-input"]
 display(Markdown(f"The judge's verdicts: {out.download('yours_llm_judge')}; the experts': "
                  f"{out.download('yours_llm_experts')}."))
+
+# %% tags=["remove-input", "hide-output"]
 show(ch.llm_judge_ranking(judged_llm, judged_experts))
 show(ch.agreement_view(agreement))
 

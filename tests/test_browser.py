@@ -170,21 +170,30 @@ def _front(pages):
     return front[0]
 
 
-def test_the_front_page_gives_each_papers_outcome_in_three_lines(book):
-    """Issue 38: per paper, below its counts, what holds, what does not and why (python -m analysis claims writes
-    them from the claims table), each line naming items or counting claims."""
-    from analysis.claim_records import PAPERS
+def test_the_front_page_tells_each_papers_headlines_with_verdict_data_and_condition(book):
+    """Issue 50: per paper, its headline claims (registry ``headline = true``) each told in a sentence with a verdict
+    linked to the glossary; the papers' headlines name the condition their answer depends on; then the counts by
+    category. No labels-only "What holds" lines."""
+    from analysis.claim_records import PAPERS, load
 
-    text = _front(book[1]).text
-    titles = [title for key, title in PAPERS.items() if key != "synthesis"]
-    starts = [text.index(f"{title} — ") for title in titles]  # the paper's counts line
-    ends = starts[1:] + [text.index(f"{PAPERS['synthesis']} — ")]
-    for title, start, end in zip(titles, starts, ends):
+    front = _front(book[1])
+    text = front.text
+    assert "What holds" not in text and "What does not" not in text
+    headlines = {p: [c for c in load() if c.headline and c.paper == p] for p in PAPERS}
+    titles = list(PAPERS.values())
+    starts = [text.index(f"\n{title}\n") for title in titles]  # each paper's heading
+    for (paper, title), start, end in zip(PAPERS.items(), starts, starts[1:] + [len(text)]):
         block = text[start:end]
-        lines = [re.search(rf"^{head}: (.+)$", block, flags=re.M) for head in ("What holds", "What does not", "Why")]
-        assert all(lines), f"{title}: the outcome lines are missing from the front page: {block[:300]!r}"
-        assert all(re.search(r"\d", line.group(1)) for line in lines), (title, [line.group(0) for line in lines])
-        assert lines[0].start() < lines[1].start() < lines[2].start(), title
+        told = block[:block.index("claims, with their verdicts")].strip().splitlines()[1:-1]  # one line per headline
+        verdicts = re.compile(r"\b(reproduced|not testable here|paper inconsistent|holds|hold|does not hold)\b")
+        assert len([line for line in told if verdicts.search(line)]) >= len(headlines[paper]), (title, told)
+        if paper != "synthesis":
+            assert sum("condition" in line for line in told) >= 1, (title, told)
+        assert "Counted by where their evidence came from" in block, title
+    verdict_terms = [t for t in front.term_links if t in ("term-reproduced", "term-reproduced-in-part",
+                                                         "term-not-reproduced", "term-holds", "term-not-testable-here",
+                                                         "term-paper-inconsistent")]
+    assert len(verdict_terms) >= sum(len(v) for v in headlines.values()), front.term_links
 
 
 def test_the_front_page_shows_the_verdict_figure(book):
@@ -244,3 +253,72 @@ def test_every_glossary_term_used_on_a_page_links_to_its_definition(book):
     assert all("glossary.html" in " ".join(p.links) for p in details), "a details page does not link the glossary"
     unlinked = {path: forms for path, forms in unlinked.items() if forms}
     assert not unlinked, unlinked
+
+
+#: a screen at the width the book is read at (:data:`tests.browser.VIEWPORT`); no page is longer than 15 of them
+SCREEN = browser.VIEWPORT["height"]
+MAX_SCREENS = 15
+#: a tablet's width, at which the sidebars fold away and the content column is narrowest before the phone layout
+NARROW = {"width": 768, "height": 900}
+
+HEIGHT_JS = "() => Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)"
+#: tables wider than the article's content box (its width less its padding): a reader would scroll them sideways,
+#: or lose their right edge
+CUT_TABLES_JS = """() => { const a = document.querySelector('article') || document.body;
+    const s = getComputedStyle(a);
+    const column = a.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    return Array.from(a.querySelectorAll('table')).filter(t => t.checkVisibility() || t.closest('details'))
+        .map(t => ({start: (t.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 50),
+                    width: Math.max(t.scrollWidth, t.getBoundingClientRect().width), column: column}))
+        .filter(t => t.width > t.column + 1); }"""
+
+
+def page_layout(html) -> dict[str, dict]:
+    """Every page of the book under ``html``: its height in pixels at :data:`tests.browser.VIEWPORT` and the tables
+    cut at :data:`NARROW` width (``{"height": px, "cut": [{start, width, column}]}``). Closed drop-downs are opened
+    for the tables' widths (a reader opens them), not for the heights (a reader scrolls past them closed)."""
+    found = {}
+    with browser.serve(html) as base, browser.chromium() as chromium:
+        for path in browser.pages_of(html):
+            view = chromium.new_page(viewport=browser.VIEWPORT)
+            view.goto(f"{base}/{path}", wait_until="load")
+            view.wait_for_load_state("networkidle")
+            height = view.evaluate(HEIGHT_JS)
+            view.set_viewport_size(NARROW)
+            view.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+            view.wait_for_timeout(100)
+            found[path] = {"height": height, "cut": view.evaluate(CUT_TABLES_JS)}
+            view.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def layout(book):
+    return page_layout(book[0])
+
+
+def test_no_page_is_longer_than_15_screens(layout):
+    """Issue 50: a page a reader can move through: at most 15 screens (900 px each) at 1,400 px width, details pages
+    included; long tables go into closed drop-downs or toggles, or the page is split."""
+    assert len(layout) >= 9
+    long = {path: round(page["height"] / SCREEN, 1) for path, page in layout.items()
+            if page["height"] > MAX_SCREENS * SCREEN}
+    assert not long, f"pages over {MAX_SCREENS} screens: {long}"
+
+
+def test_no_table_is_wider_than_the_content_column_at_768_px(layout):
+    """Issue 50: at a tablet's width no table, drop-downs' included, is wider than the content column (it is re-laid
+    out instead: fewer columns, shorter headers, or transposed)."""
+    cut = [(path, table["start"], f"{table['width'] - table['column']:.0f} px too wide")
+           for path, page in layout.items() for table in page["cut"]]
+    assert not cut, cut
+
+
+if __name__ == "__main__":  # python -m tests.test_browser <html folder>: every page's screens and cut tables
+    import sys
+    from pathlib import Path
+
+    for path, page in page_layout(Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html")).items():
+        print(f"{page['height'] / SCREEN:5.1f} screens  {path}")
+        for table in page["cut"]:
+            print(f"      cut at 768 px: {table['width'] - table['column']:.0f} px too wide: {table['start']!r}")

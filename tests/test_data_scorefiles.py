@@ -41,14 +41,16 @@ def test_the_formats_give_the_same_matrix_and_the_same_comparison(tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("instance,system\n0,a\n", r"missing column\(s\) \['score'\]"),
-    ("instance,system,score\n0,a,1\n0,b,2\n0,a,3\n1,a,1\n1,b,1\n", r"duplicate \(instance, system\) rows: \(0, 'a'\) on line 2 and line 4"),
+    ("instance,system,score\n0,a,1\n0,b,2\n0,a,3\n1,a,1\n1,b,1\n",
+     r"duplicate \(instance, system\) rows: \(0, 'a'\) on line 2 and line 4"),
     ("instance,system,score\n0,a,1\n0,b,2\n1,a,1\n", r"different instances \('b' lacks 1 of 2\).*--align pairwise"),
     ("instance,system,score\n0,a,1\n0,b,\n", r"missing score \(NaN\) for system 'b', instance 0 on line 3"),
     ("instance,system,score\n0,a,1\n0,b,x\n", r"score 'x' on line 3 is not a number"),
     ("instance,system,score\n0,a,1\n1,a,2\n", r"at least two systems"),
     ("a,b\n1,2\n3,oops\n", r"score in column 'b' 'oops' on line 3 is not a number"),
     ("a,b\n1,2\n3,\n", r"different instances \('b' lacks 1 of 2\)"),
-    ("instance,system,score,metric\n0,a,1,BLEU\n0,b,2,BLEU\n0,a,1,chrF\n0,b,2,chrF\n", r"several values \['BLEU', 'chrF'\]"),
+    ("instance,system,score,metric\n0,a,1,BLEU\n0,b,2,BLEU\n0,a,1,chrF\n0,b,2,chrF\n",
+     r"several values \['BLEU', 'chrF'\]"),
 ])
 def test_bad_long_and_wide_files_name_the_problem_and_the_place(tmp_path, content, message):
     path = tmp_path / "scores.csv"

@@ -5,7 +5,14 @@ import nbformat
 import pytest
 
 from analysis import reproduce
-from analysis.notebooks import DETAILS_TAG, details_sections, glue_problems, split_details
+from analysis.notebooks import (
+    DETAILS_OPENING_TAG,
+    DETAILS_TAG,
+    details_sections,
+    details_title,
+    glue_problems,
+    split_details,
+)
 from tests import reproduce_helpers
 
 toy_chapters = reproduce_helpers.toy_chapters  # the fixture this module uses
@@ -52,13 +59,28 @@ def test_split_moves_the_sections_links_them_and_carries_the_glue_each_page_need
     assert "*On the chapter's details page:* {doc}`Run time <../ch/details>`." in story_text
     assert not any("Checks" in t or "subsection" in t for t in story_text)
     details_text = [c.source for c in details.cells if c.cell_type == "markdown"]
-    assert details_text[0].startswith("# Details and checks") and "{doc}`A chapter <../notebooks/ch>`" in details_text[0]
+    assert (details_text[0].startswith("# Details: a chapter\n")
+            and "{doc}`A chapter <../notebooks/ch>`" in details_text[0])
     assert [t.splitlines()[0] for t in details_text[1:]] == ["(ch-checks)=", "### A subsection of the checks",
                                                              "## Run time"]
     for page in (story, details):  # every pasted key is glued on its page, none twice
         assert glue_problems(page) == []
     carrier = [c for c in story.cells if "remove-cell" in c.metadata.get("tags", [])]
     assert [o.metadata["scrapbook"]["name"] for o in carrier[0].outputs] == ["late"]
+
+
+def test_the_details_page_is_titled_after_its_chapter_and_opens_with_the_chapters_sentence():
+    assert details_title("The stability of WMT system rankings (Knowles 2021)") == (
+        "Details: the stability of WMT system rankings")
+    assert details_title("Global vs pairwise scores: ties, sample size, confidence (Levtsov & Ustalov 2025)") == (
+        "Details: global vs pairwise scores")
+    nb = chapter()
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("It checks {glue:text}`late:.2f`.",
+                                                     metadata={"tags": [DETAILS_OPENING_TAG]}))
+    story, details = split_details(nb, story="../notebooks/ch", details="../ch/details")
+    assert not any("It checks" in c.source for c in story.cells)
+    assert details.cells[0].source.startswith("# Details: a chapter\n\nIt checks {glue:text}`late:.2f`. ")
+    assert glue_problems(details) == []
 
 
 def test_a_chapter_without_tags_is_one_page_and_a_tag_without_a_heading_is_refused():
@@ -78,7 +100,7 @@ def test_the_runner_publishes_the_details_page_beside_the_artefacts(toy_chapters
     [run] = reproduce.run(profile="quick", output_root=out, only=["01"])
     assert run.status == "ok"
     details = nbformat.read(out / "01_good" / "details.ipynb", as_version=4)
-    assert details.cells[0].source.startswith("# Details and checks")
+    assert details.cells[0].source.startswith("# Details: ")
     assert any(c.source == "## Run time" for c in details.cells)
     story = nbformat.read(out / "notebooks" / "01_good.ipynb", as_version=4)
     assert not any(c.source == "## Run time" for c in story.cells)
