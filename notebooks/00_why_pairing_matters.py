@@ -15,10 +15,10 @@
 # # Why pairing matters (Peyrard et al. 2021, §2–3, Appendices A.1, B, F)
 #
 # {cite:t}`peyrard2021better` start from a plain fact: every NLP system is scored on the *same* test instances, so
-# evaluation scores come **paired**: instance *l* gives one score to each system. {term}`MEAN` and {term}`MEDIAN` summarise each
-# system's scores on their own and throw that pairing away; the {term}`Bradley–Terry model` {cite:p}`bradley1952rank` ({term}`BT`) is
-# built from instance-level comparisons and keeps it. This chapter rebuilds the paper's small, exact illustrations of
-# the difference:
+# evaluation scores come **paired**: instance *l* gives one score to each system. {term}`MEAN` and {term}`MEDIAN`
+# summarise each system's scores on their own and throw that pairing away; the {term}`Bradley–Terry model`
+# {cite:p}`bradley1952rank` ({term}`BT`) is built from instance-level comparisons and keeps it. This chapter rebuilds
+# the paper's small, exact illustrations of the difference:
 #
 # * **Fig. 1** — three systems with equal means where MEDIAN and BT disagree;
 # * **Table 2 / Appendix A.1** — permuting one system's type strengths keeps both marginals but changes the pairing;
@@ -29,9 +29,9 @@
 # **What the rebuilt examples say.** Fig. 1's example as §3 describes it: **{glue:md}`verdict-fig1-section3:myst`**.
 # Table 2's permutations keep both marginals and change the pairing: **{glue:md}`verdict-table2-fixed-marginals:myst`**.
 # Prop. 1, BT's two-system decision as the sign of the median of differences, in the case its proof treats
-# (continuous scores, an odd number of instances): **{glue:md}`verdict-prop1-median-of-differences:myst`**; stated without
-# that condition: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. Appendix F's example with the printed third system:
-# **{glue:md}`verdict-appF-printed-third-system:myst`**.
+# (continuous scores, an odd number of instances): **{glue:md}`verdict-prop1-median-of-differences:myst`**; stated
+# without that condition: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. Appendix F's example with the printed third
+# system: **{glue:md}`verdict-appF-printed-third-system:myst`**.
 #
 # Everything below is computed when the chapter runs; the numbers in the text are pasted from the computed tables,
 # and every verdict from the claims registry.
@@ -83,7 +83,8 @@ show(fig1_aggregates.rename(columns=str.upper))
 
 # %% tags=["hide-input"]
 out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example",
-           f"Scores of three systems (A, B, C) on five test instances, all with mean {fig1_aggregates['mean'].iloc[0]:g}: "
+           "Scores of three systems (A, B, C) on five test instances, all with mean "
+           f"{fig1_aggregates['mean'].iloc[0]:g}: "
            "(a) each system's score per instance, (b) MEAN, MEDIAN and BT per system.\n\n"
            "The authors' scores, from their notebook (the paper does not print them). The paper's Fig. 1 shows the "
            "scores only; panel (b) is added here, with BT's strengths rescaled so that the largest equals the "
@@ -127,7 +128,8 @@ summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index
 glue("n_per_type", n_per_type, display=False)
 glue("n_permutations", len(pairings), display=False)
 for key, column in {"distinct_means": "distinct mean S - mean B", "distinct_medians": "distinct median S - median B",
-                    "min_p": "min P(S > B)", "max_p": "max P(S > B)", "bt_prefers_b": "share where BT prefers B"}.items():
+                    "min_p": "min P(S > B)", "max_p": "max P(S > B)",
+                    "bt_prefers_b": "share where BT prefers B"}.items():
     glue(f"appA1_{key}", summary[column].iloc[0], display=False)
 glue("appA1_mean_diff", pairings["mean S - mean B"].iloc[0], display=False)
 glue("appA1_median_diff", pairings["median S - median B"].iloc[0], display=False)
@@ -146,8 +148,8 @@ glue("table2_types", len(own["permutation of S"].split()), display=False)
 # prefers *B* in {glue:text}`appA1_bt_prefers_b:.0%` of the pairings. Table 2's own pairing
 # (permutation {glue:md}`table2_permutation`) has P(*S* > *B*) = {glue:text}`table2_p:.2f`: *S* is the stronger
 # system on {glue:text}`table2_types_won` of {glue:text}`table2_types` types. The paper's statement, that the
-# permutations keep both marginals but change the pairing: **{glue:md}`verdict-table2-fixed-marginals:myst`**. The summary
-# over all pairings, then five examples spread over the range of P(*S* > *B*):
+# permutations keep both marginals but change the pairing: **{glue:md}`verdict-table2-fixed-marginals:myst`**. The
+# summary over all pairings, then five examples spread over the range of P(*S* > *B*):
 
 # %% tags=["hide-input"]
 show(summary.astype(object).iloc[0].rename(ch.SUMMARY_LABELS).to_frame("value"))  # read down, counts as integers
@@ -159,9 +161,10 @@ show(pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]].r
 #
 # Each panel places every test instance at (score of *A*, score of *B*). The three panels hold the same two sets of
 # scores, paired differently, so their marginal densities (top: *A*, right: *B*), means (open markers on the top
-# and right edges) and medians (filled markers on the bottom and left edges) are the same by construction. BT is a property of the 2-D pairing: it prefers *B* when more instances lie
-# above the diagonal *X*<sub>A</sub> = *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores
-# are a two-mode mixture (an "easy" and a "hard" instance type), *B* drawn slightly better on average.
+# and right edges) and medians (filled markers on the bottom and left edges) are the same by construction. BT is a
+# property of the 2-D pairing: it prefers *B* when more instances lie above the diagonal *X*<sub>A</sub> =
+# *X*<sub>B</sub>. The half-plane holding more instances is shaded. The scores are a two-mode mixture (an "easy" and a
+# "hard" instance type), *B* drawn slightly better on average.
 
 # %% tags=["hide-input"]
 fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
@@ -214,12 +217,13 @@ show(prop1_summary.rename(columns={  # headers short enough for a narrow screen
 # The smallest share, over the four kinds, of setups where BT's decision equals the sign of *wins − losses*, its
 # closed form (the sign test's statistic), is {glue:text}`prop1_closed_form_min:.0%`. Prop. 1 says it equals the sign
 # of the median of differences. On continuous scores with an odd number of instances
-# ({glue:md}`ours-prop1-median-of-differences` of the setups agree): **{glue:md}`verdict-prop1-median-of-differences:myst`**.
-# Stated without conditions, also for an even number of instances and for tied 1–5 ratings
-# ({glue:md}`ours-prop1-ties-and-even-n` agree on those two kinds): **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. The reasons are in the proof's gaps: with an
-# even number of instances *A* and *B* can win equally often (a BT tie) while the median of differences, the mean of
-# the two middle ones, is not zero; with tied scores the median of differences can be zero, or take the other sign,
-# while one system wins more of the untied instances.
+# ({glue:md}`ours-prop1-median-of-differences` of the setups agree):
+# **{glue:md}`verdict-prop1-median-of-differences:myst`**. Stated without conditions, also for an even number of
+# instances and for tied 1–5 ratings ({glue:md}`ours-prop1-ties-and-even-n` agree on those two kinds):
+# **{glue:md}`verdict-prop1-ties-and-even-n:myst`**. The reasons are in the proof's gaps: with an even number of
+# instances *A* and *B* can win equally often (a BT tie) while the median of differences, the mean of the two middle
+# ones, is not zero; with tied scores the median of differences can be zero, or take the other sign, while one system
+# wins more of the untied instances.
 
 # %% [markdown]
 # §3 also says that none of Prop. 1's three conditions implies another. For each ordered pair, the number of the
@@ -271,13 +275,14 @@ verdicts = glue_verdicts(out)
 # * **Fig. 1** — the paper does not print its scores; they are the authors' own, from their notebook. Its caption,
 #   introduction and §3 describe the example differently; the table under the figure checks each statement.
 # * **Table 2** — the strengths are the paper's. The paper shows no numbers for the permutations; the table of
-#   all pairings is new, drawn with as many instances per type as the text above says, from this run's seeded random stream.
+#   all pairings is new, drawn with as many instances per type as the text above says, from this run's seeded random
+#   stream.
 # * **Fig. 2** — the authors' notebook (`Intuition.ipynb`, cells 7–9) draws the paper's densities from Table 2's
 #   first three instance types (50 unseeded normal draws with standard deviation 3 around each type's scores, *B*'s
 #   type scores permuted); we rebuild pairings with identical marginals by construction instead (sorted, shifted and
-#   random couplings of the same two samples), which show the same geometric point on seeded data. The paper's caption says "more
-#   mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x and *B* on y and
-#   its body text says the opposite (upper triangle → *B* better). We follow the body text, which matches the axes.
+#   random couplings of the same two samples), which show the same geometric point on seeded data. The paper's caption
+#   says "more mass in the upper-left triangle → BT predicts that A is better", while its axes put *A* on x and *B* on y
+#   and its body text says the opposite (upper triangle → *B* better). We follow the body text, which matches the axes.
 # * **Prop. 1** — tested on random setups of several kinds, including an even number of instances and tied
 #   scores, which the proof does not treat separately.
 # * **Appendix F** — besides the printed *C*, we compute the cyclic *C*, which we read as the intended example.
@@ -291,7 +296,7 @@ verdicts = glue_verdicts(out)
 #   same marginals (Table 2, Fig. 2) leave MEAN and MEDIAN unchanged while P(*S* > *B*) ranges from
 #   {glue:text}`appA1_min_p:.2f` to {glue:text}`appA1_max_p:.2f` over the permutations here.
 # * For two systems, BT prefers the one that wins on more instances, the sign test's statistic. Prop. 1's median of
-#   differences in the case its proof treats: **{glue:md}`verdict-prop1-median-of-differences:myst`**; with an even number
-#   of instances or tied ratings: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**.
+#   differences in the case its proof treats: **{glue:md}`verdict-prop1-median-of-differences:myst`**; with an even
+#   number of instances or tied ratings: **{glue:md}`verdict-prop1-ties-and-even-n:myst`**.
 # * How a tie is counted is part of each example: Appendix F's outcome is given under three tie policies, and the
 #   paper's code counts a tie as a win for the later system.

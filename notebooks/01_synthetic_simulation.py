@@ -15,8 +15,9 @@
 # # The 2,880-setup simulation (Peyrard et al. 2021, §4, Appendix A.2, Fig. 3)
 #
 # Real evaluation data never tells us which system is truly best. {cite:t}`peyrard2021better` therefore simulate
-# evaluation setups whose latent system strengths {term}`λ <latent strength (λ)>` are known, aggregate the simulated scores with {term}`MEAN`, {term}`MEDIAN` and
-# {term}`BT`, and measure Kendall's {term}`τ <Kendall's tau (τ)>` between each aggregate and λ. Two difficulties are switched on separately and together:
+# evaluation setups whose latent system strengths {term}`λ <latent strength (λ)>` are known, aggregate the simulated
+# scores with {term}`MEAN`, {term}`MEDIAN` and {term}`BT`, and measure Kendall's {term}`τ <Kendall's tau (τ)>` between
+# each aggregate and λ. Two difficulties are switched on separately and together:
 #
 # * **outliers** — a fraction *f* of test instances whose scores do not come from the systems' own distributions;
 # * **instance types** — *N*<sub>types</sub> kinds of test instances, each adding an offset to every system's score
@@ -30,15 +31,16 @@
 # **What the regenerated simulation says.** The paper's headline, that BT is more robust than MEAN over all setups,
 # depends on the generator: BT's mean τ minus MEAN's is {glue:md}`ours-fig3gh-bt-beats-mean` with the generator the
 # paper's text describes (**{glue:md}`verdict-fig3gh-bt-beats-mean:myst`**), {glue:md}`ours-fig3gh-bt-beats-mean-code`
-# with the adversarial outliers of the paper's published code (**{glue:md}`verdict-fig3gh-bt-beats-mean-code:myst`**) and
-# {glue:md}`ours-fig3gh-bt-beats-mean-a2` with Appendix A.2's strengths drawn per instance type
+# with the adversarial outliers of the paper's published code (**{glue:md}`verdict-fig3gh-bt-beats-mean-code:myst`**)
+# and {glue:md}`ours-fig3gh-bt-beats-mean-a2` with Appendix A.2's strengths drawn per instance type
 # (**{glue:md}`verdict-fig3gh-bt-beats-mean-a2:myst`**). Panel by panel, with the text's generator: the three mechanisms
-# work equally well in the easy cases (a, b): **{glue:md}`verdict-fig3ab-equally-well:myst`**; all improve with more test
-# instances: **{glue:md}`verdict-fig3b-more-instances:myst`**; all deteriorate with more systems:
+# work equally well in the easy cases (a, b): **{glue:md}`verdict-fig3ab-equally-well:myst`**; all improve with more
+# test instances: **{glue:md}`verdict-fig3b-more-instances:myst`**; all deteriorate with more systems:
 # **{glue:md}`verdict-fig3a-more-systems:myst`**; outliers break MEAN but not MEDIAN or BT (c):
-# **{glue:md}`verdict-fig3c-outliers:myst`** (with the code's outliers: **{glue:md}`verdict-fig3c-outliers-code:myst`**);
-# MEDIAN fails once there are several instance types (d): **{glue:md}`verdict-fig3d-median-types:myst`**, and more so with
-# outliers as well (f): **{glue:md}`verdict-fig3f-median-worse-with-outliers:myst`**; BT beats MEDIAN over all setups:
+# **{glue:md}`verdict-fig3c-outliers:myst`** (with the code's outliers:
+# **{glue:md}`verdict-fig3c-outliers-code:myst`**); MEDIAN fails once there are several instance types (d):
+# **{glue:md}`verdict-fig3d-median-types:myst`**, and more so with outliers as well (f):
+# **{glue:md}`verdict-fig3f-median-worse-with-outliers:myst`**; BT beats MEDIAN over all setups:
 # **{glue:md}`verdict-fig3gh-bt-beats-median:myst`**. The readings differ only in what the paper leaves open, so where
 # their verdicts differ, the generator decides, not the aggregation.
 #
@@ -140,16 +142,16 @@ glue_values("d-", ch.panel_ends(summary, "d"))
 #   From the fewest to the most test instances, the interval at the most lies wholly above the one at the fewest for
 #   {glue:md}`passed-fig3b-more-instances` mechanisms (MEAN, MEDIAN, BT; the paper: all improve,
 #   {glue:md}`verdict-fig3b-more-instances:myst`); from the fewest to the most systems, wholly below for
-#   {glue:md}`passed-fig3a-more-systems` (the paper: all deteriorate, {glue:md}`verdict-fig3a-more-systems:myst`). Here λ
-#   is drawn from U[0, 1] however many systems there are, as Appendix A.2 says; the published code spreads a fixed
+#   {glue:md}`passed-fig3a-more-systems` (the paper: all deteriorate, {glue:md}`verdict-fig3a-more-systems:myst`). Here
+#   λ is drawn from U[0, 1] however many systems there are, as Appendix A.2 says; the published code spreads a fixed
 #   total over the systems instead, which makes pairs closer as *N*<sub>sys</sub> grows.
 # * **Outliers only (c).** From *f* = {glue:text}`c-from:g` to *f* = {glue:text}`c-to:g`, mean τ goes from
 #   {glue:text}`c-mean-from:.3f` to {glue:text}`c-mean-to:.3f` for MEAN, {glue:text}`c-median-from:.3f` to
 #   {glue:text}`c-median-to:.3f` for MEDIAN and {glue:text}`c-bt-from:.3f` to {glue:text}`c-bt-to:.3f` for BT. The
 #   paper reads a failure of MEAN alone (here: MEAN's interval at the largest *f* entirely below its interval without
-#   outliers, MEDIAN's and BT's not): {glue:md}`verdict-fig3c-outliers:myst`. A permuted score comes from another system's
-#   distribution, which under Section 4's model lies close to the system's own; the paper's figure was made with the
-#   published code, whose outliers are adversarial (see {ref}`paired-fig3-readings`).
+#   outliers, MEDIAN's and BT's not): {glue:md}`verdict-fig3c-outliers:myst`. A permuted score comes from another
+#   system's distribution, which under Section 4's model lies close to the system's own; the paper's figure was made
+#   with the published code, whose outliers are adversarial (see {ref}`paired-fig3-readings`).
 # * **Types only (d).** From {glue:text}`d-from:g` to {glue:text}`d-to:g` types, mean τ goes from
 #   {glue:text}`d-mean-from:.3f` to {glue:text}`d-mean-to:.3f` for MEAN, {glue:text}`d-median-from:.3f` to
 #   {glue:text}`d-median-to:.3f` for MEDIAN and {glue:text}`d-bt-from:.3f` to {glue:text}`d-bt-to:.3f` for BT.
@@ -170,10 +172,10 @@ glue_values("d-", ch.panel_ends(summary, "d"))
 # The outliers the paper's text describes permute each outlier instance's scores among the systems: a permuted
 # score comes from another system's distribution, which under the Section 4 model is close to the system's own.
 #
-# **The published code's outliers.** The simulation script of the paper's code, {term}`BT-eval` {cite:p}`peyrard2021bteval`,
-# does not permute scores: it adds rows of 100·U[0, 1] scores, redrawn until they rank the systems *against* their
-# latent order (Kendall τ < 0). On the Section 4 scale (λ ∈ [0, 1], σ = 1) these are huge, adversarial outliers. The
-# grid below is the same seed and datasets, with those outliers in place of the permuted ones.
+# **The published code's outliers.** The simulation script of the paper's code, {term}`BT-eval`
+# {cite:p}`peyrard2021bteval`, does not permute scores: it adds rows of 100·U[0, 1] scores, redrawn until they rank the
+# systems *against* their latent order (Kendall τ < 0). On the Section 4 scale (λ ∈ [0, 1], σ = 1) these are huge,
+# adversarial outliers. The grid below is the same seed and datasets, with those outliers in place of the permuted ones.
 
 # %%
 adversarial, adversarial_summary = ch.run_reading(runner, out, "adversarial outliers", "paired_fig3_adversarial",
@@ -262,10 +264,10 @@ verdicts = glue_verdicts(out)
 # %% [markdown] tags=["details"]
 # ## Beyond the paper: Elo and TrueSkill
 #
-# Appendices G and H present {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill` {cite:p}`herbrich2007trueskill`, the paper's
-# sequential alternatives to BT, and repeat the real-data comparison of Table 1 with them ({ref}`paired-table1`); the
-# paper does not simulate them. Here they run on exactly the same datasets as Fig. 3 (same seeds), with the paper's
-# tie handling and the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).
+# Appendices G and H present {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill` {cite:p}`herbrich2007trueskill`,
+# the paper's sequential alternatives to BT, and repeat the real-data comparison of Table 1 with them
+# ({ref}`paired-table1`); the paper does not simulate them. Here they run on exactly the same datasets as Fig. 3 (same
+# seeds), with the paper's tie handling and the packages' default parameters (Elo k = 20; TrueSkill μ = 25, σ = 25/3).
 
 # %%
 everything = ch.join_runs(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]), ["tau_elo", "tau_trueskill"])

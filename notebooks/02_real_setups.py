@@ -15,11 +15,11 @@
 # %% [markdown]
 # # Real evaluation setups (Peyrard et al. 2021, §5, Tables 1, 3, 4, Figs. 4–6, Appendices C, D, F, H)
 #
-# Do {term}`MEAN`, {term}`MEDIAN` and {term}`BT` actually disagree on real NLP evaluations? {cite:t}`peyrard2021better` aggregated every
-# real setup — one dataset scored by one metric — with each mechanism and counted how often they order system pairs
-# differently, pick a different best system (≠ {term}`SotA`) or a different top 3. This chapter repeats that on the setups
-# the compendium rebuilds from public data (each source is pinned, with its checksum and licence, in the data
-# registry):
+# Do {term}`MEAN`, {term}`MEDIAN` and {term}`BT` actually disagree on real NLP evaluations? {cite:t}`peyrard2021better`
+# aggregated every real setup — one dataset scored by one metric — with each mechanism and counted how often they order
+# system pairs differently, pick a different best system (≠ {term}`SotA`) or a different top 3. This chapter repeats
+# that on the setups the compendium rebuilds from public data (each source is pinned, with its checksum and licence, in
+# the data registry):
 #
 # | collection | status |
 # | --- | --- |
@@ -91,9 +91,9 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # %% [markdown]
 # The setups per collection (the *total* row counts metric names once). Their {glue:text}`metrics-ours` metric names
 # are {glue:text}`metrics-shared` of the paper's {glue:text}`metrics-paper` (missing: {glue:md}`metrics-missing`)
-# and {glue:md}`metrics-extra`, the one {term}`BLEU` score {term}`BT-eval` ships for TAC and the dialogue datasets, which the paper's
-# list does not name apart from BLEU-1 to BLEU-4; so the §5 totals claim counts {glue:text}`metrics-shared` of its
-# metrics here.
+# and {glue:md}`metrics-extra`, the one {term}`BLEU` score {term}`BT-eval` ships for TAC and the dialogue datasets,
+# which the paper's list does not name apart from BLEU-1 to BLEU-4; so the §5 totals claim counts
+# {glue:text}`metrics-shared` of its metrics here.
 
 
 # %% [markdown] tags=["details-opening"]
@@ -105,8 +105,8 @@ show(inventory_summary.rename(columns={"instances": "instances (median)", "syste
 # (paired-section5)=
 # ## §5's totals and Appendix A.3
 #
-# Counted as the notebook of the paper's code, {term}`BT-eval` {cite:p}`peyrard2021bteval`, counts them (instances once per
-# dataset; setups and pairs once per metric): the totals §5 reports, those of the datasets Appendix A.3 lists, those
+# Counted as the notebook of the paper's code, {term}`BT-eval` {cite:p}`peyrard2021bteval`, counts them (instances once
+# per dataset; setups and pairs once per metric): the totals §5 reports, those of the datasets Appendix A.3 lists, those
 # of that list with WMT19 lt-en added (A.3 lists WMT19's language pairs without lt-en, which our WMT19 data has;
 # added at our size, with WMT19's number of metrics), and ours.
 
@@ -169,10 +169,10 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
            f"Tables 1 and 4 of the paper against ours on {len(per_setup['loss'])} setups: for each pair of mechanisms, "
            "the share of system pairs they order differently (Disagree) and the shares of setups where their best "
            "systems (≠ SotA) or their top-3 sets (≠ Top-3) differ.\n\n"
-           "Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for the "
-           "later column) and with ties as half wins, with 95% bootstrap intervals over setups "
-           f"({n_resamples:,} resamples). The first three rows are the paper's Table 1. The paper prints both tables as "
-           "numbers, without intervals; our setups differ from its own (their totals: {ref}`paired-section5`).")
+           "Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for "
+           "the later column) and with ties as half wins, with 95% bootstrap intervals over setups "
+           f"({n_resamples:,} resamples). The first three rows are the paper's Table 1. The paper prints both tables "
+           "as numbers, without intervals; our setups differ from its own (their totals: {ref}`paired-section5`).")
 
 # %% [markdown]
 # With the paper's tie handling, MEAN and BT order {glue:text}`loss-mean-bt-disagree:.0%` of system pairs differently
@@ -187,8 +187,8 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # {glue:text}`loss-mean-bt-top3:.0%` to {glue:text}`half-mean-bt-top3:.0%` (their intervals are in the figure). Only
 # the tie rule differs between the two: the paper's hands every tie to the later column, so it orders tied systems
 # by their position in the file. In Table 4's rows with Elo and TrueSkill, {glue:md}`passed-table4-cells` of the
-# paper's cells lie within our intervals: **{glue:md}`verdict-table4-cells:myst`**. That these paired mechanisms disagree
-# with MEAN and MEDIAN more than MEAN and MEDIAN disagree with each other (App. H):
+# paper's cells lie within our intervals: **{glue:md}`verdict-table4-cells:myst`**. That these paired mechanisms
+# disagree with MEAN and MEDIAN more than MEAN and MEDIAN disagree with each other (App. H):
 # **{glue:md}`verdict-appH-same-conclusions:myst`**.
 
 # %% [markdown] tags=["details"]
@@ -222,8 +222,8 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # each: their grain shows shares of 30 draws per setup, and BT-eval's notebook has a function that draws test sets of
 # a fraction of the instances, "to mimic the 20% use of dataset for test set" ({ref}`paired-table3-grain`). So here
 # each cell averages, over the dataset's setups whose metric is in the column's family (BLEU: BLEU or BLEU-1…4;
-# {term}`ROUGE`: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way, compared with the paper's tie handling. The
-# same cells on the full test sets are a second reading.
+# {term}`ROUGE`: ROUGE-1, -2, -L; ROUGE-WE: -1, -2), test sets drawn that way, compared with the paper's tie handling.
+# The same cells on the full test sets are a second reading.
 
 # %%
 with timings.measure(f"Table 3, {table3_draws} sub-samples of {table3_fraction:.0%} per setup"):
@@ -284,8 +284,8 @@ glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
 # {glue:text}`grain-single-30-cells` ≠ SotA and ≠ Top-3 cells of the single-metric columns (BLEU, MoverScore,
 # {term}`BERTScore`) are multiples of 1/30 to two decimals (a random two-decimal value would be with probability
-# {glue:text}`grain-single-30-chance:.2f`); {term}`ROUGE`'s are multiples of 1/30 in {glue:text}`grain-rouge-30-fitting` of
-# {glue:text}`grain-rouge-30-cells` (chance {glue:text}`grain-rouge-30-chance:.2f`) and of 1/90 in
+# {glue:text}`grain-single-30-chance:.2f`); {term}`ROUGE`'s are multiples of 1/30 in {glue:text}`grain-rouge-30-fitting`
+# of {glue:text}`grain-rouge-30-cells` (chance {glue:text}`grain-rouge-30-chance:.2f`) and of 1/90 in
 # {glue:text}`grain-rouge-90-fitting` of {glue:text}`grain-rouge-90-cells` (chance
 # {glue:text}`grain-rouge-90-chance:.2f`); ROUGE-WE's are multiples of 1/30 in {glue:text}`grain-rouge-we-30-fitting`
 # of {glue:text}`grain-rouge-we-30-cells` (chance {glue:text}`grain-rouge-we-30-chance:.2f`) and of 1/60 in
@@ -309,7 +309,8 @@ show(table3.table3_agreement(table3_cells), 3)
 out.figure(table3.plot_table3_scatter(table3_cells), "paired_table3_paper_vs_ours",
            "Each of the paper's Table 3 cells that we can compute "
            f"({table3_cells.ours.notna().sum()} of {len(table3_cells)}), the paper's value against ours, per measure; "
-           f"ours are means over {table3_draws:,} test sets of {table3_fraction:.0%} of each setup's instances. Dashed: equal values.\n\n"
+           f"ours are means over {table3_draws:,} test sets of {table3_fraction:.0%} of each setup's instances. "
+           "Dashed: equal values.\n\n"
            "Dots: the paper's own score matrices (TAC, TC, PC); crosses: recomputed metrics (WMT) and stand-in setups "
            "(CNN/DM, COCO). The paper prints the table only.")
 
@@ -407,7 +408,8 @@ out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired
            "of setups behind the bars.\n\n"
            f"{len(fig4_draws):,} test sets of {', '.join(f'{s:,}' for s in sorted(fig4_draws['size'].unique()))} "
            f"instances drawn from {len(fig4_draws[setup_data.KEYS].drop_duplicates())} setups (a size larger than a "
-           "setup is skipped), compared with the paper's tie rule. The dashed lines in (c) are the draws of the paper's code "
+           "setup is skipped), compared with the paper's tie rule. "
+           "The dashed lines in (c) are the draws of the paper's code "
            f"({fig4_paper_draws:,} per size, a setup smaller than the size entering whole). The paper's Fig. 4 has the "
            "same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one BLEU "
            "score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for WMT "
@@ -417,10 +419,11 @@ out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired
 # §5 reads the figure in five sentences. BLEU variants are the most affected metrics:
 # {glue:md}`verdict-fig4a-bleu:myst`; {term}`BERTScore` and MoverScore less so:
 # {glue:md}`verdict-fig4a-bert-mover:myst`; MEAN vs. MEDIAN is stable across metrics:
-# {glue:md}`verdict-fig4a-mean-median-stable:myst`; translation and summarization disagree least, dialogue and captioning
-# most: {glue:md}`verdict-fig4b-tasks:myst`; with larger test sets the mechanisms agree more:
+# {glue:md}`verdict-fig4a-mean-median-stable:myst`; translation and summarization disagree least, dialogue and
+# captioning most: {glue:md}`verdict-fig4b-tasks:myst`; with larger test sets the mechanisms agree more:
 # {glue:md}`verdict-fig4c-agree-more:myst`, yet MEAN vs. BT and MEDIAN vs. BT stay above 10%:
-# {glue:md}`verdict-fig4c-floor:myst` (the upper ends of the intervals at the largest size, {glue:md}`ours-fig4c-floor`).
+# {glue:md}`verdict-fig4c-floor:myst` (the upper ends of the intervals at the largest size,
+# {glue:md}`ours-fig4c-floor`).
 
 # %% [markdown] tags=["details"]
 # ### Fig. 4 in numbers
@@ -458,8 +461,8 @@ out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
            f"an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at α = {alpha:g}.\n\n"
            "The paper's Fig. 5 shows this view for a machine-translation setup scored by ROUGE-1 that it does not "
            "name, so its systems and numbers cannot be compared; the colours here are modelled probabilities, not the "
-           "observed share of instances won. WMT's system names are shown without their submission numbers where they stay "
-           "distinct.")
+           "observed share of instances won. WMT's system names are shown without their submission numbers where they "
+           "stay distinct.")
 
 # %% [markdown] tags=["details"]
 # ### Fig. 5 on a metric made for MT
@@ -531,9 +534,9 @@ glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, sig_pairs_paper, in
 # {glue:text}`f6-ours-t-test:.0%` of the pairs (the paired t-test; paper {glue:text}`f6-paper-t-test:.0%`),
 # {glue:text}`f6-ours-mood:.0%` (Mood's test; paper {glue:text}`f6-paper-mood:.0%`), {glue:text}`f6-ours-sign:.0%`
 # (the sign test; paper {glue:text}`f6-paper-sign:.0%`) and {glue:text}`f6-ours-wilcoxon:.0%` (Wilcoxon's test; paper
-# {glue:text}`f6-paper-wilcoxon:.0%`): the shares §5's text prints are {glue:md}`verdict-appD-text-shares:myst`, its order
-# (the t-test most often, Mood's test least) {glue:md}`verdict-appD-order:myst`. Of the {glue:text}`f6-mood-pairs` pairs
-# Mood's test finds significant, the sign test finds {glue:text}`f6-mood-sign-pairs` significant too (the paper:
+# {glue:text}`f6-paper-wilcoxon:.0%`): the shares §5's text prints are {glue:md}`verdict-appD-text-shares:myst`, its
+# order (the t-test most often, Mood's test least) {glue:md}`verdict-appD-order:myst`. Of the {glue:text}`f6-mood-pairs`
+# pairs Mood's test finds significant, the sign test finds {glue:text}`f6-mood-sign-pairs` significant too (the paper:
 # {glue:text}`f6-paper-mood-sign:.0%` of them). On the full test sets the tests find significance for
 # {glue:text}`f6-full-t-test:.0%` (t-test), {glue:text}`f6-full-mood:.0%` (Mood), {glue:text}`f6-full-sign:.0%`
 # (sign) and {glue:text}`f6-full-wilcoxon:.0%` (Wilcoxon) of the pairs, and Mood → sign is
@@ -594,7 +597,8 @@ glue_values("appf-", {"alpha": float(alpha)})
 #
 # The search also runs on one sub-sample per setup of each of several smaller sizes (the rows of the first table
 # below), with ties as half wins. *Reversed*: the order flips; *tied*: a strict order becomes a tie, as in the
-# paper's example. Per setup on the full test sets: {download}`the reversals <../02_real_setups/paired_appF_full_reversals_per_setup.csv>`.
+# paper's example. Per setup on the full test sets:
+# {download}`the reversals <../02_real_setups/paired_appF_full_reversals_per_setup.csv>`.
 
 # %% tags=["hide-input"]
 show(iia_by_size.assign(**{"share reversed": 100 * iia_by_size["share reversed"]}).rename(columns={

@@ -15,12 +15,12 @@
 # # The stability of WMT system rankings (Knowles 2021)
 #
 # {cite:t}`knowles2021stability` asks how stable the human rankings of WMT's translation task are. WMT ranks systems
-# by crowd workers' 0–100 direct-assessment ({term}`DA`) scores, each first standardised per worker (a z score over all of
-# the worker's judgments). That removes a worker's leniency only if every worker sees a comparable mix of systems.
-# Segment rating *with* document context ({term}`SR+DC`, WMT's protocol since 2019) builds each task from whole documents of
-# a few systems, so a system judged next to a strong one (a human translation, a reference) loses and one judged next
-# to weak ones gains. Knowles perturbs the data (remove the human systems and references, remove the best or worst
-# system, degrade the human scores) and finds that SR+DC rankings change far more often than rankings *without*
+# by crowd workers' 0–100 direct-assessment ({term}`DA`) scores, each first standardised per worker (a z score over all
+# of the worker's judgments). That removes a worker's leniency only if every worker sees a comparable mix of systems.
+# Segment rating *with* document context ({term}`SR+DC`, WMT's protocol since 2019) builds each task from whole
+# documents of a few systems, so a system judged next to a strong one (a human translation, a reference) loses and one
+# judged next to weak ones gains. Knowles perturbs the data (remove the human systems and references, remove the best or
+# worst system, degrade the human scores) and finds that SR+DC rankings change far more often than rankings *without*
 # document context ({term}`SR-DC`, where a task holds every system).
 #
 # ## What the regenerated evidence says
@@ -36,27 +36,28 @@
 #   change in most bootstrap resamples of the {term}`HIT`s is **{glue:md}`verdict-sr-plus-less-stable:myst`**.
 # * **How large the changes are.** The {glue:text}`pairs-rankings` perturbed rankings (every perturbation, every
 #   pair) hold {glue:text}`pairs-reversals` significant reversals (two systems in strictly ordered clusters that
-#   swap); that the changes are subtle is **{glue:md}`verdict-changes-are-subtle:myst`**. A perturbation that has nothing
-#   to do with HIT composition, removing a mid-ranked system, reorders {glue:text}`ctl-mid-plus-rank:.0%` of the
+#   swap); that the changes are subtle is **{glue:md}`verdict-changes-are-subtle:myst`**. A perturbation that has
+#   nothing to do with HIT composition, removing a mid-ranked system, reorders {glue:text}`ctl-mid-plus-rank:.0%` of the
 #   SR+DC rankings; that Table 3's contrast outlasts it is
-#   **{glue:md}`verdict-contrast-beyond-null-table3:myst`**, and that Table 2's outlasts removing as many random judgments
-#   is **{glue:md}`verdict-contrast-beyond-null-table2:myst`**.
+#   **{glue:md}`verdict-contrast-beyond-null-table3:myst`**, and that Table 2's outlasts removing as many random
+#   judgments is **{glue:md}`verdict-contrast-beyond-null-table2:myst`**.
 # * **The mechanism.** That in SR+DC a system may share less than half of its HITs with another (Fig. 4; as few as
-#   {glue:text}`fig4-plus-min-share:.0%` here) is **{glue:md}`verdict-fig4-sr-plus:myst`**, and that SR-DC HITs hold every
-#   system **{glue:md}`verdict-fig4-sr-minus:myst`**. That documents differ in difficulty (Fig. 5) is
-#   **{glue:md}`verdict-fig5-documents:myst`**; that the documents a system happened to get shift its mean by more than the
-#   gap to its neighbour, our own check: **{glue:md}`verdict-fig5-document-shift:myst`** ({glue:text}`fig5-judged:.0%` of the stand-in
-#   pair's document × system cells are judged).
+#   {glue:text}`fig4-plus-min-share:.0%` here) is **{glue:md}`verdict-fig4-sr-plus:myst`**, and that SR-DC HITs hold
+#   every system **{glue:md}`verdict-fig4-sr-minus:myst`**. That documents differ in difficulty (Fig. 5) is
+#   **{glue:md}`verdict-fig5-documents:myst`**; that the documents a system happened to get shift its mean by more than
+#   the gap to its neighbour, our own check: **{glue:md}`verdict-fig5-document-shift:myst`**
+#   ({glue:text}`fig5-judged:.0%` of the stand-in pair's document × system cells are judged).
 # * **Downstream (§7).** That rank-only changes of the human ranking change the metrics task's results is
-#   **{glue:md}`verdict-sec7-metrics:myst`**: resampling the 2020 human scores so that only the order inside the official
-#   clusters moves reverses at least one pair of metrics in {glue:text}`sec7-share_reordered:.0%` of the resamples.
+#   **{glue:md}`verdict-sec7-metrics:myst`**: resampling the 2020 human scores so that only the order inside the
+#   official clusters moves reverses at least one pair of metrics in {glue:text}`sec7-share_reordered:.0%` of the
+#   resamples.
 # * **§8's remedy.** That standardising per worker rather than per HIT changes fewer SR+DC rankings:
-#   **{glue:md}`verdict-sec8-per-annotator:myst`** (with z per worker, the changed orders and the changed clusters differ
-#   from those with z per HIT by {glue:md}`values-sec8-per-annotator`); that it does not remove the instability on its own is
-#   **{glue:md}`verdict-sec8-not-alone:myst`**.
+#   **{glue:md}`verdict-sec8-per-annotator:myst`** (with z per worker, the changed orders and the changed clusters
+#   differ from those with z per HIT by {glue:md}`values-sec8-per-annotator`); that it does not remove the instability
+#   on its own is **{glue:md}`verdict-sec8-not-alone:myst`**.
 # * **The baseline.** The official rankings are rebuilt from the published judgments and segment scores: 2018
-#   **{glue:md}`verdict-appA-2018-replicated:myst`**, 2020 **{glue:md}`verdict-appA-2020-replicated:myst`** (the checks, the
-#   raw-score recovery, the rank-sum variants and the controls are on the {ref}`details page <wmt-replication>`).
+#   **{glue:md}`verdict-appA-2018-replicated:myst`**, 2020 **{glue:md}`verdict-appA-2020-replicated:myst`** (the checks,
+#   the raw-score recovery, the rank-sum variants and the controls are on the {ref}`details page <wmt-replication>`).
 #
 # **Terms.** A *HIT* is one crowd task of about 100 items, judged by one *worker*: SYSTEM items (a system's
 # translation), {term}`REPEAT` items, and the quality checks REF (the human reference shown as a system's) and
@@ -130,8 +131,8 @@ show(out.table(published.toy_example(), "wmt_section5_toy", index=False))
 # ## Table 1: item types
 #
 # The paper's 2018 row counts all of its pairs; de-en's judgments are missing from the copy of the 2018 package
-# reachable here, so our row lacks them (**{glue:md}`verdict-table1-2018:myst`**). That the {term}`MTurk` SR+DC evaluations hold
-# all four item types is **{glue:md}`verdict-table1-sr-plus-item-types:myst`** on the stand-ins.
+# reachable here, so our row lacks them (**{glue:md}`verdict-table1-2018:myst`**). That the {term}`MTurk` SR+DC
+# evaluations hold all four item types is **{glue:md}`verdict-table1-sr-plus-item-types:myst`** on the stand-ins.
 
 # %% tags=["hide-output"]
 show(published.table1_view(out.table(published.table1(judgments), "wmt_table1_item_types")))
@@ -146,11 +147,11 @@ out.table(composition, "wmt_section51_ref_shares", index=False)
 glue_values("s51-", published.ref_share_numbers(composition))
 
 # %% [markdown]
-# The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018:myst`**). In the SR+DC
-# stand-ins every worker saw REF items in {glue:text}`s51-plus-every` of {glue:text}`s51-plus-pairs` pairs (the lowest
-# share {glue:text}`s51-plus-lowest:.0%`, {glue:md}`s51-plus-lowest-pair`), where the paper reports 100% for its MTurk
-# SR+DC years (**{glue:md}`verdict-sec51-ref-shares-sr-plus:myst`**). That only some workers judge a ranked HUMAN system is
-# **{glue:md}`verdict-sec51-human-seen-by-some:myst`**: {glue:text}`s51-human-workers-min:.0%` to
+# The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018:myst`**). In the
+# SR+DC stand-ins every worker saw REF items in {glue:text}`s51-plus-every` of {glue:text}`s51-plus-pairs` pairs (the
+# lowest share {glue:text}`s51-plus-lowest:.0%`, {glue:md}`s51-plus-lowest-pair`), where the paper reports 100% for its
+# MTurk SR+DC years (**{glue:md}`verdict-sec51-ref-shares-sr-plus:myst`**). That only some workers judge a ranked HUMAN
+# system is **{glue:md}`verdict-sec51-human-seen-by-some:myst`**: {glue:text}`s51-human-workers-min:.0%` to
 # {glue:text}`s51-human-workers-max:.0%` of the workers ({glue:text}`s51-human-hits-min:.0%` to
 # {glue:text}`s51-human-hits-max:.0%` of the HITs) saw its output.
 
@@ -192,8 +193,9 @@ out.figure(published.plot_ref_shares(composition), "wmt_section51_ref_shares",
 # HUMAN items, and their few professional evaluators judged every system, so there is no HIT composition to test.
 # The synthesis ({ref}`synthesis-wmt`) counts them too, because it asks another question (do z-score means and
 # paired Bradley–Terry react alike to the same perturbations?). The 2018 row is the paper's own data, with tr-en in
-# place of de-en (**{glue:md}`verdict-table2-2018:myst`**); the SR+DC shares are **{glue:md}`verdict-table2-sr-plus:myst`**
-# against the paper's 2019–20 pairs, and with REF items only the contrast is **{glue:md}`verdict-table2-ref-only:myst`**.
+# place of de-en (**{glue:md}`verdict-table2-2018:myst`**); the SR+DC shares are
+# **{glue:md}`verdict-table2-sr-plus:myst`** against the paper's 2019–20 pairs, and with REF items only the contrast is
+# **{glue:md}`verdict-table2-ref-only:myst`**.
 
 # %%
 with timings.measure("Tables 2-3, Fig. 1 (all pairs x all experiments)"):
@@ -322,8 +324,8 @@ show(fig23.moved_view(moved))
 # scored but left out of the clusters) and §5.3's counts can be rebuilt for the paper's own pairs. Assessments per
 # system are **{glue:md}`verdict-sec53-assessments:myst`** ({glue:md}`ours-sec53-assessments` for en-de and zh-en), and
 # {glue:md}`passed-fig23-originals-2020` of footnote 17's statements about the original rankings come out as
-# stated (**{glue:md}`verdict-fig23-originals-2020:myst`**). The statements, then the two rankings (system names without their
-# submission ids), are behind the toggles.
+# stated (**{glue:md}`verdict-fig23-originals-2020:myst`**). The statements, then the two rankings (system names without
+# their submission ids), are behind the toggles.
 
 # %%
 assessments = out.table(paper2020.assessments_per_system(segments), "wmt_section53_assessments", index=False)
@@ -371,9 +373,9 @@ glue_values("fig4-", {"plus-min-share": shares_4.loc["SR+DC", "min_share"], "sr-
 
 # %% [markdown]
 # In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
-# (the paper: less than half, **{glue:md}`verdict-fig4-sr-plus:myst`**). Where shares are uneven, which systems a system's
-# scores are standardised against differs from system to system: the paper's §5.4 point. In the SR-DC pair with the
-# most HITs ({glue:md}`fig4-minus-pair`, drawn in {numref}`wmt_fig4_cooccurrence_sr_dc`),
+# (the paper: less than half, **{glue:md}`verdict-fig4-sr-plus:myst`**). Where shares are uneven, which systems a
+# system's scores are standardised against differs from system to system: the paper's §5.4 point. In the SR-DC pair with
+# the most HITs ({glue:md}`fig4-minus-pair`, drawn in {numref}`wmt_fig4_cooccurrence_sr_dc`),
 # {glue:text}`fig4-minus-every:.0%` of the HITs hold every system; over all {glue:text}`fig4-sr-dc-pairs` 2018 pairs
 # with HIT ids, {glue:text}`fig4-sr-dc-min:.0%` to {glue:text}`fig4-sr-dc-max:.0%` do (fewest:
 # {glue:md}`fig4-sr-dc-fewest`; the paper: almost all, **{glue:md}`verdict-fig4-sr-minus:myst`**).
@@ -422,11 +424,11 @@ glue_values("fig5-", {**doc_summary.to_dict("records")[0], "fit-systems": int(do
 
 # %% [markdown]
 # {glue:text}`fig5-documents` documents × {glue:text}`fig5-systems` systems, {glue:text}`fig5-judged:.0%` of the
-# cells judged. One way at a time ({term}`ω² <omega squared (ω²)>`, corrected for the number of levels), documents explain
-# {glue:text}`fig5-raw-documents:.2f` of the cell variance and systems {glue:text}`fig5-raw-systems:.2f`; on z scores,
-# which remove each worker's leniency, {glue:text}`fig5-z-documents:.2f` and {glue:text}`fig5-z-systems:.2f`. The
-# paper's "some documents are easy and some hard" is **{glue:md}`verdict-fig5-documents:myst`**, and that systems are
-# judged on different documents **{glue:md}`verdict-fig5-different-documents:myst`**. A cell is usually one worker's
+# cells judged. One way at a time ({term}`ω² <omega squared (ω²)>`, corrected for the number of levels), documents
+# explain {glue:text}`fig5-raw-documents:.2f` of the cell variance and systems {glue:text}`fig5-raw-systems:.2f`; on z
+# scores, which remove each worker's leniency, {glue:text}`fig5-z-documents:.2f` and {glue:text}`fig5-z-systems:.2f`.
+# The paper's "some documents are easy and some hard" is **{glue:md}`verdict-fig5-documents:myst`**, and that systems
+# are judged on different documents **{glue:md}`verdict-fig5-different-documents:myst`**. A cell is usually one worker's
 # judgments of one document, so part of the document effect may still be the worker's.
 
 # %% [markdown] tags=["details"]
@@ -508,8 +510,8 @@ show(pairs.with_experiment_labels(remedy_table))
 # {glue:text}`remedy-pairs` pairs (a worker did {glue:text}`remedy-hits-per-worker:.1f` HITs on average), so per line
 # the clusters change {glue:text}`remedy-per-line-worker:.2f` times with z per worker and
 # {glue:text}`remedy-per-line-hit:.2f` times with z per HIT. That every perturbation still changes the clusters of
-# some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone:myst`**; §8 adds that workers would also have to
-# see comparable mixes of systems.
+# some SR+DC pair with z per worker is **{glue:md}`verdict-sec8-not-alone:myst`**; §8 adds that workers would also have
+# to see comparable mixes of systems.
 
 # %% [markdown] tags=["details"]
 # ## Beyond the paper
@@ -520,9 +522,10 @@ show(pairs.with_experiment_labels(remedy_table))
 # Δrank and Δcluster are yes/no flags; a change means little without knowing how often a comparable perturbation that
 # has nothing to do with HIT composition changes the same ranking. Two matched nulls, per pair: remove a mid-ranked
 # system (every one in turn) instead of the lowest or highest (Table 3), and remove as many random judgments as there
-# are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall {term}`τ <Kendall's tau (τ)>` distance between the rankings
-# and the number of significant reversals (two systems in strictly ordered clusters that swap; a swap inside a
-# cluster is a tie by WMT's rules). Each cell: observed share of pairs (mean null rate over the same pairs).
+# are HUMAN and REF ones (Table 2). Beside the flags, two effect sizes: the Kendall {term}`τ <Kendall's tau (τ)>`
+# distance between the rankings and the number of significant reversals (two systems in strictly ordered clusters that
+# swap; a swap inside a cluster is a tie by WMT's rules). Each cell: observed share of pairs (mean null rate over the
+# same pairs).
 
 # %%
 with timings.measure("controls: matched nulls"):
@@ -570,8 +573,9 @@ show(strata.drop(columns="cut").set_index(["stratum", "style"]), 3)
 # %% [markdown]
 # The null alone gives a style contrast at least as large as the observed one in a share
 # {glue:md}`ours-contrast-beyond-null-table2` of its draws for removing HUMAN and REF (order, clusters, both; at most 5%
-# in each: **{glue:md}`verdict-contrast-beyond-null-table2:myst`**) and {glue:md}`ours-contrast-beyond-null-table3` for removing
-# the worst, then the best system (**{glue:md}`verdict-contrast-beyond-null-table3:myst`**). How close the systems lie: median neighbour gap in z {glue:text}`ctl-gap-plus:.3f` in the SR+DC stand-ins against
+# in each: **{glue:md}`verdict-contrast-beyond-null-table2:myst`**) and {glue:md}`ours-contrast-beyond-null-table3` for
+# removing the worst, then the best system (**{glue:md}`verdict-contrast-beyond-null-table3:myst`**). How close the
+# systems lie: median neighbour gap in z {glue:text}`ctl-gap-plus:.3f` in the SR+DC stand-ins against
 # {glue:text}`ctl-gap-minus:.3f` in 2018, z range {glue:text}`ctl-range-plus:.2f` against
 # {glue:text}`ctl-range-minus:.2f`. Among the closer half of the pairs (median gap below {glue:text}`ctl-cut:.3f`),
 # removing HUMAN and REF changes the clusters of {glue:text}`ctl-closer-plus-changed:.0%` of
@@ -619,9 +623,9 @@ show(pairs.with_experiment_labels(contrast), 2)
 
 # %% [markdown]
 # The paper's "SR+DC rankings are less stable", read as more SR+DC than SR-DC pairs changing in most resamples, is
-# **{glue:md}`verdict-sr-plus-less-stable:myst`**. The contrast cannot tell the protocol apart from the other differences
-# between these packages (year, systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being closer
-# together.
+# **{glue:md}`verdict-sr-plus-less-stable:myst`**. The contrast cannot tell the protocol apart from the other
+# differences between these packages (year, systems, HUMAN systems in some SR+DC pairs), nor from SR+DC systems being
+# closer together.
 
 # %% [markdown] tags=["details"]
 # ## The checks behind the numbers
@@ -645,8 +649,8 @@ show(pairs.with_experiment_labels(contrast), 2)
 # ### §3 and Appendix A: replicating the official rankings
 #
 # The WMT procedure (§3): z per worker over all their judgments (ddof = 1); SYSTEM and REPEAT judgments averaged per
-# (system, segment), then per system; a line below a system iff a {term}`Wilcoxon rank-sum test` finds it better (p < 0.05)
-# than *every* system below it. Every pair with judgments or segment scores is compared with the official system
+# (system, segment), then per system; a line below a system iff a {term}`Wilcoxon rank-sum test` finds it better (p <
+# 0.05) than *every* system below it. Every pair with judgments or segment scores is compared with the official system
 # scores and clusters (the package's cluster file where published, else the line rule on the official significance
 # table): the packages' own files, not the Findings papers' tables Knowles compared with. The packages publish each
 # judgment's z, so this checks the averaging and the test; standardisation itself is checked on the Facebook package,
@@ -676,15 +680,15 @@ missing_line = [tuple(k) for k in paper_item("wmt", "appendix_a_missing_line")["
 
 # %% [markdown]
 # Over the {glue:text}`rep-pairs` pairs, our system z differ from the official ones by at most
-# {glue:text}`rep-z-largest:.1e` (exactly, to floating point: **{glue:md}`verdict-sec3-z-exact:myst`** on 2018's judgments) and the order matches in {glue:text}`rep-order`. With the
-# official one-sided test the clusters match in {glue:text}`rep-clusters-1sided` of {glue:text}`rep-compared` pairs and
-# contradict {glue:text}`rep-verdicts-1sided` published pairwise verdicts; with the paper's p they match in
-# {glue:text}`rep-clusters-old` and contradict {glue:text}`rep-verdicts-old`. The {glue:text}`rep-printed:,` p-values
-# the organisers printed ({glue:md}`rep-printed-packages`) differ from ours by at most
-# {glue:text}`rep-printed-diff:.0e`. The pairs the paper reports missing a significance line, as replicated here: the
-# paper's p can only add lines ({ref}`wmt-variant`), so a missing line does not come from the test; where both tests
-# match, the paper's miss comes from its pipeline (it standardised the organisers' file of all judgments, not reachable
-# here, and compared with the Findings tables):
+# {glue:text}`rep-z-largest:.1e` (exactly, to floating point: **{glue:md}`verdict-sec3-z-exact:myst`** on 2018's
+# judgments) and the order matches in {glue:text}`rep-order`. With the official one-sided test the clusters match in
+# {glue:text}`rep-clusters-1sided` of {glue:text}`rep-compared` pairs and contradict {glue:text}`rep-verdicts-1sided`
+# published pairwise verdicts; with the paper's p they match in {glue:text}`rep-clusters-old` and contradict
+# {glue:text}`rep-verdicts-old`. The {glue:text}`rep-printed:,` p-values the organisers printed
+# ({glue:md}`rep-printed-packages`) differ from ours by at most {glue:text}`rep-printed-diff:.0e`. The pairs the paper
+# reports missing a significance line, as replicated here: the paper's p can only add lines ({ref}`wmt-variant`), so a
+# missing line does not come from the test; where both tests match, the paper's miss comes from its pipeline (it
+# standardised the organisers' file of all judgments, not reachable here, and compared with the Findings tables):
 
 # %%
 show(view[[k in missing_line for k in zip(done["collection"], done["pair"])]])
@@ -751,8 +755,8 @@ glue_values("raw-", experiments.raw_numbers(coverage, raw_variants, recovery, un
 # stay unknown keep their published z on both sides of Fig. 1's comparison, so no judgment is dropped; pairs with such
 # workers: {glue:md}`raw-undivided` (at most {glue:text}`raw-undivided-max:.1%` of a pair's judgments). Without any
 # perturbation, {glue:text}`raw-unperturbed-same` of {glue:text}`raw-unperturbed-pairs` pairs with judgments give the
-# official order and clusters (**{glue:md}`verdict-unperturbed-official:myst`**). Every pair's coverage, the two versions
-# of the workers' mean and sd, and the check: {download}`the raw-score coverage table
+# official order and clusters (**{glue:md}`verdict-unperturbed-official:myst`**). Every pair's coverage, the two
+# versions of the workers' mean and sd, and the check: {download}`the raw-score coverage table
 # <../03_wmt_stability/wmt_raw_coverage.csv>`, {download}`the mean/sd versions
 # <../03_wmt_stability/wmt_raw_variants.csv>`, {download}`the recovery check
 # <../03_wmt_stability/wmt_raw_recovery_check.csv>`.

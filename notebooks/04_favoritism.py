@@ -20,7 +20,8 @@
 # with the humans' on the same items. From the 3×3 confusion matrix C (rows: human rating, columns: metric rating,
 # both in the order +, =, −) the **{term}`Favi-Score`** is
 #
-# > {term}`Φ <Phi (Φ)>`(C) = Σ<sub>m,n</sub> W<sub>mn</sub> C<sub>mn</sub> / E, with the error costs W = [[0, −1, −2], [1, 0, −1], [2, 1, 0]],
+# > {term}`Φ <Phi (Φ)>`(C) = Σ<sub>m,n</sub> W<sub>mn</sub> C<sub>mn</sub> / E, with the error costs
+# > W = [[0, −1, −2], [1, 0, −1], [2, 1, 0]],
 #
 # the mean cost of an error (E = number of errors), positive when the errors favour the first system; by Lemma 1 it
 # is also (mar(d̂) − mar(d)) / E, the change in the outcome margin per error. This chapter rebuilds the paper's
@@ -141,13 +142,15 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 #   {glue:text}`att_summeval:.0%` of SummEval's pairs, {glue:text}`att_tc:.0%` and {glue:text}`att_pc:.0%` of the
 #   dialogue stand-ins' and {glue:text}`att_mt_min:.0%` to {glue:text}`att_mt_max:.0%` of the three MT datasets'.
 #   The reading of Φ as a preference for particular systems, dataset by dataset (at most half of the pairs favouring
-#   the weaker system): **{glue:md}`verdict-attenuation:myst`** on the same items, **{glue:md}`verdict-attenuation-split-half:myst`**
-#   on split halves, which remove the noise the two measures share ({ref}`favi-attenuation`).
+#   the weaker system): **{glue:md}`verdict-attenuation:myst`** on the same items,
+#   **{glue:md}`verdict-attenuation-split-half:myst`** on split halves, which remove the noise the two measures share
+#   ({ref}`favi-attenuation`).
 # * **Does every metric favour?** {glue:text}`noise_above` of the {glue:text}`n_settings` settings (a dataset, a
 #   human rating, a metric) have a mean |Φ| above what a metric with the same errors in random directions gives: the
 #   paper's "every metric exhibits a certain degree of favoritism" is **{glue:md}`verdict-fig4-every-metric:myst`**.
 #   After a {term}`Benjamini–Hochberg correction` {glue:text}`noise_bh:.0%` of the {glue:text}`noise_tests:,` pairs
-#   have a Φ beyond chance; that every dataset has such pairs: **{glue:md}`verdict-fig4-favoritism-beyond-chance:myst`**.
+#   have a Φ beyond chance; that every dataset has such pairs:
+#   **{glue:md}`verdict-fig4-favoritism-beyond-chance:myst`**.
 # * **Domains (Fig. 4).** That MT metrics show less favoritism than summarization metrics, on raw mean |Φ|:
 #   **{glue:md}`verdict-fig4-mt-lower:myst`**. Measured above the no-favoritism level, which falls as a
 #   pair's errors grow (an MT pair has {glue:text}`items_mt_min:,` to {glue:text}`items_mt_max:,` items, SummEval's
@@ -158,14 +161,14 @@ glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_syst
 #   more about ranking errors than sample-level accuracy (§6) is **{glue:md}`verdict-section6-insight:myst`**
 #   ({ref}`favi-fig5`).
 # * **Whom the metrics favour (Fig. 6, App. D).** COMET-22, the paper's example, is reachable only on zh-en, where its
-#   strong disfavour of refB is **{glue:md}`verdict-fig6-refb:myst`** and of M2M100 **{glue:md}`verdict-fig6-m2m100:myst`**.
-#   On the paper's own WMT22 en-de data, {term}`BLEU`'s disfavour of refB and Online-W is
-#   **{glue:md}`verdict-appD3-bleu-systems:myst`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour of M0 and M1
-#   is **{glue:md}`verdict-appD2-rouge-systems:myst`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
+#   strong disfavour of refB is **{glue:md}`verdict-fig6-refb:myst`** and of M2M100
+#   **{glue:md}`verdict-fig6-m2m100:myst`**. On the paper's own WMT22 en-de data, {term}`BLEU`'s disfavour of refB and
+#   Online-W is **{glue:md}`verdict-appD3-bleu-systems:myst`**; on SummEval, {term}`ROUGE`'s favour of M11 and disfavour
+#   of M0 and M1 is **{glue:md}`verdict-appD2-rouge-systems:myst`** ({ref}`favi-fig6`, {ref}`favi-appendix-d`).
 # * **The definitions and an LLM judge.** The worked example of Fig. 2: **{glue:md}`verdict-fig2-favi:myst`**; that of
 #   Fig. 3: **{glue:md}`verdict-fig3-favi-accuracy:myst`**. Lemma 1 on all {glue:text}`n_pairs:,` real pairs:
-#   **{glue:md}`verdict-lemma1:myst`**; Lemma 2: **{glue:md}`verdict-lemma2:myst`**. ChatGPT's SummEval judgments agree with
-#   themselves in the other presentation order on {glue:text}`c21_accuracy:.0%` of the items: the asymmetry of App.
+#   **{glue:md}`verdict-lemma1:myst`**; Lemma 2: **{glue:md}`verdict-lemma2:myst`**. ChatGPT's SummEval judgments agree
+#   with themselves in the other presentation order on {glue:text}`c21_accuracy:.0%` of the items: the asymmetry of App.
 #   C.2.1 is **{glue:md}`verdict-c21-asymmetric:myst`** ({ref}`favi-appendix-c21`).
 #
 # Not testable here: COMET-22 on WMT22 en-de (§2's margins, Fig. 1's graph, Fig. 6's QUARTZ_TuneReranking) and the
@@ -208,12 +211,13 @@ show(definitions.lemmas_page(lemmas))
 
 # %% [markdown]
 # Φ is undefined, and left out, for a pair without errors (E = 0). The last row counts pairs whose margins keep
-# their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails ({glue:md}`verdict-lemma2-converse:myst`).
-# The definitions are checked as properties of the implementation's outputs on every pair: Defs. 4–7
-# ({glue:md}`verdict-defs4-7-implementation:myst`), Def. 9's range ({glue:md}`verdict-def9-range:myst`), Def. 10's
-# system-level accuracy over all N = C(|Π|, 2) pairs ({glue:md}`verdict-def10-system-accuracy:myst`), Def. 11's identity
-# ({glue:md}`verdict-def11-identity:myst`), App. A's enumeration ({glue:md}`verdict-appA-enumeration:myst`) and the
-# Limitations' single error ({glue:md}`verdict-limitations-one-error:myst`).
+# their sign although Φ ≠ 0: App. B's point that the converse of Lemma 2 fails
+# ({glue:md}`verdict-lemma2-converse:myst`). The definitions are checked as properties of the implementation's outputs
+# on every pair: Defs. 4–7 ({glue:md}`verdict-defs4-7-implementation:myst`), Def. 9's range
+# ({glue:md}`verdict-def9-range:myst`), Def. 10's system-level accuracy over all N = C(|Π|, 2) pairs
+# ({glue:md}`verdict-def10-system-accuracy:myst`), Def. 11's identity ({glue:md}`verdict-def11-identity:myst`), App. A's
+# enumeration ({glue:md}`verdict-appA-enumeration:myst`) and the Limitations' single error
+# ({glue:md}`verdict-limitations-one-error:myst`).
 
 # %% [markdown]
 # (favi-table1)=
@@ -280,9 +284,9 @@ if "wmt22-ende" in datasets:
 
 # %% [markdown]
 # Under MQM the margin is {glue:text}`s2_margin:+.1f` points of {glue:text}`s2_items:,` items (the paper's shares
-# are {glue:md}`verdict-section2-mqm-shares:myst`). COMET-22's en-de segment scores are not reachable, so the table gives
-# the margin under each automatic rater that is: a margin of MQM's sign but larger widens it, as COMET-22 does in the
-# paper; one of the other sign reverses it.
+# are {glue:md}`verdict-section2-mqm-shares:myst`). COMET-22's en-de segment scores are not reachable, so the table
+# gives the margin under each automatic rater that is: a margin of MQM's sign but larger widens it, as COMET-22 does in
+# the paper; one of the other sign reverses it.
 
 # %% [markdown]
 # (favi-fig1)=
@@ -339,8 +343,8 @@ per_system = out.table(cases.per_system(pairs), "favi_per_system", index=False)
 # %% [markdown]
 # Red and dashed are COMET-22's wins that the humans' graph does not imply. That M2M100 is last in both graphs, as
 # in the paper's, is {glue:md}`verdict-fig6-m2m100-last:myst`. On the paper's own WMT22 en-de data, that the humans put
-# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top:myst`; that graph, with BLEU's and {term}`GEMBA`'s beside it,
-# is among the case figures of Appendix D on the details page ({ref}`favi-case-figures`).
+# refB and Online-W at the top is {glue:md}`verdict-fig1-human-top:myst`; that graph, with BLEU's and {term}`GEMBA`'s
+# beside it, is among the case figures of Appendix D on the details page ({ref}`favi-case-figures`).
 
 # %% [markdown]
 # (favi-fig4)=
@@ -394,8 +398,8 @@ show(fig4.domains_page(domains))
 # %% [markdown]
 # Paired with a summarization metric, the MT metric has the lower mean |Φ| in {glue:text}`dom_mt_lower:.0%` of the
 # couples, and the lower excess over the no-favoritism level in {glue:text}`dom_mt_excess_lower:.0%`; the median
-# no-favoritism level of the dialogue stand-ins is {glue:text}`dom_null_dia:.2f`. The MT metrics reach system-level accuracy
-# {glue:text}`mt_system_accuracy_min:.2f`–{glue:text}`mt_system_accuracy_max:.2f` with sample-level accuracy
+# no-favoritism level of the dialogue stand-ins is {glue:text}`dom_null_dia:.2f`. The MT metrics reach system-level
+# accuracy {glue:text}`mt_system_accuracy_min:.2f`–{glue:text}`mt_system_accuracy_max:.2f` with sample-level accuracy
 # {glue:text}`mt_sample_accuracy_min:.2f`–{glue:text}`mt_sample_accuracy_max:.2f`. Ties weigh on the latter
 # ({ref}`favi-ties`): MQM ties on {glue:text}`mt_human_tie_share_min:.0%`–{glue:text}`mt_human_tie_share_max:.0%` of a
 # pair's items, the metrics on {glue:text}`mt_metric_tie_share_min:.0%`–{glue:text}`mt_metric_tie_share_max:.0%`, and
@@ -589,15 +593,15 @@ show(cases.favourites_page(per_system, layers, case_list).rename(columns={
 
 # %% [markdown]
 # The first table counts, with ties dropped and with ties split, the pairs each graph finds significant (the
-# humans', the metric's) and the share of pairs whose verdicts agree. The second names, per setting, the system the metric favours most and the one it
-# disfavours most (highest and lowest median Φ against the others) and their rows in the two graphs (row 1 is the
-# top). That the humans put refB and Online-W at the top of WMT22 en-de is {glue:md}`verdict-fig1-human-top:myst`; that M11
-# is the worst system by the human ranking of SummEval's consistency (App. D.2: in the last row of the humans' graph)
-# is {glue:md}`verdict-appD2-m11-human-worst:myst`. The paper's shares for its {glue:text}`paper_systems` WMT22 systems,
-# {glue:text}`paper_fig1_agreement:g`% (Fig. 1), {glue:text}`paper_chatgpt_system:g` and
-# {glue:text}`paper_bleu_system:g` (App. D.3), are by Def. 10 shares of all their {glue:text}`paper_pairs` pairs
-# (N = C(|Π|, 2)); checked as such: **{glue:md}`verdict-pairs36-consistent:myst`** (What differs gives the fractions
-# that fit).
+# humans', the metric's) and the share of pairs whose verdicts agree. The second names, per setting, the system the
+# metric favours most and the one it disfavours most (highest and lowest median Φ against the others) and their rows in
+# the two graphs (row 1 is the top). That the humans put refB and Online-W at the top of WMT22 en-de is
+# {glue:md}`verdict-fig1-human-top:myst`; that M11 is the worst system by the human ranking of SummEval's consistency
+# (App. D.2: in the last row of the humans' graph) is {glue:md}`verdict-appD2-m11-human-worst:myst`. The paper's shares
+# for its {glue:text}`paper_systems` WMT22 systems, {glue:text}`paper_fig1_agreement:g`% (Fig. 1),
+# {glue:text}`paper_chatgpt_system:g` and {glue:text}`paper_bleu_system:g` (App. D.3), are by Def. 10 shares of all
+# their {glue:text}`paper_pairs` pairs (N = C(|Π|, 2)); checked as such: **{glue:md}`verdict-pairs36-consistent:myst`**
+# (What differs gives the fractions that fit).
 
 # %% [markdown]
 # (favi-appendix-d-values)=
@@ -621,16 +625,16 @@ glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_h
 # {glue:md}`verdict-appD-system:myst` (system-level accuracy). The paper's SummEval system-level accuracies
 # ({glue:text}`paper_rouge_system:g` for ROUGE, {glue:text}`paper_bertscore_system:g` for BertScore) are by Def. 10
 # shares of all SummEval's {glue:text}`paper_summeval_pairs` pairs; checked as such:
-# **{glue:md}`verdict-pairs120-consistent:myst`** (What differs gives the fractions that fit). Among the WMT22 en-de raters
-# here, App. D.3's places of ChatGPT are {glue:md}`verdict-appD3-chatgpt-ranks:myst` and BLEU's lowest system-level
-# accuracy is {glue:md}`verdict-appD3-bleu-lowest:myst`; that ChatGPT disfavours refB and favours M2M100 is
+# **{glue:md}`verdict-pairs120-consistent:myst`** (What differs gives the fractions that fit). Among the WMT22 en-de
+# raters here, App. D.3's places of ChatGPT are {glue:md}`verdict-appD3-chatgpt-ranks:myst` and BLEU's lowest
+# system-level accuracy is {glue:md}`verdict-appD3-bleu-lowest:myst`; that ChatGPT disfavours refB and favours M2M100 is
 # {glue:md}`verdict-appD3-chatgpt-systems:myst`.
 #
 # Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one that credits
 # only agreeing + and − (second table). The paper's sample-level accuracy checked against both readings: for ChatGPT
-# **{glue:md}`verdict-appD-readings-chatgpt:myst`**, for BLEU **{glue:md}`verdict-appD-readings-bleu:myst`** and for ROUGE
-# **{glue:md}`verdict-appD-readings-rouge:myst`**. On SummEval ({glue:md}`appd_aspect`) our experts' mean ratings tie
-# on {glue:text}`appd_human_tie:.0%` of a pair's items, ROUGE-L on {glue:text}`appd_metric_tie:.1%`, both on
+# **{glue:md}`verdict-appD-readings-chatgpt:myst`**, for BLEU **{glue:md}`verdict-appD-readings-bleu:myst`** and for
+# ROUGE **{glue:md}`verdict-appD-readings-rouge:myst`**. On SummEval ({glue:md}`appd_aspect`) our experts' mean ratings
+# tie on {glue:text}`appd_human_tie:.0%` of a pair's items, ROUGE-L on {glue:text}`appd_metric_tie:.1%`, both on
 # {glue:text}`appd_both_tie:.1%`, so the accuracy is {glue:text}`appd_without:.3f` without the matching ties' credit
 # and {glue:text}`appd_with:.3f` with it. At ROUGE-L's accuracy on the items our experts do not tie, the paper's
 # {glue:text}`paper_rouge_sample:g` would need a human tie share of about {glue:text}`appd_implied:.0%`.
@@ -777,14 +781,15 @@ show(timings.table(), digits=1)
 # ````
 #
 # * **Data.** The paper's chatbot data (BST with DEB, GRADE, HolisticEval, MAUDE, USL-H, from
-#   {cite:t}`deriu2023correction`) is not reachable here: USR's TopicalChat and PersonaChat with {term}`BT-eval`'s metric
-#   scores stand in. The SummEval metrics are lexical ones computed here from the published outputs (the paper's
+#   {cite:t}`deriu2023correction`) is not reachable here: USR's TopicalChat and PersonaChat with {term}`BT-eval`'s
+#   metric scores stand in. The SummEval metrics are lexical ones computed here from the published outputs (the paper's
 #   BertScore, BLANC, CIDEr, S3, SummaQA and SUPERT scores are not in the reachable files). WMT21 en-de has sentence
-#   BLEU and {term}`chrF` only, computed here against reference C. The WMT22 en-de segment scores of COMET-22, BLEURT-20,
-#   UniTE and MetricX, and the outputs of QUARTZ_TuneReranking and M2M100, are published in mt-metrics-eval v2
-#   {cite:p}`mtmetricseval` but not reachable here: WMT22 zh-en stands in for the neural metrics, and BLEU and chrF
+#   BLEU and {term}`chrF` only, computed here against reference C. The WMT22 en-de segment scores of COMET-22,
+#   BLEURT-20, UniTE and MetricX, and the outputs of QUARTZ_TuneReranking and M2M100, are published in mt-metrics-eval
+#   v2 {cite:p}`mtmetricseval` but not reachable here: WMT22 zh-en stands in for the neural metrics, and BLEU and chrF
 #   on en-de cover only the systems whose outputs are reachable. The paper's selection of WMT22 en-de systems cannot
-#   be identified exactly from its text, so every system with {term}`MQM` ratings except the metrics' reference refA is used.
+#   be identified exactly from its text, so every system with {term}`MQM` ratings except the metrics' reference refA is
+#   used.
 # * **Judges.** GEMBA-DA's scalar ChatGPT scores stand in for the paper's pairwise ChatGPT prompt (App. C.2); a
 #   scalar judge is symmetric by construction. App. C.2.1 runs on ChatGPT's SummEval head-to-head judgments
 #   {cite:p}`wu2023large`.
@@ -803,8 +808,9 @@ show(timings.table(), digits=1)
 # ## What to take away
 #
 # * The definitions against the paper's worked example (Fig. 2): **{glue:md}`verdict-fig2-favi:myst`**; that every
-#   metric shows some favoritism: **{glue:md}`verdict-fig4-every-metric:myst`**. A metric that only adds noise already "favours" the
-#   humans' weaker system (Lemma 1); read that way, Φ as a preference: **{glue:md}`verdict-attenuation:myst`** on the
-#   same items, **{glue:md}`verdict-attenuation-split-half:myst`** on split halves.
+#   metric shows some favoritism: **{glue:md}`verdict-fig4-every-metric:myst`**. A metric that only adds noise already
+#   "favours" the humans' weaker system (Lemma 1); read that way, Φ as a preference:
+#   **{glue:md}`verdict-attenuation:myst`** on the same items, **{glue:md}`verdict-attenuation-split-half:myst`** on
+#   split halves.
 # * |Φ| and ranking errors: the inverse correlation, **{glue:md}`verdict-fig5a-rho:myst`**; |Φ| telling more than
 #   sample-level accuracy, **{glue:md}`verdict-section6-insight:myst`**.

@@ -16,12 +16,12 @@
 #
 # {cite:t}`levtsov2025confidence` compare two ways of ranking models on one test set. A *global* score rates each
 # model on its own (accuracy, F1, ROC AUC; for text, edit distance, word error rate and {term}`chrF`
-# {cite:p}`popovic2015chrf`); a *pairwise* ranking fits Bradley–Terry ({term}`BT`) strengths {cite:p}`bradley1952rank` to
-# matches between models, one per test instance and pair, won by the model whose output is closer to the gold answer
+# {cite:p}`popovic2015chrf`); a *pairwise* ranking fits Bradley–Terry ({term}`BT`) strengths {cite:p}`bradley1952rank`
+# to matches between models, one per test instance and pair, won by the model whose output is closer to the gold answer
 # (a tie when they are equally close, counted as half a win for each, as in evalica {cite:p}`ustalov2025evalica`,
-# which the paper used). The paper samples {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` matches per model pair (m models) and asks how each kind of
-# ranking reacts to the kind of decision values a model outputs (§5), to over-confident models (§6), and to ties and
-# the number of comparisons (§7).
+# which the paper used). The paper samples {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` matches per model pair (m
+# models) and asks how each kind of ranking reacts to the kind of decision values a model outputs (§5), to
+# over-confident models (§6), and to ties and the number of comparisons (§7).
 #
 # ## What the regenerated evidence says
 #
@@ -52,8 +52,8 @@
 #   {glue:md}`ours-fig2-sst5` on SST-5; the paper's "stable" there: **{glue:md}`verdict-fig2-jigsaw:myst`** (stand-in),
 #   **{glue:md}`verdict-fig2-ceval:myst`** (CEval), **{glue:md}`verdict-fig2-sst5:myst`** (SST-5).
 # * **Global or pairwise on the same draws (§7, Fig. 3).** That pairwise comparison ranks two models correctly more
-#   often the larger their difference: **{glue:md}`verdict-fig3-difference:myst`**. That the global mean finds the better
-#   model more often than the count of wins, the abstract's "more reliable":
+#   often the larger their difference: **{glue:md}`verdict-fig3-difference:myst`**. That the global mean finds the
+#   better model more often than the count of wins, the abstract's "more reliable":
 #   **{glue:md}`verdict-abstract-global-reliable:myst`**.
 # * **The paper against itself.** {glue:text}`sc_agree` of the {glue:text}`sc_checked` printed values recomputed
 #   from its own appendices come out as printed; the others are in {glue:md}`sc_failed` ({ref}`gvp-self-check`).
@@ -273,9 +273,9 @@ glue_values("t4_", {f"{e}_{m}": ap for e, m, ap in table4[["experiment", "measur
 # possible, {glue:text}`t4_floor:.2f`: a copy beats its original on every sentence the model gets right, and the
 # weakest model here gets {glue:text}`t4_worst:.0%` right. That the binarised copies keep their originals' F1:
 # **{glue:md}`verdict-appA2-f1-unchanged:myst`**. The copies keep their originals' order under accuracy, ROC AUC and F1
-# with Spearman's ρ, in that order, of {glue:md}`values-sec5-binarised-global-unchanged`: §5's "did not change any of the
-# rankings built using global scores" is **{glue:md}`verdict-sec5-binarised-global-unchanged:myst`** (accuracy and F1
-# see only the predicted class, which binarising keeps; ROC AUC is computed on the decision values themselves).
+# with Spearman's ρ, in that order, of {glue:md}`values-sec5-binarised-global-unchanged`: §5's "did not change any of
+# the rankings built using global scores" is **{glue:md}`verdict-sec5-binarised-global-unchanged:myst`** (accuracy and
+# F1 see only the predicted class, which binarising keeps; ROC AUC is computed on the decision values themselves).
 #
 # Penalising every mistake: a penalised copy ties its original where the model is right and loses where it is wrong,
 # so it ranks below its own original, but copies of strong models can stay above weak originals (BT's AP
@@ -316,9 +316,9 @@ glue_values("t5_", {f"{e}_{m}": ap for e, m, ap in table5[["experiment", "measur
 
 # %% [markdown]
 # Accuracy's AP is {glue:text}`t5_binary_acc:.2f` and F1's {glue:text}`t5_binary_f1:.2f`: they tell a model from its
-# binarised copy only where the copy's class differs from the predicted one (**{glue:md}`verdict-table5-ap:myst`**). BT's
-# AP is {glue:text}`t5_binary_bt:.2f` (**{glue:md}`verdict-table5-bt:myst`**): a copy beats its original only where the
-# model is right, and the best model here is right on {glue:text}`b2_best:.0%` of the sentences.
+# binarised copy only where the copy's class differs from the predicted one (**{glue:md}`verdict-table5-ap:myst`**).
+# BT's AP is {glue:text}`t5_binary_bt:.2f` (**{glue:md}`verdict-table5-bt:myst`**): a copy beats its original only where
+# the model is right, and the best model here is right on {glue:text}`b2_best:.0%` of the sentences.
 #
 # Binarised on their own (Appendix B.2), BT orders the argmax copies {glue:md}`b2_order` and the rounded ones
 # {glue:md}`b2r_order`; the paper's B.2 puts {glue:md}`b2_paper_top` on top (argmax:
@@ -329,7 +329,8 @@ glue_values("t5_", {f"{e}_{m}": ap for e, m, ap in table5[["experiment", "measur
 # reading: §5's "the ordering remained stable across different random samples of pairs" (the share of sampled sets
 # of 12·m·ln m comparisons per pair that change the 100,000-comparison ranking) is
 # {glue:md}`ours-sec5-sst5-stable-samples` with argmax (**{glue:md}`verdict-sec5-sst5-stable-samples:myst`**) and
-# {glue:md}`ours-sec5-sst5-stable-samples-rounded` rounded (**{glue:md}`verdict-sec5-sst5-stable-samples-rounded:myst`**).
+# {glue:md}`ours-sec5-sst5-stable-samples-rounded` rounded
+# (**{glue:md}`verdict-sec5-sst5-stable-samples-rounded:myst`**).
 #
 # (gvp-c2)=
 # ### CEval, penalised outputs: Table 6
@@ -371,8 +372,8 @@ glue_values("t6_", {f"{m}_{kind}": table6.loc[m, column] for m in ("ed", "wer")
 # {glue:text}`c2_moved_bt:.1f` under BT: that ED and WER punish such copies more than BT, §6's "pairwise comparisons
 # can still favor promising models even when they commit rare but significant errors", is
 # **{glue:md}`verdict-sec6-rare-errors:myst`**. Table 6 against the paper: ED, WER and chrF
-# **{glue:md}`verdict-table6-ap:myst`**, BT **{glue:md}`verdict-table6-bt:myst`**. Ranked as distances, ED and WER have AP
-# {glue:text}`t6_ed_distance:.2f` and {glue:text}`t6_wer_distance:.2f`; the paper's values follow from its own C.2
+# **{glue:md}`verdict-table6-ap:myst`**, BT **{glue:md}`verdict-table6-bt:myst`**. Ranked as distances, ED and WER have
+# AP {glue:text}`t6_ed_distance:.2f` and {glue:text}`t6_wer_distance:.2f`; the paper's values follow from its own C.2
 # ranked higher-is-better ({glue:text}`t6_ed_higher:.2f`, {glue:text}`t6_wer_higher:.2f` here;
 # **{glue:md}`verdict-table6-from-c2:myst`**), the wrong way round ({ref}`gvp-self-check`).
 #
@@ -445,10 +446,10 @@ out.figure(figures.plot_stability(fig2_curves), "gvp_fig2_stability",
 # The paper's "stable" at 12·m·ln m, read as at most half of the sampled sets changing the ranking at all (each
 # curve at the red line and at the grid's end: {ref}`gvp-fig2-ties`): on the binary stand-in for its Jigsaw curve
 # {glue:md}`ours-fig2-jigsaw` of them do (**{glue:md}`verdict-fig2-jigsaw:myst`**); its "similar effect on the other
-# datasets": {glue:md}`ours-fig2-ceval` on CEval (**{glue:md}`verdict-fig2-ceval:myst`**) and {glue:md}`ours-fig2-sst5` on
-# SST-5 (**{glue:md}`verdict-fig2-sst5:myst`**). How many comparisons suffice depends on how close the models are, and the
-# paper shows only Jigsaw's curve. With ties, more comparisons are needed (§7): the mean number of misplaced models
-# at 12·m·ln m rises with every step up in a synthetic tie probability on CEval,
+# datasets": {glue:md}`ours-fig2-ceval` on CEval (**{glue:md}`verdict-fig2-ceval:myst`**) and {glue:md}`ours-fig2-sst5`
+# on SST-5 (**{glue:md}`verdict-fig2-sst5:myst`**). How many comparisons suffice depends on how close the models are,
+# and the paper shows only Jigsaw's curve. With ties, more comparisons are needed (§7): the mean number of misplaced
+# models at 12·m·ln m rises with every step up in a synthetic tie probability on CEval,
 # **{glue:md}`verdict-sec7-ties-cost:myst`** (curves on the {ref}`details page <gvp-fig2-ties>`).
 
 #
@@ -484,8 +485,8 @@ glue_values("fig3_", {"largest": largest["difference"].iloc[0]}
 # difference: **{glue:md}`verdict-fig3-difference:myst`**. §7's "at least a 10% difference" is enough when the share of
 # correct orders there, less two binomial standard errors, still beats a coin flip: {glue:md}`ours-fig3-ten-percent`,
 # **{glue:md}`verdict-fig3-ten-percent:myst`**. That the mean finds the better model more often (mean gap over the grid
-# {glue:md}`ours-abstract-global-reliable`): **{glue:md}`verdict-abstract-global-reliable:myst`**; a match keeps only the
-# sign of each per-instance difference, the mean its size.
+# {glue:md}`ours-abstract-global-reliable`): **{glue:md}`verdict-abstract-global-reliable:myst`**; a match keeps only
+# the sign of each per-instance difference, the mean its size.
 #
 # (gvp-fig4)=
 # ## Fig. 4: global scores or pairwise comparisons?
@@ -553,12 +554,12 @@ glue_values("llmfao_", rule | llmfao.llmfao_facts(llmfao_sweep, llmfao_ranks, ll
 #
 # Adding ties to one random half and ranking it against the other half: without added ties the halves correlate
 # {glue:text}`llmfao_start:.2f` on average, and the mean stays at or above {glue:text}`fig1_level` up to
-# {glue:md}`ours-fig1-llmfao` of the judgments tied, the data's own ties included (**{glue:md}`verdict-fig1-llmfao:myst`**
-# against the paper's {glue:text}`fig1_paper_share:.0%` on CEval). CEval's Fig. 1 read the same way (its chrF matches
-# have {glue:text}`fig1_own_ties:.1%` ties of their own, so its tie probability is its share of ties) starts at
-# {glue:text}`fig1_start:.2f` and stays at or above {glue:text}`fig1_level` up to {glue:md}`ours-fig1-ties`; its
-# reference is the mean chrF on the very reviews its matches are drawn from, not a disjoint half, so only where each
-# curve crosses {glue:text}`fig1_level` compares, not its height.
+# {glue:md}`ours-fig1-llmfao` of the judgments tied, the data's own ties included
+# (**{glue:md}`verdict-fig1-llmfao:myst`** against the paper's {glue:text}`fig1_paper_share:.0%` on CEval). CEval's Fig.
+# 1 read the same way (its chrF matches have {glue:text}`fig1_own_ties:.1%` ties of their own, so its tie probability is
+# its share of ties) starts at {glue:text}`fig1_start:.2f` and stays at or above {glue:text}`fig1_level` up to
+# {glue:md}`ours-fig1-ties`; its reference is the mean chrF on the very reviews its matches are drawn from, not a
+# disjoint half, so only where each curve crosses {glue:text}`fig1_level` compares, not its height.
 #
 # Resampling each pair's judgments, the mean Spearman correlation with BT on every judgment is
 # {glue:text}`llmfao_boot_rho:.2f`, but a model's 95% rank range spans {glue:text}`llmfao_width_median:.0f` places for
@@ -594,8 +595,8 @@ show(stability.stability_view(tie_curves), 2)
 
 # %% [markdown]
 # That the mean number of misplaced models at 12·m·ln m rises with every step up in the tie probability:
-# **{glue:md}`verdict-sec7-ties-cost:myst`**. A tie carries no evidence about the order, so a sample with more ties holds
-# fewer decided matches.
+# **{glue:md}`verdict-sec7-ties-cost:myst`**. A tie carries no evidence about the order, so a sample with more ties
+# holds fewer decided matches.
 
 # %% [markdown] tags=["details"]
 # (gvp-appendices)=
@@ -740,11 +741,11 @@ glue_values("b2ratio_", self_check.b2_ratio_bound())
 # for some order of the printed ties; the others are in {glue:md}`sc_failed`. Three findings stand behind them.
 # Table 3's accuracy–F1 correlation does not follow from B.1's two columns (**{glue:md}`verdict-table3-from-b:myst`**);
 # with B.2's accuracy in their place it is {glue:md}`ours-table3-acc-f1-from-b2`
-# (**{glue:md}`verdict-table3-acc-f1-from-b2:myst`**). Table 6 from C.2 with every measure read as higher-is-better gives
-# {glue:md}`ours-table6-from-c2` (**{glue:md}`verdict-table6-from-c2:myst`**), with ED and WER as the distances they are
-# {glue:md}`ours-table6-from-c2-distances` (**{glue:md}`verdict-table6-from-c2-distances:myst`**). In B.2 a match between
-# binarised models is decided by right or wrong only, so model i takes 0.5 + (accᵢ − accⱼ)/2 of the points against
-# model j whatever their errors; BT fitted to the pair scores B.2's accuracies imply puts the SVM
+# (**{glue:md}`verdict-table3-acc-f1-from-b2:myst`**). Table 6 from C.2 with every measure read as higher-is-better
+# gives {glue:md}`ours-table6-from-c2` (**{glue:md}`verdict-table6-from-c2:myst`**), with ED and WER as the distances
+# they are {glue:md}`ours-table6-from-c2-distances` (**{glue:md}`verdict-table6-from-c2-distances:myst`**). In B.2 a
+# match between binarised models is decided by right or wrong only, so model i takes 0.5 + (accᵢ − accⱼ)/2 of the points
+# against model j whatever their errors; BT fitted to the pair scores B.2's accuracies imply puts the SVM
 # {glue:text}`b2ratio_fitted:.2f` times above TextBlob (two models alone: {glue:text}`b2ratio_two_models:.2f`), where
 # B.2 prints a ratio of {glue:text}`b2ratio_printed:.1f` (**{glue:md}`verdict-appB2-bt-ratio:myst`**).
 
@@ -844,7 +845,8 @@ out.values({
     **stability.stability_values(fig2_curves, ("ceval", "binary", "sst5"), tie_curves),
     **stability.detection_values(detection, n_fig3_repeats),
     "llmfao tie share at 0.8": stability.largest_above(llmfao_sweep, "tie_share", fig1_level)})
-out.values(classification.svm_top_rows(gold, binary, b1, rng=stream(seed, "svm top item bootstrap"), n_resamples=n_trials))
+out.values(classification.svm_top_rows(gold, binary, b1, rng=stream(seed, "svm top item bootstrap"),
+                                       n_resamples=n_trials))
 verdicts = glue_verdicts(out)
 
 # %% [markdown]

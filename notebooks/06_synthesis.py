@@ -75,15 +75,15 @@ glue("scored_with", Markdown(scored_with), display=False)
 # ## Study 1 — stability against robustness
 #
 # Knowles' test asks whether a ranking of the other systems changes when the best or the worst system is removed;
-# Appendix F of the paired paper asks whether {term}`BT`'s order of two systems changes when a third is added (a violation of
-# the independence of irrelevant alternatives, *{term}`IIA`*). Both are run here with all five mechanisms (ties as half a
-# win) on the paired chapter's real setups, the same ones as Study 4: {glue:text}`n_setups` setups from
+# Appendix F of the paired paper asks whether {term}`BT`'s order of two systems changes when a third is added (a
+# violation of the independence of irrelevant alternatives, *{term}`IIA`*). Both are run here with all five mechanisms
+# (ties as half a win) on the paired chapter's real setups, the same ones as Study 4: {glue:text}`n_setups` setups from
 # {glue:text}`n_setup_datasets` datasets, scored with {glue:md}`scored_with`. Beside them, each mechanism's agreement
 # with the latent ranking and its loss of agreement when outliers are added, from a fresh small run of the paired
 # paper's simulation, under both of its outlier models (the text's scores permuted across systems, and the
-# published code's adversarial scores that rank the systems roughly upside down). {term}`MEAN` and {term}`MEDIAN` score each system
-# on its own column, so they cannot reorder the others: their rows are computed like the rest, as a check on the
-# machinery.
+# published code's adversarial scores that rank the systems roughly upside down). {term}`MEAN` and {term}`MEDIAN` score
+# each system on its own column, so they cannot reorder the others: their rows are computed like the rest, as a check on
+# the machinery.
 
 # %%
 with timings.measure("Study 1: remove-a-system and IIA on the real setups"):
@@ -119,10 +119,10 @@ out.figure(stability.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 # %% [markdown]
 # Of the mechanisms that compare systems, BT reorders the remaining systems in
 # {glue:text}`s1_bt_reordered_any:.0%` of the setups when their best or their worst system is removed (averaged over
-# the two), {term}`Elo` in {glue:text}`s1_elo_reordered_any:.0%` and {term}`TrueSkill` in {glue:text}`s1_trueskill_reordered_any:.0%`.
-# The hypothesis that BT, whose strengths do not depend on the order of the comparisons, is the most stable of the
-# three **{glue:md}`verdict-s1-bt-most-stable:myst`**. BT violates the independence of irrelevant alternatives in
-# {glue:text}`s1_bt_iia_violation_share:.1%` of the checked triples, Elo in
+# the two), {term}`Elo` in {glue:text}`s1_elo_reordered_any:.0%` and {term}`TrueSkill` in
+# {glue:text}`s1_trueskill_reordered_any:.0%`. The hypothesis that BT, whose strengths do not depend on the order of the
+# comparisons, is the most stable of the three **{glue:md}`verdict-s1-bt-most-stable:myst`**. BT violates the
+# independence of irrelevant alternatives in {glue:text}`s1_bt_iia_violation_share:.1%` of the checked triples, Elo in
 # {glue:text}`s1_elo_iia_violation_share:.1%` and TrueSkill in {glue:text}`s1_trueskill_iia_violation_share:.1%`; that
 # BT's violations are rare on real setups, not only in the appendix's constructed example,
 # **{glue:md}`verdict-s1-bt-iia:myst`**. Apart from the hypotheses, the sanity line: MEAN and MEDIAN never reorder the
@@ -131,10 +131,10 @@ out.figure(stability.plot_tradeoff(trade), "synthesis_stability_tradeoff",
 #
 # In the simulation, {glue:md}`s1_most_robust` loses the least agreement with the latent ranking to adversarial
 # outliers, and {glue:md}`s1_closest` is the closest to the latent ranking without them. The published code's
-# adversarial outliers cost BT {glue:text}`value-bt_tau_drop:.2f` of Kendall {term}`τ <Kendall's tau (τ)>` and MEAN {glue:text}`value-mean_tau_drop:.2f`;
-# the text's permuted outliers cost them {glue:text}`value-bt_tau_drop_permute:.2f` and
-# {glue:text}`value-mean_tau_drop_permute:.2f`. That BT loses less than MEAN to the adversarial outliers
-# **{glue:md}`verdict-s1-outliers:myst`**.
+# adversarial outliers cost BT {glue:text}`value-bt_tau_drop:.2f` of Kendall {term}`τ <Kendall's tau (τ)>` and MEAN
+# {glue:text}`value-mean_tau_drop:.2f`; the text's permuted outliers cost them
+# {glue:text}`value-bt_tau_drop_permute:.2f` and {glue:text}`value-mean_tau_drop_permute:.2f`. That BT loses less than
+# MEAN to the adversarial outliers **{glue:md}`verdict-s1-outliers:myst`**.
 
 # %% [markdown]
 # (synthesis-wmt)=
@@ -187,11 +187,11 @@ out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 # Removing the best or the worst system changes the remaining order of the z-score ranking in
 # {glue:text}`value-z_ends_reordered:.0%` of the cases and of BT on paired preferences in
 # {glue:text}`value-bt_ends_reordered:.0%`: the hypothesis that paired aggregation is the more stable
-# **{glue:md}`verdict-s2-paired-more-stable:myst`**. The matched null, removing a random mid-ranked system, reorders z-means
-# in {glue:text}`value-z_null_reordered:.0%` and BT in {glue:text}`value-bt_null_reordered:.0%` of the draws. That removing
-# an end of the z ranking disturbs it more than removing a mid-ranked system (one-sided Wilcoxon signed-rank test over
-# the language pairs, each pair's ends against its own null draws: p = {glue:text}`value-z_ends_null_p:.2g`)
-# **{glue:md}`verdict-s2-ends-above-null:myst`**.
+# **{glue:md}`verdict-s2-paired-more-stable:myst`**. The matched null, removing a random mid-ranked system, reorders
+# z-means in {glue:text}`value-z_null_reordered:.0%` and BT in {glue:text}`value-bt_null_reordered:.0%` of the draws.
+# That removing an end of the z ranking disturbs it more than removing a mid-ranked system (one-sided Wilcoxon
+# signed-rank test over the language pairs, each pair's ends against its own null draws: p =
+# {glue:text}`value-z_ends_null_p:.2g`) **{glue:md}`verdict-s2-ends-above-null:myst`**.
 
 # %% [markdown]
 # (synthesis-favi)=
@@ -199,8 +199,9 @@ out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 #
 # For every {term}`Favi-Score` dataset and every (human rating, automatic rater) of it, both are aggregated by each
 # mechanism, and a system pair is *flipped* when the rater's ranking orders it differently from the human one.
-# By Lemma 1 of {cite:t}`vondaniken2024favi`, a pair's {term}`Φ <Phi (Φ)>` times its number of errors is exactly the shift of its win
-# margin; BT follows win margins, MEAN follows score sizes. So the hypothesis: BT's flips follow |Φ| more closely.
+# By Lemma 1 of {cite:t}`vondaniken2024favi`, a pair's {term}`Φ <Phi (Φ)>` times its number of errors is exactly the
+# shift of its win margin; BT follows win margins, MEAN follows score sizes. So the hypothesis: BT's flips follow |Φ|
+# more closely.
 
 # %%
 favi_scores = load_table("favi_scores")
@@ -247,27 +248,27 @@ glue("favi_median_tied_dataset_share", tied_most.max(), display=False)
 # {glue:text}`value-mean_flipped:.0%` of the pairs under MEAN, {glue:text}`value-bt_flipped:.0%` under BT and
 # {glue:text}`favi_median_flipped:.0%` under MEDIAN. MEDIAN's flips come mostly from ties:
 # {glue:text}`favi_median_by_tie:.0%` of the pairs are flipped because one of the two median rankings ties them and
-# the other does not. Human ratings that take few values (Likert points; {term}`MQM` error scores, zero for most segments)
-# give many systems the same median: the human medians tie {glue:text}`favi_median_human_tied:.0%` of the pairs, and
-# {glue:text}`favi_median_tied_dataset_share:.0%` of them on {glue:md}`favi_median_tied_dataset`. Without those
-# ties MEDIAN flips {glue:text}`favi_median_untied:.0%` of the pairs. Flips go the way Φ says the rater favours in
+# the other does not. Human ratings that take few values (Likert points; {term}`MQM` error scores, zero for most
+# segments) give many systems the same median: the human medians tie {glue:text}`favi_median_human_tied:.0%` of the
+# pairs, and {glue:text}`favi_median_tied_dataset_share:.0%` of them on {glue:md}`favi_median_tied_dataset`. Without
+# those ties MEDIAN flips {glue:text}`favi_median_untied:.0%` of the pairs. Flips go the way Φ says the rater favours in
 # {glue:text}`value-bt_with_phi:.0%` of BT's flips and {glue:text}`value-mean_with_phi:.0%` of MEAN's: that BT's flips
 # follow Φ's direction **{glue:md}`verdict-s3-flips-with-phi:myst`**.
 #
 # The Spearman correlation of |Φ| with BT's flips minus that with MEAN's is {glue:text}`value-bt_minus_mean_rho:+.3f`
-# (95% interval over settings {glue:text}`value-bt_minus_mean_rho_low:+.3f` to {glue:text}`value-bt_minus_mean_rho_high:+.3f`).
-# The hypothesis, that favoritism moves the BT ranking more than the mean ranking (the interval above zero),
-# **{glue:md}`verdict-s3-bt-follows-phi:myst`**; an interval below zero would say the reverse, and one across zero that
-# favoritism moves both alike.
+# (95% interval over settings {glue:text}`value-bt_minus_mean_rho_low:+.3f` to
+# {glue:text}`value-bt_minus_mean_rho_high:+.3f`). The hypothesis, that favoritism moves the BT ranking more than the
+# mean ranking (the interval above zero), **{glue:md}`verdict-s3-bt-follows-phi:myst`**; an interval below zero would
+# say the reverse, and one across zero that favoritism moves both alike.
 
 # %% [markdown]
 # (synthesis-ties)=
 # ## Study 4 — ties and sample size on real setups
 #
-# {cite:t}`levtsov2025confidence` recommend {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` comparisons per pair of *m* systems and count a tie as half a
-# win. Here both are tried on the paired chapter's real setups: BT rankings from sampled comparisons against the
-# setup's own BT ranking on all its instances, under the three tie policies, for numbers of comparisons around the
-# recommendation and with ties injected as in the paper's Fig. 1.
+# {cite:t}`levtsov2025confidence` recommend {term}`12·m·ln m <twelve m ln m (12·m·ln m)>` comparisons per pair of *m*
+# systems and count a tie as half a win. Here both are tried on the paired chapter's real setups: BT rankings from
+# sampled comparisons against the setup's own BT ranking on all its instances, under the three tie policies, for numbers
+# of comparisons around the recommendation and with ties injected as in the paper's Fig. 1.
 
 # %%
 with timings.measure("Study 4: sample-size and tie sweeps"):
@@ -305,17 +306,17 @@ out.figure(ties.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
 # with ties dropped). Stable there, with at most a tenth of their systems out of place: {glue:text}`ties_stable_setups`
 # of the {glue:text}`ties_marker_setups` setups ({glue:text}`value-stable_share_half:.0%`). Of these setups,
 # {glue:text}`ties_every_instance` have no more test instances than 12·m·ln m: by the paper's rule every draw then
-# takes each instance once and returns the setup's own ranking, so they are stable there by construction. The hypothesis that
-# 12·m·ln m stabilises most of these rankings **{glue:md}`verdict-s4-marker-stable:myst`**.
+# takes each instance once and returns the setup's own ranking, so they are stable there by construction. The hypothesis
+# that 12·m·ln m stabilises most of these rankings **{glue:md}`verdict-s4-marker-stable:myst`**.
 #
 # The setups' real ties (a median of {glue:text}`ties_median_tie_rate:.1%` of the comparisons) reorder
 # {glue:text}`value-pairs_moved_drop:.1%` of the system pairs of the full-data ranking on average when dropped instead
 # of halved, and {glue:text}`value-pairs_moved_loss:.1%` when given to the later system. That dropping them hardly
 # changes the ranking **{glue:md}`verdict-s4-drop-vs-half:myst`**; that giving them to the later system, as the paired
 # paper's code does, moves it more than dropping them **{glue:md}`verdict-s4-loss-costs:myst`**. Across setups, the tie
-# rate and the instability at 12·m·ln m correlate with Spearman {term}`ρ <Spearman's rho (ρ)>` = {glue:text}`value-rho_tie_rate_half:.2f`. Turning
-# {glue:text}`value-injected_probability:.0%` of the drawn comparisons into ties adds
-# {glue:text}`value-half_injected_cost:.1%` of misplaced systems with ties as half wins and
+# rate and the instability at 12·m·ln m correlate with Spearman {term}`ρ <Spearman's rho (ρ)>` =
+# {glue:text}`value-rho_tie_rate_half:.2f`. Turning {glue:text}`value-injected_probability:.0%` of the drawn comparisons
+# into ties adds {glue:text}`value-half_injected_cost:.1%` of misplaced systems with ties as half wins and
 # {glue:text}`ties_loss_injected_cost:.1%` when they go to the later system.
 
 # %% tags=["hide-input"]
@@ -342,35 +343,35 @@ verdicts = glue_verdicts(out)
 #   the human rankings of Study 3, the rater's ranking orders {glue:text}`value-mean_flipped:.0%` of the system pairs
 #   differently under MEAN, {glue:text}`value-bt_flipped:.0%` under BT and {glue:text}`favi_median_flipped:.0%` under
 #   MEDIAN, where {glue:text}`favi_median_by_tie:.0%` of all pairs flip through tied medians: on ratings with few
-#   distinct values, MEDIAN's ties decide its ranking, so report them as ties or rank by MEAN. Among the pairwise mechanisms, take
-#   the one that reordered least when an end system was removed: BT reordered {glue:text}`s1_bt_reordered_any:.0%`
-#   of the setups, Elo {glue:text}`s1_elo_reordered_any:.0%` and TrueSkill
+#   distinct values, MEDIAN's ties decide its ranking, so report them as ties or rank by MEAN. Among the pairwise
+#   mechanisms, take the one that reordered least when an end system was removed: BT reordered
+#   {glue:text}`s1_bt_reordered_any:.0%` of the setups, Elo {glue:text}`s1_elo_reordered_any:.0%` and TrueSkill
 #   {glue:text}`s1_trueskill_reordered_any:.0%` (BT the most stable of the three:
 #   **{glue:md}`verdict-s1-bt-most-stable:myst`**). See {ref}`synthesis-stability` and {ref}`synthesis-favi`.
 # * **Outliers.** In the simulation adversarial outliers cost BT {glue:text}`value-bt_tau_drop:.2f` and MEAN
-#   {glue:text}`value-mean_tau_drop:.2f` of Kendall τ (BT the more robust: **{glue:md}`verdict-s1-outliers:myst`**). Where a few
-#   instances may be wildly off, weigh that robustness against the pairwise mechanisms' instability
+#   {glue:text}`value-mean_tau_drop:.2f` of Kendall τ (BT the more robust: **{glue:md}`verdict-s1-outliers:myst`**).
+#   Where a few instances may be wildly off, weigh that robustness against the pairwise mechanisms' instability
 #   ({ref}`synthesis-stability`).
-# * **Human judgments scored one system at a time (WMT {term}`DA`).** BT on preferences paired by worker and HIT reordered
-#   {glue:text}`value-bt_ends_reordered:.0%` of the rankings when an end system was removed, the official z-means
-#   {glue:text}`value-z_ends_reordered:.0%` (pairing the more stable: **{glue:md}`verdict-s2-paired-more-stable:myst`**). Where
-#   pairing is not the more stable, keep the official z-means and report their clusters; pairing is worth trying where
-#   the rating interface shows several systems on the same segment (these judgments hold
-#   {glue:text}`wmt_same_segment` such cases; {ref}`synthesis-wmt`). Evidence: {glue:text}`wmt_language_pairs`
-#   language pairs, with preferences across the documents of a HIT.
+# * **Human judgments scored one system at a time (WMT {term}`DA`).** BT on preferences paired by worker and HIT
+#   reordered {glue:text}`value-bt_ends_reordered:.0%` of the rankings when an end system was removed, the official
+#   z-means {glue:text}`value-z_ends_reordered:.0%` (pairing the more stable:
+#   **{glue:md}`verdict-s2-paired-more-stable:myst`**). Where pairing is not the more stable, keep the official z-means
+#   and report their clusters; pairing is worth trying where the rating interface shows several systems on the same
+#   segment (these judgments hold {glue:text}`wmt_same_segment` such cases; {ref}`synthesis-wmt`). Evidence:
+#   {glue:text}`wmt_language_pairs` language pairs, with preferences across the documents of a HIT.
 # * **Metric favoritism.** Spearman ρ of |Φ| with BT's errors minus that with MEAN's:
 #   {glue:text}`value-bt_minus_mean_rho:+.3f` (95% interval {glue:text}`value-bt_minus_mean_rho_low:+.3f` to
-#   {glue:text}`value-bt_minus_mean_rho_high:+.3f`; favoritism moves BT more: **{glue:md}`verdict-s3-bt-follows-phi:myst`**).
-#   Whichever mechanism you use, check Φ per system pair ({ref}`synthesis-favi`). Evidence:
-#   {glue:text}`favi_settings` settings in {glue:text}`favi_datasets` datasets.
+#   {glue:text}`value-bt_minus_mean_rho_high:+.3f`; favoritism moves BT more:
+#   **{glue:md}`verdict-s3-bt-follows-phi:myst`**). Whichever mechanism you use, check Φ per system pair
+#   ({ref}`synthesis-favi`). Evidence: {glue:text}`favi_settings` settings in {glue:text}`favi_datasets` datasets.
 # * **How many comparisons.** 12·m·ln m comparisons per pair left {glue:text}`value-misplaced_half:.0%` of the systems
-#   out of place on these real setups (enough for most of them: **{glue:md}`verdict-s4-marker-stable:myst`**). Where systems
-#   are close, draw more, or report BT's interval rather than a single order ({ref}`synthesis-ties`).
+#   out of place on these real setups (enough for most of them: **{glue:md}`verdict-s4-marker-stable:myst`**). Where
+#   systems are close, draw more, or report BT's interval rather than a single order ({ref}`synthesis-ties`).
 # * **Ties.** Count a tie as half a win or drop it: on these setups the two differ on
-#   {glue:text}`value-pairs_moved_drop:.1%` of the system pairs. Counting it for one side makes the ranking depend on the
-#   order of the columns; giving it to the later system, as the paired paper's code does, reordered
-#   {glue:text}`value-pairs_moved_loss:.1%` of the pairs (more than dropping: **{glue:md}`verdict-s4-loss-costs:myst`**) and put
-#   {glue:text}`value-loss_injected_excess:.0%` more of the systems out of place once ties are injected
+#   {glue:text}`value-pairs_moved_drop:.1%` of the system pairs. Counting it for one side makes the ranking depend on
+#   the order of the columns; giving it to the later system, as the paired paper's code does, reordered
+#   {glue:text}`value-pairs_moved_loss:.1%` of the pairs (more than dropping: **{glue:md}`verdict-s4-loss-costs:myst`**)
+#   and put {glue:text}`value-loss_injected_excess:.0%` more of the systems out of place once ties are injected
 #   ({ref}`synthesis-ties`). Evidence: {glue:text}`ties_real_setups` setups, scored with {glue:md}`scored_with`.
 
 # %% [markdown]

@@ -18,8 +18,8 @@
 # rater). This chapter asks of them what the four papers ask of theirs — {cite:t}`peyrard2021better`,
 # {cite:t}`knowles2021stability`, {cite:t}`vondaniken2024favi` and {cite:t}`levtsov2025confidence`: **which system
 # is best, by how much, is the ranking robust, and do the aggregation methods agree?** It runs on an example shipped
-# with the compendium (its provenance is in the examples folder's README): one of the paired paper's own setups, dialogue
-# responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by {term}`chrF++`.
+# with the compendium (its provenance is in the examples folder's README): one of the paired paper's own setups,
+# dialogue responses to TopicalChat {cite:p}`gopalakrishnan2019topicalchat` scored by {term}`chrF++`.
 #
 # **Run it on your file.** Either the command line, which prints the same tables (two commands from a fresh clone):
 #
@@ -104,8 +104,8 @@ glue_values("file_", {"path": f"`{scores_path}`", "systems": scores.shape[1], "i
 # * **{term}`BT`** (Bradley–Terry, {cite:t}`bradley1952rank`) is fitted to the instance-by-instance comparisons of every
 #   pair of systems; its strengths sum to 1 and λ<sub>A</sub> / (λ<sub>A</sub> + λ<sub>B</sub>) is the modelled
 #   chance that *A* beats *B*;
-# * **{term}`Elo`** {cite:p}`elo1978rating` and **{term}`TrueSkill`** {cite:p}`herbrich2007trueskill` rate the same comparisons
-#   one game at a time; since their result depends on the order of the games, both the estimate and every
+# * **{term}`Elo`** {cite:p}`elo1978rating` and **{term}`TrueSkill`** {cite:p}`herbrich2007trueskill` rate the same
+#   comparisons one game at a time; since their result depends on the order of the games, both the estimate and every
 #   resample are averaged over random orders, so that each estimate lies inside its interval.
 #
 # Beside BT, each system's 95% interval of its rank (over the same resamples) and its statistically tied group: a
@@ -127,12 +127,13 @@ glue_values("yours_", mine | {"best": ch.best_by_mechanism(result),
 out.figure(figures.plot_mechanisms(result), "yours_mechanisms",
            f"Each mechanism's score for each of the {mine['systems']} systems with its 95% "
            f"{ch.INTERVALS[result.settings['interval']]} interval over the {mine['instances']:,} test instances "
-           f"({mine['resamples']:,} resamples for MEAN, MEDIAN and BT, {mine['resamples_sequential']:,} for Elo and TrueSkill); systems in BT's order, best "
+           f"({mine['resamples']:,} resamples for MEAN, MEDIAN and BT, {mine['resamples_sequential']:,} for Elo and "
+           "TrueSkill); systems in BT's order, best "
            f"first. Elo and TrueSkill are averaged over {mine['orders']} random orders of the games (each resample "
            "over one), so neither depends on the file's order; every interval contains its estimate.\n\n"
            "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill are "
-           f"ratings. In the figure, names longer than {figures.LABEL_CHARS} characters are cut short (…) and names its "
-           "fonts cannot draw are shown by their row in the table (#k); the table has them whole.")
+           f"ratings. In the figure, names longer than {figures.LABEL_CHARS} characters are cut short (…) and names "
+           "its fonts cannot draw are shown by their row in the table (#k); the table has them whole.")
 
 # %% [markdown]
 # ## Which differences are real?
@@ -178,8 +179,9 @@ show(ch.disagreement_view(result), 2)
 # {glue:text}`yours_pairs_ordered_differently:.0%` of the system pairs differently. Read this against the tests
 # above: the sign tests find {glue:text}`yours_sign_different` of the {glue:text}`yours_pairs` pairs of systems
 # different (with {glue:md}`yours_adjustment` adjustment); the number of statistically tied groups they split the
-# systems into is {glue:text}`yours_groups`. Where the systems a mechanism ranks first are in one tied group, the mechanisms'
-# disagreement on the best system is within the noise of this test set, not a difference between the mechanisms.
+# systems into is {glue:text}`yours_groups`. Where the systems a mechanism ranks first are in one tied group, the
+# mechanisms' disagreement on the best system is within the noise of this test set, not a difference between the
+# mechanisms.
 
 # %% [markdown]
 # ## Is the ranking stable when the field changes?
@@ -280,9 +282,9 @@ out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms",
 #
 # Given human ratings of the same instances and systems, the command also asks whether the scores agree with the
 # humans: the sample-level sign accuracy (the share of instance pairs both order the same way) and the system-level
-# one (the share of system pairs with the same winner), each with a {term}`Wilson interval`, and, per pair of systems, the
-# {term}`Favi-Score` of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans? — with
-# a bootstrap interval and a permutation test, computed by the same functions as the Favi-Score chapter:
+# one (the share of system pairs with the same winner), each with a {term}`Wilson interval`, and, per pair of systems,
+# the {term}`Favi-Score` of {cite:t}`vondaniken2024favi` — does the metric favour one of the two relative to the humans?
+# — with a bootstrap interval and a permutation test, computed by the same functions as the Favi-Score chapter:
 #
 # ```bash
 # .venv/bin/python -m analysis compare metric_scores.csv --human human_ratings.csv
