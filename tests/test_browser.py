@@ -1,5 +1,5 @@
-"""The book in a real browser (DESIGN.md, "The book as a reader sees it"): the suite's one quick-profile run, compiled
-into a book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
+"""The book in a real browser (README.md, "Correctness checks"): the suite's one quick-profile run, compiled into a
+book, read page by page in Debian's Chromium. Every page loads with no console error and no request leaving
 loopback, every image loads and is shown at no less than 55% of its width inside a numbered, captioned figure with
 alt text, no table is wider than the text column or headed by code names, no page shows a traceback, raw LaTeX or a
 raw missing value (NaN, <NA>), every internal link resolves, the search finds each chapter, and a screenshot of every

@@ -16,7 +16,7 @@ typeset mathematics, the navigation and the permalink marks are not text a reade
   or "3 values".
 * **a pasted count of checks in running text**: "(18 of 21 checks passed)" or "…; 18 of 21 checks pass" (a claims
   table's "Ours" cell pasted) inside a paragraph, list item, heading or caption. The claims tables' "Ours" cells
-  carry their count so (DESIGN.md, issue 38); a sentence says what passed in words it can carry ("18 of the 21
+  carry their count so (issue 38); a sentence says what passed in words it can carry ("18 of the 21
   cells lie within our intervals").
 * **a truncated number list in running text**: "…" followed by a count of values ("…, 0.31 (21 values)"): a list of
   numbers belongs in a table, not in a sentence.
