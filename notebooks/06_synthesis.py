@@ -189,8 +189,8 @@ out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
 # {glue:text}`value-bt_ends_reordered:.0%`: the hypothesis that paired aggregation is the more stable
 # **{glue:md}`verdict-s2-paired-more-stable:myst`**. The matched null, removing a random mid-ranked system, reorders
 # z-means in {glue:text}`value-z_null_reordered:.0%` and BT in {glue:text}`value-bt_null_reordered:.0%` of the draws.
-# That removing an end of the z ranking disturbs it more than removing a mid-ranked system (one-sided Wilcoxon
-# signed-rank test over the language pairs, each pair's ends against its own null draws: p =
+# That removing an end of the z ranking disturbs it more than removing a mid-ranked system (one-sided
+# {term}`Wilcoxon signed-rank test` over the language pairs, each pair's ends against its own null draws: p =
 # {glue:text}`value-z_ends_null_p:.2g`) **{glue:md}`verdict-s2-ends-above-null:myst`**.
 
 # %% [markdown]

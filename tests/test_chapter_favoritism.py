@@ -483,3 +483,10 @@ def test_ranking_unchanged_counts_the_systems_pairs_whose_margin_signs_differ():
     assert cases.ranking_unchanged(pairs, "d", "a", "r", "M") == (0.0, True)
     assert cases.ranking_unchanged(pairs, "d", "a", "r", "Y") == (1.0, False)
     assert cases.ranking_unchanged(pairs, "d", "a", "other", "M") == (0.0, False)  # no such setting: not shown
+
+
+def test_the_paper_data_share_counts_pairs_outside_the_usr_stand_ins():
+    from analysis.chapters.favoritism import fig4 as fig4_module
+
+    summary = pd.DataFrame({"dataset": ["summeval", "usr-tc", "wmt22-zhen", "usr-pc"], "pairs": [20, 5, 10, 5]})
+    assert fig4_module.paper_data_share(summary) == pytest.approx(30 / 40)
