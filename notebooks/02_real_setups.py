@@ -23,10 +23,13 @@
 #
 # | collection | status |
 # | --- | --- |
-# | TAC-08/09/11, TopicalChat (TC) {cite:p}`gopalakrishnan2019topicalchat`, PersonaChat (PC) {cite:p}`zhang2018personalizing` | the paper's exact score matrices |
-# | WMT17 {cite:p}`bojar2017findings`, WMT18 {cite:p}`bojar2018findings`, WMT19 {cite:p}`barrault2019findings`, to English | the paper's system outputs; metric scores recomputed from text |
+# | TAC-08/09/11, TopicalChat (TC), PersonaChat (PC) | the paper's exact score matrices |
+# | WMT17, WMT18, WMT19, to English | the paper's system outputs; metric scores recomputed from text |
 # | CNN/DM, from REALSumm {cite:p}`bhandari2020realsumm` | stand-in for the paper's CNN/DM setup |
 # | COCO val2014 {cite:p}`chen2015microsoft` | stand-in for the paper's MSCOCO setup |
+#
+# (TopicalChat {cite:p}`gopalakrishnan2019topicalchat`, PersonaChat {cite:p}`zhang2018personalizing`, WMT17
+# {cite:p}`bojar2017findings`, WMT18 {cite:p}`bojar2018findings`, WMT19 {cite:p}`barrault2019findings`.)
 #
 # **What the regenerated evidence says.** On the {glue:text}`n-setups:,` setups rebuilt here, MEAN and BT order
 # {glue:text}`loss-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's tie handling (the

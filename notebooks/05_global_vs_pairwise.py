@@ -76,9 +76,9 @@ n_fig3_repeats = 1000  # Fig. 3: repetitions per difference (the paper: 1,000)
 n_llmfao_trials = 200  # llmfao: trials per tie probability, bootstrap resamples, split halves per share
 llmfao_tie_step = 0.05  # llmfao: tie probabilities 0 to 1 by this step
 split_half_shares = [0.1, 0.2, 0.3, 0.4, 0.5]  # llmfao: share of the judgments in each of two disjoint subsets
-lexicon_centre = "prediction"  # TextBlob's and VADER's decision values centred on their "prediction" (the paper's argmax), or the "explainer"'s binning
-binary_gold = "sst"  # the binary stand-in's gold: SST's own labels ("sst") or the "majority" vote of its models (the paper's Jigsaw gold)
-penalty_length = None  # characters appended in Sec. 6's penalty (None: the length Appendix C.2's printed rise in ED implies)
+lexicon_centre = "prediction"  # lexicon models' decision values centred on their "prediction" or the "explainer"'s
+binary_gold = "sst"  # the binary stand-in's gold: SST's labels ("sst") or its models' "majority" (as Jigsaw's)
+penalty_length = None  # characters appended in Sec. 6's penalty (None: the length App. C.2's rise in ED implies)
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
