@@ -102,7 +102,8 @@ def _check_inputs(mt_median=0.2, mt_excess=0.1, differ=0.3, agree=0.1, top_layer
               "section6.rho_abs_favi_agreement_pairs": -0.3, "section6.rho_sample_accuracy_agreement_pairs": 0.2,
               "section6.rho_mean_abs_favi_system_accuracy_metrics": -0.1,
               "section6.rho_sample_accuracy_system_accuracy_metrics": 0.4}
-    summary = pd.DataFrame({"mean_abs_favi": [0.2, 0.3], "null_mean_abs_favi": [0.1, 0.1]})
+    summary = pd.DataFrame({"mean_abs_favi": [0.2, 0.3], "null_mean_abs_favi": [0.1, 0.1],
+                            "dataset": ["wmt22-ende", "usr-tc"], "pairs": [30, 10]})
     domains = pd.DataFrame({"domain": ["machine translation", "summarization"],
                             "median_mean_abs_favi": [mt_median, 0.3], "median_sd_abs_favi": [0.1, 0.2],
                             "median_excess": [mt_excess, 0.2]})
@@ -127,6 +128,7 @@ def test_claim_checks_follow_the_numbers_both_ways():
     # each check with the number it compares, which the claims' "Ours" shows
     value = found["value"]
     assert value["fig4.every_setting_above_null"] == 1.0
+    assert value["fig4.paper_data_share_pairs"] == pytest.approx(0.75)  # USR's pairs stand in for the paper's
     assert value["fig4.mt_median_below_summarization"] == pytest.approx(0.2 / 0.3)
     assert value["fig4.summarization_sd_above_mt"] == pytest.approx(0.1 / 0.2)
     assert value["fig4.mt_excess_below_summarization"] == pytest.approx(0.1 / 0.2)
