@@ -342,9 +342,6 @@ def _with_unit(text: str, claim: Claim) -> str:
     return f"{text} {claim.unit}" if claim.unit and text and text != "—" else text
 
 
-_OP_SIGNS = {"<": "<", "<=": "≤", ">": ">", ">=": "≥"}
-
-
 def paper_text(claim: Claim) -> str:
     """What the paper prints, as the pages show it (:func:`show`, with the record's unit); a statement the paper
     makes in words (a boolean published value) reads "stated". A threshold the registry sets (``than``) is shown

@@ -169,23 +169,22 @@ def refresh_build_record(root: Path) -> None:
     """Rewrite the manifest's backup and ``build.md`` from the manifest (call under the lock): either that cannot be
     written is an :class:`OutputRootError` naming it, so that no run reports success while the backup (from which a
     lost record is restored) or the book's page lags behind the manifest."""
-    backup = root / BACKUP
     if _exists(root / MANIFEST):
-        text = (root / MANIFEST).read_text()
-        try:
-            write_if_changed(backup, text)
-        except OSError as exc:
-            what = "it is a folder" if backup.is_dir() else exc.strerror or str(exc)
-            raise OutputRootError(f"cannot write the manifest's backup {backup} ({what}): the backup holds an older "
-                                  f"record than {MANIFEST}, which is up to date (make it writable and rerun)") from None
-    path = root / BUILD_RECORD
-    record = build_record(read_manifest(root))
+        _write_or_refuse(root / BACKUP, (root / MANIFEST).read_text(), "the manifest's backup",
+                         "the backup holds an older record than", "make it writable and rerun")
+    _write_or_refuse(root / BUILD_RECORD, build_record(read_manifest(root)), "the book's build record",
+                     "it no longer matches", "move it away and rerun")
+
+
+def _write_or_refuse(path: Path, text: str, what: str, stale: str, remedy: str) -> None:
+    """:func:`write_if_changed`, or an :class:`OutputRootError` naming ``path``, why it failed and that it lags
+    behind the manifest."""
     try:
-        write_if_changed(path, record)
+        write_if_changed(path, text)
     except OSError as exc:
-        what = "it is a folder" if path.is_dir() else exc.strerror or str(exc)
-        raise OutputRootError(f"cannot write the book's build record {path} ({what}): it no longer matches "
-                              f"{MANIFEST}, which is up to date (move it away and rerun)") from None
+        why = "it is a folder" if path.is_dir() else exc.strerror or str(exc)
+        raise OutputRootError(f"cannot write {what} {path} ({why}): {stale} {MANIFEST}, which is up to date "
+                              f"({remedy})") from None
 
 
 def check_manifest_paths(root: Path) -> None:

@@ -75,6 +75,17 @@ def scores_kernel(values, rows, pair_i, pair_j, rotation, trueskill, k, initial,
 
 
 @numba.njit(cache=True)
+def _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):  # pragma: no cover (compiled)
+    """One game of a judgment list (``o``: +1 ``i`` won, -1 ``j`` won, 0 a draw) as TrueSkill updates it, in place;
+    False when the update fails."""
+    if o == 0:
+        return _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
+    if o > 0:
+        return _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
+    return _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
+
+
+@numba.njit(cache=True)
 def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, sigma0, beta, tau, margin):
     """Ratings after the games ``order`` (indices into left/right/outcome: +1 left won, -1 right won, 0 draw)."""
     rating = np.full(n_systems, initial)
@@ -84,13 +95,7 @@ def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, 
         m = order[g]
         i, j, o = left[m], right[m], outcome[m]
         if trueskill:
-            if o == 0:
-                ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
-            elif o > 0:
-                ok = _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
-            else:
-                ok = _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
-            if not ok:
+            if not _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):
                 return rating, False
         else:
             s = 1.0 if o > 0 else (0.0 if o < 0 else 0.5)
@@ -145,13 +150,7 @@ def trueskill_sigma_kernel(n_systems, left, right, outcome, order, mu0, sigma0, 
     for g in range(order.shape[0]):
         m = order[g]
         i, j, o = left[m], right[m], outcome[m]
-        if o == 0:
-            ok = _kernels._update(rating, sigma, j, i, True, beta2, tau2, margin)
-        elif o > 0:
-            ok = _kernels._update(rating, sigma, i, j, False, beta2, tau2, margin)
-        else:
-            ok = _kernels._update(rating, sigma, j, i, False, beta2, tau2, margin)
-        if not ok:
+        if not _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):
             return rating, sigma, False
     return rating, sigma, True
 

@@ -126,16 +126,8 @@ def _meat(left, right, z, s, r) -> np.ndarray:
 
 
 def _outer(left, right, z, s, c) -> np.ndarray:
-    k = z.shape[1]
-    out = np.zeros((s + k, s + k))
-    out[:s, :s] = _laplacian(left, right, c, s)
-    cz = c[:, None] * z
-    cross = np.zeros((s, k))
-    np.add.at(cross, left, cz)
-    np.add.at(cross, right, -cz)
-    out[:s, s:], out[s:, :s] = cross, cross.T
-    out[s:, s:] = z.T @ cz
-    return np.delete(np.delete(out, 0, axis=0), 0, axis=1)
+    """:func:`_full_outer` without the first system's row and column (its θ fixed at 0)."""
+    return np.delete(np.delete(_full_outer(left, right, z, s, c), 0, axis=0), 0, axis=1)
 
 
 # --- arena-rank's contextual BT (issue 53): L2-penalised coefficients, inverse-propensity weights, normalised features

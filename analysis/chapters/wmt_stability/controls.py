@@ -85,6 +85,14 @@ def null_summary(per_pair: pd.DataFrame, null: pd.DataFrame) -> pd.DataFrame:
 NULL_CONTRAST_DRAWS = 10_000
 
 
+def _null_draws(part: pd.DataFrame, outcomes: dict, rng, n_draws: int) -> np.ndarray:
+    """(pairs x draws x measures): each (collection, pair) of ``part`` takes ``n_draws`` of its own null outcomes
+    at random, pair by pair in order, the same picks for every measure."""
+    keys = list(zip(part["collection"], part["pair"]))
+    picks = [rng.integers(len(outcomes[k]), size=n_draws) for k in keys]
+    return np.stack([outcomes[k][CHANGE_COLUMNS].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
+
+
 def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int,
                         n_draws: int = NULL_CONTRAST_DRAWS) -> pd.DataFrame:
     """Per perturbation and measure: the share of null style contrasts (SR+DC minus SR-DC share of pairs changed) at
@@ -101,9 +109,7 @@ def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int
             plus = (part["style"] == "SR+DC").to_numpy()
             if not plus.any() or plus.all():
                 continue
-            keys = list(zip(part["collection"], part["pair"]))
-            picks = [rng.integers(len(outcomes[k]), size=n_draws) for k in keys]
-            draws = np.stack([outcomes[k][CHANGE_COLUMNS].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
+            draws = _null_draws(part, outcomes, rng, n_draws)
             contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
             flags = part[CHANGE_COLUMNS].to_numpy(float)
             # at or above: a null contrast equal to ours (up to float round-off) counts against it
@@ -130,10 +136,7 @@ def null_level_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int, s
             part = observed[observed["experiment"] == experiment].merge(held, on=["collection", "pair"])
             if part.empty:
                 continue
-            keys = list(zip(part["collection"], part["pair"]))
-            picks = [rng.integers(len(outcomes[k]), size=n_draws) for k in keys]
-            levels = np.stack([outcomes[k][CHANGE_COLUMNS].to_numpy(float)[pick]
-                               for k, pick in zip(keys, picks)]).mean(axis=0)
+            levels = _null_draws(part, outcomes, rng, n_draws).mean(axis=0)
             ours = part[CHANGE_COLUMNS].to_numpy(float).mean(axis=0)
             shares = np.mean(levels >= ours - 1e-12, axis=0)
             rows += [{"experiment": experiment, "control": control, "style": style, "measure": m,
