@@ -290,7 +290,7 @@ def checks(values) -> str:
 VALUE_COLUMNS = ("value", "low", "high")
 
 
-def _tested_numbers(claim: Claim, outputs: Path) -> str:
+def tested_numbers(claim: Claim, outputs: Path) -> str:
     """The numbers a test saved as booleans reads, when its rows hold them: the ``value`` column of the selected rows
     (and ``[low, high]``, its interval, when the selected rows have one), printed in the claim's ``format``; "" when
     the rows hold none, any is empty or the claim gives no format (a number without its unit would mislead)."""
@@ -320,14 +320,14 @@ def _tested_numbers(claim: Claim, outputs: Path) -> str:
 
 def ours_text(claim: Claim, ours, outputs: str | Path | None = None) -> str:
     """Our value as the pages show it: a number (:func:`show`); a test saved as booleans as its count of checks
-    (:func:`checks`), after the numbers it reads when its rows hold them (:func:`_tested_numbers`); for the rule
+    (:func:`checks`), after the numbers it reads when its rows hold them (:func:`tested_numbers`); for the rule
     ``consistent`` (the paper checked against itself) the value is recomputed from the paper's own numbers, and
     says so."""
     if ours is None:
         return ""
     values = _as_list(ours)
     if values and all(isinstance(v, bool) for v in values):
-        numbers = _tested_numbers(claim, Path(outputs)) if outputs is not None else ""
+        numbers = tested_numbers(claim, Path(outputs)) if outputs is not None else ""
         if numbers and len(values) == 1:
             text = numbers
         else:

@@ -3,7 +3,6 @@ built from the notebook's own parameters, a stopwatch for the run-time table, it
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from contextlib import contextmanager
@@ -158,12 +157,13 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
             glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(
                                  claims_pages.verdict_words(verdict, paper, category)),
                              f"ours-{cid}": true_minus(ours)})
-    for claim, verdict, shown in zip(mine, table["verdict"], table["our value"].map(true_minus)):
+    for claim, verdict in zip(mine, table["verdict"]):
         if verdict not in ("not run", "not testable here"):
             values = claims.our_value(claim, out.dir.parent)
             if isinstance(values, list) and values and all(isinstance(v, bool) for v in values):
                 glue_values("", {f"passed-{claim.id}": f"{sum(values)} of {len(values)}"})
-                numbers = re.sub(r"[;(\s]*" + re.escape(claims.checks(values)) + r"\)?$", "", shown)
-                if numbers and numbers != shown:
-                    glue_values("", {f"values-{claim.id}": numbers})
+                several = len(values) > 1 and claim.rule != "consistent"  # a cell that reads "numbers; count"
+                numbers = claims.tested_numbers(claim, out.dir.parent) if several else ""
+                if numbers:
+                    glue_values("", {f"values-{claim.id}": true_minus(numbers)})
     return table
