@@ -47,13 +47,11 @@ n_prop1_setups = 3000  # Prop. 1: random two-system setups for the numerical che
 output_root = None  # where artefacts go (the batch runner passes its staging folder; None: scratch/, for runs by hand)
 
 # %%
-from IPython.display import Markdown
-from myst_nb import glue
-
 from analysis.chapters import why_pairing as ch
 from analysis.chapters.common import glue_verdicts, outputs
 from analysis.comparisons import TIE_WORDS
 from analysis.plotting import set_theme, show
+from analysis.recorder import glue_values
 from analysis.streams import stream
 
 set_theme()
@@ -82,20 +80,35 @@ show(fig1_scores.T)
 show(fig1_aggregates.rename(columns=str.upper))
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example",
-           "Scores of three systems (A, B, C) on five test instances, all with mean "
-           f"{fig1_aggregates['mean'].iloc[0]:g}: "
-           "(a) each system's score per instance, (b) MEAN, MEDIAN and BT per system.\n\n"
-           "The authors' scores, from their notebook (the paper does not print them). The paper's Fig. 1 shows the "
-           "scores only; panel (b) is added here, with BT's strengths rescaled so that the largest equals the "
-           "largest mean (strengths have no unit of their own).")
-for mechanism in ("mean", "median", "bt"):
-    glue(f"fig1_{mechanism}_ranking", Markdown(ch.ranking(fig1_aggregates[mechanism])), display=False)
-for name in "ABC":
-    glue(f"fig1_median_{name.lower()}", fig1_aggregates.loc[name, "median"], display=False)
-for winner, loser in (("C", "A"), ("B", "A"), ("B", "C")):
-    glue(f"fig1_{winner.lower()}_over_{loser.lower()}", int((fig1_scores[winner] > fig1_scores[loser]).sum()),
-         display=False)
+out.figure(ch.plot_fig1(fig1_scores, fig1_aggregates), "paired_fig1_example")
+glue_values({
+    "fig1_mean": fig1_aggregates["mean"].iloc[0],
+    "fig1_mean_ranking": ch.ranking(fig1_aggregates["mean"]),
+    "fig1_median_ranking": ch.ranking(fig1_aggregates["median"]),
+    "fig1_bt_ranking": ch.ranking(fig1_aggregates["bt"]),
+    "fig1_median_a": fig1_aggregates.loc["A", "median"],
+    "fig1_median_b": fig1_aggregates.loc["B", "median"],
+    "fig1_median_c": fig1_aggregates.loc["C", "median"],
+    "fig1_c_over_a": int((fig1_scores["C"] > fig1_scores["A"]).sum()),
+    "fig1_b_over_a": int((fig1_scores["B"] > fig1_scores["A"]).sum()),
+    "fig1_b_over_c": int((fig1_scores["B"] > fig1_scores["C"]).sum()),
+})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig1_example
+# :name: paired_fig1_example
+# :figclass: compendium-figure
+# :alt: Scores of three systems with equal means on five instances, and MEAN, MEDIAN and BT per system.
+#
+# Scores of three systems (A, B, C) on five test instances, all with mean {glue:text}`fig1_mean:g`: (a) each
+# system's score per instance, (b) MEAN, MEDIAN and BT per system.
+#
+# The authors' scores, from their notebook (the paper does not print them). The paper's Fig. 1 shows the scores only;
+# panel (b) is added here, with BT's strengths rescaled so that the largest equals the largest mean (strengths have
+# no unit of their own).
+# ```
+
+# %% tags=["hide-input"]
 show(fig1_statements.drop(columns="key").rename(columns={"detail": "statement"})
      .assign(holds=fig1_statements["holds"].map({True: "yes", False: "no"})))
 
@@ -125,19 +138,21 @@ show(table2)
 pairings = out.table(ch.fixed_marginal_pairings(table2, n_per_type, stream(seed, "appA1")),
                      "paired_appA1_permutations", index=False)
 summary = out.table(ch.pairings_summary(pairings), "paired_appA1_summary", index=False)
-glue("n_per_type", n_per_type, display=False)
-glue("n_permutations", len(pairings), display=False)
-for key, column in {"distinct_means": "distinct mean S - mean B", "distinct_medians": "distinct median S - median B",
-                    "min_p": "min P(S > B)", "max_p": "max P(S > B)",
-                    "bt_prefers_b": "share where BT prefers B"}.items():
-    glue(f"appA1_{key}", summary[column].iloc[0], display=False)
-glue("appA1_mean_diff", pairings["mean S - mean B"].iloc[0], display=False)
-glue("appA1_median_diff", pairings["median S - median B"].iloc[0], display=False)
-own = pairings.iloc[0]
-glue("table2_permutation", Markdown(f"`{own['permutation of S']}`"), display=False)
-glue("table2_p", own["P(S > B)"], display=False)
-glue("table2_types_won", int(own["types won by S"]), display=False)
-glue("table2_types", len(own["permutation of S"].split()), display=False)
+glue_values({
+    "n_per_type": n_per_type,
+    "n_permutations": len(pairings),
+    "appA1_distinct_means": summary["distinct mean S - mean B"].iloc[0],
+    "appA1_distinct_medians": summary["distinct median S - median B"].iloc[0],
+    "appA1_min_p": summary["min P(S > B)"].iloc[0],
+    "appA1_max_p": summary["max P(S > B)"].iloc[0],
+    "appA1_bt_prefers_b": summary["share where BT prefers B"].iloc[0],
+    "appA1_mean_diff": pairings["mean S - mean B"].iloc[0],
+    "appA1_median_diff": pairings["median S - median B"].iloc[0],
+    "table2_permutation": f"`{pairings.iloc[0]['permutation of S']}`",
+    "table2_p": pairings.iloc[0]["P(S > B)"],
+    "table2_types_won": int(pairings.iloc[0]["types won by S"]),
+    "table2_types": len(pairings.iloc[0]["permutation of S"].split()),
+})
 
 # %% [markdown]
 # We draw {glue:text}`n_per_type:,` instances of each type for all {glue:text}`n_permutations` permutations of
@@ -169,18 +184,28 @@ show(pairings.sort_values("P(S > B)").iloc[[0, 1, len(pairings) // 2, -2, -1]].r
 # %% tags=["hide-input"]
 fig2_pairings = ch.fig2_pairings(n_fig2, stream(seed, "fig2"))
 fig2_table = out.table(ch.fig2_summary(fig2_pairings), "paired_fig2_summary")
-out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings",
-           f"The same two samples of {n_fig2:,} synthetic scores paired in three ways (sorted, shifted, independent): "
-           "each point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A* (top) "
-           "and *B* (right), the means (▽ ◁ on the top and right edges), the medians (▲ ► on the bottom and left "
-           "edges), the diagonal where both "
-           "scores are equal, and the half-plane holding more instances, the one BT prefers, shaded in the colour of "
-           "the system that wins there.\n\n"
-           "The scores are a two-mode mixture (an easy and a hard instance type), *B* slightly better on average, "
-           "so the marginals, means and medians of the panels are identical by construction (their values are in "
-           "the table below). The paper's Fig. 2 shows densities of data it does not publish; its caption puts "
-           "the system BT prefers on the other side of the diagonal, and we follow its body text, which matches "
-           "its axes.")
+out.figure(ch.plot_fig2(fig2_pairings, fig2_table), "paired_fig2_pairings")
+glue_values({"n_fig2": n_fig2})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig2_pairings
+# :name: paired_fig2_pairings
+# :figclass: compendium-figure
+# :alt: The same two samples of synthetic scores paired in three ways: sorted, shifted, independent.
+#
+# The same two samples of {glue:text}`n_fig2:,` synthetic scores paired in three ways (sorted, shifted,
+# independent): each point is a test instance at (score of *A*, score of *B*), with the marginal densities of *A*
+# (top) and *B* (right), the means (▽ ◁ on the top and right edges), the medians (▲ ► on the bottom and left edges),
+# the diagonal where both scores are equal, and the half-plane holding more instances, the one BT prefers, shaded in
+# the colour of the system that wins there.
+#
+# The scores are a two-mode mixture (an easy and a hard instance type), *B* slightly better on average, so the
+# marginals, means and medians of the panels are identical by construction (their values are in the table below).
+# The paper's Fig. 2 shows densities of data it does not publish; its caption puts the system BT prefers on the other
+# side of the diagonal, and we follow its body text, which matches its axes.
+# ```
+
+# %% tags=["hide-input"]
 show(fig2_table)
 
 # %% [markdown]
@@ -200,8 +225,7 @@ show(fig2_table)
 # %% tags=["hide-input"]
 prop1 = out.table(ch.prop1_setups(n_prop1_setups, stream(seed, "prop1")), "paired_prop1_setups", index=False)
 prop1_summary = out.table(ch.prop1_summary(prop1), "paired_prop1_summary")
-glue("n_prop1", len(prop1), display=False)
-glue("prop1_closed_form_min", prop1_summary["BT = sign(wins - losses)"].min(), display=False)
+glue_values({"n_prop1": len(prop1), "prop1_closed_form_min": prop1_summary["BT = sign(wins - losses)"].min()})
 
 # %% [markdown]
 # {glue:text}`n_prop1:,` random setups, the kinds in turn; per kind (its number of setups first), the share of
@@ -250,7 +274,7 @@ show(appf_table.assign(ties=appf_table["ties"].map(TIE_WORDS)).rename(columns={"
 
 # %% tags=["hide-input"]
 cyclic = appf_table[appf_table.systems == "A, B, C cyclic"][["A", "B", "C"]]
-glue("appf_cyclic_spread", float((cyclic.max(axis=1) - cyclic.min(axis=1)).max()), display=False)
+glue_values({"appf_cyclic_spread": float((cyclic.max(axis=1) - cyclic.min(axis=1)).max())})
 # the values the claims registry reads (data/published/claims/paired.toml), and their verdicts for the text
 out.values(ch.claim_values(summary, fig2_table, non_implications, appf_table))
 verdicts = glue_verdicts(out)
