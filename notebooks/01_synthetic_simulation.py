@@ -61,7 +61,6 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %% tags=["hide-input"]
 import pandas as pd
-from myst_nb import glue
 
 from analysis.chapters import simulation as ch
 from analysis.chapters.common import glue_values, glue_verdicts, outputs
@@ -83,14 +82,28 @@ runner = ch.GridRunner(seed, grid, n_datasets, offset_scale, n_resamples)
 
 # %% tags=["hide-input"]
 example = ch.example_setup(seed, offset_scale)
-n_rows, n_cols = example.scores.shape
-out.figure(ch.plot_example_setup(example), "paired_sim_example_setup",
-           f"Scores of {n_cols} simulated systems on {n_rows} test instances of {len(set(example.instance_type))} "
-           f"types, sorted by type, with the outlier instances ({int(example.outlier.sum())}) shaded grey; each "
-           "system's latent strength λ in the legend.\n\n"
-           "One setup of Section 4's generator, drawn from this run's seeded random stream; not a figure of the paper.")
+out.figure(ch.plot_example_setup(example), "paired_sim_example_setup")
+glue_values(ch.example_numbers(example) | {
+    "example-systems": example.scores.shape[1],
+    "example-types": len(set(example.instance_type)),
+    "example-outliers": int(example.outlier.sum()),
+})
+
+# %% [markdown]
+# ```{glue:figure} paired_sim_example_setup
+# :name: paired_sim_example_setup
+# :figclass: compendium-figure
+# :alt: Scores of three simulated systems on the instances of one setup, sorted by instance type, outliers shaded.
+#
+# Scores of {glue:text}`example-systems` simulated systems on {glue:text}`example-instances` test instances of
+# {glue:text}`example-types` types, sorted by type, with the outlier instances ({glue:text}`example-outliers`) shaded
+# grey; each system's latent strength λ in the legend.
+#
+# One setup of Section 4's generator, drawn from this run's seeded random stream; not a figure of the paper.
+# ```
+
+# %% tags=["hide-input"]
 show(ch.example_aggregates(example).rename(columns=ch.MECHANISM_LABELS))
-glue_values("example-", ch.example_numbers(example))
 
 # %% [markdown]
 # The strongest system by λ, {glue:md}`example-best`, wins {glue:text}`example-wins-1` of
@@ -107,9 +120,8 @@ glue_values("example-", ch.example_numbers(example))
 
 # %%
 per_setup, summary = ch.run_reading(runner, out, "MEAN, MEDIAN, BT", "paired_fig3")
-glue("n-setups", len(per_setup), display=False)
-glue("grid-seconds", runner.timings["MEAN, MEDIAN, BT"], display=False)
-glue("n-resamples", n_resamples, display=False)
+glue_values({"n-setups": len(per_setup), "grid-seconds": runner.timings["MEAN, MEDIAN, BT"],
+             "n-resamples": n_resamples})
 
 # %% [markdown]
 # {glue:text}`n-setups:,` setups simulated and aggregated in {glue:text}`grid-seconds:.1f` s; the intervals resample
@@ -118,23 +130,43 @@ glue("n-resamples", n_resamples, display=False)
 # of them):
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig3(summary, ch.PAPER), "paired_fig3_simulation",
-           f"Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on "
-           f"{len(per_setup):,} simulated setups: Section 4's generator (type offsets shared by all systems) with the "
-           "text's outliers (scores permuted among the systems).\n\n"
-           "Panels (a)–(h) are the paper's (the setups each averages are named in its title); a point is the mean τ "
-           "over the panel's setups at one x value, the bars 95% percentile-bootstrap intervals over those setups "
-           f"({n_resamples:,} resamples). Simulated here on the grid of the parameters cell, as the paper's own draws "
-           "are not published; two panels per row where the paper has four, and bootstrap intervals where its code "
-           "draws a multiple of the standard error.")
+out.figure(ch.plot_fig3(summary, ch.PAPER), "paired_fig3_simulation")
+
+# %% [markdown]
+# ```{glue:figure} paired_fig3_simulation
+# :name: paired_fig3_simulation
+# :figclass: compendium-figure
+# :alt: Mean Kendall's tau of MEAN, MEDIAN and BT against the latent strengths, in eight panels of simulated setups.
+#
+# Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on
+# {glue:text}`n-setups:,` simulated setups: Section 4's generator (type offsets shared by all systems) with the text's
+# outliers (scores permuted among the systems).
+#
+# Panels (a)–(h) are the paper's (the setups each averages are named in its title); a point is the mean τ over the
+# panel's setups at one x value, the bars 95% percentile-bootstrap intervals over those setups
+# ({glue:text}`n-resamples:,` resamples). Simulated here on the grid of the parameters cell, as the paper's own draws
+# are not published; two panels per row where the paper has four, and bootstrap intervals where its code draws a
+# multiple of the standard error.
+# ```
+
+# %% tags=["hide-input"]
 show(out.table(ch.headline(per_setup), "paired_fig3_headline"))
 
 # %% tags=["remove-input"]
 values = {"section4": ch.fig3_claim_values(summary, per_setup, "section4", seed=seed, n_resamples=n_resamples)}
 overlaps = values["section4"].query("key == 'section4.ab-equal'").holds.astype(bool)
-glue_values("ab-", {"overlap": int(overlaps.sum()), "points": len(overlaps)})
-glue_values("c-", ch.panel_ends(summary, "c"))
-glue_values("d-", ch.panel_ends(summary, "d"))
+c_ends, d_ends = ch.panel_ends(summary, "c"), ch.panel_ends(summary, "d")
+glue_values({
+    "ab-overlap": int(overlaps.sum()), "ab-points": len(overlaps),
+    "c-from": c_ends["from"], "c-to": c_ends["to"],
+    "c-mean-from": c_ends["mean-from"], "c-mean-to": c_ends["mean-to"],
+    "c-median-from": c_ends["median-from"], "c-median-to": c_ends["median-to"],
+    "c-bt-from": c_ends["bt-from"], "c-bt-to": c_ends["bt-to"],
+    "d-from": d_ends["from"], "d-to": d_ends["to"],
+    "d-mean-from": d_ends["mean-from"], "d-mean-to": d_ends["mean-to"],
+    "d-median-from": d_ends["median-from"], "d-median-to": d_ends["median-to"],
+    "d-bt-from": d_ends["bt-from"], "d-bt-to": d_ends["bt-to"],
+})
 
 # %% [markdown]
 # * **Easy cases (a, b).** The three mechanisms' intervals overlap at {glue:text}`ab-overlap` of
@@ -182,16 +214,34 @@ adversarial, adversarial_summary = ch.run_reading(runner, out, "adversarial outl
                                                   outliers="adversarial")
 values["code-outliers"] = ch.fig3_claim_values(adversarial_summary, adversarial, "code-outliers", seed=seed,
                                                  n_resamples=n_resamples)
-glue_values("code-c-", ch.panel_ends(adversarial_summary, "c"))
+code_c = ch.panel_ends(adversarial_summary, "c")
+glue_values({
+    "code-c-from": code_c["from"], "code-c-to": code_c["to"],
+    "code-c-mean-from": code_c["mean-from"], "code-c-mean-to": code_c["mean-to"],
+    "code-c-median-from": code_c["median-from"], "code-c-median-to": code_c["median-to"],
+    "code-c-bt-from": code_c["bt-from"], "code-c-bt-to": code_c["bt-to"],
+    "adversarial-setups": len(adversarial),
+})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig3(adversarial_summary, ch.PAPER), "paired_fig3_adversarial",
-           f"Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on "
-           f"{len(adversarial):,} simulated setups: Section 4's generator with the outliers of the paper's published "
-           "code {cite:p}`peyrard2021bteval` (rows of 100·U[0, 1] scores that rank the systems against their latent "
-           "order) in place of the permuted ones.\n\n"
-           "Panels, points and bars as in {numref}`paired_fig3_simulation` "
-           f"({n_resamples:,} resamples), with the same seeds and datasets; only the generator's reading differs.")
+out.figure(ch.plot_fig3(adversarial_summary, ch.PAPER), "paired_fig3_adversarial")
+
+# %% [markdown]
+# ```{glue:figure} paired_fig3_adversarial
+# :name: paired_fig3_adversarial
+# :figclass: compendium-figure
+# :alt: Mean Kendall's tau of MEAN, MEDIAN and BT in eight panels, with the published code's adversarial outliers.
+#
+# Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on
+# {glue:text}`adversarial-setups:,` simulated setups: Section 4's generator with the outliers of the paper's
+# published code {cite:p}`peyrard2021bteval` (rows of 100·U[0, 1] scores that rank the systems against their latent
+# order) in place of the permuted ones.
+#
+# Panels, points and bars as in {numref}`paired_fig3_simulation` ({glue:text}`n-resamples:,` resamples), with the
+# same seeds and datasets; only the generator's reading differs.
+# ```
+
+# %% tags=["hide-input"]
 show(ch.headline(adversarial))
 
 # %% [markdown]
@@ -220,14 +270,26 @@ appendix, appendix_summary = ch.run_reading(runner, out, "Appendix A.2 strengths
                                             strengths="appendix_a2")
 values["appendix-a2"] = ch.fig3_claim_values(appendix_summary, appendix, "appendix-a2", seed=seed,
                                                 n_resamples=n_resamples)
+glue_values({"a2-setups": len(appendix)})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig3(appendix_summary, ch.PAPER), "paired_fig3_appendix_a2",
-           f"Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on "
-           f"{len(appendix):,} simulated setups: Appendix A.2's generator read literally (latent strengths drawn per "
-           "instance type and system; the truth is each system's expected score) with the text's outliers.\n\n"
-           "Panels, points and bars as in {numref}`paired_fig3_simulation` "
-           f"({n_resamples:,} resamples), with the same seeds and datasets; only the generator's reading differs.")
+out.figure(ch.plot_fig3(appendix_summary, ch.PAPER), "paired_fig3_appendix_a2")
+
+# %% [markdown]
+# ```{glue:figure} paired_fig3_appendix_a2
+# :name: paired_fig3_appendix_a2
+# :figclass: compendium-figure
+# :alt: Mean Kendall's tau of MEAN, MEDIAN and BT in eight panels, with strengths drawn per instance type and system.
+#
+# Kendall's τ between the latent system strengths λ and the rankings by MEAN, MEDIAN and BT on
+# {glue:text}`a2-setups:,` simulated setups: Appendix A.2's generator read literally (latent strengths drawn per
+# instance type and system; the truth is each system's expected score) with the text's outliers.
+#
+# Panels, points and bars as in {numref}`paired_fig3_simulation` ({glue:text}`n-resamples:,` resamples), with the
+# same seeds and datasets; only the generator's reading differs.
+# ```
+
+# %% tags=["hide-input"]
 show(ch.headline(appendix))
 
 # %% [markdown]
@@ -247,7 +309,8 @@ readings = out.table(ch.readings(**{
     "Appendix A.2 strengths, permuted outliers": appendix,
 }), "paired_fig3_readings")
 show(readings)
-glue_values("best-", dict(zip(["section4", "code", "a2"], readings.drop(columns="setups").idxmax(axis=1))))
+best = readings.drop(columns="setups").idxmax(axis=1)  # in the order of the readings above
+glue_values({"best-section4": best.iloc[0], "best-code": best.iloc[1], "best-a2": best.iloc[2]})
 # the values the claims registry reads (data/published/claims/paired.toml), for the three readings
 out.values(pd.concat(values.values(), ignore_index=True))
 verdicts = glue_verdicts(out)
@@ -273,16 +336,27 @@ verdicts = glue_verdicts(out)
 everything = ch.join_runs(per_setup, runner.run("Elo, TrueSkill", ["elo", "trueskill"]), ["tau_elo", "tau_trueskill"])
 out.table(everything, "paired_fig3_all_mechanisms_per_setup", index=False)
 everything_summary = out.table(runner.panels(everything, ch.ALL), "paired_fig3_all_mechanisms_summary", index=False)
-glue_values("seq-", ch.sequential_numbers(everything))
+glue_values(ch.sequential_numbers(everything) | {"all-mechanisms-setups": len(everything)})
 
 # %% tags=["hide-input"]
-out.figure(ch.plot_fig3(everything_summary, ("bt", "elo", "trueskill")), "paired_fig3_all_mechanisms",
-           f"Kendall's τ between the latent system strengths λ and the rankings by BT, Elo and TrueSkill on "
-           f"{len(everything):,} simulated setups: Section 4's generator with the text's outliers (scores permuted "
-           "among the systems).\n\n"
-           f"Panels, points and bars as in {{numref}}`paired_fig3_simulation` ({n_resamples:,} resamples), on its "
-           "very datasets (same seeds); the table below has all five mechanisms. Not in the paper, which applies Elo "
-           "and TrueSkill to real data only (its Appendices G and H).")
+out.figure(ch.plot_fig3(everything_summary, ("bt", "elo", "trueskill")), "paired_fig3_all_mechanisms")
+
+# %% [markdown]
+# ```{glue:figure} paired_fig3_all_mechanisms
+# :name: paired_fig3_all_mechanisms
+# :figclass: compendium-figure
+# :alt: Mean Kendall's tau of BT, Elo and TrueSkill against the latent strengths, in eight panels of simulated setups.
+#
+# Kendall's τ between the latent system strengths λ and the rankings by BT, Elo and TrueSkill on
+# {glue:text}`all-mechanisms-setups:,` simulated setups: Section 4's generator with the text's outliers (scores
+# permuted among the systems).
+#
+# Panels, points and bars as in {numref}`paired_fig3_simulation` ({glue:text}`n-resamples:,` resamples), on its very
+# datasets (same seeds); the table below has all five mechanisms. Not in the paper, which applies Elo and TrueSkill to
+# real data only (its Appendices G and H).
+# ```
+
+# %% tags=["hide-input"]
 show(out.table(ch.headline(everything, ch.ALL), "paired_fig3_all_mechanisms_headline"))
 
 # %% [markdown]
@@ -308,9 +382,9 @@ tied = ch.join_runs(runner.run("ties to the later column", ch.PAPER, resolution=
 out.table(tied, "paired_sim_ties_per_setup", index=False)
 ties_summary = out.table(ch.ties_summary(tied, rng=seed, n_resamples=n_resamples), "paired_sim_ties_summary")
 overall = ties_summary.loc["all (g, h)"]
-glue_values("ties-", {"resolution": float(tie_resolution), "rate": float(overall["tie rate"]),
-                   "diff": float(overall["half − loss"]), "low": float(overall["95% low"]),
-                   "high": float(overall["95% high"])})
+glue_values({"ties-resolution": float(tie_resolution), "ties-rate": float(overall["tie rate"]),
+             "ties-diff": float(overall["half − loss"]), "ties-low": float(overall["95% low"]),
+             "ties-high": float(overall["95% high"])})
 
 # %% [markdown]
 # Scores rounded to multiples of {glue:text}`ties-resolution:g`; per subset of setups, the share of comparisons that

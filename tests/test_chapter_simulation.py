@@ -68,13 +68,14 @@ def test_example_numbers_are_the_examples_own():
     example = simulation.example_setup(2021, 100.0)
     numbers = simulation.example_numbers(example)
     best = example.latent.idxmax()
-    assert numbers["best"] == best and numbers["instances"] == 30
-    assert {numbers["other-1"], numbers["other-2"]} == set(example.scores.columns) - {best}
-    other = numbers["other-1"]
-    assert numbers["wins-1"] == int((example.scores[best] > example.scores[other]).sum())
+    assert numbers["example-best"] == best and numbers["example-instances"] == 30
+    assert {numbers["example-other-1"], numbers["example-other-2"]} == set(example.scores.columns) - {best}
+    other = numbers["example-other-1"]
+    assert numbers["example-wins-1"] == int((example.scores[best] > example.scores[other]).sum())
     aggregates = simulation.example_aggregates(example)
-    assert numbers["first-mean"] == aggregates["mean"].idxmax()  # continuous scores: no tie for MEAN
-    assert set(numbers["first-bt"].split(" and ")) == set(aggregates.index[aggregates.bt == aggregates.bt.max()])
+    assert numbers["example-first-mean"] == aggregates["mean"].idxmax()  # continuous scores: no tie for MEAN
+    assert (set(numbers["example-first-bt"].split(" and "))
+            == set(aggregates.index[aggregates.bt == aggregates.bt.max()]))
 
 
 def _panels(tau: dict, low: dict, high: dict) -> pd.DataFrame:
@@ -119,9 +120,10 @@ def test_sequential_numbers():
     everything = pd.DataFrame({"n_types": [1, 3], "outlier_fraction": [0, 0], "tau_median": [0.6, 0.2],
                                "tau_bt": [0.6, 0.55], "tau_elo": [0.5, 0.45], "tau_trueskill": [0.5, 0.5]})
     numbers = simulation.sequential_numbers(everything)
-    assert numbers["bt-minus-elo"] == pytest.approx(0.1) and numbers["bt-minus-trueskill"] == pytest.approx(0.075)
-    assert numbers["types-median"] == pytest.approx(-0.4) and numbers["types-elo"] == pytest.approx(-0.05)
-    assert numbers["types-trueskill"] == pytest.approx(0.0) and numbers["types-bt"] == pytest.approx(-0.05)
+    assert numbers["seq-bt-minus-elo"] == pytest.approx(0.1)
+    assert numbers["seq-bt-minus-trueskill"] == pytest.approx(0.075)
+    assert numbers["seq-types-median"] == pytest.approx(-0.4) and numbers["seq-types-elo"] == pytest.approx(-0.05)
+    assert numbers["seq-types-trueskill"] == pytest.approx(0.0) and numbers["seq-types-bt"] == pytest.approx(-0.05)
 
 
 # -- figures for the page: two panels per row ----------------------------------------

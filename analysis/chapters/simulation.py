@@ -76,16 +76,27 @@ def example_setup(seed: int, offset_scale: float) -> simulate.SimulatedSetup:
 
 
 def example_numbers(example: simulate.SimulatedSetup) -> dict:
-    """The example's strongest system by λ, its wins against each other one, and each mechanism's first place
-    (tied names joined by "and"), for the page."""
+    """The example's strongest system by λ, its wins against each of the two others, and each mechanism's first
+    place (tied names joined by "and"), for the page."""
     wins, _ = win_tie_matrices(example.scores)
     best = example.latent.idxmax()
-    numbers = {"best": best, "instances": len(example.scores)}
-    for i, other in enumerate([s for s in example.scores.columns if s != best], start=1):
-        numbers |= {f"other-{i}": other, f"wins-{i}": int(wins.loc[best, other])}
+    others = [s for s in example.scores.columns if s != best]  # the example has three systems
     aggregates = example_aggregates(example).drop(columns="latent λ")
-    return numbers | {f"first-{name}": " and ".join(aggregates.index[aggregates[name] == aggregates[name].max()])
-                      for name in aggregates.columns}
+
+    def first(name: str) -> str:
+        return " and ".join(aggregates.index[aggregates[name] == aggregates[name].max()])
+
+    return {
+        "example-best": best,
+        "example-instances": len(example.scores),
+        "example-other-1": others[0],
+        "example-wins-1": int(wins.loc[best, others[0]]),
+        "example-other-2": others[1],
+        "example-wins-2": int(wins.loc[best, others[1]]),
+        "example-first-mean": first("mean"),
+        "example-first-median": first("median"),
+        "example-first-bt": first("bt"),
+    }
 
 
 def plot_example_setup(example: simulate.SimulatedSetup) -> plt.Figure:
@@ -220,10 +231,19 @@ def panel_ends(summary: pd.DataFrame, panel: str, names=PAPER) -> dict:
 def sequential_numbers(runs: pd.DataFrame) -> dict:
     """Elo and TrueSkill against BT on the same setups (``runs``), for the page: BT's mean τ minus each one's, and
     each mechanism's change in mean τ from the easy cases to types only."""
-    numbers = {f"bt-minus-{n}": float((runs.tau_bt - runs[f"tau_{n}"]).mean()) for n in ("elo", "trueskill")}
     easy, types = runs.query(SUBSETS["easy (a, b)"]), runs.query(SUBSETS["types only (d)"])
-    return numbers | {f"types-{n}": float(types[f"tau_{n}"].mean() - easy[f"tau_{n}"].mean())
-                      for n in ("median", "bt", "elo", "trueskill")}
+
+    def change(name: str) -> float:
+        return float(types[f"tau_{name}"].mean() - easy[f"tau_{name}"].mean())
+
+    return {
+        "seq-bt-minus-elo": float((runs.tau_bt - runs.tau_elo).mean()),
+        "seq-bt-minus-trueskill": float((runs.tau_bt - runs.tau_trueskill).mean()),
+        "seq-types-median": change("median"),
+        "seq-types-bt": change("bt"),
+        "seq-types-elo": change("elo"),
+        "seq-types-trueskill": change("trueskill"),
+    }
 
 
 def join_runs(left: pd.DataFrame, right: pd.DataFrame, columns: list, suffixes=("_x", "_y")) -> pd.DataFrame:
