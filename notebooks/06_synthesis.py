@@ -44,10 +44,9 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 # %% tags=["hide-input"]
 import pandas as pd
 from IPython.display import Markdown, display
-from myst_nb import glue
 
 from analysis.chapters import synthesis
-from analysis.chapters.common import Timings, glue_verdicts, metric_label, outputs
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, metric_label, outputs
 from analysis.chapters.synthesis import favoritism, stability, ties, wmt_pairs
 from analysis.comparisons import TIE_WORDS
 from analysis.data import load_table
@@ -66,9 +65,8 @@ if metrics is not None:
 setups = list(iter_setups(paired, collections))
 timings = Timings()
 scored_with = ", ".join(map(metric_label, metrics)) if metrics else "every metric"
-glue("n_setups", len(setups), display=False)
-glue("n_setup_datasets", len({key[:2] for key, _ in setups}), display=False)
-glue("scored_with", Markdown(scored_with), display=False)
+glue_values({"n_setups": len(setups), "n_setup_datasets": len({key[:2] for key, _ in setups}),
+             "scored_with": scored_with})
 
 # %% [markdown]
 # (synthesis-stability)=
@@ -100,21 +98,35 @@ show(trade.drop(columns=["scores_alone", "reordered_any", "tau_drop"]).rename(co
     "tau_drop_adversarial": "τ lost, adversarial"}).assign(mechanism=trade["mechanism"].map(MECHANISM_LABELS))
      .set_index("mechanism"), 3)
 by_mechanism = trade.set_index("mechanism")
-for mechanism, row in by_mechanism.iterrows():
-    for column in ("reordered_any", "iia_violation_share"):
-        glue(f"s1_{mechanism}_{column}", row[column], display=False)
-glue("s1_most_robust", Markdown(MECHANISM_LABELS[by_mechanism["tau_drop"].idxmin()]), display=False)
-glue("s1_closest", Markdown(MECHANISM_LABELS[by_mechanism["tau_clean"].idxmax()]), display=False)
+glue_values({
+    "s1_bt_reordered_any": by_mechanism.loc["bt", "reordered_any"],
+    "s1_elo_reordered_any": by_mechanism.loc["elo", "reordered_any"],
+    "s1_trueskill_reordered_any": by_mechanism.loc["trueskill", "reordered_any"],
+    "s1_bt_iia_violation_share": by_mechanism.loc["bt", "iia_violation_share"],
+    "s1_elo_iia_violation_share": by_mechanism.loc["elo", "iia_violation_share"],
+    "s1_trueskill_iia_violation_share": by_mechanism.loc["trueskill", "iia_violation_share"],
+    "s1_most_robust": MECHANISM_LABELS[by_mechanism["tau_drop"].idxmin()],
+    "s1_closest": MECHANISM_LABELS[by_mechanism["tau_clean"].idxmax()],
+})
 
 # %% tags=["hide-input"]
-out.figure(stability.plot_tradeoff(trade), "synthesis_stability_tradeoff",
-           f"Stability against robustness for the five mechanisms. Horizontal: the share of {len(setups)} real setups "
-           "of the paired chapter whose remaining systems are reordered when the mechanism's best or worst system is "
-           "removed (the mean of the two). Vertical: (a) Kendall τ to the latent ranking and (b) the τ lost between "
-           "no outliers and the most (2.5%) adversarial outliers of the paper's published code, in "
-           f"{len(sim)} simulated setups of the paired paper's generator on a small grid. Squares: MEAN and MEDIAN, "
-           "which score each system alone and so sit at zero on the horizontal axis (a check on the machinery). No "
-           f"paper draws this; the IIA search ({iia_triples} random triples per setup) is in the table.")
+out.figure(stability.plot_tradeoff(trade), "synthesis_stability_tradeoff")
+glue_values({"s1_sim_setups": len(sim), "iia_triples": iia_triples})
+
+# %% [markdown]
+# ```{glue:figure} synthesis_stability_tradeoff
+# :name: synthesis_stability_tradeoff
+# :figclass: compendium-figure
+# :alt: Each mechanism's share of real setups reordered by removing a system, against its tau in a simulation.
+#
+# Stability against robustness for the five mechanisms. Horizontal: the share of {glue:text}`n_setups` real setups of
+# the paired chapter whose remaining systems are reordered when the mechanism's best or worst system is removed (the
+# mean of the two). Vertical: (a) Kendall τ to the latent ranking and (b) the τ lost between no outliers and the most
+# (2.5%) adversarial outliers of the paper's published code, in {glue:text}`s1_sim_setups` simulated setups of the
+# paired paper's generator on a small grid. Squares: MEAN and MEDIAN, which score each system alone and so sit at zero
+# on the horizontal axis (a check on the machinery). No paper draws this; the IIA search
+# ({glue:text}`iia_triples` random triples per setup) is in the table.
+# ```
 
 # %% [markdown]
 # Of the mechanisms that compare systems, BT reorders the remaining systems in
@@ -160,23 +172,34 @@ wmt_null = out.table(wmt_pairs.ends_against_null(wmt_runs), "synthesis_wmt_ends_
 show(wmt_summary.assign(experiment=wmt_summary["experiment"].map(wmt_pairs.EXPERIMENT_LABELS),
                         mechanism=wmt_summary["mechanism"].map(wmt_pairs.MECHANISMS)).rename(columns={
     "runs": "rankings", "reordered": "share reordered", "pairs_reordered": "system pairs reordered"}), 3)
-glue("wmt_language_pairs", len(language_pairs), display=False)
-glue("wmt_preferences", int(language_pairs["preferences"].sum()), display=False)
-glue("wmt_tie_share", language_pairs["preferences"].mul(language_pairs["tie_share"]).sum()
-     / language_pairs["preferences"].sum(), display=False)
-glue("wmt_same_segment", same_segment, display=False)
-glue("wmt_ordered_differently",
-     language_pairs["pairs_ordered_differently"].sum() / language_pairs["system_pairs"].sum(), display=False)
+glue_values({
+    "wmt_language_pairs": len(language_pairs),
+    "wmt_preferences": int(language_pairs["preferences"].sum()),
+    "wmt_tie_share": language_pairs["preferences"].mul(language_pairs["tie_share"]).sum()
+    / language_pairs["preferences"].sum(),
+    "wmt_same_segment": same_segment,
+    "wmt_ordered_differently": language_pairs["pairs_ordered_differently"].sum()
+    / language_pairs["system_pairs"].sum(),
+})
 
 # %% tags=["hide-input"]
-out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations",
-           f"Knowles' perturbations on {len(language_pairs)} SR+DC language pairs (WMT21–22 to English "
-           "{cite:p}`akhbardeh2021findings,kocmi2022findings` and the 2021 Facebook Wikipedia pairs, all counted in "
-           f"the {len(language_pairs)}; removing HUMAN and REF applies only to the pairs that have them): the share of "
-           "rankings whose remaining order changes, for the official z-score means and for Bradley–Terry on the "
-           "paired preferences of the same judgments (a worker's mean score of two systems in one HIT, ties as "
-           "half). The null removes a random system that neither mechanism ranks first or last "
-           f"({null_draws} draws per pair). Knowles compared clusters too; here only the order is.")
+out.figure(wmt_pairs.plot_wmt(wmt_summary), "synthesis_wmt_perturbations")
+glue_values({"null_draws": null_draws})
+
+# %% [markdown]
+# ```{glue:figure} synthesis_wmt_perturbations
+# :name: synthesis_wmt_perturbations
+# :figclass: compendium-figure
+# :alt: Share of WMT rankings reordered by each perturbation, for z-score means and for BT on paired preferences.
+#
+# Knowles' perturbations on {glue:text}`wmt_language_pairs` SR+DC language pairs (WMT21–22 to English
+# {cite:p}`akhbardeh2021findings,kocmi2022findings` and the 2021 Facebook Wikipedia pairs, all counted in the
+# {glue:text}`wmt_language_pairs`; removing HUMAN and REF applies only to the pairs that have them): the share of
+# rankings whose remaining order changes, for the official z-score means and for Bradley–Terry on the paired
+# preferences of the same judgments (a worker's mean score of two systems in one HIT, ties as half). The null removes
+# a random system that neither mechanism ranks first or last ({glue:text}`null_draws` draws per pair). Knowles
+# compared clusters too; here only the order is.
+# ```
 
 # %% [markdown]
 # The {glue:text}`wmt_language_pairs` SR+DC language pairs hold {glue:text}`wmt_preferences:,` paired preferences
@@ -219,28 +242,40 @@ show(favi_summary.drop(columns=["pairs", "phi_gap"]).rename(columns={
      .set_index("mechanism"), 3)
 
 # %% tags=["hide-input"]
-n_settings = favi_pairs.groupby(["dataset", "human", "rater"]).ngroups
-n_favi_pairs = int(favi_summary["pairs"].iloc[0])
-glue("favi_settings", n_settings, display=False)
-glue("favi_pairs", n_favi_pairs, display=False)
-glue("favi_datasets", favi_pairs["dataset"].nunique(), display=False)
-glue("favi_median_flipped", favi_summary.set_index("mechanism").loc["median", "flipped"], display=False)
-out.figure(favoritism.plot_favoritism(favi_summary), "synthesis_favi_flips",
-           "Favoritism and aggregation: for each mechanism, the share of system pairs that an automatic rater's "
-           "ranking orders differently from the human ranking, among pairs with small and with large |Φ| (split at "
-           f"the median), over {n_favi_pairs:,} pairs in {n_settings} (human rating, rater) settings of the "
-           "Favi-Score datasets (as the Favi-Score chapter builds them; only items every system has both scores "
-           "for).\n\nNot in any of the papers: von Däniken et al. report Φ per pair, not how it moves each "
-           "mechanism's ranking.")
+glue_values({
+    "favi_settings": favi_pairs.groupby(["dataset", "human", "rater"]).ngroups,
+    "favi_pairs": int(favi_summary["pairs"].iloc[0]),
+    "favi_datasets": favi_pairs["dataset"].nunique(),
+    "favi_median_flipped": favi_summary.set_index("mechanism").loc["median", "flipped"],
+})
+out.figure(favoritism.plot_favoritism(favi_summary), "synthesis_favi_flips")
+
+# %% [markdown]
+# ```{glue:figure} synthesis_favi_flips
+# :name: synthesis_favi_flips
+# :figclass: compendium-figure
+# :alt: Per mechanism, the share of system pairs a rater orders differently from humans, for small and large Phi.
+#
+# Favoritism and aggregation: for each mechanism, the share of system pairs that an automatic rater's ranking orders
+# differently from the human ranking, among pairs with small and with large |Φ| (split at the median), over
+# {glue:text}`favi_pairs:,` pairs in {glue:text}`favi_settings` (human rating, rater) settings of the Favi-Score
+# datasets (as the Favi-Score chapter builds them; only items every system has both scores for).
+#
+# Not in any of the papers: von Däniken et al. report Φ per pair, not how it moves each mechanism's ranking.
+# ```
+
+# %% tags=["hide-input"]
 by_dataset = out.table(favoritism.by_dataset(favi_pairs), "synthesis_favi_by_dataset", index=False)
 display(Markdown("Per dataset and mechanism: " + out.download("synthesis_favi_by_dataset", "the flips and ρ") + "."))
 median = favi_summary.set_index("mechanism").loc["median"]
 tied_most = by_dataset[by_dataset["mechanism"] == "median"].set_index("dataset")["human_tied"]
-glue("favi_median_by_tie", median["flipped_by_tie"], display=False)
-glue("favi_median_untied", median["flipped"] - median["flipped_by_tie"], display=False)
-glue("favi_median_human_tied", median["human_tied"], display=False)
-glue("favi_median_tied_dataset", Markdown(tied_most.idxmax()), display=False)
-glue("favi_median_tied_dataset_share", tied_most.max(), display=False)
+glue_values({
+    "favi_median_by_tie": median["flipped_by_tie"],
+    "favi_median_untied": median["flipped"] - median["flipped_by_tie"],
+    "favi_median_human_tied": median["human_tied"],
+    "favi_median_tied_dataset": tied_most.idxmax(),
+    "favi_median_tied_dataset_share": tied_most.max(),
+})
 
 # %% [markdown]
 # Over {glue:text}`favi_pairs:,` system pairs in {glue:text}`favi_settings` (human rating, automatic rater)
@@ -283,22 +318,32 @@ show(marker.assign(ties=marker["ties"].map(TIE_WORDS)).rename(columns={
     "stable_share": "stable setups",
     "rho_tie_rate": "ρ(tie rate, instability)"}).set_index("tie policy"), 3)
 half = marker.set_index("ties").loc["half"]
-glue("ties_marker_setups", int(half["setups"]), display=False)
-glue("ties_stable_setups", int(round(half["stable_share"] * half["setups"])), display=False)
-glue("ties_every_instance", int(half["every_instance"]), display=False)
-glue("ties_real_setups", len(tie_costs), display=False)
-glue("ties_median_tie_rate", tie_costs["tie_rate"].median(), display=False)
+glue_values({
+    "ties_marker_setups": int(half["setups"]),
+    "ties_stable_setups": int(round(half["stable_share"] * half["setups"])),
+    "ties_every_instance": int(half["every_instance"]),
+    "ties_real_setups": len(tie_costs),
+    "ties_median_tie_rate": tie_costs["tie_rate"].median(),
+})
 
 # %% tags=["hide-input"]
-out.figure(ties.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps",
-           f"Ties and sample size on {len(setups)} real setups (one per dataset, scored with {scored_with}): the share "
-           "of systems whose BT position differs from the setup's own BT ranking on all instances, mean over setups "
-           f"of {sweep_trials} draws each, under the three tie policies. (a) against the number of comparisons per "
-           "system pair, with each setup's value at 12·m·ln m (dots, ties as half); (b) at 12·m·ln m, against the "
-           "probability that a drawn comparison is turned into a tie, as the global-vs-pairwise paper's Fig. 1 does "
-           "on its data. Draws follow the paper's rule: with replacement from the setup's instances, or every "
-           "instance once where the setup has no more than that (multinomial draws per pair, the same distribution "
-           "as drawing instances).")
+out.figure(ties.plot_ties(curves, tie_sweep), "synthesis_ties_sweeps")
+glue_values({"sweep_trials": sweep_trials})
+
+# %% [markdown]
+# ```{glue:figure} synthesis_ties_sweeps
+# :name: synthesis_ties_sweeps
+# :figclass: compendium-figure
+# :alt: Share of systems out of place in BT rankings from sampled comparisons, by sample size and by injected ties.
+#
+# Ties and sample size on {glue:text}`n_setups` real setups (one per dataset, scored with {glue:md}`scored_with`): the
+# share of systems whose BT position differs from the setup's own BT ranking on all instances, mean over setups of
+# {glue:text}`sweep_trials` draws each, under the three tie policies. (a) against the number of comparisons per system
+# pair, with each setup's value at 12·m·ln m (dots, ties as half); (b) at 12·m·ln m, against the probability that a
+# drawn comparison is turned into a tie, as the global-vs-pairwise paper's Fig. 1 does on its data. Draws follow the
+# paper's rule: with replacement from the setup's instances, or every instance once where the setup has no more than
+# that (multinomial draws per pair, the same distribution as drawing instances).
+# ```
 
 # %% [markdown]
 # At 12·m·ln m comparisons per pair, BT with ties as half wins leaves on average {glue:text}`value-misplaced_half:.0%`
@@ -326,8 +371,8 @@ studies = {"stability": stability.stability_values(trade), "wmt": wmt_pairs.wmt_
            "ties": ties.ties_values(marker, tie_costs, tie_sweep)}
 for measures in studies.values():
     out.values(measures)
-glue("ties_loss_injected_cost", studies["ties"]["half_injected_cost"] + studies["ties"]["loss_injected_excess"],
-     display=False)
+glue_values({"ties_loss_injected_cost": studies["ties"]["half_injected_cost"]
+             + studies["ties"]["loss_injected_excess"]})
 verdicts = glue_verdicts(out)
 
 # %% [markdown]

@@ -125,9 +125,11 @@ def rho_difference(pairs: pd.DataFrame, first: str = "bt", second: str = "mean",
 def favoritism_values(summary: pd.DataFrame, difference: dict) -> dict:
     """Study 3's claim values; ``difference``: :func:`rho_difference`'s."""
     s = summary.set_index("mechanism")
-    picked = {f"{m}_{c}": s.loc[m, c] for c in ("flipped", "with_phi") for m in ("bt", "mean")}
     return {"bt_minus_mean_rho": difference["difference"], "bt_minus_mean_rho_low": difference["low"],
-            "bt_minus_mean_rho_high": difference["high"], **picked, "bt_follows_phi_more": difference["low"] > 0}
+            "bt_minus_mean_rho_high": difference["high"],
+            "bt_flipped": s.loc["bt", "flipped"], "mean_flipped": s.loc["mean", "flipped"],
+            "bt_with_phi": s.loc["bt", "with_phi"], "mean_with_phi": s.loc["mean", "with_phi"],
+            "bt_follows_phi_more": difference["low"] > 0}
 
 
 def plot_favoritism(summary: pd.DataFrame) -> plt.Figure:

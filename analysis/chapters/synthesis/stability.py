@@ -118,11 +118,13 @@ def stability_values(trade: pd.DataFrame) -> dict:
                          "that scores each system on its own column cannot, so this is a bug")
     pairwise = t.loc[list(PAIRWISE), "reordered_any"]
     others, drop = pairwise.drop("bt"), t["tau_drop"]
-    drops = {f"{m}_{c}": t.loc[m, c] for c in ("tau_drop", "tau_drop_permute") for m in ("bt", "mean")}
     return {"alone_reordered_max": alone,
             "bt_reordered": t.loc["bt", "reordered_any"],
             "bt_most_stable_pairwise": (others.min() - pairwise["bt"], (others > pairwise["bt"]).all()),
-            "bt_iia_share": t.loc["bt", "iia_violation_share"], **drops,
+            "bt_iia_share": t.loc["bt", "iia_violation_share"],
+            "bt_tau_drop": t.loc["bt", "tau_drop"], "mean_tau_drop": t.loc["mean", "tau_drop"],
+            "bt_tau_drop_permute": t.loc["bt", "tau_drop_permute"],
+            "mean_tau_drop_permute": t.loc["mean", "tau_drop_permute"],
             "bt_more_robust_than_mean": (drop["mean"] - drop["bt"], drop["bt"] < drop["mean"])}
 
 
