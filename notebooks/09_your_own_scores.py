@@ -84,9 +84,14 @@ from analysis.plotting import set_theme, show
 set_theme()
 out = outputs(ch, globals())
 scores = ch.load(scores_path, format, where=where, align=align)
-glue_values("file_", {"path": f"`{scores_path}`", "systems": scores.shape[1], "instances": scores.shape[0],
-                      "present": int(scores.notna().to_numpy().sum()), "cells": scores.size,
-                      "direction": "lower is better" if lower_is_better else "higher is better"})
+glue_values({
+    "file_path": f"`{scores_path}`",
+    "file_systems": scores.shape[1],
+    "file_instances": scores.shape[0],
+    "file_present": int(scores.notna().to_numpy().sum()),
+    "file_cells": scores.size,
+    "file_direction": "lower is better" if lower_is_better else "higher is better",
+})
 
 # %% [markdown]
 # **{glue:text}`file_systems` systems × {glue:text}`file_instances:,` test instances** read from
@@ -120,20 +125,46 @@ out.table(result.systems, "yours_systems")
 for view in ch.ranking_views(result):
     show(view)
 mine = ch.page_numbers(result, alpha)
-glue_values("yours_", mine | {"best": ch.best_by_mechanism(result),
-                              "adjustment": ch.ADJUSTMENTS[result.settings["adjust"]]})
+glue_values({
+    "yours_systems": mine["systems"],
+    "yours_instances": mine["instances"],
+    "yours_pairs": mine["pairs"],
+    "yours_resamples": mine["resamples"],
+    "yours_resamples_sequential": mine["resamples_sequential"],
+    "yours_orders": mine["orders"],
+    "yours_alpha": alpha,
+    "yours_sign_different": mine["sign_different"],
+    "yours_wilcoxon_different": mine["wilcoxon_different"],
+    "yours_groups": mine["groups"],
+    "yours_mechanism_pairs": mine["mechanism_pairs"],
+    "yours_best_differs": mine["best_differs"],
+    "yours_top3_differs": mine["top3_differs"],
+    "yours_pairs_ordered_differently": mine["pairs_ordered_differently"],
+    "yours_best": ch.best_by_mechanism(result),
+    "yours_adjustment": ch.ADJUSTMENTS[result.settings["adjust"]],
+    "yours_interval": ch.INTERVALS[result.settings["interval"]],
+    "label_chars": figures.LABEL_CHARS,
+})
 
 # %% tags=["hide-input"]
-out.figure(figures.plot_mechanisms(result), "yours_mechanisms",
-           f"Each mechanism's score for each of the {mine['systems']} systems with its 95% "
-           f"{ch.INTERVALS[result.settings['interval']]} interval over the {mine['instances']:,} test instances "
-           f"({mine['resamples']:,} resamples for MEAN, MEDIAN and BT, {mine['resamples_sequential']:,} for Elo and "
-           "TrueSkill); systems in BT's order, best "
-           f"first. Elo and TrueSkill are averaged over {mine['orders']} random orders of the games (each resample "
-           "over one), so neither depends on the file's order; every interval contains its estimate.\n\n"
-           "The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill are "
-           f"ratings. In the figure, names longer than {figures.LABEL_CHARS} characters are cut short (…) and names "
-           "its fonts cannot draw are shown by their row in the table (#k); the table has them whole.")
+out.figure(figures.plot_mechanisms(result), "yours_mechanisms")
+
+# %% [markdown]
+# ```{glue:figure} yours_mechanisms
+# :name: yours_mechanisms
+# :figclass: compendium-figure
+# :alt: Each mechanism's score for each system with its 95% interval, systems in BT's order.
+#
+# Each mechanism's score for each of the {glue:text}`yours_systems` systems with its 95% {glue:md}`yours_interval`
+# interval over the {glue:text}`yours_instances:,` test instances ({glue:text}`yours_resamples:,` resamples for MEAN,
+# MEDIAN and BT, {glue:text}`yours_resamples_sequential:,` for Elo and TrueSkill); systems in BT's order, best first.
+# Elo and TrueSkill are averaged over {glue:text}`yours_orders` random orders of the games (each resample over one),
+# so neither depends on the file's order; every interval contains its estimate.
+#
+# The scales differ: MEAN and MEDIAN are in the score's units, BT strengths sum to 1, Elo and TrueSkill are ratings.
+# In the figure, names longer than {glue:text}`label_chars` characters are cut short (…) and names its fonts cannot
+# draw are shown by their row in the table (#k); the table has them whole.
+# ```
 
 # %% [markdown]
 # ## Which differences are real?
@@ -152,14 +183,23 @@ out.table(result.sign_p, "yours_sign_test_p")
 out.table(result.wilcoxon_p, "yours_wilcoxon_p")
 out.table(result.sign_p_adj, "yours_sign_test_p_adjusted")
 out.table(result.wilcoxon_p_adj, "yours_wilcoxon_p_adjusted")
-out.figure(figures.plot_prob(result, alpha), "yours_pairwise",
-           f"For each pair of the {mine['systems']} systems, the share of test instances on which the row system "
-           f"scores higher (a tie counts half); * marks the pairs the sign test finds different at p < {alpha:g} "
-           f"({mine['sign_different']} of {mine['pairs']}), † those Wilcoxon's signed-rank test does "
-           f"({mine['wilcoxon_different']} of {mine['pairs']}), with {ch.ADJUSTMENTS[result.settings['adjust']]} "
-           "adjustment for the number of pairs. Systems in BT's order, best first.\n\nThe paired paper's Fig. 5 "
-           "draws the same pairwise view with BT's modelled probabilities {cite:p}`peyrard2021better`; here the "
-           "observed shares.")
+out.figure(figures.plot_prob(result, alpha), "yours_pairwise")
+
+# %% [markdown]
+# ```{glue:figure} yours_pairwise
+# :name: yours_pairwise
+# :figclass: compendium-figure
+# :alt: For each pair of systems, the share of test instances on which the row system scores higher.
+#
+# For each pair of the {glue:text}`yours_systems` systems, the share of test instances on which the row system scores
+# higher (a tie counts half); * marks the pairs the sign test finds different at p < {glue:text}`yours_alpha:g`
+# ({glue:text}`yours_sign_different` of {glue:text}`yours_pairs`), † those Wilcoxon's signed-rank test does
+# ({glue:text}`yours_wilcoxon_different` of {glue:text}`yours_pairs`), with {glue:md}`yours_adjustment` adjustment for
+# the number of pairs. Systems in BT's order, best first.
+#
+# The paired paper's Fig. 5 draws the same pairwise view with BT's modelled probabilities
+# {cite:p}`peyrard2021better`; here the observed shares.
+# ```
 
 # %% [markdown]
 # ## Do the mechanisms agree on this data?
@@ -218,18 +258,33 @@ for view in ch.ranking_views(partial):
 # %% tags=["hide-input"]
 common = partial.common.to_numpy()[np.triu_indices(len(partial.common), 1)]
 part = ch.page_numbers(partial, alpha)
-glue_values("incomplete_", part | {"least": int(partial.systems["instances"].min()),
-                                   "most": int(partial.systems["instances"].max()), "pair_least": int(common.min()),
-                                   "pair_most": int(common.max()),
-                                   "comparisons": int(partial.settings["n_comparisons"]),
-                                   "moved": ch.places_moved(partial)})
-out.figure(figures.plot_mechanisms(partial), "yours_incomplete_mechanisms",
-           f"The incomplete example: each mechanism's score for each of the {part['systems']} systems with its 95% "
-           f"percentile-bootstrap interval over the {part['instances']:,} segments ({part['resamples']:,} resamples, "
-           f"{part['resamples_sequential']:,} for Elo and TrueSkill). MEAN and MEDIAN average each system's own "
-           "segments, so they are not comparable between systems; BT, Elo and TrueSkill are fitted to every pair's "
-           "shared segments. Systems in BT's order, best first. In the figure, long names are cut short (…); the "
-           "table has them whole.")
+glue_values({
+    "incomplete_systems": part["systems"],
+    "incomplete_instances": part["instances"],
+    "incomplete_resamples": part["resamples"],
+    "incomplete_resamples_sequential": part["resamples_sequential"],
+    "incomplete_least": int(partial.systems["instances"].min()),
+    "incomplete_most": int(partial.systems["instances"].max()),
+    "incomplete_pair_least": int(common.min()),
+    "incomplete_pair_most": int(common.max()),
+    "incomplete_comparisons": int(partial.settings["n_comparisons"]),
+    "incomplete_moved": ch.places_moved(partial),
+})
+out.figure(figures.plot_mechanisms(partial), "yours_incomplete_mechanisms")
+
+# %% [markdown]
+# ```{glue:figure} yours_incomplete_mechanisms
+# :name: yours_incomplete_mechanisms
+# :figclass: compendium-figure
+# :alt: Each mechanism's score for each system of the incomplete example with its 95% interval.
+#
+# The incomplete example: each mechanism's score for each of the {glue:text}`incomplete_systems` systems with its 95%
+# percentile-bootstrap interval over the {glue:text}`incomplete_instances:,` segments
+# ({glue:text}`incomplete_resamples:,` resamples, {glue:text}`incomplete_resamples_sequential:,` for Elo and
+# TrueSkill). MEAN and MEDIAN average each system's own segments, so they are not comparable between systems; BT, Elo
+# and TrueSkill are fitted to every pair's shared segments. Systems in BT's order, best first. In the figure, long
+# names are cut short (…); the table has them whole.
+# ```
 
 # %% [markdown]
 # Each system is scored on {glue:text}`incomplete_least:,` to {glue:text}`incomplete_most:,` of the
@@ -260,16 +315,31 @@ for view in ch.ranking_views(judged):
 
 # %% tags=["hide-input"]
 judged_numbers = ch.page_numbers(judged, alpha)
-glue_values("judged_", judged_numbers | {"adjustment": ch.ADJUSTMENTS[judged.settings["adjust"]],
-                                         "widest": ch.widest_rank_intervals(judged)})
-out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms",
-           f"Each mechanism's score for each of the {judged_numbers['systems']} models of the pairwise example with "
-           f"its 95% percentile-bootstrap interval over its {judged_numbers['instances']:,} judgments "
-           f"({judged_numbers['resamples']:,} resamples, {judged_numbers['resamples_sequential']:,} for Elo and "
-           f"TrueSkill, which are averaged over {judged_numbers['orders']} random orders of the judgments); models in "
-           "BT's order, best first. The win rate is each model's share of wins (ties half) averaged over its "
-           "opponents, as evalica {cite:p}`ustalov2025evalica` computes it. In the figure, long names are cut short "
-           "(…); the table has them whole.")
+glue_values({
+    "judged_systems": judged_numbers["systems"],
+    "judged_instances": judged_numbers["instances"],
+    "judged_resamples": judged_numbers["resamples"],
+    "judged_resamples_sequential": judged_numbers["resamples_sequential"],
+    "judged_orders": judged_numbers["orders"],
+    "judged_groups": judged_numbers["groups"],
+    "judged_adjustment": ch.ADJUSTMENTS[judged.settings["adjust"]],
+    "judged_widest": ch.widest_rank_intervals(judged),
+})
+out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms")
+
+# %% [markdown]
+# ```{glue:figure} yours_judgments_mechanisms
+# :name: yours_judgments_mechanisms
+# :figclass: compendium-figure
+# :alt: Each mechanism's score for each model of the pairwise-judgment example with its 95% interval.
+#
+# Each mechanism's score for each of the {glue:text}`judged_systems` models of the pairwise example with its 95%
+# percentile-bootstrap interval over its {glue:text}`judged_instances:,` judgments
+# ({glue:text}`judged_resamples:,` resamples, {glue:text}`judged_resamples_sequential:,` for Elo and TrueSkill, which
+# are averaged over {glue:text}`judged_orders` random orders of the judgments); models in BT's order, best first. The
+# win rate is each model's share of wins (ties half) averaged over its opponents, as evalica
+# {cite:p}`ustalov2025evalica` computes it. In the figure, long names are cut short (…); the table has them whole.
+# ```
 
 # %% [markdown]
 # {glue:text}`judged_systems` systems and {glue:text}`judged_instances:,` judgments. With
@@ -310,8 +380,6 @@ out.figure(figures.plot_mechanisms(judged), "yours_judgments_mechanisms",
 # ```
 
 # %% tags=["hide-input"]
-from myst_nb import glue
-
 from analysis.compare.human import judge_table
 from analysis.data import load_table
 from analysis.data.scorefiles import read_judgments
@@ -328,12 +396,17 @@ agreement, overall = judge_table(judge, experts, n_resamples=n_resamples, rng=se
 out.table(agreement, "yours_llm_judge_vs_experts", index=False)
 position = judged_llm.settings["covariates"]["first"]
 out.table(ch.position_table(position), "yours_llm_judge_position")
-for key, value in {"judge_items": overall["items"], "judge_accuracy": overall["sample_accuracy"],
-                   "judge_accuracy_low": overall["sample_accuracy_low"],
-                   "judge_accuracy_high": overall["sample_accuracy_high"], "judge_pairs": overall["pairs"],
-                   "judge_system_accuracy": overall["system_accuracy"], "position_coef": position["coef"],
-                   "position_low": position["low"], "position_high": position["high"]}.items():
-    glue(key, value, display=False)
+glue_values({
+    "judge_items": overall["items"],
+    "judge_accuracy": overall["sample_accuracy"],
+    "judge_accuracy_low": overall["sample_accuracy_low"],
+    "judge_accuracy_high": overall["sample_accuracy_high"],
+    "judge_pairs": overall["pairs"],
+    "judge_system_accuracy": overall["system_accuracy"],
+    "position_coef": position["coef"],
+    "position_low": position["low"],
+    "position_high": position["high"],
+})
 
 # %% tags=["remove-input"]
 display(Markdown(f"The judge's verdicts: {out.download('yours_llm_judge')}; the experts': "
