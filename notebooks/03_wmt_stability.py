@@ -82,7 +82,6 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 
 # %%
 import pandas as pd
-from myst_nb import glue
 
 from analysis import wmt_stability
 from analysis.chapters import wmt_stability as chapter
@@ -144,7 +143,7 @@ show(published.table1_view(out.table(published.table1(judgments), "wmt_table1_it
 # %%
 composition = published.ref_shares(wmt_stability.composition(judgments[judgments["collection"].isin(packages)]))
 out.table(composition, "wmt_section51_ref_shares", index=False)
-glue_values("s51-", published.ref_share_numbers(composition))
+glue_values(published.ref_share_numbers(composition))
 
 # %% [markdown]
 # The lowest 2018 shares are {glue:md}`s51-lowest-2018` (**{glue:md}`verdict-sec51-ref-shares-2018:myst`**). In the
@@ -169,13 +168,24 @@ glue_values("s51-", published.ref_share_numbers(composition))
 # {download}`the HIT composition table <../03_wmt_stability/wmt_section51_ref_shares.csv>`.
 
 # %%
-shown_packages = ", ".join(dict.fromkeys(pairs.PACKAGE_SHORT.get(c, c) for c in composition["collection"]))
-out.figure(published.plot_ref_shares(composition), "wmt_section51_ref_shares",
-           "Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is "
-           f"ranked, at least one of its outputs (triangles), by package ({shown_packages}); crosses: the "
-           f"{int(composition['paper_workers_saw_ref'].notna().sum())} 2018 shares the paper prints.\n\n"
-           "The paper gives these shares in the text of its §5.1, not as a figure. The Facebook pairs hold no REF "
-           "items.")
+glue_values({
+    "s51-shown-packages": ", ".join(dict.fromkeys(pairs.PACKAGE_SHORT.get(c, c) for c in composition["collection"])),
+    "s51-paper-shares": int(composition["paper_workers_saw_ref"].notna().sum()),
+})
+out.figure(published.plot_ref_shares(composition), "wmt_section51_ref_shares")
+
+# %% [markdown]
+# ```{glue:figure} wmt_section51_ref_shares
+# :name: wmt_section51_ref_shares
+# :figclass: compendium-figure
+# :alt: Share of each pair's workers who judged a REF item and a HUMAN system's output, by package.
+#
+# Share of each pair's workers who judged at least one REF item (circles) and, where a HUMAN system is ranked, at
+# least one of its outputs (triangles), by package ({glue:md}`s51-shown-packages`); crosses: the
+# {glue:text}`s51-paper-shares` 2018 shares the paper prints.
+#
+# The paper gives these shares in the text of its §5.1, not as a figure. The Facebook pairs hold no REF items.
+# ```
 
 # %% [markdown]
 # (wmt-table2)=
@@ -206,9 +216,9 @@ with timings.measure("footnote 15: inflating the low systems"):
 out.table(per_pair, "wmt_stability_per_pair", index=False)
 styles = per_pair.drop_duplicates(["collection", "pair"]).set_index("collection")["style"]
 counted = styles[styles.index.isin(pairs.STYLE_TOTALS)]
-glue_values("pairs-", {"plus": (counted == "SR+DC").sum(), "minus": (counted == "SR-DC").sum(),
-                       "rankings": len(per_pair), "other": len(styles) - len(counted),
-                       "reversals": per_pair["reversals"].sum()})
+glue_values({"pairs-plus": (counted == "SR+DC").sum(), "pairs-minus": (counted == "SR-DC").sum(),
+             "pairs-rankings": len(per_pair), "pairs-other": len(styles) - len(counted),
+             "pairs-reversals": per_pair["reversals"].sum()})
 human_pairs = [k for k, (pj, _, _) in coded.items() if pj.human.any()]  # the pairs that rank a HUMAN system
 shares = out.table(published.change_shares(per_pair, human_pairs), "wmt_change_shares", index=False)
 show(out.table(published.table2(per_pair, human_pairs), "wmt_table2_remove_human"))
@@ -226,8 +236,8 @@ lines = lines.groupby(info["style"].reindex(lines.index).to_numpy()).median()
 removed = experiments.extremes(coded, variant=variant, alpha=alpha)
 human_removed = removed[removed["human_removed"]].assign(
     system=lambda t: t["highest"].where(t["highest"].str.contains("HUMAN"), t["lowest"]))
-glue_values("t3-", {"human-removed": pairs.pair_names(human_removed, "system"), "lines-plus": lines["SR+DC"],
-                    "lines-minus": lines["SR-DC"]})
+glue_values({"t3-human-removed": pairs.pair_names(human_removed, "system"), "t3-lines-plus": lines["SR+DC"],
+             "t3-lines-minus": lines["SR-DC"]})
 
 # %% [markdown]
 # Against the paper's shares, ours are **{glue:md}`verdict-table3-sr-plus:myst`** for SR+DC. For SR-DC the paper prints
@@ -249,15 +259,27 @@ glue_values("t3-", {"human-removed": pairs.pair_names(human_removed, "system"), 
 # %%
 fig1 = out.table(published.fig1_fractions(per_pair), "wmt_fig1_divisions", index=False)
 fig1_pairs = fig1.groupby(["source", "style"])["pairs"].first()
-out.figure(published.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref",
-           "Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both "
-           f"(Δboth) change when the raw scores of HUMAN systems and REF items are divided by {min(divisors):g} to "
-           f"{max(divisors):g} before standardising. Solid: here, {fig1_pairs['here', 'SR+DC']} SR+DC pairs (the "
-           "2021–22 to-English packages, standing in for the paper's 2019–20 SR+DC evaluations) and "
-           f"{fig1_pairs['here', 'SR-DC']} SR-DC pairs (2018, the paper's own data); dashed: the paper's "
-           f"{fig1_pairs['paper', 'SR+DC']} SR+DC and {fig1_pairs['paper', 'SR-DC']} SR-DC pairs.\n\n"
-           "The paper's values come from its author's code {cite:p}`knowles2021wmtstabilitycode` (its Fig. 1 prints "
-           "none); the few 2018 workers whose raw scores are not known keep their published z ({ref}`wmt-raw`).")
+glue_values({"divisor-min": min(divisors), "divisor-max": max(divisors),
+             "fig1-here-plus": fig1_pairs["here", "SR+DC"], "fig1-here-minus": fig1_pairs["here", "SR-DC"],
+             "fig1-paper-plus": fig1_pairs["paper", "SR+DC"], "fig1-paper-minus": fig1_pairs["paper", "SR-DC"]})
+out.figure(published.plot_fig1(fig1), "wmt_fig1_divide_human_and_ref")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig1_divide_human_and_ref
+# :name: wmt_fig1_divide_human_and_ref
+# :figclass: compendium-figure
+# :alt: Share of language pairs whose rankings change as HUMAN and REF raw scores are divided, here and in the paper.
+#
+# Share of language pairs whose order of systems (Δrank), significance clusters (Δcluster) or both (Δboth) change
+# when the raw scores of HUMAN systems and REF items are divided by {glue:text}`divisor-min:g` to
+# {glue:text}`divisor-max:g` before standardising. Solid: here, {glue:text}`fig1-here-plus` SR+DC pairs (the 2021–22
+# to-English packages, standing in for the paper's 2019–20 SR+DC evaluations) and {glue:text}`fig1-here-minus` SR-DC
+# pairs (2018, the paper's own data); dashed: the paper's {glue:text}`fig1-paper-plus` SR+DC and
+# {glue:text}`fig1-paper-minus` SR-DC pairs.
+#
+# The paper's values come from its author's code {cite:p}`knowles2021wmtstabilitycode` (its Fig. 1 prints none); the
+# few 2018 workers whose raw scores are not known keep their published z ({ref}`wmt-raw`).
+# ```
 
 # %% [markdown]
 # (wmt-fig23)=
@@ -275,29 +297,58 @@ with timings.measure("Figs. 2-3"):
                     for k, (pj, raw, _) in coded.items() if k[0] in pairs.STYLE_TOTALS}
     moved = fig23.most_affected(trajectories)
     drawn = fig23.trajectory_figures(moved, info)
-    traj_summary = out.table(fig23.trajectory_summary(trajectories, info, [k for k, _ in drawn.values()]),
+    traj_summary = out.table(fig23.trajectory_summary(trajectories, info, list(drawn.values())),
                              "wmt_trajectory_summary", index=False)
-roles = {"fig2": "In the role of the paper's Fig. 2 (en-de 2020, SR+DC; its per-judgment files are "
-                 "not reachable here): the SR+DC pair here whose ranks move most.",
-         "fig3": "In the role of the paper's Fig. 3 (zh-en 2020, SR+DC; its per-judgment files are "
-                 "not reachable here): the SR+DC pair here whose ranks move second most.",
-         "contrast": "For contrast, the SR-DC pair whose ranks move most (the paper draws no SR-DC trajectory)."}
 moves = traj_summary.set_index(["collection", "pair"])
-trajectory_caption = (
-    "Ranks (top = best) of the MT systems of {pair}, on the original data and with the raw scores of HUMAN systems "
-    f"and REF items divided by {min(divisors):g} to {max(divisors):g} before standardising; × marks a significance "
-    "line. {role} {moved} (system, divisor) ranks differ from the original ranking and the clusters differ under "
-    "{other} of {divisions} divisions.\n\nHUMAN systems are scored but left out of the ranking and the clusters, as "
-    "in the paper's figures; chosen for moving most, the pairs are extreme cases.")
-trajectory_figures = {role: (key, name, trajectory_caption.format(
-    pair=pairs.pair_label(*key), role=roles[role], moved=moves.loc[key, "ranks_moved"],
-    other=moves.loc[key, "divisions_with_other_clusters"], divisions=moves.loc[key, "divisions"]))
-    for role, (key, name) in drawn.items()}
-for role, (key, name, caption) in trajectory_figures.items():
-    if role != "contrast":  # the SR-DC contrast is on the details page
-        out.figure(fig23.plot_trajectory(trajectories[key]), name, caption)
+fig2_moves, fig3_moves, sr_dc_moves = (moves.loc[drawn[role]] for role in ("fig2", "fig3", "contrast"))
+glue_values({  # each drawn pair: (system, divisor) ranks moved, divisions with other clusters (the captions)
+    "traj-fig2-pair": pairs.pair_label(*drawn["fig2"]), "traj-fig2-moved": fig2_moves["ranks_moved"],
+    "traj-fig2-other": fig2_moves["divisions_with_other_clusters"], "traj-fig2-divisions": fig2_moves["divisions"],
+    "traj-fig3-pair": pairs.pair_label(*drawn["fig3"]), "traj-fig3-moved": fig3_moves["ranks_moved"],
+    "traj-fig3-other": fig3_moves["divisions_with_other_clusters"], "traj-fig3-divisions": fig3_moves["divisions"],
+    "traj-sr-dc-pair": pairs.pair_label(*drawn["contrast"]), "traj-sr-dc-moved": sr_dc_moves["ranks_moved"],
+    "traj-sr-dc-other": sr_dc_moves["divisions_with_other_clusters"], "traj-sr-dc-divisions": sr_dc_moves["divisions"],
+})
 last = removed[removed["lowest"].str.contains("HUMAN") & removed["collection"].isin(traj_summary["collection"])]
-glue_values("human-", {"last": pairs.pair_names(last, "lowest")})
+glue_values({"human-last": pairs.pair_names(last, "lowest")})
+out.figure(fig23.plot_trajectory(trajectories[drawn["fig2"]]), "wmt_fig2_trajectories")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig2_trajectories
+# :name: wmt_fig2_trajectories
+# :figclass: compendium-figure
+# :alt: Ranks of the MT systems of the SR+DC pair whose ranks move most, as the HUMAN and REF raw scores are divided.
+#
+# Ranks (top = best) of the MT systems of {glue:md}`traj-fig2-pair`, on the original data and with the raw scores of
+# HUMAN systems and REF items divided by {glue:text}`divisor-min:g` to {glue:text}`divisor-max:g` before
+# standardising; × marks a significance line. In the role of the paper's Fig. 2 (en-de 2020, SR+DC; its per-judgment
+# files are not reachable here): the SR+DC pair here whose ranks move most. {glue:text}`traj-fig2-moved` (system,
+# divisor) ranks differ from the original ranking and the clusters differ under {glue:text}`traj-fig2-other` of
+# {glue:text}`traj-fig2-divisions` divisions.
+#
+# HUMAN systems are scored but left out of the ranking and the clusters, as in the paper's figures; chosen for moving
+# most, the pairs are extreme cases.
+# ```
+
+# %%
+out.figure(fig23.plot_trajectory(trajectories[drawn["fig3"]]), "wmt_fig3_trajectories")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig3_trajectories
+# :name: wmt_fig3_trajectories
+# :figclass: compendium-figure
+# :alt: Ranks of the MT systems of the SR+DC pair whose ranks move second most, as HUMAN and REF raw scores are divided.
+#
+# Ranks (top = best) of the MT systems of {glue:md}`traj-fig3-pair`, on the original data and with the raw scores of
+# HUMAN systems and REF items divided by {glue:text}`divisor-min:g` to {glue:text}`divisor-max:g` before
+# standardising; × marks a significance line. In the role of the paper's Fig. 3 (zh-en 2020, SR+DC; its per-judgment
+# files are not reachable here): the SR+DC pair here whose ranks move second most. {glue:text}`traj-fig3-moved`
+# (system, divisor) ranks differ from the original ranking and the clusters differ under {glue:text}`traj-fig3-other`
+# of {glue:text}`traj-fig3-divisions` divisions.
+#
+# HUMAN systems are scored but left out of the ranking and the clusters, as in the paper's figures; chosen for moving
+# most, the pairs are extreme cases.
+# ```
 
 # %% [markdown] tags=["details"]
 # (wmt-fig23-contrast)=
@@ -309,9 +360,23 @@ glue_values("human-", {"last": pairs.pair_names(last, "lowest")})
 # original, over all divisions) are behind the toggle.
 
 # %%
-for role, (key, name, caption) in trajectory_figures.items():
-    if role == "contrast":
-        out.figure(fig23.plot_trajectory(trajectories[key]), name, caption)
+out.figure(fig23.plot_trajectory(trajectories[drawn["contrast"]]), "wmt_fig23_trajectories_sr_dc")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig23_trajectories_sr_dc
+# :name: wmt_fig23_trajectories_sr_dc
+# :figclass: compendium-figure
+# :alt: Ranks of the MT systems of the SR-DC pair whose ranks move most, as the HUMAN and REF raw scores are divided.
+#
+# Ranks (top = best) of the MT systems of {glue:md}`traj-sr-dc-pair`, on the original data and with the raw scores of
+# HUMAN systems and REF items divided by {glue:text}`divisor-min:g` to {glue:text}`divisor-max:g` before
+# standardising; × marks a significance line. For contrast, the SR-DC pair whose ranks move most (the paper draws no
+# SR-DC trajectory). {glue:text}`traj-sr-dc-moved` (system, divisor) ranks differ from the original ranking and the
+# clusters differ under {glue:text}`traj-sr-dc-other` of {glue:text}`traj-sr-dc-divisions` divisions.
+#
+# HUMAN systems are scored but left out of the ranking and the clusters, as in the paper's figures; chosen for moving
+# most, the pairs are extreme cases.
+# ```
 
 # %% tags=["hide-output"]
 show(fig23.moved_view(moved))
@@ -348,28 +413,44 @@ show(paper2020.original_2020_view(originals, "zh-en"), 3)  # Chinese→English, 
 
 # %%
 fig4_summary = out.table(fig4.fig4_summary(coded, fig4.fig4_pairs(coded), info), "wmt_fig4_summary", index=False)
-fig4_notes = {"SR+DC": ("wmt_fig4_cooccurrence", "The paper's Fig. 4 counts the HITs of en-lt 2019 "
-                        "(SR+DC, not reachable here); this is the SR+DC pair here with a HUMAN system and the most "
-                        "HITs, in shares of the row system's HITs rather than counts."),
-              "SR-DC": ("wmt_fig4_cooccurrence_sr_dc", "For contrast, the SR-DC pair (2018) with the most HITs; the "
-                        "paper shows no SR-DC matrix.")}
-fig4_figures = {fig4_notes[row.style][0]: (
-    (row.collection, row.pair), f"Of the HITs that hold the row system, the percentage that also hold the column "
-    f"system, in {pairs.pair_label(row.collection, row.pair)}: on average {row.mean_share:.0%} (from "
-    f"{row.min_share:.0%} to {row.max_share:.0%}), and {row.hits_with_every_system:.0%} of its {row.hits:,} HITs "
-    f"hold all {row.systems} systems.\n\n{fig4_notes[row.style][1]}") for row in fig4_summary.itertuples(index=False)}
-for name, (key, caption) in fig4_figures.items():
-    if name != "wmt_fig4_cooccurrence_sr_dc":  # the SR-DC contrast is on the details page
-        out.figure(fig4.plot_cooccurrence(fig4.cooccurrence_share(coded[key][0], "hit")), name, caption)
 sr_dc_hits = [k for k in coded if k[0] == "newstest2018" and coded[k][0].hit.max() >= 0]
 fig4_sr_dc = out.table(fig4.fig4_summary(coded, sr_dc_hits, info), "wmt_fig4_sr_dc_pairs", index=False)
 shares_4, fewest = fig4_summary.set_index("style"), fig4_sr_dc.loc[fig4_sr_dc["hits_with_every_system"].idxmin()]
-glue_values("fig4-", {"plus-min-share": shares_4.loc["SR+DC", "min_share"], "sr-dc-pairs": len(fig4_sr_dc),
-                      "minus-every": shares_4.loc["SR-DC", "hits_with_every_system"],
-                      "minus-pair": pairs.pair_names(fig4_summary[fig4_summary["style"] == "SR-DC"]),
-                      "sr-dc-min": fig4_sr_dc["hits_with_every_system"].min(),
-                      "sr-dc-max": fig4_sr_dc["hits_with_every_system"].max(),
-                      "sr-dc-fewest": pairs.pair_name(fewest["collection"], fewest["pair"])})
+fig4_plus, fig4_minus = shares_4.loc["SR+DC"], shares_4.loc["SR-DC"]  # the pairs drawn (the SR-DC one on details)
+glue_values({  # the drawn pairs (the captions)
+    "fig4-plus-label": pairs.pair_label(fig4_plus["collection"], fig4_plus["pair"]),
+    "fig4-plus-mean-share": fig4_plus["mean_share"], "fig4-plus-min-share": fig4_plus["min_share"],
+    "fig4-plus-max-share": fig4_plus["max_share"], "fig4-plus-every": fig4_plus["hits_with_every_system"],
+    "fig4-plus-hits": fig4_plus["hits"], "fig4-plus-systems": fig4_plus["systems"],
+    "fig4-minus-label": pairs.pair_label(fig4_minus["collection"], fig4_minus["pair"]),
+    "fig4-minus-mean-share": fig4_minus["mean_share"], "fig4-minus-min-share": fig4_minus["min_share"],
+    "fig4-minus-max-share": fig4_minus["max_share"], "fig4-minus-every": fig4_minus["hits_with_every_system"],
+    "fig4-minus-hits": fig4_minus["hits"], "fig4-minus-systems": fig4_minus["systems"],
+    "fig4-minus-pair": pairs.pair_names(fig4_summary[fig4_summary["style"] == "SR-DC"]),
+})
+glue_values({  # every 2018 pair with HIT ids
+    "fig4-sr-dc-pairs": len(fig4_sr_dc), "fig4-sr-dc-min": fig4_sr_dc["hits_with_every_system"].min(),
+    "fig4-sr-dc-max": fig4_sr_dc["hits_with_every_system"].max(),
+    "fig4-sr-dc-fewest": pairs.pair_name(fewest["collection"], fewest["pair"]),
+})
+fig4_plus_pair = fig4_plus["collection"], fig4_plus["pair"]
+out.figure(fig4.plot_cooccurrence(fig4.cooccurrence_share(coded[fig4_plus_pair][0], "hit")), "wmt_fig4_cooccurrence")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig4_cooccurrence
+# :name: wmt_fig4_cooccurrence
+# :figclass: compendium-figure
+# :alt: Of the HITs holding each system, the percentage also holding each other system, in an SR+DC pair.
+#
+# Of the HITs that hold the row system, the percentage that also hold the column system, in
+# {glue:md}`fig4-plus-label`: on average {glue:text}`fig4-plus-mean-share:.0%` (from
+# {glue:text}`fig4-plus-min-share:.0%` to {glue:text}`fig4-plus-max-share:.0%`), and
+# {glue:text}`fig4-plus-every:.0%` of its {glue:text}`fig4-plus-hits:,` HITs hold all {glue:text}`fig4-plus-systems`
+# systems.
+#
+# The paper's Fig. 4 counts the HITs of en-lt 2019 (SR+DC, not reachable here); this is the SR+DC pair here with a
+# HUMAN system and the most HITs, in shares of the row system's HITs rather than counts.
+# ```
 
 # %% [markdown]
 # In the SR+DC pair a system shares as few as {glue:text}`fig4-plus-min-share:.0%` of its HITs with some other system
@@ -388,9 +469,24 @@ glue_values("fig4-", {"plus-min-share": shares_4.loc["SR+DC", "min_share"], "sr-
 # {download}`the 2018 HIT composition table <../03_wmt_stability/wmt_fig4_sr_dc_pairs.csv>`.
 
 # %%
-for name, (key, caption) in fig4_figures.items():
-    if name == "wmt_fig4_cooccurrence_sr_dc":
-        out.figure(fig4.plot_cooccurrence(fig4.cooccurrence_share(coded[key][0], "hit")), name, caption)
+fig4_minus_pair = fig4_minus["collection"], fig4_minus["pair"]
+out.figure(fig4.plot_cooccurrence(fig4.cooccurrence_share(coded[fig4_minus_pair][0], "hit")),
+           "wmt_fig4_cooccurrence_sr_dc")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig4_cooccurrence_sr_dc
+# :name: wmt_fig4_cooccurrence_sr_dc
+# :figclass: compendium-figure
+# :alt: Of the HITs holding each system, the percentage also holding each other system, in an SR-DC pair of 2018.
+#
+# Of the HITs that hold the row system, the percentage that also hold the column system, in
+# {glue:md}`fig4-minus-label`: on average {glue:text}`fig4-minus-mean-share:.0%` (from
+# {glue:text}`fig4-minus-min-share:.0%` to {glue:text}`fig4-minus-max-share:.0%`), and
+# {glue:text}`fig4-minus-every:.0%` of its {glue:text}`fig4-minus-hits:,` HITs hold all
+# {glue:text}`fig4-minus-systems` systems.
+#
+# For contrast, the SR-DC pair (2018) with the most HITs; the paper shows no SR-DC matrix.
+# ```
 
 # %% [markdown]
 # (wmt-fig5)=
@@ -405,22 +501,40 @@ fig5_rows = judgments[(judgments["collection"] == fig5_key[0]) & (judgments["pai
 matrix = fig5.document_matrix(fig5_rows, coded[fig5_key][1])
 z_matrix = fig5.document_matrix(fig5_rows, coded[fig5_key][0].z)
 variance = out.table(fig5.fig5_variance(matrix, z_matrix), "wmt_fig5_variance", index=False)
-raw_cells = variance.set_index("scores").loc["raw"]
-out.figure(fig5.plot_fig5(matrix), "wmt_fig5_documents",
-           f"Mean raw score of each test document (rows) and system (columns) in {pairs.pair_label(*fig5_key)}, "
-           f"documents and systems sorted best first; grey cells were not judged ({raw_cells['cells_judged']:.0%} of "
-           f"the {raw_cells['documents']:.0f} × {raw_cells['systems']:.0f} cells are judged).\n\n"
-           "The paper's Fig. 5 shows en-lt 2019 (SR+DC, not reachable here); this is the SR+DC pair "
-           "here with a HUMAN system, every raw score recovered and the most systems. Its test documents are rebuilt "
-           "from the per-HIT document ids (instances whose segment ranges overlap are joined).")
 doc_checks = fig5.document_checks(variance, matrix)
 shifts = out.table(fig5.document_shifts(matrix), "wmt_fig5_document_shifts", index=False)
 doc_summary = out.table(fig5.document_summary(shifts, matrix), "wmt_fig5_documents_summary", index=False)
-by_scores = variance.set_index("scores")
-glue_values("fig5-", {**doc_summary.to_dict("records")[0], "fit-systems": int(doc_summary["systems"].iloc[0]),
-                      "judged": by_scores.loc["raw", "cells_judged"],
-                      **{f"{s}-{w}": by_scores.loc[s, f"{w}_omega2"] for s in ("raw", "z")
-                         for w in ("documents", "systems")}})
+by_scores, fit = variance.set_index("scores"), doc_summary.to_dict("records")[0]
+glue_values({"fig5-pair": pairs.pair_label(*fig5_key), "fig5-judged": by_scores.loc["raw", "cells_judged"],
+             "fig5-cells-documents": by_scores.loc["raw", "documents"],
+             "fig5-cells-systems": by_scores.loc["raw", "systems"],
+             "fig5-raw-documents": by_scores.loc["raw", "documents_omega2"],
+             "fig5-raw-systems": by_scores.loc["raw", "systems_omega2"],
+             "fig5-z-documents": by_scores.loc["z", "documents_omega2"],
+             "fig5-z-systems": by_scores.loc["z", "systems_omega2"],
+             # the additive fit (fig5.document_summary)
+             "fig5-systems": fit["systems"], "fig5-fit-systems": int(doc_summary["systems"].iloc[0]),
+             "fig5-documents": fit["documents"], "fig5-sd_document_effects": fit["sd_document_effects"],
+             "fig5-sd_system_effects": fit["sd_system_effects"], "fig5-median_abs_shift": fit["median_abs_shift"],
+             "fig5-max_abs_shift": fit["max_abs_shift"], "fig5-median_neighbour_gap": fit["median_neighbour_gap"],
+             "fig5-shift_beyond_gap": fit["shift_beyond_gap"], "fig5-pairs_reordered": fit["pairs_reordered"],
+             "fig5-share_reordered": fit["share_reordered"]})
+out.figure(fig5.plot_fig5(matrix), "wmt_fig5_documents")
+
+# %% [markdown]
+# ```{glue:figure} wmt_fig5_documents
+# :name: wmt_fig5_documents
+# :figclass: compendium-figure
+# :alt: Mean raw score of each test document and system of an SR+DC pair, with the cells not judged in grey.
+#
+# Mean raw score of each test document (rows) and system (columns) in {glue:md}`fig5-pair`, documents and systems
+# sorted best first; grey cells were not judged ({glue:text}`fig5-judged:.0%` of the
+# {glue:text}`fig5-cells-documents:.0f` × {glue:text}`fig5-cells-systems:.0f` cells are judged).
+#
+# The paper's Fig. 5 shows en-lt 2019 (SR+DC, not reachable here); this is the SR+DC pair here with a HUMAN system,
+# every raw score recovered and the most systems. Its test documents are rebuilt from the per-HIT document ids
+# (instances whose segment ranges overlap are joined).
+# ```
 
 # %% [markdown]
 # {glue:text}`fig5-documents` documents × {glue:text}`fig5-systems` systems, {glue:text}`fig5-judged:.0%` of the
@@ -462,7 +576,7 @@ glue_values("fig5-", {**doc_summary.to_dict("records")[0], "fit-systems": int(do
 with timings.measure("§7: the metrics' correlations under resampled human rankings"):
     sec7 = out.table(section7.consequences(segments, load_table("wmt20_metric_scores"), seed=seed,
                                            n_resamples=n_sec7), "wmt_sec7_metrics", index=False)
-glue_values("sec7-", section7.page_numbers(sec7))
+glue_values(section7.page_numbers(sec7))
 
 # %% tags=["hide-output"]
 show(section7.view(sec7).drop(columns="MT systems"))  # narrow enough for a tablet
@@ -494,7 +608,7 @@ totals = out.table(experiments.remedy_totals(remedy), "wmt_remedy_totals", index
 news = {k: v for k, v in coded.items() if k[0] in ("newstest2021-toen", "newstest2022-toen")}
 lines_worker = experiments.lines_per_pair(news, variant=variant, alpha=alpha)
 lines_hit = experiments.lines_per_pair(news, by="hit", variant=variant, alpha=alpha)
-glue_values("remedy-", experiments.remedy_numbers(totals, lines_worker, lines_hit, experiments.hits_per_worker(news)))
+glue_values(experiments.remedy_numbers(totals, lines_worker, lines_hit, experiments.hits_per_worker(news)))
 
 # %% tags=["hide-output"]
 show(pairs.with_experiment_labels(remedy_table))
@@ -541,8 +655,8 @@ with timings.measure("controls: matched nulls"):
     strata = out.table(controls.closeness_strata(close, per_pair, controls.null_rates(null)), "wmt_closeness_strata",
                        index=False)
 show(controls.null_view(null_summary))
-glue_values("ctl-", controls.controls_numbers(null_summary, strata, close))
-glue("n-null", n_null, display=False)
+glue_values(controls.controls_numbers(null_summary, strata, close))
+glue_values({"n-null": n_null})
 
 # %% [markdown]
 # Removing a mid-ranked system changes the order of SR+DC rankings in {glue:text}`ctl-mid-plus-rank:.0%` of cases and
@@ -603,8 +717,8 @@ boot_summary = out.table(experiments.bootstrap_summary(boot, per_pair), "wmt_boo
 show(experiments.bootstrap_view(boot_summary))
 contrast = out.table(experiments.style_contrast(boot), "wmt_bootstrap_style_contrast")
 noise = out.table(experiments.noise_vs_perturbation(boot_summary, shares), "wmt_noise_vs_perturbation", index=False)
-glue_values("boot-", experiments.bootstrap_numbers(boot, boot_summary, contrast, noise))
-glue("seed", seed, display=False)
+glue_values(experiments.bootstrap_numbers(boot, boot_summary, contrast, noise))
+glue_values({"seed": seed})
 
 # %% [markdown]
 # Each pair's HITs are resampled {glue:text}`boot-resamples:,` times (seed {glue:text}`seed`, one stream per pair);
@@ -667,15 +781,18 @@ with timings.measure("§3 replication"):
 replication_table = out.table(replication.replication_csv(replicated, variant), "wmt_replication", index=False)
 view = replication.replication_view(replicated)
 show(replication.replication_exceptions(replicated).drop(columns="from"))  # narrow enough for a tablet
-done, tests = replicated[replicated["data"] != "ranking only"], (("1sided", "greater"), ("old", "scipy<1.7"))
+done = replicated[replicated["data"] != "ranking only"]
 printed = replication.printed_pvalues(segments, wilcoxon)
-glue_values("rep-", {"pairs": len(done), "z-largest": done["max_abs_z_diff"].max(),
-                     "order": int(done["order_match"].sum()),
-                     "compared": int(done["clusters_match_greater"].notna().sum()), "printed": printed["printed"],
-                     **{f"clusters-{tag}": int(done[f"clusters_match_{v}"].eq(True).sum()) for tag, v in tests},
-                     **{f"verdicts-{tag}": int(done[f"verdicts_differ_{v}"].sum()) for tag, v in tests},
-                     "printed-diff": printed["max_abs_diff"],
-                     "printed-packages": " and ".join(pairs.PACKAGE_SHORT[c] for c in printed["collections"])})
+glue_values({"rep-pairs": len(done), "rep-z-largest": done["max_abs_z_diff"].max(),
+             "rep-order": int(done["order_match"].sum()),
+             "rep-compared": int(done["clusters_match_greater"].notna().sum()), "rep-printed": printed["printed"],
+             # the official one-sided test ("greater") and the paper's p ("scipy<1.7")
+             "rep-clusters-1sided": int(done["clusters_match_greater"].eq(True).sum()),
+             "rep-clusters-old": int(done["clusters_match_scipy<1.7"].eq(True).sum()),
+             "rep-verdicts-1sided": int(done["verdicts_differ_greater"].sum()),
+             "rep-verdicts-old": int(done["verdicts_differ_scipy<1.7"].sum()),
+             "rep-printed-diff": printed["max_abs_diff"],
+             "rep-printed-packages": " and ".join(pairs.PACKAGE_SHORT[c] for c in printed["collections"])})
 missing_line = [tuple(k) for k in paper_item("wmt", "appendix_a_missing_line")["pairs"]]
 
 # %% [markdown]
@@ -712,7 +829,7 @@ with timings.measure("rank-sum variants"):
     variants = out.table(experiments.variant_sensitivity(coded, info, {variant: per_pair}, divisors=divisors,
                                                          alpha=alpha), "wmt_variant_counts")
 ours, papers = (variants.xs(v, axis=1, level=1) for v in ("greater", "scipy<1.7"))
-glue_values("variant-", {"differ": int((ours != papers).to_numpy().sum()), "cells": variants.size // 2})
+glue_values({"variant-differ": int((ours != papers).to_numpy().sum()), "variant-cells": variants.size // 2})
 
 # %% tags=["hide-output"]
 show(experiments.variant_view(variants))
@@ -737,7 +854,7 @@ with timings.measure("raw scores: variants and the recovery check"):
                                                                 alpha=alpha), "wmt_unperturbed_vs_official",
                             index=False)
 coverage = out.table(experiments.raw_coverage(coded), "wmt_raw_coverage", index=False)
-glue_values("raw-", experiments.raw_numbers(coverage, raw_variants, recovery, unperturbed))
+glue_values(experiments.raw_numbers(coverage, raw_variants, recovery, unperturbed))
 
 # %% [markdown]
 # Over the {glue:text}`raw-with-pairs` pairs of 2021–22 ({glue:text}`raw-with-judgments:,` judgments), the mean and sd
@@ -773,9 +890,9 @@ glue_values("raw-", experiments.raw_numbers(coverage, raw_variants, recovery, un
 # %%
 ranges = out.table(paper2020.paper_2018_ranges(per_pair), "wmt_paper_2018_ranges", index=False)
 outside = ranges[~ranges["inside"]].itertuples()
-glue_values("ranges-", {"inside": int(ranges["inside"].sum()), "cells": len(ranges), "outside": "; ".join(
-    f"{pairs.experiment_label(r.experiment)} {r.measure}: {r.value} against {r.low}–{r.high}" for r in outside)
-    or "none"})
+glue_values({"ranges-inside": int(ranges["inside"].sum()), "ranges-cells": len(ranges),
+             "ranges-outside": "; ".join(f"{pairs.experiment_label(r.experiment)} {r.measure}: {r.value} against "
+                                         f"{r.low}–{r.high}" for r in outside) or "none"})
 # the checks the claims registry reads (data/published/claims/wmt.toml): one boolean per part of a claim, then the
 # verdicts of every claim of this chapter, glued for the text
 plus_packages = [c for c in packages if c in ("newstest2021-toen", "newstest2022-toen")]

@@ -241,12 +241,14 @@ def test_remedy_totals_view_and_numbers():
     view = experiments.remedy_view(REMEDY)
     assert view.loc["remove_human", ("rank", "z per HIT")] == "7/13"
     numbers = experiments.remedy_numbers(totals.reset_index(), pd.Series([2, 3]), pd.Series([1, 2]), 1.5)
-    assert (numbers["rank-worker"], numbers["rank-hit"], numbers["cluster-worker"], numbers["cluster-hit"]) == (
-        11, 13, 7, 2)
-    assert (numbers["lines-worker"], numbers["lines-hit"], numbers["pairs"], numbers["experiments"]) == (5, 3, 2, 2)
-    assert numbers["per-line-worker"] == 7 / 5 and numbers["per-line-hit"] == 2 / 3
+    assert (numbers["remedy-rank-worker"], numbers["remedy-rank-hit"], numbers["remedy-cluster-worker"],
+            numbers["remedy-cluster-hit"]) == (11, 13, 7, 2)
+    assert (numbers["remedy-lines-worker"], numbers["remedy-lines-hit"], numbers["remedy-pairs"],
+            numbers["remedy-experiments"]) == (5, 3, 2, 2)
+    assert numbers["remedy-per-line-worker"] == 7 / 5 and numbers["remedy-per-line-hit"] == 2 / 3
     # no /0
-    assert experiments.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)["per-line-hit"] == 2
+    no_lines = experiments.remedy_numbers(totals.reset_index(), pd.Series([0]), pd.Series([0]), 1.0)
+    assert no_lines["remedy-per-line-hit"] == 2
 
 
 def test_growth_checks_both_ways():
@@ -336,15 +338,17 @@ def test_raw_numbers():
     unperturbed = pd.DataFrame({"collection": ["newstest2018", "newstest2022-toen"], "pair": ["cs-en", "de-en"],
                                 "order_match": [True, True], "clusters_match": [True, False]})
     n = experiments.raw_numbers(coverage, variants, recovery, unperturbed)
-    assert (n["with-pairs"], n["with-judgments"], n["with-integer"], n["with-contradicted"]) == (1, 50, 1.0, 0)
-    assert (n["without-integer"], n["without-outside"], n["without-contradicted"], n["without-single"]) == (
-        0.02, 3, 7, 10)
-    assert (n["recovered"], n["hidden"], n["recovered-share"], n["recovered-wrong"]) == (40, 50, 0.8, 0)
-    assert (n["2018-known"], n["2018-judgments"], n["2018-known-share"]) == (390, 400, 0.975)
-    assert (n["2018-complete"], n["2018-pairs"], n["undivided"], n["undivided-max"]) == (1, 2, "et-en 2018", 0.006)
-    assert (n["unperturbed-same"], n["unperturbed-pairs"]) == (1, 2)
+    assert (n["raw-with-pairs"], n["raw-with-judgments"], n["raw-with-integer"], n["raw-with-contradicted"]) == (
+        1, 50, 1.0, 0)
+    assert (n["raw-without-integer"], n["raw-without-outside"], n["raw-without-contradicted"],
+            n["raw-without-single"]) == (0.02, 3, 7, 10)
+    assert (n["raw-recovered"], n["raw-hidden"], n["raw-recovered-share"], n["raw-recovered-wrong"]) == (40, 50, 0.8, 0)
+    assert (n["raw-2018-known"], n["raw-2018-judgments"], n["raw-2018-known-share"]) == (390, 400, 0.975)
+    assert (n["raw-2018-complete"], n["raw-2018-pairs"], n["raw-undivided"], n["raw-undivided-max"]) == (
+        1, 2, "et-en 2018", 0.006)
+    assert (n["raw-unperturbed-same"], n["raw-unperturbed-pairs"]) == (1, 2)
     assert experiments.raw_numbers(coverage.assign(undivided=0.0), variants, recovery,
-                                   unperturbed)["undivided"] == "none"
+                                   unperturbed)["raw-undivided"] == "none"
 
 
 def replication_rows(**changes) -> pd.DataFrame:
@@ -377,10 +381,12 @@ def test_ref_share_numbers():
         "workers_saw_ref": [0.049, 0.258, 0.474, 0.988, 0.89, 1.0], "hits": [np.nan] * 3 + [300, 180, 260],
         "workers_saw_human": [0, 0, 0, 0, 0, 0.5], "hits_saw_human": [0, 0, 0, 0, 0, 0.4]})
     n = published.ref_share_numbers(composition)
-    assert n["lowest-2018"] == "en-et 4.9%, en-cs 25.8%, en-fi 47.4%" and n["no-hit-id-2018"] == "en-et, en-cs, en-fi"
-    assert (n["plus-every"], n["plus-pairs"], n["plus-lowest"], n["plus-lowest-pair"]) == (1, 2, 0.89, "is-en 2021")
-    assert (n["human-workers-min"], n["human-workers-max"], n["human-hits-max"]) == (0.5, 0.5, 0.4)
-    assert published.ref_share_numbers(composition.assign(hits=300.0))["no-hit-id-2018"] == "none"
+    assert n["s51-lowest-2018"] == "en-et 4.9%, en-cs 25.8%, en-fi 47.4%"
+    assert n["s51-no-hit-id-2018"] == "en-et, en-cs, en-fi"
+    assert (n["s51-plus-every"], n["s51-plus-pairs"], n["s51-plus-lowest"], n["s51-plus-lowest-pair"]) == (
+        1, 2, 0.89, "is-en 2021")
+    assert (n["s51-human-workers-min"], n["s51-human-workers-max"], n["s51-human-hits-max"]) == (0.5, 0.5, 0.4)
+    assert published.ref_share_numbers(composition.assign(hits=300.0))["s51-no-hit-id-2018"] == "none"
 
 
 def test_bootstrap_numbers():
@@ -394,9 +400,10 @@ def test_bootstrap_numbers():
                              "measure": ["rank", "rank", "cluster"], "SR+DC more": [0.75, 1.0, 0.5],
                              "SR+DC fewer": [0.0, 0.0, 0.3]}).set_index(["experiment", "measure"])
     n = experiments.bootstrap_numbers(pd.DataFrame({"resample": [0, 1, 2, 0, 1, 2]}), summary, contrast, noise)
-    assert (n["resamples"], n["rerun"], n["noise-plus-more"]) == (3, "remove HUMAN and REF", 0.75)
-    assert (n["plus-rank"], n["minus-rank"], n["plus-cluster"], n["plus-pairs"]) == (12.5, 8.3, 8.9, 13)
-    assert (n["beyond-rank"], n["beyond-cluster"], n["perturbations"]) == (0, 1, 2)
+    assert (n["boot-resamples"], n["boot-rerun"], n["boot-noise-plus-more"]) == (3, "remove HUMAN and REF", 0.75)
+    assert (n["boot-plus-rank"], n["boot-minus-rank"], n["boot-plus-cluster"], n["boot-plus-pairs"]) == (
+        12.5, 8.3, 8.9, 13)
+    assert (n["boot-beyond-rank"], n["boot-beyond-cluster"], n["boot-perturbations"]) == (0, 1, 2)
 
 
 def test_every_claim_reads_a_table_the_notebook_saves():
@@ -463,10 +470,8 @@ def test_trajectory_figures():
         ("newstest2021-toen", "de-en"), ("newstest2018", "zh-en"), ("newstest2022-toen", "zh-en"),
         ("newstest2022-toen", "de-en")]))  # the third SR+DC pair: not drawn
     drawn = fig23.trajectory_figures(moved, info)
-    assert [(role, key, name) for role, (key, name) in drawn.items()] == [
-        ("fig2", ("newstest2021-toen", "de-en"), "wmt_fig2_trajectories"),
-        ("fig3", ("newstest2022-toen", "zh-en"), "wmt_fig3_trajectories"),
-        ("contrast", ("newstest2018", "zh-en"), "wmt_fig23_trajectories_sr_dc")]
+    assert list(drawn.items()) == [("fig2", ("newstest2021-toen", "de-en")), ("fig3", ("newstest2022-toen", "zh-en")),
+                                   ("contrast", ("newstest2018", "zh-en"))]
     # no SR+DC pair: the contrast only
     assert list(fig23.trajectory_figures(moved.iloc[1:2], info)) == ["contrast"]
 
@@ -628,10 +633,12 @@ def test_controls_numbers():
                           "style": ["SR+DC", "SR-DC", "SR+DC"], "median_gap": [0.01, 0.05, 9.0],
                           "z_range": [0.3, 0.6, 9.0]})
     n = controls.controls_numbers(summary, strata, close)
-    assert (n["mid-plus-rank"], n["mid-minus-cluster"], n["random-plus-cluster"], n["human-plus-rank"]) == (
-        0.5, 0.0, 0.4, 0.8)
-    assert (n["reversals"], n["reversals-null"], n["gap-plus"], n["range-minus"]) == (1.0, 0.2, 0.01, 0.6)  # not FB
-    assert (n["closer-plus-changed"], n["closer-minus-pairs"], n["closer-minus-null"], n["cut"]) == (0.5, 2, 0.3, 0.02)
+    assert (n["ctl-mid-plus-rank"], n["ctl-mid-minus-cluster"], n["ctl-random-plus-cluster"],
+            n["ctl-human-plus-rank"]) == (0.5, 0.0, 0.4, 0.8)
+    assert (n["ctl-reversals"], n["ctl-reversals-null"], n["ctl-gap-plus"], n["ctl-range-minus"]) == (
+        1.0, 0.2, 0.01, 0.6)  # not FB
+    assert (n["ctl-closer-plus-changed"], n["ctl-closer-minus-pairs"], n["ctl-closer-minus-null"], n["ctl-cut"]) == (
+        0.5, 2, 0.3, 0.02)
 
 
 # --- Fig. 5, two-way -------------------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ def test_consequences_on_a_hand_made_pair():
     again = section7.consequences(segments, metrics, seed=3, n_resamples=200)
     pd.testing.assert_frame_equal(table, again)  # same seed, same numbers
     numbers = section7.page_numbers(table)
-    assert numbers["pairs"] == 1 and numbers["resamples"] == 200
+    assert numbers["sec7-pairs"] == 1 and numbers["sec7-resamples"] == 200
 
 
 def test_a_metric_missing_a_system_is_left_out_and_too_few_pairs_fail_clearly():

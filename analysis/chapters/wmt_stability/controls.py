@@ -222,19 +222,33 @@ def null_view(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def controls_numbers(summary: pd.DataFrame, strata: pd.DataFrame, close: pd.DataFrame) -> dict:
-    """The controls' numbers for the page, from :func:`null_summary`, :func:`closeness_strata` and :func:`closeness`."""
+    """The controls' numbers for the page, under the keys it pastes, from :func:`null_summary`,
+    :func:`closeness_strata` and :func:`closeness`."""
     s = summary.drop_duplicates(["control", "style"]).set_index(["control", "style"])
-    tags = {"SR+DC": "plus", "SR-DC": "minus"}
-    numbers = {f"{key}-{tags[style]}-{m}": float(s.loc[(control, style), f"{m}_{what}"])
-               for control, key, what in (("remove_mid", "mid", "null"), ("remove_random_judgments", "random", "null"),
-                                          ("remove_random_judgments", "human", "observed"))
-               for style in tags for m in ("rank", "cluster")}
+    mid, random = ("remove_mid", "remove_random_judgments")
     news = close[close["collection"].isin(STYLE_TOTALS)].groupby("style")[["median_gap", "z_range"]].median()
     closer = strata[strata["stratum"] == "closer"].set_index("style")
-    return numbers | {
-        "reversals": float(summary["reversals_observed"].mul(summary["pairs"]).sum()),
-        "reversals-null": float(summary["reversals_null"].max()), "cut": float(strata["cut"].iloc[0]),
-        **{f"{key}-{tags[style]}": float(news.loc[style, column]) for style in tags
-           for key, column in (("gap", "median_gap"), ("range", "z_range"))},
-        **{f"closer-{tags[style]}-{key}": float(closer.loc[style, column]) for style in tags
-           for key, column in (("changed", "cluster_changed"), ("pairs", "pairs"), ("null", "null_cluster_changed"))}}
+    return {
+        "ctl-mid-plus-rank": float(s.loc[(mid, "SR+DC"), "rank_null"]),
+        "ctl-mid-plus-cluster": float(s.loc[(mid, "SR+DC"), "cluster_null"]),
+        "ctl-mid-minus-rank": float(s.loc[(mid, "SR-DC"), "rank_null"]),
+        "ctl-mid-minus-cluster": float(s.loc[(mid, "SR-DC"), "cluster_null"]),
+        "ctl-random-plus-rank": float(s.loc[(random, "SR+DC"), "rank_null"]),
+        "ctl-random-plus-cluster": float(s.loc[(random, "SR+DC"), "cluster_null"]),
+        "ctl-random-minus-rank": float(s.loc[(random, "SR-DC"), "rank_null"]),
+        "ctl-random-minus-cluster": float(s.loc[(random, "SR-DC"), "cluster_null"]),
+        "ctl-human-plus-rank": float(s.loc[(random, "SR+DC"), "rank_observed"]),
+        "ctl-human-plus-cluster": float(s.loc[(random, "SR+DC"), "cluster_observed"]),
+        "ctl-human-minus-rank": float(s.loc[(random, "SR-DC"), "rank_observed"]),
+        "ctl-human-minus-cluster": float(s.loc[(random, "SR-DC"), "cluster_observed"]),
+        "ctl-reversals": float(summary["reversals_observed"].mul(summary["pairs"]).sum()),
+        "ctl-reversals-null": float(summary["reversals_null"].max()), "ctl-cut": float(strata["cut"].iloc[0]),
+        "ctl-gap-plus": float(news.loc["SR+DC", "median_gap"]), "ctl-range-plus": float(news.loc["SR+DC", "z_range"]),
+        "ctl-gap-minus": float(news.loc["SR-DC", "median_gap"]),
+        "ctl-range-minus": float(news.loc["SR-DC", "z_range"]),
+        "ctl-closer-plus-changed": float(closer.loc["SR+DC", "cluster_changed"]),
+        "ctl-closer-plus-pairs": float(closer.loc["SR+DC", "pairs"]),
+        "ctl-closer-plus-null": float(closer.loc["SR+DC", "null_cluster_changed"]),
+        "ctl-closer-minus-changed": float(closer.loc["SR-DC", "cluster_changed"]),
+        "ctl-closer-minus-pairs": float(closer.loc["SR-DC", "pairs"]),
+        "ctl-closer-minus-null": float(closer.loc["SR-DC", "null_cluster_changed"])}

@@ -110,32 +110,43 @@ def raw_coverage(coded: dict) -> pd.DataFrame:
     return rows.assign(**rows[shares].div(rows["judgments"], axis=0))
 
 
+def _raw_version(variants: pd.DataFrame, label: str) -> dict:
+    """One version of the per-worker mean/sd (``variant`` ``label``): its pairs, judgments and how its raws look."""
+    part = variants[variants["variant"] == label]
+    n = part["judgments"].sum()
+    return {"pairs": len(part), "judgments": int(n),
+            "integer": float(part["share_integer"].mul(part["judgments"]).sum() / n),
+            "max-distance": float(part["max_distance_to_integer"].max()), "outside": int(part["outside_0_100"].sum()),
+            "contradicted": int(part["single_segments_disagreeing"].sum()),
+            "single": int(part["single_segments"].sum())}
+
+
 def raw_numbers(coverage: pd.DataFrame, variants: pd.DataFrame, recovery: pd.DataFrame,
                 unperturbed: pd.DataFrame) -> dict:
-    """The raw scores' numbers for the page: the two per-worker mean/sd versions of 2021-22, :func:`recovery_check`,
-    2018's recovery (:func:`raw_coverage`) and the unperturbed rankings against the official ones."""
-    numbers = {}
-    for label, key in (("with REF items", "with"), ("without REF items", "without")):
-        part = variants[variants["variant"] == label]
-        n = part["judgments"].sum()
-        numbers |= {f"{key}-pairs": len(part), f"{key}-judgments": int(n),
-                    f"{key}-integer": float(part["share_integer"].mul(part["judgments"]).sum() / n),
-                    f"{key}-max-distance": float(part["max_distance_to_integer"].max()),
-                    f"{key}-outside": int(part["outside_0_100"].sum()),
-                    f"{key}-contradicted": int(part["single_segments_disagreeing"].sum()),
-                    f"{key}-single": int(part["single_segments"].sum())}
+    """The raw scores' numbers for the page, under the keys it pastes: the two per-worker mean/sd versions of
+    2021-22, :func:`recovery_check`, 2018's recovery (:func:`raw_coverage`) and the unperturbed rankings against the
+    official ones."""
+    with_ref, without_ref = _raw_version(variants, "with REF items"), _raw_version(variants, "without REF items")
     old = coverage[coverage["collection"] == "newstest2018"]
     known = float(old["raw_known"].mul(old["judgments"]).sum())
-    return numbers | {
-        "hidden": int(recovery["hidden"].sum()), "recovered": int(recovery["recovered"].sum()),
-        "recovered-share": recovery["recovered"].sum() / recovery["hidden"].sum(),
-        "recovered-wrong": int(recovery["disagreeing"].sum()), "2018-judgments": int(old["judgments"].sum()),
-        "2018-known": known, "2018-known-share": float(known / old["judgments"].sum()),
-        "2018-complete": int((old["workers_fully_known"] == old["workers"]).sum()), "2018-pairs": len(old),
-        "undivided": pair_names(coverage[coverage["undivided"] > 0]),
-        "undivided-max": float(coverage["undivided"].max()),
-        "unperturbed-same": int((unperturbed["order_match"] & unperturbed["clusters_match"]).sum()),
-        "unperturbed-pairs": len(unperturbed)}
+    return {
+        "raw-with-pairs": with_ref["pairs"], "raw-with-judgments": with_ref["judgments"],
+        "raw-with-integer": with_ref["integer"], "raw-with-max-distance": with_ref["max-distance"],
+        "raw-with-outside": with_ref["outside"], "raw-with-contradicted": with_ref["contradicted"],
+        "raw-with-single": with_ref["single"],
+        "raw-without-pairs": without_ref["pairs"], "raw-without-judgments": without_ref["judgments"],
+        "raw-without-integer": without_ref["integer"], "raw-without-max-distance": without_ref["max-distance"],
+        "raw-without-outside": without_ref["outside"], "raw-without-contradicted": without_ref["contradicted"],
+        "raw-without-single": without_ref["single"],
+        "raw-hidden": int(recovery["hidden"].sum()), "raw-recovered": int(recovery["recovered"].sum()),
+        "raw-recovered-share": recovery["recovered"].sum() / recovery["hidden"].sum(),
+        "raw-recovered-wrong": int(recovery["disagreeing"].sum()), "raw-2018-judgments": int(old["judgments"].sum()),
+        "raw-2018-known": known, "raw-2018-known-share": float(known / old["judgments"].sum()),
+        "raw-2018-complete": int((old["workers_fully_known"] == old["workers"]).sum()), "raw-2018-pairs": len(old),
+        "raw-undivided": pair_names(coverage[coverage["undivided"] > 0]),
+        "raw-undivided-max": float(coverage["undivided"].max()),
+        "raw-unperturbed-same": int((unperturbed["order_match"] & unperturbed["clusters_match"]).sum()),
+        "raw-unperturbed-pairs": len(unperturbed)}
 
 
 def bootstrap(coded: dict, info, *, seed: int, n_resamples: int, experiments, variant, alpha) -> pd.DataFrame:
@@ -199,18 +210,18 @@ def noise_vs_perturbation(summary: pd.DataFrame, shares: pd.DataFrame) -> pd.Dat
 
 def bootstrap_numbers(boot: pd.DataFrame, summary: pd.DataFrame, contrast: pd.DataFrame,
                       noise: pd.DataFrame) -> dict:
-    """The bootstrap's numbers for the page (``noise``: :func:`noise_vs_perturbation`)."""
+    """The bootstrap's numbers for the page, under the keys it pastes (``noise``: :func:`noise_vs_perturbation`)."""
     s = summary[summary["experiment"] == "noise"].set_index("style")
     beyond = noise[noise["style"] == "SR+DC"].groupby("measure")["exceeds_noise"]
-    numbers = {"resamples": int(boot["resample"].nunique()),
-               "rerun": ", ".join(experiment_label(e) for e in contrast.index.unique(0) if e != "noise"),
-               "noise-plus-more": float(contrast.loc[("noise", "rank"), "SR+DC more"]),
-               "beyond-rank": int(beyond.sum()["rank"]), "beyond-cluster": int(beyond.sum()["cluster"]),
-               "perturbations": int(beyond.size()["cluster"])}
-    for style, tag in (("SR+DC", "plus"), ("SR-DC", "minus")):
-        numbers |= {f"{tag}-pairs": int(s.loc[style, "pairs"]), f"{tag}-rank": float(s.loc[style, "rank_mean"]),
-                    f"{tag}-cluster": float(s.loc[style, "cluster_mean"])}
-    return numbers
+    return {"boot-resamples": int(boot["resample"].nunique()),
+            "boot-rerun": ", ".join(experiment_label(e) for e in contrast.index.unique(0) if e != "noise"),
+            "boot-noise-plus-more": float(contrast.loc[("noise", "rank"), "SR+DC more"]),
+            "boot-beyond-rank": int(beyond.sum()["rank"]), "boot-beyond-cluster": int(beyond.sum()["cluster"]),
+            "boot-perturbations": int(beyond.size()["cluster"]),
+            "boot-plus-pairs": int(s.loc["SR+DC", "pairs"]), "boot-plus-rank": float(s.loc["SR+DC", "rank_mean"]),
+            "boot-plus-cluster": float(s.loc["SR+DC", "cluster_mean"]),
+            "boot-minus-pairs": int(s.loc["SR-DC", "pairs"]), "boot-minus-rank": float(s.loc["SR-DC", "rank_mean"]),
+            "boot-minus-cluster": float(s.loc["SR-DC", "cluster_mean"])}
 
 
 def remedy_per_hit(coded: dict, info: pd.DataFrame, per_pair: pd.DataFrame, *, divisors, variant,
@@ -248,16 +259,21 @@ def remedy_totals(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def remedy_numbers(totals: pd.DataFrame, lines_worker: pd.Series, lines_hit: pd.Series, hits: float) -> dict:
-    """Sec. 8's numbers for the page: :func:`remedy_totals` and the lines each z starts from."""
+    """Sec. 8's numbers for the page, under the keys it pastes: :func:`remedy_totals` and the lines each z starts
+    from."""
     t = totals.set_index("measure")
-    numbers = {"experiments": int(t.loc["rank", "experiments"]), "lines-worker": int(lines_worker.sum()),
-               "lines-hit": int(lines_hit.sum()), "pairs": len(lines_worker), "hits-per-worker": float(hits)}
-    for m in ("rank", "cluster"):
-        numbers |= {f"{m}-{key}": int(t.loc[m, column]) for key, column in (
-            ("worker", "per_worker"), ("hit", "per_hit"), ("worker-fewer", "experiments_per_worker_fewer"),
-            ("hit-fewer", "experiments_per_hit_fewer"))}
-    return numbers | {f"per-line-{k}": numbers[f"cluster-{k}"] / max(numbers[f"lines-{k}"], 1)
-                      for k in ("worker", "hit")}
+    lines = {"worker": int(lines_worker.sum()), "hit": int(lines_hit.sum())}
+    return {"remedy-experiments": int(t.loc["rank", "experiments"]), "remedy-lines-worker": lines["worker"],
+            "remedy-lines-hit": lines["hit"], "remedy-pairs": len(lines_worker), "remedy-hits-per-worker": float(hits),
+            "remedy-rank-worker": int(t.loc["rank", "per_worker"]), "remedy-rank-hit": int(t.loc["rank", "per_hit"]),
+            "remedy-rank-worker-fewer": int(t.loc["rank", "experiments_per_worker_fewer"]),
+            "remedy-rank-hit-fewer": int(t.loc["rank", "experiments_per_hit_fewer"]),
+            "remedy-cluster-worker": int(t.loc["cluster", "per_worker"]),
+            "remedy-cluster-hit": int(t.loc["cluster", "per_hit"]),
+            "remedy-cluster-worker-fewer": int(t.loc["cluster", "experiments_per_worker_fewer"]),
+            "remedy-cluster-hit-fewer": int(t.loc["cluster", "experiments_per_hit_fewer"]),
+            "remedy-per-line-worker": int(t.loc["cluster", "per_worker"]) / max(lines["worker"], 1),
+            "remedy-per-line-hit": int(t.loc["cluster", "per_hit"]) / max(lines["hit"], 1)}
 
 
 def variant_sensitivity(coded: dict, info: pd.DataFrame, computed: dict, *, divisors, alpha) -> pd.DataFrame:

@@ -35,13 +35,13 @@ def most_affected(per_pair_trajectories: dict) -> pd.Series:
 
 
 def trajectory_figures(moved: pd.Series, info: pd.DataFrame) -> dict:
-    """{role: (pair, figure name)}: the two SR+DC pairs whose ranks move most (:func:`most_affected`) in the roles
-    of the paper's Figs. 2 and 3, then the SR-DC pair that moves most (``contrast``)."""
+    """{role: pair}: the two SR+DC pairs whose ranks move most (:func:`most_affected`) in the roles of the paper's
+    Figs. 2 and 3 (``fig2``, ``fig3``), then the SR-DC pair that moves most (``contrast``)."""
     style = info.loc[list(moved.index), "style"].to_numpy()
     plus, minus = moved.index[style == "SR+DC"], moved.index[style == "SR-DC"]
-    figures = {role: (key, f"wmt_{role}_trajectories") for role, key in zip(("fig2", "fig3"), plus)}
+    figures = dict(zip(("fig2", "fig3"), plus))
     if len(minus):
-        figures["contrast"] = (minus[0], "wmt_fig23_trajectories_sr_dc")
+        figures["contrast"] = minus[0]
     return figures
 
 

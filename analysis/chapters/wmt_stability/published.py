@@ -78,18 +78,20 @@ def ref_shares(composition: pd.DataFrame) -> pd.DataFrame:
 
 
 def ref_share_numbers(composition: pd.DataFrame) -> dict:
-    """§5.1's numbers for the page, from :func:`ref_shares`."""
+    """§5.1's numbers for the page, from :func:`ref_shares`, under the keys the page pastes."""
     y2018 = composition[composition["collection"] == "newstest2018"].sort_values("workers_saw_ref")
     plus = composition[composition["collection"].isin(["newstest2021-toen", "newstest2022-toen"])]
     worst = plus.loc[plus["workers_saw_ref"].idxmin()]
     human = composition[composition["workers_saw_human"] > 0]
-    return {"lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(3).values),
-            "no-hit-id-2018": ", ".join(y2018.loc[y2018["hits"].isna(), "pair"]) or "none",
-            "plus-every": int((plus["workers_saw_ref"] == 1).sum()), "plus-pairs": len(plus),
-            "plus-lowest": float(worst["workers_saw_ref"]),
-            "plus-lowest-pair": pair_name(worst["collection"], worst["pair"]),
-            **{f"human-{unit}-{f}": float(human[f"{unit}_saw_human"].agg(f)) for unit in ("workers", "hits")
-               for f in ("min", "max")}}
+    return {"s51-lowest-2018": ", ".join(f"{p} {s:.1%}" for p, s in y2018[["pair", "workers_saw_ref"]].head(3).values),
+            "s51-no-hit-id-2018": ", ".join(y2018.loc[y2018["hits"].isna(), "pair"]) or "none",
+            "s51-plus-every": int((plus["workers_saw_ref"] == 1).sum()), "s51-plus-pairs": len(plus),
+            "s51-plus-lowest": float(worst["workers_saw_ref"]),
+            "s51-plus-lowest-pair": pair_name(worst["collection"], worst["pair"]),
+            "s51-human-workers-min": float(human["workers_saw_human"].min()),
+            "s51-human-workers-max": float(human["workers_saw_human"].max()),
+            "s51-human-hits-min": float(human["hits_saw_human"].min()),
+            "s51-human-hits-max": float(human["hits_saw_human"].max())}
 
 
 def human_seen_checks(composition: pd.DataFrame) -> pd.DataFrame:

@@ -106,14 +106,14 @@ def consequences(segments: pd.DataFrame, metrics: pd.DataFrame, *, seed: int, n_
 
 
 def page_numbers(table: pd.DataFrame) -> dict:
-    """The pooled row of ``wmt_sec7_metrics.csv`` as the page quotes it."""
+    """The pooled row of ``wmt_sec7_metrics.csv`` as the page quotes it, under the keys it pastes."""
     pooled = table[table["pair"] == "all"].iloc[0]
     per_pair = table[table["pair"] != "all"]
-    return {"pairs": len(per_pair), "resamples": int(pooled["resamples"]), "rank_only": int(pooled["rank_only"]),
-            "resamples-per-pair": int(per_pair["resamples"].iloc[0]),
-            "share_reordered": float(pooled["share_reordered"]),
-            "share_top_changed": float(pooled["share_top_changed"]),
-            "median_abs_r_change": float(per_pair["median_abs_r_change"].median())}
+    return {"sec7-pairs": len(per_pair), "sec7-resamples": int(pooled["resamples"]),
+            "sec7-rank_only": int(pooled["rank_only"]), "sec7-resamples-per-pair": int(per_pair["resamples"].iloc[0]),
+            "sec7-share_reordered": float(pooled["share_reordered"]),
+            "sec7-share_top_changed": float(pooled["share_top_changed"]),
+            "sec7-median_abs_r_change": float(per_pair["median_abs_r_change"].median())}
 
 
 def view(table: pd.DataFrame) -> pd.DataFrame:
