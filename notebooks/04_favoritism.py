@@ -45,11 +45,9 @@ output_root = None  # where artefacts go (the batch runner passes its staging fo
 # %%
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown
-from myst_nb import glue
 
 from analysis.chapters import favoritism
-from analysis.chapters.common import Timings, glue_verdicts, outputs
+from analysis.chapters.common import Timings, glue_values, glue_verdicts, outputs
 from analysis.chapters.favoritism import (
     appendix_c21,
     appendix_d,
@@ -81,12 +79,6 @@ def selected(cases):
     return [c for c in cases if c[0] in datasets]
 
 
-def glue_all(**values):
-    """Glue numbers (and Markdown) for the page's text."""
-    for key, value in values.items():
-        glue(key, value, display=False)
-
-
 with timings.measure("all system pairs, with intervals and tests"):
     pairs = experiments.per_pair(scores, datasets, n_resamples=n_resamples, rng=stream(seed, "phi per pair"))
 out.table(pairs[experiments.PER_PAIR_COLUMNS], "favi_per_pair", index=False)
@@ -103,35 +95,49 @@ tests = out.table(uncertainty.multiple_testing(pairs, alpha=alpha, n_resamples=n
 items = data_table.set_index("data")["items_max"]
 mt_labels = [experiments.DATASETS[d] for d in datasets if d.startswith("wmt")]
 all_tests = tests.set_index("data").loc["all datasets"]
-glue_all(n_pairs=len(pairs), n_settings=len(summary), alpha=alpha,
-         noise_above=int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum()),
-         noise_tests=int(all_tests["tests"]), noise_significant=all_tests["significant_share"],
-         noise_bh=all_tests["significant_bh_share"], noise_smallest_p=all_tests["smallest_p"],
-         att_summeval=attenuation.loc["SummEval", "favours_weaker"],
-         att_tc=attenuation.loc["USR TopicalChat", "favours_weaker"],
-         att_pc=attenuation.loc["USR PersonaChat", "favours_weaker"],
-         att_mt_min=attenuation.loc[mt_labels, "favours_weaker"].min(),
-         att_mt_max=attenuation.loc[mt_labels, "favours_weaker"].max(),
-         items_summeval=int(items["SummEval"]), items_mt_min=int(items[mt_labels].min()),
-         items_mt_max=int(items[mt_labels].max()))
+glue_values({
+    "n_pairs": len(pairs),
+    "n_settings": len(summary),
+    "alpha": alpha,
+    "noise_above": int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum()),
+    "noise_tests": int(all_tests["tests"]),
+    "noise_significant": all_tests["significant_share"],
+    "noise_bh": all_tests["significant_bh_share"],
+    "noise_smallest_p": all_tests["smallest_p"],
+    "att_summeval": attenuation.loc["SummEval", "favours_weaker"],
+    "att_tc": attenuation.loc["USR TopicalChat", "favours_weaker"],
+    "att_pc": attenuation.loc["USR PersonaChat", "favours_weaker"],
+    "att_mt_min": attenuation.loc[mt_labels, "favours_weaker"].min(),
+    "att_mt_max": attenuation.loc[mt_labels, "favours_weaker"].max(),
+    "items_summeval": int(items["SummEval"]),
+    "items_mt_min": int(items[mt_labels].min()),
+    "items_mt_max": int(items[mt_labels].max()),
+    "summeval_rating": experiments.aspect_label(summeval_aspect),  # SummEval's human rating in words (Figs. 4, 11)
+})
 # the paper's printed values the text quotes (data/published/favi.toml)
 paper = {k: paper_item("favi", k) for k in ("table1", "section2", "section7", "appendix_c21", "appendix_d")}
 paper_table1 = {row["domain"]: row for row in paper["table1"]["rows"]}
 paper_margin = {row["rater"]: row["margin"] for row in paper["section2"]["rows"]}
 paper_appd = {row["metric"]: row for row in paper["appendix_d"]["rows"]}
 paper_systems = paper_table1["WMT22"]["systems"]
-glue_all(paper_wmt21_items=paper_table1["WMT21"]["ratings_per_pair"], paper_systems=paper_systems,
-         paper_pairs=paper_systems * (paper_systems - 1) // 2,
-         paper_summeval_pairs=paper_table1["SummEval"]["systems"] * (paper_table1["SummEval"]["systems"] - 1) // 2,
-         paper_mqm_margin=paper_margin["MQM"], paper_comet_margin=paper_margin["COMET-22"],
-         paper_fig1_agreement=paper["section2"]["graph_agreement_comet22"],
-         paper_rho_a=paper["section7"]["rho_abs_favi_system_agreement"],
-         paper_rho_b=paper["section7"]["rho_favi_sample_accuracy"],
-         paper_c21_accuracy=paper["appendix_c21"]["accuracy"],
-         paper_c21_alpha=paper["appendix_c21"]["krippendorff_alpha"],
-         paper_chatgpt_system=paper_appd["ChatGPT"]["system"], paper_bleu_system=paper_appd["BLEU"]["system"],
-         paper_rouge_system=paper_appd["ROUGE"]["system"], paper_bertscore_system=paper_appd["BertScore"]["system"],
-         paper_rouge_sample=paper_appd["ROUGE"]["sample"])
+glue_values({
+    "paper_wmt21_items": paper_table1["WMT21"]["ratings_per_pair"],
+    "paper_systems": paper_systems,
+    "paper_pairs": paper_systems * (paper_systems - 1) // 2,
+    "paper_summeval_pairs": paper_table1["SummEval"]["systems"] * (paper_table1["SummEval"]["systems"] - 1) // 2,
+    "paper_mqm_margin": paper_margin["MQM"],
+    "paper_comet_margin": paper_margin["COMET-22"],
+    "paper_fig1_agreement": paper["section2"]["graph_agreement_comet22"],
+    "paper_rho_a": paper["section7"]["rho_abs_favi_system_agreement"],
+    "paper_rho_b": paper["section7"]["rho_favi_sample_accuracy"],
+    "paper_c21_accuracy": paper["appendix_c21"]["accuracy"],
+    "paper_c21_alpha": paper["appendix_c21"]["krippendorff_alpha"],
+    "paper_chatgpt_system": paper_appd["ChatGPT"]["system"],
+    "paper_bleu_system": paper_appd["BLEU"]["system"],
+    "paper_rouge_system": paper_appd["ROUGE"]["system"],
+    "paper_bertscore_system": paper_appd["BertScore"]["system"],
+    "paper_rouge_sample": paper_appd["ROUGE"]["sample"],
+})
 
 # %% [markdown]
 # (favi-findings)=
@@ -231,8 +237,8 @@ show(definitions.lemmas_page(lemmas))
 # %% tags=["hide-output"]
 show(table1.table1_beside_paper(data_table))
 wmt21 = data_table.set_index("data").loc["WMT21 en-de"]
-glue_all(wmt21_rated=int(wmt21["rated_items_max"]), wmt21_segments=int(wmt21["dataset_items"]),
-         wmt21_systems=int(wmt21["systems_rated"]))
+glue_values({"wmt21_rated": int(wmt21["rated_items_max"]), "wmt21_segments": int(wmt21["dataset_items"]),
+             "wmt21_systems": int(wmt21["systems_rated"])})
 
 # %% [markdown]
 # WMT22 zh-en stands in for the neural metrics the paper used on en-de, USR's TopicalChat and PersonaChat for the
@@ -280,7 +286,7 @@ show(experiments.in_words(pd.DataFrame(paper["table1"]["rows"])))
 if "wmt22-ende" in datasets:
     margins = out.table(cases.margin_example(pairs), "favi_section2_margins")
     show(cases.margins_page(margins), digits=1)
-    glue_all(s2_margin=margins.loc["MQM", "margin"], s2_items=int(margins.loc["MQM", "items"]))
+    glue_values({"s2_margin": margins.loc["MQM", "margin"], "s2_items": int(margins.loc["MQM", "items"])})
 
 # %% [markdown]
 # Under MQM the margin is {glue:text}`s2_margin:+.1f` points of {glue:text}`s2_items:,` items (the paper's shares
@@ -302,11 +308,6 @@ case_list = selected([("wmt22-zhen", "MQM", "COMET-22"), ("wmt22-ende", "MQM", "
                   ("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT"), ("summeval", summeval_aspect, "ROUGE_L"),
                   ("usr-tc", "USR_Overall", "BERTScore")])
 fig6_cases = selected([("wmt22-zhen", "MQM", "COMET-22")])
-arrows = ("An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign "
-          f"test at {1 - alpha:.0%}, "
-          + {"drop": "ties dropped", "half": "ties shared equally between the two systems"}[sign_test_ties]
-          + "); arrows implied by a chain of others are left out. Red and dashed: a win of the metric that the "
-          "humans' graph does not imply.")
 
 
 def case(dataset, aspect, rater, per_system=True):
@@ -316,25 +317,37 @@ def case(dataset, aspect, rater, per_system=True):
                             per_system=per_system), cases.case_numbers(table, alpha=alpha, ties=sign_test_ties))
 
 
-def head(human, rater, where):  # the opening every per-system case caption shares
-    return (f"Win graphs of (a) the humans' {human} ratings and (b) {rater} on {where}, and (c) each system's Φ "
-            "against every other system")
-
-
-def agreement(n):  # the part every case caption shares
-    return (f"{arrows} The two graphs' verdicts agree on {n['agreement']:.0%} of the {n['pairs']} pairs "
-            f"({n['items']} items each); system-level sign accuracy {n['system']:.3f}, sample-level "
-            f"{n['sample']:.3f}, mean |Φ| {n['mean_abs_favi']:.3f}.")
-
-
 fig, n = case("wmt22-zhen", "MQM", "COMET-22", per_system=False)
-out.figure(fig, "favi_fig1_standin_comet22_zhen",
-           "Win graphs of (a) the humans' MQM ratings and (b) COMET-22 on WMT22 zh-en: a stand-in for the paper's "
-           f"Fig. 1, on {n['systems']} systems.\n\n{agreement(n)} Each system's Φ against the "
-           "others, panel (c) of the paper's case figures, is in {numref}`favi_fig6_per_system`. The paper's "
-           f"Fig. 1 is COMET-22 on WMT22 en-de with {paper_systems} systems, whose scores, published in "
-           "mt-metrics-eval v2 {cite:p}`mtmetricseval`, are not reachable here; WMT22 zh-en "
-           "{cite:p}`freitag2022results` has other systems and another human reference.")
+out.figure(fig, "favi_fig1_standin_comet22_zhen")
+glue_values({
+    "arrows_level": 1 - alpha,  # the arrows of every case figure's win graphs
+    "arrows_ties": {"drop": "ties dropped", "half": "ties shared equally between the two systems"}[sign_test_ties],
+    "case_fig1_systems": n["systems"], "case_fig1_agreement": n["agreement"], "case_fig1_pairs": n["pairs"],
+    "case_fig1_items": n["items"], "case_fig1_system": n["system"], "case_fig1_sample": n["sample"],
+    "case_fig1_mean_abs_favi": n["mean_abs_favi"],
+})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig1_standin_comet22_zhen
+# :name: favi_fig1_standin_comet22_zhen
+# :figclass: compendium-figure
+# :alt: Win graphs of the humans' MQM ratings and of COMET-22 on WMT22 zh-en.
+#
+# Win graphs of (a) the humans' MQM ratings and (b) COMET-22 on WMT22 zh-en: a stand-in for the paper's Fig. 1, on
+# {glue:text}`case_fig1_systems` systems.
+#
+# An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign test at
+# {glue:text}`arrows_level:.0%`, {glue:md}`arrows_ties`); arrows implied by a chain of others are left out. Red and
+# dashed: a win of the metric that the humans' graph does not imply. The two graphs' verdicts agree on
+# {glue:text}`case_fig1_agreement:.0%` of the {glue:text}`case_fig1_pairs` pairs ({glue:md}`case_fig1_items` items
+# each); system-level sign accuracy {glue:text}`case_fig1_system:.3f`, sample-level {glue:text}`case_fig1_sample:.3f`,
+# mean |Φ| {glue:text}`case_fig1_mean_abs_favi:.3f`. Each system's Φ against the others, panel (c) of the paper's case
+# figures, is in {numref}`favi_fig6_per_system`. The paper's Fig. 1 is COMET-22 on WMT22 en-de with
+# {glue:text}`paper_systems` systems, whose scores, published in mt-metrics-eval v2 {cite:p}`mtmetricseval`, are not
+# reachable here; WMT22 zh-en {cite:p}`freitag2022results` has other systems and another human reference.
+# ```
+
+# %%
 graphs = out.table(cases.graph_summary(pairs, case_list, alpha=alpha), "favi_win_graph_agreement", index=False)
 layers = out.table(cases.win_graph_layers(pairs, case_list, alpha=alpha, ties=sign_test_ties), "favi_win_graph_layers",
                    index=False)
@@ -351,31 +364,61 @@ per_system = out.table(cases.per_system(pairs), "favi_per_system", index=False)
 # ## Fig. 4: sign accuracies and mean |Φ| per metric
 
 # %%
-out.figure(fig4.plot_fig4(fig4_rows), "favi_fig4_accuracy_and_favi",
-           "Sample-level (orange) and system-level (blue) sign accuracy (left axis of each panel) and mean |Φ| over "
-           "system pairs with ± its sd (green, right axis) of every automatic rater, per dataset: the paper's Fig. 4 "
-           "on the data at hand.\n\n"
-           "Grey: the mean |Φ| a rater with the same errors and no favoritism would show (beyond the paper, "
-           "{numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of "
-           "a domain. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, "
-           "MetricX); USR TopicalChat and USR PersonaChat stand in for the paper's BST chatbot data (not "
-           f"reachable). SummEval's human rating is the {experiments.aspect_label(summeval_aspect)}; its metrics are "
-           "lexical ones computed here.")
+out.figure(fig4.plot_fig4(fig4_rows), "favi_fig4_accuracy_and_favi")
+
+# %% [markdown]
+# ```{glue:figure} favi_fig4_accuracy_and_favi
+# :name: favi_fig4_accuracy_and_favi
+# :figclass: compendium-figure
+# :alt: Sign accuracies and mean |Φ| of every automatic rater, one panel per dataset.
+#
+# Sample-level (orange) and system-level (blue) sign accuracy (left axis of each panel) and mean |Φ| over system pairs
+# with ± its sd (green, right axis) of every automatic rater, per dataset: the paper's Fig. 4 on the data at hand.
+#
+# Grey: the mean |Φ| a rater with the same errors and no favoritism would show (beyond the paper,
+# {numref}`favi_noise_vs_observed`). One row per rater, where the paper draws lines across the metrics of a domain.
+# WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20, UniTE, MetricX); USR TopicalChat and USR
+# PersonaChat stand in for the paper's BST chatbot data (not reachable). SummEval's human rating is the
+# {glue:md}`summeval_rating`; its metrics are lexical ones computed here.
+# ```
+
+# %%
 domains = out.table(fig4.domain_comparison(fig4_rows), "favi_domain_comparison", index=False)
 d = domains.set_index("domain")
 mt4 = fig4_rows[fig4_rows["domain"] == "machine translation"]
-glue_all(**{f"dom_{k}_{m}": d.loc[name, f"{m}_mean_abs_favi"] for k, name in
-            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue")) for m in ("min", "max")},
-         **{f"dom_null_{k}": d.loc[name, "median_null_mean_abs_favi"] for k, name in
-            (("mt", "machine translation"), ("sum", "summarization"), ("dia", "dialogue"))},
-         dom_mt_lower=d.loc["summarization", "mt_lower_share"],
-         **{f"dom_mt_{k}_share": d.loc["machine translation", c] / d.loc["summarization", c] for k, c in
-            (("median", "median_mean_abs_favi"), ("sd", "median_sd_abs_favi"), ("excess", "median_excess"))},
-         dom_mt_excess_lower=d.loc["summarization", "mt_excess_lower_share"],
-         mt_settings=len(mt4), mt_more_human_ties=int((mt4["human_tie_share"] > mt4["metric_tie_share"]).sum()),
-         **{f"mt_{c}_{m}": getattr(mt4[c], m)() for m in ("min", "max")
-            for c in ("system_accuracy", "sample_accuracy", "human_tie_share", "metric_tie_share",
-                      "matching_tie_share")})
+
+
+def mt_share(column):
+    """MT's value of a domain comparison ``column`` as a share of summarization's."""
+    return d.loc["machine translation", column] / d.loc["summarization", column]
+
+
+glue_values({
+    "dom_mt_min": d.loc["machine translation", "min_mean_abs_favi"],
+    "dom_mt_max": d.loc["machine translation", "max_mean_abs_favi"],
+    "dom_sum_min": d.loc["summarization", "min_mean_abs_favi"],
+    "dom_sum_max": d.loc["summarization", "max_mean_abs_favi"],
+    "dom_dia_min": d.loc["dialogue", "min_mean_abs_favi"],
+    "dom_dia_max": d.loc["dialogue", "max_mean_abs_favi"],
+    "dom_null_mt": d.loc["machine translation", "median_null_mean_abs_favi"],
+    "dom_null_sum": d.loc["summarization", "median_null_mean_abs_favi"],
+    "dom_null_dia": d.loc["dialogue", "median_null_mean_abs_favi"],
+    "dom_mt_lower": d.loc["summarization", "mt_lower_share"],
+    "dom_mt_median_share": mt_share("median_mean_abs_favi"),
+    "dom_mt_sd_share": mt_share("median_sd_abs_favi"),
+    "dom_mt_excess_share": mt_share("median_excess"),
+    "dom_mt_excess_lower": d.loc["summarization", "mt_excess_lower_share"],
+    "mt_settings": len(mt4),
+    "mt_more_human_ties": int((mt4["human_tie_share"] > mt4["metric_tie_share"]).sum()),
+    "mt_system_accuracy_min": mt4["system_accuracy"].min(),
+    "mt_system_accuracy_max": mt4["system_accuracy"].max(),
+    "mt_sample_accuracy_min": mt4["sample_accuracy"].min(),
+    "mt_sample_accuracy_max": mt4["sample_accuracy"].max(),
+    "mt_human_tie_share_min": mt4["human_tie_share"].min(),
+    "mt_human_tie_share_max": mt4["human_tie_share"].max(),
+    "mt_metric_tie_share_min": mt4["metric_tie_share"].min(),
+    "mt_metric_tie_share_max": mt4["metric_tie_share"].max(),
+})
 
 # %% [markdown]
 # Mean |Φ| ranges from {glue:text}`dom_mt_min:.2f` to {glue:text}`dom_mt_max:.2f` for the MT metrics, from
@@ -446,14 +489,26 @@ show(uncertainty.split_half_page(attenuation, split))
 # {numref}`favi_fig4_accuracy_and_favi`.
 
 # %%
-above = int((summary["mean_abs_favi"] > summary["null_mean_abs_favi"]).sum())
-out.figure(uncertainty.plot_noise(summary), "favi_noise_vs_observed",
-           "Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean "
-           "|Φ| a rater with the same errors and no favoritism would show: beyond the paper.\n\n"
-           f"The expected value averages, per pair, {n_resamples:,} draws that give each error a random direction "
-           f"(the sign-flip null). Dashed: observed = expected; {above} of the {len(summary)} settings lie above it.")
+out.figure(uncertainty.plot_noise(summary), "favi_noise_vs_observed")
+glue_values({"n_resamples": n_resamples})
+
+# %% [markdown]
+# ```{glue:figure} favi_noise_vs_observed
+# :name: favi_noise_vs_observed
+# :figclass: compendium-figure
+# :alt: Observed mean |Φ| of every setting against the mean |Φ| of a rater without favoritism.
+#
+# Observed mean |Φ| of every setting (a dataset, a human rating and an automatic rater) against the mean |Φ| a rater
+# with the same errors and no favoritism would show: beyond the paper.
+#
+# The expected value averages, per pair, {glue:text}`n_resamples:,` draws that give each error a random direction (the
+# sign-flip null). Dashed: observed = expected; {glue:text}`noise_above` of the {glue:text}`n_settings` settings lie
+# above it.
+# ```
+
+# %%
 ratio = (summary["mean_abs_favi"] / summary["null_mean_abs_favi"]).groupby(summary["dataset"]).median()
-glue_all(noise_ratio_min=ratio.min(), noise_ratio_max=ratio.max())
+glue_values({"noise_ratio_min": ratio.min(), "noise_ratio_max": ratio.max()})
 
 # %% [markdown]
 # Per dataset, the median setting's mean |Φ| is {glue:text}`noise_ratio_min:.1f` to
@@ -483,24 +538,43 @@ top_accuracy = out.table(fig5.top_accuracy_favi(fig5_pairs, n_resamples=n_resamp
                                                   rng=stream(seed, "fig5b top accuracy")), "favi_fig5b_high_accuracy",
                          index=False).iloc[0]
 fig5_rho = out.table(fig5.fig5_correlations(fig5_pairs), "favi_fig5_correlations")
-out.figure(fig5.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy",
-           "(a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the "
-           "pair's sample-level sign accuracy: the paper's Fig. 5, on the "
-           f"{int((fig5_pairs['total_error'] > 0).sum()):,} pairs with an error of the settings of Fig. 4 "
-           "({numref}`favi_fig4_accuracy_and_favi`).\n\n"
-           "In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the "
-           "metric's system-level accuracy. Φ is positive when the metric's errors favour the pair's "
-           "alphabetically first system.")
+out.figure(fig5.plot_fig5(fig5_pairs), "favi_fig5_favi_vs_accuracy")
+glue_values({"f5_pairs": int((fig5_pairs["total_error"] > 0).sum())})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig5_favi_vs_accuracy
+# :name: favi_fig5_favi_vs_accuracy
+# :figclass: compendium-figure
+# :alt: Φ of the system pairs by whether the metric keeps their margin sign, and against sample-level accuracy.
+#
+# (a) |Φ| of the system pairs whose margin sign the metric keeps (1) or changes (0), and (b) Φ against the pair's
+# sample-level sign accuracy: the paper's Fig. 5, on the {glue:text}`f5_pairs:,` pairs with an error of the settings of
+# Fig. 4 ({numref}`favi_fig4_accuracy_and_favi`).
+#
+# In (b) a point is coloured by whether the pair's margin signs agree, where the paper colours it by the metric's
+# system-level accuracy. Φ is positive when the metric's errors favour the pair's alphabetically first system.
+# ```
+
+# %%
 show(experiments.in_words(fig5_rho))
 v = pd.Series(values)
-glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.median_abs_favi_signs_agree"],
-         f5_rho=fig5_rho["spearman_rho"].iloc[0], f5_rho_b=fig5_rho["spearman_rho"].iloc[1],
-         f5_acc=v["section6.rho_sample_accuracy_agreement_pairs"],
-         f5_null=v["fig5a.no_favoritism_rho_mean"], f5_null_low=v["fig5a.no_favoritism_rho_low"],
-         f5_null_high=v["fig5a.no_favoritism_rho_high"], f5_null_p=v["fig5a.no_favoritism_share_at_or_below"],
-         f5b_top=top_accuracy["top_share"], f5b_threshold=top_accuracy["top_accuracy_threshold"],
-         f5b_diff=top_accuracy["value"], f5b_low=top_accuracy["low"], f5b_high=top_accuracy["high"],
-         f5b_level=1 - alpha)
+glue_values({
+    "f5_differ": v["fig5a.median_abs_favi_signs_differ"],
+    "f5_agree": v["fig5a.median_abs_favi_signs_agree"],
+    "f5_rho": fig5_rho["spearman_rho"].iloc[0],
+    "f5_rho_b": fig5_rho["spearman_rho"].iloc[1],
+    "f5_acc": v["section6.rho_sample_accuracy_agreement_pairs"],
+    "f5_null": v["fig5a.no_favoritism_rho_mean"],
+    "f5_null_low": v["fig5a.no_favoritism_rho_low"],
+    "f5_null_high": v["fig5a.no_favoritism_rho_high"],
+    "f5_null_p": v["fig5a.no_favoritism_share_at_or_below"],
+    "f5b_top": top_accuracy["top_share"],
+    "f5b_threshold": top_accuracy["top_accuracy_threshold"],
+    "f5b_diff": top_accuracy["value"],
+    "f5b_low": top_accuracy["low"],
+    "f5b_high": top_accuracy["high"],
+    "f5b_level": 1 - alpha,
+})
 
 # %% [markdown]
 # Pairs whose margins change sign under the metric have a median |Φ| of {glue:text}`f5_differ:.2f`, pairs whose
@@ -525,15 +599,27 @@ glue_all(f5_differ=v["fig5a.median_abs_favi_signs_differ"], f5_agree=v["fig5a.me
 
 # %%
 if fig6_cases:
-    out.figure(cases.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system",
-               "Φ of each system against every other system (positive: the metric favours it), systems sorted by "
-               "their median Φ: the paper's Fig. 6, for "
-               + " and ".join(experiments.setting_name(dataset, rater) for dataset, _, rater in fig6_cases) + ".\n\n"
-               "A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the "
-               "farthest value within 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 "
-               "is COMET-22 on WMT22 en-de, whose scores are published in mt-metrics-eval v2 "
-               "{cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in, with other "
-               "systems and another human reference.")
+    out.figure(cases.plot_fig6(pairs, fig6_cases), "favi_fig6_per_system")
+    glue_values({"fig6_settings": " and ".join(experiments.setting_name(dataset, rater)
+                                               for dataset, _, rater in fig6_cases)})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig6_per_system
+# :name: favi_fig6_per_system
+# :figclass: compendium-figure
+# :alt: Box plots of each system's Φ against every other system, for COMET-22 on WMT22 zh-en.
+#
+# Φ of each system against every other system (positive: the metric favours it), systems sorted by their median Φ: the
+# paper's Fig. 6, for {glue:md}`fig6_settings`.
+#
+# A box spans the middle half of a system's Φ values, its line is the median; whiskers reach the farthest value within
+# 1.5 box widths of the box, points beyond are drawn singly. The paper's Fig. 6 is COMET-22 on WMT22 en-de, whose scores
+# are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here: COMET-22 on WMT22 zh-en stands in,
+# with other systems and another human reference.
+# ```
+
+# %%
+if fig6_cases:
     show(cases.systems_page(per_system, fig6_cases), digits=2)
 
 # %% [markdown]
@@ -557,32 +643,116 @@ if fig6_cases:
 
 # %%
 fig, n = case("wmt22-ende", "MQM", "BLEU")
-out.figure(fig, "favi_fig13_bleu_ende",
-           f"{head('MQM', 'BLEU', 'WMT22 en-de')}: the paper's Fig. 13, on {n['systems']} systems.\n\n{agreement(n)} "
-           "Sentence BLEU "
-           "{cite:p}`papineni2002bleu` is computed here for the systems whose outputs are reachable; the paper's "
-           f"{paper_systems} include QUARTZ_TuneReranking and M2M100, whose outputs are published in "
-           "mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.")
+out.figure(fig, "favi_fig13_bleu_ende")
+glue_values({
+    "case_fig13_systems": n["systems"], "case_fig13_agreement": n["agreement"], "case_fig13_pairs": n["pairs"],
+    "case_fig13_items": n["items"], "case_fig13_system": n["system"], "case_fig13_sample": n["sample"],
+    "case_fig13_mean_abs_favi": n["mean_abs_favi"],
+})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig13_bleu_ende
+# :name: favi_fig13_bleu_ende
+# :figclass: compendium-figure
+# :alt: Win graphs of the humans' MQM ratings and of BLEU on WMT22 en-de, and each system's Φ.
+#
+# Win graphs of (a) the humans' MQM ratings and (b) BLEU on WMT22 en-de, and (c) each system's Φ against every other
+# system: the paper's Fig. 13, on {glue:text}`case_fig13_systems` systems.
+#
+# An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign test at
+# {glue:text}`arrows_level:.0%`, {glue:md}`arrows_ties`); arrows implied by a chain of others are left out. Red and
+# dashed: a win of the metric that the humans' graph does not imply. The two graphs' verdicts agree on
+# {glue:text}`case_fig13_agreement:.0%` of the {glue:text}`case_fig13_pairs` pairs ({glue:md}`case_fig13_items` items
+# each); system-level sign accuracy {glue:text}`case_fig13_system:.3f`, sample-level {glue:text}`case_fig13_sample:.3f`,
+# mean |Φ| {glue:text}`case_fig13_mean_abs_favi:.3f`. Sentence BLEU {cite:p}`papineni2002bleu` is computed here for the
+# systems whose outputs are reachable; the paper's {glue:text}`paper_systems` include QUARTZ_TuneReranking and M2M100,
+# whose outputs are published in mt-metrics-eval v2 {cite:p}`mtmetricseval` but not reachable here.
+# ```
+
+# %%
 fig, n = case("wmt22-ende", "MQM", "GEMBA-DA-ChatGPT")
-out.figure(fig, "favi_fig12_standin_gemba_chatgpt_ende",
-           f"{head('MQM', 'GEMBA-DA-ChatGPT', 'WMT22 en-de')}: a stand-in for the paper's Fig. 12, on "
-           f"{n['systems']} systems.\n\n{agreement(n)} The paper's Fig. 12 asks ChatGPT which of the "
-           "two translations is better; GEMBA-DA's scalar ChatGPT scores {cite:p}`kocmi2023large` stand in, and "
-           "every WMT22 en-de system with MQM ratings except the metrics' reference refA is compared (the paper: "
-           f"{paper_systems}).")
+out.figure(fig, "favi_fig12_standin_gemba_chatgpt_ende")
+glue_values({
+    "case_fig12_systems": n["systems"], "case_fig12_agreement": n["agreement"], "case_fig12_pairs": n["pairs"],
+    "case_fig12_items": n["items"], "case_fig12_system": n["system"], "case_fig12_sample": n["sample"],
+    "case_fig12_mean_abs_favi": n["mean_abs_favi"],
+})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig12_standin_gemba_chatgpt_ende
+# :name: favi_fig12_standin_gemba_chatgpt_ende
+# :figclass: compendium-figure
+# :alt: Win graphs of the humans' MQM ratings and of GEMBA-DA-ChatGPT on WMT22 en-de, and each system's Φ.
+#
+# Win graphs of (a) the humans' MQM ratings and (b) GEMBA-DA-ChatGPT on WMT22 en-de, and (c) each system's Φ against
+# every other system: a stand-in for the paper's Fig. 12, on {glue:text}`case_fig12_systems` systems.
+#
+# An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign test at
+# {glue:text}`arrows_level:.0%`, {glue:md}`arrows_ties`); arrows implied by a chain of others are left out. Red and
+# dashed: a win of the metric that the humans' graph does not imply. The two graphs' verdicts agree on
+# {glue:text}`case_fig12_agreement:.0%` of the {glue:text}`case_fig12_pairs` pairs ({glue:md}`case_fig12_items` items
+# each); system-level sign accuracy {glue:text}`case_fig12_system:.3f`, sample-level {glue:text}`case_fig12_sample:.3f`,
+# mean |Φ| {glue:text}`case_fig12_mean_abs_favi:.3f`. The paper's Fig. 12 asks ChatGPT which of the two translations is
+# better; GEMBA-DA's scalar ChatGPT scores {cite:p}`kocmi2023large` stand in, and every WMT22 en-de system with MQM
+# ratings except the metrics' reference refA is compared (the paper: {glue:text}`paper_systems`).
+# ```
+
+# %%
 fig, n = case("summeval", summeval_aspect, "ROUGE_L")
-out.figure(fig, "favi_fig11_rouge_summeval",
-           f"{head(experiments.aspect_label(summeval_aspect), 'ROUGE-L', 'SummEval')}: the paper's Fig. 11, on "
-           f"{n['systems']} systems.\n\n{agreement(n)} The paper does not say which ROUGE "
-           "it uses; ROUGE-L {cite:p}`lin2004rouge` is computed here from the published summaries, and a human "
-           "rating is the mean of the three experts' {cite:p}`fabbri2021summeval`.")
+out.figure(fig, "favi_fig11_rouge_summeval")
+glue_values({
+    "case_fig11_systems": n["systems"], "case_fig11_agreement": n["agreement"], "case_fig11_pairs": n["pairs"],
+    "case_fig11_items": n["items"], "case_fig11_system": n["system"], "case_fig11_sample": n["sample"],
+    "case_fig11_mean_abs_favi": n["mean_abs_favi"],
+})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig11_rouge_summeval
+# :name: favi_fig11_rouge_summeval
+# :figclass: compendium-figure
+# :alt: Win graphs of the SummEval experts' ratings and of ROUGE-L, and each system's Φ.
+#
+# Win graphs of (a) the humans' {glue:md}`summeval_rating` ratings and (b) ROUGE-L on SummEval, and (c) each system's Φ
+# against every other system: the paper's Fig. 11, on {glue:text}`case_fig11_systems` systems.
+#
+# An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign test at
+# {glue:text}`arrows_level:.0%`, {glue:md}`arrows_ties`); arrows implied by a chain of others are left out. Red and
+# dashed: a win of the metric that the humans' graph does not imply. The two graphs' verdicts agree on
+# {glue:text}`case_fig11_agreement:.0%` of the {glue:text}`case_fig11_pairs` pairs ({glue:md}`case_fig11_items` items
+# each); system-level sign accuracy {glue:text}`case_fig11_system:.3f`, sample-level {glue:text}`case_fig11_sample:.3f`,
+# mean |Φ| {glue:text}`case_fig11_mean_abs_favi:.3f`. The paper does not say which ROUGE it uses; ROUGE-L
+# {cite:p}`lin2004rouge` is computed here from the published summaries, and a human rating is the mean of the three
+# experts' {cite:p}`fabbri2021summeval`.
+# ```
+
+# %%
 fig, n = case("usr-tc", "USR_Overall", "BERTScore")
-out.figure(fig, "favi_case_bertscore_usr_tc",
-           f"{head('overall', 'BERTScore', 'USR TopicalChat')}: a stand-in for the paper's Fig. 10, on "
-           f"{n['systems']} systems.\n\n{agreement(n)} The paper's Fig. 10 is BertScore on SummEval, "
-           "whose BertScore scores are not reachable here; BERTScore {cite:p}`zhang2020bertscore` on USR's "
-           "TopicalChat ratings {cite:p}`mehri2020usr` stands in for it and for the paper's chatbot cases (its "
-           "Figs. 8-9 on BST), with few items per pair.")
+out.figure(fig, "favi_case_bertscore_usr_tc")
+glue_values({
+    "case_fig10_systems": n["systems"], "case_fig10_agreement": n["agreement"], "case_fig10_pairs": n["pairs"],
+    "case_fig10_items": n["items"], "case_fig10_system": n["system"], "case_fig10_sample": n["sample"],
+    "case_fig10_mean_abs_favi": n["mean_abs_favi"],
+})
+
+# %% [markdown]
+# ```{glue:figure} favi_case_bertscore_usr_tc
+# :name: favi_case_bertscore_usr_tc
+# :figclass: compendium-figure
+# :alt: Win graphs of the humans' overall ratings and of BERTScore on USR TopicalChat, and each system's Φ.
+#
+# Win graphs of (a) the humans' overall ratings and (b) BERTScore on USR TopicalChat, and (c) each system's Φ against
+# every other system: a stand-in for the paper's Fig. 10, on {glue:text}`case_fig10_systems` systems.
+#
+# An arrow A → B: A is rated better than B on significantly more of their shared items (two-sided sign test at
+# {glue:text}`arrows_level:.0%`, {glue:md}`arrows_ties`); arrows implied by a chain of others are left out. Red and
+# dashed: a win of the metric that the humans' graph does not imply. The two graphs' verdicts agree on
+# {glue:text}`case_fig10_agreement:.0%` of the {glue:text}`case_fig10_pairs` pairs ({glue:md}`case_fig10_items` items
+# each); system-level sign accuracy {glue:text}`case_fig10_system:.3f`, sample-level {glue:text}`case_fig10_sample:.3f`,
+# mean |Φ| {glue:text}`case_fig10_mean_abs_favi:.3f`. The paper's Fig. 10 is BertScore on SummEval, whose BertScore
+# scores are not reachable here; BERTScore {cite:p}`zhang2020bertscore` on USR's TopicalChat ratings
+# {cite:p}`mehri2020usr` stands in for it and for the paper's chatbot cases (its Figs. 8-9 on BST), with few items per
+# pair.
+# ```
 
 # %% tags=["hide-output"]
 show(cases.graphs_page(graphs).rename(columns={"significant for humans": "humans",  # short enough for a tablet
@@ -612,10 +782,14 @@ appd = out.table(appendix_d.appendix_d(summary), "favi_appendix_d_cases")
 show(appendix_d.appendix_d_page(appd))
 show(appendix_d.appendix_d_ties_page(appd))
 rouge = tie_shares.set_index(["dataset", "aspect", "rater"]).loc[("summeval", summeval_aspect, "ROUGE_L")]
-glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_human_tie=rouge["human_tie_share"],
-         appd_metric_tie=rouge["metric_tie_share"], appd_both_tie=rouge["matching_tie_share"],
-         appd_without=rouge["sample_accuracy_without_tie_credit"], appd_with=rouge["sample_accuracy"],
-         appd_implied=v["appD.implied_human_tie_share_rouge"])
+glue_values({
+    "appd_human_tie": rouge["human_tie_share"],
+    "appd_metric_tie": rouge["metric_tie_share"],
+    "appd_both_tie": rouge["matching_tie_share"],
+    "appd_without": rouge["sample_accuracy_without_tie_credit"],
+    "appd_with": rouge["sample_accuracy"],
+    "appd_implied": v["appD.implied_human_tie_share_rouge"],
+})
 
 # %% [markdown]
 # The rows differ in their raters: ROUGE-L and sentence BLEU are computed here on the paper's data, GEMBA's scalar
@@ -633,8 +807,8 @@ glue_all(appd_aspect=Markdown(experiments.aspect_label(summeval_aspect)), appd_h
 # Sample-level accuracy has two readings: Def. 11's, which counts a matching tie as agreement, and one that credits
 # only agreeing + and − (second table). The paper's sample-level accuracy checked against both readings: for ChatGPT
 # **{glue:md}`verdict-appD-readings-chatgpt:myst`**, for BLEU **{glue:md}`verdict-appD-readings-bleu:myst`** and for
-# ROUGE **{glue:md}`verdict-appD-readings-rouge:myst`**. On SummEval ({glue:md}`appd_aspect`) our experts' mean ratings
-# tie on {glue:text}`appd_human_tie:.0%` of a pair's items, ROUGE-L on {glue:text}`appd_metric_tie:.1%`, both on
+# ROUGE **{glue:md}`verdict-appD-readings-rouge:myst`**. On SummEval ({glue:md}`summeval_rating`) our experts' mean
+# ratings tie on {glue:text}`appd_human_tie:.0%` of a pair's items, ROUGE-L on {glue:text}`appd_metric_tie:.1%`, both on
 # {glue:text}`appd_both_tie:.1%`, so the accuracy is {glue:text}`appd_without:.3f` without the matching ties' credit
 # and {glue:text}`appd_with:.3f` with it. At ROUGE-L's accuracy on the items our experts do not tie, the paper's
 # {glue:text}`paper_rouge_sample:g` would need a human tie share of about {glue:text}`appd_implied:.0%`.
@@ -655,9 +829,13 @@ confusion = appendix_c21.symmetry_confusion(h2h_ratings)
 show(experiments.in_words(symmetry))
 show(confusion)
 c = confusion.to_numpy()
-glue_all(c21_accuracy=symmetry.loc["all aspects", "accuracy"], c21_alpha=symmetry.loc["all aspects", "alpha_nominal"],
-         c21_reversals=(c[0, 2] + c[2, 0]) / (c.sum() - c.trace()), c21_first=v["c21.first_position_share"],
-         c21_p=v["c21.first_position_pvalue"])
+glue_values({
+    "c21_accuracy": symmetry.loc["all aspects", "accuracy"],
+    "c21_alpha": symmetry.loc["all aspects", "alpha_nominal"],
+    "c21_reversals": (c[0, 2] + c[2, 0]) / (c.sum() - c.trace()),
+    "c21_first": v["c21.first_position_share"],
+    "c21_p": v["c21.first_position_pvalue"],
+})
 
 # %% [markdown]
 # ChatGPT gives the same preference in both orders on {glue:text}`c21_accuracy:.0%` of the SummEval items, with
@@ -675,9 +853,14 @@ h2h_metric = out.table(appendix_c21.h2h_favi(h2h_ratings), "favi_chatgpt_h2h_as_
 show(experiments.in_words(h2h_metric, pairs="system pairs"))
 wide = h2h_metric.pivot_table(index="aspect", columns="order", values="system_accuracy")
 gap = (wide["original"] - wide["toggled"]).abs()
-glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pairs"].max(), h2h_gap=gap.max(),
-         h2h_worst=Markdown(gap.idxmax()), h2h_original=wide.loc[gap.idxmax(), "original"],
-         h2h_toggled=wide.loc[gap.idxmax(), "toggled"])
+glue_values({
+    "h2h_pairs": int(h2h_metric["pairs"].max()),
+    "h2h_step": 1 / h2h_metric["pairs"].max(),
+    "h2h_gap": gap.max(),
+    "h2h_worst": gap.idxmax(),
+    "h2h_original": wide.loc[gap.idxmax(), "original"],
+    "h2h_toggled": wide.loc[gap.idxmax(), "toggled"],
+})
 
 # %% [markdown]
 # With {glue:text}`h2h_pairs` system pairs, system-level accuracy moves in steps of {glue:text}`h2h_step:.2f`;
@@ -701,14 +884,24 @@ glue_all(h2h_pairs=int(h2h_metric["pairs"].max()), h2h_step=1 / h2h_metric["pair
 
 # %%
 ties_page = fig4.fig4_ties_page(fig4_rows)
-out.figure(fig4.plot_fig4_ties(ties_page), "favi_fig4_ties",
-           f"The ties behind sample-level accuracy in the {len(ties_page)} settings of Fig. 4 on the paper's own "
-           "data and the zh-en stand-in: (a) the share of comparisons (item and system pair) on which the humans, "
-           "the metric and both say \"equal\"; (b) sample-level sign accuracy without credit for matching ties "
-           "(open) and with it, as Def. 11 counts (filled).\n\n"
-           "The paper reports only Def. 11's reading (its Fig. 4) and no tie shares; the gap in (b) is the matching "
-           "ties' share, so it grows with how often both tie. WMT22 zh-en stands in for WMT22 en-de's neural "
-           "metrics (COMET-22, BLEURT-20, UniTE, MetricX).")
+out.figure(fig4.plot_fig4_ties(ties_page), "favi_fig4_ties")
+glue_values({"ties_settings": len(ties_page)})
+
+# %% [markdown]
+# ```{glue:figure} favi_fig4_ties
+# :name: favi_fig4_ties
+# :figclass: compendium-figure
+# :alt: Tie shares of the humans, the metric and both, and sample-level accuracy with and without matching ties.
+#
+# The ties behind sample-level accuracy in the {glue:text}`ties_settings` settings of Fig. 4 on the paper's own data and
+# the zh-en stand-in: (a) the share of comparisons (item and system pair) on which the humans, the metric and both say
+# "equal"; (b) sample-level sign accuracy without credit for matching ties (open) and with it, as Def. 11 counts
+# (filled).
+#
+# The paper reports only Def. 11's reading (its Fig. 4) and no tie shares; the gap in (b) is the matching ties' share,
+# so it grows with how often both tie. WMT22 zh-en stands in for WMT22 en-de's neural metrics (COMET-22, BLEURT-20,
+# UniTE, MetricX).
+# ```
 
 # %% tags=["hide-output"]
 identical_cases = [c for c in map(tuple, fig4_rows[["dataset", "aspect", "rater"]].to_numpy()) if c[0] in texts]
@@ -716,10 +909,13 @@ identical = out.table(fig4.identical_output_ties(scores, texts, identical_cases)
                       index=False)
 show(fig4.identical_page(identical))
 ende = identical[identical["dataset"] == "wmt22-ende"].iloc[0]
-glue_all(ident_every=int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum()),
-         ident_raters=len(identical), ident_ende=ende["identical_outputs"] / ende["comparisons"],
-         ident_ende_human=ende["human_ties_identical"] / ende["identical_outputs"],
-         ident_ende_human_share=ende["human_ties_identical_share"])
+glue_values({
+    "ident_every": int((identical["metric_ties_identical"] == identical["identical_outputs"]).sum()),
+    "ident_raters": len(identical),
+    "ident_ende": ende["identical_outputs"] / ende["comparisons"],
+    "ident_ende_human": ende["human_ties_identical"] / ende["identical_outputs"],
+    "ident_ende_human_share": ende["human_ties_identical_share"],
+})
 
 # %% [markdown]
 # Where the systems' outputs are registered, a tie can be traced to identical outputs (the table above gives each
@@ -745,9 +941,15 @@ if "wmt22-zhen" in datasets:
     doc_summary = out.table(uncertainty.bootstrap_summary(intervals), "favi_document_bootstrap", index=False)
     show(uncertainty.bootstrap_page(doc_summary))
     row = doc_summary.set_index("rater").loc["all raters"]
-    glue_all(doc_documents=documents.nunique(), doc_segments=len(documents), doc_ratio=row["width_ratio"],
-             doc_width=row["doc_width"], doc_item_width=row["item_width"], doc_item_excl=row["item_excludes_zero"],
-             doc_doc_excl=row["doc_excludes_zero"])
+    glue_values({
+        "doc_documents": documents.nunique(),
+        "doc_segments": len(documents),
+        "doc_ratio": row["width_ratio"],
+        "doc_width": row["doc_width"],
+        "doc_item_width": row["item_width"],
+        "doc_item_excl": row["item_excludes_zero"],
+        "doc_doc_excl": row["doc_excludes_zero"],
+    })
 
 # %% [markdown]
 # On WMT22 zh-en ({glue:text}`doc_documents:,` documents, {glue:text}`doc_segments:,` segments) the document
