@@ -117,7 +117,7 @@ with timings.measure("load the data, score every output"):
     labels = sst_labels if binary_gold == "sst" else majority
     binary_quality = classification.binary_quality(binary_scores, labels)
 fig1_level = paper_item("gvp", "fig1")["threshold"]  # the correlation the paper calls strong (Fig. 1, §7)
-glue_values("fig1_", {"level": fig1_level, "paper_share": paper_item("gvp", "fig1")["up_to_tie_share"]})
+glue_values({"fig1_level": fig1_level, "fig1_paper_share": paper_item("gvp", "fig1")["up_to_tie_share"]})
 
 # %% [markdown]
 # (gvp-table1)=
@@ -155,7 +155,7 @@ out.table(a1, "gvp_appendix_a1_binary")
 table2 = out.table(classification.spearman_table(a1, ["acc", "auc", "bt", "f1", "bt_bin"]), "gvp_table2_binary")
 show(views.correlation_pairs({"here (stand-in)": table2,
                               "printed in the paper (Jigsaw, 9 models)": classification.published_matrix("table2")}), 2)
-glue_values("a1_", classification.binary_a1_facts(a1, table2) | {"ties_binarised": binary_ties})
+glue_values(classification.binary_a1_facts(a1, table2) | {"a1_ties_binarised": binary_ties})
 
 # %% [markdown]
 # The decision tree is {glue:text}`a1_acc_place` of {glue:text}`a1_n` by accuracy and {glue:text}`a1_bt_place` by
@@ -195,10 +195,10 @@ show(views.correlation_pairs({"here": table3,
                               "the paper's B.1–B.2, the same models": classification.spearman_table(
                                   self_check.b_tables(trained.index), ["acc", "bt", "f1", "bt_bin"])}), 2)
 paper_bt = b1["paper_bt"].dropna()
-glue_values("b1_", {"order": views.ranking(trained["bt"]), "n": len(trained), "paper_n": len(paper_bt),
-                    "svm_place": views.place(trained["bt"], "SVM"), "paper_svm_place": views.place(paper_bt, "SVM"),
-                    "ties_raw": sweeps.matches(gold).tie_share(), "ties_binarised": sweeps.matches(binary).tie_share(),
-                    "swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
+glue_values({"b1_order": views.ranking(trained["bt"]), "b1_n": len(trained), "b1_paper_n": len(paper_bt),
+             "b1_svm_place": views.place(trained["bt"], "SVM"), "b1_paper_svm_place": views.place(paper_bt, "SVM"),
+             "b1_ties_raw": sweeps.matches(gold).tie_share(), "b1_ties_binarised": sweeps.matches(binary).tie_share(),
+             "b1_swap": 12 / (len(trained) * (len(trained) ** 2 - 1))})
 
 # %% [markdown]
 # With {glue:text}`b1_n` models, swapping two neighbours moves Spearman's {term}`ρ <Spearman's rho (ρ)>` by
@@ -224,7 +224,7 @@ with timings.measure("three random binary models"):
     random_models = stability.random_binary_models(rng=stream(seed, "sec5 random models"), n_repeats=n_random_repeats)
 out.table(random_models, "gvp_random_binary_models", index=False)
 show(stability.random_binary_summary(random_models))
-glue_values("random_", stability.random_binary_facts(random_models))
+glue_values(stability.random_binary_facts(random_models))
 
 # %% [markdown]
 # Over {glue:text}`random_repeats:,` repetitions the three accuracies differ by {glue:text}`random_spread_mean:.3f`
@@ -263,9 +263,12 @@ table4 = out.table(classification.ap_versus_paper({"binary": binary_ap, "penaliz
                    "gvp_table4_binary", index=False)
 show(views.labelled(table4.set_index(["experiment", "measure"])))
 a2_originals, a2_copies = a2.loc[list(a1.index)], a2.loc[[f"Binarized {m}" for m in a1.index]]
-glue_values("t4_", {f"{e}_{m}": ap for e, m, ap in table4[["experiment", "measure", "ap"]].to_numpy()} | {
-    "n": len(a1), "floor": sweeps.lowest_ap(len(a1), 2 * len(a1)), "worst": a2_originals["acc"].min(),
-    "mae_below": int((a2_copies["mae"].to_numpy() < a2_originals["mae"].to_numpy()).sum())})
+t4_ap = table4.set_index(["experiment", "measure"])["ap"]
+glue_values({
+    "t4_binary_mae": t4_ap["binary", "mae"], "t4_binary_bt": t4_ap["binary", "bt"],
+    "t4_penalized_bt": t4_ap["penalized", "bt"],
+    "t4_n": len(a1), "t4_floor": sweeps.lowest_ap(len(a1), 2 * len(a1)), "t4_worst": a2_originals["acc"].min(),
+    "t4_mae_below": int((a2_copies["mae"].to_numpy() < a2_originals["mae"].to_numpy()).sum())})
 
 # %% [markdown]
 # Binarising: MAE's AP is {glue:text}`t4_binary_mae:.2f` (a 0/1 copy's MAE is its error rate, below its original's
@@ -309,10 +312,13 @@ out.table(sst5_penalised, "gvp_table5_sst5_penalised")
 table5 = out.table(classification.ap_versus_paper({"binary": sst5_ap, "penalized": sst5_penalised_ap}, "table5"),
                    "gvp_table5_sst5", index=False)
 show(views.labelled(table5.set_index(["experiment", "measure"])))
-glue_values("b2_", classification.sst5_b2_facts(b2, b1) | {"best": sst5_copies.loc[list(trained.index), "acc"].max()})
-glue_values("b2r_", {"order": views.ranking(b2_rounded["bt"].dropna()), "ties": sweeps.matches(rounded).tie_share(),
-                     "acc_min": b2_rounded["acc"].min(), "acc_min_model": b2_rounded["acc"].idxmin()})
-glue_values("t5_", {f"{e}_{m}": ap for e, m, ap in table5[["experiment", "measure", "ap"]].to_numpy()})
+t5_ap = table5.set_index(["experiment", "measure"])["ap"]
+glue_values(classification.sst5_b2_facts(b2, b1) | {
+    "b2_best": sst5_copies.loc[list(trained.index), "acc"].max(),
+    "b2r_order": views.ranking(b2_rounded["bt"].dropna()), "b2r_ties": sweeps.matches(rounded).tie_share(),
+    "b2r_acc_min": b2_rounded["acc"].min(), "b2r_acc_min_model": b2_rounded["acc"].idxmin(),
+    "t5_binary_acc": t5_ap["binary", "acc"], "t5_binary_f1": t5_ap["binary", "f1"],
+    "t5_binary_bt": t5_ap["binary", "bt"]})
 
 # %% [markdown]
 # Accuracy's AP is {glue:text}`t5_binary_acc:.2f` and F1's {glue:text}`t5_binary_f1:.2f`: they tell a model from its
@@ -347,8 +353,8 @@ with timings.measure("Appendix C.1"):
 out.table(scores, "gvp_ceval_global_scores", index=False)
 c1 = out.table(ceval.appendix_c1(scores), "gvp_appendix_c1")
 missing = (texts == "").sum()  # reviews without a generation, per model
-glue_values("c1_", {"m": texts.shape[1], "size": sweeps.sample_size(texts.shape[1], len(texts)),
-                    "instances": len(texts), "missing": views.names(f"{m} ({n})" for m, n in missing.items() if n)})
+glue_values({"c1_m": texts.shape[1], "c1_size": sweeps.sample_size(texts.shape[1], len(texts)),
+             "c1_instances": len(texts), "c1_missing": views.names(f"{m} ({n})" for m, n in missing.items() if n)})
 with timings.measure("Appendix C.2, Table 6"):
     length = penalty_length or ceval.penalty_length_from_paper(len(texts), penalised_share)
     penalised = ceval.penalise(texts, stream(seed, "appC2 penalties"), share=penalised_share, length=length)
@@ -359,12 +365,15 @@ out.table(scores_c2, "gvp_appendix_c2", index=False)
 table6 = out.table(ceval.penalised_ap(scores_c2, both["chrf"], rng=stream(seed, "table6 bt ap interval"),
                                       n_trials=n_trials), "gvp_table6_penalised_ap")
 show(views.labelled(table6))
-glue_values("c2_", {"originals": texts.shape[1], "models": len(scores_c2), "share": penalised_share, "length": length,
-                    "rise": ceval.penalty_rise(scores_c2), "paper_rise": ceval.penalty_rise(),
-                    "floor": sweeps.lowest_ap(texts.shape[1], len(scores_c2))}
-            | {f"moved_{m}": v for m, v in ceval.copy_displacement(scores_c2).items()})
-glue_values("t6_", {f"{m}_{kind}": table6.loc[m, column] for m in ("ed", "wer")
-                    for kind, column in (("distance", "ap"), ("higher", "ap_higher_is_better"))})
+moved = ceval.copy_displacement(scores_c2)
+glue_values({"c2_originals": texts.shape[1], "c2_models": len(scores_c2), "c2_share": penalised_share,
+             "c2_length": length, "c2_rise": ceval.penalty_rise(scores_c2), "c2_paper_rise": ceval.penalty_rise(),
+             "c2_floor": sweeps.lowest_ap(texts.shape[1], len(scores_c2)),
+             "c2_moved_ed": moved["ed"], "c2_moved_wer": moved["wer"], "c2_moved_chrf": moved["chrf"],
+             "c2_moved_bt": moved["bt"],
+             "t6_ed_distance": table6.loc["ed", "ap"], "t6_wer_distance": table6.loc["wer", "ap"],
+             "t6_ed_higher": table6.loc["ed", "ap_higher_is_better"],
+             "t6_wer_higher": table6.loc["wer", "ap_higher_is_better"]})
 
 # %% [markdown]
 # A copy sits on average {glue:text}`c2_moved_ed:.1f` places below its original under ED,
@@ -394,16 +403,27 @@ with timings.measure("Fig. 1 tie sweep"):
     sweep = stability.tie_sweep(fig1_quality, stability.tie_grid(tie_step), rng=stream(seed, "fig1 tie sweep"),
                                 n_trials=n_trials)
 out.table(sweep, "gvp_fig1_tie_sweep", index=False)
-out.figure(figures.plot_tie_sweep(sweep, fig1_level), "gvp_fig1_tie_sweep",
-           f"Spearman correlation between BT's ranking and the ranking by mean chrF of {len(ceval.FIG1_MODELS)} CEval "
-           f"generation models, when each sampled match is turned into a tie with probability p (0 to 1 by "
-           f"{tie_step}): the mean over {n_trials:,} sampled sets of "
-           f"{sweeps.sample_size(len(ceval.FIG1_MODELS), len(fig1_quality)):,} matches per pair (line) and the middle "
-           f"95% of them (band); dotted, {fig1_level}, the correlation the paper calls strong.\n\n"
-           "The paper's Fig. 1, on the same data {cite:p}`nguyen2024ceval`; the paper does not name its five models, "
-           f"here {', '.join(ceval.FIG1_MODELS)} (every method but the human-written Crowd counterfactuals).")
-glue_values("fig1_", stability.tie_sweep_facts(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"])
-            | {"own_ties": sweeps.matches(fig1_quality).tie_share()})
+out.figure(figures.plot_tie_sweep(sweep, fig1_level), "gvp_fig1_tie_sweep")
+glue_values(stability.tie_sweep_facts(sweep, near=paper_item("gvp", "fig1")["up_to_tie_share"]) | {
+    "fig1_own_ties": sweeps.matches(fig1_quality).tie_share(), "fig1_n_models": len(ceval.FIG1_MODELS),
+    "fig1_models": ", ".join(ceval.FIG1_MODELS), "tie_step": tie_step,
+    "fig1_size": sweeps.sample_size(len(ceval.FIG1_MODELS), len(fig1_quality))})
+
+# %% [markdown]
+# ```{glue:figure} gvp_fig1_tie_sweep
+# :name: gvp_fig1_tie_sweep
+# :figclass: compendium-figure
+# :alt: BT's correlation with the ranking by mean chrF of CEval models, against the probability that a match is a tie.
+#
+# Spearman correlation between BT's ranking and the ranking by mean chrF of {glue:text}`fig1_n_models` CEval
+# generation models, when each sampled match is turned into a tie with probability p (0 to 1 by
+# {glue:text}`tie_step`): the mean over {glue:text}`n_trials:,` sampled sets of {glue:text}`fig1_size:,` matches per
+# pair (line) and the middle 95% of them (band); dotted, {glue:text}`fig1_level`, the correlation the paper calls
+# strong.
+#
+# The paper's Fig. 1, on the same data {cite:p}`nguyen2024ceval`; the paper does not name its five models, here
+# {glue:md}`fig1_models` (every method but the human-written Crowd counterfactuals).
+# ```
 
 # %% [markdown]
 # Without added ties the mean correlation is {glue:text}`fig1_start:.2f` (per-review wins and average quality can
@@ -434,13 +454,26 @@ for name, (curve, _) in zip(("ceval", "binary", "sst5"), fig2_curves.values()):
     out.table(curve, f"gvp_fig2_stability_{name}", index=False)
 for reading, (curve, _) in sst5_at_marker.items():
     out.table(curve, f"gvp_fig2_stability_sst5_{reading}_at_marker", index=False)
-fig2_caption = (f"Models whose BT rank on a sampled set of comparisons differs from their rank on "
-                f"{stability.REFERENCE_SIZE:,} comparisons per pair, against the comparisons per pair "
-                f"({fig2_sizes[0]:,} to {fig2_sizes[-1]:,} by {stability_step}): mean over {n_stability_trials:,} "
-                "sampled sets and 95th percentile; red, 12·m·ln m. Panels: ")
-out.figure(figures.plot_stability(fig2_curves), "gvp_fig2_stability",
-           fig2_caption + ", ".join(fig2_curves) + ".\n\nThe paper's Fig. 2 shows Jigsaw {cite:p}`adams2017jigsaw`, "
-           "not reachable here, and says the other datasets behave alike.")
+out.figure(figures.plot_stability(fig2_curves), "gvp_fig2_stability")
+glue_values({"fig2_reference_size": stability.REFERENCE_SIZE, "fig2_first": fig2_sizes[0],
+             "fig2_last": fig2_sizes[-1], "stability_step": stability_step, "n_stability_trials": n_stability_trials,
+             "fig2_panels": ", ".join(fig2_curves)})
+
+# %% [markdown]
+# ```{glue:figure} gvp_fig2_stability
+# :name: gvp_fig2_stability
+# :figclass: compendium-figure
+# :alt: Models misplaced by BT on sampled comparisons, against the comparisons per pair, on three datasets.
+#
+# Models whose BT rank on a sampled set of comparisons differs from their rank on
+# {glue:text}`fig2_reference_size:,` comparisons per pair, against the comparisons per pair
+# ({glue:text}`fig2_first:,` to {glue:text}`fig2_last:,` by {glue:text}`stability_step`): mean over
+# {glue:text}`n_stability_trials:,` sampled sets and 95th percentile; red, 12·m·ln m. Panels:
+# {glue:md}`fig2_panels`.
+#
+# The paper's Fig. 2 shows Jigsaw {cite:p}`adams2017jigsaw`, not reachable here, and says the other datasets behave
+# alike.
+# ```
 
 # %% [markdown]
 # The paper's "stable" at 12·m·ln m, read as at most half of the sampled sets changing the ranking at all (each
@@ -466,16 +499,27 @@ with timings.measure("Fig. 3 detection"):
     detection = stability.detection_curve(stability.FIG3_FACTORS, rng=stream(seed, "fig3 detection"),
                                           n_repeats=n_fig3_repeats)
 out.table(detection, "gvp_fig3_detection", index=False)
-out.figure(figures.plot_detection(detection), "gvp_fig3_detection",
-           "Probability that the better of two models is ranked first, against the difference 1 − f between them "
-           f"(0 to {detection['difference'].max():g}, {detection['difference'].nunique()} values), by the count of "
-           "wins (pairwise, BT; solid) and by the mean decision value (global; dashed), with "
-           f"{', '.join(f'{n:,}' for n in stability.FIG3_SIZES)} matches; each point over {n_fig3_repeats:,} "
-           "repetitions.\n\nOur reading of the paper's one-paragraph description; the global (dashed) curves are "
-           "added here.")
+out.figure(figures.plot_detection(detection), "gvp_fig3_detection")
 largest = detection[detection["difference"] == detection["difference"].max()].set_index("matches")
-glue_values("fig3_", {"largest": largest["difference"].iloc[0]}
-            | {f"{kind}_{n}": largest.loc[n, kind] for n in largest.index for kind in ("pairwise", "global")})
+glue_values({"fig3_largest": largest["difference"].iloc[0], "fig3_differences": detection["difference"].nunique(),
+             "fig3_sizes": ", ".join(f"{n:,}" for n in stability.FIG3_SIZES), "n_fig3_repeats": n_fig3_repeats,
+             "fig3_pairwise_16": largest.loc[16, "pairwise"], "fig3_pairwise_129": largest.loc[129, "pairwise"],
+             "fig3_pairwise_1000": largest.loc[1000, "pairwise"], "fig3_global_16": largest.loc[16, "global"],
+             "fig3_global_129": largest.loc[129, "global"], "fig3_global_1000": largest.loc[1000, "global"]})
+
+# %% [markdown]
+# ```{glue:figure} gvp_fig3_detection
+# :name: gvp_fig3_detection
+# :figclass: compendium-figure
+# :alt: How often the count of wins and the mean rank the better of two models first, against their difference.
+#
+# Probability that the better of two models is ranked first, against the difference 1 − f between them (0 to
+# {glue:text}`fig3_largest:g`, {glue:text}`fig3_differences` values), by the count of wins (pairwise, BT; solid) and
+# by the mean decision value (global; dashed), with {glue:md}`fig3_sizes` matches; each point over
+# {glue:text}`n_fig3_repeats:,` repetitions.
+#
+# Our reading of the paper's one-paragraph description; the global (dashed) curves are added here.
+# ```
 
 # %% [markdown]
 # At the largest difference ({glue:text}`fig3_largest:.2f`) the count of wins orders the pair correctly with
@@ -494,9 +538,17 @@ glue_values("fig3_", {"largest": largest["difference"].iloc[0]}
 # The paper closes with a flowchart, redrawn here from its caption and §§5–8 (the text copy holds only the caption).
 
 # %%
-out.figure(figures.plot_flowchart(), "gvp_fig4_flowchart",
-           "When to use global scores and when pairwise comparisons: the paper's Fig. 4, redrawn from its caption and "
-           "the recommendations of its §§5–8 (the text copy of the paper holds only the caption).")
+out.figure(figures.plot_flowchart(), "gvp_fig4_flowchart")
+
+# %% [markdown]
+# ```{glue:figure} gvp_fig4_flowchart
+# :name: gvp_fig4_flowchart
+# :figclass: compendium-figure
+# :alt: A flowchart of when to use global scores and when pairwise comparisons.
+#
+# When to use global scores and when pairwise comparisons: the paper's Fig. 4, redrawn from its caption and the
+# recommendations of its §§5–8 (the text copy of the paper holds only the caption).
+# ```
 
 # %% [markdown] tags=["details-opening"]
 # This page checks the chapter beyond its story: llmfao's real pairwise judgments, whether ties make BT need more
@@ -530,19 +582,31 @@ with timings.measure("llmfao"):
 out.table(llmfao_sweep, "gvp_llmfao_tie_sweep", index=False)
 out.table(llmfao_ranks, "gvp_llmfao_bootstrap_ranks")
 out.table(split_half, "gvp_llmfao_split_half", index=False)
-out.figure(figures.plot_llmfao(llmfao_sweep, split_half, fig1_level), "gvp_llmfao",
-           f"BT on llmfao's {rule['judgments']:,} crowd judgments of {rule['models']} LLMs "
-           "{cite:p}`ustalov2023llmfao`. (a) Spearman correlation between BT on one random half of the judgments, "
-           "each turned into a tie with probability p, and BT on the other half, against the share of ties in the "
-           f"first half (the data's own {llmfao_sweep['tie_share'].min():.0%} included): mean and middle 95% of "
-           f"{n_llmfao_trials:,} trials; dotted, {fig1_level}. (b) Spearman correlation between the BT rankings of two "
-           "disjoint random subsets, against the judgments in each "
-           f"({', '.join(f'{s:.0%}' for s in split_half['share'])} of them): mean and 2.5th percentile of "
-           f"{n_llmfao_trials:,} trials.\n\n"
-           "Not in the paper, which never uses llmfao: its Figs. 1–2's questions asked of real pairwise judgments "
-           "with their own ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the trials.")
+out.figure(figures.plot_llmfao(llmfao_sweep, split_half, fig1_level), "gvp_llmfao")
+glue_values(rule | {"llmfao_sweep_own_ties": llmfao_sweep["tie_share"].min(), "n_llmfao_trials": n_llmfao_trials,
+                    "llmfao_split_shares": ", ".join(f"{s:.0%}" for s in split_half["share"])})
+
+# %% [markdown]
+# ```{glue:figure} gvp_llmfao
+# :name: gvp_llmfao
+# :figclass: compendium-figure
+# :alt: BT on llmfao's crowd judgments: agreement of two halves as ties are added, and of two disjoint subsets.
+#
+# BT on llmfao's {glue:text}`llmfao_judgments:,` crowd judgments of {glue:text}`llmfao_models` LLMs
+# {cite:p}`ustalov2023llmfao`. (a) Spearman correlation between BT on one random half of the judgments, each turned
+# into a tie with probability p, and BT on the other half, against the share of ties in the first half (the data's
+# own {glue:text}`llmfao_sweep_own_ties:.0%` included): mean and middle 95% of {glue:text}`n_llmfao_trials:,` trials;
+# dotted, {glue:text}`fig1_level`. (b) Spearman correlation between the BT rankings of two disjoint random subsets,
+# against the judgments in each ({glue:md}`llmfao_split_shares` of them): mean and 2.5th percentile of
+# {glue:text}`n_llmfao_trials:,` trials.
+#
+# Not in the paper, which never uses llmfao: its Figs. 1–2's questions asked of real pairwise judgments with their own
+# ties. Unlike the paper's Fig. 1, the reference in (a) shares no judgment with the trials.
+# ```
+
+# %%
 show(views.ranks_view(llmfao_ranks))
-glue_values("llmfao_", rule | llmfao.llmfao_facts(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
+glue_values(llmfao.llmfao_facts(llmfao_sweep, llmfao_ranks, llmfao_rho, split_half))
 
 # %% [markdown]
 # llmfao has {glue:text}`llmfao_judgments:,` judgments of {glue:text}`llmfao_models` models,
@@ -586,10 +650,26 @@ with timings.measure("Fig. 2 with ties"):
         tie_probabilities=stability_tie_probabilities)}
 for title, (curve, _) in list(tie_curves.items())[1:]:
     out.table(curve, f"gvp_fig2_stability_ceval_ties_{title.split('%')[0]}", index=False)
-out.figure(figures.plot_stability(tie_curves), "gvp_fig2_stability_ties",
-           fig2_caption + ", ".join(tie_curves) + ".\n\nNot in the paper: its §7 says BT needs many observations when "
-           "comparisons end in draws but shows no curve. CEval's chrF matches, each sampled match (not the "
-           "reference's) turned into a tie with the probability of the panel.")
+out.figure(figures.plot_stability(tie_curves), "gvp_fig2_stability_ties")
+glue_values({"fig2_ties_panels": ", ".join(tie_curves)})
+
+# %% [markdown]
+# ```{glue:figure} gvp_fig2_stability_ties
+# :name: gvp_fig2_stability_ties
+# :figclass: compendium-figure
+# :alt: Models misplaced by BT on CEval's sampled comparisons, against the comparisons per pair, with added ties.
+#
+# Models whose BT rank on a sampled set of comparisons differs from their rank on
+# {glue:text}`fig2_reference_size:,` comparisons per pair, against the comparisons per pair
+# ({glue:text}`fig2_first:,` to {glue:text}`fig2_last:,` by {glue:text}`stability_step`): mean over
+# {glue:text}`n_stability_trials:,` sampled sets and 95th percentile; red, 12·m·ln m. Panels:
+# {glue:md}`fig2_ties_panels`.
+#
+# Not in the paper: its §7 says BT needs many observations when comparisons end in draws but shows no curve. CEval's
+# chrF matches, each sampled match (not the reference's) turned into a tie with the probability of the panel.
+# ```
+
+# %%
 show(stability.stability_view(fig2_curves), 2)
 show(stability.stability_view(tie_curves), 2)
 
@@ -701,7 +781,7 @@ show(views.correlation_pairs({
     "from the paper's C.1": table7_c1,
     "from the paper's C.2": classification.spearman_table(self_check.paper_c2_originals(), ["ed", "wer", "chrf", "bt"]),
 }), 2)
-glue_values("", {"n_trials": n_trials, "t7_gap": float((table7 - table7_c1).abs().max().max())})
+glue_values({"n_trials": n_trials, "t7_gap": float((table7 - table7_c1).abs().max().max())})
 
 # %% [markdown]
 # The printed global rows: **{glue:md}`verdict-table7-global:myst`**; the printed BT row against ours:
@@ -732,9 +812,11 @@ show(views.self_check_view(consistency[main], ["table2", "table7"], agree))
 show(views.self_check_view(consistency[main], ["table3", "sec5-svm"], agree))
 show(views.self_check_view(consistency[main], ["table4-binary", "table4-penalized", "table5", "table6", "appB2-ratio"],
                            agree))
-glue_values("sc_", {"checked": main.sum(), "agree": (agree & main).sum(),
-                    "failed": views.names(dict.fromkeys(consistency.loc[main & ~agree, "item"].map(views.ITEMS)))})
-glue_values("b2ratio_", self_check.b2_ratio_bound())
+b2_ratio = self_check.b2_ratio_bound()
+glue_values({"sc_checked": main.sum(), "sc_agree": (agree & main).sum(),
+             "sc_failed": views.names(dict.fromkeys(consistency.loc[main & ~agree, "item"].map(views.ITEMS))),
+             "b2ratio_fitted": b2_ratio["fitted"], "b2ratio_two_models": b2_ratio["two_models"],
+             "b2ratio_printed": b2_ratio["printed"]})
 
 # %% [markdown]
 # {glue:text}`sc_agree` of the {glue:text}`sc_checked` recomputations give the printed value to its printed decimals
@@ -781,8 +863,9 @@ changes = protocol.protocol_table(sst5, orders, table3_changes, rises, gold_chan
 changes = out.table(changes, "gvp_protocol_changes", index=False)
 show(changes.set_index(["change", "measure"]))
 show(views.labelled(out.table(orders, "gvp_appendix_b1_renormalised")))
-glue_values("protocol_", {"agreement": gold_change.attrs["agreement"], "splits": gold_change.attrs["splits"],
-                          "paper_order": views.ranking(orders["paper_bt"]), "order": views.ranking(orders["bt_after"])})
+glue_values({"protocol_agreement": gold_change.attrs["agreement"], "protocol_splits": gold_change.attrs["splits"],
+             "protocol_paper_order": views.ranking(orders["paper_bt"]),
+             "protocol_order": views.ranking(orders["bt_after"])})
 
 # %% [markdown]
 # The first table (under "Show code cell output") gives every measure both ways. The majority vote of the

@@ -208,8 +208,9 @@ def test_llmfao_sampling_rule_and_tie_sweep(prepared):
     t = tables.load_table("llmfao", out=prepared)
     j = comparisons.from_judgments(t["left"], t["right"], t["winner"])
     rule = llm.sampling_rule(j)
-    assert rule["models"] == 59 and rule["judgments"] == 8931 and rule["pairs_compared"] == 927
-    assert rule["required_per_pair"] == int(12 * 59 * math.log(59)) == 2886 and rule["pairs_with_enough"] == 0
+    assert rule["llmfao_models"] == 59 and rule["llmfao_judgments"] == 8931 and rule["llmfao_pairs_compared"] == 927
+    assert rule["llmfao_required_per_pair"] == int(12 * 59 * math.log(59)) == 2886
+    assert rule["llmfao_pairs_with_enough"] == 0
     sweep = llm.tie_sweep(j, [0.0, 1.0], rng=0, n_trials=3)
     # no added ties: two disjoint halves, which agree well but not perfectly (a nested reference would give 1)
     assert 0.7 < sweep.loc[0, "spearman_mean"] < 0.97 and sweep.loc[0, "tie_share"] == pytest.approx(0.39, abs=0.02)
@@ -428,10 +429,12 @@ def test_random_binary_values_and_facts():
     assert abs(values["random mean accuracy"] - 0.5) < 0.02 and 0 <= values["random global scores agree"] <= 1
     assert values["random mean auc"] == pytest.approx(values["random mean accuracy"], abs=0.01)
     f = stability.random_binary_facts(table)
-    assert f["repeats"] == 40 and f["full_agree"] == 1.0 and f["sample"] == 39 and f["paper"] == -0.5
+    assert (f["random_repeats"] == 40 and f["random_full_agree"] == 1.0 and f["random_sample"] == 39
+            and f["random_paper"] == -0.5)
     fake = stability.random_binary_facts(table.assign(spearman_sampled=[-0.5] * 10 + [1.0] * 30,
                                                       spearman_full=[1.0] * 39 + [0.5]))
-    assert fake["at_paper"] == 0.25 and fake["sampled_mean"] == pytest.approx(0.625) and fake["full_agree"] == 0.975
+    assert (fake["random_at_paper"] == 0.25 and fake["random_sampled_mean"] == pytest.approx(0.625)
+            and fake["random_full_agree"] == 0.975)
     shares = stability.random_binary_values(table.assign(spearman_sampled=[-0.5] * 10 + [-0.2] * 5 + [1.0] * 25))
     assert shares["random sampled bt spearman negative share"] == 0.375
     assert shares["random sampled bt spearman at or below paper share"] == 0.25
@@ -478,13 +481,13 @@ def test_binary_values_follow_the_tables():
     w = cls.binary_values(a1, table2, swapped, a3, 0.7)
     assert w["binarised keeps the auc order"][1] is False and w["binarised keeps the acc order"][1] is True
     f = cls.binary_a1_facts(a1, table2)
-    assert (f["n"], f["acc_place"], f["bt_place"]) == (3, 3, 1) and (f["paper_n"], f["paper_acc_place"],
-                                                                      f["paper_bt_place"]) == (9, 9, 1)
-    assert f["bt_sharpness"] == 1.0 and f["bt_acc"] == -0.5 and f["bt_acc_without"] == 1.0
-    assert f["global_min"] == 1.0 and f["bt_auc"] == -0.5 and f["btbin_acc"] == 1.0
+    assert (f["a1_n"], f["a1_acc_place"], f["a1_bt_place"]) == (3, 3, 1)
+    assert (f["a1_paper_n"], f["a1_paper_acc_place"], f["a1_paper_bt_place"]) == (9, 9, 1)
+    assert f["a1_bt_sharpness"] == 1.0 and f["a1_bt_acc"] == -0.5 and f["a1_bt_acc_without"] == 1.0
+    assert f["a1_global_min"] == 1.0 and f["a1_bt_auc"] == -0.5 and f["a1_btbin_acc"] == 1.0
     a1b = a1.assign(bt=[0.5, 0.3, 0.2], sharpness=[0.3, 0.5, 0.4], bt_bin=[0.2, 0.3, 0.5])
     t2b = a1b[["acc", "auc", "bt", "f1", "bt_bin"]].corr(method="spearman")
-    assert cls.binary_a1_facts(a1b, t2b)["bt_place"] == 3
+    assert cls.binary_a1_facts(a1b, t2b)["a1_bt_place"] == 3
     v = cls.binary_values(a1b, t2b, a2.assign(f1=[0.9, 0.8, 0.6, 0.1, 0.8, 0.6]),
                          a3.assign(acc=[0.9, 0.8, 0.6, 0.9, 0.8, 0.5]), 0.7)
     assert v["a1 zero-one bt place"] == 3 and v["bt follows sharpness over accuracy"][1] is False
@@ -498,8 +501,8 @@ def test_names_ranking_and_place():
 def test_tie_sweep_facts_and_stability_view():
     sweep = pd.DataFrame({"tie_probability": [0.0, 0.4, 1.0], "spearman_mean": [0.9, 0.85, np.nan],
                           "spearman_low": [0.7, 0.6, np.nan], "spearman_high": [1.0, 0.95, np.nan]})
-    assert stability.tie_sweep_facts(sweep, 0.5) == {"start": 0.9, "p": 0.4, "at_p": 0.85, "at_p_low": 0.6,
-                                                     "at_p_high": 0.95}
+    assert stability.tie_sweep_facts(sweep, 0.5) == {"fig1_start": 0.9, "fig1_p": 0.4, "fig1_at_p": 0.85,
+                                                     "fig1_at_p_low": 0.6, "fig1_at_p_high": 0.95}
     view = stability.stability_view({"A": (_curve([1.0, 0.1, 0.0]), 190), "B": (_curve([1.0, 0.5, 0.3]), 290)})
     assert view.loc["A", "nearest grid point"] == 200 and view.loc["B", "nearest grid point"] == 300
     assert (view.loc["A", "models misplaced there (mean)"] == 0.1
@@ -512,10 +515,11 @@ def test_llmfao_facts_read_the_sweep_ranks_and_split_halves():
     curve = pd.DataFrame({"share": [0.1, 0.2, 0.5], "judgments": [100, 200, 500], "spearman_mean": [0.6, 0.75, 0.9],
                           "spearman_low": [0.4, 0.6, 0.8], "rank_displacement": [2.0, 1.5, 1.0]})
     f = llm.llmfao_facts(sweep, ranks, np.array([0.9, np.nan, 0.95]), curve)
-    assert (f["start"] == 0.88 and f["boot_rho"] == pytest.approx(0.925)
-            and (f["width_median"], f["width_max"]) == (4, 10))
-    assert (f["small_share"], f["small_judgments"], f["small_rho"]) == (0.1, 100, 0.6)
-    assert (f["half_judgments"], f["half_rho"], f["half_low"], f["half_moves"]) == (500, 0.9, 0.8, 1.0)
+    assert (f["llmfao_start"] == 0.88 and f["llmfao_boot_rho"] == pytest.approx(0.925)
+            and (f["llmfao_width_median"], f["llmfao_width_max"]) == (4, 10))
+    assert (f["llmfao_small_share"], f["llmfao_small_judgments"], f["llmfao_small_rho"]) == (0.1, 100, 0.6)
+    assert (f["llmfao_half_judgments"], f["llmfao_half_rho"], f["llmfao_half_low"],
+            f["llmfao_half_moves"]) == (500, 0.9, 0.8, 1.0)
 
 def test_paired_spearman_equals_scipy_row_by_row():
     from scipy.stats import spearmanr
@@ -543,9 +547,9 @@ def test_sst5_b2_facts():
     b2 = _b1("appendix_b2")
     b2["acc"] = b1["acc"].where(b1.index != "SVM", 0.3)
     f = cls.sst5_b2_facts(b2, b1)
-    assert f["changed"] == "SVM" and f["paper_top"] == "SVM"
-    assert (f["paper_acc_lower"], f["paper_n"], f["paper_f1_same"]) == (8, 8, 8)
-    assert cls.sst5_b2_facts(b2.assign(acc=b1["acc"]), b1)["changed"] == "none"
+    assert f["b2_changed"] == "SVM" and f["b2_paper_top"] == "SVM"
+    assert (f["b2_paper_acc_lower"], f["b2_paper_n"], f["b2_paper_f1_same"]) == (8, 8, 8)
+    assert cls.sst5_b2_facts(b2.assign(acc=b1["acc"]), b1)["b2_changed"] == "none"
 
 # --- figures and tables for the page (issue 26) ----------------------------------------------------------------------
 

@@ -190,15 +190,16 @@ def sst5_copies(baselines: pd.DataFrame, kind: str, *, rng, n_trials: int):
 
 
 def sst5_b2_facts(b2: pd.DataFrame, b1: pd.DataFrame) -> dict:
-    """For the page, B.2: the binarised BT order, the models whose accuracy differs from B.1's (their most
-    confident class is not always the predicted one), and the paper's B.2 against its B.1."""
+    """For the page, B.2, under the keys the page pastes: the binarised BT order, the models whose accuracy differs
+    from B.1's (their most confident class is not always the predicted one), and the paper's B.2 against its B.1."""
     here = b2.dropna(subset=["acc"])
     changed = [m for m in here.index if not np.isclose(here.loc[m, "acc"], b1.loc[m, "acc"])]
     paper = published.frame("gvp", "appendix_b2").set_index("model")
     paper_b1 = published.frame("gvp", "appendix_b1").set_index("model").reindex(paper.index)
-    return {"order": ranking(here["bt"]), "paper_top": str(b2["paper_bt"].idxmax()), "changed": names(changed),
-            "paper_n": len(paper), "paper_acc_lower": int((paper["acc"] < paper_b1["acc"]).sum()),
-            "paper_f1_same": int((paper["f1"] == paper_b1["f1"]).sum())}
+    return {"b2_order": ranking(here["bt"]), "b2_paper_top": str(b2["paper_bt"].idxmax()),
+            "b2_changed": names(changed), "b2_paper_n": len(paper),
+            "b2_paper_acc_lower": int((paper["acc"] < paper_b1["acc"]).sum()),
+            "b2_paper_f1_same": int((paper["f1"] == paper_b1["f1"]).sum())}
 
 
 def sst5_values(b1: pd.DataFrame, b2: pd.DataFrame, b2_rounded: pd.DataFrame, ties: dict, at_marker: dict) -> dict:
@@ -319,17 +320,19 @@ def binary_copies(scores: pd.DataFrame, labels: pd.Series, copies: pd.DataFrame,
 
 def binary_a1_facts(a1: pd.DataFrame, table2: pd.DataFrame, zero_one: str = "Decision Tree",
                     paper_zero_one: str = "XGBoost") -> dict:
-    """For the page, A.1 and Table 2: the 0/1 model's places (the paper's XGBoost's) and BT's correlations."""
+    """For the page, A.1 and Table 2, under the keys the page pastes: the 0/1 model's places (the paper's XGBoost's)
+    and BT's correlations."""
     paper = published.frame("gvp", "appendix_a1").set_index("model")
     sharp = a1[["acc", "bt", "sharpness"]].corr(method="spearman")
-    return {"n": len(a1), "acc_place": place(a1["acc"], zero_one), "bt_place": place(a1["bt"], zero_one),
-            "paper_n": len(paper), "paper_acc_place": place(paper["acc"], paper_zero_one),
-            "paper_bt_place": place(paper["bt"], paper_zero_one),
-            "bt_sharpness": float(sharp.loc["bt", "sharpness"]), "bt_acc": float(sharp.loc["bt", "acc"]),
-            "bt_acc_without": float(a1.drop(index=zero_one)[["acc", "bt"]].corr(method="spearman").loc["acc", "bt"]),
-            "bt_auc": float(table2.loc["auc", "bt"]),
-            "global_min": float(min(table2.loc[a, b] for a, b in itertools.combinations(["acc", "auc", "f1"], 2))),
-            "btbin_acc": float(table2.loc["acc", "bt_bin"])}
+    return {"a1_n": len(a1), "a1_acc_place": place(a1["acc"], zero_one), "a1_bt_place": place(a1["bt"], zero_one),
+            "a1_paper_n": len(paper), "a1_paper_acc_place": place(paper["acc"], paper_zero_one),
+            "a1_paper_bt_place": place(paper["bt"], paper_zero_one),
+            "a1_bt_sharpness": float(sharp.loc["bt", "sharpness"]), "a1_bt_acc": float(sharp.loc["bt", "acc"]),
+            "a1_bt_acc_without": float(
+                a1.drop(index=zero_one)[["acc", "bt"]].corr(method="spearman").loc["acc", "bt"]),
+            "a1_bt_auc": float(table2.loc["auc", "bt"]),
+            "a1_global_min": float(min(table2.loc[a, b] for a, b in itertools.combinations(["acc", "auc", "f1"], 2))),
+            "a1_btbin_acc": float(table2.loc["acc", "bt_bin"])}
 
 
 def binary_values(a1: pd.DataFrame, table2: pd.DataFrame, a2: pd.DataFrame, a3: pd.DataFrame,

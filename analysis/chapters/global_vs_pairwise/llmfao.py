@@ -21,13 +21,13 @@ TOL = 1e-12
 
 
 def sampling_rule(j: Comparisons) -> dict:
-    """What the paper's rule (12·m·ln m per pair) asks of llmfao and what it has."""
+    """What the paper's rule (12·m·ln m per pair) asks of llmfao and what it has, under the keys the page pastes."""
     m, counts = len(j.systems), j.pair_counts()
     required, pairs = int(sweeps.MULTIPLIER * m * math.log(m)), m * (m - 1) // 2
-    return {"models": m, "judgments": len(j), "tie_share": j.tie_share(), "pairs": pairs,
-            "pairs_compared": len(counts), "median_per_pair": float(counts.median()), "max_per_pair": int(counts.max()),
-            "required_per_pair": required, "required_total": required * pairs,
-            "pairs_with_enough": int((counts >= required).sum())}
+    return {"llmfao_models": m, "llmfao_judgments": len(j), "llmfao_tie_share": j.tie_share(), "llmfao_pairs": pairs,
+            "llmfao_pairs_compared": len(counts), "llmfao_median_per_pair": float(counts.median()),
+            "llmfao_max_per_pair": int(counts.max()), "llmfao_required_per_pair": required,
+            "llmfao_required_total": required * pairs, "llmfao_pairs_with_enough": int((counts >= required).sum())}
 
 
 def _fit(wins: np.ndarray) -> np.ndarray:
@@ -109,10 +109,14 @@ def split_half_curve(j: Comparisons, shares, *, rng, n_trials: int) -> pd.DataFr
 
 
 def llmfao_facts(sweep: pd.DataFrame, ranks: pd.DataFrame, rho_boot: np.ndarray, curve: pd.DataFrame) -> dict:
-    """For the page: the tie sweep's start, the bootstrap's spread, the split halves at the least and most shares."""
+    """For the page, under the keys it pastes: the tie sweep's start, the bootstrap's spread, the split halves at the
+    least and most shares."""
     width = ranks["rank_high"] - ranks["rank_low"]
-    short = {"spearman_mean": "rho", "spearman_low": "low", "rank_displacement": "moves"}
-    return ({"start": float(sweep["spearman_mean"].dropna().iloc[0]), "boot_rho": float(np.nanmean(rho_boot)),
-             "width_median": float(width.median()), "width_max": float(width.max())}
-            | curve.iloc[0].rename(short).add_prefix("small_").to_dict()
-            | curve.iloc[-1].rename(short).add_prefix("half_").to_dict())
+    small, half = curve.iloc[0], curve.iloc[-1]
+    return {"llmfao_start": float(sweep["spearman_mean"].dropna().iloc[0]),
+            "llmfao_boot_rho": float(np.nanmean(rho_boot)), "llmfao_width_median": float(width.median()),
+            "llmfao_width_max": float(width.max()),
+            "llmfao_small_share": small["share"], "llmfao_small_judgments": small["judgments"],
+            "llmfao_small_rho": small["spearman_mean"],
+            "llmfao_half_judgments": half["judgments"], "llmfao_half_rho": half["spearman_mean"],
+            "llmfao_half_low": half["spearman_low"], "llmfao_half_moves": half["rank_displacement"]}

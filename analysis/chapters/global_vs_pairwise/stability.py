@@ -31,12 +31,13 @@ def tie_sweep(quality: pd.DataFrame, probabilities, *, rng, n_trials: int) -> pd
 
 
 def tie_sweep_facts(sweep: pd.DataFrame, near: float) -> dict:
-    """For the page, Fig. 1: the mean correlation without ties, and mean and middle 95% at the p nearest ``near``."""
+    """For the page, Fig. 1, under the keys the page pastes: the mean correlation without ties, and mean and middle
+    95% at the p nearest ``near``."""
     defined = sweep.dropna(subset=["spearman_mean"])
     row = defined.loc[(defined["tie_probability"] - near).abs().idxmin()]
-    return {"start": float(defined["spearman_mean"].iloc[0]), "p": float(row["tie_probability"]),
-            "at_p": float(row["spearman_mean"]), "at_p_low": float(row["spearman_low"]),
-            "at_p_high": float(row["spearman_high"])}
+    return {"fig1_start": float(defined["spearman_mean"].iloc[0]), "fig1_p": float(row["tie_probability"]),
+            "fig1_at_p": float(row["spearman_mean"]), "fig1_at_p_low": float(row["spearman_low"]),
+            "fig1_at_p_high": float(row["spearman_high"])}
 
 
 def largest_above(sweep: pd.DataFrame, column: str, level: float) -> float:
@@ -132,12 +133,16 @@ def random_binary_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def random_binary_facts(table: pd.DataFrame) -> dict:
-    """For the page, §5's random models, with one sample's size and the paper's value of its correlation."""
+    """For the page, §5's random models, under the keys the page pastes, with one sample's size and the paper's value
+    of its correlation."""
     paper = published.item("gvp", "section5_random_binary")["spearman_bt"]
-    return {"repeats": len(table), "spread_mean": float(table["accuracy_spread"].mean()),
-            "global_agree": table["global_agree"].mean(), "full_agree": float((table["spearman_full"] == 1).mean()),
-            "sample": sweeps.sample_size(3, 10**9), "sampled_mean": float(table["spearman_sampled"].mean()),
-            "at_paper": float((table["spearman_sampled"].round(2) == paper).mean()), "paper": float(paper)}
+    return {"random_repeats": len(table), "random_spread_mean": float(table["accuracy_spread"].mean()),
+            "random_global_agree": table["global_agree"].mean(),
+            "random_full_agree": float((table["spearman_full"] == 1).mean()),
+            "random_sample": sweeps.sample_size(3, 10**9),
+            "random_sampled_mean": float(table["spearman_sampled"].mean()),
+            "random_at_paper": float((table["spearman_sampled"].round(2) == paper).mean()),
+            "random_paper": float(paper)}
 
 
 def random_binary_values(table: pd.DataFrame) -> dict:
