@@ -27,7 +27,15 @@ def median(scores: pd.DataFrame) -> pd.Series:
     return pd.Series(np.median(values, axis=0), index=scores.columns, name="median")
 
 
-def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER) -> pd.Series:
+def stopping_rule(ties) -> str:
+    """The BT stopping rule (:func:`analysis.bt.fit`'s ``rule``) that goes with a tie policy: ``"change"``, the paper's
+    code's, with ``"loss"``, the tie policy that exists only to reproduce that code (BT-eval); the maximum-likelihood
+    estimate (``"mle"``) with every other."""
+    return "change" if isinstance(ties, str) and ties == "loss" else "mle"
+
+
+def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER,
+                  rule: str | None = None) -> pd.Series:
     """BT: Bradley-Terry strengths (summing to 1) from instance-level comparisons of every pair of systems.
 
     Each test instance is one comparison per pair of systems (Appendix E), fitted by :func:`analysis.bt.fit`.
@@ -35,22 +43,26 @@ def bradley_terry(scores: pd.DataFrame, ties="half", tol: float = bt.TOL, max_it
     each, ``"drop"`` no comparison, ``"loss"`` a win for the later column of the pair (the behaviour of the paper's
     published code; use it only to reproduce the paper's numbers), or a numeric tie weight. The fit itself
     (iterations, and the groups without a finite estimate, see :class:`analysis.bt.BTFit`) is in
-    ``result.attrs["fit"]``.
+    ``result.attrs["fit"]``. ``rule``: the stopping rule of :func:`analysis.bt.fit`; by default
+    :func:`stopping_rule` of ``ties``: the maximum-likelihood estimate, except under ``"loss"``, which reproduces the
+    paper's code, stopping rule included.
     """
     values = check_scores(scores)
     systems = system_names(scores.columns, "system names (columns)")
     # the win matrix of comparisons.from_scores(scores), counted straight from the scores (equal, tested)
     wins = comparisons.score_win_matrices(values[None], ties)[0]
-    result = bt.fit(wins, tol=tol, max_iter=max_iter, systems=systems)
+    result = bt.fit(wins, tol=tol, max_iter=max_iter, systems=systems, rule=rule or stopping_rule(ties))
     out = pd.Series(result.strengths[0], index=scores.columns, name="bt")
     out.attrs["fit"] = result
     return out
 
 
-def bradley_terry_stack(stack, systems, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER) -> bt.BTFit:
+def bradley_terry_stack(stack, systems, ties="half", tol: float = bt.TOL, max_iter: int = bt.MAX_ITER,
+                        rule: str | None = None) -> bt.BTFit:
     """:func:`bradley_terry` of every score matrix of a (trials x instances x systems) stack over the same
     ``systems``, in one batched fit (:func:`analysis.bt.fit`): trial t's strengths equal those of
-    ``bradley_terry(<stack[t] as a DataFrame>, ties)`` bit for bit (tested). For many sub-samples of one setup."""
+    ``bradley_terry(<stack[t] as a DataFrame>, ties, rule=rule)`` bit for bit (tested). For many sub-samples of one
+    setup."""
     stack = real_array(stack, "stack")
     if stack.ndim != 3 or stack.shape[1] == 0 or stack.shape[2] < 2:
         raise ValueError(f"stack must be (trials x instances x systems) with at least one instance and two systems, "
@@ -58,7 +70,8 @@ def bradley_terry_stack(stack, systems, ties="half", tol: float = bt.TOL, max_it
     if not np.isfinite(stack).all():
         raise ValueError("stack contains NaN or infinite scores")
     check_tie_policy(ties)
-    return bt.fit(comparisons.score_win_matrices(stack, ties), tol=tol, max_iter=max_iter, systems=systems)
+    return bt.fit(comparisons.score_win_matrices(stack, ties), tol=tol, max_iter=max_iter, systems=systems,
+                  rule=rule or stopping_rule(ties))
 
 
 _TIE_CODES = {"half": _kernels.TIE_HALF, "drop": _kernels.TIE_DROP, "loss": _kernels.TIE_LOSS}
@@ -121,7 +134,8 @@ AGGREGATORS = {"mean": mean, "median": median, "bt": bradley_terry, "elo": elo, 
 def mechanisms(ties: str = "half", names=tuple(AGGREGATORS)) -> dict:
     """The mechanisms named in ``names`` (in that order), each with one tie policy (:data:`analysis.comparisons.TIES`
     names: ``"half"``, the default, ``"drop"`` or ``"loss"``). Under ``"loss"`` (the paired paper's published code:
-    BT and Elo count a tie as a win for the later column) TrueSkill still rates a tie as a draw, as that code did."""
+    BT and Elo count a tie as a win for the later column, and BT stops as that code stopped, see :func:`stopping_rule`)
+    TrueSkill still rates a tie as a draw, as that code did."""
     check_tie_policy(ties)
     table = {
         "mean": mean,

@@ -16,15 +16,16 @@ strongly connected (Zermelo 1929; Ford 1957; Hunter 2004, Assumption 1); otherwi
 :attr:`BTFit.never_win` name the groups that never lose (resp. never win) against the others: their place in the
 ranking is right, the size of their strengths is an artefact of ``tol``.
 
-Two stopping rules. ``rule="change"`` (the default, the paper's code, used by the chapters): MM stops at the squared
-change above, which on large or sparse graphs is well short of the maximum-likelihood estimate (about 22 steps where
-the MLE takes 120; 2.3% off at 1,000 systems). ``rule="mle"`` (``python -m analysis compare``): the same MM start,
-then Newton's method on the log-likelihood in the log-strengths theta (its Hessian the weighted Laplacian
-``g_ij p_ij p_ji``, each step halved until the log-likelihood rises), until the gradient
-``d l / d theta_i = W_i - sum_j g_ij s_i / (s_i + s_j)`` is below ``gtol`` times the system's number of comparisons
-for every system: the MLE to rounding, as evalica, choix, arena-rank and statsmodels solve it. A trial without a
-finite MLE (a group never loses or never wins) keeps the MM point. Either way :attr:`BTFit.gradient` reports the
-final gradient's largest entry and :attr:`BTFit.iterations` the steps (MM plus Newton).
+Two stopping rules. ``rule="mle"`` (the default): the MM start below ``tol``, then Newton's method on the
+log-likelihood in the log-strengths theta (its Hessian the weighted Laplacian ``g_ij p_ij p_ji``, each step halved
+until the log-likelihood rises), until the gradient ``d l / d theta_i = W_i - sum_j g_ij s_i / (s_i + s_j)`` is below
+``gtol`` times the system's number of comparisons for every system: the MLE to rounding, as evalica, choix,
+arena-rank and statsmodels solve it. A trial without a finite MLE (a group never loses or never wins) keeps the MM
+point. ``rule="change"`` (the paper's code, BT-eval): MM alone, stopped at the squared change above, which on large
+or sparse graphs is well short of the maximum-likelihood estimate (about 22 steps where the MLE takes 120; 2.3% off
+at 1,000 systems); it is used only where a chapter reproduces that code (see
+:func:`analysis.aggregate.bradley_terry`'s ``rule``). Either way :attr:`BTFit.gradient` reports the final
+gradient's largest entry and :attr:`BTFit.iterations` the steps (MM plus Newton).
 """
 
 from __future__ import annotations
@@ -137,12 +138,12 @@ def _stack(wins) -> np.ndarray:
     return np.ascontiguousarray(stack)  # sums along rows in memory order, so the bits never depend on the layout
 
 
-def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None, rule: str = "change",
+def fit(wins, *, tol: float = TOL, max_iter: int = MAX_ITER, systems=None, rule: str = "mle",
         gtol: float = GTOL) -> BTFit:
     """Fit Bradley-Terry strengths to a win matrix (``wins[i, j]``: comparisons i won against j, possibly
     fractional) or to a (trials x systems x systems) stack of them; see the module docstring. ``systems`` names
-    the systems (default "0", "1", ...). ``rule``: "change" (the paper's stopping rule, ``tol``) or "mle" (MM to
-    ``tol``, then Newton until the gradient is below ``gtol`` per comparison: the maximum-likelihood estimate). A
+    the systems (default "0", "1", ...). ``rule``: "mle" (default: MM to ``tol``, then Newton until the gradient is
+    below ``gtol`` per comparison: the maximum-likelihood estimate) or "change" (the paper's stopping rule, ``tol``). A
     trial that reaches ``max_iter`` (MM under "change", :data:`MAX_NEWTON` Newton steps under "mle") is flagged in
     ``converged`` and one :class:`ConvergenceWarning` says how many did."""
     check_number(tol, "tol", low=0, low_open=True)

@@ -65,9 +65,14 @@ def test_two_systems_closed_form_examples():
 def test_bt_equals_loop_transcription(seed, ties):
     rng = np.random.default_rng(seed)
     scores = random_scores(rng, int(rng.integers(3, 40)), int(rng.integers(2, 9)), levels=5)
-    ours = bradley_terry(scores, ties=ties).to_numpy()
+    ours = bradley_terry(scores, ties=ties, rule="change").to_numpy()
     # same algorithm, start and stopping rule: equal to rounding (ties="loss" is the paper's published bt.py)
     np.testing.assert_allclose(ours, bt_loop(scores, ties=ties), rtol=0, atol=1e-12)
+    if ties == "loss":  # the policy that reproduces the paper's code brings its stopping rule by default
+        assert bradley_terry(scores, ties=ties).to_numpy().tobytes() == ours.tobytes()
+    else:  # every other policy is solved to the maximum-likelihood estimate
+        fit = bradley_terry(scores, ties=ties).attrs["fit"]
+        assert fit.rule == "mle" and (fit.converged.all() or fit.never_lose[0] or fit.never_win[0])
 
 
 def _evalica_bt(scores):
@@ -105,9 +110,10 @@ def test_paper_tolerance_is_loose_but_ranking_stable():
     """The paper's stopping rule (squared change < 1e-9) stops ~1e-5..1e-4 from the optimum; document, not hide."""
     rng = np.random.default_rng(7)
     scores = random_scores(rng, 200, 12)
-    loose = bradley_terry(scores).to_numpy()
+    loose = bradley_terry(scores, rule="change").to_numpy()
     tight = bradley_terry(scores, **TIGHT).to_numpy()
-    assert 0 < np.abs(loose - tight).max() < 1e-3
+    assert 1e-7 < np.abs(loose - tight).max() < 1e-3
+    np.testing.assert_allclose(bradley_terry(scores).to_numpy(), tight, rtol=1e-9)  # the default is the MLE
     assert list(np.argsort(loose)) == list(np.argsort(tight))
 
 

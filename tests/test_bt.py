@@ -122,7 +122,7 @@ def test_bad_win_matrices_are_refused():
 def test_max_iter_flags_the_trial_and_warns_once():
     wins = np.array([[0, 5, 1], [1, 0, 7], [6, 2, 0]], dtype=float)
     with pytest.warns(bt.ConvergenceWarning, match="did not converge"):
-        result = bt.fit(wins, tol=1e-30, max_iter=3)
+        result = bt.fit(wins, tol=1e-30, max_iter=3, rule="change")
     assert result.iterations.tolist() == [3] and result.converged.tolist() == [False]
     assert np.isfinite(result.strengths).all()
     with warnings.catch_warnings():
@@ -266,7 +266,7 @@ def test_the_compiled_iteration_equals_the_numpy_transcription_bit_for_bit(seed,
     wins = wins[ok]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", bt.ConvergenceWarning)
-        fit = bt.fit(wins, tol=tol, max_iter=300)
+        fit = bt.fit(wins, tol=tol, max_iter=300, rule="change")
     strengths, iterations = _numpy_mm(wins, tol=tol, max_iter=300)
     assert fit.strengths.tobytes() == strengths.tobytes()
     assert fit.iterations.tolist() == iterations.tolist()
@@ -347,16 +347,16 @@ def test_mle_rule_agrees_with_evalica_choix_and_statsmodels_to_1e7(seed):
     assert fit.rule == "mle" and fit.converged.all() and fit.gradient[0] <= 1e-12 * wins.sum()
     for peer in (_evalica, _choix, _statsmodels):
         np.testing.assert_allclose(fit.strengths[0], peer(wins), rtol=1e-7, err_msg=peer.__name__)
-    old = bt.fit(wins)  # the default stays the paper's rule, bit for bit
+    assert fit.strengths.tobytes() == bt.fit(wins).strengths.tobytes()  # the default is the MLE
+    old = bt.fit(wins, rule="change")
     assert old.rule == "change" and old.gradient[0] > 0
-    assert old.strengths.tobytes() == bt.fit(wins, rule="change").strengths.tobytes()
 
 
 def test_mle_rule_at_1000_systems_where_the_paper_rule_stops_short():
     """The chain plus random pairs: the paper's rule stops about 2.7% from the MLE and reorders hundreds of systems;
     rule "mle" is evalica's fixed point to 1e-7 (evalica run to tolerance 1e-13)."""
     wins = chain_plus_random_pairs()
-    mle, old = bt.fit(wins, rule="mle"), bt.fit(wins)
+    mle, old = bt.fit(wins, rule="mle"), bt.fit(wins, rule="change")
     assert mle.converged.all() and mle.iterations[0] > old.iterations[0]
     assert mle.gradient[0] < 1e-9 and old.gradient[0] > 1e-3
     np.testing.assert_allclose(mle.strengths[0], _evalica(wins), rtol=1e-7)
@@ -371,7 +371,7 @@ def test_mle_rule_keeps_zero_strengths_and_the_mm_point_without_a_finite_mle():
                      [[0, 2.0, 1], [0, 0, 0], [1, 1, 0]]])  # system 1 never wins: strength exactly 0, still finite
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        mle, old = bt.fit(wins, rule="mle"), bt.fit(wins)
+        mle, old = bt.fit(wins, rule="mle"), bt.fit(wins, rule="change")
     assert mle.strengths[1].tobytes() == old.strengths[1].tobytes()  # no MLE: MM's point, as before
     assert mle.strengths[2, 1] == 0.0 and mle.gradient[2] < 1e-12
     np.testing.assert_allclose(mle.strengths[2], [0.5, 0, 0.5], atol=1e-12)  # 0 and 2 split 1-1 between them

@@ -22,7 +22,7 @@ BLOCK = 1 << 23
 JACKKNIFE_GROUPS = 100
 METHODS = ("percentile", "bca")
 #: every BT fit of ``compare`` is solved to the maximum-likelihood estimate (:func:`analysis.bt.fit`'s rule "mle"),
-#: as evalica, choix, arena-rank and statsmodels solve it; the chapters keep the paper's stopping rule
+#: as evalica, choix, arena-rank and statsmodels solve it (bt.fit's default, written out here)
 BT_RULE = "mle"
 
 
