@@ -249,3 +249,77 @@ def test_style_options_are_errors_where_they_do_not_apply(tmp_path, capsys, opti
     path, _ = _styled_file(tmp_path, n=200)
     assert main(["compare", str(path), *options, *FAST]) == 2
     assert message in capsys.readouterr().err
+
+
+# --- FastChat's style control, ported -----------------------------------------------------------------------------
+# Ported from lm-sys/FastChat, fastchat/serve/monitor/rating_systems.py at commit
+# 0e6d3e4beaab66f4d3f93db72541a4abab8af28d (Apache License 2.0, Copyright LMSYS): preprocess_for_style (its feature
+# arithmetic: per-side counts, (a - b) / (a + b + 1), standardised; read here from columns rather than from
+# conv_metadata), contextual_bt_loss_and_grad, fit_contextual_bt and compute_style_control's scaling, unchanged but
+# for formatting and L-BFGS-B's options made parameters, to solve it further.
+
+
+def _fastchat_style_features(frame, pairs):
+    a = np.column_stack([frame[x] for x, _ in pairs]).T.astype(float)
+    b = np.column_stack([frame[y] for _, y in pairs]).T.astype(float)
+    diff, total = a - b, a + b + 1.0  # add_one=True, apply_ratio=[1, ...]
+    diff /= total
+    return ((diff - diff.mean(axis=1)[:, None]) / diff.std(axis=1)[:, None]).T
+
+
+def _fastchat_compute_style_control(frame, features, reg=0.5, tol=1e-6, scale=400.0, init_rating=1000.0,
+                                    **solver):
+    import math
+
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    n = len(frame)
+    idx, models = pd.factorize(pd.concat([frame["model_a"], frame["model_b"]]))
+    matchups = np.column_stack([idx[:n], idx[n:]])
+    outcomes = np.full(n, 0.5)
+    outcomes[frame["winner"] == "model_a"] = 1.0
+    outcomes[frame["winner"] == "model_b"] = 0.0
+    n_models, alpha, half_reg = len(models), math.log(10.0), reg / 2.0
+
+    def loss_and_grad(params):
+        reg_loss = half_reg * np.inner(params, params)
+        ratings, feature_params = params[:n_models], params[n_models:]
+        probs = expit(alpha * (ratings[matchups][:, 0] - ratings[matchups][:, 1]) + features @ feature_params)
+        loss = -(np.log(probs) * outcomes + np.log(1.0 - probs) * (1.0 - outcomes)).sum() + reg_loss
+        error = outcomes - probs
+        grad = reg * params
+        np.add.at(grad[:n_models], matchups, (-alpha * error)[:, None] * np.array([1.0, -1.0]))
+        grad[n_models:] -= features.T @ error
+        return loss, grad
+
+    result = minimize(loss_and_grad, np.zeros(n_models + features.shape[1]), jac=True, method="L-BFGS-B",
+                      options={"disp": False, "maxiter": 100, "gtol": tol, **solver})
+    ratings = result["x"][:n_models] * scale + init_rating
+    return pd.Series(ratings, index=list(models)), result["x"][n_models:]
+
+
+@pytest.mark.parametrize("further", [False, True])
+def test_fastchat_style_control_without_its_penalty(tmp_path, further):
+    """FastChat's compute_style_control with its penalty off (reg 0) on FastChat's own features (per-side counts as
+    (a - b) / (a + b + 1), standardised): `compare --covariates <those columns> --covariates-normalise --scale elo`
+    prints its controlled ratings, to 0.05 Elo points at FastChat's tolerance and 1e-5 solved further, and its
+    coefficients. FastChat's default penalty (reg 0.5 on the summed log-likelihood) falls on the ratings as well as on
+    the coefficients; compare's penalty is arena-rank's, on the coefficients only (examples/README.md)."""
+    path, frame = _styled_file(tmp_path, seed=11)
+    rng = np.random.default_rng(11)
+    frame["bold_a"], frame["bold_b"] = rng.poisson(3, len(frame)), rng.poisson(3, len(frame))
+    features = _fastchat_style_features(frame, [("len_a", "len_b"), ("bold_a", "bold_b")])
+    frame["len_ratio"], frame["bold_ratio"] = features[:, 0] + 5.0, features[:, 1] - 2.0  # compare standardises
+    frame.to_csv(path, index=False)
+    tight = dict(tol=1e-12, maxiter=10_000, ftol=1e-15) if further else {}
+    solver = {k: v for k, v in tight.items() if k != "tol"}
+    theirs, coef = _fastchat_compute_style_control(frame, features, reg=0.0, tol=tight.get("tol", 1e-6), **solver)
+    out = tmp_path / "out.json"
+    assert main(["compare", str(path), "--covariates", "len_ratio,bold_ratio", "--covariates-normalise",
+                 "--scale", "elo", "--json", str(out), *FAST]) == 0
+    ours = _systems(out).loc[theirs.index, "rating_controlled"]
+    np.testing.assert_allclose(ours, theirs, atol=1e-5 if further else 0.05)
+    settings = json.loads(out.read_text())["settings"]["covariates"]
+    np.testing.assert_allclose([settings["len_ratio"]["coef"], settings["bold_ratio"]["coef"]], coef,
+                               atol=1e-7 if further else 1e-3)
