@@ -88,7 +88,7 @@ out = outputs(real_setups, globals(), data={
 setups = list(iter_setups(load_table("paired_setups"), collections))
 timings = Timings()
 inventory, inventory_summary = setup_data.inventory(setups)
-glue_values("metrics-", setup_data.metric_numbers(inventory))
+glue_values(setup_data.metric_numbers(inventory))
 show(inventory_summary.rename(columns={"instances": "instances (median)", "systems": "systems (median)"}), 0)
 
 # %% [markdown]
@@ -143,10 +143,10 @@ for policy in ("loss", "half"):
     with timings.measure(f"Tables 1 and 4, {setup_data.TIE_LABELS[policy]} (every mechanism and setup)"):
         per_setup[policy] = table1.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
-glue_values("", {"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(mechanism_pairs(setup_data.MECHANISMS)),
-              "degenerate-loss": int(per_setup["loss"].bt_degenerate.sum()),
-              "degenerate-half": int(per_setup["half"].bt_degenerate.sum()),
-              "degenerate-setups": table1.degenerate_setups(per_setup["loss"], per_setup["half"])})
+glue_values({"n-setups": len(per_setup["loss"]), "n-mechanism-pairs": len(mechanism_pairs(setup_data.MECHANISMS)),
+             "degenerate-loss": int(per_setup["loss"].bt_degenerate.sum()),
+             "degenerate-half": int(per_setup["half"].bt_degenerate.sum()),
+             "degenerate-setups": table1.degenerate_setups(per_setup["loss"], per_setup["half"])})
 PAIRS = mechanism_pairs(setup_data.MECHANISMS)
 # one stream for both tie policies: the same resamples of setups, so a measure the policy cannot change (MEAN vs.
 # MEDIAN) gets the same interval under both
@@ -159,7 +159,7 @@ out.table(table1.side_by_side(by_policy, setup_data.TABLE1_PAIRS), "paired_table
 out.table(table1.side_by_side(by_policy, table1.published_table4().index),  # the paper's row order
           "paired_table4_side_by_side")
 on_page = {f"ours, {setup_data.TIE_LABELS[p]}": ours[p] for p in ("loss", "half")}
-glue_values("", table1.table1_numbers(ours))
+glue_values(table1.table1_numbers(ours) | {"n-resamples": n_resamples})
 
 # %% [markdown]
 # **Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap interval
@@ -168,14 +168,23 @@ glue_values("", table1.table1_numbers(ours))
 # %% tags=["hide-input"]
 show(table1.side_by_side_long(on_page, setup_data.TABLE1_PAIRS))
 out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.published_table4().index)),
-           "paired_table4_paper_vs_ours",
-           f"Tables 1 and 4 of the paper against ours on {len(per_setup['loss'])} setups: for each pair of mechanisms, "
-           "the share of system pairs they order differently (Disagree) and the shares of setups where their best "
-           "systems (≠ SotA) or their top-3 sets (≠ Top-3) differ.\n\n"
-           "Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for "
-           "the later column) and with ties as half wins, with 95% bootstrap intervals over setups "
-           f"({n_resamples:,} resamples). The first three rows are the paper's Table 1. The paper prints both tables "
-           "as numbers, without intervals; our setups differ from its own (their totals: {ref}`paired-section5`).")
+           "paired_table4_paper_vs_ours")
+
+# %% [markdown]
+# ```{glue:figure} paired_table4_paper_vs_ours
+# :name: paired_table4_paper_vs_ours
+# :figclass: compendium-figure
+# :alt: Tables 1 and 4 as a dot plot: the paper's percentages and ours with intervals, per pair of mechanisms.
+#
+# Tables 1 and 4 of the paper against ours on {glue:text}`n-setups` setups: for each pair of mechanisms, the share of
+# system pairs they order differently (Disagree) and the shares of setups where their best systems (≠ SotA) or their
+# top-3 sets (≠ Top-3) differ.
+#
+# Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for the later
+# column) and with ties as half wins, with 95% bootstrap intervals over setups ({glue:text}`n-resamples:,`
+# resamples). The first three rows are the paper's Table 1. The paper prints both tables as numbers, without
+# intervals; our setups differ from its own (their totals: {ref}`paired-section5`).
+# ```
 
 # %% [markdown]
 # With the paper's tie handling, MEAN and BT order {glue:text}`loss-mean-bt-disagree:.0%` of system pairs differently
@@ -236,23 +245,32 @@ table3_cells = table3.table3_side_by_side(table3_draws_frame, per_setup["loss"])
 out.table(table3_cells[["dataset", "metric_group", "measure", "pair", "paper", "ours"]],
           "paired_table3_side_by_side", index=False)
 out.table(table3_cells, "paired_table3_readings", index=False)
-glue_values("t3-", table3.table3_numbers(table3_cells, inventory) | {
-    "draws": table3_draws, "fraction": float(table3_fraction), "test-sets": len(table3_draws_frame),
-    "degenerate": int(table3_draws_frame.bt_degenerate.sum()), "paper-draws": table3.TABLE3_PAPER_DRAWS})
+glue_values(table3.table3_numbers(table3_cells, inventory) | {
+    "t3-draws": table3_draws, "t3-fraction": float(table3_fraction), "t3-test-sets": len(table3_draws_frame),
+    "t3-degenerate": int(table3_draws_frame.bt_degenerate.sum()), "t3-paper-draws": table3.TABLE3_PAPER_DRAWS})
 tac_above = table3.tac_med_above_mean(table3_cells)  # the evidence that TAC-08's ROUGE-WE block is exchanged
-glue_values("t3x-", {"others": len(tac_above), "others-above": int(tac_above.sum())})
+glue_values({"t3x-others": len(tac_above), "t3x-others-above": int(tac_above.sum())})
 
 # %% tags=["hide-input"]
 disagree_cells = table3_cells[table3_cells.measure == "disagree"]
-out.figure(table3.plot_table3(table3_cells), "paired_table3_disagree",
-           f"Table 3's *Disagree* cells, laid out as in the paper: a row per dataset, a column per metric family and "
-           f"pair of mechanisms; each cell ours (the mean over {table3_draws:,} test sets of {table3_fraction:.0%} of "
-           "each setup's instances, which sets the colour) over the paper's value in brackets. "
-           f"{disagree_cells.ours.notna().sum()} of the paper's {len(disagree_cells)} cells have ours; grey with "
-           "\"—\": no such metric in our data.\n\n"
-           "TAC, TC and PC are the paper's own score matrices. WMT's metric scores are recomputed from the paper's "
-           "system outputs, and CNN/DM and MSCOCO are stand-ins with other systems, so their cells are not expected to "
-           "match. The paper's ≠ SotA and ≠ Top-3 cells are compared cell by cell on the details page.")
+out.figure(table3.plot_table3(table3_cells), "paired_table3_disagree")
+glue_values({"t3-disagree-ours": int(disagree_cells.ours.notna().sum()), "t3-disagree-cells": len(disagree_cells)})
+
+# %% [markdown]
+# ```{glue:figure} paired_table3_disagree
+# :name: paired_table3_disagree
+# :figclass: compendium-figure
+# :alt: Table 3's Disagree cells as a heat map, a row per dataset, ours over the paper's value in brackets.
+#
+# Table 3's *Disagree* cells, laid out as in the paper: a row per dataset, a column per metric family and pair of
+# mechanisms; each cell ours (the mean over {glue:text}`t3-draws:,` test sets of {glue:text}`t3-fraction:.0%` of each
+# setup's instances, which sets the colour) over the paper's value in brackets. {glue:text}`t3-disagree-ours` of the
+# paper's {glue:text}`t3-disagree-cells` cells have ours; grey with "—": no such metric in our data.
+#
+# TAC, TC and PC are the paper's own score matrices. WMT's metric scores are recomputed from the paper's system
+# outputs, and CNN/DM and MSCOCO are stand-ins with other systems, so their cells are not expected to match. The
+# paper's ≠ SotA and ≠ Top-3 cells are compared cell by cell on the details page.
+# ```
 
 # %% [markdown]
 # On the paper's own score matrices (TAC, TC, PC), {glue:text}`t3-within` of {glue:text}`t3-cells` *Disagree* cells
@@ -279,9 +297,7 @@ out.figure(table3.plot_table3(table3_cells), "paired_table3_disagree",
 # %% tags=["remove-input"]
 grain = table3.table3_grain()
 show(grain, 2)
-short = {"BLEU, MoverScore, BERTScore": "single", "ROUGE": "rouge", "ROUGE-WE": "rouge-we"}
-glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for _, r in grain.iterrows()
-                       for k in ("fitting", "cells", "chance")})
+glue_values(table3.grain_numbers(grain))
 
 # %% [markdown]
 # On the paper's own data (TAC, TC, PC), {glue:text}`grain-single-30-fitting` of the
@@ -309,13 +325,22 @@ glue_values("grain-", {f"{short[r['columns']]}-{r['multiple of']}-{k}": r[k] for
 
 # %% tags=["hide-input"]
 show(table3.table3_agreement(table3_cells), 3)
-out.figure(table3.plot_table3_scatter(table3_cells), "paired_table3_paper_vs_ours",
-           "Each of the paper's Table 3 cells that we can compute "
-           f"({table3_cells.ours.notna().sum()} of {len(table3_cells)}), the paper's value against ours, per measure; "
-           f"ours are means over {table3_draws:,} test sets of {table3_fraction:.0%} of each setup's instances. "
-           "Dashed: equal values.\n\n"
-           "Dots: the paper's own score matrices (TAC, TC, PC); crosses: recomputed metrics (WMT) and stand-in setups "
-           "(CNN/DM, COCO). The paper prints the table only.")
+out.figure(table3.plot_table3_scatter(table3_cells), "paired_table3_paper_vs_ours")
+glue_values({"t3-all-ours": int(table3_cells.ours.notna().sum()), "t3-all-cells": len(table3_cells)})
+
+# %% [markdown]
+# ```{glue:figure} paired_table3_paper_vs_ours
+# :name: paired_table3_paper_vs_ours
+# :figclass: compendium-figure
+# :alt: Scatter plots of the paper's Table 3 cells against ours, one panel per measure.
+#
+# Each of the paper's Table 3 cells that we can compute ({glue:text}`t3-all-ours` of {glue:text}`t3-all-cells`), the
+# paper's value against ours, per measure; ours are means over {glue:text}`t3-draws:,` test sets of
+# {glue:text}`t3-fraction:.0%` of each setup's instances. Dashed: equal values.
+#
+# Dots: the paper's own score matrices (TAC, TC, PC); crosses: recomputed metrics (WMT) and stand-in setups (CNN/DM,
+# COCO). The paper prints the table only.
+# ```
 
 # %% [markdown]
 # ≠ SotA and ≠ Top-3 are shares of {glue:text}`t3-paper-draws` draws in the paper's reading, so they carry the draws'
@@ -361,10 +386,10 @@ table1_by_reading = {"full test sets": ours["loss"], f"{table3_fraction:.0%} sub
 table1_readings = out.table(table1.side_by_side(table1_by_reading, setup_data.TABLE1_PAIRS),
                             "paired_table1_readings")
 show(table1.side_by_side_long({f"ours, {k}": v for k, v in table1_by_reading.items()}, setup_data.TABLE1_PAIRS))
-glue_values("t1r-", {"full-hits": table1.table1_hits(ours["loss"]),
-                     "sub-hits": table1.table1_hits(subsampled),
-                     "full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
-                     "sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
+glue_values({"t1r-full-hits": table1.table1_hits(ours["loss"]),
+             "t1r-sub-hits": table1.table1_hits(subsampled),
+             "t1r-full-mean-median": float(ours["loss"].loc["mean_median", "disagree"]),
+             "t1r-sub-mean-median": float(subsampled.loc["mean_median", "disagree"])})
 
 
 # %% [markdown]
@@ -399,24 +424,33 @@ for by, frame in fig4_summary.items():
 # Fig. 4(a) on TAC and dialogue, where every metric was computed: mean disagreement per metric and its rank
 ranks = out.table(fig4.metric_ranks(fig4_draws), "paired_fig4_metric_ranks_tac_dialogue")
 by_size = fig4_draws.groupby("size")["bt_degenerate"].mean()
-glue_values("f4-", {"degenerate": int(fig4_draws.bt_degenerate.sum()), "subsamples": len(fig4_draws),
-                 "degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
-                 "largest": int(inventory.instances.max()),
-                 "mscoco": int(paper_a3.set_index("dataset").loc["MSCOCO", "instances"])})
+glue_values({"f4-degenerate": int(fig4_draws.bt_degenerate.sum()), "f4-subsamples": len(fig4_draws),
+             "f4-degenerate-by-size": ", ".join(f"{size}: {share:.0%}" for size, share in by_size.items()),
+             "f4-largest": int(inventory.instances.max()),
+             "f4-mscoco": int(paper_a3.set_index("dataset").loc["MSCOCO", "instances"])})
 
 # %% tags=["hide-input"]
-out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired_fig4_disagreement",
-           "How often MEAN, MEDIAN and BT order system pairs differently on sub-sampled test sets, (a) per metric, (b) "
-           "per task and (c) per test-set size, with 95% bootstrap intervals; in brackets under each label, the number "
-           "of setups behind the bars.\n\n"
-           f"{len(fig4_draws):,} test sets of {', '.join(f'{s:,}' for s in sorted(fig4_draws['size'].unique()))} "
-           f"instances drawn from {len(fig4_draws[setup_data.KEYS].drop_duplicates())} setups (a size larger than a "
-           "setup is skipped), compared with the paper's tie rule. "
-           "The dashed lines in (c) are the draws of the paper's code "
-           f"({fig4_paper_draws:,} per size, a setup smaller than the size entering whole). The paper's Fig. 4 has the "
-           "same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one BLEU "
-           "score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for WMT "
-           "and COCO.")
+out.figure(fig4.plot_fig4(fig4_summary, fig4_draws, fig4_paper_summary), "paired_fig4_disagreement")
+glue_values({"f4-sizes": ", ".join(f"{s:,}" for s in sorted(fig4_draws["size"].unique())),
+             "f4-setups": len(fig4_draws[setup_data.KEYS].drop_duplicates()), "f4-paper-draws": fig4_paper_draws})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig4_disagreement
+# :name: paired_fig4_disagreement
+# :figclass: compendium-figure
+# :alt: Disagreement of MEAN, MEDIAN and BT on sub-sampled test sets, per metric, per task and per test-set size.
+#
+# How often MEAN, MEDIAN and BT order system pairs differently on sub-sampled test sets, (a) per metric, (b) per task
+# and (c) per test-set size, with 95% bootstrap intervals; in brackets under each label, the number of setups behind
+# the bars.
+#
+# {glue:text}`f4-subsamples:,` test sets of {glue:md}`f4-sizes` instances drawn from {glue:text}`f4-setups` setups (a
+# size larger than a setup is skipped), compared with the paper's tie rule. The dashed lines in (c) are the draws of
+# the paper's code ({glue:text}`f4-paper-draws:,` per size, a setup smaller than the size entering whole). The paper's
+# Fig. 4 has the same panels on its own setups; metrics it had that we lack are missing here, and *BLEU* is the one
+# BLEU score shipped for TAC and the dialogue datasets, *BLEU-1* to *BLEU-4* the n-gram orders recomputed for WMT and
+# COCO.
+# ```
 
 # %% [markdown]
 # §5 reads the figure in five sentences. BLEU variants are the most affected metrics:
@@ -457,15 +491,26 @@ show(sizes_table, 3)
 key, matrix = fig5.pick_setup(setups, fig5_setup)
 prob, marks = fig5.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
-           "BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + λ(column)) from "
-           f"one BT fit with ties as half wins, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
-           f"{metric_label(key[2])}, ordered by BT strength (the lower triangle, 1 minus the upper, is left blank); "
-           f"an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at α = {alpha:g}.\n\n"
-           "The paper's Fig. 5 shows this view for a machine-translation setup scored by ROUGE-1 that it does not "
-           "name, so its systems and numbers cannot be compared; the colours here are modelled probabilities, not the "
-           "observed share of instances won. WMT's system names are shown without their submission numbers where they "
-           "stay distinct.")
+out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix")
+glue_values({"fig5-systems": len(prob), "fig5-collection": key[0], "fig5-dataset": key[1],
+             "fig5-metric": metric_label(key[2]), "alpha": float(alpha)})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig5_bt_matrix
+# :name: paired_fig5_bt_matrix
+# :figclass: compendium-figure
+# :alt: BT's probability that each row system beats each column system, for one MT setup, as a heat map.
+#
+# BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + λ(column)) from one BT
+# fit with ties as half wins, for the {glue:text}`fig5-systems` systems of {glue:md}`fig5-collection`
+# {glue:md}`fig5-dataset` scored by {glue:md}`fig5-metric`, ordered by BT strength (the lower triangle, 1 minus the
+# upper, is left blank); an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at α =
+# {glue:text}`alpha:g`.
+#
+# The paper's Fig. 5 shows this view for a machine-translation setup scored by ROUGE-1 that it does not name, so its
+# systems and numbers cannot be compared; the colours here are modelled probabilities, not the observed share of
+# instances won. WMT's system names are shown without their submission numbers where they stay distinct.
+# ```
 
 # %% [markdown] tags=["details"]
 # ### Fig. 5 on a metric made for MT
@@ -476,11 +521,22 @@ out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix",
 key, matrix = fig5.pick_setup(setups, [*fig5_setup[:2], "Chrfpp"])
 prob, marks = fig5.bt_probability_matrix(matrix, alpha)
 out.table(prob, f"paired_fig5_bt_matrix_{key[2]}")
-out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric",
-           f"BT's modelled probability that the row system beats the column system, as in "
-           f"{{numref}}`paired_fig5_bt_matrix`, for the {len(prob)} systems of {key[0]} {key[1]} scored by "
-           f"{metric_label(key[2])}; asterisks where the sign test rejects P = ½ at α = {alpha:g}.\n\n"
-           "The same view on another metric; not in the paper.")
+out.figure(fig5.plot_fig5(prob, marks), "paired_fig5_bt_matrix_second_metric")
+glue_values({"fig5b-systems": len(prob), "fig5b-collection": key[0], "fig5b-dataset": key[1],
+             "fig5b-metric": metric_label(key[2])})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig5_bt_matrix_second_metric
+# :name: paired_fig5_bt_matrix_second_metric
+# :figclass: compendium-figure
+# :alt: The same heat map of BT's probabilities for the same systems scored by another metric.
+#
+# BT's modelled probability that the row system beats the column system, as in {numref}`paired_fig5_bt_matrix`, for
+# the {glue:text}`fig5b-systems` systems of {glue:md}`fig5b-collection` {glue:md}`fig5b-dataset` scored by
+# {glue:md}`fig5b-metric`; asterisks where the sign test rejects P = ½ at α = {glue:text}`alpha:g`.
+#
+# The same view on another metric; not in the paper.
+# ```
 
 # %% [markdown]
 # (paired-fig6)=
@@ -515,19 +571,30 @@ PAPER_FIG6 = fig6.published_fig6()
 
 # %% tags=["hide-input"]
 out.figure(fig6.plot_fig6({"(a) the paper's Fig. 6": PAPER_FIG6, "(b) ours, BT-eval's draws": sig_matrix_paper,
-                              "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance",
-           f"How often test *j* finds a significant difference (α = {alpha:g}) among the system pairs where test *i* "
-           "does (the diagonal: how often test *i* does at all), for the paired t-test, Mood's median test, the sign "
-           "test and Wilcoxon's signed-rank test: (a) the paper's Fig. 6, (b) ours with the draws of the paper's code "
-           f"({len(sig_pairs_paper):,} pairs), (c) ours on the full test sets ({len(sig_pairs):,} pairs).\n\n"
-           f"(b) pools the system pairs of {sig_paper_draws:,} draws of a dataset, one of its metrics and "
-           f"{table3_fraction:.0%} of its test instances, and runs the sign test as that code does (ties kept in the "
-           f"count); (c) tests at most {sig_pairs.groupby(setup_data.KEYS).size().max():,} random system pairs per "
-           "setup on all instances with textbook tests (the sign test drops ties). The paper's figure is one matrix.")
+                              "(c) ours, full test sets": sig_matrix}), "paired_fig6_significance")
+glue_values({"f6-pairs-bt-eval": len(sig_pairs_paper), "f6-pairs-full": len(sig_pairs), "f6-draws": sig_paper_draws,
+             "f6-max-pairs": int(sig_pairs.groupby(setup_data.KEYS).size().max())})
+
+# %% [markdown]
+# ```{glue:figure} paired_fig6_significance
+# :name: paired_fig6_significance
+# :figclass: compendium-figure
+# :alt: Three matrices of how often one significance test agrees with another: the paper's and two of ours.
+#
+# How often test *j* finds a significant difference (α = {glue:text}`alpha:g`) among the system pairs where test *i*
+# does (the diagonal: how often test *i* does at all), for the paired t-test, Mood's median test, the sign test and
+# Wilcoxon's signed-rank test: (a) the paper's Fig. 6, (b) ours with the draws of the paper's code
+# ({glue:text}`f6-pairs-bt-eval:,` pairs), (c) ours on the full test sets ({glue:text}`f6-pairs-full:,` pairs).
+#
+# (b) pools the system pairs of {glue:text}`f6-draws:,` draws of a dataset, one of its metrics and
+# {glue:text}`t3-fraction:.0%` of its test instances, and runs the sign test as that code does (ties kept in the
+# count); (c) tests at most {glue:text}`f6-max-pairs:,` random system pairs per setup on all instances with textbook
+# tests (the sign test drops ties). The paper's figure is one matrix.
+# ```
 
 # %% tags=["remove-input"]
 fig6_cells = fig6.fig6_cells(sig_pairs_paper, sig_matrix_paper, PAPER_FIG6, alpha)
-glue_values("f6-", fig6.fig6_numbers(fig6_cells, sig_matrix, sig_pairs_paper, inventory, table3_fraction))
+glue_values(fig6.fig6_numbers(fig6_cells, sig_matrix, sig_pairs_paper, inventory, table3_fraction))
 
 # %% [markdown]
 # With BT-eval's draws and sign test, {glue:text}`f6-close` of {glue:text}`f6-cells` cells lie within the rounding and
@@ -569,9 +636,8 @@ out.table(iia_examples, "paired_appF_iia_violations_full", index=False)
 out.table(iia_full, "paired_appF_full_reversals_per_setup", index=False)
 worked = out.table(appf.iia_worked_triple(iia_reversals), "paired_appF_worked_triple", index=False)
 iia_by_size = out.table(appf.iia_by_size(iia), "paired_appF_iia_by_size")
-glue_values("iia-", appf.iia_numbers(iia, iia_examples))
-glue_values("appf-full-", appf.iia_full_numbers(iia_full, worked))
-glue_values("appf-", {"alpha": float(alpha)})
+glue_values(appf.iia_numbers(iia, iia_examples) | appf.iia_full_numbers(iia_full, worked)
+            | {"appf-alpha": float(alpha)})
 
 # %% [markdown]
 # **On the full test sets.** The comparable figure to the paper's "none": on each setup's full test set (those with

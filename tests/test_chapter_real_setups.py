@@ -236,13 +236,13 @@ def test_table3_swaps_finds_exchanged_columns_only():
     assert (counts[("20% sub-samples", "within 0.02")] == counts[("", "cells")]).all()
     inventory = pd.DataFrame({"collection": ["TAC", "CNNDM", "COCO"], "systems": [5, 24, 9]})
     numbers = table3.table3_numbers(swapped, inventory)
-    assert numbers["swaps"] == 1 and table3.table3_numbers(side, inventory)["swaps"] == 0
+    assert numbers["t3-swaps"] == 1 and table3.table3_numbers(side, inventory)["t3-swaps"] == 0
     # the paper's other TAC Disagree cells: MEAN vs. BT least in all but TAC08 ROUGE-WE
-    assert (numbers["tac-other"], numbers["tac-mean-bt-least"]) == (14, 13)
-    assert (numbers["cnndm-systems"], numbers["coco-systems"]) == (24, 9)
-    assert (numbers["paper-cnndm-systems"], numbers["paper-coco-systems"]) == (12, 12)
-    assert (numbers["wmt-near"], numbers["wmt-cells"]) == (45, 45) and numbers["cells"] == 75
-    assert numbers["far"] == 0 and numbers["within"] == 73  # the two exchanged cells are not within 0.02
+    assert (numbers["t3-tac-other"], numbers["t3-tac-mean-bt-least"]) == (14, 13)
+    assert (numbers["t3-cnndm-systems"], numbers["t3-coco-systems"]) == (24, 9)
+    assert (numbers["t3-paper-cnndm-systems"], numbers["t3-paper-coco-systems"]) == (12, 12)
+    assert (numbers["t3-wmt-near"], numbers["t3-wmt-cells"]) == (45, 45) and numbers["t3-cells"] == 75
+    assert numbers["t3-far"] == 0 and numbers["t3-within"] == 73  # the two exchanged cells are not within 0.02
     view = table3.table3_swaps_view(swapped)
     assert len(view) == 3 and set(view.dataset) == {"TAC09"} and len(table3.table3_swaps_view(side)) == 0
     row = view.set_index("measure").loc["Disagree"]
@@ -409,9 +409,10 @@ def test_iia_full_reversals_count_reversals_their_significance_and_the_best_syst
     worked = appf.iia_worked_triple(found, min_instances=5)
     assert len(worked) == 1 and worked.winner_share.iloc[0] == found.winner_share.max()
     numbers = appf.iia_full_numbers(per_setup.assign(n_instances=20), worked)
-    assert numbers["total-y"] > numbers["total-x"] and numbers["w-xy"] > numbers["w-yx"]
+    assert numbers["appf-full-total-y"] > numbers["appf-full-total-x"]
+    assert numbers["appf-full-w-xy"] > numbers["appf-full-w-yx"]
     assert appf.iia_worked_triple(found, min_instances=10).empty
-    assert appf.iia_full_numbers(per_setup, pd.DataFrame())["x"] == "—"
+    assert appf.iia_full_numbers(per_setup, pd.DataFrame())["appf-full-x"] == "—"
 
 
 def test_table3_values_compare_each_cell_within_its_noise_and_never_leave_a_key_empty():
@@ -538,7 +539,7 @@ def test_the_numbers_the_page_pastes():
     assert table1.table1_hits(_summary()) == 2 and table1.table1_hits(loss) == 3
     numbers = table1.table1_numbers({"loss": loss, "half": _summary()})
     assert numbers["loss-mean-bt-top1"] == 0.4 and numbers["loss-mean-bt-top1-low"] == 0.35
-    assert numbers["half-mean-bt-top1"] == 0.1 and numbers["half-mean-median-disagree-high"] == 0.15
+    assert numbers["half-mean-bt-top1"] == 0.1 and numbers["half-mean-bt-top3-high"] == 0.15
     assert numbers["paper-mean-bt-disagree"] == pytest.approx(0.09) and numbers["paper-mean-median-disagree"] == 0.04
     grain = table3.table3_grain().set_index(["columns", "multiple of"])
     assert tuple(grain.loc[("BLEU, MoverScore, BERTScore", 30), ["fitting", "cells"]]) == (89, 90)
@@ -547,9 +548,10 @@ def test_the_numbers_the_page_pastes():
                         "tied": [1, 1]})
     examples = pd.DataFrame({"kind": ["reversed", "tied", "reversed"], "winner_share": [0.52, 0.9, 0.55]})
     values = appf.iia_numbers(iia, examples)
-    assert (values["reversed"], values["combinations"], values["big-violated"], values["big-setups"]) == (2, 12, 1, 1)
-    assert values["winner-median"] == pytest.approx(0.535) and values["reversals"] == 2
-    assert np.isnan(appf.iia_numbers(iia, pd.DataFrame())["winner-max"])
+    assert (values["iia-reversed"], values["iia-combinations"], values["iia-big-violated"],
+            values["iia-big-setups"]) == (2, 12, 1, 1)
+    assert values["iia-winner-median"] == pytest.approx(0.535) and values["iia-reversals"] == 2
+    assert np.isnan(appf.iia_numbers(iia, pd.DataFrame())["iia-winner-max"])
 
 
 def test_fig6_numbers_read_the_diagonal_the_draw_sizes_and_handle_no_mood_pair():
@@ -563,15 +565,16 @@ def test_fig6_numbers_read_the_diagonal_the_draw_sizes_and_handle_no_mood_pair()
     matrix = agreement.agreement_matrix(per_pair[tests] < 0.05)
     cells = fig6.fig6_cells(per_pair, matrix, fig6.published_fig6(), 0.05)
     numbers = fig6.fig6_numbers(cells, matrix, per_pair, inventory, 0.2)
-    assert numbers["ours-t-test"] == 0.4 and numbers["paper-t-test"] == 0.42 and numbers["ours-wilcoxon"] == 0.38
-    assert numbers["share-tac"] == pytest.approx(0.7) and numbers["median-instances"] == 10  # TAC: 20% of 48
-    assert (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (20, 20)
-    assert numbers["cells"] == 16 and numbers["full-mood"] == 0.2 and numbers["full-mood-sign"] == 1.0
+    assert numbers["f6-ours-t-test"] == 0.4 and numbers["f6-paper-t-test"] == 0.42
+    assert numbers["f6-ours-wilcoxon"] == 0.38
+    assert numbers["f6-share-tac"] == pytest.approx(0.7) and numbers["f6-median-instances"] == 10  # TAC: 20% of 48
+    assert (numbers["f6-mood-pairs"], numbers["f6-mood-sign-pairs"]) == (20, 20)
+    assert numbers["f6-cells"] == 16 and numbers["f6-full-mood"] == 0.2 and numbers["f6-full-mood-sign"] == 1.0
     never = per_pair.assign(Mood=0.5)
     matrix = agreement.agreement_matrix(never[tests] < 0.05)
     cells = fig6.fig6_cells(never, matrix, fig6.published_fig6(), 0.05)
     numbers = fig6.fig6_numbers(cells, matrix, never, inventory, 0.2)
-    assert (numbers["mood-pairs"], numbers["mood-sign-pairs"]) == (0, 0)
+    assert (numbers["f6-mood-pairs"], numbers["f6-mood-sign-pairs"]) == (0, 0)
 
 
 # --- the page: tables that fit the text column, legible figures ------------------------------------------------------

@@ -20,9 +20,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 
-#: chapters whose keys and captions have not moved yet (issue 52); each entry here is work left, not a rule
-NOT_YET = {"02"}
-
 _ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`:<]+)")
 _DIRECTIVE = re.compile(r"```\{glue(?::\w+)?\}\s+(\S+)")
 _CLAIM_FAMILIES = ("verdict-", "ours-", "passed-", "values-")
@@ -109,16 +106,12 @@ def _chapter(path: Path) -> str:
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_chapter)
 def test_every_key_a_page_pastes_is_found_in_the_code(notebook):
-    if _chapter(notebook) in NOT_YET:
-        pytest.skip("keys not moved yet (issue 52)")
     missing = sorted(k for k in page_keys(notebook) if not found(k))
     assert not missing, f"{notebook.name}: keys the code does not name literally: {missing}"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_chapter)
 def test_every_saved_figure_has_its_caption_in_the_markdown(notebook):
-    if _chapter(notebook) in NOT_YET:
-        pytest.skip("captions not moved yet (issue 52)")
     names = saved_figures(notebook)
     assert None not in names, f"{notebook.name}: give every out.figure a literal name"
     directives = figure_directives(notebook)

@@ -120,30 +120,38 @@ def iia_numbers(iia: pd.DataFrame, examples: pd.DataFrame) -> dict:
     full = iia[iia["size"].astype(str) == "full"]
     big = full[full.n_instances > 10]
     shares = examples.loc[examples.kind == "reversed", "winner_share"] if len(examples) else pd.Series(dtype=float)
-    return {"reversed": int(full.reversed.sum()), "tied": int(full.tied.sum()),
-            "combinations": 3 * int(full.triples.sum()), "big-setups": len(big),
-            "big-violated": int(((big.reversed + big.tied) > 0).sum()), "reversals": len(shares),
-            "winner-median": float(shares.median()), "winner-max": float(shares.max())}
+    return {"iia-reversed": int(full.reversed.sum()), "iia-tied": int(full.tied.sum()),
+            "iia-combinations": 3 * int(full.triples.sum()), "iia-big-setups": len(big),
+            "iia-big-violated": int(((big.reversed + big.tied) > 0).sum()), "iia-reversals": len(shares),
+            "iia-winner-median": float(shares.median()), "iia-winner-max": float(shares.max())}
 
 
 def iia_full_numbers(full: pd.DataFrame, worked: pd.DataFrame) -> dict:
     """For the page, :func:`iia_full_reversals` on more than 10 instances and the :func:`iia_worked_triple`: its
     pair's winner alone (``x``) and loser (``y``), the third system (``c``) and their win counts (``w-xy``)."""
     big = full[full.n_instances > 10]
-    numbers = {"setups": len(big), "setups-reversed": int((big.reversed > 0).sum()),
-               "share-median": float(big["share reversed"].median()), "share-max": float(big["share reversed"].max()),
-               **{k: int(big[k].sum()) for k in ("combinations", "reversed", "significant", "best", "either")},
-               "tac-share": float(big.loc[big.collection == "TAC", "reversed"].sum() / big.reversed.sum())
+    numbers = {"appf-full-setups": len(big), "appf-full-setups-reversed": int((big.reversed > 0).sum()),
+               "appf-full-share-median": float(big["share reversed"].median()),
+               "appf-full-share-max": float(big["share reversed"].max()),
+               "appf-full-combinations": int(big["combinations"].sum()),
+               "appf-full-reversed": int(big["reversed"].sum()), "appf-full-significant": int(big["significant"].sum()),
+               "appf-full-best": int(big["best"].sum()), "appf-full-either": int(big["either"].sum()),
+               "appf-full-tac-share": float(big.loc[big.collection == "TAC", "reversed"].sum() / big.reversed.sum())
                if big.reversed.sum() else np.nan}
-    keys = ("n", "p", "w-xy", "w-yx", "w-xc", "w-cx", "w-yc", "w-cy", "total-x", "total-y")
     if worked.empty:  # the same keys, empty, so that the page's text still finds each
-        return numbers | dict.fromkeys(("example", "x", "y", "c"), "—") | dict.fromkeys(keys, np.nan)
+        return numbers | dict.fromkeys(("appf-full-example", "appf-full-x", "appf-full-y", "appf-full-c"), "—") | \
+            dict.fromkeys(("appf-full-n", "appf-full-p", "appf-full-w-xy", "appf-full-w-yx", "appf-full-w-xc",
+                           "appf-full-w-cx", "appf-full-w-yc", "appf-full-w-cy", "appf-full-total-x",
+                           "appf-full-total-y"), np.nan)
     w = worked.iloc[0]
     # x: the pair's winner alone, y: its loser (the triple's a and b are in column order)
     x, y = ("a", "b") if w.alone == "a" else ("b", "a")
-    win = {f"{p}{q}": float(w[f"w_{p}{q}"]) for p in "abc" for q in "abc" if p != q}
-    named = {f"w-{k.replace(x, 'X').replace(y, 'Y').lower()}": v for k, v in win.items()}
+
+    def wins(p: str, q: str) -> float:  # instances on which system p beats system q
+        return float(w[f"w_{p}{q}"])
     return numbers | {
-        "example": f"{w.collection} {w.dataset} {metric_label(w.metric)}", "n": int(w.n_instances),
-        "x": str(w[x]), "y": str(w[y]), "c": str(w.c), "p": float(w.sign_p), **named,
-        "total-x": named["w-xy"] + named["w-xc"], "total-y": named["w-yx"] + named["w-yc"]}
+        "appf-full-example": f"{w.collection} {w.dataset} {metric_label(w.metric)}", "appf-full-n": int(w.n_instances),
+        "appf-full-x": str(w[x]), "appf-full-y": str(w[y]), "appf-full-c": str(w.c), "appf-full-p": float(w.sign_p),
+        "appf-full-w-xy": wins(x, y), "appf-full-w-yx": wins(y, x), "appf-full-w-xc": wins(x, "c"),
+        "appf-full-w-cx": wins("c", x), "appf-full-w-yc": wins(y, "c"), "appf-full-w-cy": wins("c", y),
+        "appf-full-total-x": wins(x, y) + wins(x, "c"), "appf-full-total-y": wins(y, x) + wins(y, "c")}

@@ -155,9 +155,9 @@ def metric_numbers(inventory_frame: pd.DataFrame) -> dict:
     """For the page: our metric names against the paper's 18, shared, missing and extra (spelt as the paper does)."""
     paper = set(published.item("paired", "metrics")["names"])
     ours = set(inventory_frame.metric)
-    return {"ours": len(ours), "paper": len(paper), "shared": len(ours & paper),
-            "missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
-            "extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
+    return {"metrics-ours": len(ours), "metrics-paper": len(paper), "metrics-shared": len(ours & paper),
+            "metrics-missing": ", ".join(metric_label(m) for m in sorted(paper - ours)) or "none",
+            "metrics-extra": ", ".join(metric_label(m) for m in sorted(ours - paper)) or "none"}
 
 
 #: the collections standing in for the paper's (CNN/DM and MSCOCO): every other collection is the paper's own setups

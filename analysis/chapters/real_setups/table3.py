@@ -116,6 +116,30 @@ def table3_grain(tolerance: float = 0.0051) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def grain_numbers(grain: pd.DataFrame) -> dict:
+    """For the page: :func:`table3_grain`'s cells fitting, cells and chance per column group and multiple."""
+    rows = grain.set_index(["columns", "multiple of"])
+
+    def cell(columns: str, multiple: int, column: str):
+        return rows.loc[(columns, multiple), column].item()
+
+    single = "BLEU, MoverScore, BERTScore"
+    return {
+        "grain-single-30-fitting": cell(single, 30, "fitting"), "grain-single-30-cells": cell(single, 30, "cells"),
+        "grain-single-30-chance": cell(single, 30, "chance"),
+        "grain-rouge-30-fitting": cell("ROUGE", 30, "fitting"), "grain-rouge-30-cells": cell("ROUGE", 30, "cells"),
+        "grain-rouge-30-chance": cell("ROUGE", 30, "chance"),
+        "grain-rouge-90-fitting": cell("ROUGE", 90, "fitting"), "grain-rouge-90-cells": cell("ROUGE", 90, "cells"),
+        "grain-rouge-90-chance": cell("ROUGE", 90, "chance"),
+        "grain-rouge-we-30-fitting": cell("ROUGE-WE", 30, "fitting"),
+        "grain-rouge-we-30-cells": cell("ROUGE-WE", 30, "cells"),
+        "grain-rouge-we-30-chance": cell("ROUGE-WE", 30, "chance"),
+        "grain-rouge-we-60-fitting": cell("ROUGE-WE", 60, "fitting"),
+        "grain-rouge-we-60-cells": cell("ROUGE-WE", 60, "cells"),
+        "grain-rouge-we-60-chance": cell("ROUGE-WE", 60, "chance"),
+    }
+
+
 def data_kind(datasets: pd.Series) -> np.ndarray:
     return np.where(datasets.isin(TABLE3_EXACT), "exact (TAC, TC, PC)", "other (WMT, CNN/DM, COCO)")
 
@@ -264,15 +288,16 @@ def table3_numbers(side: pd.DataFrame, inventory: pd.DataFrame) -> dict:
     tac = tac[~tac.set_index(["dataset", "metric_group"]).index.isin(swaps)]
     wide = tac.pivot_table(index=["dataset", "metric_group"], columns="pair", values="paper")
     return {
-        "cells": len(dis), "within": int(counts[("20% sub-samples", "within 0.02")]),
-        "within-full": int(counts[("full test sets", "within 0.02")]), "lower": int((dis.ours_full < dis.ours).sum()),
-        "noise-sd": float(single.noise_sd.median()), "swaps": len(swaps), "far": len(table3_far_cells(side)),
-        "tac-other": len(wide),
-        "tac-mean-bt-least": int((wide["mean_bt"] < wide[["median_bt", "mean_median"]].min(axis=1)).sum()),
-        "dialogue-min": int(paper_systems[["TC", "PC"]].min()), "dialogue-max": int(paper_systems[["TC", "PC"]].max()),
-        "wmt-near": int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum()), "wmt-cells": len(wmt),
-        "cnndm-systems": int(systems.get("CNNDM", 0)), "coco-systems": int(systems.get("COCO", 0)),
-        "paper-cnndm-systems": int(paper_systems["CNN/DM"]), "paper-coco-systems": int(paper_systems["MSCOCO"]),
+        "t3-cells": len(dis), "t3-within": int(counts[("20% sub-samples", "within 0.02")]),
+        "t3-within-full": int(counts[("full test sets", "within 0.02")]),
+        "t3-lower": int((dis.ours_full < dis.ours).sum()), "t3-noise-sd": float(single.noise_sd.median()),
+        "t3-swaps": len(swaps), "t3-far": len(table3_far_cells(side)), "t3-tac-other": len(wide),
+        "t3-tac-mean-bt-least": int((wide["mean_bt"] < wide[["median_bt", "mean_median"]].min(axis=1)).sum()),
+        "t3-dialogue-min": int(paper_systems[["TC", "PC"]].min()),
+        "t3-dialogue-max": int(paper_systems[["TC", "PC"]].max()),
+        "t3-wmt-near": int(((wmt.ours - wmt.paper).abs() <= 0.02 + 1e-12).sum()), "t3-wmt-cells": len(wmt),
+        "t3-cnndm-systems": int(systems.get("CNNDM", 0)), "t3-coco-systems": int(systems.get("COCO", 0)),
+        "t3-paper-cnndm-systems": int(paper_systems["CNN/DM"]), "t3-paper-coco-systems": int(paper_systems["MSCOCO"]),
     }
 
 
