@@ -23,4 +23,5 @@ PARAMETERS = {
     "alpha": Param("number", low=0, high=1, low_open=True, high_open=True),
     "iia_sizes": Param("int", low=3, many=True, quick=[5, 10]),
     "fig5_setup": Param("str", many=True, length=3, quick=["Dialogue", "tc", "BLEU"]),
+    "variant_ties": Param("str", choices=("half", "drop")),
 }

@@ -11,7 +11,7 @@ import pandas as pd
 import seaborn as sns
 
 from ... import aggregate
-from ...comparisons import comparison_counts
+from ...comparisons import DEFAULT_TIES, comparison_counts
 from ...pairwise import sign_test_pvalues
 
 
@@ -23,10 +23,11 @@ def pick_setup(setups, wanted) -> tuple[tuple[str, str, str], pd.DataFrame]:
     return key, available[key]
 
 
-def bt_probability_matrix(matrix: pd.DataFrame, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """P(row beats column) as BT models it, lambda_row / (lambda_row + lambda_column) (``ties="half"``), systems
-    sorted by strength, diagonal empty; and "*" where the sign test rejects P = 1/2 at ``alpha``."""
-    strength = aggregate.bradley_terry(matrix, ties="half")
+def bt_probability_matrix(matrix: pd.DataFrame, alpha: float,
+                          ties: str = DEFAULT_TIES) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """P(row beats column) as BT fitted with ``ties`` models it, lambda_row / (lambda_row + lambda_column), systems
+    sorted by strength, diagonal empty; and "*" where the sign test (ties dropped) rejects P = 1/2 at ``alpha``."""
+    strength = aggregate.bradley_terry(matrix, ties=ties)
     order = strength.sort_values(ascending=False).index
     prob = pd.DataFrame({b: strength[order] / (strength[order] + strength[b]) for b in order}, index=order)
     x = matrix[order].to_numpy(dtype=float)

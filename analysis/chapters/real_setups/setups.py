@@ -18,8 +18,20 @@ PAPER = ("mean", "median", "bt")
 #: Table 1's pairs, in its order; also Fig. 4's.
 TABLE1_PAIRS = (("mean", "median"), ("mean", "bt"), ("median", "bt"))
 MEASURES = {"disagree": "Disagree", "top1": "≠ SotA", "top3": "≠ Top-3"}
-#: The two tie policies of the chapter in words, for the page (the package's ``ties=`` codes are not for readers).
-TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins"}
+#: The paired paper's tie rule, as BT-eval's code has it: a tie is a win for the later column (BT and Elo; TrueSkill
+#: still rates it a draw). Tables 1 and 4 run with it and with the notebook's ``variant_ties``; the rest of the chapter
+#: (Table 3, Figs. 4 and 6, the top-k tie cut) with it alone.
+PAPER_TIES = "loss"
+#: The chapter's tie rules in words, for the page (the package's ``ties=`` codes are not for readers): as a label (a
+#: table's column, a legend, a link, a run time) ...
+TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins", "drop": "ties dropped"}
+#: ... and in the phrasings the page's sentences use for the variant (``variant_ties``).
+VARIANT_PHRASES = {
+    "half": {"when": "when each tie counts as half a win", "with": "with each tie as half a win",
+             "with-a": "with a tie as half a win", "switch": "Giving each tied system half a win"},
+    "drop": {"when": "when ties are dropped", "with": "with ties dropped", "with-a": "with ties dropped",
+             "switch": "Dropping the ties"},
+}
 #: The task of each collection (Fig. 4b).
 TASKS = dict.fromkeys(("WMT17", "WMT18", "WMT19"), "translation") | {
     "TAC": "summarization", "CNNDM": "summarization", "COCO": "captioning", "Dialogue": "dialogue"}
@@ -78,7 +90,7 @@ def compare_draws(drawn) -> pd.DataFrame:
         # each matrix's own array (its memory layout decides the bits of its mean, as in aggregate.mean)
         values = [m.to_numpy(dtype=np.float64, na_value=np.nan) for m in matrices]
         stack = np.stack(values)
-        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties="loss")
+        fit = aggregate.bradley_terry_stack(stack, matrices[0].columns, ties=PAPER_TIES)
         measures = compare_rankings({"mean": np.stack([v.mean(axis=0) for v in values]),
                                      "median": np.stack([np.median(v, axis=0) for v in values]),
                                      "bt": fit.strengths}, k=3)

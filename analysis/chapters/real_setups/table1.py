@@ -14,7 +14,7 @@ from ...agreement import compare_aggregators, measure_column, mechanism_pairs, p
 from ...data import published
 from ...pairwise import bootstrap_summary
 from ..common import metric_label
-from .setups import KEYS, MEASURES, MECHANISMS, PAPER, PERCENT_ROUNDING, TABLE1_PAIRS, claim_rows
+from .setups import KEYS, MEASURES, MECHANISMS, PAPER, PAPER_TIES, PERCENT_ROUNDING, TABLE1_PAIRS, claim_rows
 
 
 def disagreement_rows(setups, policy: str, names=MECHANISMS) -> pd.DataFrame:
@@ -128,39 +128,36 @@ def table_values(ours: pd.DataFrame, fig4: pd.DataFrame) -> pd.DataFrame:
     return claim_rows(rows)
 
 
-def table1_numbers(ours: dict[str, pd.DataFrame]) -> dict:
-    """For the page: the paper's MEAN vs. BT and MEAN vs. MEDIAN as fractions, and ours (``{policy: summarise()
-    frame}``, ties ``"loss"`` and ``"half"``) with their 95% intervals."""
+def table1_numbers(paper_ties: pd.DataFrame, variant: pd.DataFrame) -> dict:
+    """For the page: the paper's MEAN vs. BT and MEAN vs. MEDIAN as fractions, and ours (:func:`summarise` frames)
+    with the paper's tie rule (``paper-ties-...``) and with the variant's (``variant-...``), with 95% intervals."""
     paper = published_table4()
 
     def theirs(pair: tuple, measure: str) -> float:
         return float(paper.loc[[pair], measure].iloc[0]) / 100
-
-    def cell(policy: str, pair: str, column: str) -> float:
-        return float(ours[policy].loc[pair, column])
     return {
         "paper-mean-bt-disagree": theirs(("mean", "bt"), "disagree"),
         "paper-mean-bt-top1": theirs(("mean", "bt"), "top1"),
         "paper-mean-median-disagree": theirs(("mean", "median"), "disagree"),
-        "loss-mean-median-disagree": cell("loss", "mean_median", "disagree"),
-        "loss-mean-bt-disagree": cell("loss", "mean_bt", "disagree"),
-        "loss-mean-bt-disagree-low": cell("loss", "mean_bt", "disagree_low"),
-        "loss-mean-bt-disagree-high": cell("loss", "mean_bt", "disagree_high"),
-        "loss-mean-bt-top1": cell("loss", "mean_bt", "top1"),
-        "loss-mean-bt-top1-low": cell("loss", "mean_bt", "top1_low"),
-        "loss-mean-bt-top1-high": cell("loss", "mean_bt", "top1_high"),
-        "loss-mean-bt-top3": cell("loss", "mean_bt", "top3"),
-        "loss-mean-bt-top3-low": cell("loss", "mean_bt", "top3_low"),
-        "loss-mean-bt-top3-high": cell("loss", "mean_bt", "top3_high"),
-        "half-mean-bt-disagree": cell("half", "mean_bt", "disagree"),
-        "half-mean-bt-disagree-low": cell("half", "mean_bt", "disagree_low"),
-        "half-mean-bt-disagree-high": cell("half", "mean_bt", "disagree_high"),
-        "half-mean-bt-top1": cell("half", "mean_bt", "top1"),
-        "half-mean-bt-top1-low": cell("half", "mean_bt", "top1_low"),
-        "half-mean-bt-top1-high": cell("half", "mean_bt", "top1_high"),
-        "half-mean-bt-top3": cell("half", "mean_bt", "top3"),
-        "half-mean-bt-top3-low": cell("half", "mean_bt", "top3_low"),
-        "half-mean-bt-top3-high": cell("half", "mean_bt", "top3_high"),
+        "paper-ties-mean-median-disagree": float(paper_ties.loc["mean_median", "disagree"]),
+        "paper-ties-mean-bt-disagree": float(paper_ties.loc["mean_bt", "disagree"]),
+        "paper-ties-mean-bt-disagree-low": float(paper_ties.loc["mean_bt", "disagree_low"]),
+        "paper-ties-mean-bt-disagree-high": float(paper_ties.loc["mean_bt", "disagree_high"]),
+        "paper-ties-mean-bt-top1": float(paper_ties.loc["mean_bt", "top1"]),
+        "paper-ties-mean-bt-top1-low": float(paper_ties.loc["mean_bt", "top1_low"]),
+        "paper-ties-mean-bt-top1-high": float(paper_ties.loc["mean_bt", "top1_high"]),
+        "paper-ties-mean-bt-top3": float(paper_ties.loc["mean_bt", "top3"]),
+        "paper-ties-mean-bt-top3-low": float(paper_ties.loc["mean_bt", "top3_low"]),
+        "paper-ties-mean-bt-top3-high": float(paper_ties.loc["mean_bt", "top3_high"]),
+        "variant-mean-bt-disagree": float(variant.loc["mean_bt", "disagree"]),
+        "variant-mean-bt-disagree-low": float(variant.loc["mean_bt", "disagree_low"]),
+        "variant-mean-bt-disagree-high": float(variant.loc["mean_bt", "disagree_high"]),
+        "variant-mean-bt-top1": float(variant.loc["mean_bt", "top1"]),
+        "variant-mean-bt-top1-low": float(variant.loc["mean_bt", "top1_low"]),
+        "variant-mean-bt-top1-high": float(variant.loc["mean_bt", "top1_high"]),
+        "variant-mean-bt-top3": float(variant.loc["mean_bt", "top3"]),
+        "variant-mean-bt-top3-low": float(variant.loc["mean_bt", "top3_low"]),
+        "variant-mean-bt-top3-high": float(variant.loc["mean_bt", "top3_high"]),
     }
 
 
@@ -191,7 +188,7 @@ def convergence_values(**fits: pd.DataFrame) -> pd.DataFrame:
 def tie_break_sensitivity(setups) -> pd.DataFrame:
     """Per setup and pair of MEAN, MEDIAN and BT (the paper's tie handling): whether its ≠ SotA / ≠ Top-3 result
     changes between cutting ties at the top-k boundary by the earlier and by the later column."""
-    fns = aggregate.mechanisms("loss", PAPER)
+    fns = aggregate.mechanisms(PAPER_TIES, PAPER)
     rows = []
     for key, matrix in setups:
         r = {name: np.asarray(fn(matrix), dtype=float) for name, fn in fns.items()}
