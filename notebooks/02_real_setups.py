@@ -34,7 +34,8 @@
 # **What the regenerated evidence says.** On the {glue:text}`n-setups:,` setups rebuilt here, MEAN and BT order
 # {glue:text}`paper-ties-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's tie handling
 # (the paper: {glue:text}`paper-mean-bt-disagree:.0%`; {glue:md}`verdict-table1-mean-bt-disagree:myst`), and
-# {glue:text}`variant-mean-bt-disagree:.0%` {glue:md}`variant-when`. The two runs differ only in the tie rule: the
+# {glue:text}`variant-mean-bt-disagree:.0%` with another ({glue:md}`variant-words`). The two runs differ only in the
+# tie rule: the
 # paper's code hands every tie to the later column, so it orders tied systems by their place in the file. MEAN and
 # MEDIAN order {glue:text}`paper-ties-mean-median-disagree:.0%` of pairs differently (the paper:
 # {glue:text}`paper-mean-median-disagree:.0%`). The three mechanisms name a different best system in
@@ -74,6 +75,7 @@ from analysis.chapters import real_setups
 from analysis.chapters.common import Timings, glue_values, glue_verdicts, metric_label, outputs
 from analysis.chapters.real_setups import appf, fig4, fig5, fig6, table1, table3
 from analysis.chapters.real_setups import setups as setup_data
+from analysis.comparisons import TIE_SHORT, TIE_WORDS
 from analysis.data import load_table
 from analysis.data import published as published_data
 from analysis.data.paired import iter_setups
@@ -136,14 +138,14 @@ show(section5)
 # differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill`
 # {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
 # Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
-# draw) and {glue:md}`variant-with`.
+# draw) and with another ({glue:md}`variant-words`).
 
 # %%
-PAPER_TIES, LABEL = setup_data.PAPER_TIES, setup_data.TIE_LABELS  # the paper's tie rule; the rules' labels
+PAPER_TIES = setup_data.PAPER_TIES  # BT-eval's rule: a tie is a win for the later column
 POLICIES = (PAPER_TIES, variant_ties)
 per_setup = {}
 for policy in POLICIES:
-    with timings.measure(f"Tables 1 and 4, {LABEL[policy]} (every mechanism and setup)"):
+    with timings.measure(f"Tables 1 and 4, {TIE_SHORT[policy]} (every mechanism and setup)"):
         per_setup[policy] = table1.disagreement_rows(setups, policy)
     out.table(per_setup[policy], f"paired_real_setups_per_setup_ties-{policy}", index=False)
 PAIRS = mechanism_pairs(setup_data.MECHANISMS)
@@ -157,22 +159,18 @@ by_policy = {f"ties={p}": ours[p] for p in POLICIES}  # the saved tables' column
 out.table(table1.side_by_side(by_policy, setup_data.TABLE1_PAIRS), "paired_table1_side_by_side")
 out.table(table1.side_by_side(by_policy, table1.published_table4().index),  # the paper's row order
           "paired_table4_side_by_side")
-on_page = {f"ours, {LABEL[p]}": ours[p] for p in POLICIES}
-phrases = setup_data.VARIANT_PHRASES[variant_ties]
+on_page = {f"ours, {TIE_SHORT[p]}": ours[p] for p in POLICIES}
 glue_values(table1.table1_numbers(ours[PAPER_TIES], ours[variant_ties]) | {
     "n-setups": len(per_setup[PAPER_TIES]), "n-mechanism-pairs": len(PAIRS), "n-resamples": n_resamples,
     "degenerate-paper-ties": int(per_setup[PAPER_TIES].bt_degenerate.sum()),
     "degenerate-variant": int(per_setup[variant_ties].bt_degenerate.sum()),
     "degenerate-setups": table1.degenerate_setups(per_setup[PAPER_TIES], per_setup[variant_ties]),
-    "variant-label": LABEL[variant_ties], "variant-when": phrases["when"], "variant-with": phrases["with"],
-    "variant-with-a": phrases["with-a"], "variant-switch": phrases["switch"],
+    "variant-words": TIE_WORDS[variant_ties],
     # the {download} links to the tables of each rule, for the details page
-    "per-setup-paper-ties": out.download(f"paired_real_setups_per_setup_ties-{PAPER_TIES}",
-                                         f"with {LABEL[PAPER_TIES]}"),
-    "per-setup-variant": out.download(f"paired_real_setups_per_setup_ties-{variant_ties}",
-                                      f"with {LABEL[variant_ties]}"),
-    "table4-paper-ties": out.download(f"paired_table4_ties-{PAPER_TIES}", f"with {LABEL[PAPER_TIES]}"),
-    "table4-variant": out.download(f"paired_table4_ties-{variant_ties}", f"with {LABEL[variant_ties]}")})
+    "per-setup-paper-ties": out.download(f"paired_real_setups_per_setup_ties-{PAPER_TIES}", TIE_SHORT[PAPER_TIES]),
+    "per-setup-variant": out.download(f"paired_real_setups_per_setup_ties-{variant_ties}", TIE_SHORT[variant_ties]),
+    "table4-paper-ties": out.download(f"paired_table4_ties-{PAPER_TIES}", TIE_SHORT[PAPER_TIES]),
+    "table4-variant": out.download(f"paired_table4_ties-{variant_ties}", TIE_SHORT[variant_ties])})
 
 # %% [markdown]
 # **Table 1**: the paper's percentages and ours, the mean over setups with its 95% bootstrap interval
@@ -194,9 +192,9 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # top-3 sets (≠ Top-3) differ.
 #
 # Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for the later
-# column) and with {glue:md}`variant-label`, with 95% bootstrap intervals over setups ({glue:text}`n-resamples:,`
-# resamples). The first three rows are the paper's Table 1. The paper prints both tables as numbers, without
-# intervals; our setups differ from its own (their totals: {ref}`paired-section5`).
+# column) and with another ({glue:md}`variant-words`), with 95% bootstrap intervals over setups
+# ({glue:text}`n-resamples:,` resamples). The first three rows are the paper's Table 1. The paper prints both tables as
+# numbers, without intervals; our setups differ from its own (their totals: {ref}`paired-section5`).
 # ```
 
 # %% [markdown]
@@ -205,27 +203,26 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # {glue:text}`paper-ties-mean-bt-top1:.0%` of setups (paper: {glue:text}`paper-mean-bt-top1:.0%`); MEAN and MEDIAN
 # disagree on {glue:text}`paper-ties-mean-median-disagree:.0%` of pairs (paper:
 # {glue:text}`paper-mean-median-disagree:.0%`). Our set of setups differs from the paper's, so the levels can differ.
-# {glue:md}`variant-switch` moves MEAN vs. BT's *Disagree* from {glue:text}`paper-ties-mean-bt-disagree:.0%` (95%
-# interval {glue:text}`paper-ties-mean-bt-disagree-low:.0%` to {glue:text}`paper-ties-mean-bt-disagree-high:.0%`) to
-# {glue:text}`variant-mean-bt-disagree:.0%` ({glue:text}`variant-mean-bt-disagree-low:.0%` to
-# {glue:text}`variant-mean-bt-disagree-high:.0%`), its ≠ SotA from {glue:text}`paper-ties-mean-bt-top1:.0%` to
-# {glue:text}`variant-mean-bt-top1:.0%` and its ≠ Top-3 from {glue:text}`paper-ties-mean-bt-top3:.0%` to
-# {glue:text}`variant-mean-bt-top3:.0%` (their intervals are in the figure). Only
-# the tie rule differs between the two: the paper's hands every tie to the later column, so it orders tied systems
-# by their position in the file. In Table 4's rows with Elo and TrueSkill, {glue:md}`passed-table4-cells` of the
-# paper's cells lie within our intervals: **{glue:md}`verdict-table4-cells:myst`**. That these paired mechanisms
-# disagree with MEAN and MEDIAN more than MEAN and MEDIAN disagree with each other (App. H):
+# The other rule ({glue:md}`variant-words`) moves MEAN vs. BT's *Disagree* from
+# {glue:text}`paper-ties-mean-bt-disagree:.0%` (95% interval {glue:text}`paper-ties-mean-bt-disagree-low:.0%` to
+# {glue:text}`paper-ties-mean-bt-disagree-high:.0%`) to {glue:text}`variant-mean-bt-disagree:.0%`
+# ({glue:text}`variant-mean-bt-disagree-low:.0%` to {glue:text}`variant-mean-bt-disagree-high:.0%`), its ≠ SotA from
+# {glue:text}`paper-ties-mean-bt-top1:.0%` to {glue:text}`variant-mean-bt-top1:.0%` and its ≠ Top-3 from
+# {glue:text}`paper-ties-mean-bt-top3:.0%` to {glue:text}`variant-mean-bt-top3:.0%` (their intervals are in the figure).
+# Only the tie rule differs between the two: the paper's hands every tie to the later column, so it orders tied systems
+# by their position in the file. In Table 4's rows with Elo and TrueSkill, {glue:md}`passed-table4-cells` of the paper's
+# cells lie within our intervals: **{glue:md}`verdict-table4-cells:myst`**. That these paired mechanisms disagree with
+# MEAN and MEDIAN more than MEAN and MEDIAN disagree with each other (App. H):
 # **{glue:md}`verdict-appH-same-conclusions:myst`**.
 
 # %% [markdown] tags=["details"]
 # ### Tables 1 and 4: the rows per setup, and BT without a finite fit
 #
-# Every measure for all {glue:text}`n-mechanism-pairs` pairs of mechanisms, one row per setup
-# ({glue:text}`n-setups:,` rows):
-# {glue:md}`per-setup-paper-ties:myst` and {glue:md}`per-setup-variant:myst`; Table 4 in numbers:
+# Every measure for all {glue:text}`n-mechanism-pairs` pairs of mechanisms, one row per setup ({glue:text}`n-setups:,`
+# rows): {glue:md}`per-setup-paper-ties:myst` and {glue:md}`per-setup-variant:myst`; Table 4 in numbers:
 # {download}`the paper's beside ours <../02_real_setups/paired_table4_side_by_side.csv>`; ours with their intervals,
-# {glue:md}`table4-paper-ties:myst` and {glue:md}`table4-variant:myst`. {glue:md}`variant-switch` moves MEAN vs.
-# BT's ≠ SotA from {glue:text}`paper-ties-mean-bt-top1:.0%` ({glue:text}`paper-ties-mean-bt-top1-low:.0%` to
+# {glue:md}`table4-paper-ties:myst` and {glue:md}`table4-variant:myst`. The other rule ({glue:md}`variant-words`) moves
+# MEAN vs. BT's ≠ SotA from {glue:text}`paper-ties-mean-bt-top1:.0%` ({glue:text}`paper-ties-mean-bt-top1-low:.0%` to
 # {glue:text}`paper-ties-mean-bt-top1-high:.0%`) to {glue:text}`variant-mean-bt-top1:.0%`
 # ({glue:text}`variant-mean-bt-top1-low:.0%` to {glue:text}`variant-mean-bt-top1-high:.0%`) and its ≠ Top-3 from
 # {glue:text}`paper-ties-mean-bt-top3:.0%` ({glue:text}`paper-ties-mean-bt-top3-low:.0%` to
@@ -233,11 +230,10 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # ({glue:text}`variant-mean-bt-top3-low:.0%` to {glue:text}`variant-mean-bt-top3-high:.0%`).
 #
 # BT has no finite maximum-likelihood fit in {glue:text}`degenerate-paper-ties` of the setups with ties to the later
-# column and {glue:text}`degenerate-variant` with {glue:md}`variant-label` (setups: {glue:md}`degenerate-setups`). In
-# such a
-# setup a group of systems never loses (or never wins) against the rest, so its strengths grow (or shrink) without
-# bound and their size is set by the fit's stopping rule; the group's place in the ranking, which is all the
-# disagreement measures use, is still right.
+# column and {glue:text}`degenerate-variant` with the other rule ({glue:md}`variant-words`; setups:
+# {glue:md}`degenerate-setups`). In such a setup a group of systems never loses (or never wins) against the rest, so its
+# strengths grow (or shrink) without bound and their size is set by the fit's stopping rule; the group's place in the
+# ranking, which is all the disagreement measures use, is still right.
 
 # %% [markdown]
 # (paired-table3)=
@@ -496,7 +492,7 @@ show(sizes_table, 3)
 #
 # The paper's tool prints, for each pair of systems, the probability that the row system beats the column system.
 # Here: P(row > column) as the BT model fitted to all systems gives it, λ<sub>row</sub> / (λ<sub>row</sub> +
-# λ<sub>column</sub>) with {glue:md}`variant-label`, with * where the sign test rejects P = ½ (ties dropped). The
+# λ<sub>column</sub>) ({glue:md}`variant-words`), with * where the sign test rejects P = ½ (ties dropped). The
 # paper does not say which MT setup its Fig. 5 shows (its caption: "machine translation with ROUGE-1"), so the
 # systems and numbers cannot be compared; the figure shows the tool's view for one of our setups, on the metric the
 # paper names.
@@ -516,7 +512,7 @@ glue_values({"fig5-systems": len(prob), "fig5-collection": key[0], "fig5-dataset
 # :alt: BT's probability that each row system beats each column system, for one MT setup, as a heat map.
 #
 # BT's modelled probability that the row system beats the column system, λ(row) / (λ(row) + λ(column)) from one BT
-# fit with {glue:md}`variant-label`, for the {glue:text}`fig5-systems` systems of {glue:md}`fig5-collection`
+# fit ({glue:md}`variant-words`), for the {glue:text}`fig5-systems` systems of {glue:md}`fig5-collection`
 # {glue:md}`fig5-dataset` scored by {glue:md}`fig5-metric`, ordered by BT strength (the lower triangle, 1 minus the
 # upper, is left blank); an asterisk marks the pairs where the sign test (ties dropped) rejects P = ½ at α =
 # {glue:text}`alpha:g`.
@@ -721,7 +717,7 @@ out.values(pd.concat([
     table3.table3_exchanged_values(table3_cells),
     fig4.fig4_values(ranks, fig4_summary, fig4_paper_summary),
     fig6.fig6_values(fig6_cells), appf.iia_values(iia, iia_full),
-    table1.convergence_values(**{f"full setups, {LABEL[p]}": per_setup[p] for p in POLICIES},
+    table1.convergence_values(**{f"full setups, {TIE_SHORT[p]}": per_setup[p] for p in POLICIES},
                               **{"Table 3's sub-sampled test sets": table3_draws_frame,
                                  "Fig. 4's sub-sampled test sets": fig4_draws}),
     setup_data.paper_data_shares(per_setup[PAPER_TIES], iia)], ignore_index=True))
@@ -750,7 +746,7 @@ show(timings.table(), 1)
 #   were never published; COCO has no METEOR (it needs Java). Our setups and system pairs therefore differ from the
 #   paper's (both counted in {ref}`paired-section5`), and so can every average.
 # * **Tie handling.** The paper's code counts a tie as a win for the later column (BT, Elo), which depends on the
-#   arbitrary column order; both it and {glue:md}`variant-label` are shown.
+#   arbitrary column order; both it and another rule ({glue:md}`variant-words`) are shown.
 # * **Table 3** is read as an average over sub-samples of a share of each setup's instances (as the paper's code
 #   draws them), not over the full test sets; Tables 1 and 4 are on the full test sets (both readings of Table 1
 #   shown). ≠ SotA and ≠ Top-3 cells carry the noise of the paper's draws, so a cell is compared within two
@@ -778,7 +774,8 @@ show(timings.table(), 1)
 #
 # * On real setups, how often MEAN and BT disagree depends on the tie rule: they order
 #   {glue:text}`paper-ties-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's rule (a tie
-#   goes to the later column) and {glue:text}`variant-mean-bt-disagree:.0%` {glue:md}`variant-with-a` (the paper:
+#   goes to the later column) and {glue:text}`variant-mean-bt-disagree:.0%` with another
+#   ({glue:md}`variant-words`; the paper:
 #   {glue:text}`paper-mean-bt-disagree:.0%`, **{glue:md}`verdict-table1-mean-bt-disagree:myst`**); their best systems
 #   differ in {glue:text}`paper-ties-mean-bt-top1:.0%` and {glue:text}`variant-mean-bt-top1:.0%` of the setups.
 # * The abstract's "about 30%" of setups with a different state of the art, averaged over Table 1's three pairs with

@@ -20,18 +20,9 @@ TABLE1_PAIRS = (("mean", "median"), ("mean", "bt"), ("median", "bt"))
 MEASURES = {"disagree": "Disagree", "top1": "≠ SotA", "top3": "≠ Top-3"}
 #: The paired paper's tie rule, as BT-eval's code has it: a tie is a win for the later column (BT and Elo; TrueSkill
 #: still rates it a draw). Tables 1 and 4 run with it and with the notebook's ``variant_ties``; the rest of the chapter
-#: (Table 3, Figs. 4 and 6, the top-k tie cut) with it alone.
+#: (Table 3, Figs. 4 and 6, the top-k tie cut) with it alone. The page words them as
+#: :data:`analysis.comparisons.TIE_WORDS` and ``TIE_SHORT`` do.
 PAPER_TIES = "loss"
-#: The chapter's tie rules in words, for the page (the package's ``ties=`` codes are not for readers): as a label (a
-#: table's column, a legend, a link, a run time) ...
-TIE_LABELS = {"loss": "ties to the later column", "half": "ties as half wins", "drop": "ties dropped"}
-#: ... and in the phrasings the page's sentences use for the variant (``variant_ties``).
-VARIANT_PHRASES = {
-    "half": {"when": "when each tie counts as half a win", "with": "with each tie as half a win",
-             "with-a": "with a tie as half a win", "switch": "Giving each tied system half a win"},
-    "drop": {"when": "when ties are dropped", "with": "with ties dropped", "with-a": "with ties dropped",
-             "switch": "Dropping the ties"},
-}
 #: The task of each collection (Fig. 4b).
 TASKS = dict.fromkeys(("WMT17", "WMT18", "WMT19"), "translation") | {
     "TAC": "summarization", "CNNDM": "summarization", "COCO": "captioning", "Dialogue": "dialogue"}
