@@ -42,9 +42,6 @@ CONTENT_PX = 768
 MIN_TEXT_PX = 9.0
 #: a figure is not to be shown at less than this share of its natural width (wider ones are re-laid out instead)
 MIN_SHOWN_SHARE = 0.55
-#: the key, in a displayed figure's output metadata, of its book label, caption and alt text (read by
-#: :mod:`analysis.book_figures` when the book is built)
-FIGURE_KEY = "analysis/figure"
 
 
 #: the resolution of the saved PNGs (the book shows these files)
@@ -165,19 +162,6 @@ def legibility_problems(fig: plt.Figure, natural_width: int) -> list[str]:
                         f"{max(small.values()):.1f} px tall (at least {MIN_TEXT_PX:g}): "
                         + ", ".join(repr(t) for t in listed[:8]) + (", ..." if len(listed) > 8 else ""))
     return problems
-
-
-def plain_first_sentence(markdown: str) -> str:
-    """The first sentence of a Markdown caption as plain text (for an image's alt text)."""
-    text = re.sub(r"\s*\{cite(?::[a-z]+)?\}`[^`]*`", "", markdown.strip().split("\n\n")[0])
-    # a cross-reference without a title of its own is its target's label, which means nothing read aloud
-    text = re.sub(r"\{numref\}`[^`<]*`", "another figure", text)
-    text = re.sub(r"\{ref\}`[^`<]*`", "another section", text)
-    text = re.sub(r"\{[a-z:]+\}`([^`<]*?)\s*(?:<[^>]*>)?`", r"\1", text)
-    text = re.sub(r"[*_`]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text))
-    text = " ".join(text.split())
-    match = re.match(r"(.+?[.!?])(?=\s+[A-Z(]|$)", text)
-    return match.group(1) if match else text
 
 
 def dodged_errorbars(ax, frame: pd.DataFrame, *, x: str, hue: str, y: str = "estimate", low: str = "low",

@@ -6,7 +6,6 @@ checksums of the data it read and the package version), and records the values i
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ import pandas as pd
 from . import __version__
 from .files import atomic_write, sha256_file
 from .paths import output_root
-from .plotting import FIGURE_KEY, canonical, figure_files, plain_first_sentence
+from .plotting import canonical, figure_files
 
 
 class Outputs:
@@ -52,8 +51,7 @@ class Outputs:
         payload = json.dumps(record, indent=2, sort_keys=True, default=str)
         atomic_write(target, lambda tmp: Path(tmp).write_text(payload + "\n"))
 
-    def figure(self, fig: plt.Figure, name: str, caption: str | None = None, *, alt: str | None = None,
-               display: bool = True, legible: bool = True) -> None:
+    def figure(self, fig: plt.Figure, name: str, *, legible: bool = True) -> None:
         """Save ``fig`` as ``name.png`` and ``name.svg``, glue the PNG for the page under ``name``, and close the
         figure. The caption is the notebook's markdown: a ``glue:figure`` directive pastes the figure there,
         numbered and labelled ``name`` (``{numref}`name``` links to it), with its caption and glued numbers::
@@ -66,35 +64,21 @@ class Outputs:
             Table 3's *Disagree* cells ... {glue:text}`t3-draws:,` test sets ...
             ```
 
-        (``tests/test_glue_keys.py`` checks that every saved figure has one, with a caption.) A ``caption`` given
-        here instead is the older way, shown at this point through :mod:`analysis.book_figures`.
+        (``tests/test_glue_keys.py`` checks that every saved figure has one, with a caption and alt text.)
 
         With ``legible`` (default) a figure whose text would be shown smaller than :data:`MIN_TEXT_PX` in the
         book's text column, or that would be shrunk below :data:`MIN_SHOWN_SHARE` of its width, is refused with a
         ValueError naming the text, before anything is written."""
-        if caption is not None and (not isinstance(caption, str) or not caption.strip()):
-            raise ValueError(f"figure {name!r}: a caption is required (what it shows, on which data, and how it "
-                             "differs from the paper's version)")
         png, svg = figure_files(fig, name, legible=legible)
         paths = [self.dir / f"{name}.png", self.dir / f"{name}.svg"]
         for path, payload in zip(paths, (png, svg)):
             atomic_write(path, lambda tmp, payload=payload: Path(tmp).write_bytes(payload))
-        if caption is None:
-            self._record(name, paths)
-            if display and _in_notebook():
-                from IPython.display import Image
-                from myst_nb import glue
+        self._record(name, paths)
+        if _in_notebook():
+            from IPython.display import Image
+            from myst_nb import glue
 
-                glue(name, Image(data=png, format="png"), display=False)
-        else:
-            alt = alt or plain_first_sentence(caption)
-            self._record(name, paths, caption=caption)
-            if display:
-                from IPython.display import display as show_in_notebook
-
-                bundle = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<figure: {alt}>"}
-                show_in_notebook(bundle, raw=True,
-                                 metadata={FIGURE_KEY: {"label": name, "caption": caption.strip(), "alt": alt}})
+            glue(name, Image(data=png, format="png"), display=False)
         plt.close(fig)
         # nothing returned: as a cell's last expression it would print local paths into the book
 
@@ -184,21 +168,19 @@ def _claim_value_row(key, detail, value, low, high, holds) -> tuple:
     return key, detail, *numbers, None if holds is None else bool(holds)
 
 
-def glue_values(prefix: str | Mapping, values: Mapping | None = None) -> None:
+def glue_values(values: Mapping) -> None:
     """Glue each of ``values`` for the page's text under its key (MyST-NB ``glue``): a number as itself
     (``{glue:text}`key:.1%```), a string, such as a list of names, as Markdown (``{glue:md}`key```). Write each key
     in full, as the page uses it, so that a search for a page's key finds the code that glues it
-    (``tests/test_glue_keys.py``). ``glue_values(prefix, values)`` glues ``<prefix><key>``: the older form. Outside
-    an IPython kernel (a script, a test) there is no page: nothing is glued."""
-    if values is None:
-        prefix, values = "", prefix
+    (``tests/test_glue_keys.py``). Outside an IPython kernel (a script, a test) there is no page: nothing is
+    glued."""
     if not values or not _in_notebook():
         return
     from IPython.display import Markdown
     from myst_nb import glue
 
     for key, value in values.items():
-        glue(prefix + key, Markdown(value) if isinstance(value, str) else value, display=False)
+        glue(key, Markdown(value) if isinstance(value, str) else value, display=False)
 
 
 def _in_notebook() -> bool:

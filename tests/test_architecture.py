@@ -24,7 +24,7 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
 #: figures)
 COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report", "analysis.compare.figures"}
 #: the runner and the book's machinery
-RUNNER = {"analysis.__main__", "analysis.book_figures", "analysis.claim_records", "analysis.claims",
+RUNNER = {"analysis.__main__", "analysis.claim_records", "analysis.claims",
           "analysis.claims_pages", "analysis.claims_cli", "analysis.notebooks", "analysis.plotting",
           "analysis.recorder", "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal",
           "analysis.output_checks",

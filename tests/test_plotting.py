@@ -72,7 +72,6 @@ from analysis.plotting import (  # noqa: E402
     MIN_TEXT_PX,
     SAVE_DPI,
     legibility_problems,
-    plain_first_sentence,
     shown_text_px,
 )
 from analysis.recorder import Outputs  # noqa: E402
@@ -88,35 +87,28 @@ def _figure(width_in, fontsize=11, axis=True):
     return fig
 
 
-def test_a_figure_needs_a_caption_and_nothing_is_written_without_one(tmp_path):
-    out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
-    with pytest.raises(ValueError, match="caption is required"):
-        out.figure(_figure(6), "fig", "  ", display=False)
-    assert not list((tmp_path / "99_toy").glob("fig.*"))
-
-
 def test_a_figure_too_wide_for_the_page_is_refused_naming_its_width(tmp_path):
     out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
     with pytest.raises(ValueError, match=r"px wide and would be shown at \d+%"):
-        out.figure(_figure(14), "wide", "A wide figure.", display=False)
+        out.figure(_figure(14), "wide")
     assert not list((tmp_path / "99_toy").glob("wide.*"))
 
 
 def test_text_too_small_once_scaled_is_refused_naming_the_text(tmp_path):
     out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
     with pytest.raises(ValueError, match=r"distinct texts would be shown .*'x label'"):
-        out.figure(_figure(9, fontsize=5), "small", "Small text.", display=False)
+        out.figure(_figure(9, fontsize=5), "small")
 
 
-def test_a_legible_figure_is_saved_with_its_caption_in_the_provenance(tmp_path):
+def test_a_legible_figure_is_saved_with_its_provenance(tmp_path):
     import json
 
     out = Outputs("99_toy", {"seed": 1}, root=tmp_path)
-    out.figure(_figure(6), "ok", "A line. On toy data.", display=False)
+    out.figure(_figure(6), "ok")
     provenance = json.loads((tmp_path / "99_toy" / "provenance.json").read_text())
-    assert provenance["artefacts"]["ok"]["caption"] == "A line. On toy data."
+    assert set(provenance["artefacts"]["ok"]["files"]) == {"ok.png", "ok.svg"}
     assert (tmp_path / "99_toy" / "ok.png").stat().st_size > 1000
-    out.figure(_figure(14), "wide_anyway", "Accepted on request.", display=False, legible=False)
+    out.figure(_figure(14), "wide_anyway", legible=False)
 
 
 def test_shown_text_size_follows_the_scaling_to_the_text_column():
@@ -143,15 +135,6 @@ def test_downloads_link_saved_files_relative_to_the_chapter_notebook(tmp_path):
     assert out.download("numbers", "the numbers") == "{download}`the numbers <../99_toy/numbers.csv>`"
     with pytest.raises(FileNotFoundError, match="not_saved.csv has not been saved"):
         out.download("not_saved")
-
-
-def test_alt_text_is_the_captions_first_sentence_in_plain_words():
-    caption = ("Rank changes per pair, as in {cite}`knowles2021stability`, e.g. 2019's *en-de*. See "
-               "{numref}`Figure 2 <wmt_fig2>`.\n\nA legend.")
-    assert plain_first_sentence(caption) == "Rank changes per pair, as in, e.g. 2019's en-de."
-    # a reference without a title of its own is not read out as its label ("favifig4accuracy")
-    assert plain_first_sentence("The settings of Fig. 4 ({numref}`favi_fig4_accuracy`).") == (
-        "The settings of Fig. 4 (another figure).")
 
 
 def test_a_column_of_mixed_cells_keeps_each_cells_type():

@@ -232,7 +232,7 @@ fig, ax = plt.subplots()
 for name in ["alpha", "beta", "gamma"]:
     ax.plot([1, 2, 3], [1, len(name), 2], marker="o", label=name)
 ax.legend()
-out.figure(fig, "fig", "Three lines.", display=False)  # no set_theme(): the SVG ids' salt must still be fixed
+out.figure(fig, "fig")  # no set_theme(): the SVG ids' salt must still be fixed
 out.table(pd.DataFrame({"v": [1, 2]}, index=["a", "b"]), "t")
 """
 

@@ -154,16 +154,16 @@ def glue_verdicts(out: Outputs) -> pd.DataFrame:
     for paper, cid, verdict, ours, category in zip(table["paper"], table["id"], table["verdict"], table["our value"],
                                                    table["category"]):
         if verdict != "not run":
-            glue_values("", {f"verdict-{cid}": claims_pages.verdict_term(
+            glue_values({f"verdict-{cid}": claims_pages.verdict_term(
                                  claims_pages.verdict_words(verdict, paper, category)),
                              f"ours-{cid}": true_minus(ours)})
     for claim, verdict in zip(mine, table["verdict"]):
         if verdict not in ("not run", "not testable here"):
             values = claims.our_value(claim, out.dir.parent)
             if isinstance(values, list) and values and all(isinstance(v, bool) for v in values):
-                glue_values("", {f"passed-{claim.id}": f"{sum(values)} of {len(values)}"})
+                glue_values({f"passed-{claim.id}": f"{sum(values)} of {len(values)}"})
                 several = len(values) > 1 and claim.rule != "consistent"  # a cell that reads "numbers; count"
                 numbers = claims.tested_numbers(claim, out.dir.parent) if several else ""
                 if numbers:
-                    glue_values("", {f"values-{claim.id}": true_minus(numbers)})
+                    glue_values({f"values-{claim.id}": true_minus(numbers)})
     return table
