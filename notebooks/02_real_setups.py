@@ -34,8 +34,8 @@
 # **What the regenerated evidence says.** On the {glue:text}`n-setups:,` setups rebuilt here, MEAN and BT order
 # {glue:text}`paper-ties-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's tie handling
 # (the paper: {glue:text}`paper-mean-bt-disagree:.0%`; {glue:md}`verdict-table1-mean-bt-disagree:myst`), and
-# {glue:text}`variant-mean-bt-disagree:.0%` with another ({glue:md}`variant-words`). The two runs differ only in the
-# tie rule: the
+# {glue:text}`variant-mean-bt-disagree:.0%` with a second tie rule ({glue:md}`variant-words`). The two runs differ
+# only in the tie rule: the
 # paper's code hands every tie to the later column, so it orders tied systems by their place in the file. MEAN and
 # MEDIAN order {glue:text}`paper-ties-mean-median-disagree:.0%` of pairs differently (the paper:
 # {glue:text}`paper-mean-median-disagree:.0%`). The three mechanisms name a different best system in
@@ -138,7 +138,7 @@ show(section5)
 # differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill`
 # {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
 # Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
-# draw) and with another ({glue:md}`variant-words`).
+# draw) and with a second rule, the notebook's parameter `variant_ties` ({glue:md}`variant-words`).
 
 # %%
 PAPER_TIES = setup_data.PAPER_TIES  # BT-eval's rule: a tie is a win for the later column
@@ -192,7 +192,7 @@ out.figure(table1.plot_table4(on_page, table1.published_table4(), list(table1.pu
 # top-3 sets (≠ Top-3) differ.
 #
 # Crosses: the paper's percentages. Dots and squares: ours, with the paper's tie rule (a tie is a win for the later
-# column) and with another ({glue:md}`variant-words`), with 95% bootstrap intervals over setups
+# column) and with the second rule ({glue:md}`variant-words`), with 95% bootstrap intervals over setups
 # ({glue:text}`n-resamples:,` resamples). The first three rows are the paper's Table 1. The paper prints both tables as
 # numbers, without intervals; our setups differ from its own (their totals: {ref}`paired-section5`).
 # ```
@@ -774,7 +774,7 @@ show(timings.table(), 1)
 #
 # * On real setups, how often MEAN and BT disagree depends on the tie rule: they order
 #   {glue:text}`paper-ties-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's rule (a tie
-#   goes to the later column) and {glue:text}`variant-mean-bt-disagree:.0%` with another
+#   goes to the later column) and {glue:text}`variant-mean-bt-disagree:.0%` with a second rule
 #   ({glue:md}`variant-words`; the paper:
 #   {glue:text}`paper-mean-bt-disagree:.0%`, **{glue:md}`verdict-table1-mean-bt-disagree:myst`**); their best systems
 #   differ in {glue:text}`paper-ties-mean-bt-top1:.0%` and {glue:text}`variant-mean-bt-top1:.0%` of the setups.
