@@ -103,16 +103,24 @@ def counts(rows: pd.DataFrame) -> list[dict]:
 class _Values:
     """The values the chapters recorded (``<chapter>/claim_values.csv``), for the headline templates: ``value(chapter,
     key, detail)`` is the number (``low``/``high`` with ``column=``); a missing one is an error naming it, so a
-    template never prints an empty place."""
+    template never prints an empty place. ``recorded(chapter, key, detail)`` says whether the chapter recorded it:
+    for a clause that only a run with some parameter values supports (chapter 02's second tie rule)."""
 
     def __init__(self, outputs: Path):
         self.outputs, self.frames = outputs, {}
 
-    def __call__(self, chapter: str, key: str, detail: str = "", column: str = "value"):
+    def _frame(self, chapter: str):
         if chapter not in self.frames:
             path = self.outputs / chapter / "claim_values.csv"
             self.frames[chapter] = pd.read_csv(path, keep_default_na=False) if path.is_file() else None
-        frame = self.frames[chapter]
+        return self.frames[chapter]
+
+    def recorded(self, chapter: str, key: str, detail: str = "") -> bool:
+        frame = self._frame(chapter)
+        return frame is not None and bool(((frame.key == key) & (frame.detail.astype(str) == detail)).any())
+
+    def __call__(self, chapter: str, key: str, detail: str = "", column: str = "value"):
+        frame = self._frame(chapter)
         if frame is None:
             raise PageError(f"{chapter}/claim_values.csv is missing (a headline needs {key!r})")
         hit = frame[(frame.key == key) & (frame.detail.astype(str) == detail)]
@@ -150,7 +158,8 @@ def _context(table: pd.DataFrame, outputs: Path | None, *, on_chapter_page: bool
             raise PageError(f"the headlines name claim {cid!r}, which is not in the claims table")
         return rows[cid]
 
-    return {"claim": claim, "value": _Values(outputs or generated_dir())}
+    values = _Values(outputs or generated_dir())
+    return {"claim": claim, "value": values, "recorded": values.recorded}
 
 
 def headline_macro(cid: str) -> str:

@@ -480,3 +480,20 @@ def test_a_headline_value_no_chapter_recorded_stops_claims_in_one_line(tmp_path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "02_real_setups/claim_values.csv is missing" in err[0]
     assert not (outputs / "claims.csv").exists()  # nothing written
+
+
+def test_a_headline_clause_a_run_did_not_record_is_left_out_not_an_error(tmp_path):
+    """Chapter 02 run with another second tie rule records no ``table1-in-interval-ties-half``: the front page's
+    clause about it is left out (``recorded``), while ``value`` on a missing row still stops the page."""
+    (tmp_path / "02_real_setups").mkdir()
+    pd.DataFrame({"key": ["table1-in-interval-ties-drop"], "detail": ["MEAN vs. BT, Disagree"], "value": [0.1]}).to_csv(
+        tmp_path / "02_real_setups" / "claim_values.csv", index=False)
+    env = claims_pages.environment()
+    template = env.from_string('x{% if recorded("02_real_setups", "table1-in-interval-ties-half", "MEAN vs. BT, '
+                               'Disagree") %}; half {{ value("02_real_setups", "table1-in-interval-ties-half", '
+                               '"MEAN vs. BT, Disagree") | pct }}{% endif %}.')
+    values = claims_pages._Values(tmp_path)
+    assert template.render(value=values, recorded=values.recorded) == "x."
+    assert values.recorded("02_real_setups", "table1-in-interval-ties-drop", "MEAN vs. BT, Disagree")
+    with pytest.raises(claims_pages.PageError, match="holds 0 rows"):
+        values("02_real_setups", "table1-in-interval-ties-half", "MEAN vs. BT, Disagree")
