@@ -138,7 +138,7 @@ show(section5)
 # differ. Table 1 compares MEAN, MEDIAN and BT; Table 4 adds {term}`Elo` {cite:p}`elo1978rating` and {term}`TrueSkill`
 # {cite:p}`herbrich2007trueskill`. Then the unweighted mean over setups, with a 95% bootstrap interval over setups.
 # Run twice: with the paper's tie handling (BT and Elo count a tie as a win for the later column, TrueSkill as a
-# draw) and with a second rule, the notebook's parameter `variant_ties` ({glue:md}`variant-words`).
+# draw) and with a second rule ({glue:md}`variant-words`), which the notebook's parameters set.
 
 # %%
 PAPER_TIES = setup_data.PAPER_TIES  # BT-eval's rule: a tie is a win for the later column
