@@ -11,7 +11,9 @@ import pytest
 
 from analysis.__main__ import main
 from analysis.compare.report import escape_latex
-from analysis.data.scorefiles import WINNER_WORDS, ScoreFileError, read_judgments, read_scores
+from analysis.data.judgment_columns import WINNER_WORDS
+from analysis.data.scorefile_tables import ScoreFileError
+from analysis.data.scorefiles import read_judgments, read_scores
 
 FAST = ["--n-resamples", "20", "--n-resamples-sequential", "2"]
 SEPS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}

@@ -15,7 +15,8 @@ from analysis import bt
 from analysis.compare import robust, sequential
 from analysis.compare.judgments import compare_judgments, judgment_cells
 from analysis.comparisons import from_judgments, win_matrix
-from analysis.data.scorefiles import ScoreFileError, read_judgments
+from analysis.data.scorefile_tables import ScoreFileError
+from analysis.data.scorefiles import read_judgments
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

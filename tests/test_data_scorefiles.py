@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from analysis import compare
-from analysis.data.scorefiles import ScoreFileError, read_scores
+from analysis.data.scorefile_tables import ScoreFileError
+from analysis.data.scorefiles import read_scores
 from tests.helpers import random_scores
 
 

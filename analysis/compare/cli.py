@@ -29,8 +29,9 @@ JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
 def is_judgment_file(path) -> bool:
     """A table whose header has the columns of a judgment layout (any case): ``model_a``, ``model_b`` and
     ``winner`` (arena, FastChat), ``team_1``, ``team_2`` (arena-rank) or ``left``, ``right`` (evalica) with a
-    ``winner`` or ``outcome`` column (:data:`analysis.data.scorefiles.JUDGMENT_LAYOUTS`)."""
-    from ..data.scorefiles import ScoreFileError, _read_table, judgment_layout
+    ``winner`` or ``outcome`` column (:data:`analysis.data.judgment_columns.JUDGMENT_LAYOUTS`)."""
+    from ..data.judgment_columns import judgment_layout
+    from ..data.scorefile_tables import ScoreFileError, _read_table
 
     path = Path(path)
     if not path.is_file() or path.name.endswith(".score"):
@@ -395,7 +396,8 @@ def run(args, save=None) -> int:
 
 
 def _run(args, save, written: list) -> int:
-    from ..data.scorefiles import ScoreFileError, is_complete, n_systems, read_judgments, read_scores
+    from ..data.scorefile_tables import ScoreFileError
+    from ..data.scorefiles import is_complete, n_systems, read_judgments, read_scores
     from ..files import WriteError, write_together
     from . import judgments
     from .core import compare

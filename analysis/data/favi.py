@@ -36,7 +36,8 @@ from ..processes import process_pool
 from .pickles import load_pickle
 from .raw import read_lines, read_table, read_verified
 from .registry import DataError, DataFile, Table, find, source_files
-from .scorefiles import ScoreFileError, parse_mtme_lines
+from .scorefile_tables import ScoreFileError
+from .scorefiles import parse_mtme_lines
 from .textmetrics import chrf_signature, rouge_tokenizer, sentence_chrf, sentence_signature
 
 SCHEMA = {
