@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import reproduce
+from . import reproduce, uptodate
 from .manifest import (
     BACKUP,
     UNFINISHED,
@@ -101,17 +101,17 @@ def verify_outputs(root: str | os.PathLike | None = None, chapters: list[str] | 
 
 def status(root: str | os.PathLike | None = None, profile: str = "full", stream=None) -> dict[str, list[str]]:
     """Print each chapter (every notebook, and every recorded chapter) as up to date or stale under ``profile``,
-    with the reasons (:func:`analysis.reproduce.stale_reasons`): what ``python -m analysis reproduce`` would skip
+    with the reasons (:func:`analysis.uptodate.stale_reasons`): what ``python -m analysis reproduce`` would skip
     and run. Returns {chapter: reasons}. Changes nothing."""
     root = Path(root) if root else generated_dir()
     stream = stream or sys.stdout
     if not root.is_dir():
         raise ValueError(f"output root {root} does not exist (no run has written there)")
     entries = read_manifest(root)
-    states = reproduce.chapter_states(root, sorted(set(discover()) | set(entries)), profile)
+    states = uptodate.chapter_states(root, sorted(set(discover()) | set(entries)), profile)
     width = max(map(len, states), default=0)
     for chapter, reasons in states.items():
-        said = "stale: " + "; ".join(reasons) if reasons else f"up to date ({reproduce.compared(entries[chapter])})"
+        said = "stale: " + "; ".join(reasons) if reasons else f"up to date ({uptodate.compared(entries[chapter])})"
         print(f"{chapter:<{width}}  {said}", file=stream, flush=True)
     stale = sum(bool(r) for r in states.values())
     print(f"outputs status: {len(states) - stale} chapter(s) up to date, {stale} stale (profile {profile})",

@@ -14,17 +14,21 @@ notebook goes to ``<root>/failed/`` and the manifest records the failure next to
 Ctrl-C stops the run (in every worker with ``jobs`` > 1) with the outputs as they were; the kernels' own messages
 go to a log in the staging folder (kept in ``failed/`` with a failed notebook), never over the runner's report.
 
-A chapter that is up to date is skipped (:func:`stale_reasons`): each good run records in its manifest entry
-(``inputs``) what its outputs were made from -- the notebook's sha256, the profile's parameters for it, the data
-tables and files its kernel opened (:data:`_READ_TRACKER`), the ``analysis`` modules the notebook imports,
-followed through the package (:func:`analysis.notebooks.analysis_modules`), and the lock file -- and a later run
-compares them, and the outputs on disk, with what is there now. ``only`` and ``force`` run chapters regardless.
+A chapter that is up to date is skipped (:func:`analysis.uptodate.stale_reasons`): each good run records in its
+manifest entry (``inputs``) what its outputs were made from -- the notebook's sha256, the profile's parameters for it,
+the data tables and files its kernel opened (:data:`analysis.execution._READ_TRACKER`), the ``analysis`` modules the
+notebook imports, followed through the package (:func:`analysis.notebooks.analysis_modules`), and the lock file --
+and a later run compares them, and the outputs on disk, with what is there now. ``only`` and ``force`` run chapters
+regardless.
+
+This module discovers the chapters, checks before any work, runs them one by one or in worker processes and reports
+their progress; :mod:`analysis.execution` executes one chapter's notebook (the kernel, the time limit, the page made
+of the executed notebook) and :mod:`analysis.uptodate` decides whether a chapter is up to date.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import math
 import multiprocessing
 import os
@@ -37,12 +41,12 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import __version__
+from .execution import _execute, _finish_notebook, _keep_failed, _read_files
 from .files import probe_writable, remove_stale_partials, sha256_file
 from .journal import check_staging, discard_stage, new_stage, publish, recover_staging
 from .manifest import (
     ChapterRun,
     OutputRootError,
-    chapter_files,
     check_manifest_paths,
     error_summary,
     files_under,
@@ -52,28 +56,13 @@ from .manifest import (
     read_manifest,
     recover_manifest,
     refresh_build_record,
-    unfinished,
     update_manifest,
 )
-from .notebooks import (
-    DETAILS_PAGE,
-    _parameters_source,
-    analysis_modules,
-    glue_problems,
-    hide_code,
-    notebook_parameters,
-    package_home,
-    scrub_machine_paths,
-    split_details,
-)
-from .paths import generated_dir, notebooks_dir, repo_root
+from .notebooks import _parameters_source, analysis_modules, notebook_parameters
+from .paths import generated_dir, notebooks_dir
 from .processes import process_pool
 from .profiles import PROFILES, check_profile_parameters, parameters_for
-
-#: the kernel's own stdout and stderr, in the staging folder (``failed/<chapter>.kernel.log`` if the run fails)
-KERNEL_LOG = "kernel.log"
-#: the data files the chapter's kernel opened, one path a line, in the staging folder
-READS_LOG = "reads.log"
+from .uptodate import _lock_checksum, compared, data_checksums, stale_reasons
 
 
 def discover(only: list[str] | None = None) -> list[str]:
@@ -100,14 +89,15 @@ def run(
     force: bool = False,
 ) -> list[ChapterRun]:
     """Run the selected chapters (in parallel with ``jobs`` > 1), print progress; each chapter updates the manifest
-    as it finishes. Without ``only`` or ``force``, a chapter that is up to date (:func:`stale_reasons`: its outputs
-    as recorded, and its notebook, the profile's parameters, the data it read, the ``analysis`` modules it imports
-    and the lock file unchanged since the run that made them) is skipped, with one line saying what was compared;
-    the chapters named in ``only`` run regardless. Returns the runs made. ``timeout``: seconds a chapter's cells
-    may run in all (wall clock) before the chapter is stopped and recorded as failed; None (the default) sets no
-    limit, because the full profile's chapters run from minutes to hours depending on the machine, and a limit that
-    stops a sound run loses that work. Bad arguments are a ``ValueError``; an output root the runner cannot work in,
-    an :class:`~analysis.manifest.OutputRootError`, raised before anything changes."""
+    as it finishes. Without ``only`` or ``force``, a chapter that is up to date
+    (:func:`~analysis.uptodate.stale_reasons`: its outputs as recorded, and its notebook, the profile's parameters,
+    the data it read, the ``analysis`` modules it imports and the lock file unchanged since the run that made them)
+    is skipped, with one line saying what was compared; the chapters named in ``only`` run regardless. Returns the
+    runs made. ``timeout``: seconds a chapter's cells may run in all (wall clock) before the chapter is stopped and
+    recorded as failed; None (the default) sets no limit, because the full profile's chapters run from minutes to
+    hours depending on the machine, and a limit that stops a sound run loses that work. Bad arguments are a
+    ``ValueError``; an output root the runner cannot work in, an :class:`~analysis.manifest.OutputRootError`, raised
+    before anything changes."""
     _check_arguments(profile, jobs, timeout)
     chapters = discover(only)
     _check_profile(profile, chapters)
@@ -183,173 +173,6 @@ def _report_orphans(root: Path, chapters: list[str], stream) -> None:
     for chapter in sorted(set(read_manifest(root)) - set(chapters)):
         print(f"        {chapter}: recorded, but notebooks/{chapter}.py does not exist; its outputs are kept "
               "(`python -m analysis outputs prune` removes them)", file=stream, flush=True)
-
-
-# --- what a chapter's outputs were made from, and whether that has changed ---------------------------------------
-
-#: run in the chapter's kernel before its first cell (IPython's ``exec_lines``): an audit hook lists in ``log``
-#: every file opened under ``folders`` (the data a chapter reads, through any reader that opens it from Python, as
-#: :func:`analysis.data.load_table` does), once each. Self-contained, so that nothing of the package is imported
-#: before the notebook imports it; a hook never raises into the notebook.
-_READ_TRACKER = """
-import os, sys
-def _install(log, folders):
-    out = open(log, "a", buffering=1)
-    roots = tuple(set(os.path.join(how(f), "") for f in folders for how in (os.path.abspath, os.path.realpath)))
-    seen = set()
-    def hook(event, args):
-        if event != "open" or not args or isinstance(args[0], int):
-            return
-        try:
-            path = os.fsdecode(os.path.abspath(os.fspath(args[0])))
-            if not path.startswith(roots):  # a folder reached through a link (data/processed on another disk)
-                path = os.path.realpath(path)
-            if path.startswith(roots) and path not in seen:
-                seen.add(path)
-                out.write(path + "\\n")
-        except Exception:
-            pass
-    sys.addaudithook(hook)
-_install({log!r}, {folders!r})
-"""
-
-
-def data_folders() -> list[Path]:
-    """Where the data a chapter reads lives: ``data/`` (prepared tables, metric caches, raw files, published values)
-    and ``examples/``."""
-    return [repo_root() / "data", repo_root() / "examples"]
-
-
-def _read_files(stage: Path) -> list[Path]:
-    """The data files the chapter's kernel opened (:data:`_READ_TRACKER`), still existing, in order."""
-    try:
-        lines = (stage / READS_LOG).read_text().splitlines()
-    except OSError:
-        return []
-    return sorted({Path(line) for line in lines if line and Path(line).is_file()})
-
-
-def _table_checksum(name: str) -> str | None:
-    """The sha256 a prepared table's sidecar (``data/processed/<name>.json``) records for it: the table's identity,
-    checked by :func:`analysis.data.load_table` on every read; None when there is none."""
-    try:
-        digest = json.loads((repo_root() / "data" / "processed" / f"{name}.json").read_text()).get("sha256")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return digest if isinstance(digest, str) else None
-
-
-def _file_checksum(path: Path) -> str | None:
-    """A data file's sha256: the one recorded beside it (``<file>.sha256``, as metric-cache entries have) if any,
-    else its own; None when it is gone."""
-    try:
-        recorded = path.with_name(path.name + ".sha256")
-        if recorded.is_file():
-            return recorded.read_text().split()[0]
-        return sha256_file(path)
-    except (OSError, IndexError):
-        return None
-
-
-def data_checksums(paths: list[Path]) -> dict[str, dict[str, str]]:
-    """``{"tables": {table: sha256}, "files": {path from the repository: sha256}}`` of the data files a run read: a
-    prepared table (``data/processed/<name>.parquet`` or its ``.json`` sidecar) by the checksum its sidecar records,
-    any other file by :func:`_file_checksum` (a ``.sha256`` record by the file it records)."""
-    home = repo_root()
-    processed = {home / "data" / "processed", (home / "data" / "processed").resolve()}
-    tables, files = {}, {}
-    for path in paths:
-        if path.parent in processed and path.suffix in (".parquet", ".json"):
-            digest = _table_checksum(path.stem)
-            if digest is not None:
-                tables[path.stem] = digest
-                continue
-        if path.suffix == ".sha256" and path.with_suffix("").is_file():
-            path = path.with_suffix("")
-        digest = _file_checksum(path)
-        if digest is not None:
-            base = next((b for b in (home, home.resolve()) if path.is_relative_to(b)), None)
-            files[path.relative_to(base).as_posix() if base else str(path)] = digest
-    return {"tables": dict(sorted(tables.items())), "files": dict(sorted(files.items()))}
-
-
-def _lock_checksum() -> str | None:
-    lock = repo_root() / "requirements.lock"
-    return sha256_file(lock) if lock.is_file() else None
-
-
-def _same(a, b) -> bool:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
-
-
-def stale_reasons(root: Path, chapter: str, profile: str, entry: dict | None) -> list[str]:
-    """Why ``chapter``'s outputs in ``root`` are not what a run under ``profile`` would make now (empty: up to
-    date). Its manifest ``entry`` must be a good run, not followed by a failed or unfinished one, and what it records
-    must still hold: the profile and its parameters for the chapter, the notebook's sha256, every ``analysis`` module
-    it imported (:func:`analysis.notebooks.analysis_modules`), every data table and file it read, the lock file,
-    and its outputs on disk."""
-    if entry is None:
-        return ["never run"]
-    if entry.get("status") != "ok":
-        return ["its only recorded run failed"]
-    reasons = []
-    if entry.get("last_failure"):
-        reasons.append("its last run failed")
-    if unfinished(root, chapter):
-        reasons.append("its last run was stopped before it finished")
-    inputs = entry.get("inputs")
-    if not isinstance(inputs, dict) or "notebook" not in inputs:
-        return reasons + ["its inputs were not recorded (a run by an older runner)"]
-    if entry.get("profile") != profile:
-        reasons.append(f"profile {profile} ≠ {entry.get('profile')}")
-    elif not _same(inputs.get("profile_parameters"), parameters_for(profile, chapter)):
-        reasons.append(f"profile {profile}'s parameters changed")
-    source = notebooks_dir() / f"{chapter}.py"
-    if not source.is_file():
-        reasons.append(f"notebook notebooks/{chapter}.py is gone")
-    elif sha256_file(source) != inputs["notebook"]:
-        reasons.append("notebook changed")
-    home = package_home()
-    reasons += _changed([path for path, digest in (inputs.get("modules") or {}).items()
-                         if not (home / path).is_file() or sha256_file(home / path) != digest], "", "analysis modules")
-    data = inputs.get("data") or {}
-    reasons += _changed([name for name, digest in (data.get("tables") or {}).items()
-                         if _table_checksum(name) != digest], "data table ", "data tables")
-    reasons += _changed([path for path, digest in (data.get("files") or {}).items()
-                         if _file_checksum(repo_root() / path) != digest], "data file ", "data files")
-    if inputs.get("lock") != _lock_checksum():
-        reasons.append("lock file changed")
-    recorded, on_disk = entry.get("outputs") or {}, chapter_files(root, chapter)
-    differ = sorted(set(recorded) ^ set(on_disk)) + sorted(f for f in set(recorded) & set(on_disk)
-                                                           if recorded[f] != on_disk[f])
-    if differ:
-        reasons.append(f"outputs not as recorded ({differ[0]}" + (f" and {len(differ) - 1} more" if differ[1:] else "")
-                       + ")")
-    return reasons
-
-
-def _changed(names: list[str], kind: str, plural: str, shown: int = 3) -> list[str]:
-    """One reason per changed input, or, past ``shown`` of them, one line naming the first few and counting the
-    rest ("analysis/bt.py, ... and 12 more analysis modules changed")."""
-    if len(names) <= shown:
-        return [f"{kind}{name} changed" for name in names]
-    return [f"{kind}{', '.join(names[:shown])} and {len(names) - shown} more {plural} changed"]
-
-
-def compared(entry: dict) -> str:
-    """What :func:`stale_reasons` compared for an up-to-date chapter, in words."""
-    inputs = entry.get("inputs") or {}
-    data = inputs.get("data") or {}
-    tables, files = len(data.get("tables") or {}), len(data.get("files") or {})
-    return (f"notebook, profile {entry.get('profile')}'s parameters, {tables} data table(s)"
-            + (f" and {files} data file(s)" if files else "") + f", {len(inputs.get('modules') or {})} analysis "
-            f"module(s), lock file and {len(entry.get('outputs') or {})} output(s) unchanged")
-
-
-def chapter_states(root: Path, chapters: list[str], profile: str) -> dict[str, list[str]]:
-    """{chapter: :func:`stale_reasons`} for ``chapters`` against the manifest in ``root``."""
-    entries = read_manifest(root)
-    return {chapter: stale_reasons(root, chapter, profile, entries.get(chapter)) for chapter in chapters}
 
 
 def _skip_up_to_date(chapters: list[str], profile: str, root: Path, stream) -> list[str]:
@@ -483,143 +306,6 @@ def run_chapter(chapter: str, profile: str, output_root: str | None = None,
         return run
     finally:
         discard_stage(stage)  # unless a publication is under way: then it holds the last good outputs
-
-
-def _execute(stage: Path, injected: dict, timeout: float | None) -> None:
-    """Execute the stage's ``input.ipynb`` into its ``notebook.ipynb``, the notebook writing into the stage; its
-    cells get ``timeout`` seconds in all (each cell the time left), else a ``TimeoutError`` saying so."""
-    import papermill
-
-    deadline = None if timeout is None else time.monotonic() + timeout
-    try:
-        papermill.execute_notebook(
-            stage / "input.ipynb",
-            stage / "notebook.ipynb",
-            parameters={**injected, "output_root": str(stage)},
-            kernel_name="python3",
-            cwd=str(notebooks_dir()),
-            progress_bar=False,
-            log_output=False,
-            kernel_manager_class=_kernel_logging_to(stage / KERNEL_LOG, stage / READS_LOG),
-            timeout_func=None if deadline is None else lambda cell: _time_left(deadline),
-        )
-        if deadline is not None and time.monotonic() > deadline:  # the last cell ended past the limit
-            raise TimeoutError("the chapter's last cell ended after its time limit")
-    except KeyboardInterrupt:
-        # nbclient's cell task is left behind in papermill's event loop; when the kernel (in the same process
-        # group, so also interrupted) dies, asyncio would log "Task exception was never retrieved" and a
-        # DeadKernelError traceback at exit, after the runner's one line. The interrupt is reported; that task's
-        # outcome is moot.
-        logging.getLogger("asyncio").disabled = True
-        raise
-    except TimeoutError as exc:  # nbclient's CellTimeoutError; one before the deadline is another wait's
-        if deadline is None or time.monotonic() < deadline:
-            raise
-        raise TimeoutError(f"the chapter ran longer than its time limit of {timeout:g} s (--timeout) and was "
-                           "stopped") from exc
-
-
-def _time_left(deadline: float) -> float:
-    """The seconds a cell about to run may take (nbclient asks as it starts each cell): what is left of the chapter's
-    limit, or a ``TimeoutError`` once none is (nbclient reads 0 as no limit, so a floor would let every quick cell
-    run past the deadline)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise TimeoutError("no time left for the next cell")
-    return left
-
-
-def _kernel_logging_to(path: Path, reads: Path | None = None) -> type:
-    """A kernel manager class whose kernels write their own stdout and stderr (the kernel's log lines, a crash
-    report; not the cells' output, which goes into the notebook) to ``path``: a kernel shut down by Ctrl-C or a
-    timeout no longer prints a zmq traceback over the runner's report. Kernels talk over Unix sockets, not TCP
-    ports (no two kernels can be given the same port). With ``reads``, the kernel lists there every file it opens
-    under the data folders (:data:`_READ_TRACKER`), before the notebook's first cell."""
-    from jupyter_client.manager import AsyncKernelManager
-    from traitlets import default
-
-    class KernelManager(AsyncKernelManager):
-        # Unix sockets with a name of their own: over TCP, kernels started at the same moment (two jobs, two test
-        # workers) can be handed the same free port, and one dies at start-up; jupyter_client's default socket
-        # name ("kernel-ipc" in the working folder) would be shared as well
-        @default("transport")
-        def _ipc(self):
-            return "ipc"
-
-        @default("ip")
-        def _socket_name(self):
-            import uuid
-
-            from jupyter_core.paths import jupyter_runtime_dir
-
-            os.makedirs(jupyter_runtime_dir(), exist_ok=True)
-            return os.path.join(jupyter_runtime_dir(), f"kernel-{uuid.uuid4().hex[:12]}")
-
-        async def start_kernel(self, **kw):
-            if reads is not None:
-                code = _READ_TRACKER.format(log=str(reads), folders=[str(f) for f in data_folders()])
-                kw["extra_arguments"] = [*kw.get("extra_arguments", []),
-                                         f"--IPKernelApp.exec_lines=exec({code!r}, {{}})"]
-            with open(path, "ab") as log:
-                await super().start_kernel(**kw | {"stdout": log, "stderr": log})
-
-    return KernelManager
-
-
-def _finish_notebook(executed: Path, chapter: str) -> None:
-    """The executed notebook as the book shows it: no path of this machine, the code hidden unless the chapter
-    shows it, and the sections tagged ``details`` moved to the chapter's details page, ``<chapter>/details.ipynb``
-    beside its artefacts (:func:`analysis.notebooks.split_details`; published with them)."""
-    import nbformat
-
-    nb = nbformat.read(executed, as_version=4)
-    problems = glue_problems(nb)
-    if problems:  # the book's build would fail on it, far from the chapter that caused it
-        raise ValueError(f"{chapter}'s page text does not match its glued values: " + "; ".join(problems))
-    scrub_machine_paths(nb, chapter)
-    if not _shows_code(chapter):
-        hide_code(nb)
-    story, details = split_details(nb, story=f"../notebooks/{chapter}", details=f"../{chapter}/{DETAILS_PAGE}")
-    nbformat.write(story, executed)
-    if details is not None:
-        (executed.parent / chapter).mkdir(exist_ok=True)
-        nbformat.write(details, executed.parent / chapter / f"{DETAILS_PAGE}.ipynb")
-
-
-def _shows_code(chapter: str) -> bool:
-    """Whether the chapter's page shows its code (its module sets ``SHOW_CODE = True``: where copying the code is
-    the point); every other chapter's code is hidden behind a toggle."""
-    from .profiles import chapter_modules
-
-    return any(getattr(m, "CHAPTER", None) == chapter and getattr(m, "SHOW_CODE", False) for m in chapter_modules())
-
-
-def _keep_failed(root: Path, chapter: str, stage: Path, show_log: bool) -> str:
-    """Move a failed run's executed notebook, and its kernel's log, to ``failed/``; the note for the error message
-    (empty if there is nothing to keep; the log is named when ``show_log``, for a failure outside the notebook)."""
-    executed, log = stage / "notebook.ipynb", stage / KERNEL_LOG
-    kept = {name: path for name, path in ((f"{chapter}.ipynb", executed), (f"{chapter}.kernel.log", log))
-            if path.is_file() and path.stat().st_size}
-    if f"{chapter}.ipynb" in kept:
-        try:
-            import nbformat
-
-            nb = nbformat.read(executed, as_version=4)
-            scrub_machine_paths(nb, chapter)
-            nbformat.write(nb, executed)
-        except Exception:  # a notebook papermill could not finish writing is kept as it is
-            pass
-    try:
-        (root / "failed").mkdir(parents=True, exist_ok=True)
-        for name, path in kept.items():
-            os.replace(path, root / "failed" / name)
-    except OSError as exc:
-        return f"\n(its executed notebook could not be kept in failed/: {error_summary(exc)})"
-    notes = [f"the executed notebook, with the full traceback: failed/{chapter}.ipynb"] \
-        if f"{chapter}.ipynb" in kept else []
-    if show_log and f"{chapter}.kernel.log" in kept:
-        notes.append(f"the kernel's log: failed/{chapter}.kernel.log")
-    return f"\n({'; '.join(notes)})" if notes else ""
 
 
 def _record(stage: Path, chapter: str, profile: str, params: dict, start: float, inputs: dict) -> ChapterRun:

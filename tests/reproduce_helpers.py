@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import profiles, reproduce
+from analysis import execution, profiles, reproduce, uptodate
 from analysis.output_checks import verify_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +36,12 @@ folder.mkdir(parents=True, exist_ok=True)
 # matplotlib: a kernel that imports them costs about 5 s of CPU, and the runner's tests start dozens of kernels.
 
 
+def use_notebooks(monkeypatch, nb_dir):
+    """Make the runner find the chapters' notebooks in ``nb_dir`` (each of its modules that looks for them)."""
+    for module in (reproduce, execution, uptodate):
+        monkeypatch.setattr(module, "notebooks_dir", lambda: nb_dir)
+
+
 @pytest.fixture
 def toy_chapters(tmp_path, monkeypatch):
     nb_dir = tmp_path / "notebooks"
@@ -45,7 +51,7 @@ def toy_chapters(tmp_path, monkeypatch):
                                                          extra="raise RuntimeError('boom in chapter')"))
     (nb_dir / "03_untagged.py").write_text(NOTEBOOK.format(name="03_untagged", extra="")
                                            .replace(' tags=["parameters"]', ""))
-    monkeypatch.setattr(reproduce, "notebooks_dir", lambda: nb_dir)
+    use_notebooks(monkeypatch, nb_dir)
     monkeypatch.setitem(profiles.PROFILES, "quick", {"01_good": {"value": 3}})
     return tmp_path
 
@@ -67,7 +73,7 @@ def book(tmp_path, monkeypatch):
     nb_dir.mkdir()
     for name in ("01_good", "09_last"):
         (nb_dir / f"{name}.py").write_text(NOTEBOOK.format(name=name, extra=""))
-    monkeypatch.setattr(reproduce, "notebooks_dir", lambda: nb_dir)
+    use_notebooks(monkeypatch, nb_dir)
     monkeypatch.setitem(profiles.PROFILES, "quick", {})
     counter = iter(range(1000))
 

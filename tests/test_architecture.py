@@ -26,8 +26,8 @@ COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report", "analysis.co
 #: the runner and the book's machinery
 RUNNER = {"analysis.__main__", "analysis.claim_records", "analysis.claims",
           "analysis.claims_pages", "analysis.claims_cli", "analysis.notebooks", "analysis.plotting",
-          "analysis.recorder", "analysis.profiles", "analysis.reproduce", "analysis.manifest", "analysis.journal",
-          "analysis.output_checks",
+          "analysis.recorder", "analysis.profiles", "analysis.reproduce", "analysis.execution", "analysis.uptodate",
+          "analysis.manifest", "analysis.journal", "analysis.output_checks",
           "analysis.typography"}
 
 

@@ -17,7 +17,7 @@ import jupytext
 import pandas as pd
 import pytest
 
-from analysis import paths, profiles, reproduce
+from analysis import execution, paths, profiles, reproduce
 from analysis.manifest import chapter_files, read_manifest
 from analysis.output_checks import verify_outputs
 
@@ -50,7 +50,7 @@ def test_code_is_hidden_behind_a_toggle_except_where_copying_is_the_point():
     assert [c.metadata.get("tags") for c in nb.cells] == [None, ["hide-input"], ["remove-input"],
                                                           ["show-input", "parameters"]]
     assert hide_code(nb) == 0  # idempotent
-    shown = [c for c in CHAPTERS if reproduce._shows_code(c)]
+    shown = [c for c in CHAPTERS if execution._shows_code(c)]
     assert shown == ["09_your_own_scores"]
 
 

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from analysis import notebooks, profiles, reproduce
+from analysis import notebooks, profiles, reproduce, uptodate
 from analysis.manifest import read_manifest
 from analysis.output_checks import status
 
@@ -29,7 +29,7 @@ def home(book, tmp_path, monkeypatch):
     shutil.copytree(notebooks.package_home() / "analysis", src / "analysis",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
     monkeypatch.setattr(notebooks, "package_home", lambda: src)
-    monkeypatch.setattr(reproduce, "package_home", lambda: src)
+    monkeypatch.setattr(uptodate, "package_home", lambda: src)
     monkeypatch.setenv("ANALYSIS_ROOT", str(tmp_path))
     (tmp_path / "requirements.lock").write_text("pandas==2.2.3\n")
     for name, extra in (("01_good", "import analysis.streams"), ("09_last", "from analysis import wmt_composition")):
