@@ -22,7 +22,8 @@ METHODS = {"analysis.aggregate", "analysis.agreement", "analysis.bt", "analysis.
            "analysis.wmt", "analysis.wmt_composition", "analysis.wmt_stability"}
 #: the command line of a method package (``python -m analysis compare``: reads files, prints, saves its tables and
 #: figures)
-COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.report", "analysis.compare.figures"}
+COMMAND_PARTS = {"analysis.compare.cli", "analysis.compare.options", "analysis.compare.output_paths",
+                 "analysis.compare.report", "analysis.compare.figures"}
 #: the runner and the book's machinery
 RUNNER = {"analysis.__main__", "analysis.claim_records", "analysis.claims",
           "analysis.claims_pages", "analysis.claims_cli", "analysis.notebooks", "analysis.plotting",

@@ -1,27 +1,29 @@
-"""``python -m analysis compare``: arguments checked before anything is computed (each error names its option),
-outputs checked writable and never the input file, the report printed within 100 columns or as Markdown, CSV or
-LaTeX tables."""
+"""``python -m analysis compare``: its arguments (:func:`add_arguments`) and the command (:func:`run`): option values
+checked before anything is computed (each error names its option; :mod:`analysis.compare.options`), outputs checked
+writable and never the input file (:mod:`analysis.compare.output_paths`), the file read and compared, the report
+printed within 100 columns or as Markdown, CSV or LaTeX tables."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
 from pathlib import Path
 
-OUTPUT_FORMATS = ("text", "markdown", "csv", "latex")
-INPUT_FORMATS = ("auto", "long", "wide", "mtme", "judgments")
-OUT_FILES = ("systems.csv", "prob.csv", "prob_low.csv", "prob_high.csv", "common.csv", "sign_p.csv",
-             "wilcoxon_p.csv", "sign_p_adj.csv", "wilcoxon_p_adj.csv", "disagreement.csv", "stability.csv", "human.csv",
-             "mechanisms.png", "mechanisms.svg", "pairwise.png", "pairwise.svg")
-WIDTH = 100
-#: more resamples than this change no interval's printed digits and only make the command look hung
-MAX_RESAMPLES = 1_000_000
-#: the bootstrap keeps every resample's P matrix: refuse settings that would need more memory than this
-MAX_DRAW_BYTES = 4 * 2**30
+from .options import (
+    INPUT_FORMATS,
+    MAX_RESAMPLES,
+    UsageError,
+    _check_memory,
+    _number,
+    _refuse_score_options,
+    options,
+    peer_options,
+)
+from .output_paths import check_outputs, remove_leftovers
 
+WIDTH = 100
 
 JUDGMENT_COLUMNS = ("model_a", "model_b", "winner")
 
@@ -41,10 +43,6 @@ def is_judgment_file(path) -> bool:
     except (ScoreFileError, ValueError, OSError, UnicodeDecodeError):
         return False
     return set(JUDGMENT_COLUMNS) <= columns or judgment_layout(columns) is not None
-
-
-class UsageError(ValueError):
-    """A bad option value; the message names the option."""
 
 
 def add_arguments(cmp) -> None:
@@ -121,219 +119,6 @@ def sequential_defaults() -> tuple[float, float]:
     from .sequential import ELO_INITIAL, ELO_K
 
     return ELO_K, ELO_INITIAL
-
-
-def _number(text, option: str, low: float | None = None, high: float | None = None, low_open: bool = False) -> float:
-    span = ("a number" + (f" {'>' if low_open else '>='} {low:g}" if low is not None and high is None else "")
-            + (f" from {low:g} to {high:g}" if low is not None and high is not None else ""))
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        raise UsageError(f"{option} must be {span}, got {text!r}") from None
-    if not math.isfinite(value) or (low is not None and (value < low or (low_open and value == low))) or (
-            high is not None and value > high):
-        raise UsageError(f"{option} must be {span}, got {text}")
-    return value
-
-
-def peer_options(args, judgment_file: bool) -> dict:
-    """The peers' options (issue 53), checked: each an error where it does not apply (the message names it)."""
-    out = {}
-    ties = args.ties
-    if ties is not None and ties not in ("half", "loss"):
-        weight = _number(ties, "--ties", 0, 1)
-        if not judgment_file:
-            raise UsageError(f"--ties {ties}: a tie weight applies to pairwise judgment files; a score file's ties "
-                             "are half or loss")
-        out["tie_weight"] = weight
-    if args.elo_k is not None:
-        out["elo_k"] = _number(args.elo_k, "--elo-k", 0, low_open=True)
-    if args.elo_initial is not None:
-        out["elo_initial"] = _number(args.elo_initial, "--elo-initial")
-    if args.elo_order is not None:
-        if not judgment_file:
-            raise UsageError("--elo-order applies to pairwise judgment files (a score file's games have no file "
-                             "order; Elo there is the mean of random orders of its instances)")
-        out["elo_order"] = args.elo_order
-    if args.anchor is not None:
-        system, sep, rating = args.anchor.rpartition("=")
-        if not sep or not system.strip():
-            raise UsageError(f"--anchor expects SYSTEM=RATING, got {args.anchor!r}")
-        if not judgment_file or args.scale != "elo":
-            raise UsageError("--anchor applies with --scale elo on a pairwise judgment file (it shifts the arena "
-                             "ratings)")
-        out["anchor"] = (system.strip(), _number(rating, "--anchor's RATING"))
-    return out
-
-
-def _integer(text, option: str, low: int, high: int | None = None) -> int:
-    span = f">= {low}" if high is None else f"from {low} to {high:,}"
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise UsageError(f"{option} must be an integer {span}, got {text!r}") from None
-    if value < low or (high is not None and value > high):
-        raise UsageError(f"{option} must be an integer {span}, got {value:,}")
-    return value
-
-
-def options(args) -> dict:
-    """The numeric options, checked (each error names its option)."""
-    out = {"seed": _integer(args.seed, "--seed", 0),
-           "n_resamples": _integer(args.n_resamples, "--n-resamples", 2, MAX_RESAMPLES),
-           "n_resamples_sequential": (None if args.n_resamples_sequential == "auto" else
-                                      _integer(args.n_resamples_sequential, "--n-resamples-sequential", 0))}
-    if out["n_resamples_sequential"] == 1:
-        raise UsageError("--n-resamples-sequential must be 0 (no Elo/TrueSkill intervals) or >= 2, got 1")
-    try:
-        alpha = float(args.alpha)
-    except ValueError:
-        raise UsageError(f"--alpha must be a number between 0 and 1, got {args.alpha!r}") from None
-    if not (math.isfinite(alpha) and 0 < alpha < 1):
-        raise UsageError(f"--alpha must be a number strictly between 0 and 1, got {args.alpha}")
-    out["alpha"] = alpha
-    fmt = args.format
-    if fmt in INPUT_FORMATS and fmt != "auto" or (fmt == "auto"):  # the first version's --format was the layout
-        args.input_format, fmt = (fmt if fmt != "auto" else args.input_format), None
-    if fmt is not None and fmt not in OUTPUT_FORMATS:
-        raise UsageError(f"--format must be one of {list(OUTPUT_FORMATS)}, got {args.format!r}")
-    if fmt is not None and getattr(args, "json", None) == "-":
-        raise UsageError(f"--format {fmt} does not apply with --json -: standard output holds the JSON, not the "
-                         "tables; drop --format, or write the JSON to a file (--json PATH)")
-    out["format"] = fmt or "text"
-    where = {}
-    for item in args.where:
-        column, sep, value = item.partition("=")
-        if not sep or not column.strip():
-            raise UsageError(f"--where expects COLUMN=VALUE, got {item!r}")
-        if column.strip() in where:
-            raise UsageError(f"--where names column {column.strip()!r} twice ({where[column.strip()]!r} and "
-                             f"{value!r}); a row has one value per column")
-        where[column.strip()] = value.strip()
-    out["where"] = where
-    return out
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """The same file on disk (hard and symbolic links included), or the same path where one does not exist."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return a.resolve() == b.resolve()
-
-
-def _nearest_folder(path: Path) -> Path:
-    """The nearest existing ancestor of a path that may not exist yet."""
-    for parent in [path, *path.parents]:
-        if parent.exists():
-            return parent
-    return Path("/")
-
-
-def check_outputs(args) -> dict[Path, str]:
-    """Refuse, before any work, outputs that would overwrite an input (the score file or ``--human``, compared as
-    files: a hard link or symbolic link counts), outputs that collide with each other (``--json`` among the files
-    of ``--out``), and outputs that cannot be written (a folder in the way, a folder not writable). Returns the
-    files to write and the option each comes from."""
-    inputs = [("the input file", Path(args.file))]
-    if getattr(args, "human", None):
-        if _same_file(Path(args.human), Path(args.file)):
-            raise UsageError("--human names the score file itself; give the human ratings' file")
-        inputs.append(("the input file of --human", Path(args.human)))
-    targets: dict[Path, str] = {}
-    if args.json and args.json != "-":
-        if Path(args.json).is_dir():
-            raise UsageError(f"--json {args.json}: is a folder; give a file name")
-        kind = _special_kind(Path(args.json))
-        if kind and kind != "a device":
-            raise UsageError(f"--json {args.json}: is {kind}, not a regular file (writing to it could wait for ever "
-                             "for a reader); give a file name, or --json - for standard output")
-        targets[Path(args.json)] = "--json"
-    if args.out:
-        folder = Path(args.out)
-        if folder.exists() and not folder.is_dir():
-            raise UsageError(f"--out {args.out}: exists and is not a folder")
-        for name in OUT_FILES:
-            path = folder / name
-            if path.is_dir():
-                raise UsageError(f"--out {args.out}: {name} is a folder; the command writes a file of that name")
-            kind = _special_kind(path)
-            if kind:
-                raise UsageError(f"--out {args.out}: {name} is {kind}, not a regular file; the command writes a "
-                                 "file of that name: remove it")
-            if args.json and args.json != "-" and _same_file(path, Path(args.json)):
-                raise UsageError(f"--json {args.json} is the file --out writes as {name}; choose another name")
-            targets[path] = "--out"
-    for path, option in targets.items():
-        for what, source in inputs:
-            if _same_file(path, source):
-                link = "" if path.resolve() == source.resolve() else f" (through {path}, a link to it)"
-                raise UsageError(f"{option} would overwrite {what} {source}{link}; choose another path")
-    if args.json and args.json != "-":
-        parent = Path(args.json).resolve().parent
-        out = Path(args.out).resolve() if args.out else None
-        inside = out is not None and (parent == out or out in parent.parents)
-        # inside the --out folder, the folders are made before anything is written (as --out's own)
-        _writable(_nearest_folder(parent) if inside else parent, "--json")
-    if args.out:
-        _writable(_nearest_folder(Path(args.out).resolve()), "--out")
-    return targets
-
-
-def _special_kind(path: Path) -> str | None:
-    """What an existing path is when it is neither a regular file nor a folder (symbolic links followed)."""
-    import stat
-
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device" if stat.S_ISCHR(mode) else "a block device"
-
-
-def remove_leftovers(targets) -> list[Path]:
-    """Remove the temporary files a killed run of this command left beside its outputs: only
-    ``.<output name>.<pid>.<random><suffix>.part`` files (:func:`analysis.files.write_together`'s names) of an
-    output it writes, whose process is gone. Returns them."""
-    from ..files import _PARTIAL_PID, pid_alive
-
-    removed = []
-    by_folder: dict[Path, set[str]] = {}
-    for path in targets:
-        by_folder.setdefault(Path(path).parent, set()).add(Path(path).name)
-    for folder, names in by_folder.items():
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            name = entry.name
-            m = _PARTIAL_PID.search(name)
-            if m is None or not name.startswith(".") or not entry.is_file(follow_symlinks=False):
-                continue
-            target = name[1:m.start()]
-            if target in names and not pid_alive(int(m["pid"])):
-                try:
-                    os.unlink(entry.path)
-                except OSError:
-                    continue
-                removed.append(Path(entry.path))
-    return removed
-
-
-def _writable(folder: Path, option: str) -> None:
-    if not folder.exists():
-        raise UsageError(f"{option}: folder {folder} does not exist")
-    if not folder.is_dir():
-        raise UsageError(f"{option}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"{option}: folder {folder} is not writable")
 
 
 class Interrupted(BaseException):
@@ -572,17 +357,6 @@ def _ignored(attrs: dict) -> str:
     return f"; ignored columns: {', '.join(map(str, cols))}" if cols else ""
 
 
-def _refuse_score_options(args) -> None:
-    """Options that only a score file can use are errors on a judgment file, never silently ignored."""
-    given = [(args.lower_is_better, "--lower-is-better", "a judgment names its winner"),
-             (args.align not in (None, "auto"), "--align", "judgments need no alignment"),
-             (args.ties == "loss", "--ties", "loss is a score file's policy; a judgment file's ties are half a win "
-              "each, or a tie weight W with --ties W")]
-    for on, option, why in given:
-        if on:
-            raise UsageError(f"{option} does not apply to a pairwise judgment file: {option} ({why})")
-
-
 def _human_match(scores, human, args) -> str:
     """How the human ratings are matched to the scores: by instance id, or by row position only where neither file
     names its instances (a file with ids against one without is refused: its rows could be in any order)."""
@@ -597,11 +371,3 @@ def _human_match(scores, human, args) -> str:
                              f"{len(human):,} rows; add an instance id column to both")
         return "; human ratings matched by row position (neither file names its instances)"
     return ""
-
-
-def _check_memory(n_resamples: int, n_systems: int) -> None:
-    need = n_resamples * n_systems * n_systems * 8
-    if need > MAX_DRAW_BYTES:
-        fit = max(2, MAX_DRAW_BYTES // (n_systems * n_systems * 8))
-        raise UsageError(f"--n-resamples {n_resamples:,} with {n_systems} systems would keep {need / 2**30:.1f} GiB "
-                         f"of resampled P matrices; use at most {fit:,}")
