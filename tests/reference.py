@@ -12,7 +12,8 @@ import trueskill as ts
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from analysis.data.textmetrics import Tokenizer13a, js_divergence
+from analysis.data.textmetrics import js_divergence
+from analysis.data.tokenizer13a import Tokenizer13a
 
 
 def bt_loop(scores, ties="loss", epsilon=1e-9):

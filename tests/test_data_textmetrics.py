@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
 
-from analysis.data import textmetrics
-from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, Tokenizer13a, caption_scores, js_divergence
+from analysis.data import ngram_statistics, textmetrics
+from analysis.data.textmetrics import SEGMENT_METRICS, SegmentScorer, caption_scores, js_divergence
+from analysis.data.tokenizer13a import Tokenizer13a
 from tests.reference import text_metrics_row as _reference_row
 
 PAIRS = [
@@ -151,7 +152,7 @@ def test_match_counts_equal_counter_intersections(hyp, ref, max_order, scale):
     """The kernel's n-gram counts and multiset intersections are Counter's, whatever the symbols' size."""
     hyp, ref = np.array(hyp, np.int64) * scale, np.array(ref, np.int64) * scale
     out = np.full(3 * max_order + 2, -1, np.int64)
-    textmetrics._match_counts(hyp, ref, max_order, out, 1, np.empty((6, len(hyp) + len(ref) + 1), np.int64))
+    ngram_statistics._match_counts(hyp, ref, max_order, out, 1, np.empty((6, len(hyp) + len(ref) + 1), np.int64))
     for n in range(1, max_order + 1):
         h, r = (Counter(zip(*(s.tolist()[i:] for i in range(n)))) for s in (hyp, ref))
         expected = [sum(h.values()), sum(r.values()), sum((h & r).values())]
@@ -191,7 +192,7 @@ def test_bleu_from_statistics_equals_sacrebleus_compute_bleu(sys_len, ref_len, s
 def test_sort_positions_is_a_stable_argsort(keys):
     keys = np.array(keys, np.int64)
     order = np.empty(len(keys), np.int64)
-    textmetrics._sort_positions(keys, len(keys), order, np.empty(len(keys), np.int64))
+    ngram_statistics._sort_positions(keys, len(keys), order, np.empty(len(keys), np.int64))
     np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
 
 

@@ -17,6 +17,9 @@ Captioning (COCO) uses the COCO caption evaluation code (``pycocoevalcap``): per
 COCO), ROUGE-L and CIDEr-D against all references of the image, after a lower-casing, punctuation-stripping
 tokenisation (COCO's PTB tokenizer needs Java, which this compendium does not require). CIDEr's document
 frequencies come from the references of the evaluated images, so a CIDEr score depends on the image set.
+
+:class:`SegmentScorer` counts its statistics with the compiled kernels of :mod:`analysis.data.ngram_statistics`, on
+the 13a tokens of :mod:`analysis.data.tokenizer13a`.
 """
 
 from __future__ import annotations
@@ -28,9 +31,11 @@ from functools import lru_cache
 from importlib.metadata import version
 from itertools import chain
 
-import numba
 import numpy as np
 import pandas as pd
+
+from .ngram_statistics import _BLEU, _CHRF, _ROUGE, _WIDTH, _segment_statistics
+from .tokenizer13a import Tokenizer13a
 
 SEGMENT_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_1", "ROUGE_2", "ROUGE_L", "Chrfpp", "JS_1", "JS_2")
 CAPTION_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_L", "CIDEr")
@@ -148,60 +153,7 @@ def rouge_tokenizer():
     return CachedTokenizer()
 
 
-_WORD_TOKENS: dict[str, tuple[str, ...]] = {}  # word -> its 13a tokens
 _STEMS: dict[str, str] = {}  # word -> Porter stem (pure Python, slow)
-# sacrebleu's TokenizerRegexp rules (pattern, template) that Tokenizer13a reproduces
-_RULES_13A = (
-    (r"([\{-\~\[-\` -\&\(-\+\:-\@\/])", r" \1 "),
-    (r"([^0-9])([\.,])", r"\1 \2 "),
-    (r"([\.,])([^0-9])", r" \1 \2"),
-    (r"([0-9])(-)", r"\1 \2 "),
-)
-
-
-class Tokenizer13a:
-    """sacrebleu's ``13a`` tokenisation (``Tokenizer13a``), equal to it token for token (tested on every segment of
-    WMT19 kk-en and on generated text), computed one whitespace-separated word at a time so that a caller can
-    remember each distinct word's tokens. That is exact: each of sacrebleu's rules looks at two adjacent
-    characters, and in them a whitespace character can only be "a character that is not a digit" -- which the
-    space padding each word is as well --, is never consumed by a match that a later match would need, and is
-    given back. The first rule, padding every character of one ASCII class with spaces, is a ``str.translate``;
-    the others are sacrebleu's own expressions."""
-
-    def __init__(self):
-        from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
-
-        rules = TokenizerRegexp()._re
-        if tuple((rule.pattern, template) for rule, template in rules) != _RULES_13A:
-            raise RuntimeError("sacrebleu's 13a tokenizer changed its rules: update Tokenizer13a")
-        first = rules[0][0]
-        self._padding = {c: f" {chr(c)} " for c in range(128) if first.fullmatch(chr(c))}  # an ASCII-only class
-        self._rules = rules[1:]
-
-    @staticmethod
-    def words(line: str) -> list[str]:
-        """The line's replacements (``Tokenizer13a.__call__``), then its whitespace-separated words."""
-        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in line:
-            line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-        return line.split()
-
-    def word(self, word: str) -> tuple[str, ...]:
-        """The tokens of one word of :meth:`words` (``TokenizerRegexp.__call__`` on the padded word), remembered
-        for the process."""
-        out = _WORD_TOKENS.get(word)
-        if out is None:
-            line = f" {word} ".translate(self._padding)
-            for rule, template in self._rules:
-                line = rule.sub(template, line)
-            if len(_WORD_TOKENS) >= 1 << 20:
-                _WORD_TOKENS.clear()
-            out = _WORD_TOKENS[word] = tuple(line.split())
-        return out
-
-    def __call__(self, line: str) -> str:
-        return " ".join(t for w in self.words(line) for t in self.word(w))
-
 
 _ROUGE_SPACES = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
 
@@ -220,181 +172,6 @@ class _Ids(dict):
         return out
 
 
-@numba.njit(cache=True)
-def _sort_positions(keys, m, order, buffer):
-    """Writes to ``order[:m]`` the positions 0 .. m-1 sorted by ``keys`` (a stable bottom-up merge sort; a few
-    lines compile much faster than numba's ``argsort``)."""
-    for i in range(m):
-        order[i] = i
-    source, target, width, swapped = order, buffer, 1, False
-    while width < m:
-        for low in range(0, m, 2 * width):
-            middle, high = min(low + width, m), min(low + 2 * width, m)
-            i, j = low, middle
-            for k in range(low, high):
-                if j < high and (i == middle or keys[source[j]] < keys[source[i]]):
-                    target[k] = source[j]
-                    j += 1
-                else:
-                    target[k] = source[i]
-                    i += 1
-        source, target, swapped, width = target, source, not swapped, 2 * width
-    if swapped:
-        order[:m] = buffer[:m]
-
-
-@numba.njit(cache=True)
-def _runs(where, m, lh, first, second, shift, rank):
-    """Walk the sorted positions ``where[:m]`` in runs of equal keys ``(first[i], second[i + shift])``: ``rank[i]`` =
-    the number of the run of position ``i``. Returns the last run's number and the multiset intersection, the sum
-    over runs of the smaller of its hypothesis (``i < lh``) and reference positions."""
-    groups, in_hyp, in_ref, matches = 0, 0, 0, 0
-    for k in range(m):
-        i = where[k]
-        if k > 0:
-            j = where[k - 1]
-            if first[i] != first[j] or second[i + shift] != second[j + shift]:
-                matches += min(in_hyp, in_ref)
-                in_hyp, in_ref = 0, 0
-                groups += 1
-        if i < lh:
-            in_hyp += 1
-        else:
-            in_ref += 1
-        rank[i] = groups
-    return groups, matches + min(in_hyp, in_ref)
-
-
-@numba.njit(cache=True)
-def _match_counts(hyp, ref, max_order, out, col, work):
-    """For n = 1 .. ``max_order``: the number of n-grams of ``hyp`` and of ``ref`` and the size of their multiset
-    intersection (sum over n-grams of the smaller count), written to ``out[col + 3 (n - 1) : col + 3 n]``.
-
-    Symbols are integers (token ids or code points). The n-grams of both sequences are ranked order by order: an
-    n-gram is the pair (rank of its (n-1)-gram prefix, rank of its last symbol), both smaller than the number of
-    positions, sorted by two counting sorts. Equal n-grams get equal ranks, so the counts are exact. ``work`` is
-    scratch space of at least 6 x (len(hyp) + len(ref) + 1)."""
-    lh, lr = len(hyp), len(ref)
-    size = lh + lr
-    for n in range(max_order):
-        out[col + 3 * n] = max(lh - n, 0)
-        out[col + 3 * n + 1] = max(lr - n, 0)
-        out[col + 3 * n + 2] = 0
-    if lh == 0 or lr == 0:
-        return
-    symbols, rank, previous, last, where, buffer = work[0], work[1], work[2], work[3], work[4], work[5]
-    symbols[:lh] = hyp
-    symbols[lh:size] = ref
-    count = symbols  # reused once order 1 is ranked
-    _sort_positions(symbols, size, where, buffer)
-    groups, out[col + 2] = _runs(where, size, lh, symbols, symbols, 0, last)  # order 1: runs of equal symbols
-    symbol_groups = groups + 1
-    rank[:size] = last[:size]
-    for n in range(2, max_order + 1):
-        nh, nr = max(lh - n + 1, 0), max(lr - n + 1, 0)
-        if nh == 0 or nr == 0:
-            return
-        previous, rank = rank, previous
-        prefix_groups = groups + 1
-        m = 0
-        for i in range(nh):
-            where[m] = i
-            m += 1
-        for i in range(lh, lh + nr):
-            where[m] = i
-            m += 1
-        # stable counting sort by the last symbol, then by the prefix
-        count[:symbol_groups + 1] = 0
-        for k in range(m):
-            count[last[where[k] + n - 1] + 1] += 1
-        for g in range(symbol_groups):
-            count[g + 1] += count[g]
-        for k in range(m):
-            i = where[k]
-            g = last[i + n - 1]
-            buffer[count[g]] = i
-            count[g] += 1
-        count[:prefix_groups + 1] = 0
-        for k in range(m):
-            count[previous[buffer[k]] + 1] += 1
-        for g in range(prefix_groups):
-            count[g + 1] += count[g]
-        for k in range(m):
-            i = buffer[k]
-            g = previous[i]
-            where[count[g]] = i
-            count[g] += 1
-        groups, out[col + 3 * (n - 1) + 2] = _runs(where, m, lh, previous, last, n - 1, rank)
-
-
-@numba.njit(cache=True)
-def _js(keys, nh, m, work):
-    """:func:`js_divergence` of the n-gram counts of a hypothesis (``keys[:nh]``) and a reference
-    (``keys[nh:m]``), n-grams given as integers in the order of the sorted n-grams: the terms are summed in that
-    order with the same operations as there, so the result is the same float."""
-    nr = m - nh
-    if nh == 0 or nr == 0:
-        return 1.0
-    order = work[0]
-    _sort_positions(keys, m, order, work[1])
-    js, count_p, count_q = 0.0, 0, 0
-    for k in range(m):
-        i = order[k]
-        if i < nh:
-            count_p += 1
-        else:
-            count_q += 1
-        if k == m - 1 or keys[order[k + 1]] != keys[i]:
-            a, b = count_p / nh, count_q / nr
-            mean = (a + b) / 2
-            if count_p:
-                js += 0.5 * a * math.log2(a / mean)
-            if count_q:
-                js += 0.5 * b * math.log2(b / mean)
-            count_p, count_q = 0, 0
-    return min(max(js, 0.0), 1.0)
-
-
-# columns of _segment_statistics: sacrebleu BLEU orders 1-4, rouge 1-2, chrF++ characters 1-6, words 1-2
-_BLEU, _ROUGE, _CHRF, _WIDTH = 0, 12, 18, 42
-# symbol streams of a text: BLEU's 13a tokens, lower-cased 13a tokens (JS), rouge-score's tokens, chrF's characters
-# (whitespace removed), chrF's words; the n-gram orders and first column of the counted ones
-_COUNTED, _ORDERS, _COLUMNS = (0, 2, 3, 4), (4, 2, 6, 2), (_BLEU, _ROUGE, _CHRF, _CHRF + 18)
-
-
-@numba.njit(cache=True)
-def _segment_statistics(hyp_text, ref_text, offsets, symbols, ranks, vocabulary):
-    """Integer statistics (see the columns above) and JS-1/2 of each (hypothesis, reference) pair of texts.
-
-    ``symbols`` concatenates the five symbol streams of every text, stream ``s`` of text ``t`` at
-    ``offsets[s, t]:offsets[s, t + 1]``; tokens are ids, characters code points. ``ranks`` maps an id of the
-    lower-cased tokens to its position among the ``vocabulary`` such tokens sorted."""
-    n = len(hyp_text)
-    ints = np.zeros((n, _WIDTH), np.int64)
-    js = np.empty((n, 2))
-    longest = 1
-    for s in range(5):
-        for t in range(offsets.shape[1] - 1):
-            longest = max(longest, offsets[s, t + 1] - offsets[s, t])
-    work = np.empty((6, 2 * longest + 1), np.int64)
-    for k in range(n):
-        h, r = hyp_text[k], ref_text[k]
-        for j in range(4):
-            s = _COUNTED[j]
-            _match_counts(symbols[offsets[s, h]:offsets[s, h + 1]], symbols[offsets[s, r]:offsets[s, r + 1]],
-                          _ORDERS[j], ints[k], _COLUMNS[j], work)
-        hyp, ref = symbols[offsets[1, h]:offsets[1, h + 1]], symbols[offsets[1, r]:offsets[1, r + 1]]
-        keys = work[5]
-        for order in (1, 2):
-            nh, nr = max(len(hyp) - order + 1, 0), max(len(ref) - order + 1, 0)
-            for i in range(nh):
-                keys[i] = ranks[hyp[i]] if order == 1 else ranks[hyp[i]] * vocabulary + ranks[hyp[i + 1]]
-            for i in range(nr):
-                keys[nh + i] = ranks[ref[i]] if order == 1 else ranks[ref[i]] * vocabulary + ranks[ref[i + 1]]
-            js[k, order - 1] = -_js(keys, nh, nh + nr, work)
-    return ints, js
-
-
 class SegmentScorer:
     """Scores (hypothesis, reference) segment pairs with :data:`SEGMENT_METRICS`; build once, call many times.
 
@@ -402,14 +179,14 @@ class SegmentScorer:
     computed by the libraries' own formula code (chrF's ``_compute_f_score``, rouge-score's precision, recall and
     ``fmeasure``; for BLEU a transcription of sacrebleu's ``compute_bleu``, which builds a costly ``BLEUScore``,
     tested equal to it). The statistics are counted exactly from the libraries' tokens: sacrebleu's 13a tokens
-    (:class:`Tokenizer13a`, token-equal to sacrebleu's), rouge-score's stemmed tokens, chrF's characters and
-    words. Texts become integer symbol streams (token ids, code points), once per distinct text (a reference once,
-    not once per system), split into words first so that each distinct word's tokens, ids and Porter stem are
-    computed once; a compiled kernel (:func:`_segment_statistics`) counts the matches of a whole batch of pairs,
-    and computes JS-1/2 as :func:`js_divergence` does; RapidFuzz's compiled ``LCSseq`` gives ROUGE-L's LCS. A pair
-    already scored (another system's identical output) is not scored again, and BLEU once per distinct
-    statistics. The test suite checks every metric equal to the libraries called one segment at a time (JS to
-    its definition), bit for bit, on a full WMT language pair and on generated text."""
+    (:class:`~analysis.data.tokenizer13a.Tokenizer13a`, token-equal to sacrebleu's), rouge-score's stemmed tokens,
+    chrF's characters and words. Texts become integer symbol streams (token ids, code points), once per distinct
+    text (a reference once, not once per system), split into words first so that each distinct word's tokens, ids
+    and Porter stem are computed once; a compiled kernel (:func:`~analysis.data.ngram_statistics._segment_statistics`)
+    counts the matches of a whole batch of pairs, and computes JS-1/2 as :func:`js_divergence` does; RapidFuzz's
+    compiled ``LCSseq`` gives ROUGE-L's LCS. A pair already scored (another system's identical output) is not scored
+    again, and BLEU once per distinct statistics. The test suite checks every metric equal to the libraries called
+    one segment at a time (JS to its definition), bit for bit, on a full WMT language pair and on generated text."""
 
     # part of the metric cache key (data/paired.py)
     IMPLEMENTATION = "compiled n-gram statistics of cached text features"
@@ -451,11 +228,12 @@ class SegmentScorer:
         return (word,) if self._valid.match(word) else ()
 
     def _features(self, text: str) -> tuple:
-        """The five symbol streams of one text (see :func:`_segment_statistics`): sacrebleu's BLEU tokens
-        (``Tokenizer13a()(text.rstrip()).split()``), the JS tokens (``Tokenizer13a()(text.lower()).split()``),
-        rouge-score's tokens (its ``[^a-z0-9]+`` to spaces as a byte translation of the lower-cased text encoded in
-        ASCII, a non-ASCII character as "?"), chrF's characters (``"".join(text.split())``) and words
-        (``_remove_punctuation``); split into words first, each word's token ids remembered."""
+        """The five symbol streams of one text (see :func:`~analysis.data.ngram_statistics._segment_statistics`):
+        sacrebleu's BLEU tokens (``Tokenizer13a()(text.rstrip()).split()``), the JS tokens
+        (``Tokenizer13a()(text.lower()).split()``), rouge-score's tokens (its ``[^a-z0-9]+`` to spaces as a byte
+        translation of the lower-cased text encoded in ASCII, a non-ASCII character as "?"), chrF's characters
+        (``"".join(text.split())``) and words (``_remove_punctuation``); split into words first, each word's token ids
+        remembered."""
         bleu, js, rouge, chrf = self._words
         lower = text.lower()
         return (
