@@ -774,10 +774,10 @@ show(timings.table(), 1)
 #
 # * On real setups, how often MEAN and BT disagree depends on the tie rule: they order
 #   {glue:text}`paper-ties-mean-bt-disagree:.0%` of a setup's system pairs differently with the paper's rule (a tie
-#   goes to the later column) and {glue:text}`variant-mean-bt-disagree:.0%` with a second rule
-#   ({glue:md}`variant-words`; the paper:
-#   {glue:text}`paper-mean-bt-disagree:.0%`, **{glue:md}`verdict-table1-mean-bt-disagree:myst`**); their best systems
-#   differ in {glue:text}`paper-ties-mean-bt-top1:.0%` and {glue:text}`variant-mean-bt-top1:.0%` of the setups.
+#   goes to the later column; the paper: {glue:text}`paper-mean-bt-disagree:.0%`,
+#   **{glue:md}`verdict-table1-mean-bt-disagree:myst`**) and {glue:text}`variant-mean-bt-disagree:.0%` with a second
+#   rule ({glue:md}`variant-words`); their best systems differ in {glue:text}`paper-ties-mean-bt-top1:.0%` and
+#   {glue:text}`variant-mean-bt-top1:.0%` of the setups.
 # * The abstract's "about 30%" of setups with a different state of the art, averaged over Table 1's three pairs with
 #   the paper's tie rule: {glue:md}`ours-abstract-sota-30`, **{glue:md}`verdict-abstract-sota-30:myst`**. With Elo and
 #   TrueSkill in BT's place: **{glue:md}`verdict-appH-same-conclusions:myst`**.
