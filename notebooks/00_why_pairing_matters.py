@@ -108,7 +108,7 @@ glue_values({
 # no unit of their own).
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(fig1_statements.drop(columns="key").rename(columns={"detail": "statement"})
      .assign(holds=fig1_statements["holds"].map({True: "yes", False: "no"})))
 
@@ -205,7 +205,7 @@ glue_values({"n_fig2": n_fig2})
 # side of the diagonal, and we follow its body text, which matches its axes.
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(fig2_table)
 
 # %% [markdown]

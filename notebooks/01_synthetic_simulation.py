@@ -102,7 +102,7 @@ glue_values(ch.example_numbers(example) | {
 # One setup of Section 4's generator, drawn from this run's seeded random stream; not a figure of the paper.
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(ch.example_aggregates(example).rename(columns=ch.MECHANISM_LABELS))
 
 # %% [markdown]
@@ -149,7 +149,7 @@ out.figure(ch.plot_fig3(summary, ch.PAPER), "paired_fig3_simulation")
 # multiple of the standard error.
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(out.table(ch.headline(per_setup), "paired_fig3_headline"))
 
 # %% tags=["remove-input"]
@@ -241,7 +241,7 @@ out.figure(ch.plot_fig3(adversarial_summary, ch.PAPER), "paired_fig3_adversarial
 # same seeds and datasets; only the generator's reading differs.
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(ch.headline(adversarial))
 
 # %% [markdown]
@@ -289,7 +289,7 @@ out.figure(ch.plot_fig3(appendix_summary, ch.PAPER), "paired_fig3_appendix_a2")
 # same seeds and datasets; only the generator's reading differs.
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(ch.headline(appendix))
 
 # %% [markdown]
@@ -356,7 +356,7 @@ out.figure(ch.plot_fig3(everything_summary, ("bt", "elo", "trueskill")), "paired
 # real data only (its Appendices G and H).
 # ```
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 show(out.table(ch.headline(everything, ch.ALL), "paired_fig3_all_mechanisms_headline"))
 
 # %% [markdown]
