@@ -582,13 +582,13 @@ with timings.measure("llmfao"):
 out.table(llmfao_sweep, "gvp_llmfao_tie_sweep", index=False)
 out.table(llmfao_ranks, "gvp_llmfao_bootstrap_ranks")
 out.table(split_half, "gvp_llmfao_split_half", index=False)
-out.figure(figures.plot_llmfao(llmfao_sweep, split_half, fig1_level), "gvp_llmfao")
+out.figure(figures.plot_llmfao(llmfao_sweep, split_half, fig1_level), "gvp_llmfao_sweep")
 glue_values(rule | {"llmfao_sweep_own_ties": llmfao_sweep["tie_share"].min(), "n_llmfao_trials": n_llmfao_trials,
                     "llmfao_split_shares": ", ".join(f"{s:.0%}" for s in split_half["share"])})
 
 # %% [markdown]
-# ```{glue:figure} gvp_llmfao
-# :name: gvp_llmfao
+# ```{glue:figure} gvp_llmfao_sweep
+# :name: gvp_llmfao_sweep
 # :figclass: compendium-figure
 # :alt: BT on llmfao's crowd judgments: agreement of two halves as ties are added, and of two disjoint subsets.
 #
