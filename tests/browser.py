@@ -90,6 +90,8 @@ class Page:
     term_links: list = field(default_factory=list)
     glossary: list = field(default_factory=list)
     ours: list = field(default_factory=list)
+    #: what ``read_book``'s ``measure`` returned for the page (e.g. its layout), or None
+    measured: object = None
 
 
 @contextmanager
@@ -139,10 +141,13 @@ def pages_of(html: Path) -> list[str]:
                   if p.name not in skip and "_static" not in p.parts and "_sources" not in p.parts)
 
 
-def read_book(html: Path, screenshots: Path) -> list[Page]:
+def read_book(html: Path, screenshots: Path | None, measure=None) -> list[Page]:
     """Visit every page of the built book at :data:`VIEWPORT`, collect what :class:`Page` holds and save a
-    full-page screenshot of each under ``screenshots`` (named after the page)."""
-    screenshots.mkdir(parents=True, exist_ok=True)
+    full-page screenshot of each under ``screenshots`` (named after the page; None: none saved). ``measure(view)``,
+    when given, runs last on each page (it may resize the page) and its result is kept as ``Page.measured``: one
+    visit of each page serves every check."""
+    if screenshots is not None:
+        screenshots.mkdir(parents=True, exist_ok=True)
     found = []
     with serve(html) as base, chromium() as browser:
         host = urlsplit(base).netloc
@@ -171,8 +176,11 @@ def read_book(html: Path, screenshots: Path) -> list[Page]:
             page.term_links = page_view.evaluate(TERM_LINKS_JS)
             page.glossary = page_view.evaluate(GLOSSARY_JS)
             page.ours = page_view.evaluate(OURS_JS)
-            page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
-                                 full_page=True)
+            if screenshots is not None:
+                page_view.screenshot(path=str(screenshots / (path.replace("/", "__").removesuffix(".html") + ".png")),
+                                     full_page=True)
+            if measure is not None:
+                page.measured = measure(page_view)
             page_view.close()
             found.append(page)
     return found

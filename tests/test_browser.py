@@ -26,7 +26,7 @@ FRONT_PAGES = ("book/intro.html", "index.html")
 def book(quick_html):
     html, result = quick_html
     assert result.returncode == 0, "the book did not build (see test_book_builds_with_warnings_as_errors)"
-    pages = browser.read_book(html, html.parent / "screenshots")
+    pages = browser.read_book(html, html.parent / "screenshots", measure=page_layout)
     return html, pages
 
 
@@ -273,28 +273,21 @@ CUT_TABLES_JS = """() => { const a = document.querySelector('article') || docume
         .filter(t => t.width > t.column + 1); }"""
 
 
-def page_layout(html) -> dict[str, dict]:
-    """Every page of the book under ``html``: its height in pixels at :data:`tests.browser.VIEWPORT` and the tables
-    cut at :data:`NARROW` width (``{"height": px, "cut": [{start, width, column}]}``). Closed drop-downs are opened
-    for the tables' widths (a reader opens them), not for the heights (a reader scrolls past them closed)."""
-    found = {}
-    with browser.serve(html) as base, browser.chromium() as chromium:
-        for path in browser.pages_of(html):
-            view = chromium.new_page(viewport=browser.VIEWPORT)
-            view.goto(f"{base}/{path}", wait_until="load")
-            view.wait_for_load_state("networkidle")
-            height = view.evaluate(HEIGHT_JS)
-            view.set_viewport_size(NARROW)
-            view.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-            view.wait_for_timeout(100)
-            found[path] = {"height": height, "cut": view.evaluate(CUT_TABLES_JS)}
-            view.close()
-    return found
+def page_layout(view) -> dict:
+    """One loaded page's height in pixels at :data:`tests.browser.VIEWPORT` and the tables cut at :data:`NARROW`
+    width (``{"height": px, "cut": [{start, width, column}]}``). Closed drop-downs are opened for the tables' widths
+    (a reader opens them), not for the heights (a reader scrolls past them closed). It leaves the page narrow and its
+    drop-downs open, so it runs last (``browser.read_book``'s ``measure``)."""
+    height = view.evaluate(HEIGHT_JS)
+    view.set_viewport_size(NARROW)
+    view.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+    view.wait_for_timeout(100)
+    return {"height": height, "cut": view.evaluate(CUT_TABLES_JS)}
 
 
 @pytest.fixture(scope="module")
 def layout(book):
-    return page_layout(book[0])
+    return {page.path: page.measured for page in book[1]}
 
 
 def test_no_page_is_longer_than_15_screens(layout):
@@ -318,7 +311,8 @@ if __name__ == "__main__":  # python -m tests.test_browser <html folder>: every 
     import sys
     from pathlib import Path
 
-    for path, page in page_layout(Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html")).items():
+    pages = browser.read_book(Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html"), None, measure=page_layout)
+    for path, page in ((p.path, p.measured) for p in pages):
         print(f"{page['height'] / SCREEN:5.1f} screens  {path}")
         for table in page["cut"]:
             print(f"      cut at 768 px: {table['width'] - table['column']:.0f} px too wide: {table['start']!r}")
