@@ -87,7 +87,8 @@ def _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):  # pragma: no 
 
 @numba.njit(cache=True)
 def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, sigma0, beta, tau, margin):
-    """Ratings after the games ``order`` (indices into left/right/outcome: +1 left won, -1 right won, 0 draw)."""
+    """Ratings after the games ``order`` (indices into left/right/outcome: +1 left won, -1 right won, 0 draw):
+    (rating, σ, ok); σ is TrueSkill's (Elo leaves it at ``sigma0``)."""
     rating = np.full(n_systems, initial)
     sigma = np.full(n_systems, sigma0)
     beta2, tau2 = beta * beta, tau * tau
@@ -96,14 +97,14 @@ def games_kernel(n_systems, left, right, outcome, order, trueskill, k, initial, 
         i, j, o = left[m], right[m], outcome[m]
         if trueskill:
             if not _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):
-                return rating, False
+                return rating, sigma, False
         else:
             s = 1.0 if o > 0 else (0.0 if o < 0 else 0.5)
             expected = 1.0 / (10.0 ** ((rating[j] - rating[i]) / 400.0) + 1.0)
             delta = k * (s - expected)
             rating[i] += delta
             rating[j] -= delta
-    return rating, True
+    return rating, sigma, True
 
 
 @numba.njit(parallel=True, cache=True)
@@ -124,35 +125,23 @@ def scores_batch(values, rows, pair_i, pair_j, rotation, trueskill, k, initial, 
 
 @numba.njit(parallel=True, cache=True)
 def games_batch(n_systems, left, right, outcome, orders, trueskill, k, initial, sigma0, beta, tau, margin):
-    """:func:`games_kernel` for R replays at once (row r of ``orders``), in parallel over the machine's cores."""
+    """:func:`games_kernel` for R replays at once (row r of ``orders``), in parallel over the machine's cores:
+    (ratings, σ, ok), one row per replay."""
     n_replays = orders.shape[0]
     out = np.empty((n_replays, n_systems))
+    sigmas = np.empty((n_replays, n_systems))
     ok = np.ones(n_replays, dtype=np.bool_)
     for r in numba.prange(n_replays):
-        rating, good = games_kernel(n_systems, left, right, outcome, orders[r], trueskill, k, initial, sigma0, beta,
-                                    tau, margin)
+        rating, sigma, good = games_kernel(n_systems, left, right, outcome, orders[r], trueskill, k, initial, sigma0,
+                                           beta, tau, margin)
         out[r] = rating
+        sigmas[r] = sigma
         ok[r] = good
-    return out, ok
+    return out, sigmas, ok
 
 
 #: replays run together (bounds the memory of their orders)
 BATCH = 8
-
-
-@numba.njit(cache=True)
-def trueskill_sigma_kernel(n_systems, left, right, outcome, order, mu0, sigma0, beta, tau,
-                           margin):  # pragma: no cover (compiled)
-    """:func:`games_kernel`'s TrueSkill replay, returning each system's σ beside its μ: (μ, σ, ok)."""
-    rating = np.full(n_systems, mu0)
-    sigma = np.full(n_systems, sigma0)
-    beta2, tau2 = beta * beta, tau * tau
-    for g in range(order.shape[0]):
-        m = order[g]
-        i, j, o = left[m], right[m], outcome[m]
-        if not _trueskill_game(rating, sigma, i, j, o, beta2, tau2, margin):
-            return rating, sigma, False
-    return rating, sigma, True
 
 
 def replay_scores(values: np.ndarray, name: str, rows: np.ndarray, gen: np.random.Generator,
@@ -191,15 +180,8 @@ def replay_games(n_systems: int, left, right, outcome, name: str, games: np.ndar
         part = games[start:start + BATCH]
         orders = np.array([g if order == "file" else gen.permutation(g) for g in part],
                           dtype=np.int32 if games.dtype == np.int32 else np.int64)
-        if sigma and name == "trueskill":
-            ratings, sig = np.empty((len(orders), n_systems)), np.empty((len(orders), n_systems))
-            ok = np.ones(len(orders), dtype=bool)
-            for r in range(len(orders)):
-                ratings[r], sig[r], ok[r] = trueskill_sigma_kernel(n_systems, left, right, outcome, orders[r],
-                                                                   *params[2:5], *params[5:7])
-            sigmas.append(sig)
-        else:
-            ratings, ok = games_batch(n_systems, left, right, outcome, orders, *params)
+        ratings, sig, ok = games_batch(n_systems, left, right, outcome, orders, *params)
+        sigmas.append(sig)
         if not ok.all():
             raise FloatingPointError(f"a {name} update left its numerical range")
         out.append(ratings)
@@ -226,7 +208,7 @@ def in_file_order(n_systems: int, left, right, outcome, name: str, k: float = EL
     params = list(_params(name))
     if name == "elo":
         params[1:3] = [float(k), float(initial)]
-    rating, ok = games_kernel(n_systems, np.asarray(left, np.int64), np.asarray(right, np.int64),
+    rating, _, ok = games_kernel(n_systems, np.asarray(left, np.int64), np.asarray(right, np.int64),
                               np.asarray(outcome, np.int64), np.arange(len(left), dtype=np.int64), *params)
     if not ok:
         raise FloatingPointError(f"a {name} update left its numerical range")
