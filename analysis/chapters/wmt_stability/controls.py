@@ -93,6 +93,17 @@ def _null_draws(part: pd.DataFrame, outcomes: dict, rng, n_draws: int) -> np.nda
     return np.stack([outcomes[k][CHANGE_COLUMNS].to_numpy(float)[pick] for k, pick in zip(keys, picks)])
 
 
+def _matched_parts(observed: pd.DataFrame, null: pd.DataFrame):
+    """Per control and each perturbation it matches: (control, experiment, the observed pairs that have a null,
+    their null outcomes by (collection, pair)), in :data:`CONTROLS`' order: what both null tests walk through."""
+    for control, (_, experiments) in CONTROLS.items():
+        outcomes = dict(list(null[null["control"] == control].groupby(["collection", "pair"], sort=False)))
+        held = pd.DataFrame(list(outcomes), columns=["collection", "pair"])
+        for experiment in experiments:
+            yield control, experiment, observed[observed["experiment"] == experiment].merge(
+                held, on=["collection", "pair"]), outcomes
+
+
 def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int,
                         n_draws: int = NULL_CONTRAST_DRAWS) -> pd.DataFrame:
     """Per perturbation and measure: the share of null style contrasts (SR+DC minus SR-DC share of pairs changed) at
@@ -101,21 +112,17 @@ def null_contrast_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int
     rng = np.random.default_rng(seed)
     observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS)]
     rows = []
-    for control, (_, experiments) in CONTROLS.items():
-        outcomes = dict(list(null[null["control"] == control].groupby(["collection", "pair"], sort=False)))
-        held = pd.DataFrame(list(outcomes), columns=["collection", "pair"])
-        for experiment in experiments:
-            part = observed[observed["experiment"] == experiment].merge(held, on=["collection", "pair"])
-            plus = (part["style"] == "SR+DC").to_numpy()
-            if not plus.any() or plus.all():
-                continue
-            draws = _null_draws(part, outcomes, rng, n_draws)
-            contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
-            flags = part[CHANGE_COLUMNS].to_numpy(float)
-            # at or above: a null contrast equal to ours (up to float round-off) counts against it
-            shares = np.mean(contrasts >= flags[plus].mean(axis=0) - flags[~plus].mean(axis=0) - 1e-12, axis=0)
-            rows += [{"experiment": experiment, "control": control, "measure": m, "null_contrasts": n_draws,
-                      "null_share_at_or_above": float(share)} for m, share in zip(MEASURES, shares)]
+    for control, experiment, part, outcomes in _matched_parts(observed, null):
+        plus = (part["style"] == "SR+DC").to_numpy()
+        if not plus.any() or plus.all():
+            continue
+        draws = _null_draws(part, outcomes, rng, n_draws)
+        contrasts = draws[plus].mean(axis=0) - draws[~plus].mean(axis=0)
+        flags = part[CHANGE_COLUMNS].to_numpy(float)
+        # at or above: a null contrast equal to ours (up to float round-off) counts against it
+        shares = np.mean(contrasts >= flags[plus].mean(axis=0) - flags[~plus].mean(axis=0) - 1e-12, axis=0)
+        rows += [{"experiment": experiment, "control": control, "measure": m, "null_contrasts": n_draws,
+                  "null_share_at_or_above": float(share)} for m, share in zip(MEASURES, shares)]
     return pd.DataFrame(rows)
 
 
@@ -129,20 +136,16 @@ def null_level_share(per_pair: pd.DataFrame, null: pd.DataFrame, *, seed: int, s
     rng = streams.stream(seed, f"null levels {style}")
     observed = per_pair[per_pair["collection"].isin(STYLE_TOTALS) & (per_pair["style"] == style)]
     rows = []
-    for control, (_, experiments) in CONTROLS.items():
-        outcomes = dict(list(null[null["control"] == control].groupby(["collection", "pair"], sort=False)))
-        held = pd.DataFrame(list(outcomes), columns=["collection", "pair"])
-        for experiment in experiments:
-            part = observed[observed["experiment"] == experiment].merge(held, on=["collection", "pair"])
-            if part.empty:
-                continue
-            levels = _null_draws(part, outcomes, rng, n_draws).mean(axis=0)
-            ours = part[CHANGE_COLUMNS].to_numpy(float).mean(axis=0)
-            shares = np.mean(levels >= ours - 1e-12, axis=0)
-            rows += [{"experiment": experiment, "control": control, "style": style, "measure": m,
-                      "pairs": len(part), "observed": float(o), "null_mean": float(lv.mean()),
-                      "null_draws": n_draws, "null_share_at_or_above": float(share)}
-                     for m, o, lv, share in zip(MEASURES, ours, levels.T, shares)]
+    for control, experiment, part, outcomes in _matched_parts(observed, null):
+        if part.empty:
+            continue
+        levels = _null_draws(part, outcomes, rng, n_draws).mean(axis=0)
+        ours = part[CHANGE_COLUMNS].to_numpy(float).mean(axis=0)
+        shares = np.mean(levels >= ours - 1e-12, axis=0)
+        rows += [{"experiment": experiment, "control": control, "style": style, "measure": m,
+                  "pairs": len(part), "observed": float(o), "null_mean": float(lv.mean()),
+                  "null_draws": n_draws, "null_share_at_or_above": float(share)}
+                 for m, o, lv, share in zip(MEASURES, ours, levels.T, shares)]
     return pd.DataFrame(rows)
 
 
